@@ -1,0 +1,27 @@
+"""thnn: Torch7-style THNN kernels in C, called on numpy arrays.
+
+    import thnn
+    out = thnn.Float.Sigmoid_updateOutput(x, None)       # float32 kernels
+    out = thnn.backend(x.dtype).Sigmoid_updateOutput(x, out)
+
+Every kernel of ``thnn_c/generic/THNN.h`` is an attribute of ``thnn.Float``
+and ``thnn.Double`` (see ``thnn._binding`` for the calling convention).
+"""
+import scipy_openblas32  # noqa: F401  (loads libscipy_openblas before the extension needs it)
+
+from ._binding import FUNCTIONS, MAX_DIM, Backend, Double, Float, Kernel, THNNError, backend
+from ._thnn import lib as _lib
+
+__all__ = ["Float", "Double", "backend", "THNNError", "FUNCTIONS", "MAX_DIM", "Backend", "Kernel",
+           "set_num_threads", "get_num_threads"]
+
+
+def set_num_threads(n):
+    """Threads used by the BLAS (and the library's own parallel loops)."""
+    if int(n) < 1:
+        raise ValueError(f"set_num_threads: need at least 1 thread, got {n}")
+    _lib.THSetNumThreads(int(n))
+
+
+def get_num_threads():
+    return _lib.THGetNumThreads()

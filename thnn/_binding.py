@@ -1,0 +1,194 @@
+"""numpy arrays <-> TH tensors, and one Python wrapper per kernel of THNN.h.
+
+A wrapper takes the kernel's arguments without the state, in the header's
+order.  Tensors are numpy arrays (or None where the header allows it),
+wrapped without a copy; scalars are Python numbers.  It returns the arrays of
+the [OUT] and [BUFFER] arguments, in order (one array alone, None if there
+are none): the array that was passed in when the kernel kept it, else a new
+one.  A kernel error raises THNNError naming the kernel.
+"""
+import numpy as np
+
+from . import _header
+from ._thnn import ffi, lib
+
+MAX_DIM = len(ffi.new("THFloatTensor*").size)
+_REAL = {"Float": np.dtype(np.float32), "Double": np.dtype(np.float64)}
+_INDEX = np.dtype(np.int64)
+
+
+class THNNError(ValueError):
+    """A kernel refused its arguments: the message names kernel, argument, and sizes."""
+
+
+def _describe(a):
+    return f"{a.ndim}D of size [{', '.join(map(str, a.shape))}]"
+
+
+class _Tensor:
+    """The TH tensor struct of one numpy array (or of no array yet)."""
+
+    __slots__ = ("array", "storage", "tensor")
+
+    def __init__(self, real, ctype, array):
+        self.array = array
+        self.tensor = ffi.new(f"TH{real}Tensor*")
+        if array is None:
+            self.storage = ffi.NULL
+            return
+        self.storage = ffi.new(f"TH{real}Storage*")
+        self.storage.data = ffi.cast(ctype + "*", array.ctypes.data)
+        self.storage.size = array.size
+        t = self.tensor
+        t.storage = self.storage
+        t.nDimension = array.ndim
+        itemsize = array.itemsize
+        for d, (n, s) in enumerate(zip(array.shape, array.strides)):
+            t.size[d] = n
+            t.stride[d] = s // itemsize
+
+    def result(self, real, others):
+        """The array this tensor holds after the kernel ran."""
+        t = self.tensor
+        if t.storage == self.storage:
+            return self.array
+        for other in others:  # an in-place kernel made it a view of another argument
+            if other.storage != ffi.NULL and t.storage == other.storage:
+                return other.array
+        if t.storage == ffi.NULL:
+            return None
+        return _adopt(real, t)
+
+
+def _adopt(real, t):
+    """Wrap a storage the kernel allocated as a numpy array that frees it."""
+    dtype = _REAL.get(real, _INDEX)
+    shape = tuple(t.size[d] for d in range(t.nDimension))
+    storage = ffi.cast(f"TH{real}Storage*", t.storage)
+    free = getattr(lib, f"TH{real}Storage_free")
+    owner = ffi.gc(ffi.cast("char*", storage.data), lambda _, s=storage: free(s))
+    n = int(np.prod(shape, dtype=np.int64)) if shape else 0
+    return np.frombuffer(ffi.buffer(owner, n * dtype.itemsize), dtype=dtype).reshape(shape)
+
+
+def _release(real, tensors):
+    """After a failed call: free what the kernel allocated for [OUT]/[BUFFER]."""
+    for wrapped in tensors:
+        t = wrapped.tensor
+        if t.storage != ffi.NULL and t.storage != wrapped.storage and t.storage.flag & 1:
+            getattr(lib, f"TH{real}Storage_free")(t.storage)
+            t.storage = ffi.NULL
+
+
+class Kernel:
+    """One kernel of THNN.h for one type (`thnn.Float.Linear_updateOutput`)."""
+
+    def __init__(self, function, real):
+        self.function = function
+        self.real = real
+        self.dtype = _REAL[real]
+        self._ctype = "float" if real == "Float" else "double"
+        self._c = getattr(lib, f"THNN_{real}{function.name}")
+        self._args = function.args[1:]
+        self._inplace = next((i for i, a in enumerate(self._args) if a.name == "inplace"), None)
+        self.__name__ = function.name
+        self.__doc__ = f"THNN_{real}{function.name}(" + ", ".join(
+            f"{a.name}: {a.doc}" for a in self._args) + ")"
+
+    def _error(self, message, kind=THNNError):
+        return kind(f"{self.function.name}: {message}")
+
+    def _check_array(self, arg, a):
+        if not isinstance(a, np.ndarray):
+            raise self._error(f"{arg.name} must be a numpy array, got {type(a).__name__}", TypeError)
+        if arg.is_index:
+            if a.dtype.kind not in "iu":
+                raise self._error(f"{arg.name} must be an integer array (class indices), got {a.dtype}",
+                                  TypeError)
+            if a.dtype != _INDEX:
+                a = a.astype(_INDEX)
+        elif a.dtype != self.dtype:
+            if a.dtype in _REAL.values():
+                raise self._error(f"{arg.name} must be {self.dtype} like the other tensors, got {a.dtype}",
+                                  TypeError)
+            raise self._error(f"{arg.name} must be a float32 or float64 array, got {a.dtype}", TypeError)
+        if a.ndim == 0 or a.ndim > MAX_DIM:
+            raise self._error(f"{arg.name} must have 1 to {MAX_DIM} dimensions, got {a.ndim}")
+        if any(s % a.itemsize for s in a.strides):
+            a = np.ascontiguousarray(a)
+        return a
+
+    def __call__(self, *values):
+        if len(values) != len(self._args):
+            raise TypeError(f"{self.function.name} takes {len(self._args)} arguments "
+                            f"({', '.join(a.name for a in self._args)}), got {len(values)}")
+        inplace = self._inplace is not None and bool(values[self._inplace])
+        wrapped, outs, c_args = [], [], []
+        inputs = [v for v, a in zip(values, self._args)
+                  if a.is_tensor and isinstance(v, np.ndarray) and not a.tags & {"OUT", "BUFFER"}]
+        for arg, value in zip(self._args, values):
+            if not arg.is_tensor:
+                c_args.append(value)
+                continue
+            produced = bool(arg.tags & {"OUT", "BUFFER"})
+            if value is None and not produced:
+                if "OPTIONAL" not in arg.tags:
+                    raise self._error(f"{arg.name} is required, got None", TypeError)
+                c_args.append(ffi.NULL)
+                continue
+            if produced:
+                value = self._reusable(value, inputs)
+            else:
+                value = self._check_array(arg, value)
+                if ("INOUT" in arg.tags or ("INPLACE" in arg.tags and inplace)) and not value.flags.writeable:
+                    raise self._error(f"{arg.name} is written in place but the array is read-only")
+            t = _Tensor("Long" if arg.is_index else self.real,
+                        "int64_t" if arg.is_index else self._ctype, value)
+            wrapped.append(t)
+            if produced:
+                outs.append(t)
+            c_args.append(t.tensor)
+        state = ffi.new("THNNState*")
+        if self._c(state, *c_args) != 0:
+            _release(self.real, outs)
+            raise self._error(ffi.string(state.message).decode("utf-8", "replace"))
+        results = [t.result(self.real, wrapped) for t in outs]
+        if not results:
+            return None
+        return results[0] if len(results) == 1 else tuple(results)
+
+    def _reusable(self, a, inputs):
+        """An [OUT]/[BUFFER] array the kernel may write into, or None."""
+        if (isinstance(a, np.ndarray) and a.dtype == self.dtype and a.ndim >= 1
+                and a.flags.c_contiguous and a.flags.writeable
+                and not any(np.may_share_memory(a, x) for x in inputs)):
+            return a
+        return None
+
+
+class Backend:
+    """Every kernel for one type: `thnn.Float`, `thnn.Double`."""
+
+    def __init__(self, real, functions):
+        self.real = real
+        self.dtype = _REAL[real]
+        for f in functions:
+            setattr(self, f.name, Kernel(f, real))
+
+    def __repr__(self):
+        return f"<thnn backend {self.real} ({self.dtype})>"
+
+
+FUNCTIONS = _header.parse(ffi.string(lib.THNN_headerText()).decode("ascii"))
+Float = Backend("Float", FUNCTIONS)
+Double = Backend("Double", FUNCTIONS)
+
+
+def backend(dtype):
+    """The backend for float32 or float64; TypeError for anything else."""
+    dtype = np.dtype(dtype)
+    if dtype == np.float32:
+        return Float
+    if dtype == np.float64:
+        return Double
+    raise TypeError(f"thnn works in float32 or float64, got {dtype}")

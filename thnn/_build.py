@@ -1,0 +1,56 @@
+"""cffi (API mode) build of the C kernels in thnn_c/, run by setup.py.
+
+The cdef is parsed from the headers (thnn/_header.py); the header text is
+also compiled in, for the binding to read at run time."""
+import glob
+import json
+import os
+import sys
+
+import cffi
+import scipy_openblas32
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+SRC = os.path.join(ROOT, "thnn_c")
+sys.path.insert(0, HERE)
+import _header  # noqa: E402  (a plain module next to this file; the package is not built yet)
+
+
+def _read(*parts):
+    with open(os.path.join(SRC, *parts), encoding="ascii") as f:
+        return f.read()
+
+
+def _c_string(text):
+    # json's escapes are valid C for an ASCII text
+    return json.dumps(text)
+
+
+thnn_h = _read("generic", "THNN.h")
+_header.parse(thnn_h)  # fail the build early on a malformed declaration
+
+ffibuilder = cffi.FFI()
+ffibuilder.cdef(_header.cdef(_read("THGeneral.h"), _read("generic", "THTensor.h"), thnn_h))
+
+blas_lib = scipy_openblas32.get_lib_dir()
+extra_compile_args = ["-std=gnu11", "-O3", "-Wall", "-Wextra", "-Wno-unused-parameter"]
+extra_compile_args += os.environ.get("THNN_CFLAGS", "").split()
+extra_link_args = os.environ.get("THNN_LDFLAGS", "").split()
+
+ffibuilder.set_source(
+    "thnn._thnn",
+    '#include "THNN.h"\n'
+    f"static const char THNN_HEADER_TEXT[] = {_c_string(thnn_h)};\n"
+    "const char *THNN_headerText(void) { return THNN_HEADER_TEXT; }\n",
+    sources=sorted(os.path.relpath(p, ROOT) for p in glob.glob(os.path.join(SRC, "*.c"))),
+    include_dirs=[SRC, scipy_openblas32.get_include_dir()],
+    library_dirs=[blas_lib],
+    libraries=[scipy_openblas32.get_library(), "m"],
+    runtime_library_dirs=["$ORIGIN/../scipy_openblas32/lib", blas_lib],
+    extra_compile_args=extra_compile_args,
+    extra_link_args=extra_link_args,
+)
+
+if __name__ == "__main__":
+    ffibuilder.compile(tmpdir=os.path.join(ROOT, "build", "cffi"), verbose=True)

@@ -1,0 +1,116 @@
+"""Reads the kernel contract, ``thnn_c/generic/THNN.h``.
+
+The same parser serves the build (which turns the header into the cffi cdef
+for Float and Double) and the binding at run time (which reads the header
+text compiled into the extension, so the two can never disagree).  Nothing
+here imports the extension.
+"""
+import re
+from dataclasses import dataclass
+
+TAGS = ("OUT", "BUFFER", "INOUT", "INPLACE", "OPTIONAL")
+TYPES = {"Float": "float", "Double": "double"}
+
+_FUNCTION = re.compile(r"TH_API\s+int\s+THNN_\((\w+)\)\((.*?\);[^\n]*)", re.S)  # through the last comment
+_ARG = re.compile(r"^\s*(?P<type>(?:const\s+)?\w+\s*\*?)\s*(?P<name>\w+)\s*(?:,|\);?)\s*//\s*(?P<doc>.+?)\s*$")
+
+
+@dataclass(frozen=True)
+class Arg:
+    name: str
+    ctype: str      # as written in the header: 'THTensor*', 'THIndexTensor*', 'accreal', 'bool', ...
+    tags: frozenset
+    doc: str
+
+    @property
+    def is_tensor(self):
+        return self.ctype in ("THTensor*", "THIndexTensor*")
+
+    @property
+    def is_index(self):
+        return self.ctype == "THIndexTensor*"
+
+
+@dataclass(frozen=True)
+class Function:
+    name: str       # 'Linear_updateOutput'
+    args: tuple     # of Arg, the state first
+
+    @property
+    def layer(self):
+        return self.name.split("_", 1)[0]
+
+    @property
+    def verb(self):
+        return self.name.split("_", 1)[1]
+
+
+def parse(text):
+    """The functions declared in THNN.h, in order, each argument with its tags.
+
+    Raises ValueError for a declaration that breaks the contract's form (an
+    argument without its comment, a first argument other than the state)."""
+    functions = []
+    for match in _FUNCTION.finditer(text):
+        name, body = match.group(1), match.group(2)
+        args = []
+        for line in body.splitlines():
+            if not line.strip():
+                continue
+            m = _ARG.match(line)
+            if not m:
+                raise ValueError(f"THNN.h, {name}: cannot read argument line {line.strip()!r} "
+                                 "(one argument a line, each with a // comment)")
+            doc = m.group("doc")
+            tags = frozenset(re.findall(r"\[([A-Z]+)\]", doc))  # sizes such as [nIn] are not tags
+            unknown = tags - set(TAGS)
+            if unknown:
+                raise ValueError(f"THNN.h, {name}: unknown tag(s) {sorted(unknown)} on {m.group('name')}")
+            ctype = re.sub(r"\s+", "", m.group("type"))
+            args.append(Arg(m.group("name"), ctype, tags, re.sub(r"\[[A-Z]+\]\s*", "", doc)))
+        if not args or args[0].ctype != "THNNState*":
+            raise ValueError(f"THNN.h, {name}: the first argument must be THNNState *state")
+        functions.append(Function(name, tuple(args)))
+    if not functions:
+        raise ValueError("THNN.h declares no function")
+    return functions
+
+
+def _strip_comments(text):
+    text = re.sub(r"/\*.*?\*/", "", text, flags=re.S)
+    return re.sub(r"//[^\n]*", "", text)
+
+
+def _cdef_section(text):
+    m = re.search(r"/\* cdef-begin \*/(.*?)/\* cdef-end \*/", text, re.S)
+    if not m:
+        raise ValueError("no cdef section")
+    return _strip_comments(m.group(1))
+
+
+def _expand(text, real_name, ctype):
+    text = re.sub(r"\bTH(Storage|Tensor)_\((\w+)\)", rf"TH{real_name}\1_\2", text)
+    text = re.sub(r"THNN_\((\w+)\)", rf"THNN_{real_name}\1", text)
+    text = re.sub(r"\bTHIndexTensor\b", "THLongTensor", text)
+    text = re.sub(r"\bTHStorage\b", f"TH{real_name}Storage", text)
+    text = re.sub(r"\bTHTensor\b", f"TH{real_name}Tensor", text)
+    text = re.sub(r"\baccreal\b", "double", text)
+    text = re.sub(r"\breal\b", ctype, text)
+    return text.replace("TH_API ", "")
+
+
+def cdef(general_h, tensor_h, thnn_h):
+    """The cffi cdef: the TH structs for Float, Double and Long, then every
+    kernel of THNN.h for Float and Double."""
+    constants = dict(re.findall(r"#define\s+(TH_MAX_DIM|TH_ERROR_SIZE)\s+(\d+)", general_h))
+    parts = [_cdef_section(general_h)]
+    for real_name, ctype in (("Float", "float"), ("Double", "double"), ("Long", "int64_t")):
+        parts.append(_expand(_cdef_section(tensor_h), real_name, ctype))
+    prototypes = "\n".join(m.group(0) for m in _FUNCTION.finditer(_strip_comments(thnn_h)))
+    for real_name, ctype in TYPES.items():
+        parts.append(_expand(prototypes, real_name, ctype))
+    parts.append("const char *THNN_headerText(void);")
+    text = "\n".join(parts)
+    for key, value in constants.items():
+        text = text.replace(key, value)
+    return text
