@@ -1,0 +1,59 @@
+import numpy as np
+
+from .Criterion import Criterion
+
+
+class ClassNLLCriterion(Criterion):
+    """Negative log-likelihood of the target class, for log-probabilities
+    (the output of LogSoftMax): ``loss = -sum_i w[t_i] x[i, t_i]``, divided by
+    ``sum_i w[t_i]`` when ``sizeAverage`` (the default).
+
+    input ``[nClasses]`` with an int target, or ``[batch, nClasses]`` with an
+    integer array of ``batch`` targets.  Targets are 0-based class indices;
+    those equal to ``ignore_index`` count for nothing (if every target is
+    ignored the loss and gradient are 0).  ``weights`` (``[nClasses]``,
+    optional) scales each class.
+
+    Gradient: ``dL/dx[i, t_i] = -w[t_i]`` (divided likewise), 0 elsewhere.
+    """
+
+    def __init__(self, weights=None, sizeAverage=True, ignore_index=-100):
+        super().__init__()
+        self.weights = None if weights is None else np.asarray(weights, dtype=np.float64)
+        if self.weights is not None and self.weights.ndim != 1:
+            raise ValueError(f"ClassNLLCriterion: weights must be 1D [nClasses], got shape {self.weights.shape}")
+        self.sizeAverage = bool(sizeAverage)
+        self.ignore_index = int(ignore_index)
+        self.output_tensor = None
+        self.total_weight_tensor = None
+
+    def _target(self, target):
+        if isinstance(target, (int, np.integer)):
+            return np.array([target], dtype=np.int64)
+        if not isinstance(target, np.ndarray):
+            target = np.asarray(target)
+        if target.ndim == 0:
+            target = target.reshape(1)
+        return target
+
+    def _weights(self, input):
+        if self.weights is not None and self.weights.dtype != input.dtype:
+            self.weights = self.weights.astype(input.dtype)
+        return self.weights
+
+    def updateOutput(self, input, target):
+        k = self._kernels(input)
+        self.output_tensor, self.total_weight_tensor = k.ClassNLLCriterion_updateOutput(
+            input, self._target(target), self.output_tensor, self.sizeAverage, self._weights(input),
+            self.total_weight_tensor, self.ignore_index)
+        self.output = float(self.output_tensor[0])
+        return self.output
+
+    def updateGradInput(self, input, target):
+        k = self._kernels(input)
+        if self.total_weight_tensor is None or self.total_weight_tensor.dtype != input.dtype:
+            self.updateOutput(input, target)
+        self.gradInput = k.ClassNLLCriterion_updateGradInput(
+            input, self._target(target), self.gradInput, self.sizeAverage, self._weights(input),
+            self.total_weight_tensor, self.ignore_index)
+        return self.gradInput

@@ -1,0 +1,70 @@
+import numpy as np
+
+import thnn
+
+_FLOATS = (np.dtype(np.float32), np.dtype(np.float64))
+
+
+class Criterion:
+    """The base of every loss: forward(input, target) returns the loss as a
+    Python float; backward(input, target) returns its gradient w.r.t. input
+    (an array the criterion owns and reuses, like a module's gradInput)."""
+
+    def __init__(self):
+        self.output = 0.0
+        self.gradInput = None
+
+    def forward(self, input, target):
+        return self.updateOutput(input, target)
+
+    def backward(self, input, target):
+        return self.updateGradInput(input, target)
+
+    def updateOutput(self, input, target):
+        return self.output
+
+    def updateGradInput(self, input, target):
+        return self.gradInput
+
+    def type(self, dtype=None, _memo=None):
+        if dtype is None:
+            return None
+        from .Module import _convert  # arrays such as class weights follow the type
+        memo = {} if _memo is None else _memo
+        for key, value in vars(self).items():
+            setattr(self, key, _convert(value, np.dtype(dtype), memo))
+        return self
+
+    def float(self):
+        return self.type(np.float32)
+
+    def double(self):
+        return self.type(np.float64)
+
+    def clearState(self):
+        self.gradInput = None
+        return self
+
+    def clone(self):
+        import copy
+        return copy.deepcopy(self)
+
+    def __repr__(self):
+        return f"nn.{type(self).__name__}"
+
+    def _kernels(self, input):
+        if not isinstance(input, np.ndarray):
+            raise TypeError(f"{type(self).__name__}: input must be a numpy array, got {type(input).__name__}")
+        if input.dtype not in _FLOATS:
+            raise TypeError(f"{type(self).__name__}: input must be float32 or float64, got {input.dtype}")
+        return thnn.backend(input.dtype)
+
+    def _float_target(self, input, target):
+        """A float target as an array of input's dtype (numbers and lists accepted)."""
+        if not isinstance(target, np.ndarray):
+            target = np.asarray(target, dtype=input.dtype)
+        if target.dtype.kind not in "fiub":
+            raise TypeError(f"{type(self).__name__}: target must be numeric, got {target.dtype}")
+        if target.dtype != input.dtype:
+            target = target.astype(input.dtype)
+        return target

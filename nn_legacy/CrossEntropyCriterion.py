@@ -1,0 +1,38 @@
+from .ClassNLLCriterion import ClassNLLCriterion
+from .Criterion import Criterion
+from .LogSoftMax import LogSoftMax
+
+
+class CrossEntropyCriterion(Criterion):
+    """LogSoftMax followed by ClassNLLCriterion, on raw scores:
+    ``loss = -x[t] + log sum_j exp(x[j])`` per sample (weighted and averaged
+    as ClassNLLCriterion).  input ``[nClasses]`` or ``[batch, nClasses]``;
+    0-based integer targets.
+    """
+
+    def __init__(self, weights=None, sizeAverage=True, ignore_index=-100):
+        super().__init__()
+        self.lsm = LogSoftMax()
+        self.nll = ClassNLLCriterion(weights, sizeAverage, ignore_index)
+
+    def updateOutput(self, input, target):
+        self._check(input)
+        self.output = self.nll.updateOutput(self.lsm.updateOutput(input), target)
+        return self.output
+
+    def updateGradInput(self, input, target):
+        self._check(input)  # uses lsm.output from forward, as every backward uses its forward
+        gradLsm = self.nll.updateGradInput(self.lsm.output, target)
+        self.gradInput = self.lsm.updateGradInput(input, gradLsm)
+        return self.gradInput
+
+    def _check(self, input):
+        self._kernels(input)
+        if input.ndim not in (1, 2):
+            raise ValueError(f"CrossEntropyCriterion: input must be 1D [nClasses] or 2D [batch, nClasses], "
+                             f"got {input.ndim}D of size [{', '.join(map(str, input.shape))}]")
+
+    def clearState(self):
+        self.lsm.clearState()
+        self.nll.clearState()
+        return super().clearState()

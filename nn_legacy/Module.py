@@ -1,0 +1,235 @@
+import copy
+
+import numpy as np
+
+import thnn
+
+from ._random import generator
+
+_FLOATS = (np.dtype(np.float32), np.dtype(np.float64))
+
+
+class Module:
+    """The base of every layer: explicit forward and backward over numpy arrays.
+
+    A module owns its ``output`` and ``gradInput`` arrays.  While the shapes
+    stay the same a call writes into the same arrays again (so an array you
+    got from ``forward`` is overwritten by the next ``forward``, as in
+    Torch7; copy it to keep it).  When a shape changes the module allocates
+    new arrays, and arrays you hold from earlier calls stay valid and
+    unchanged.  Parameters (``weight``, ``bias``) and their gradients
+    (``gradWeight``, ``gradBias``) are plain numpy arrays you may read and
+    assign.  Modules are float64 by default (like numpy and Torch7); call
+    ``float()`` for float32.
+    """
+
+    #: (parameter, gradient) attribute names, in the order parameters() lists them
+    _parameter_names = ()
+    #: attributes that hold work buffers, emptied by clearState()
+    _buffer_names = ()
+
+    def __init__(self):
+        self.output = None
+        self.gradInput = None
+        self.train = True
+
+    # ---- the verbs ----
+    def forward(self, input):
+        return self.updateOutput(input)
+
+    def backward(self, input, gradOutput, scale=1):
+        """gradInput for gradOutput, and accumulate scale * parameter gradients."""
+        self.updateGradInput(input, gradOutput)
+        self.accGradParameters(input, gradOutput, scale)
+        return self.gradInput
+
+    def backwardUpdate(self, input, gradOutput, lr):
+        self.updateGradInput(input, gradOutput)
+        self.accUpdateGradParameters(input, gradOutput, lr)
+        return self.gradInput
+
+    def updateOutput(self, input):
+        return self.output
+
+    def updateGradInput(self, input, gradOutput):
+        return self.gradInput
+
+    def accGradParameters(self, input, gradOutput, scale=1):
+        pass
+
+    def accUpdateGradParameters(self, input, gradOutput, lr):
+        """Step the parameters by -lr * their gradient for this sample, without
+        touching the stored gradients: accumulate straight into the parameters."""
+        saved = [getattr(self, g) for _, g in self._parameter_names]
+        for p, g in self._parameter_names:
+            setattr(self, g, getattr(self, p))
+        try:
+            self.accGradParameters(input, gradOutput, -lr)
+        finally:
+            for (_, g), value in zip(self._parameter_names, saved):
+                setattr(self, g, value)
+
+    # ---- parameters ----
+    def _owned_parameters(self):
+        """(module, parameter name, gradient name) for every parameter present."""
+        return [(self, p, g) for p, g in self._parameter_names if getattr(self, p, None) is not None]
+
+    def _all_parameters(self):
+        return self._owned_parameters()
+
+    def parameters(self):
+        """([parameters], [gradients]): the arrays themselves, not copies (empty lists if none)."""
+        params, grads, seen = [], [], set()
+        for m, p, g in self._all_parameters():
+            param = getattr(m, p)
+            if id(param) in seen:   # a parameter shared by several modules is listed once
+                continue
+            seen.add(id(param))
+            params.append(param)
+            grads.append(getattr(m, g))
+        return params, grads
+
+    def zeroGradParameters(self):
+        for grad in self.parameters()[1]:
+            grad.fill(0)
+
+    def updateParameters(self, learningRate):
+        for param, grad in zip(*self.parameters()):
+            param -= learningRate * grad
+
+    def flattenParameters(self):
+        """One flat array of all parameters and one of all gradients; afterwards
+        every parameter (and gradient) of the module is a view into them, so
+        updating the flat arrays updates the module.  Calling it again returns
+        the same two arrays while the module's parameters still view them."""
+        entries = self._all_parameters()
+        if not entries:
+            return np.zeros(0), np.zeros(0)
+        flat = []
+        for which in (1, 2):
+            arrays = [getattr(e[0], e[which]) for e in entries]
+            flat.append(_flatten(arrays, [(e[0], e[which]) for e in entries]))
+        return tuple(flat)
+
+    getParameters = flattenParameters
+
+    # ---- state ----
+    def training(self):
+        self.train = True
+
+    def evaluate(self):
+        self.train = False
+
+    def type(self, dtype=None, _memo=None):
+        """Without argument: the module's dtype.  With one: convert every float
+        array of the module to it (shared arrays stay shared) and return self."""
+        if dtype is None:
+            return self._dtype()
+        dtype = np.dtype(dtype)
+        if dtype not in _FLOATS:
+            raise TypeError(f"{type(self).__name__}.type: float32 or float64, got {dtype}")
+        memo = {} if _memo is None else _memo
+        for key, value in vars(self).items():
+            setattr(self, key, _convert(value, dtype, memo))
+        return self
+
+    def float(self):
+        return self.type(np.float32)
+
+    def double(self):
+        return self.type(np.float64)
+
+    def _dtype(self):
+        params = self.parameters()[0]
+        return params[0].dtype if params else None
+
+    def clearState(self):
+        """Drop output, gradInput and work buffers (before saving a model)."""
+        self.output = None
+        self.gradInput = None
+        for name in self._buffer_names:
+            setattr(self, name, None)
+        return self
+
+    def reset(self, stdv=None):
+        return self
+
+    # ---- the module tree ----
+    def apply(self, fn):
+        for m in self.listModules():
+            fn(m)
+
+    def listModules(self):
+        return [self]
+
+    def findModules(self, typename, container=None):
+        """(modules of that class or class name, the container holding each)."""
+        nodes, containers = [], []
+        match = (lambda m: type(m).__name__ == typename) if isinstance(typename, str) \
+            else (lambda m: isinstance(m, typename))
+        if match(self):
+            nodes.append(self)
+            containers.append(container)
+        return nodes, containers
+
+    def clone(self):
+        return copy.deepcopy(self)
+
+    def __repr__(self):
+        return f"nn.{type(self).__name__}"
+
+    # ---- helpers for the layers ----
+    def _kernels(self, input, name="input"):
+        """The thnn backend matching input (float32 or float64), with a clear
+        error naming this layer for anything else."""
+        if not isinstance(input, np.ndarray):
+            raise TypeError(f"{type(self).__name__}: {name} must be a numpy array, got {type(input).__name__}")
+        if input.dtype not in _FLOATS:
+            raise TypeError(f"{type(self).__name__}: {name} must be float32 or float64, got {input.dtype}")
+        expected = self._dtype()
+        if expected is not None and input.dtype != expected:
+            raise TypeError(f"{type(self).__name__}: {name} is {input.dtype} but the module is {expected}; "
+                            f"convert the input or call module.{'float' if input.dtype == np.float32 else 'double'}()")
+        return thnn.backend(input.dtype)
+
+
+def uniform(shape, stdv, dtype):
+    """U(-stdv, stdv) from the module generator."""
+    return generator().uniform(-stdv, stdv, size=shape).astype(dtype)
+
+
+def _convert(value, dtype, memo):
+    if isinstance(value, np.ndarray) and value.dtype in _FLOATS:
+        if id(value) not in memo:
+            memo[id(value)] = value.astype(dtype)
+        return memo[id(value)]
+    if isinstance(value, Module):
+        return value.type(dtype, memo)
+    if isinstance(value, list):
+        return [_convert(v, dtype, memo) for v in value]
+    return value
+
+
+def _flatten(arrays, owners):
+    """One flat array whose consecutive slices the owners' attributes view."""
+    unique = list({id(a): a for a in arrays}.values())
+    base = unique[0].base if unique[0].base is not None else None
+    total = sum(a.size for a in unique)
+    # already flattened: every array a consecutive view of the same flat array
+    if base is not None and base.ndim == 1 and base.size == total:
+        offset, ok = 0, True
+        for a in unique:
+            ok = ok and a.base is base and a.flags.c_contiguous and \
+                a.__array_interface__["data"][0] == base.__array_interface__["data"][0] + offset * a.itemsize
+            offset += a.size
+        if ok:
+            return base
+    flat = np.empty(total, dtype=unique[0].dtype)
+    views, offset = {}, 0
+    for a in unique:
+        flat[offset:offset + a.size] = a.ravel()
+        views[id(a)] = flat[offset:offset + a.size].reshape(a.shape)
+        offset += a.size
+    for a, (module, name) in zip(arrays, owners):
+        setattr(module, name, views[id(a)])
+    return flat

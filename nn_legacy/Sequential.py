@@ -1,0 +1,68 @@
+from .Container import Container
+
+
+class Sequential(Container):
+    """Modules applied one after the other: output = m_n(...m_1(m_0(input))).
+    backward runs them in reverse, each with the input it saw going forward."""
+
+    def insert(self, module, index=None):
+        """Insert at index (0-based; at the end when None)."""
+        self.add(module)
+        if index is not None:
+            self.modules.insert(index, self.modules.pop())
+        return self
+
+    def remove(self, index=None):
+        """Remove the module at index (the last when None) and return it."""
+        return self.modules.pop(len(self.modules) - 1 if index is None else index)
+
+    def updateOutput(self, input):
+        current = input
+        for i in range(len(self.modules)):
+            current = self._child(i, "updateOutput", current)
+        self.output = current
+        return current
+
+    def _inputs(self, input):
+        return [input] + [m.output for m in self.modules[:-1]]
+
+    def updateGradInput(self, input, gradOutput):
+        inputs = self._inputs(input)
+        current = gradOutput
+        for i in reversed(range(len(self.modules))):
+            current = self._child(i, "updateGradInput", inputs[i], current)
+        self.gradInput = current
+        return current
+
+    def accGradParameters(self, input, gradOutput, scale=1):
+        inputs = self._inputs(input)
+        current = gradOutput
+        for i in reversed(range(len(self.modules))):
+            self._child(i, "accGradParameters", inputs[i], current, scale)
+            current = self.modules[i].gradInput
+
+    def backward(self, input, gradOutput, scale=1):
+        inputs = self._inputs(input)
+        current = gradOutput
+        for i in reversed(range(len(self.modules))):
+            current = self._child(i, "backward", inputs[i], current, scale)
+        self.gradInput = current
+        return current
+
+    def accUpdateGradParameters(self, input, gradOutput, lr):
+        inputs = self._inputs(input)
+        current = gradOutput
+        for i in reversed(range(len(self.modules))):
+            self._child(i, "accUpdateGradParameters", inputs[i], current, lr)
+            current = self.modules[i].gradInput
+
+    def __repr__(self):
+        if not self.modules:
+            return "nn.Sequential"
+        chain = " -> ".join(f"({i})" for i in range(len(self.modules)))
+        lines = [f"nn.Sequential {{", f"  [input -> {chain} -> output]"]
+        for i, m in enumerate(self.modules):
+            body = repr(m).replace("\n", "\n  ")
+            lines.append(f"  ({i}): {body}")
+        lines.append("}")
+        return "\n".join(lines)

@@ -1,0 +1,16 @@
+from .Module import Module
+
+
+class Sigmoid(Module):
+    """Elementwise logistic function: ``y = 1 / (1 + exp(-x))``; any shape.
+
+    Gradient: ``dL/dx = dL/dy * y * (1 - y)`` (computed from the output).
+    """
+
+    def updateOutput(self, input):
+        self.output = self._kernels(input).Sigmoid_updateOutput(input, self.output)
+        return self.output
+
+    def updateGradInput(self, input, gradOutput):
+        self.gradInput = self._kernels(input).Sigmoid_updateGradInput(gradOutput, self.gradInput, self.output)
+        return self.gradInput

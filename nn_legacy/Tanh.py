@@ -1,0 +1,16 @@
+from .Module import Module
+
+
+class Tanh(Module):
+    """Elementwise hyperbolic tangent: ``y = tanh(x)``; any shape.
+
+    Gradient: ``dL/dx = dL/dy * (1 - y^2)`` (computed from the output).
+    """
+
+    def updateOutput(self, input):
+        self.output = self._kernels(input).Tanh_updateOutput(input, self.output)
+        return self.output
+
+    def updateGradInput(self, input, gradOutput):
+        self.gradInput = self._kernels(input).Tanh_updateGradInput(gradOutput, self.gradInput, self.output)
+        return self.gradInput

@@ -1,0 +1,35 @@
+from .Module import Module
+
+
+class Threshold(Module):
+    """Elementwise ``y = x if x > threshold else value``; any shape.
+
+    Gradient: ``dL/dx = dL/dy where x > threshold, else 0``.
+
+    With ``inplace=True`` the forward pass overwrites its input (``output`` is
+    the input array itself) and the backward pass overwrites ``gradOutput``
+    (``gradInput`` is that array); this needs ``value <= threshold``.
+    Torch7's defaults: ``Threshold(1e-6, 0)``.
+    """
+
+    def __init__(self, threshold=1e-6, value=0, inplace=False):
+        super().__init__()
+        self.threshold = float(threshold)
+        self.val = float(value)
+        self.inplace = bool(inplace)
+        if self.inplace and not self.val <= self.threshold:
+            raise ValueError(f"{type(self).__name__}: in-place mode needs value <= threshold, "
+                             f"got value={self.val}, threshold={self.threshold}")
+
+    def updateOutput(self, input):
+        self.output = self._kernels(input).Threshold_updateOutput(
+            input, self.output, self.threshold, self.val, self.inplace)
+        return self.output
+
+    def updateGradInput(self, input, gradOutput):
+        self.gradInput = self._kernels(input).Threshold_updateGradInput(
+            input, gradOutput, self.gradInput, self.threshold, self.val, self.inplace)
+        return self.gradInput
+
+    def __repr__(self):
+        return f"nn.{type(self).__name__}({self.threshold:g}, {self.val:g}{', in-place' if self.inplace else ''})"

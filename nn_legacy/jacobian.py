@@ -1,0 +1,189 @@
+"""Gradient checks by central differences, as Torch7's nn.Jacobian.
+
+Every check compares an analytic Jacobian (from the module's backward
+verbs) with a numeric one, ``(f(x + h) - f(x - h)) / 2h`` in float64 with
+``h = 1e-6``, and returns a :class:`Report`: the largest absolute
+difference and where it occurred.  A Report compares as that number::
+
+    from nn_legacy import jacobian
+    report = jacobian.testJacobian(module, x)
+    assert report < 1e-5, report
+
+Functions:
+
+- ``testJacobian(module, input)``: d output / d input, through updateGradInput.
+- ``testJacobianParameters(module, input, param, dparam)``: d output / d param,
+  through accGradParameters (``param`` and ``dparam`` are the module's arrays,
+  e.g. ``module.weight, module.gradWeight``).
+- ``testJacobianUpdateParameters(module, input, param)``: the same through
+  accUpdateGradParameters (the parameter's change for a unit step).
+- ``testAllParameters(module, input)``: both parameter checks for every parameter,
+  the worst Report.
+- ``testCriterion(criterion, input, target)``: d loss / d input, through backward.
+
+Options: ``perturbation`` (h); ``seed`` (the module generator is reseeded
+before every forward, so stochastic layers repeat); and, for testJacobian,
+``kinks`` and ``kink_radius``: input elements within the radius of a kink
+(``kinks=(0,)`` for ReLU) are left out, as the function has no derivative
+there.  Parameter Jacobians need no such skip: a parameter moves no input
+onto a kink.  The module and inputs should be float64.
+"""
+import numpy as np
+
+from ._random import manualSeed
+
+
+class Report:
+    """The outcome of a check: ``max_error`` and the place it occurred
+    (``where``: (output index, input or parameter index)), the analytic and
+    numeric values there, and how many input elements were skipped at kinks."""
+
+    def __init__(self, what, analytic, numeric, in_shape, out_shape, skipped=0):
+        self.what = what
+        self.skipped = skipped
+        diff = np.abs(analytic - numeric) if analytic.size else np.zeros((1, 1))
+        diff[np.isnan(diff)] = np.inf
+        flat = int(np.argmax(diff))
+        self.max_error = float(diff.flat[flat])
+        if analytic.size:
+            row, col = np.unravel_index(flat, analytic.shape)
+            self.where = (np.unravel_index(row, out_shape) if out_shape else (), np.unravel_index(col, in_shape))
+            self.analytic, self.numeric = float(analytic[row, col]), float(numeric[row, col])
+        else:
+            self.where, self.analytic, self.numeric = None, 0.0, 0.0
+
+    def __float__(self):
+        return self.max_error
+
+    def __lt__(self, other):
+        return self.max_error < float(other)
+
+    def __le__(self, other):
+        return self.max_error <= float(other)
+
+    def __gt__(self, other):
+        return self.max_error > float(other)
+
+    def __ge__(self, other):
+        return self.max_error >= float(other)
+
+    def __repr__(self):
+        if self.where is None:
+            return f"<{self.what}: nothing to compare>"
+        out_idx, in_idx = (tuple(int(i) for i in w) for w in self.where)
+        skip = f", {self.skipped} kink points skipped" if self.skipped else ""
+        return (f"<{self.what}: max error {self.max_error:.3g} at output {out_idx}, element {in_idx} "
+                f"(analytic {self.analytic:.9g}, numeric {self.numeric:.9g}){skip}>")
+
+
+def _forward(module, input, seed):
+    if seed is not None:
+        manualSeed(seed)
+    return np.array(module.forward(input.copy()), dtype=np.float64, copy=True)
+
+
+def _numeric(f, x, perturbation, skip):
+    """d f / d x, one column per element of x (x is perturbed in place, then restored)."""
+    base = f()
+    jac = np.zeros((base.size, x.size))
+    flat = x.reshape(-1)  # x is contiguous: this is a view
+    for i in range(x.size):
+        if skip[i]:
+            continue
+        orig = flat[i]
+        flat[i] = orig + perturbation
+        plus = f().reshape(-1)
+        flat[i] = orig - perturbation
+        minus = f().reshape(-1)
+        flat[i] = orig
+        jac[:, i] = (plus - minus) / (2 * perturbation)
+    return jac, base.shape
+
+
+def _skip_mask(x, kinks, radius):
+    skip = np.zeros(x.size, dtype=bool)
+    for k in kinks:
+        skip |= np.abs(x.reshape(-1) - k) < radius
+    return skip
+
+
+def _unit(shape, index):
+    g = np.zeros(int(np.prod(shape)), dtype=np.float64)
+    g[index] = 1
+    return g.reshape(shape)
+
+
+def testJacobian(module, input, perturbation=1e-6, kinks=(), kink_radius=1e-3, seed=None):
+    """d output / d input: numeric against updateGradInput."""
+    x = np.array(input, dtype=np.float64, copy=True, order="C")
+    skip = _skip_mask(x, kinks, kink_radius)
+    numeric, out_shape = _numeric(lambda: _forward(module, x, seed), x, perturbation, skip)
+    analytic = np.zeros_like(numeric)
+    for k in range(numeric.shape[0]):
+        _forward(module, x, seed)
+        analytic[k] = np.asarray(module.updateGradInput(x.copy(), _unit(out_shape, k))).reshape(-1)
+    analytic[:, skip] = 0
+    return Report("Jacobian w.r.t. input", analytic, numeric, x.shape, out_shape, int(skip.sum()))
+
+
+def testJacobianParameters(module, input, param, dparam, perturbation=1e-6, seed=None):
+    """d output / d param: numeric against accGradParameters (param and dparam
+    are the module's own arrays, e.g. module.weight and module.gradWeight)."""
+    x = np.array(input, dtype=np.float64, copy=True, order="C")
+    if not param.flags.c_contiguous:
+        raise ValueError("testJacobianParameters: the parameter must be contiguous")
+    numeric, out_shape = _numeric(lambda: _forward(module, x, seed), param, perturbation,
+                                  np.zeros(param.size, dtype=bool))
+    analytic = np.zeros_like(numeric)
+    for k in range(numeric.shape[0]):
+        _forward(module, x, seed)
+        dparam.fill(0)
+        unit = _unit(out_shape, k)
+        module.updateGradInput(x.copy(), unit)  # containers pass gradients down through gradInput
+        module.accGradParameters(x.copy(), unit, 1)
+        analytic[k] = dparam.reshape(-1)
+    return Report("Jacobian w.r.t. parameter", analytic, numeric, param.shape, out_shape)
+
+
+def testJacobianUpdateParameters(module, input, param, perturbation=1e-6, seed=None):
+    """d output / d param: numeric against accUpdateGradParameters with lr = 1
+    (the parameter moves by minus its gradient)."""
+    x = np.array(input, dtype=np.float64, copy=True, order="C")
+    numeric, out_shape = _numeric(lambda: _forward(module, x, seed), param, perturbation,
+                                  np.zeros(param.size, dtype=bool))
+    analytic = np.zeros_like(numeric)
+    params = module.parameters()[0]
+    saved = [p.copy() for p in params]  # the update moves every parameter: restore them all
+    for k in range(numeric.shape[0]):
+        _forward(module, x, seed)
+        unit = _unit(out_shape, k)
+        module.updateGradInput(x.copy(), unit)
+        before = param.copy()
+        module.accUpdateGradParameters(x.copy(), unit, 1)
+        analytic[k] = (before - param).reshape(-1)
+        for p, value in zip(params, saved):
+            p[...] = value
+    return Report("Jacobian w.r.t. parameter (accUpdateGradParameters)", analytic, numeric, param.shape,
+                  out_shape)
+
+
+def testAllParameters(module, input, perturbation=1e-6, seed=None):
+    """testJacobianParameters and testJacobianUpdateParameters for every
+    (parameter, gradient) pair of the module; the worst Report."""
+    worst = None
+    for param, dparam in zip(*module.parameters()):
+        for report in (testJacobianParameters(module, input, param, dparam, perturbation, seed),
+                       testJacobianUpdateParameters(module, input, param, perturbation, seed)):
+            if worst is None or report.max_error > worst.max_error:
+                worst = report
+    return worst
+
+
+def testCriterion(criterion, input, target, perturbation=1e-6):
+    """d loss / d input: numeric against backward."""
+    x = np.array(input, dtype=np.float64, copy=True, order="C")
+    numeric, _ = _numeric(lambda: np.array([criterion.forward(x.copy(), target)]), x, perturbation,
+                          np.zeros(x.size, dtype=bool))
+    criterion.forward(x.copy(), target)
+    analytic = np.asarray(criterion.backward(x.copy(), target), dtype=np.float64).reshape(1, -1)
+    return Report("criterion gradient w.r.t. input", analytic, numeric, x.shape, ())
