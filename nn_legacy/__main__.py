@@ -1,0 +1,225 @@
+"""The demo and end-to-end check: an MLP on the 8x8 handwritten digits.
+
+    python -m nn_legacy [--epochs N] [--seed S] [--float32] [--activation tanh|relu]
+
+It loads the digits bundled with scikit-learn (no download), checks the
+gradients of every layer, of the whole model and of the criterion against
+central differences in float64, trains with minibatch SGD, and reports the
+accuracy on held-out digits.  The exit status is 1 if a gradient check fails
+or the held-out accuracy is below 90 %, so it doubles as a smoke test of the
+C kernels and of the explicit-backprop plumbing.
+"""
+import argparse
+import math
+import sys
+import time
+
+import numpy as np
+
+import nn_legacy as nn
+from nn_legacy import jacobian
+
+GRADIENT_TOLERANCE = 1e-5
+REQUIRED_ACCURACY = 0.90
+CHECK_SAMPLES = 4
+
+
+def load_data(seed):
+    """Digits scaled to zero mean and unit variance per pixel (statistics of
+    the training part only), split 80/20 stratified by class."""
+    try:
+        from sklearn.datasets import load_digits
+        from sklearn.model_selection import train_test_split
+    except ImportError:
+        sys.exit("the demo needs scikit-learn for its bundled digits: pip install \".[demo]\"")
+    digits = load_digits()
+    x = digits.data.astype(np.float64) / 16.0  # pixel intensities are 0..16
+    y = digits.target.astype(np.int64)         # 0-based classes 0..9
+    x_train, x_test, y_train, y_test = train_test_split(
+        x, y, test_size=0.2, random_state=seed, stratify=y)
+    mean = x_train.mean(axis=0)
+    std = x_train.std(axis=0)
+    std[std < 1e-8] = 1.0  # a few border pixels are always 0
+    return (x_train - mean) / std, y_train, (x_test - mean) / std, y_test
+
+
+def build_model(activation, hidden=64):
+    model = nn.Sequential()
+    model.add(nn.Linear(64, hidden))
+    model.add(nn.Tanh() if activation == "tanh" else nn.ReLU())
+    model.add(nn.Linear(hidden, 10))
+    return model
+
+
+# ---- gradient checks ----
+
+def _kinks(module):
+    """Points where a layer has no derivative, for testJacobian to step around."""
+    return (module.threshold,) if isinstance(module, nn.Threshold) else ()
+
+
+def _one_line(module):
+    text = repr(module)
+    return "nn.Sequential (whole model)" if isinstance(module, nn.Sequential) else text
+
+
+def gradient_check(model, criterion, x, y):
+    """Check every layer at the input it sees inside the model, then the
+    model as a whole and the criterion at the model's output.  Returns
+    (rows, all passed); a row is (what, input error, parameter error)."""
+    rows = []
+    current = x
+    for layer in list(model.modules) + [model]:
+        layer_input = x if layer is model else current
+        err_in = jacobian.testJacobian(layer, layer_input, kinks=_kinks(layer))
+        err_par = jacobian.testAllParameters(layer, layer_input) if layer.parameters()[0] else None
+        rows.append((_one_line(layer), err_in, err_par))
+        if layer is not model:
+            current = np.array(layer.forward(layer_input), copy=True)
+    err_crit = jacobian.testCriterion(criterion, current, y)
+    rows.append((repr(criterion), err_crit, None))
+    passed = all(e < GRADIENT_TOLERANCE for _, e_in, e_par in rows
+                 for e in (e_in, e_par) if e is not None)
+    return rows, passed
+
+
+def print_gradient_table(rows, n_samples):
+    width = max(len(r[0]) for r in rows)
+    print(f"Gradient check: central differences in float64 on {n_samples} training samples, "
+          f"pass if max abs error < {GRADIENT_TOLERANCE:g}")
+    print(f"  {'layer':<{width}}  {'d/d input':>10}  {'d/d params':>10}  result")
+    for name, err_in, err_par in rows:
+        ok = err_in < GRADIENT_TOLERANCE and (err_par is None or err_par < GRADIENT_TOLERANCE)
+        par = "-" if err_par is None else f"{float(err_par):.2e}"
+        print(f"  {name:<{width}}  {float(err_in):>10.2e}  {par:>10}  {'pass' if ok else 'FAIL'}")
+        for report in (err_in, err_par):
+            if report is not None and not report < GRADIENT_TOLERANCE:
+                print(f"      {report!r}")
+    print()
+
+
+# ---- training ----
+
+class ProgressBar:
+    """A one-line bar redrawn in place on a terminal; elsewhere (a pipe, a CI
+    log) it stays silent until finish(), so each epoch is one plain line."""
+
+    def __init__(self, total, label, stream=sys.stdout, width=30):
+        self.total, self.label, self.stream, self.width = total, label, stream, width
+        self.live = stream.isatty()
+        self.start = time.perf_counter()
+
+    def update(self, done, note=""):
+        if not self.live:
+            return
+        filled = int(self.width * done / self.total)
+        bar = "#" * filled + "." * (self.width - filled)
+        self.stream.write(f"\r{self.label} [{bar}] {done}/{self.total} {note}")
+        self.stream.flush()
+
+    def finish(self, summary):
+        elapsed = time.perf_counter() - self.start
+        line = f"{self.label} {summary} ({elapsed:.2f} s)"
+        if self.live:
+            self.stream.write("\r\033[K" + line + "\n")  # clear the bar, then the summary
+        else:
+            self.stream.write(line + "\n")
+        self.stream.flush()
+
+
+def train(model, criterion, x, y, epochs, batch_size, learning_rate, rng):
+    n = len(x)
+    n_batches = math.ceil(n / batch_size)
+    digits = len(str(epochs))
+    model.training()
+    for epoch in range(1, epochs + 1):
+        bar = ProgressBar(n_batches, f"epoch {epoch:>{digits}}/{epochs}")
+        order = rng.permutation(n)
+        total_loss = 0.0
+        for b in range(n_batches):
+            idx = order[b * batch_size:(b + 1) * batch_size]
+            inputs, targets = x[idx], y[idx]
+            output = model.forward(inputs)
+            loss = criterion.forward(output, targets)
+            model.zeroGradParameters()
+            model.backward(inputs, criterion.backward(output, targets))
+            model.updateParameters(learning_rate)
+            total_loss += loss * len(idx)
+            bar.update(b + 1, f"loss {loss:.4f}")
+        bar.finish(f"mean training loss {total_loss / n:.4f}")
+
+
+def accuracy(model, x, y, batch_size=256):
+    model.evaluate()
+    correct = 0
+    for start in range(0, len(x), batch_size):
+        scores = model.forward(x[start:start + batch_size])
+        correct += int((scores.argmax(axis=1) == y[start:start + batch_size]).sum())
+    return correct / len(x)
+
+
+def parse_args(argv):
+    p = argparse.ArgumentParser(prog="python -m nn_legacy", description=__doc__.split("\n\n")[0])
+    p.add_argument("--epochs", type=int, default=20, help="passes over the training set (default 20)")
+    p.add_argument("--seed", type=int, default=0, help="seed for the split, the initialisation and the "
+                                                       "minibatch order (default 0)")
+    p.add_argument("--float32", action="store_true", help="train in float32 (gradient checks stay float64)")
+    p.add_argument("--activation", choices=("tanh", "relu"), default="tanh",
+                   help="hidden nonlinearity (default tanh)")
+    p.add_argument("--batch-size", type=int, default=32, help="minibatch size (default 32)")
+    p.add_argument("--lr", type=float, default=0.05, help="SGD learning rate (default 0.05)")
+    args = p.parse_args(argv)
+    if args.epochs < 1 or args.batch_size < 1 or not args.lr > 0:
+        p.error("--epochs and --batch-size must be at least 1 and --lr positive")
+    return args
+
+
+def main(argv=None):
+    args = parse_args(argv)
+    started = time.perf_counter()
+    x_train, y_train, x_test, y_test = load_data(args.seed)
+    print(f"8x8 digits: {len(x_train)} training and {len(x_test)} held-out samples, "
+          f"64 features, 10 classes (split seed {args.seed})")
+
+    nn.manualSeed(args.seed)
+    model = build_model(args.activation)
+    criterion = nn.CrossEntropyCriterion()
+    print(model)
+    print(criterion)
+    print()
+
+    rows, grads_ok = gradient_check(model, criterion, x_train[:CHECK_SAMPLES], y_train[:CHECK_SAMPLES])
+    print_gradient_table(rows, CHECK_SAMPLES)
+
+    dtype = np.float32 if args.float32 else np.float64
+    if args.float32:
+        model.float()
+        criterion.float()
+    x_train, x_test = x_train.astype(dtype), x_test.astype(dtype)
+    print(f"Training: minibatch SGD, batch {args.batch_size}, learning rate {args.lr:g}, "
+          f"{args.epochs} epochs, {np.dtype(dtype).name}")
+    train(model, criterion, x_train, y_train, args.epochs, args.batch_size, args.lr,
+          np.random.default_rng(args.seed))
+
+    train_acc = accuracy(model, x_train, y_train)
+    test_acc = accuracy(model, x_test, y_test)
+    print()
+    print(f"training accuracy: {100 * train_acc:.2f} %")
+    print(f"held-out accuracy: {100 * test_acc:.2f} % ({round(test_acc * len(y_test))}/{len(y_test)}; "
+          f"required {100 * REQUIRED_ACCURACY:.0f} %)")
+    print(f"total time: {time.perf_counter() - started:.2f} s")
+
+    failures = []
+    if not grads_ok:
+        failures.append(f"a gradient check exceeded {GRADIENT_TOLERANCE:g}")
+    if test_acc < REQUIRED_ACCURACY:
+        failures.append(f"held-out accuracy {100 * test_acc:.2f} % is below {100 * REQUIRED_ACCURACY:.0f} %")
+    if failures:
+        print("FAILED: " + "; ".join(failures), file=sys.stderr)
+        return 1
+    print("OK")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
