@@ -16,24 +16,47 @@ are 0-based.
 """
 from . import jacobian
 from ._random import manualSeed
-from .ClassNLLCriterion import ClassNLLCriterion
-from .Container import Container
-from .Criterion import Criterion
-from .CrossEntropyCriterion import CrossEntropyCriterion
-from .Linear import Linear
-from .LogSoftMax import LogSoftMax
+
+# ---- base classes and containers ----
 from .Module import Module
-from .MSECriterion import MSECriterion
-from .ReLU import ReLU
+from .Criterion import Criterion
+from .Container import Container
 from .Sequential import Sequential
+
+# ---- modules over kernels ----
+from .Linear import Linear
 from .Sigmoid import Sigmoid
-from .SoftMax import SoftMax
 from .Tanh import Tanh
 from .Threshold import Threshold
+from .ReLU import ReLU
+from .SoftMax import SoftMax
+from .LogSoftMax import LogSoftMax
 
-__all__ = [
-    "jacobian", "manualSeed",
-    "Module", "Criterion", "Container", "Sequential",
-    "Linear", "Sigmoid", "Tanh", "Threshold", "ReLU", "SoftMax", "LogSoftMax",
-    "MSECriterion", "ClassNLLCriterion", "CrossEntropyCriterion",
-]
+# ---- criterions ----
+from .MSECriterion import MSECriterion
+from .ClassNLLCriterion import ClassNLLCriterion
+from .CrossEntropyCriterion import CrossEntropyCriterion
+
+# ==== activations ====
+
+# ==== end of activations ====
+
+# ==== criterions over kernels ====
+
+# ==== end of criterions over kernels ====
+
+# ==== linear, sparse and embedding layers; temporal layers and recurrent cells ====
+
+# ==== end of linear, sparse and embedding layers; temporal layers and recurrent cells ====
+
+# ==== modules in numpy ====
+
+# ==== end of modules in numpy ====
+
+# ==== criterions in numpy ====
+
+# ==== end of criterions in numpy ====
+
+__all__ = ["jacobian", "manualSeed"] + sorted(
+    name for name, value in dict(globals()).items()
+    if isinstance(value, type) and issubclass(value, (Module, Criterion)))

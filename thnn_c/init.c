@@ -27,3 +27,19 @@
 
 #define TH_GENERIC_FILE "generic/ClassNLLCriterion.c"
 #include "THGenerateFloatTypes.h"
+
+/* ==== activations ==== */
+
+/* ==== end of activations ==== */
+
+/* ==== criterions ==== */
+
+/* ==== end of criterions ==== */
+
+/* ==== linear, sparse and embedding layers ==== */
+
+/* ==== end of linear, sparse and embedding layers ==== */
+
+/* ==== temporal layers and recurrent cells ==== */
+
+/* ==== end of temporal layers and recurrent cells ==== */

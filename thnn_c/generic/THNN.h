@@ -139,4 +139,20 @@ TH_API int THNN_(ClassNLLCriterion_updateGradInput)(
           THTensor *total_weight,      // total weight computed by updateOutput, 1 element
           int64_t ignore_index);       // targets equal to it add nothing (may lie outside the range)
 
+/* ==== activations ==== */
+
+/* ==== end of activations ==== */
+
+/* ==== criterions ==== */
+
+/* ==== end of criterions ==== */
+
+/* ==== linear, sparse and embedding layers ==== */
+
+/* ==== end of linear, sparse and embedding layers ==== */
+
+/* ==== temporal layers and recurrent cells ==== */
+
+/* ==== end of temporal layers and recurrent cells ==== */
+
 #endif
