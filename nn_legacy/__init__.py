@@ -45,9 +45,13 @@ from .CrossEntropyCriterion import CrossEntropyCriterion
 
 # ==== end of criterions over kernels ====
 
-# ==== linear, sparse and embedding layers; temporal layers and recurrent cells ====
+# ==== linear, sparse and embedding layers ====
 
-# ==== end of linear, sparse and embedding layers; temporal layers and recurrent cells ====
+# ==== end of linear, sparse and embedding layers ====
+
+# ==== temporal layers and recurrent cells ====
+
+# ==== end of temporal layers and recurrent cells ====
 
 # ==== modules in numpy ====
 
