@@ -59,7 +59,11 @@ from .CrossEntropyCriterion import CrossEntropyCriterion
 # ==== end of modules in numpy ====
 
 # ==== criterions in numpy ====
-
+from .CosineEmbeddingCriterion import CosineEmbeddingCriterion
+from .DistanceRatioCriterion import DistanceRatioCriterion
+from .HingeEmbeddingCriterion import HingeEmbeddingCriterion
+from .L1HingeEmbeddingCriterion import L1HingeEmbeddingCriterion
+from .MarginRankingCriterion import MarginRankingCriterion
 # ==== end of criterions in numpy ====
 
 __all__ = ["jacobian", "manualSeed", "load_lua"] + sorted(
