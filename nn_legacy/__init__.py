@@ -59,11 +59,14 @@ from .CrossEntropyCriterion import CrossEntropyCriterion
 # ==== end of modules in numpy ====
 
 # ==== criterions in numpy ====
+from .ClassSimplexCriterion import ClassSimplexCriterion
 from .CosineEmbeddingCriterion import CosineEmbeddingCriterion
 from .DistanceRatioCriterion import DistanceRatioCriterion
 from .HingeEmbeddingCriterion import HingeEmbeddingCriterion
 from .L1HingeEmbeddingCriterion import L1HingeEmbeddingCriterion
 from .MarginRankingCriterion import MarginRankingCriterion
+from .MultiLabelSoftMarginCriterion import MultiLabelSoftMarginCriterion
+from .WeightedMSECriterion import WeightedMSECriterion
 # ==== end of criterions in numpy ====
 
 __all__ = ["jacobian", "manualSeed", "load_lua"] + sorted(
