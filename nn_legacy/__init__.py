@@ -65,7 +65,10 @@ from .DistanceRatioCriterion import DistanceRatioCriterion
 from .HingeEmbeddingCriterion import HingeEmbeddingCriterion
 from .L1HingeEmbeddingCriterion import L1HingeEmbeddingCriterion
 from .MarginRankingCriterion import MarginRankingCriterion
+from .ModuleCriterion import ModuleCriterion
+from .MultiCriterion import MultiCriterion
 from .MultiLabelSoftMarginCriterion import MultiLabelSoftMarginCriterion
+from .ParallelCriterion import ParallelCriterion
 from .WeightedMSECriterion import WeightedMSECriterion
 # ==== end of criterions in numpy ====
 
