@@ -56,6 +56,9 @@ class ClassSimplexCriterion(NumpyCriterion):
         self.simplex = regular_simplex(self.nClasses)
         self.sizeAverage = True
 
+    def _t7_fixup(self, version):
+        self.nClasses = int(self.nClasses)  # a Lua number; the simplex is stored as is
+
     def _classes(self, target, n):
         """n class indices, checked."""
         t = np.asarray(target)

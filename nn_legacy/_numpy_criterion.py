@@ -191,10 +191,14 @@ class WeightedCriterions(NumpyCriterion):
         """Append criterion with this weight; returns self, for chaining."""
         if not isinstance(criterion, Criterion):
             raise TypeError(f"{self._name()}.add: expected a Criterion, got {type(criterion).__name__}")
-        # new lists rather than append: load_lua gives Torch7's weights as an array
-        self.criterions = list(self.criterions) + [criterion]
-        self.weights = [float(w) for w in self.weights] + [self._number(weight, "weight")]
+        self.criterions.append(criterion)
+        self.weights.append(self._number(weight, "weight"))
         return self
+
+    def _t7_fixup(self, version):
+        # Torch7 keeps MultiCriterion's weights in a DoubleStorage (an array here)
+        self.criterions = list(self.criterions)
+        self.weights = [float(w) for w in self.weights]
 
     def _add_gradient(self, total, k, grad):
         """total += weights[k] * grad, naming criterion k if grad does not fit."""

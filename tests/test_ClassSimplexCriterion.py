@@ -4,6 +4,7 @@ import numpy as np
 import pytest
 
 import nn_legacy as nn
+from nn_legacy.t7 import LuaTable, TorchObject, _Converter, _nn_classes
 from layer_checks import (assert_criterion_gradient, check_criterion_buffer_reuse, check_criterion_pickle,
                           check_float32_criterion, check_noncontiguous_criterion, classes, raises_exactly,
                           torch_or_skip, uniform)
@@ -126,6 +127,22 @@ def test_empty_batch_gives_zero_loss():
     c = nn.ClassSimplexCriterion(N_CLASSES)
     assert c.forward(np.zeros((0, N_CLASSES)), np.zeros(0, dtype=np.int64)) == 0.0
     assert c.backward(np.zeros((0, N_CLASSES)), np.zeros(0, dtype=np.int64)).shape == (0, N_CLASSES)
+
+
+def test_loaded_from_torch7():
+    """load_lua gives nClasses as a Lua number (float): the fixup makes it an int."""
+    stored = TorchObject("nn.ClassSimplexCriterion", 1)
+    simplex = nn.ClassSimplexCriterion(N_CLASSES).simplex
+    stored.fields = LuaTable(nClasses=float(N_CLASSES), simplex=simplex, sizeAverage=True, output=0.0,
+                             gradInput=np.zeros(0), _target=np.zeros(0))
+    c = _Converter(_nn_classes()).convert(stored)
+    assert c.nClasses == N_CLASSES and isinstance(c.nClasses, int)
+    x, t = batch()
+    assert c.forward(x, t) == nn.ClassSimplexCriterion(N_CLASSES).forward(x, t)
+    t[0] = N_CLASSES
+    with raises_exactly(ValueError, f"ClassSimplexCriterion: target {N_CLASSES} at index 0 is out of range "
+                                    f"[0, {N_CLASSES})"):
+        c.forward(x, t)
 
 
 def test_repr():

@@ -2,6 +2,7 @@
 import numpy as np
 
 import nn_legacy as nn
+from nn_legacy.t7 import LuaTable, TorchObject, _Converter, _nn_classes
 from layer_checks import (assert_criterion_gradient, assert_table_criterion_gradient,
                           check_criterion_buffer_reuse, check_criterion_pickle, check_float32_criterion,
                           check_float32_table_criterion, check_noncontiguous_criterion,
@@ -159,11 +160,16 @@ def test_input_must_hold_float_arrays():
         nn.MultiCriterion().backward([[np.zeros(2), np.zeros(2, dtype=np.int64)]], None)
 
 
-def test_add_after_weights_were_loaded_as_an_array():
-    """load_lua gives Torch7's DoubleStorage of weights as a numpy array."""
-    c = nn.MultiCriterion().add(nn.MSECriterion(), 2)
-    c.weights = np.array([2.0])
-    c.add(nn.MSECriterion(), 3)
-    assert c.weights == [2.0, 3.0]
-    x = uniform((2, 3))
-    np.testing.assert_allclose(c.forward(x, 0 * x), 5 * nn.MSECriterion().forward(x, 0 * x), rtol=1e-15)
+def test_loaded_from_torch7():
+    """Torch7 stores the weights in a DoubleStorage: after load_lua's fixup
+    they are a list again, and add works."""
+    hinge = TorchObject("nn.HingeEmbeddingCriterion", 1)
+    hinge.fields = LuaTable(margin=1.0, sizeAverage=True, output=0.0, gradInput=np.zeros(0))
+    stored = TorchObject("nn.MultiCriterion", 1)
+    stored.fields = LuaTable(criterions=LuaTable({1.0: hinge}), weights=np.array([2.0]), output=0.0,
+                             gradInput=np.zeros(0))
+    c = _Converter(_nn_classes()).convert(stored)
+    assert isinstance(c, nn.MultiCriterion) and c.weights == [2.0]
+    c.add(nn.HingeEmbeddingCriterion(), 3)
+    x, y = uniform((2, 3)), np.ones((2, 3))
+    np.testing.assert_allclose(c.forward(x, y), 5 * nn.HingeEmbeddingCriterion().forward(x, y), rtol=1e-15)
