@@ -129,6 +129,13 @@ def test_noncontiguous_inputs_and_target():
     check_noncontiguous_table_criterion(nn.CosineEmbeddingCriterion(0.1), x, y)
 
 
+def test_long_rows_strided_give_identical_results():
+    """Long enough rows that numpy would sum a transposed layout in another
+    order: the criterion sums a C-ordered copy, so the bits still agree."""
+    x, y = pairs(4, 300, seed=2)
+    check_noncontiguous_table_criterion(nn.CosineEmbeddingCriterion(), x, y)
+
+
 def test_buffer_reuse_across_batch_sizes():
     x8, y8 = pairs(8, seed=1)
     x4, y4 = pairs(4, seed=2)

@@ -77,6 +77,13 @@ def test_gradient(shape, y, factor):
     assert_table_criterion_gradient(nn.L1HingeEmbeddingCriterion(margin_around(x, factor)), x, y)
 
 
+def test_at_the_margin_the_gradient_is_kept_as_in_torch7():
+    c = nn.L1HingeEmbeddingCriterion(0.5)
+    x = [np.array([0.5, 1.0]), np.array([0.0, 1.0])]
+    assert c.forward(x, -1) == 0.0
+    np.testing.assert_array_equal(c.backward(x, -1)[0], [-1.0, 0.0])
+
+
 def test_label_as_a_one_element_array():
     x = pair()
     c = nn.L1HingeEmbeddingCriterion(5.0)
