@@ -27,7 +27,7 @@ class CosineEmbeddingCriterion(NumpyCriterion):
 
     One pair given as ``[dim]`` arrays with a number label follows Torch7;
     torch.legacy.nn took batches only.  Labels other than 1 and -1 raise
-    ValueError (Torch7 returned a meaningless loss for them).
+    ValueError (Torch7 added the raw cosine to the loss for them).
     """
 
     EPS = 1e-12

@@ -20,8 +20,8 @@ class HingeEmbeddingCriterion(NumpyCriterion):
     ``x <= margin`` and 0 beyond it (at ``x == margin`` Torch7's -1 is
     kept); divided likewise.
 
-    Labels other than 1 and -1 raise ValueError (Torch7 counted them in
-    neither branch of the loss but copied them into the gradient).
+    Labels other than 1 and -1 raise ValueError (Torch7 added both branches
+    of the loss for them and copied the label into the gradient).
     """
 
     def __init__(self, margin=1, sizeAverage=True):

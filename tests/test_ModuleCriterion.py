@@ -86,15 +86,15 @@ def test_float32_matches_float64():
     check_float32_criterion(log_softmax_nll(), *scores())
 
 
-def test_cast_target():
+def test_type_converts_the_parts_and_the_target_module_only_with_cast_target():
     linear = nn.Linear(2, 2)
     c = nn.ModuleCriterion(nn.MSECriterion(), nn.Tanh(), linear, castTarget=False).float()
     assert linear.weight.dtype == np.float64
     c = nn.ModuleCriterion(nn.MSECriterion(), nn.Tanh(), nn.Linear(2, 2)).float()
     assert c.targetModule.weight.dtype == np.float32
-    inner = nn.Linear(2, 2)
-    nn.ModuleCriterion(nn.MSECriterion(), inner).float()
-    assert inner.weight.dtype == np.float32
+    inner, criterion = nn.Linear(2, 2), nn.WeightedMSECriterion(np.ones(2))
+    nn.ModuleCriterion(criterion, inner).float()
+    assert inner.weight.dtype == np.float32 and criterion.weight.dtype == np.float32
 
 
 def test_noncontiguous_input_and_target():
