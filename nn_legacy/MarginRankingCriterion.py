@@ -20,7 +20,7 @@ class MarginRankingCriterion(NumpyCriterion):
     MarginRankingLoss defaults to 0).  Torch7 took a batch of one through
     a separate path that ignored sizeAverage; here it is simply batch = 1,
     which gives the same numbers.  Labels other than 1 and -1 raise
-    ValueError (Torch7 scaled the hinge by them).
+    ValueError (Torch7 used them to scale the score difference).
     """
 
     def __init__(self, margin=1, sizeAverage=True):
