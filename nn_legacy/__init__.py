@@ -42,6 +42,16 @@ from .CrossEntropyCriterion import CrossEntropyCriterion
 # ==== end of activations ====
 
 # ==== criterions over kernels ====
+from .AbsCriterion import AbsCriterion
+from .BCECriterion import BCECriterion
+from .DistKLDivCriterion import DistKLDivCriterion
+from .L1Cost import L1Cost
+from .MarginCriterion import MarginCriterion
+from .MultiLabelMarginCriterion import MultiLabelMarginCriterion
+from .MultiMarginCriterion import MultiMarginCriterion
+from .SmoothL1Criterion import SmoothL1Criterion
+from .SoftMarginCriterion import SoftMarginCriterion
+from .SpatialClassNLLCriterion import SpatialClassNLLCriterion
 
 # ==== end of criterions over kernels ====
 

@@ -34,6 +34,36 @@
 
 /* ==== criterions ==== */
 
+#define TH_GENERIC_FILE "generic/AbsCriterion.c"
+#include "THGenerateFloatTypes.h"
+
+#define TH_GENERIC_FILE "generic/BCECriterion.c"
+#include "THGenerateFloatTypes.h"
+
+#define TH_GENERIC_FILE "generic/DistKLDivCriterion.c"
+#include "THGenerateFloatTypes.h"
+
+#define TH_GENERIC_FILE "generic/L1Cost.c"
+#include "THGenerateFloatTypes.h"
+
+#define TH_GENERIC_FILE "generic/MarginCriterion.c"
+#include "THGenerateFloatTypes.h"
+
+#define TH_GENERIC_FILE "generic/MultiLabelMarginCriterion.c"
+#include "THGenerateFloatTypes.h"
+
+#define TH_GENERIC_FILE "generic/MultiMarginCriterion.c"
+#include "THGenerateFloatTypes.h"
+
+#define TH_GENERIC_FILE "generic/SmoothL1Criterion.c"
+#include "THGenerateFloatTypes.h"
+
+#define TH_GENERIC_FILE "generic/SoftMarginCriterion.c"
+#include "THGenerateFloatTypes.h"
+
+#define TH_GENERIC_FILE "generic/SpatialClassNLLCriterion.c"
+#include "THGenerateFloatTypes.h"
+
 /* ==== end of criterions ==== */
 
 /* ==== linear, sparse and embedding layers ==== */
