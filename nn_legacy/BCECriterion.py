@@ -32,12 +32,13 @@ class BCECriterion(Criterion):
     def _weights(self, input):
         if self.weights is None:
             return None
-        if self.weights.dtype != input.dtype:
-            self.weights = self.weights.astype(input.dtype)
-        if self.weights.size == input.size:
-            return self.weights
+        # a converted copy: storing it would round float64 weights to float32
+        # for good after a single float32 call
+        weights = self.weights.astype(input.dtype, copy=False)
+        if weights.size == input.size:
+            return weights
         try:
-            return np.broadcast_to(self.weights, input.shape)
+            return np.broadcast_to(weights, input.shape)
         except ValueError:
             raise ValueError(f"BCECriterion: weights must have input's number of elements or broadcast to "
                              f"its shape {list(input.shape)}, got shape {list(self.weights.shape)}") from None

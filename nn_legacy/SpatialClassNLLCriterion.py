@@ -33,8 +33,10 @@ class SpatialClassNLLCriterion(Criterion):
         return target if isinstance(target, np.ndarray) else np.asarray(target)
 
     def _weights(self, input):
+        # a converted copy: storing it would round float64 weights to float32
+        # for good after a single float32 call
         if self.weights is not None and self.weights.dtype != input.dtype:
-            self.weights = self.weights.astype(input.dtype)
+            return self.weights.astype(input.dtype)
         return self.weights
 
     def updateOutput(self, input, target):

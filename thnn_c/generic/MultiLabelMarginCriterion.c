@@ -8,8 +8,8 @@
 static int THNN_(MultiLabelMarginCriterion_shapeCheck)(THNNState *state, THTensor *input,
                                                        THIndexTensor *target)
 {
-  if ((input->nDimension != 1 && input->nDimension != 2) || THTensor_(nElement)(input) == 0)
-    return THTensor_(shapeError)(state, "input", input, "non-empty 1D [dim] or 2D [batch, dim]");
+  if ((input->nDimension != 1 && input->nDimension != 2) || input->size[input->nDimension - 1] == 0)
+    return THTensor_(shapeError)(state, "input", input, "1D [dim] or 2D [batch, dim] with dim >= 1");
   int same = target->nDimension == input->nDimension;
   for (int d = 0; same && d < input->nDimension; d++)
     same = target->size[d] == input->size[d];
@@ -43,7 +43,8 @@ static void THNN_(MultiLabelMarginCriterion_markTargets)(THTensor *isTarget, THI
   int64_t colStride = target->stride[target->nDimension - 1];
   const int64_t *t = THLongTensor_data(target);
   real *isT = THTensor_(data)(isTarget);
-  memset(isT, 0, (size_t)(batch * dim) * sizeof(real));
+  if (batch > 0)  /* an empty isTarget may have no memory at all */
+    memset(isT, 0, (size_t)(batch * dim) * sizeof(real));
   for (int64_t i = 0; i < batch; i++)
     for (int64_t j = 0; j < dim && t[i * rowStride + j * colStride] >= 0; j++)
       isT[i * dim + t[i * rowStride + j * colStride]] = 1;
@@ -79,7 +80,7 @@ int THNN_(MultiLabelMarginCriterion_updateOutput)(THNNState *state, THTensor *in
     }
   }
   sum /= dim;
-  if (sizeAverage)
+  if (sizeAverage && batch > 0)
     sum /= batch;
   THTensor_(data)(output)[0] = (real)sum;
   THTensor_(release)(&xTmp);
@@ -102,7 +103,7 @@ int THNN_(MultiLabelMarginCriterion_updateGradInput)(THNNState *state, THTensor 
   int64_t rowStride = input->nDimension == 2 ? target->stride[0] : 0;
   int64_t colStride = target->stride[target->nDimension - 1];
   const int64_t *t = THLongTensor_data(target);
-  accreal g = 1.0 / (sizeAverage ? (accreal)batch * dim : (accreal)dim);
+  accreal g = 1.0 / (sizeAverage && batch > 0 ? (accreal)batch * dim : (accreal)dim);
   for (int64_t i = 0; i < batch; i++) {
     const real *in = THTensor_(data)(x) + i * dim;
     const real *isT = THTensor_(data)(isTarget) + i * dim;

@@ -6,8 +6,8 @@
 static int THNN_(MultiMarginCriterion_shapeCheck)(THNNState *state, THTensor *input, THIndexTensor *target,
                                                   int p, THTensor *weights)
 {
-  if ((input->nDimension != 1 && input->nDimension != 2) || THTensor_(nElement)(input) == 0)
-    return THTensor_(shapeError)(state, "input", input, "non-empty 1D [dim] or 2D [batch, dim]");
+  if ((input->nDimension != 1 && input->nDimension != 2) || input->size[input->nDimension - 1] == 0)
+    return THTensor_(shapeError)(state, "input", input, "1D [dim] or 2D [batch, dim] with dim >= 1");
   int64_t batch = input->nDimension == 2 ? input->size[0] : 1;
   int64_t dim = input->size[input->nDimension - 1];
   if (target->nDimension != 1 || target->size[0] != batch) {
@@ -55,7 +55,7 @@ int THNN_(MultiMarginCriterion_updateOutput)(THNNState *state, THTensor *input, 
     }
   }
   sum /= dim;
-  if (sizeAverage)
+  if (sizeAverage && batch > 0)
     sum /= batch;
   THTensor_(data)(output)[0] = (real)sum;
   THTensor_(release)(&xTmp);
@@ -75,7 +75,7 @@ int THNN_(MultiMarginCriterion_updateGradInput)(THNNState *state, THTensor *inpu
   int64_t batch = input->nDimension == 2 ? input->size[0] : 1;
   int64_t dim = input->size[input->nDimension - 1];
   const int64_t *t = THLongTensor_data(target);
-  accreal g = 1.0 / (sizeAverage ? (accreal)batch * dim : (accreal)dim);
+  accreal g = 1.0 / (sizeAverage && batch > 0 ? (accreal)batch * dim : (accreal)dim);
   for (int64_t i = 0; i < batch; i++) {
     const real *in = THTensor_(data)(x) + i * dim;
     real *gi = THTensor_(data)(gradInput) + i * dim;

@@ -77,7 +77,8 @@ int THNN_(SpatialClassNLLCriterion_updateGradInput)(THNNState *state, THTensor *
   TH_TRY(THTensor_(resizeAs)(state, gradInput, input));
   int64_t nClasses = input->size[1], height = input->size[2], width = input->size[3];
   real *gi = THTensor_(data)(gradInput);
-  memset(gi, 0, (size_t)THTensor_(nElement)(gradInput) * sizeof(real));
+  if (gi)  /* NULL when there is no element */
+    memset(gi, 0, (size_t)THTensor_(nElement)(gradInput) * sizeof(real));
   real totalWeight = THTensor_(data)(total_weight)[0];
   const int64_t *t = THLongTensor_data(target);
   for (int64_t b = 0; b < target->size[0]; b++)
