@@ -29,5 +29,12 @@ class MarginCriterion(Criterion):
             input, self._float_target(input, target), self.gradInput, self.sizeAverage, self.margin)
         return self.gradInput
 
+    def _t7_fixup(self, version):
+        """After load_lua: give the Torch7 object the attributes it had not
+        made yet (Torch7 creates its buffers on first use)."""
+        for key, value in vars(type(self)()).items():
+            self.__dict__.setdefault(key, value)
+        self.margin = float(self.margin)
+
     def __repr__(self):
         return f"nn.MarginCriterion({self.margin:g})"

@@ -55,3 +55,11 @@ class SpatialClassNLLCriterion(Criterion):
             input, self._target(target), self.gradInput, self.sizeAverage, self._weights(input),
             self.total_weight_tensor, self.ignore_index)
         return self.gradInput
+
+    def _t7_fixup(self, version):
+        """After load_lua: give the Torch7 object the attributes it had not
+        made yet (Torch7 creates its buffers on first use)."""
+        for key, value in vars(type(self)()).items():
+            self.__dict__.setdefault(key, value)
+        if "ignoreIndex" in self.__dict__:  # a 1-based class index in Torch7
+            self.ignore_index = int(self.__dict__.pop("ignoreIndex")) - 1
