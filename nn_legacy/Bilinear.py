@@ -56,13 +56,13 @@ class Bilinear(Module):
         if x1.shape[:-1] != x2.shape[:-1]:
             raise ValueError(f"Bilinear: input[1] must hold as many samples as input[0] ({describe(x1)}), "
                              f"got {describe(x2)}")
-        return x1.reshape(-1, n1), x2.reshape(-1, n2)
+        return np.ascontiguousarray(x1).reshape(-1, n1), np.ascontiguousarray(x2).reshape(-1, n2)
 
     def _gradient(self, input, gradOutput):
         x1, x2 = self._pair(input)
         shape = input[0].shape[:-1] + (self.weight.shape[0],)
         check_shape(self, gradOutput, "gradOutput", shape, x1.dtype, "the output")
-        return x1, x2, gradOutput.reshape(-1, shape[-1])
+        return x1, x2, np.ascontiguousarray(gradOutput).reshape(-1, shape[-1])
 
     def updateOutput(self, input):
         x1, x2 = self._pair(input)

@@ -52,7 +52,7 @@ class CAdd(Module):
     def accGradParameters(self, input, gradOutput, scale=1):
         bias = self._bias_view(input)
         check_like(self, gradOutput, "gradOutput", input, "the input")
-        self.gradBias += scale * reduce_to(gradOutput, bias, self.bias.shape)
+        self.gradBias += scale * reduce_to(np.ascontiguousarray(gradOutput), bias, self.bias.shape)
 
     def __repr__(self):
         return f"nn.CAdd({', '.join(map(str, self.bias.shape))})"

@@ -52,7 +52,8 @@ class CMul(Module):
 
     def accGradParameters(self, input, gradOutput, scale=1):
         weight = self._weight_view(input, gradOutput)
-        self.gradWeight += scale * reduce_to(gradOutput * input, weight, self.weight.shape)
+        product = np.ascontiguousarray(gradOutput) * np.ascontiguousarray(input)
+        self.gradWeight += scale * reduce_to(product, weight, self.weight.shape)
 
     def __repr__(self):
         return f"nn.CMul({', '.join(map(str, self.weight.shape))})"

@@ -43,7 +43,7 @@ class Cosine(Module):
         plain norms of x [batch, 1] and of w [1, outputSize] and the output y."""
         self._kernels(input)
         check_features(self, input, self.weight.shape[1])
-        x = input.reshape(-1, self.weight.shape[1])
+        x = np.ascontiguousarray(input).reshape(-1, self.weight.shape[1])
         x_norm = np.sqrt(np.einsum("bi,bi->b", x, x))[:, None]
         w_norm = np.sqrt(np.einsum("ki,ki->k", self.weight, self.weight))[None, :]
         y = (x @ self.weight.T) / (x_norm + self.eps) / (w_norm + self.eps)
@@ -53,7 +53,7 @@ class Cosine(Module):
         x, x_norm, w_norm, y = self._terms(input)
         shape = input.shape[:-1] + (self.weight.shape[0],)
         check_shape(self, gradOutput, "gradOutput", shape, input.dtype, "the output")
-        return x, x_norm, w_norm, y, gradOutput.reshape(y.shape)
+        return x, x_norm, w_norm, y, np.ascontiguousarray(gradOutput).reshape(y.shape)
 
     def updateOutput(self, input):
         y = self._terms(input)[3]

@@ -42,7 +42,8 @@ class Euclidean(Module):
         """input checked, and x - w_j for every sample and centre: [batch, inputSize, outputSize]."""
         self._kernels(input)
         check_features(self, input, self.weight.shape[0])
-        return input.reshape(-1, self.weight.shape[0])[:, :, None] - self.weight
+        x = np.ascontiguousarray(input).reshape(-1, self.weight.shape[0])
+        return x[:, :, None] - self.weight
 
     def _distances(self, diff):
         scaled = diff if self._scale() is None else diff * self._scale()
@@ -54,7 +55,7 @@ class Euclidean(Module):
         shape = input.shape[:-1] + (self.weight.shape[1],)
         check_shape(self, gradOutput, "gradOutput", shape, input.dtype, "the output")
         y = self._distances(diff)
-        g = gradOutput.reshape(y.shape)
+        g = np.ascontiguousarray(gradOutput).reshape(y.shape)
         ratio = np.divide(g, y, out=np.zeros_like(y), where=y != 0)
         return diff, ratio
 

@@ -30,7 +30,7 @@ class L1Penalty(Module):
 
     def updateOutput(self, input):
         self._kernels(input)
-        self.loss = float(self._weight(input) * np.abs(input).sum())
+        self.loss = float(self._weight(input) * np.abs(np.ascontiguousarray(input)).sum())
         self.output = reuse(self.output, input.shape, input.dtype, input)
         self.output[...] = input
         return self.output

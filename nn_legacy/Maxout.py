@@ -46,6 +46,7 @@ class Maxout(Container):
         return array.reshape(array.shape[:-1] + (self.maxoutNumber, self.outputSize))
 
     def updateOutput(self, input):
+        self._kernels(input)
         groups = self._groups(self._child(0, "updateOutput", input))
         if len(self.modules) > 1:
             pre = self._child(1, "updateOutput", groups)
@@ -69,14 +70,17 @@ class Maxout(Container):
         return self._gradMax
 
     def _grad_linear_output(self, gradOutput, verb=None, *args):
-        """dL/dz, flat as the Linear output: through preprocess, after calling
-        its parameter verb (if any) with the same gradient."""
+        """dL/dz, flat as the Linear output: through preprocess, then its
+        parameter verb (if any) with the same gradient; the gradient goes
+        through first, so an update of its parameters cannot change it."""
         grad = self._grad_groups(gradOutput)
         if len(self.modules) > 1:
             groups = self._groups(self.modules[0].output)
+            # a copy: an in-place preprocess overwrites the gradient it is given
+            through = self._child(1, "updateGradInput", groups, grad.copy())
             if verb is not None:
                 self._child(1, verb, groups, grad, *args)
-            grad = self._child(1, "updateGradInput", groups, grad)
+            grad = through
         return grad.reshape(self.modules[0].output.shape)
 
     def updateGradInput(self, input, gradOutput):

@@ -41,4 +41,4 @@ class Mul(Module):
     def accGradParameters(self, input, gradOutput, scale=1):
         self._kernels(input)
         check_like(self, gradOutput, "gradOutput", input, "the input")
-        self.gradWeight[0] += scale * np.vdot(gradOutput, input)
+        self.gradWeight[0] += scale * np.vdot(np.ascontiguousarray(gradOutput), np.ascontiguousarray(input))

@@ -32,7 +32,7 @@ class Normalize(Module):
         self._kernels(input)
         if input.ndim not in (1, 2):
             raise ValueError(f"Normalize: input must be 1D [n] or 2D [batch, n], got {describe(input)}")
-        return input.reshape(1, -1) if input.ndim == 1 else input
+        return np.ascontiguousarray(input).reshape(-1, input.shape[-1])
 
     def _norms(self, x):
         """N(x) for every row of x, as a column [batch, 1]."""
@@ -49,7 +49,7 @@ class Normalize(Module):
     def updateGradInput(self, input, gradOutput):
         x = self._rows(input)
         check_like(self, gradOutput, "gradOutput", input, "the input")
-        g = gradOutput.reshape(x.shape)
+        g = np.ascontiguousarray(gradOutput).reshape(x.shape)
         norm = self._norms(x)
         c = (g * x).sum(axis=1, keepdims=True)
         self.gradInput = reuse(self.gradInput, input.shape, input.dtype, input, gradOutput)

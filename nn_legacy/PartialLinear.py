@@ -65,11 +65,12 @@ class PartialLinear(Module):
         """input (and gradOutput) as 2D batches, checked."""
         self._kernels(input)
         check_features(self, input, self.weight.shape[1])
+        x = np.ascontiguousarray(input).reshape(-1, self.weight.shape[1])
         if gradOutput is None:
-            return input.reshape(-1, self.weight.shape[1])
+            return x
         shape = input.shape[:-1] + (self.partition.size,)
         check_shape(self, gradOutput, "gradOutput", shape, input.dtype, "the output")
-        return input.reshape(-1, self.weight.shape[1]), gradOutput.reshape(-1, self.partition.size)
+        return x, np.ascontiguousarray(gradOutput).reshape(-1, self.partition.size)
 
     def updateOutput(self, input):
         x = self._rows(input)
