@@ -16,6 +16,7 @@ are 0-based.
 """
 from . import jacobian
 from ._random import manualSeed
+from .t7 import load_lua
 
 # ---- base classes and containers ----
 from .Module import Module
@@ -85,6 +86,6 @@ from .WeightedEuclidean import WeightedEuclidean
 
 # ==== end of criterions in numpy ====
 
-__all__ = ["jacobian", "manualSeed"] + sorted(
+__all__ = ["jacobian", "manualSeed", "load_lua"] + sorted(
     name for name, value in dict(globals()).items()
     if isinstance(value, type) and issubclass(value, (Module, Criterion)))
