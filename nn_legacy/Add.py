@@ -15,6 +15,8 @@ class Add(CAdd):
     U(-1/sqrt(n), 1/sqrt(n)), n the number of elements of b.
     """
 
+    scalar = False  # Torch7 files leave it out when false
+
     def __init__(self, inputSize, scalar=False):
         self.scalar = bool(scalar)
         if not self.scalar and not (isinstance(inputSize, (int, np.integer)) and inputSize > 0):

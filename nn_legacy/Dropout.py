@@ -24,13 +24,15 @@ class Dropout(Module):
     """
 
     _buffer_names = ("noise",)
+    inplace = False  # absent from Torch7 files written before it existed
+    v1 = False
+    noise = None
 
     def __init__(self, p=0.5, inplace=False, v1=False):
         super().__init__()
         self.p = self._checked(p)
         self.inplace = bool(inplace)
         self.v1 = bool(v1)
-        self.noise = None
 
     @staticmethod
     def _checked(p):
@@ -38,6 +40,12 @@ class Dropout(Module):
         if not 0 <= p <= 1:
             raise ValueError(f"Dropout: p must be in [0, 1], got {p:g}")
         return p
+
+    def _t7_fixup(self, version):
+        """Torch7 files store ``v2 = not v1`` and an empty noise tensor."""
+        self.v1 = not vars(self).pop("v2", True)
+        if self.noise is not None and self.noise.size == 0:
+            self.noise = None
 
     def setp(self, p):
         self.p = self._checked(p)

@@ -15,6 +15,10 @@ class GradientReversal(Pointwise):
         super().__init__()
         self.lambd = float(lambd)
 
+    def _t7_fixup(self, version):
+        """A Torch7 file stores the factor as ``lambda``."""
+        self.lambd = float(vars(self).pop("lambda", 1))
+
     def setLambda(self, lambd):
         self.lambd = float(lambd)
         return self

@@ -8,6 +8,8 @@ class ReLU6(Clamp):
     gradOutput).
     """
 
+    min_val, max_val = 0.0, 6.0  # Torch7 files store only ``inplace``
+
     def __init__(self, inplace=False):
         super().__init__(0, 6, inplace)
 

@@ -15,10 +15,7 @@ class SoftMin(Module):
     """
 
     _buffer_names = ("_negated",)
-
-    def __init__(self):
-        super().__init__()
-        self._negated = None
+    _negated = None  # also for modules loaded from Torch7 files
 
     def _negate(self, input):
         """-input in a buffer, with the checks SoftMax would make, named for SoftMin."""

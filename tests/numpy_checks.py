@@ -62,3 +62,12 @@ def check_in_place(make_out_of_place, make_in_place, x, gradOutput):
     assert m.backward(x_in, g_in) is g_in
     np.testing.assert_array_equal(g_in, expected_grad)
     return x_in
+
+
+def from_torch7(class_name, **fields):
+    """The nn_legacy module load_lua makes of a Torch7 object of this class
+    holding these fields (numbers as Lua stores them: floats)."""
+    from nn_legacy.t7 import TorchObject, _Converter, _nn_classes
+    obj = TorchObject(class_name, 1)
+    obj.fields = dict(fields, output=np.zeros(0), gradInput=np.zeros(0), train=True)
+    return _Converter(_nn_classes()).convert(obj)

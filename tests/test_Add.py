@@ -6,7 +6,7 @@ import nn_legacy as nn
 from layer_checks import (assert_input_jacobian, assert_parameter_jacobians, check_acc_update,
                           check_batch_equals_samples, check_buffer_reuse, check_float32, check_noncontiguous,
                           check_pickle, raises_exactly, torch_forward_backward, torch_or_skip, uniform)
-from numpy_checks import check_bad_arrays_numpy
+from numpy_checks import check_bad_arrays_numpy, from_torch7
 
 N = 5
 
@@ -108,3 +108,11 @@ def test_wrong_input_size():
 def test_repr():
     assert repr(nn.Add(5)) == "nn.Add(5)"
     assert repr(nn.Add(5, scalar=True)) == "nn.Add(scalar)"
+
+
+def test_loads_from_torch7_fields():
+    bias = uniform((N,), 5)
+    m = from_torch7("nn.Add", bias=bias, gradBias=np.full(N, np.nan))  # a false `scalar` is not stored
+    x = uniform((3, N), 1)
+    np.testing.assert_array_equal(m.forward(x), x + bias)
+    assert not m.scalar and np.all(m.gradBias == 0)

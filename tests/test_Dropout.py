@@ -9,7 +9,7 @@ from nn_legacy import jacobian
 from nn_legacy._random import generator
 from layer_checks import (JACOBIAN_TOL, STEP, assert_float32_close, check_buffer_reuse, check_pickle,
                           noncontiguous_views, raises_exactly, torch_or_skip, uniform)
-from numpy_checks import check_bad_arrays_numpy, check_in_place
+from numpy_checks import check_bad_arrays_numpy, check_in_place, from_torch7
 
 P = 0.3
 
@@ -211,3 +211,11 @@ def test_bad_arrays():
 def test_repr():
     assert repr(nn.Dropout()) == "nn.Dropout(0.5)"
     assert repr(nn.Dropout(0.2, inplace=True, v1=True)) == "nn.Dropout(0.2, in-place, v1)"
+
+
+@pytest.mark.parametrize("v2", [True, False])
+def test_loads_from_torch7_fields(v2):
+    m = from_torch7("nn.Dropout", p=0.25, v2=v2, noise=np.zeros(0))
+    assert (m.p, m.v1, m.inplace, m.noise) == (0.25, not v2, False, None)
+    x = uniform((4, 5), 1)
+    np.testing.assert_array_equal(forward_seeded(m, x, 2), x * expected_noise((4, 5), 0.25, 2, scaled=v2))

@@ -5,7 +5,7 @@ import pytest
 import nn_legacy as nn
 from layer_checks import (assert_input_jacobian, check_batch_equals_samples, check_buffer_reuse, check_float32,
                           check_noncontiguous, check_pickle, uniform)
-from numpy_checks import check_bad_arrays_numpy
+from numpy_checks import check_bad_arrays_numpy, from_torch7
 
 SHAPES = [(7,), (4, 5), (2, 3, 4)]
 
@@ -70,3 +70,11 @@ def test_bad_arrays():
 def test_repr():
     assert repr(nn.GradientReversal()) == "nn.GradientReversal(1)"
     assert repr(nn.GradientReversal(0.5)) == "nn.GradientReversal(0.5)"
+
+
+def test_loads_from_torch7_fields():
+    m = from_torch7("nn.GradientReversal", **{"lambda": 0.5})
+    x, g = uniform((2, 3), 1), uniform((2, 3), 2)
+    np.testing.assert_array_equal(m.forward(x), x)
+    np.testing.assert_array_equal(m.backward(x, g), -0.5 * g)
+    assert repr(m) == "nn.GradientReversal(0.5)"

@@ -5,7 +5,7 @@ import pytest
 import nn_legacy as nn
 from layer_checks import (assert_input_jacobian, check_batch_equals_samples, check_buffer_reuse, check_float32,
                           check_noncontiguous, check_pickle, torch_forward_backward, torch_or_skip, uniform)
-from numpy_checks import check_bad_arrays_numpy, check_in_place
+from numpy_checks import check_bad_arrays_numpy, check_in_place, from_torch7
 
 SHAPES = [(7,), (4, 5), (2, 3, 4)]
 
@@ -83,3 +83,9 @@ def test_bad_arrays():
 def test_repr():
     assert repr(nn.ReLU6()) == "nn.ReLU6"
     assert repr(nn.ReLU6(inplace=True)) == "nn.ReLU6(in-place)"
+
+
+def test_loads_from_torch7_fields():
+    m = from_torch7("nn.ReLU6", inplace=False)
+    x = spread((3, 4))
+    np.testing.assert_array_equal(m.forward(x), np.clip(x, 0, 6))

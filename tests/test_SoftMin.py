@@ -6,7 +6,7 @@ import nn_legacy as nn
 from layer_checks import (assert_input_jacobian, check_batch_equals_samples, check_buffer_reuse, check_float32,
                           check_nan_propagates, check_noncontiguous, check_pickle, raises_exactly,
                           torch_forward_backward, torch_or_skip, uniform)
-from numpy_checks import check_bad_arrays_numpy
+from numpy_checks import check_bad_arrays_numpy, from_torch7
 
 # shape -> the feature dim (as SoftMax)
 LAYOUTS = {(6,): 0, (4, 5): 1, (5, 3, 2): 0, (2, 4, 3, 2): 1}
@@ -100,3 +100,9 @@ def test_unsupported_number_of_dimensions_is_named_for_SoftMin():
 
 def test_repr():
     assert repr(nn.SoftMin()) == "nn.SoftMin"
+
+
+def test_loads_from_torch7_fields():
+    m = from_torch7("nn.SoftMin")
+    x = uniform((3, 4), 1)
+    np.testing.assert_array_equal(m.forward(x), nn.SoftMax().forward(-x))
