@@ -67,7 +67,31 @@ from .SpatialClassNLLCriterion import SpatialClassNLLCriterion
 # ==== end of temporal layers and recurrent cells ====
 
 # ==== modules in numpy ====
-
+from .Add import Add
+from .AddConstant import AddConstant
+from .Bilinear import Bilinear
+from .CAdd import CAdd
+from .CMul import CMul
+from .Clamp import Clamp
+from .Cosine import Cosine
+from .CReLU import CReLU
+from .Dropout import Dropout
+from .Euclidean import Euclidean
+from .Exp import Exp
+from .GradientReversal import GradientReversal
+from .L1Penalty import L1Penalty
+from .Log import Log
+from .Maxout import Maxout
+from .Mul import Mul
+from .MulConstant import MulConstant
+from .Normalize import Normalize
+from .PartialLinear import PartialLinear
+from .Power import Power
+from .ReLU6 import ReLU6
+from .SoftMin import SoftMin
+from .SoftSign import SoftSign
+from .TanhShrink import TanhShrink
+from .WeightedEuclidean import WeightedEuclidean
 # ==== end of modules in numpy ====
 
 # ==== criterions in numpy ====
