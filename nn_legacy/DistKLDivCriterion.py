@@ -29,9 +29,3 @@ class DistKLDivCriterion(Criterion):
         self.gradInput = self._kernels(input).DistKLDivCriterion_updateGradInput(
             input, self._float_target(input, target), self.gradInput, self.sizeAverage)
         return self.gradInput
-
-    def _t7_fixup(self, version):
-        """After load_lua: give the Torch7 object the attributes it had not
-        made yet (Torch7 creates its buffers on first use)."""
-        for key, value in vars(type(self)()).items():
-            self.__dict__.setdefault(key, value)

@@ -30,13 +30,6 @@ class L1Cost(Criterion):
         self._no_target(target)
         self.gradInput = self._kernels(input).L1Cost_updateGradInput(input, self.gradInput)
         return self.gradInput
-
-    def _t7_fixup(self, version):
-        """After load_lua: give the Torch7 object the attributes it had not
-        made yet (Torch7 creates its buffers on first use)."""
-        for key, value in vars(type(self)()).items():
-            self.__dict__.setdefault(key, value)
-
     @staticmethod
     def _no_target(target):
         if target is not None:

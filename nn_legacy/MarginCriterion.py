@@ -30,10 +30,7 @@ class MarginCriterion(Criterion):
         return self.gradInput
 
     def _t7_fixup(self, version):
-        """After load_lua: give the Torch7 object the attributes it had not
-        made yet (Torch7 creates its buffers on first use)."""
-        for key, value in vars(type(self)()).items():
-            self.__dict__.setdefault(key, value)
+        """After load_lua: Lua numbers arrive as floats and indices 1-based."""
         self.margin = float(self.margin)
 
     def __repr__(self):

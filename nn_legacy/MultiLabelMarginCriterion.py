@@ -42,13 +42,6 @@ class MultiLabelMarginCriterion(Criterion):
         self.gradInput, self.isTarget = self._kernels(input).MultiLabelMarginCriterion_updateGradInput(
             input, self._target(target), self.gradInput, self.isTarget, self.sizeAverage)
         return self.gradInput
-
-    def _t7_fixup(self, version):
-        """After load_lua: give the Torch7 object the attributes it had not
-        made yet (Torch7 creates its buffers on first use)."""
-        for key, value in vars(type(self)()).items():
-            self.__dict__.setdefault(key, value)
-
     def clearState(self):
         self.isTarget = None
         return super().clearState()

@@ -57,9 +57,6 @@ class SpatialClassNLLCriterion(Criterion):
         return self.gradInput
 
     def _t7_fixup(self, version):
-        """After load_lua: give the Torch7 object the attributes it had not
-        made yet (Torch7 creates its buffers on first use)."""
-        for key, value in vars(type(self)()).items():
-            self.__dict__.setdefault(key, value)
+        """After load_lua: Lua numbers arrive as floats and indices 1-based."""
         if "ignoreIndex" in self.__dict__:  # a 1-based class index in Torch7
             self.ignore_index = int(self.__dict__.pop("ignoreIndex")) - 1
