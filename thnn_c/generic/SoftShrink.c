@@ -25,7 +25,7 @@ int THNN_(SoftShrink_updateOutput)(THNNState *state, THTensor *input, THTensor *
   const real l = (real)lambda;
   int64_t n = THTensor_(nElement)(input);
   for (int64_t i = 0; i < n; i++)
-    out[i] = in[i] > l ? in[i] - l : in[i] < -l ? in[i] + l : 0;
+    out[i] = in[i] > l ? in[i] - l : in[i] < -l ? in[i] + l : in[i] * 0;   /* NaN * 0 keeps NaN */
   THTensor_(release)(&xTmp);
   return 0;
 }
@@ -45,7 +45,7 @@ int THNN_(SoftShrink_updateGradInput)(THNNState *state, THTensor *input, THTenso
     const real l = (real)lambda;
     int64_t n = THTensor_(nElement)(input);
     for (int64_t i = 0; i < n; i++)
-      gi[i] = (in[i] > l || in[i] < -l) ? go[i] : 0;
+      gi[i] = (in[i] >= -l && in[i] <= l) ? 0 : go[i];
     rc = 0;
   }
   THTensor_(release)(&xTmp);
