@@ -37,5 +37,10 @@ class GatedLinearUnit(Module):
         self.gradInput = kernels.GatedLinear_updateGradInput(input, gradOutput, self.gradInput, self._dim(input))
         return self.gradInput
 
+    def _t7_fixup(self, version):
+        """Torch7's dim is 1-based (nil: the last)."""
+        dim = getattr(self, "dim", None)
+        self.dim = None if dim is None else int(dim) - 1
+
     def __repr__(self):
         return "nn.GatedLinearUnit" if self.dim is None else f"nn.GatedLinearUnit({self.dim})"

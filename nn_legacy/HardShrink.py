@@ -21,5 +21,9 @@ class HardShrink(Module):
             input, gradOutput, self.gradInput, self.lambd)
         return self.gradInput
 
+    def _t7_fixup(self, version):
+        """A Torch7 file names the threshold ``lambda`` (a Python keyword)."""
+        self.lambd = float(vars(self).pop("lambda", 0.5))
+
     def __repr__(self):
         return f"nn.HardShrink({self.lambd:g})"

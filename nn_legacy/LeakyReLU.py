@@ -12,6 +12,8 @@ class LeakyReLU(Module):
     Torch7's defaults: ``LeakyReLU(1/100, False)``.
     """
 
+    inplace = False  # for Torch7 files older than the in-place option
+
     def __init__(self, negval=1 / 100, inplace=False):
         super().__init__()
         self.negval = float(negval)

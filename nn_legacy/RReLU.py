@@ -55,5 +55,13 @@ class RReLU(Module):
             self.train, self.inplace)
         return self.gradInput
 
+    def _t7_fixup(self, version):
+        """Torch7's later RReLU could share one slope per channel; this one
+        draws one per element, so refuse such a file rather than change it."""
+        if getattr(self, "channelwise", False):
+            from .t7 import T7Error
+            raise T7Error("RReLU: channel-wise slopes (Torch7's channelwise=true) are not supported")
+        self.noise = None
+
     def __repr__(self):
         return f"nn.RReLU({self.lower:g}, {self.upper:g}{', in-place' if self.inplace else ''})"

@@ -27,5 +27,9 @@ class SoftShrink(Module):
             input, gradOutput, self.gradInput, self.lambd)
         return self.gradInput
 
+    def _t7_fixup(self, version):
+        """A Torch7 file names the threshold ``lambda`` (a Python keyword)."""
+        self.lambd = float(vars(self).pop("lambda", 0.5))
+
     def __repr__(self):
         return f"nn.SoftShrink({self.lambd:g})"

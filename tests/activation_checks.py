@@ -3,7 +3,9 @@
 - in place (ELU, HardTanh, LeakyReLU, RReLU): the properties
   tests/test_Threshold.py checks inline, written once for the four layers
   that take ``inplace=True``;
-- any shape in any memory layout (hypothesis), for the elementwise layers.
+- any shape in any memory layout (hypothesis), for the elementwise layers;
+- a minimal Torch7 file writer, to load modules saved with Torch7's field
+  names (``t7_module``).
 
 ``make(inplace)`` builds the module; ``seed`` (for RReLU in training)
 reseeds the module generator before every forward, so the in-place and
@@ -11,6 +13,8 @@ out-of-place runs draw the same noise.  Outputs must be identical;
 gradInput too unless ``grad_rtol`` is given: a layer whose in-place backward
 must use another formula (ELU: from the output, ``dL/dy * (y + alpha)``,
 instead of ``dL/dy * alpha * exp(x)``) may differ by rounding."""
+import struct
+
 import numpy as np
 
 import nn_legacy as nn
@@ -97,3 +101,27 @@ def check_any_layout(make, low=-3.0, high=3.0, max_examples=60):
         np.testing.assert_array_equal(x, x_before)
         np.testing.assert_array_equal(g, g_before)
     run_hypothesis(check, max_examples)
+
+
+def t7_module(path, class_name, fields):
+    """Write a binary Torch7 file holding one object of class_name (e.g.
+    "nn.HardShrink") whose fields are a table of numbers, booleans and
+    strings, as torch.save would; return the path."""
+    def i32(v):
+        return struct.pack("<i", v)
+
+    def string(text):
+        return i32(len(text)) + text.encode()
+
+    def value(v):
+        if isinstance(v, bool):
+            return i32(5) + i32(int(v))
+        if isinstance(v, (int, float)):
+            return i32(1) + struct.pack("<d", v)
+        return i32(2) + string(v)
+
+    table = i32(3) + i32(2) + i32(len(fields))
+    table += b"".join(value(k) + value(v) for k, v in fields.items())
+    with open(path, "wb") as f:
+        f.write(i32(4) + i32(1) + string("V 1") + string(class_name) + table)
+    return path

@@ -4,7 +4,8 @@ import pytest
 
 import nn_legacy as nn
 import thnn
-from activation_checks import check_any_layout, check_in_place, check_in_place_any_layout, check_in_place_views
+from activation_checks import (check_any_layout, check_in_place, check_in_place_any_layout, check_in_place_views,
+                               t7_module)
 from layer_checks import (assert_input_jacobian, check_bad_arrays, check_batch_equals_samples,
                           check_buffer_reuse, check_float32, check_nan_propagates, check_noncontiguous,
                           check_pickle, raises_exactly, torch_forward_backward, torch_or_skip, uniform)
@@ -179,3 +180,10 @@ def test_output_of_another_shape():
     with raises_exactly(thnn.THNNError, "ELU_updateGradInput: output must be shaped as input "
                                         "(1D of size [6]), got 2D of size [2, 3]"):
         m.backward(uniform((6,)), uniform((6,)))
+
+
+def test_loads_a_torch7_file_older_than_the_in_place_option(tmp_path):
+    m = nn.load_lua(t7_module(tmp_path / "m.t7", "nn.ELU", {"alpha": 0.5, "train": True}))
+    assert isinstance(m, nn.ELU) and (m.alpha, m.inplace) == (0.5, False)
+    x = np.array([-1.0, 1.0])
+    np.testing.assert_array_equal(m.forward(x), nn.ELU(0.5).forward(x))

@@ -5,6 +5,7 @@ import pytest
 
 import nn_legacy as nn
 import thnn
+from activation_checks import t7_module
 from layer_checks import (arbitrary_views, assert_input_jacobian, check_bad_arrays, check_batch_equals_samples,
                           check_buffer_reuse, check_float32, check_noncontiguous, check_pickle, draw_shape,
                           raises_exactly, run_hypothesis, torch_forward_backward, torch_or_skip, uniform)
@@ -184,3 +185,11 @@ def test_mismatched_gradOutput(g_shape, described):
     with raises_exactly(thnn.THNNError, f"GatedLinear_updateGradInput: gradOutput must be 2D of size [4, 3], "
                                         f"got {described}"):
         m.backward(uniform((4, 6)), np.zeros(g_shape))
+
+
+@pytest.mark.parametrize("fields, dim", [({"dim": 1.0}, 0), ({"dim": 2.0}, 1), ({}, None)])
+def test_loads_from_a_torch7_file_with_its_1_based_dim(tmp_path, fields, dim):
+    m = nn.load_lua(t7_module(tmp_path / "m.t7", "nn.GatedLinearUnit", dict(fields, train=True)))
+    assert isinstance(m, nn.GatedLinearUnit) and m.dim == dim
+    x = uniform((4, 6), 1)
+    np.testing.assert_array_equal(m.forward(x), nn.GatedLinearUnit(dim).forward(x))

@@ -4,7 +4,8 @@ import pytest
 
 import nn_legacy as nn
 import thnn
-from activation_checks import check_any_layout, check_in_place, check_in_place_any_layout, check_in_place_views
+from activation_checks import (check_any_layout, check_in_place, check_in_place_any_layout, check_in_place_views,
+                               t7_module)
 from layer_checks import (assert_input_jacobian, check_bad_arrays, check_batch_equals_samples,
                           check_buffer_reuse, check_float32, check_nan_propagates, check_noncontiguous,
                           check_pickle, raises_exactly, torch_forward_backward, torch_or_skip, uniform)
@@ -154,3 +155,9 @@ def test_mismatched_gradOutput():
     with raises_exactly(thnn.THNNError, "LeakyReLU_updateGradInput: gradOutput must be shaped as input "
                                         "(2D of size [2, 3]), got 2D of size [3, 3]"):
         m.backward(uniform((2, 3)), uniform((3, 3)))
+
+
+def test_loads_from_a_torch7_file(tmp_path):
+    m = nn.load_lua(t7_module(tmp_path / "m.t7", "nn.LeakyReLU", {"negval": 0.125, "train": True}))
+    assert isinstance(m, nn.LeakyReLU) and (m.negval, m.inplace) == (0.125, False)
+    np.testing.assert_array_equal(m.forward(np.array([-1.0, 1.0])), [-0.125, 1.0])

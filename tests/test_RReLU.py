@@ -8,12 +8,14 @@ import pytest
 
 import nn_legacy as nn
 import thnn
-from activation_checks import check_any_layout, check_in_place, check_in_place_any_layout, check_in_place_views
+from activation_checks import (check_any_layout, check_in_place, check_in_place_any_layout, check_in_place_views,
+                               t7_module)
 from layer_checks import (JACOBIAN_TOL, STEP, assert_float32_close, assert_input_jacobian, check_bad_arrays,
                           check_batch_equals_samples, check_buffer_reuse, check_float32, check_nan_propagates,
                           check_noncontiguous, check_pickle, noncontiguous_views, raises_exactly,
                           torch_forward_backward, torch_or_skip, uniform)
 from nn_legacy import jacobian
+from nn_legacy.t7 import T7Error
 
 LOWER, UPPER = 0.1, 0.4
 MEAN = (LOWER + UPPER) / 2
@@ -309,3 +311,16 @@ def test_mismatched_gradOutput():
     with raises_exactly(thnn.THNNError, "RReLU_updateGradInput: gradOutput must be shaped as input "
                                         "(2D of size [2, 3]), got 2D of size [3, 2]"):
         m.backward(uniform((2, 3)), uniform((3, 2)))
+
+
+def test_loads_from_a_torch7_file(tmp_path):
+    fields = {"lower": 0.125, "upper": 0.25, "inplace": False, "train": False, "channelwise": False}
+    m = nn.load_lua(t7_module(tmp_path / "m.t7", "nn.RReLU", fields))
+    assert isinstance(m, nn.RReLU) and (m.lower, m.upper, m.train, m.noise) == (0.125, 0.25, False, None)
+    np.testing.assert_array_equal(m.forward(np.array([-1.0, 2.0])), [-0.1875, 2.0])
+
+
+def test_channelwise_torch7_file_is_refused(tmp_path):
+    fields = {"lower": 0.125, "upper": 0.25, "inplace": False, "train": True, "channelwise": True}
+    with raises_exactly(T7Error, "RReLU: channel-wise slopes (Torch7's channelwise=true) are not supported"):
+        nn.load_lua(t7_module(tmp_path / "m.t7", "nn.RReLU", fields))

@@ -6,7 +6,7 @@ import pytest
 
 import nn_legacy as nn
 import thnn
-from activation_checks import check_any_layout
+from activation_checks import check_any_layout, t7_module
 from layer_checks import (assert_input_jacobian, check_bad_arrays, check_batch_equals_samples,
                           check_buffer_reuse, check_float32, check_nan_propagates, check_noncontiguous,
                           check_pickle, raises_exactly, torch_forward_backward, torch_or_skip, uniform)
@@ -150,3 +150,10 @@ def test_mismatched_gradOutput():
 def test_backward_before_forward():
     with raises_exactly(TypeError, "SoftPlus_updateGradInput: output is required, got None"):
         nn.SoftPlus().backward(uniform((3,)), uniform((3,)))
+
+
+def test_loads_from_a_torch7_file(tmp_path):
+    m = nn.load_lua(t7_module(tmp_path / "m.t7", "nn.SoftPlus", {"beta": 2.0, "train": True}))
+    assert isinstance(m, nn.SoftPlus) and (m.beta, m.threshold) == (2.0, 20.0)
+    x = uniform((3,), 1)
+    np.testing.assert_array_equal(m.forward(x), nn.SoftPlus(2).forward(x))

@@ -4,7 +4,7 @@ import pytest
 
 import nn_legacy as nn
 import thnn
-from activation_checks import check_any_layout
+from activation_checks import check_any_layout, t7_module
 from layer_checks import (assert_input_jacobian, check_bad_arrays, check_batch_equals_samples,
                           check_buffer_reuse, check_float32, check_nan_propagates, check_noncontiguous,
                           check_pickle, raises_exactly, torch_forward_backward, torch_or_skip, uniform)
@@ -117,3 +117,9 @@ def test_mismatched_gradOutput():
     with raises_exactly(thnn.THNNError, "SoftShrink_updateGradInput: gradOutput must be shaped as input "
                                         "(2D of size [2, 3]), got 2D of size [2, 2]"):
         m.backward(uniform((2, 3)), uniform((2, 2)))
+
+
+def test_loads_from_a_torch7_file(tmp_path):
+    m = nn.load_lua(t7_module(tmp_path / "m.t7", "nn.SoftShrink", {"lambda": 0.25, "train": True}))
+    assert isinstance(m, nn.SoftShrink) and m.lambd == 0.25 and not hasattr(m, "lambda")
+    np.testing.assert_array_equal(m.forward(np.array([-0.5, 0.2, 0.5])), [-0.25, 0, 0.25])
