@@ -41,7 +41,19 @@ from .ClassNLLCriterion import ClassNLLCriterion
 from .CrossEntropyCriterion import CrossEntropyCriterion
 
 # ==== activations ====
-
+from .Abs import Abs
+from .ELU import ELU
+from .GatedLinearUnit import GatedLinearUnit
+from .HardShrink import HardShrink
+from .HardTanh import HardTanh
+from .LeakyReLU import LeakyReLU
+from .LogSigmoid import LogSigmoid
+from .PReLU import PReLU
+from .RReLU import RReLU
+from .SoftPlus import SoftPlus
+from .SoftShrink import SoftShrink
+from .Sqrt import Sqrt
+from .Square import Square
 # ==== end of activations ====
 
 # ==== criterions over kernels ====

@@ -30,6 +30,45 @@
 
 /* ==== activations ==== */
 
+#define TH_GENERIC_FILE "generic/Abs.c"
+#include "THGenerateFloatTypes.h"
+
+#define TH_GENERIC_FILE "generic/ELU.c"
+#include "THGenerateFloatTypes.h"
+
+#define TH_GENERIC_FILE "generic/GatedLinear.c"
+#include "THGenerateFloatTypes.h"
+
+#define TH_GENERIC_FILE "generic/HardShrink.c"
+#include "THGenerateFloatTypes.h"
+
+#define TH_GENERIC_FILE "generic/HardTanh.c"
+#include "THGenerateFloatTypes.h"
+
+#define TH_GENERIC_FILE "generic/LeakyReLU.c"
+#include "THGenerateFloatTypes.h"
+
+#define TH_GENERIC_FILE "generic/LogSigmoid.c"
+#include "THGenerateFloatTypes.h"
+
+#define TH_GENERIC_FILE "generic/PReLU.c"
+#include "THGenerateFloatTypes.h"
+
+#define TH_GENERIC_FILE "generic/RReLU.c"
+#include "THGenerateFloatTypes.h"
+
+#define TH_GENERIC_FILE "generic/SoftPlus.c"
+#include "THGenerateFloatTypes.h"
+
+#define TH_GENERIC_FILE "generic/SoftShrink.c"
+#include "THGenerateFloatTypes.h"
+
+#define TH_GENERIC_FILE "generic/Sqrt.c"
+#include "THGenerateFloatTypes.h"
+
+#define TH_GENERIC_FILE "generic/Square.c"
+#include "THGenerateFloatTypes.h"
+
 /* ==== end of activations ==== */
 
 /* ==== criterions ==== */
