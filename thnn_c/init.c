@@ -30,9 +30,78 @@
 
 /* ==== activations ==== */
 
+#define TH_GENERIC_FILE "generic/Abs.c"
+#include "THGenerateFloatTypes.h"
+
+#define TH_GENERIC_FILE "generic/ELU.c"
+#include "THGenerateFloatTypes.h"
+
+#define TH_GENERIC_FILE "generic/GatedLinear.c"
+#include "THGenerateFloatTypes.h"
+
+#define TH_GENERIC_FILE "generic/HardShrink.c"
+#include "THGenerateFloatTypes.h"
+
+#define TH_GENERIC_FILE "generic/HardTanh.c"
+#include "THGenerateFloatTypes.h"
+
+#define TH_GENERIC_FILE "generic/LeakyReLU.c"
+#include "THGenerateFloatTypes.h"
+
+#define TH_GENERIC_FILE "generic/LogSigmoid.c"
+#include "THGenerateFloatTypes.h"
+
+#define TH_GENERIC_FILE "generic/PReLU.c"
+#include "THGenerateFloatTypes.h"
+
+#define TH_GENERIC_FILE "generic/RReLU.c"
+#include "THGenerateFloatTypes.h"
+
+#define TH_GENERIC_FILE "generic/SoftPlus.c"
+#include "THGenerateFloatTypes.h"
+
+#define TH_GENERIC_FILE "generic/SoftShrink.c"
+#include "THGenerateFloatTypes.h"
+
+#define TH_GENERIC_FILE "generic/Sqrt.c"
+#include "THGenerateFloatTypes.h"
+
+#define TH_GENERIC_FILE "generic/Square.c"
+#include "THGenerateFloatTypes.h"
+
 /* ==== end of activations ==== */
 
 /* ==== criterions ==== */
+
+#define TH_GENERIC_FILE "generic/AbsCriterion.c"
+#include "THGenerateFloatTypes.h"
+
+#define TH_GENERIC_FILE "generic/BCECriterion.c"
+#include "THGenerateFloatTypes.h"
+
+#define TH_GENERIC_FILE "generic/DistKLDivCriterion.c"
+#include "THGenerateFloatTypes.h"
+
+#define TH_GENERIC_FILE "generic/L1Cost.c"
+#include "THGenerateFloatTypes.h"
+
+#define TH_GENERIC_FILE "generic/MarginCriterion.c"
+#include "THGenerateFloatTypes.h"
+
+#define TH_GENERIC_FILE "generic/MultiLabelMarginCriterion.c"
+#include "THGenerateFloatTypes.h"
+
+#define TH_GENERIC_FILE "generic/MultiMarginCriterion.c"
+#include "THGenerateFloatTypes.h"
+
+#define TH_GENERIC_FILE "generic/SmoothL1Criterion.c"
+#include "THGenerateFloatTypes.h"
+
+#define TH_GENERIC_FILE "generic/SoftMarginCriterion.c"
+#include "THGenerateFloatTypes.h"
+
+#define TH_GENERIC_FILE "generic/SpatialClassNLLCriterion.c"
+#include "THGenerateFloatTypes.h"
 
 /* ==== end of criterions ==== */
 
@@ -43,3 +112,23 @@
 /* ==== temporal layers and recurrent cells ==== */
 
 /* ==== end of temporal layers and recurrent cells ==== */
+
+/* ==== spatial convolutions ==== */
+
+/* ==== end of spatial convolutions ==== */
+
+/* ==== spatial and volumetric pooling ==== */
+
+/* ==== end of spatial and volumetric pooling ==== */
+
+/* ==== volumetric convolutions ==== */
+
+/* ==== end of volumetric convolutions ==== */
+
+/* ==== padding and resampling ==== */
+
+/* ==== end of padding and resampling ==== */
+
+/* ==== batch normalization ==== */
+
+/* ==== end of batch normalization ==== */
