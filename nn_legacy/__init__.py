@@ -46,6 +46,9 @@ from .CrossEntropyCriterion import CrossEntropyCriterion
 # ==== end of criterions over kernels ====
 
 # ==== linear, sparse and embedding layers ====
+from .LookupTable import LookupTable
+from .SparseLinear import SparseLinear
+from .IndexLinear import IndexLinear
 
 # ==== end of linear, sparse and embedding layers ====
 
