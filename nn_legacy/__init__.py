@@ -16,6 +16,7 @@ are 0-based.
 """
 from . import jacobian
 from ._random import manualSeed
+from .t7 import load_lua
 
 # ---- base classes and containers ----
 from .Module import Module
@@ -64,6 +65,6 @@ from .IndexLinear import IndexLinear
 
 # ==== end of criterions in numpy ====
 
-__all__ = ["jacobian", "manualSeed"] + sorted(
+__all__ = ["jacobian", "manualSeed", "load_lua"] + sorted(
     name for name, value in dict(globals()).items()
     if isinstance(value, type) and issubclass(value, (Module, Criterion)))
