@@ -60,6 +60,8 @@ class IndexLinear(Module):
                  normalize=False):
         super().__init__()
         self.normalize = 4 if normalize else 0
+        if normalize and doGradInput:
+            raise ValueError("IndexLinear: doGradInput is not available with normalize (nor was it in Torch7)")
         if inputSize < 0 or outputSize < 0:
             raise ValueError(f"IndexLinear: sizes must be non-negative, got {inputSize} -> {outputSize}")
         self.weight = np.zeros((inputSize, outputSize + self.normalize)) if weight is None else weight
