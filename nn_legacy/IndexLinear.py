@@ -239,6 +239,9 @@ class IndexLinear(Module):
         raise AttributeError("IndexLinear keeps its weight gradient as per-key rows (Torch7's design); "
                              "gradWeight is a read-only dense view and cannot be assigned or flattened")
 
+    def _dtype(self):
+        return self.weight.dtype  # not through parameters(): that would build the dense gradient
+
     def clearState(self):
         super().clearState()
         self._gradWeightBuffers = []

@@ -376,6 +376,25 @@ def test_gradWeight_is_a_read_only_view():
         m.flattenParameters()
 
 
+def test_training_never_builds_the_dense_gradient():
+    """The point of the per-key rows: no array the size of weight is made
+    by forward, backward or the updates."""
+    class NoDenseGradient(nn.IndexLinear):
+        @property
+        def gradWeight(self):
+            raise AssertionError("the dense gradient was built")
+
+    for normalize in (False, True):
+        m = NoDenseGradient(N_IN, N_OUT, normalize=normalize)
+        keys, values, sizes = batch()
+        m.zeroGradParameters()
+        m.forward((keys, values, sizes))
+        m.backward((keys, values, sizes), uniform((len(sizes), N_OUT), 2))
+        m.updateParameters(0.1)
+        m.backwardUpdate((keys, values, sizes), uniform((len(sizes), N_OUT), 2), 0.1)
+        m.float().forward((keys, values.astype(np.float32), sizes))
+
+
 def test_repr():
     assert repr(make()) == "nn.IndexLinear(8 -> 3)"
     assert repr(make(normalize=True)) == "nn.IndexLinear(8 -> 3, normalized)"
