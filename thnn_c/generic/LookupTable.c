@@ -117,9 +117,11 @@ int THNN_(LookupTable_accGradParameters)(THNNState *state, THIndexTensor *input,
       int64_t k = THNN_(LookupTable_indexAt)(input, e);
       if (k == paddingValue)
         continue;
-      accreal s = scaleGradByFreq ? scale / counts[THFindSorted(rows, nDistinct, k)] : scale;
+      real s = (real)(scaleGradByFreq ? scale / counts[THFindSorted(rows, nDistinct, k)] : scale);
+      real *row = gw + k * nOutput;
+      const real *ge = go + e * nOutput;
       for (int64_t j = 0; j < nOutput; j++)
-        gw[k * nOutput + j] += (real)(s * go[e * nOutput + j]);
+        row[j] += s * ge[j];
     }
   }
   THTensor_(release)(&gTmp);
