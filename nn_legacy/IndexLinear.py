@@ -38,8 +38,10 @@ class IndexLinear(Module):
     they name, ``W[k] -= lr * row`` and ``c_k -= lr * sum_o row_c[o] W[k, 4 + o]``
     (normalized: lr times the feature's update scale), with a sparse weight
     decay ``W[k] -= weightDecay * W[k]`` (attribute, default 0) for each pair
-    naming the row; zeroGradParameters drops them.  accUpdateGradParameters
-    does the same step at once.  gradBias is dense as usual.  ``gradWeight``
+    naming the row; zeroGradParameters drops them.  All c steps use the
+    weights from before the step (Torch7 interleaved them with the weight
+    steps, so a key repeated in a batch did not get the gradient step).
+    accUpdateGradParameters does the same step at once.  gradBias is dense as usual.  ``gradWeight``
     is the dense equivalent of the stored rows, computed on access and
     read-only (for inspection and gradient checks); so inside a container
     use the module's own zeroGradParameters / updateParameters, or
