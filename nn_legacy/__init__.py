@@ -23,6 +23,8 @@ from .Module import Module
 from .Criterion import Criterion
 from .Container import Container
 from .Sequential import Sequential
+from .Concat import Concat
+from .Parallel import Parallel
 
 # ---- modules over kernels ----
 from .Linear import Linear
