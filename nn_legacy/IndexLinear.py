@@ -82,13 +82,29 @@ class IndexLinear(Module):
         self._runningKeys, self._runningGradWeight = [], []   # one entry per accGradParameters
         self._gradWeightBuffers = []
 
+    def _bare(self):
+        """True while load_lua fills an instance made without __init__ (the
+        running state is not there yet): it then sets Torch7's fields, some
+        of which are derived here and are ignored (see _t7_fixup)."""
+        return "_runningKeys" not in vars(self)
+
     @property
     def inputSize(self):
         return self.weight.shape[0]
 
+    @inputSize.setter
+    def inputSize(self, value):
+        if not self._bare():
+            raise AttributeError("IndexLinear: inputSize is weight.shape[0]")
+
     @property
     def outputSize(self):
         return self.bias.shape[0]
+
+    @outputSize.setter
+    def outputSize(self, value):
+        if not self._bare():
+            raise AttributeError("IndexLinear: outputSize is bias.shape[0]")
 
     def reset(self, stdv=None):
         stdv = stdv * math.sqrt(3) if stdv is not None else 1 / math.sqrt(max(self.weight.shape[1], 1))
@@ -238,8 +254,27 @@ class IndexLinear(Module):
 
     @gradWeight.setter
     def gradWeight(self, value):
+        if self._bare():
+            return  # Torch7's own gradWeight field: an empty tensor
         raise AttributeError("IndexLinear keeps its weight gradient as per-key rows (Torch7's design); "
                              "gradWeight is a read-only dense view and cannot be assigned or flattened")
+
+    def _t7_fixup(self, version):
+        """A module read from a Torch7 file: Torch7 stored keysOffset - 1 as
+        `offset` (turning its 1-based keys into 0-based rows), so 0-based keys
+        need keysOffset = offset + 1; its running state holds 1-based keys
+        and is dropped, like the other work tensors."""
+        self.keysOffset = int(getattr(self, "offset", -1)) + 1
+        self.normalize = 4 if getattr(self, "normalize", 0) else 0
+        self.weightDecay = getattr(self, "weightDecay", 0) or 0
+        self.doGradInput = bool(getattr(self, "doGradInput", False)) and not self.normalize
+        for name in ("offset", "running", "sizesCache", "cumSumSizesCache", "gradWeightBuffer", "valuesBuffer",
+                     "lkeys", "lvalues", "isFlat", "noBatch", "cumSumSizes", "updateKeys", "updateKeysBuffer",
+                     "zerokeys"):
+            self.__dict__.pop(name, None)
+        self.keys = self.values = self.sizes = self.normalizedValues = self.gradInput = None
+        self._noBatch = self._isFlat = False
+        self._runningKeys, self._runningGradWeight, self._gradWeightBuffers = [], [], []
 
     def _dtype(self):
         return self.weight.dtype  # not through parameters(): that would build the dense gradient

@@ -115,6 +115,17 @@ class LookupTable(Module):
             self._indices(input), gradOutput, self.gradWeight, self.shouldScaleGradByFreq,
             -1 if self.paddingValue is None else int(self.paddingValue), scale)
 
+    def _t7_fixup(self, version):
+        """A module read from a Torch7 file: its fields as Torch7 left them."""
+        # Torch7 counted rows from 1, so its "no padding" 0 is -1 here; nil fields are absent
+        self.paddingValue = int(getattr(self, "paddingValue", 0) or 0) - 1
+        self.maxNorm = getattr(self, "maxNorm", None)
+        self.normType = getattr(self, "normType", None)
+        self.shouldScaleGradByFreq = bool(getattr(self, "shouldScaleGradByFreq", False))
+        for name in ("_count", "_input", "_gradOutput", "_sorted", "_indices", "copiedInput"):
+            self.__dict__.pop(name, None)   # Torch7's work tensors (1-based indices)
+        self.gradInput = None
+
     def _owned_parameters(self):
         return [] if self.gradWeight is None else super()._owned_parameters()
 

@@ -214,6 +214,15 @@ class SparseLinear(Module):
         self.formatted_input = None  # without lastInput the next updates run dense
         return self
 
+    def _t7_fixup(self, version):
+        """A module read from a Torch7 file: its lastInput holds 1-based
+        indices and must not drive a sparse update; nil fields are absent."""
+        self.weightDecay = getattr(self, "weightDecay", 0) or 0
+        self.doGradInput = bool(getattr(self, "doGradInput", False))
+        self.lastInput = self.formatted_input = self.gradInput = None
+        self.legacyMode = False
+        self.sparseUpdate = _NO_LAST_INPUT
+
     def __repr__(self):
         n_out, n_in = self.weight.shape
         return f"nn.SparseLinear({n_in} -> {n_out})"

@@ -502,3 +502,29 @@ def test_constructor_checks_the_weight_it_is_given():
                                         "(normalized), got 2D of size [8, 5]"):
         thnn.Double.IndexLinear_updateOutput(np.array([1]), 0, np.ones(1), np.array([1]), None,
                                              np.zeros((8, 5)), np.zeros(3), None, True)
+
+
+# ---------------------------------------------------------------- Torch7 files
+@pytest.mark.parametrize("normalize", [False, True])
+def test_a_torch7_index_linear_loads_with_0_based_keys(tmp_path, normalize):
+    from t7_writer import T7Object, t7_bytes
+    m = make(normalize=normalize, keysOffset=2)
+    m.forward(batch(offset=2))  # training: normalisation columns in use
+    fields = {"weight": m.weight, "bias": m.bias, "gradWeight": np.zeros(0), "gradBias": np.full(N_OUT, np.nan),
+              "inputSize": float(N_IN), "outputSize": float(N_OUT), "normalize": 4.0 if normalize else 0.0,
+              "offset": 1.0,  # Torch7 keysOffset 2: Lua key k -> row k + 1 (0-based), 0-based key k -> row k + 2
+              "weightDecay": 0.0, "doGradInput": False, "running": {"counter": 1.0, "keys": {}}, "train": True}
+    (tmp_path / "il.t7").write_bytes(t7_bytes(T7Object("nn.IndexLinear", fields)))
+    loaded = nn.load_lua(str(tmp_path / "il.t7"))
+    assert isinstance(loaded, nn.IndexLinear) and loaded.keysOffset == 2 and loaded.normalize == (4 if normalize else 0)
+    assert (loaded.inputSize, loaded.outputSize) == (N_IN, N_OUT) and not hasattr(loaded, "running")
+    m.evaluate(), loaded.evaluate()
+    x = batch(seed=4, offset=2)
+    np.testing.assert_array_equal(loaded.forward(x), m.forward(x))
+    g = uniform((4, N_OUT), 2)
+    m.zeroGradParameters(), loaded.zeroGradParameters()
+    m.accGradParameters(x, g), loaded.accGradParameters(x, g)
+    m.updateParameters(0.1), loaded.updateParameters(0.1)
+    np.testing.assert_array_equal(loaded.weight, m.weight)
+    with raises_exactly(AttributeError, "IndexLinear: inputSize is weight.shape[0]"):
+        loaded.inputSize = 3

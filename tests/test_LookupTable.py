@@ -337,3 +337,22 @@ def test_kernel_requires_a_writable_contiguous_gradWeight():
 def test_negative_sizes_are_refused():
     with raises_exactly(ValueError, "LookupTable: sizes must be non-negative, got -1 x 3"):
         nn.LookupTable(-1, 3)
+
+
+# ---------------------------------------------------------------- Torch7 files
+def test_a_torch7_lookup_table_loads_with_its_padding_made_0_based(tmp_path):
+    from t7_writer import T7Object, t7_bytes
+    weight = uniform((N_INDEX, N_OUT), 3)
+    fields = {"weight": weight, "gradWeight": np.full((N_INDEX, N_OUT), np.nan), "paddingValue": 3.0,
+              "shouldScaleGradByFreq": False, "_count": np.zeros(0), "train": True}
+    (tmp_path / "lt.t7").write_bytes(t7_bytes(T7Object("nn.LookupTable", fields, version=4)))
+    m = nn.load_lua(str(tmp_path / "lt.t7"))
+    assert isinstance(m, nn.LookupTable) and m.paddingValue == 2 and m.maxNorm is None
+    x, g = np.array([2, 0, 2]), uniform((3, N_OUT), 2)
+    np.testing.assert_array_equal(m.forward(x), weight[x])
+    m.backward(x, g)  # Torch7's padding row 3 is row 2 here: no gradient
+    np.testing.assert_allclose(m.gradWeight, numpy_gradWeight(x, g, padding=2), rtol=1e-15)
+    (tmp_path / "old.t7").write_bytes(t7_bytes(T7Object("nn.LookupTable", {"weight": weight}, version=1)))
+    old = nn.load_lua(str(tmp_path / "old.t7"))
+    assert (old.paddingValue, old.maxNorm, old.normType, old.shouldScaleGradByFreq) == (-1, None, None, False)
+    np.testing.assert_array_equal(old.forward(x), weight[x])

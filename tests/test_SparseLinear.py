@@ -411,3 +411,22 @@ def test_failed_call_leaves_the_previous_output_alone():
 def test_negative_sizes_are_refused():
     with raises_exactly(ValueError, "SparseLinear: sizes must be non-negative, got 3 -> -1"):
         nn.SparseLinear(3, -1)
+
+
+# ---------------------------------------------------------------- Torch7 files
+def test_a_torch7_sparse_linear_loads_without_its_1_based_last_input(tmp_path):
+    from t7_writer import T7Object, t7_bytes
+    m = make()
+    fields = {"weight": m.weight, "bias": m.bias, "gradWeight": m.gradWeight, "gradBias": m.gradBias,
+              "weightDecay": 0.0, "doGradInput": False, "sparseUpdate": 1.0, "legacyMode": True,
+              "lastInput": np.array([[[9.0, 1.0]]]), "gradInput": {}, "train": True}
+    (tmp_path / "sl.t7").write_bytes(t7_bytes(T7Object("nn.SparseLinear", fields)))
+    loaded = nn.load_lua(str(tmp_path / "sl.t7"))
+    assert isinstance(loaded, nn.SparseLinear) and loaded.lastInput is None and not loaded.doGradInput
+    x, g = pairs((2, 3), 1), uniform((2, N_OUT), 2)
+    np.testing.assert_array_equal(loaded.forward(x), m.forward(x))
+    loaded.updateParameters(0.1)    # dense (nothing accumulated): the 1-based feature 9 is never used
+    loaded.zeroGradParameters()
+    loaded.backward(x, g)
+    loaded.updateParameters(0.1)
+    np.testing.assert_allclose(loaded.weight, m.weight - 0.1 * g.T @ dense(x), rtol=1e-14, atol=1e-15)
