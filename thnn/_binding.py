@@ -28,9 +28,10 @@ def _describe(a):
 class _Tensor:
     """The TH tensor struct of one numpy array (or of no array yet)."""
 
-    __slots__ = ("array", "storage", "tensor")
+    __slots__ = ("real", "array", "storage", "tensor")
 
     def __init__(self, real, ctype, array):
+        self.real = real      # 'Float', 'Double' or 'Long' (index tensors)
         self.array = array
         self.tensor = ffi.new(f"TH{real}Tensor*")
         if array is None:
@@ -47,7 +48,7 @@ class _Tensor:
             t.size[d] = n
             t.stride[d] = s // itemsize
 
-    def result(self, real, others):
+    def result(self, others):
         """The array this tensor holds after the kernel ran."""
         t = self.tensor
         if t.storage == self.storage:
@@ -57,7 +58,7 @@ class _Tensor:
                 return other.array
         if t.storage == ffi.NULL:
             return None
-        return _adopt(real, t)
+        return _adopt(self.real, t)
 
 
 def _adopt(real, t):
@@ -71,12 +72,12 @@ def _adopt(real, t):
     return np.frombuffer(ffi.buffer(owner, n * dtype.itemsize), dtype=dtype).reshape(shape)
 
 
-def _release(real, tensors):
+def _release(tensors):
     """After a failed call: free what the kernel allocated for [OUT]/[BUFFER]."""
     for wrapped in tensors:
         t = wrapped.tensor
         if t.storage != ffi.NULL and t.storage != wrapped.storage and t.storage.flag & 1:
-            getattr(lib, f"TH{real}Storage_free")(t.storage)
+            getattr(lib, f"TH{wrapped.real}Storage_free")(t.storage)
             t.storage = ffi.NULL
 
 
@@ -137,7 +138,7 @@ class Kernel:
                 c_args.append(ffi.NULL)
                 continue
             if produced:
-                value = self._reusable(value, inputs)
+                value = self._reusable(value, inputs, _INDEX if arg.is_index else self.dtype)
             else:
                 value = self._check_array(arg, value)
                 if ("INOUT" in arg.tags or ("INPLACE" in arg.tags and inplace)) and not value.flags.writeable:
@@ -150,16 +151,16 @@ class Kernel:
             c_args.append(t.tensor)
         state = ffi.new("THNNState*")
         if self._c(state, *c_args) != 0:
-            _release(self.real, outs)
+            _release(outs)
             raise self._error(ffi.string(state.message).decode("utf-8", "replace"))
-        results = [t.result(self.real, wrapped) for t in outs]
+        results = [t.result(wrapped) for t in outs]
         if not results:
             return None
         return results[0] if len(results) == 1 else tuple(results)
 
-    def _reusable(self, a, inputs):
-        """An [OUT]/[BUFFER] array the kernel may write into, or None."""
-        if (isinstance(a, np.ndarray) and a.dtype == self.dtype and a.ndim >= 1
+    def _reusable(self, a, inputs, dtype):
+        """An [OUT]/[BUFFER] array of dtype the kernel may write into, or None."""
+        if (isinstance(a, np.ndarray) and a.dtype == dtype and a.ndim >= 1
                 and a.flags.c_contiguous and a.flags.writeable
                 and not any(np.may_share_memory(a, x) for x in inputs)):
             return a
