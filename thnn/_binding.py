@@ -98,7 +98,7 @@ class Kernel:
     def _error(self, message, kind=THNNError):
         return kind(f"{self.function.name}: {message}")
 
-    def _check_array(self, arg, a):
+    def _check_array(self, arg, a, written):
         if not isinstance(a, np.ndarray):
             raise self._error(f"{arg.name} must be a numpy array, got {type(a).__name__}", TypeError)
         if arg.is_index:
@@ -114,8 +114,17 @@ class Kernel:
             raise self._error(f"{arg.name} must be a float32 or float64 array, got {a.dtype}", TypeError)
         if a.ndim == 0 or a.ndim > MAX_DIM:
             raise self._error(f"{arg.name} must have 1 to {MAX_DIM} dimensions, got {a.ndim}")
-        if any(s % a.itemsize for s in a.strides):
-            a = np.ascontiguousarray(a)
+        if written and not a.flags.writeable:
+            raise self._error(f"{arg.name} is written in place but the array is read-only")
+        # C reads elements through a typed pointer and strides counted in
+        # elements: a misaligned array, or a stride that is not a whole number
+        # of elements, is read from an aligned copy.  One written in place
+        # cannot be: the kernel would write into the copy.
+        if not a.flags.aligned or any(s % a.itemsize for s in a.strides):
+            if written:
+                raise self._error(f"{arg.name} is written in place but the array is not aligned to its "
+                                  f"element size (strides {a.strides}); pass an aligned array")
+            a = np.array(a, order="C", copy=True)
         return a
 
     def __call__(self, *values):
@@ -139,9 +148,8 @@ class Kernel:
             if produced:
                 value = self._reusable(value, inputs)
             else:
-                value = self._check_array(arg, value)
-                if ("INOUT" in arg.tags or ("INPLACE" in arg.tags and inplace)) and not value.flags.writeable:
-                    raise self._error(f"{arg.name} is written in place but the array is read-only")
+                written = "INOUT" in arg.tags or ("INPLACE" in arg.tags and inplace)
+                value = self._check_array(arg, value, written)
             t = _Tensor("Long" if arg.is_index else self.real,
                         "int64_t" if arg.is_index else self._ctype, value)
             wrapped.append(t)
@@ -160,7 +168,7 @@ class Kernel:
     def _reusable(self, a, inputs):
         """An [OUT]/[BUFFER] array the kernel may write into, or None."""
         if (isinstance(a, np.ndarray) and a.dtype == self.dtype and a.ndim >= 1
-                and a.flags.c_contiguous and a.flags.writeable
+                and a.flags.c_contiguous and a.flags.writeable and a.flags.aligned
                 and not any(np.may_share_memory(a, x) for x in inputs)):
             return a
         return None
