@@ -133,8 +133,10 @@ class Kernel:
                             f"({', '.join(a.name for a in self._args)}), got {len(values)}")
         inplace = self._inplace is not None and bool(values[self._inplace])
         wrapped, outs, c_args = [], [], []
-        inputs = [v for v, a in zip(values, self._args)
-                  if a.is_tensor and isinstance(v, np.ndarray) and not a.tags & {"OUT", "BUFFER"}]
+        # arrays the kernel reads (or writes in place): an [OUT] array that
+        # overlaps one of them, or an earlier [OUT] array, is not written into
+        taken = [v for v, a in zip(values, self._args)
+                 if a.is_tensor and isinstance(v, np.ndarray) and not a.tags & {"OUT", "BUFFER"}]
         for arg, value in zip(self._args, values):
             if not arg.is_tensor:
                 c_args.append(value)
@@ -146,7 +148,9 @@ class Kernel:
                 c_args.append(ffi.NULL)
                 continue
             if produced:
-                value = self._reusable(value, inputs)
+                value = self._reusable(value, taken)
+                if value is not None:
+                    taken.append(value)
             else:
                 written = "INOUT" in arg.tags or ("INPLACE" in arg.tags and inplace)
                 value = self._check_array(arg, value, written)
@@ -165,11 +169,11 @@ class Kernel:
             return None
         return results[0] if len(results) == 1 else tuple(results)
 
-    def _reusable(self, a, inputs):
+    def _reusable(self, a, taken):
         """An [OUT]/[BUFFER] array the kernel may write into, or None."""
         if (isinstance(a, np.ndarray) and a.dtype == self.dtype and a.ndim >= 1
                 and a.flags.c_contiguous and a.flags.writeable and a.flags.aligned
-                and not any(np.may_share_memory(a, x) for x in inputs)):
+                and not any(np.may_share_memory(a, x) for x in taken)):
             return a
         return None
 
