@@ -200,9 +200,11 @@ def uniform(shape, stdv, dtype):
 
 def _convert(value, dtype, memo):
     if isinstance(value, np.ndarray) and value.dtype in _FLOATS:
-        if id(value) not in memo:
-            memo[id(value)] = value.astype(dtype)
-        return memo[id(value)]
+        if value.dtype == dtype:  # kept, so views (flattenParameters) and references stay live
+            return value
+        if id(value) not in memo:  # the original is kept too, so its id cannot be reused meanwhile
+            memo[id(value)] = (value, value.astype(dtype))
+        return memo[id(value)][1]
     if isinstance(value, Module):
         return value.type(dtype, memo)
     if isinstance(value, list):
