@@ -10,8 +10,9 @@
 # (both read by thnn/_build.py), and runs the test suite there with
 #     LD_PRELOAD=$(gcc -print-file-name=libasan.so) PYTHONMALLOC=malloc
 #     ASAN_OPTIONS=detect_leaks=1:allocator_may_return_null=1
-#     LSAN_OPTIONS=suppressions=tests/lsan_cpython.supp
+#     LSAN_OPTIONS=leak_check_at_exit=0
 #     UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
+#     python -m pytest -p lsan_check ...
 # Any out-of-bounds access, use after free, double free, undefined behaviour
 # (a misaligned load, an overflow), or memory a kernel allocated and nothing
 # freed, stops the run with a report and a non-zero exit.
@@ -19,10 +20,11 @@
 # - Left out: tests/test_memory.py (ASan's quarantine keeps freed memory on
 #   purpose, so its RSS checks mean nothing here; it runs in the normal suite)
 #   and tests marked slow.  Choose others with ASAN_TESTS=...
-# - Leaks: PYTHONMALLOC=malloc puts every Python object on the heap LSan
-#   scans, so an array that still holds a storage counts as a reference to
-#   it; tests/lsan_cpython.supp hides what CPython itself leaves at exit.
-#   ASAN_LEAKS=0 turns leak detection off.
+# - Leaks: tests/lsan_check.py runs one LeakSanitizer check when the test
+#   session ends, while every live Python object still references its memory
+#   (PYTHONMALLOC=malloc puts them all on the heap LSan scans); a storage a
+#   kernel allocated and lost is reported then.  Not at exit, where CPython
+#   drops references without freeing.  ASAN_LEAKS=0 turns the check off.
 # - allocator_may_return_null=1: a failed huge allocation must come back as
 #   NULL (the kernels turn it into an "out of memory" error, which a test
 #   checks) instead of ASan aborting.
@@ -40,8 +42,9 @@ ASAN_CFLAGS = -fsanitize=address,undefined -fno-omit-frame-pointer
 ASAN_LDFLAGS = -fsanitize=address,undefined
 ASAN_RUNTIME = LD_PRELOAD="$$(gcc -print-file-name=libasan.so)" PYTHONMALLOC=malloc \
 	ASAN_OPTIONS=detect_leaks=$(ASAN_LEAKS):allocator_may_return_null=1 \
-	LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan_cpython.supp:print_suppressions=0 \
+	LSAN_OPTIONS=leak_check_at_exit=0 \
 	UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
+ASAN_PLUGINS = $(if $(filter 1,$(ASAN_LEAKS)),-p lsan_check)
 
 .PHONY: build test asan asan-build
 
@@ -64,4 +67,5 @@ asan: asan-build
 	cd $(ASAN_DIR) && $(ASAN_RUNTIME) $(PYTHON_BIN) -c \
 		"import os, thnn; assert thnn.__file__.startswith(os.getcwd()), thnn.__file__; print('asan build:', thnn.__file__)"
 	# --capture=sys: pytest must not swallow fd 2, where the sanitizers write their report
-	cd $(ASAN_DIR) && $(ASAN_RUNTIME) $(PYTHON_BIN) -m pytest -q -p no:cacheprovider --capture=sys $(ASAN_TESTS)
+	cd $(ASAN_DIR) && PYTHONPATH=tests $(ASAN_RUNTIME) $(PYTHON_BIN) -m pytest -q -p no:cacheprovider \
+		--capture=sys $(ASAN_PLUGINS) $(ASAN_TESTS)
