@@ -37,8 +37,10 @@ class ClassNLLCriterion(Criterion):
         return target
 
     def _weights(self, input):
+        # a converted copy: storing it would round float64 weights to float32
+        # for good after a single float32 call
         if self.weights is not None and self.weights.dtype != input.dtype:
-            self.weights = self.weights.astype(input.dtype)
+            return self.weights.astype(input.dtype)
         return self.weights
 
     def updateOutput(self, input, target):

@@ -22,6 +22,10 @@ int64_t THTensor_(nElement)(const THTensor *t)
 
 int THTensor_(isContiguous)(const THTensor *t)
 {
+  /* no element to lay out: any strides will do (numpy gives empty arrays
+   * zero strides, e.g. np.zeros((0, 4)).strides == (0, 0)) */
+  if (THTensor_(nElement)(t) == 0)
+    return 1;
   int64_t expected = 1;
   for (int d = t->nDimension - 1; d >= 0; d--) {
     if (t->size[d] != 1) {

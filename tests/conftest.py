@@ -1,0 +1,24 @@
+"""pytest setup shared by every test file.
+
+The checkout's own packages come first on sys.path, so `pytest` run from the
+repository root tests this tree's `thnn` and `nn_legacy` (build the extension
+in place first: `python setup.py build_ext --inplace`), not an installed copy.
+"""
+import os
+import sys
+
+import pytest
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+if sys.path[0] != ROOT:
+    sys.path.insert(0, ROOT)
+
+import nn_legacy  # noqa: E402  (after the path fix on purpose)
+
+
+@pytest.fixture(autouse=True)
+def _seeded_modules():
+    """Every test starts from the same module generator, so a layer's
+    initial weights (and so every failure) repeat from run to run."""
+    nn_legacy.manualSeed(1234)
+    yield

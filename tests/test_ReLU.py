@@ -1,0 +1,170 @@
+"""nn_legacy.ReLU: y = max(0, x), Threshold(0, 0) on the Threshold_* kernels."""
+import pickle
+
+import numpy as np
+import pytest
+
+import nn_legacy as nn
+import thnn
+from layer_checks import (assert_input_jacobian, check_bad_arrays, check_batch_equals_samples,
+                          check_buffer_reuse, check_float32, check_nan_propagates, check_noncontiguous,
+                          check_pickle, raises_exactly, torch_forward_backward, torch_or_skip, uniform)
+
+SHAPES = [(7,), (4, 5), (2, 3, 4), (2, 2, 2, 3)]
+
+
+def input_with_zeros(shape, seed=1):
+    x = uniform(shape, seed)
+    x.reshape(-1)[::4] = 0.0
+    return x
+
+
+@pytest.mark.parametrize("shape", SHAPES, ids=str)
+def test_matches_numpy(shape):
+    m = nn.ReLU()
+    x, g = input_with_zeros(shape), uniform(shape, 2)
+    np.testing.assert_array_equal(m.forward(x), np.maximum(x, 0))
+    np.testing.assert_array_equal(m.backward(x, g), np.where(x > 0, g, 0))
+
+
+@pytest.mark.parametrize("shape", SHAPES, ids=str)
+def test_matches_torch(shape):
+    torch = torch_or_skip()
+    x, g = uniform(shape, 1), uniform(shape, 2)
+    out, gin = torch_forward_backward(torch.nn.functional.relu, x, g)
+    m = nn.ReLU()
+    np.testing.assert_array_equal(m.forward(x), out)
+    np.testing.assert_array_equal(m.backward(x, g), gin)
+
+
+def test_is_a_threshold_at_zero():
+    m = nn.ReLU()
+    assert isinstance(m, nn.Threshold) and (m.threshold, m.val) == (0.0, 0.0)
+    np.testing.assert_array_equal(m.forward(np.array([-0.0, 0.0, 1e-300, -1e-300])), [0, 0, 1e-300, 0])
+
+
+@pytest.mark.parametrize("shape", [(6,), (3, 4), (2, 3, 2)], ids=str)
+def test_jacobian_away_from_the_kink(shape):
+    x = input_with_zeros(shape, 3)
+    report = assert_input_jacobian(nn.ReLU(), x, kinks=(0,))
+    assert report.skipped == np.count_nonzero(x == 0) > 0
+
+
+def test_jacobian_in_place():
+    assert_input_jacobian(nn.ReLU(inplace=True), input_with_zeros((3, 4), 3), kinks=(0,))
+
+
+def test_has_no_parameters():
+    assert nn.ReLU().parameters() == ([], [])
+
+
+def test_float32_matches_float64():
+    check_float32(nn.ReLU(), uniform((6, 5), 1), uniform((6, 5), 2))
+
+
+@pytest.mark.parametrize("shape", [(7,), (4, 5), (2, 3, 4)], ids=str)
+def test_noncontiguous_input_and_gradOutput(shape):
+    check_noncontiguous(nn.ReLU(), uniform(shape, 1), uniform(shape, 2))
+
+
+def test_batch_equals_samples():
+    check_batch_equals_samples(nn.ReLU(), uniform((5, 3, 2), 1), uniform((5, 3, 2), 2))
+
+
+def test_buffer_reuse_across_batch_sizes():
+    check_buffer_reuse(nn.ReLU(), uniform((8, 5), 1), uniform((8, 5), 2), uniform((4, 5), 3), uniform((4, 5), 4))
+
+
+def test_pickle_round_trip():
+    check_pickle(nn.ReLU(), uniform((4, 5), 1), uniform((4, 5), 2))
+
+
+def test_pickle_keeps_in_place_mode():
+    restored = pickle.loads(pickle.dumps(nn.ReLU(inplace=True)))
+    x = uniform((4, 5), 1)
+    expected = np.maximum(x, 0)
+    assert restored.inplace and restored.forward(x) is x
+    np.testing.assert_array_equal(x, expected)
+
+
+@pytest.mark.xfail(strict=True, reason="bug: Threshold_updateOutput maps NaN to 0 (NaN > 0 is false); "
+                                       "torch.relu keeps NaN")
+def test_nan_propagates():
+    x = uniform((3, 4), 1)
+    mask = np.zeros(x.shape, dtype=bool)
+    mask[1, 1] = True
+    check_nan_propagates(nn.ReLU(), x, (1, 1), mask, uniform((3, 4), 2))
+
+
+def test_empty_input_gives_empty_output():
+    m = nn.ReLU()
+    assert m.forward(np.zeros((2, 0, 3))).shape == (2, 0, 3)
+
+
+def test_repr():
+    assert repr(nn.ReLU()) == "nn.ReLU"
+    assert repr(nn.ReLU(inplace=True)) == "nn.ReLU(in-place)"
+
+
+# ---------------------------------------------------------------- in place
+def test_in_place_is_the_same_arrays_with_the_same_values():
+    x, g = input_with_zeros((4, 5)), uniform((4, 5), 2)
+    out_of_place = nn.ReLU()
+    expected_out = out_of_place.forward(x).copy()
+    expected_grad = out_of_place.backward(x, g).copy()
+    m = nn.ReLU(inplace=True)
+    x_in, g_in = x.copy(), g.copy()
+    assert m.forward(x_in) is x_in
+    np.testing.assert_array_equal(x_in, expected_out)
+    assert m.backward(x_in, g_in) is g_in
+    np.testing.assert_array_equal(g_in, expected_grad)
+
+
+def test_in_place_twice_on_new_arrays_of_the_same_shape():
+    m = nn.ReLU(inplace=True)
+    a, b = uniform((3, 4), 1), uniform((3, 4), 2)
+    a_kept = np.maximum(a, 0)
+    b_expected = np.maximum(b, 0)
+    assert m.forward(a) is a
+    assert m.forward(b) is b  # the earlier output array (a) is not written again
+    np.testing.assert_array_equal(a, a_kept)
+    np.testing.assert_array_equal(b, b_expected)
+
+
+def test_in_place_after_out_of_place_use_of_the_same_module():
+    m = nn.ReLU()
+    x = uniform((3, 4), 1)
+    held = m.forward(x)
+    held_copy = held.copy()
+    m.inplace = True
+    y = uniform((3, 4), 2)
+    assert m.forward(y) is y
+    np.testing.assert_array_equal(held, held_copy)
+
+
+# ---------------------------------------------------------------- bad input
+def test_bad_array_types():
+    check_bad_arrays(nn.ReLU(), uniform((4, 5), 1), uniform((4, 5), 2), "Threshold")
+
+
+def test_mismatched_gradOutput():
+    m = nn.ReLU()
+    m.forward(uniform((2, 3)))
+    with raises_exactly(thnn.THNNError, "Threshold_updateGradInput: gradOutput must be shaped as input "
+                                        "(2D of size [2, 3]), got 2D of size [3, 2]"):
+        m.backward(uniform((2, 3)), uniform((3, 2)))
+
+
+def test_mixed_precision_between_input_and_gradOutput():
+    m = nn.ReLU()
+    x = uniform((4, 5)).astype(np.float32)
+    m.forward(x)
+    with raises_exactly(TypeError, "Threshold_updateGradInput: gradOutput must be float32 like the other "
+                                   "tensors, got float64"):
+        m.backward(x, uniform((4, 5)))
+
+
+def test_unsupported_number_of_dimensions():
+    with raises_exactly(thnn.THNNError, f"Threshold_updateOutput: input must have 1 to {thnn.MAX_DIM} "
+                                        f"dimensions, got 0"):
+        nn.ReLU().forward(np.array(1.0))

@@ -1,0 +1,150 @@
+"""nn_legacy.Sigmoid and the Sigmoid_* kernels: y = 1 / (1 + exp(-x))."""
+import warnings
+
+import numpy as np
+import pytest
+
+import nn_legacy as nn
+import thnn
+from layer_checks import (assert_input_jacobian, check_bad_arrays, check_batch_equals_samples,
+                          check_buffer_reuse, check_float32, check_nan_propagates, check_noncontiguous,
+                          check_pickle, raises_exactly, torch_forward_backward, torch_or_skip, uniform)
+
+SHAPES = [(7,), (4, 5), (2, 3, 4), (2, 2, 2, 3)]
+
+
+def sigmoid(x):
+    return 1 / (1 + np.exp(-x))
+
+
+@pytest.mark.parametrize("shape", SHAPES, ids=str)
+def test_matches_numpy(shape):
+    m = nn.Sigmoid()
+    x, g = uniform(shape, 1), uniform(shape, 2)
+    y = sigmoid(x)
+    np.testing.assert_allclose(m.forward(x), y, rtol=1e-15, atol=0)
+    np.testing.assert_allclose(m.backward(x, g), g * y * (1 - y), rtol=1e-14, atol=1e-16)
+
+
+@pytest.mark.parametrize("shape", SHAPES, ids=str)
+def test_matches_torch(shape):
+    torch = torch_or_skip()
+    x, g = uniform(shape, 1), uniform(shape, 2)
+    out, gin = torch_forward_backward(torch.sigmoid, x, g)
+    m = nn.Sigmoid()
+    np.testing.assert_allclose(m.forward(x), out, rtol=1e-14, atol=1e-16)
+    np.testing.assert_allclose(m.backward(x, g), gin, rtol=1e-13, atol=1e-16)
+
+
+def test_saturates_without_overflow():
+    m = nn.Sigmoid()
+    x = np.array([-800.0, -40.0, 0.0, 40.0, 800.0])
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        out = m.forward(x)
+        grad = m.backward(x, np.ones(5))
+    np.testing.assert_allclose(out, [0, sigmoid(-40.0), 0.5, 1, 1], rtol=1e-15, atol=0)
+    assert np.all(np.isfinite(grad)) and grad[0] == 0 and grad[-1] == 0 and grad[2] == 0.25
+
+
+@pytest.mark.parametrize("shape", [(6,), (3, 4), (2, 3, 2)], ids=str)
+def test_jacobian(shape):
+    assert_input_jacobian(nn.Sigmoid(), uniform(shape, 3))
+
+
+def test_has_no_parameters():
+    assert nn.Sigmoid().parameters() == ([], [])
+
+
+def test_float32_matches_float64():
+    check_float32(nn.Sigmoid(), uniform((6, 5), 1), uniform((6, 5), 2))
+
+
+@pytest.mark.parametrize("shape", [(7,), (4, 5), (2, 3, 4)], ids=str)
+def test_noncontiguous_input_and_gradOutput(shape):
+    check_noncontiguous(nn.Sigmoid(), uniform(shape, 1), uniform(shape, 2))
+
+
+def test_broadcast_input_with_zero_strides():
+    x = np.broadcast_to(uniform((5,), 1), (4, 5))
+    np.testing.assert_array_equal(nn.Sigmoid().forward(x), nn.Sigmoid().forward(np.ascontiguousarray(x)))
+
+
+def test_batch_equals_samples():
+    check_batch_equals_samples(nn.Sigmoid(), uniform((5, 3, 2), 1), uniform((5, 3, 2), 2))
+
+
+def test_buffer_reuse_across_batch_sizes():
+    check_buffer_reuse(nn.Sigmoid(), uniform((8, 5), 1), uniform((8, 5), 2),
+                       uniform((4, 5), 3), uniform((4, 5), 4))
+
+
+def test_own_output_as_input_is_not_overwritten():
+    m = nn.Sigmoid()
+    x = uniform((4, 5), 1)
+    y = m.forward(x)
+    kept = y.copy()
+    z = m.forward(y)
+    assert z is not y
+    np.testing.assert_array_equal(y, kept)
+    np.testing.assert_allclose(z, sigmoid(sigmoid(x)), rtol=1e-15, atol=0)
+
+
+def test_pickle_round_trip():
+    check_pickle(nn.Sigmoid(), uniform((4, 5), 1), uniform((4, 5), 2))
+
+
+def test_nan_propagates():
+    x = uniform((3, 4), 1)
+    mask = np.zeros(x.shape, dtype=bool)
+    mask[1, 2] = True
+    check_nan_propagates(nn.Sigmoid(), x, (1, 2), mask, uniform((3, 4), 2))
+
+
+def test_empty_input_gives_empty_output():
+    m = nn.Sigmoid()
+    assert m.forward(np.zeros((0, 5))).shape == (0, 5)
+    assert m.backward(np.zeros((0, 5)), np.zeros((0, 5))).shape == (0, 5)
+
+
+def test_repr():
+    assert repr(nn.Sigmoid()) == "nn.Sigmoid"
+
+
+# ---------------------------------------------------------------- bad input
+def test_bad_array_types():
+    check_bad_arrays(nn.Sigmoid(), uniform((4, 5), 1), uniform((4, 5), 2), "Sigmoid")
+
+
+def test_mixed_precision_between_input_and_gradOutput():
+    m = nn.Sigmoid()
+    x = uniform((4, 5)).astype(np.float32)
+    m.forward(x)
+    with raises_exactly(TypeError, "Sigmoid_updateGradInput: gradOutput must be float32 like the other "
+                                   "tensors, got float64"):
+        m.backward(x, uniform((4, 5)))
+
+
+def test_mismatched_gradOutput():
+    m = nn.Sigmoid()
+    m.forward(uniform((2, 3)))
+    with raises_exactly(thnn.THNNError, "Sigmoid_updateGradInput: gradOutput must be shaped as output "
+                                        "(2D of size [2, 3]), got 2D of size [3, 2]"):
+        m.backward(uniform((2, 3)), uniform((3, 2)))
+
+
+@pytest.mark.parametrize("ndim", [0, thnn.MAX_DIM + 1])
+def test_unsupported_number_of_dimensions(ndim):
+    with raises_exactly(thnn.THNNError, f"Sigmoid_updateOutput: input must have 1 to {thnn.MAX_DIM} "
+                                        f"dimensions, got {ndim}"):
+        nn.Sigmoid().forward(np.zeros((1,) * ndim))
+
+
+def test_most_dimensions_accepted():
+    x = uniform((1, 2) * (thnn.MAX_DIM // 2), 1)
+    np.testing.assert_allclose(nn.Sigmoid().forward(x), sigmoid(x), rtol=1e-15, atol=0)
+
+
+def test_backward_before_forward():
+    with raises_exactly(TypeError, "Sigmoid_updateGradInput: output is required, got None"):
+        nn.Sigmoid().backward(uniform((3,)), uniform((3,)))

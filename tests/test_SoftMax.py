@@ -1,0 +1,202 @@
+"""nn_legacy.SoftMax and the SoftMax_* kernels: y_i = exp(x_i) / sum_j exp(x_j)
+over the feature dim (dim 0 of 1D and 3D input, dim 1 of 2D and 4D)."""
+import warnings
+
+import numpy as np
+import pytest
+
+import nn_legacy as nn
+import thnn
+from layer_checks import (arbitrary_views, assert_input_jacobian, check_bad_arrays,
+                          check_batch_equals_samples, check_buffer_reuse, check_float32, check_nan_propagates,
+                          check_noncontiguous, check_pickle, draw_shape, raises_exactly, run_hypothesis,
+                          torch_forward_backward, torch_or_skip, uniform)
+
+# shape -> the feature dim
+LAYOUTS = {(6,): 0, (4, 5): 1, (5, 3, 2): 0, (2, 4, 3, 2): 1}
+LAYOUT_IDS = ["1D", "2D", "3D", "4D"]
+
+
+def feature_dim(x):
+    return {1: 0, 2: 1, 3: 0, 4: 1}[x.ndim]
+
+
+def softmax(x):
+    d = feature_dim(x)
+    e = np.exp(x - x.max(axis=d, keepdims=True))
+    return e / e.sum(axis=d, keepdims=True)
+
+
+def softmax_grad(y, g):
+    return y * (g - (y * g).sum(axis=feature_dim(y), keepdims=True))
+
+
+@pytest.mark.parametrize("shape", LAYOUTS, ids=LAYOUT_IDS)
+def test_matches_numpy(shape):
+    m = nn.SoftMax()
+    x, g = uniform(shape, 1), uniform(shape, 2)
+    y = softmax(x)
+    np.testing.assert_allclose(m.forward(x), y, rtol=1e-14, atol=0)
+    np.testing.assert_allclose(m.backward(x, g), softmax_grad(y, g), rtol=1e-12, atol=1e-15)
+
+
+@pytest.mark.parametrize("shape", LAYOUTS, ids=LAYOUT_IDS)
+def test_matches_torch(shape):
+    torch = torch_or_skip()
+    x, g = uniform(shape, 1), uniform(shape, 2)
+    out, gin = torch_forward_backward(lambda t: torch.softmax(t, dim=LAYOUTS[shape]), x, g)
+    m = nn.SoftMax()
+    np.testing.assert_allclose(m.forward(x), out, rtol=1e-14, atol=0)
+    np.testing.assert_allclose(m.backward(x, g), gin, rtol=1e-12, atol=1e-15)
+
+
+@pytest.mark.parametrize("shape", [(5, 3, 2), (2, 4, 3, 2)], ids=["3D", "4D"])
+def test_spatial_forms_take_a_softmax_at_every_pixel(shape):
+    x = uniform(shape, 1)
+    out = nn.SoftMax().forward(x)
+    per_pixel = nn.SoftMax()
+    lead = (slice(None),) * (x.ndim - 2)
+    for index in np.ndindex(*shape[-2:]):
+        np.testing.assert_array_equal(out[lead + index], per_pixel.forward(x[lead + index]))
+
+
+@pytest.mark.parametrize("shape", LAYOUTS, ids=LAYOUT_IDS)
+def test_probabilities_sum_to_one(shape):
+    out = nn.SoftMax().forward(uniform(shape, 1, -30, 30))
+    assert np.all(out >= 0)
+    np.testing.assert_allclose(out.sum(axis=LAYOUTS[shape]), 1, rtol=1e-14)
+
+
+def test_large_inputs_do_not_overflow():
+    m = nn.SoftMax()
+    x = np.array([[1000.0, 1001.0, 999.0], [-1000.0, -1001.0, -999.0]])
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        out = m.forward(x)
+    np.testing.assert_allclose(out[0], softmax(np.array([1.0, 2.0, 0.0])), rtol=1e-14)
+    np.testing.assert_allclose(out[1], softmax(np.array([-1.0, -2.0, 0.0])), rtol=1e-14)
+
+
+def test_minus_infinity_gets_probability_zero():
+    m = nn.SoftMax()
+    out = m.forward(np.array([[-np.inf, 0.0, 0.0]]))
+    np.testing.assert_array_equal(out, [[0.0, 0.5, 0.5]])
+    np.testing.assert_array_equal(m.backward(np.array([[-np.inf, 0.0, 0.0]]), np.array([[1.0, 1.0, 0.0]])),
+                                  [[0.0, 0.25, -0.25]])
+
+
+@pytest.mark.parametrize("shape", LAYOUTS, ids=LAYOUT_IDS)
+def test_jacobian(shape):
+    assert_input_jacobian(nn.SoftMax(), uniform(shape, 3))
+
+
+def test_has_no_parameters():
+    assert nn.SoftMax().parameters() == ([], [])
+
+
+@pytest.mark.parametrize("shape", [(4, 5), (2, 4, 3, 2)], ids=["2D", "4D"])
+def test_float32_matches_float64(shape):
+    check_float32(nn.SoftMax(), uniform(shape, 1), uniform(shape, 2))
+
+
+@pytest.mark.parametrize("shape", LAYOUTS, ids=LAYOUT_IDS)
+def test_noncontiguous_input_and_gradOutput(shape):
+    check_noncontiguous(nn.SoftMax(), uniform(shape, 1), uniform(shape, 2))
+
+
+@pytest.mark.parametrize("shape", [(4, 5), (3, 4, 3, 2)], ids=["2D batch of 1D", "4D batch of 3D"])
+def test_batch_equals_samples(shape):
+    check_batch_equals_samples(nn.SoftMax(), uniform(shape, 1), uniform(shape, 2))
+
+
+@pytest.mark.parametrize("big, small", [((8, 5), (4, 5)), ((4, 3, 2, 2), (2, 3, 2, 2))], ids=["2D", "4D"])
+def test_buffer_reuse_across_batch_sizes(big, small):
+    check_buffer_reuse(nn.SoftMax(), uniform(big, 1), uniform(big, 2), uniform(small, 3), uniform(small, 4))
+
+
+def test_pickle_round_trip():
+    check_pickle(nn.SoftMax(), uniform((4, 5), 1), uniform((4, 5), 2))
+
+
+def test_nan_spreads_over_its_sample_only():
+    x = uniform((3, 4), 1)
+    mask = np.zeros(x.shape, dtype=bool)
+    mask[1, :] = True
+    check_nan_propagates(nn.SoftMax(), x, (1, 2), mask, uniform((3, 4), 2))
+
+
+def test_nan_spreads_over_its_pixel_only():
+    x = uniform((2, 3, 2, 2), 1)
+    mask = np.zeros(x.shape, dtype=bool)
+    mask[1, :, 0, 1] = True
+    check_nan_propagates(nn.SoftMax(), x, (1, 2, 0, 1), mask, uniform((2, 3, 2, 2), 2))
+
+
+def test_empty_batch_gives_empty_output():
+    m = nn.SoftMax()
+    assert m.forward(np.zeros((0, 5))).shape == (0, 5)
+    assert m.backward(np.zeros((0, 5)), np.zeros((0, 5))).shape == (0, 5)
+
+
+def test_repr():
+    assert repr(nn.SoftMax()) == "nn.SoftMax"
+
+
+@pytest.mark.slow
+def test_any_shape_and_layout():
+    """1D to 4D inputs of any sizes (0 and 1 included) in any memory layout:
+    identical to the contiguous copy, and the numpy formula."""
+
+    def check(data):
+        x = data.draw(arbitrary_views(draw_shape(data)), label="x")
+        g = data.draw(arbitrary_views(x.shape), label="gradOutput")
+        xc, gc = np.ascontiguousarray(x), np.ascontiguousarray(g)
+        m, ref = nn.SoftMax(), nn.SoftMax()
+        out = m.forward(x)
+        np.testing.assert_array_equal(out, ref.forward(xc))
+        np.testing.assert_array_equal(m.backward(x, g), ref.backward(xc, gc))
+        if x.size:
+            np.testing.assert_allclose(out, softmax(xc), rtol=1e-13, atol=1e-15)
+    run_hypothesis(check)
+
+
+# ---------------------------------------------------------------- bad input
+def test_bad_array_types():
+    check_bad_arrays(nn.SoftMax(), uniform((4, 5), 1), uniform((4, 5), 2), "SoftMax")
+
+
+@pytest.mark.parametrize("shape, described", [((1, 2, 3, 4, 5), "5D of size [1, 2, 3, 4, 5]")])
+def test_more_than_four_dimensions(shape, described):
+    with raises_exactly(thnn.THNNError, f"SoftMax_updateOutput: input must be 1D, 2D, 3D or 4D, got {described}"):
+        nn.SoftMax().forward(np.zeros(shape))
+
+
+def test_zero_dimensions():
+    with raises_exactly(thnn.THNNError, f"SoftMax_updateOutput: input must have 1 to {thnn.MAX_DIM} "
+                                        f"dimensions, got 0"):
+        nn.SoftMax().forward(np.array(1.0))
+
+
+def test_mismatched_gradOutput():
+    m = nn.SoftMax()
+    m.forward(uniform((2, 3)))
+    with raises_exactly(thnn.THNNError, "SoftMax_updateGradInput: gradOutput must be shaped as input "
+                                        "(2D of size [2, 3]), got 2D of size [2, 4]"):
+        m.backward(uniform((2, 3)), uniform((2, 4)))
+
+
+def test_input_not_matching_the_forward_output():
+    m = nn.SoftMax()
+    m.forward(uniform((2, 3)))
+    with raises_exactly(thnn.THNNError, "SoftMax_updateGradInput: output must be shaped as input "
+                                        "(2D of size [3, 3]), got 2D of size [2, 3]"):
+        m.backward(uniform((3, 3)), uniform((3, 3)))
+
+
+def test_mixed_precision_between_input_and_gradOutput():
+    m = nn.SoftMax()
+    x = uniform((4, 5)).astype(np.float32)
+    m.forward(x)
+    with raises_exactly(TypeError, "SoftMax_updateGradInput: gradOutput must be float32 like the other "
+                                   "tensors, got float64"):
+        m.backward(x, uniform((4, 5)))
