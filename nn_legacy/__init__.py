@@ -50,7 +50,12 @@ from .CrossEntropyCriterion import CrossEntropyCriterion
 # ==== end of linear, sparse and embedding layers ====
 
 # ==== temporal layers and recurrent cells ====
-
+from .TemporalConvolution import TemporalConvolution
+from .TemporalSubSampling import TemporalSubSampling
+from .TemporalRowConvolution import TemporalRowConvolution
+from .TemporalMaxPooling import TemporalMaxPooling
+from .GRUCellFused import GRUCellFused
+from .LSTMCellFused import LSTMCellFused
 # ==== end of temporal layers and recurrent cells ====
 
 # ==== modules in numpy ====
