@@ -20,17 +20,21 @@ static accreal THNN_(GRUFused_at)(const THTensor *t, int64_t b, int64_t j)
   return t->nDimension == 2 ? data[b * t->stride[0] + j * t->stride[1]] : data[j * t->stride[0]];
 }
 
-/* h is hx (forward) or gradOutput (backward): it sets batch and hiddenSize.
- * Every other argument may be NULL when the verb does not take it. */
+/* The forward pass gives hx, the backward pass storage: either sets batch
+ * and hiddenSize.  Every other argument may be NULL when the verb does not
+ * take it. */
 static int THNN_(GRUFused_shapeCheck)(THNNState *state, THTensor *input, THTensor *hidden,
-                                      THTensor *bias1, THTensor *bias2,
-                                      THTensor *h, const char *hName, THTensor *storage)
+                                      THTensor *bias1, THTensor *bias2, THTensor *hx,
+                                      THTensor *storage, THTensor *gradOutput)
 {
-  int nd = h->nDimension;
-  if (nd != 1 && nd != 2)
-    return THTensor_(shapeError)(state, hName, h, "1D [hiddenSize] or 2D [batch, hiddenSize]");
-  int64_t H = h->size[nd - 1];
-  int64_t gates[2] = {h->size[0], 3 * H}, saved[2] = {h->size[0], 5 * H};
+  THTensor *ref = hx ? hx : storage;
+  int nd = ref->nDimension;
+  if (hx && nd != 1 && nd != 2)
+    return THTensor_(shapeError)(state, "hx", hx, "1D [hiddenSize] or 2D [batch, hiddenSize]");
+  if (!hx && ((nd != 1 && nd != 2) || storage->size[nd - 1] % 5 != 0))
+    return THTensor_(shapeError)(state, "storage", storage, "1D [5*hiddenSize] or 2D [batch, 5*hiddenSize]");
+  int64_t H = hx ? hx->size[nd - 1] : storage->size[nd - 1] / 5;
+  int64_t rows[2] = {ref->size[0], H}, gates[2] = {ref->size[0], 3 * H};
   if (input)
     TH_TRY(THTensor_(checkSizes)(state, "input", input, nd, nd == 2 ? gates : gates + 1));
   if (hidden)
@@ -41,8 +45,8 @@ static int THNN_(GRUFused_shapeCheck)(THNNState *state, THTensor *input, THTenso
     TH_TRY(THTensor_(checkSizes)(state, "bias1", bias1, 1, gates + 1));
     TH_TRY(THTensor_(checkSizes)(state, "bias2", bias2, 1, gates + 1));
   }
-  if (storage)
-    TH_TRY(THTensor_(checkSizes)(state, "storage", storage, nd, nd == 2 ? saved : saved + 1));
+  if (gradOutput)
+    TH_TRY(THTensor_(checkSizes)(state, "gradOutput", gradOutput, nd, nd == 2 ? rows : rows + 1));
   return 0;
 }
 
@@ -55,7 +59,7 @@ int THNN_(GRUFused_updateOutput)(THNNState *state, THTensor *input, THTensor *hi
                                  THTensor *bias1, THTensor *bias2, THTensor *hx,
                                  THTensor *hy, THTensor *storage)
 {
-  TH_TRY(THNN_(GRUFused_shapeCheck)(state, input, hidden, bias1, bias2, hx, "hx", NULL));
+  TH_TRY(THNN_(GRUFused_shapeCheck)(state, input, hidden, bias1, bias2, hx, NULL, NULL));
   int nd = hx->nDimension;
   int64_t H = hx->size[nd - 1], batch = nd == 2 ? hx->size[0] : 1;
   int64_t saved[2] = {batch, 5 * H};
@@ -90,7 +94,7 @@ int THNN_(GRUFused_updateOutput)(THNNState *state, THTensor *input, THTensor *hi
 int THNN_(GRUFused_updateGradInput)(THNNState *state, THTensor *gradInInput, THTensor *gradInHidden,
                                     THTensor *gradOutput, THTensor *gradInputHx, THTensor *storage)
 {
-  TH_TRY(THNN_(GRUFused_shapeCheck)(state, NULL, NULL, NULL, NULL, gradOutput, "gradOutput", storage));
+  TH_TRY(THNN_(GRUFused_shapeCheck)(state, NULL, NULL, NULL, NULL, NULL, storage, gradOutput));
   int nd = gradOutput->nDimension;
   int64_t H = gradOutput->size[nd - 1], batch = nd == 2 ? gradOutput->size[0] : 1;
   int64_t gates[2] = {batch, 3 * H};
