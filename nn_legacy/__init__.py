@@ -16,12 +16,15 @@ are 0-based.
 """
 from . import jacobian
 from ._random import manualSeed
+from .t7 import load_lua
 
 # ---- base classes and containers ----
 from .Module import Module
 from .Criterion import Criterion
 from .Container import Container
 from .Sequential import Sequential
+from .Concat import Concat
+from .Parallel import Parallel
 
 # ---- modules over kernels ----
 from .Linear import Linear
@@ -66,6 +69,6 @@ from .LSTMCellFused import LSTMCellFused
 
 # ==== end of criterions in numpy ====
 
-__all__ = ["jacobian", "manualSeed"] + sorted(
+__all__ = ["jacobian", "manualSeed", "load_lua"] + sorted(
     name for name, value in dict(globals()).items()
     if isinstance(value, type) and issubclass(value, (Module, Criterion)))

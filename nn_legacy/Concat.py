@@ -1,0 +1,111 @@
+import numpy as np
+
+from .Container import Container
+
+
+class Concat(Container):
+    """Every child sees the same input; their outputs are joined along
+    ``dimension`` (0-based): ``output = [m_0(x), m_1(x), ...]`` concatenated.
+
+    The outputs must agree in every other dimension.  Going back, child i gets
+    its own slice of gradOutput and the gradInputs of all children are summed:
+    ``dL/dx = sum_i dm_i/dx^T dL/dy_i``.
+    """
+
+    def __init__(self, dimension):
+        super().__init__()
+        self.dimension = int(dimension)
+        self.outputSize = None
+
+    def _t7_fixup(self, version):
+        self.dimension = int(self.dimension) - 1  # Lua numbers are floats; Torch7 counted from 1
+
+    def updateOutput(self, input):
+        outputs = [self._child(i, "updateOutput", input) for i in range(len(self.modules))]
+        self.output = _join(self, outputs, self.dimension, self.output)
+        return self.output
+
+    def _slices(self, gradOutput):
+        """gradOutput cut into the children's parts (views)."""
+        parts, offset = [], 0
+        for m in self.modules:
+            n = m.output.shape[self.dimension]
+            index = [slice(None)] * gradOutput.ndim
+            index[self.dimension] = slice(offset, offset + n)
+            parts.append(gradOutput[tuple(index)])
+            offset += n
+        return parts
+
+    def _check_grad(self, gradOutput):
+        if not isinstance(gradOutput, np.ndarray) or gradOutput.shape != self.output.shape:
+            shape = getattr(gradOutput, "shape", type(gradOutput).__name__)
+            raise ValueError(f"{type(self).__name__}: gradOutput must be shaped as output {list(self.output.shape)}, "
+                             f"got {list(shape) if isinstance(shape, tuple) else shape}")
+
+    def _sum_grad_inputs(self, input, method, gradOutput, *extra):
+        self._check_grad(gradOutput)
+        total = None
+        for i, part in enumerate(self._slices(gradOutput)):
+            g = self._child(i, method, input, part, *extra)
+            if total is None:
+                if self.gradInput is None or self.gradInput.shape != g.shape or self.gradInput.dtype != g.dtype:
+                    self.gradInput = np.empty_like(g)
+                total = self.gradInput
+                total[...] = g
+            else:
+                total += g
+        return self.gradInput
+
+    def updateGradInput(self, input, gradOutput):
+        return self._sum_grad_inputs(input, "updateGradInput", gradOutput)
+
+    def backward(self, input, gradOutput, scale=1):
+        return self._sum_grad_inputs(input, "backward", gradOutput, scale)
+
+    def accGradParameters(self, input, gradOutput, scale=1):
+        self._check_grad(gradOutput)
+        for i, part in enumerate(self._slices(gradOutput)):
+            self._child(i, "accGradParameters", input, part, scale)
+
+    def accUpdateGradParameters(self, input, gradOutput, lr):
+        self._check_grad(gradOutput)
+        for i, part in enumerate(self._slices(gradOutput)):
+            self._child(i, "accUpdateGradParameters", input, part, lr)
+
+    def __repr__(self):
+        return _tree_repr(self, f"nn.{type(self).__name__}({self.dimension})")
+
+
+def _join(container, outputs, dim, buffer):
+    """Concatenate the children's outputs along dim into buffer (reused when
+    its shape and dtype fit), with an error naming the first child that does
+    not fit."""
+    name = type(container).__name__
+    if not outputs:
+        raise ValueError(f"{name}: the container is empty")
+    first = outputs[0]
+    if not 0 <= dim < first.ndim:
+        raise ValueError(f"{name}: dimension {dim} is out of range for outputs of {first.ndim} dimensions")
+    for i, out in enumerate(outputs[1:], 1):
+        if out.ndim != first.ndim or out.shape[:dim] + out.shape[dim + 1:] != first.shape[:dim] + first.shape[dim + 1:]:
+            raise ValueError(f"{name}: output of module ({i}) has size {list(out.shape)}, which cannot be joined "
+                             f"along dimension {dim} with size {list(first.shape)} of module (0)")
+    shape = list(first.shape)
+    shape[dim] = sum(out.shape[dim] for out in outputs)
+    dtype = np.result_type(*outputs)
+    if buffer is None or buffer.shape != tuple(shape) or buffer.dtype != dtype:
+        buffer = np.empty(shape, dtype=dtype)
+    np.concatenate(outputs, axis=dim, out=buffer)
+    return buffer
+
+
+def _tree_repr(container, head):
+    if not container.modules:
+        return head
+    lines = [head + " {", "  input"]
+    for i, m in enumerate(container.modules):
+        last = i == len(container.modules) - 1
+        body = repr(m).replace("\n", "\n  |    " if not last else "\n       ")
+        lines.append(f"  |`-> ({i}): {body}")
+    lines += ["   ... -> output", "}"]
+    return "\n".join(lines)

@@ -1,0 +1,79 @@
+import numpy as np
+
+from .Concat import _join, _tree_repr
+from .Container import Container
+
+
+class Parallel(Container):
+    """Child i gets slice i of the input along ``inputDimension`` (0-based; the
+    dimension is removed, as ``input[..., i, ...]``), and the children's
+    outputs are joined along ``outputDimension`` (0-based).  So a Parallel
+    of n children needs an input of size n along inputDimension.
+
+    Going back, child i gets its part of gradOutput and its gradInput fills
+    slice i of the gradInput.
+    """
+
+    def __init__(self, inputDimension, outputDimension):
+        super().__init__()
+        self.inputDimension = int(inputDimension)
+        self.outputDimension = int(outputDimension)
+
+    def _t7_fixup(self, version):
+        self.inputDimension = int(self.inputDimension) - 1   # Lua numbers are floats; Torch7 counted from 1
+        self.outputDimension = int(self.outputDimension) - 1
+
+    def _inputs(self, input):
+        name = type(self).__name__
+        if not isinstance(input, np.ndarray):
+            raise TypeError(f"{name}: input must be a numpy array, got {type(input).__name__}")
+        d = self.inputDimension
+        if not 0 <= d < input.ndim or input.shape[d] != len(self.modules):
+            raise ValueError(f"{name}: input must have size {len(self.modules)} (one slice per module) along "
+                             f"dimension {d}, got {input.ndim}D of size [{', '.join(map(str, input.shape))}]")
+        return [np.take(input, i, axis=d) for i in range(len(self.modules))]  # copies: kernels keep no views
+
+    def updateOutput(self, input):
+        outputs = [self._child(i, "updateOutput", x) for i, x in enumerate(self._inputs(input))]
+        self.output = _join(self, outputs, self.outputDimension, self.output)
+        return self.output
+
+    def _parts(self, gradOutput):
+        if not isinstance(gradOutput, np.ndarray) or gradOutput.shape != self.output.shape:
+            raise ValueError(f"{type(self).__name__}: gradOutput must be shaped as output "
+                             f"{list(self.output.shape)}, got {list(getattr(gradOutput, 'shape', ()))}")
+        parts, offset = [], 0
+        for m in self.modules:
+            n = m.output.shape[self.outputDimension]
+            index = [slice(None)] * gradOutput.ndim
+            index[self.outputDimension] = slice(offset, offset + n)
+            parts.append(gradOutput[tuple(index)])
+            offset += n
+        return parts
+
+    def _backward(self, input, gradOutput, method, *extra):
+        inputs = self._inputs(input)
+        if self.gradInput is None or self.gradInput.shape != input.shape or self.gradInput.dtype != input.dtype:
+            self.gradInput = np.empty_like(input)
+        for i, (x, g) in enumerate(zip(inputs, self._parts(gradOutput))):
+            index = [slice(None)] * input.ndim
+            index[self.inputDimension] = i
+            self.gradInput[tuple(index)] = self._child(i, method, x, g, *extra)
+        return self.gradInput
+
+    def updateGradInput(self, input, gradOutput):
+        return self._backward(input, gradOutput, "updateGradInput")
+
+    def backward(self, input, gradOutput, scale=1):
+        return self._backward(input, gradOutput, "backward", scale)
+
+    def accGradParameters(self, input, gradOutput, scale=1):
+        for i, (x, g) in enumerate(zip(self._inputs(input), self._parts(gradOutput))):
+            self._child(i, "accGradParameters", x, g, scale)
+
+    def accUpdateGradParameters(self, input, gradOutput, lr):
+        for i, (x, g) in enumerate(zip(self._inputs(input), self._parts(gradOutput))):
+            self._child(i, "accUpdateGradParameters", x, g, lr)
+
+    def __repr__(self):
+        return _tree_repr(self, f"nn.{type(self).__name__}({self.inputDimension}, {self.outputDimension})")

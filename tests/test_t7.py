@@ -1,0 +1,232 @@
+"""nn_legacy.t7: reading real Torch7 files, and refusing bad ones cleanly."""
+import os
+import struct
+
+import numpy as np
+import pytest
+
+import nn_legacy as nn
+from nn_legacy.t7 import LuaTable, T7Error, TorchObject, load_lua, read_t7, Reader
+
+DATA = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "..", "shared", "t7data")
+if not os.path.isdir(DATA):
+    DATA = os.environ.get("THNN_T7DATA", DATA)
+needs_data = pytest.mark.skipif(not os.path.isdir(DATA), reason="shared/t7data is not beside the checkout")
+
+
+def path(*parts):
+    return os.path.join(DATA, *parts)
+
+
+# ---------------------------------------------------------------- format files
+@needs_data
+def test_double_tensor():
+    t = read_t7(path("torchfile", "doubletensor.t7"))
+    assert t.dtype == np.float64
+    np.testing.assert_array_equal(t, [[1, 2, 3], [4, 5, 6.9]])
+
+
+@needs_data
+def test_float_tensor():
+    t = read_t7(path("torchfile", "floattensor.t7"))
+    assert t.dtype == np.float32 and t.shape == (2, 3, 4)
+    assert abs(float(t.astype(np.float64).sum()) - 12.97241666913) < 1e-6
+
+
+@needs_data
+def test_tables():
+    assert read_t7(path("torchfile", "hello=123.t7")) == {"hello": 123.0}
+    t = read_t7(path("torchfile", "list_table.t7"))
+    assert t.as_list() == ["hello", "world", "third item", 123.0]
+    t = read_t7(path("torchfile", "map_table1.t7"))
+    assert t.as_list() is None and t[0.0] == "zero" and t[4.0] == 123.0
+    t = read_t7(path("torchfile", "map_table2.t7"))
+    assert t.as_list() is None and t["a"] == "non number key" and t[3.0] == "third item"
+
+
+@needs_data
+def test_custom_and_recursive_objects():
+    obj = read_t7(path("torchfile", "custom_class.t7"))
+    assert isinstance(obj, TorchObject) and obj.class_name == "Blah" and obj.fields == {}
+    a = read_t7(path("torchfile", "recursive_class.t7"))
+    assert a.class_name == "A" and a.fields["a"] is a
+    t = read_t7(path("torchfile", "recursive_kv_table.t7"))
+    (value,) = t.values()
+    assert value is t
+
+
+@needs_data
+def test_tds_containers():
+    assert read_t7(path("torchfile", "tds_hash.t7")) == {1.0: 2.0, 2.0: 3.0, 10.0: 11.0}
+    assert read_t7(path("torchfile", "tds_vec.t7")) == [123.0, 456.0]
+
+
+@needs_data
+def test_nngraph_is_refused_by_name_or_kept_as_objects():
+    f = path("torchfile", "gmodule_with_linear_identity.t7")
+    with pytest.raises(T7Error, match="nn.gModule") as info:
+        load_lua(f)
+    assert "nngraph.Node" in str(info.value)
+    g = load_lua(f, unknown_classes="object")
+    assert isinstance(g, TorchObject) and g.class_name == "nn.gModule"
+    linears = [m for m in g.fields["modules"] if isinstance(m, nn.Linear)]
+    assert len(linears) == 1 and linears[0].weight.shape == (2, 1)
+
+
+@needs_data
+def test_back_references_are_shared():
+    raw = read_t7(path("opencv_ascii", "net_softmax_net.txt"))
+    inner = raw.fields["modules"][1.0]
+    assert raw.fields["output"] is inner.fields["output"]
+    net = load_lua(path("opencv_ascii", "net_softmax_net.txt"))
+    assert net.output is net.get(0).output
+
+
+# ---------------------------------------------------------------- real nets
+OPENCV_NETS = ["linear_2d", "softmax", "logsoftmax", "softmax_spatial", "logsoftmax_spatial", "concat", "parallel"]
+
+
+@needs_data
+@pytest.mark.parametrize("name", OPENCV_NETS)
+def test_opencv_net_reproduces_its_recorded_output(name):
+    net = load_lua(path("opencv_ascii", f"net_{name}_net.txt"))
+    x = read_t7(path("opencv_ascii", f"net_{name}_input.txt"))
+    expected = read_t7(path("opencv_ascii", f"net_{name}_output.txt"))
+    net.evaluate()
+    diff = np.abs(net.forward(np.ascontiguousarray(x)) - expected)
+    assert diff.mean() <= 1e-5 and diff.max() <= 1e-4, (diff.mean(), diff.max())
+
+
+@needs_data
+def test_cpptorch_float_linear():
+    net = load_lua(path("cpptorch", "net.t7"))
+    assert isinstance(net, nn.Linear) and net.weight.dtype == np.float32
+    np.testing.assert_array_equal(net.weight, [[0, 1, 0], [0, 0, 1]])
+    np.testing.assert_array_equal(net.gradWeight, np.zeros((2, 3)))  # stale gradients start at zero
+    x = read_t7(path("cpptorch", "x.t7"))
+    np.testing.assert_array_equal(net.forward(x), read_t7(path("cpptorch", "y.t7")))
+
+
+@needs_data
+def test_loaded_module_trains():
+    net = load_lua(path("opencv_ascii", "net_linear_2d_net.txt"))
+    x = read_t7(path("opencv_ascii", "net_linear_2d_input.txt"))
+    before = net.weight.copy()
+    net.zeroGradParameters()
+    net.backward(x, np.ones((13, 3)))
+    net.updateParameters(0.1)
+    np.testing.assert_allclose(before - net.weight, 0.1 * np.ones((3, 13)) @ x)
+
+
+@needs_data
+def test_train_stored_as_number_zero():
+    raw = read_t7(path("opencv_ascii", "net_batch_norm_net.txt"))
+    bn = raw.fields["modules"][1.0]
+    assert bn.version == 2 and bn.fields["train"] == 0
+
+
+def test_unknown_classes_option_is_checked():
+    with pytest.raises(ValueError, match="unknown_classes"):
+        load_lua(__file__, unknown_classes="maybe")
+
+
+# ---------------------------------------------------------------- crafted files
+def _i(v):
+    return struct.pack("<i", v)
+
+
+def _s(text):
+    raw = text.encode()
+    return _i(len(raw)) + raw
+
+
+def _tensor(values, long_fmt="<q", cls="torch.DoubleTensor", storage_cls="torch.DoubleStorage", sizes=None,
+            strides=None, offset=1, count=None):
+    values = np.asarray(values, dtype=np.float64)
+    sizes = list(values.shape) if sizes is None else sizes
+    strides = [int(s) for s in np.array(values.strides) // 8] if strides is None else strides
+    long = lambda v: struct.pack(long_fmt, v)  # noqa: E731
+    body = _i(4) + _i(1) + _s("V 1") + _s(cls) + _i(len(sizes))
+    body += b"".join(map(long, sizes)) + b"".join(map(long, strides)) + long(offset)
+    body += _i(4) + _i(2) + _s("V 1") + _s(storage_cls)
+    body += long(values.size if count is None else count) + values.tobytes()
+    return body
+
+
+def test_windows_four_byte_longs():
+    data = _tensor([[1.0, 2.0], [3.0, 4.0]], long_fmt="<i")
+    np.testing.assert_array_equal(Reader(data, long_size=4).read(), [[1, 2], [3, 4]])
+    with pytest.raises(T7Error):
+        Reader(data, long_size=8).read()
+
+
+def test_tensor_sharing_a_storage_and_strides():
+    storage = np.arange(6.0)
+    t = Reader(_tensor(storage, sizes=[3, 2], strides=[1, 3])).read()  # a transposed view
+    np.testing.assert_array_equal(t, storage.reshape(2, 3).T)
+
+
+def test_views_outside_their_storage_are_refused():
+    with pytest.raises(T7Error, match="reaches element"):
+        Reader(_tensor(np.arange(4.0), sizes=[4], strides=[1], offset=3)).read()
+    with pytest.raises(T7Error, match="negative"):
+        Reader(_tensor(np.arange(4.0), sizes=[2], strides=[-1], offset=2)).read()
+
+
+def test_huge_declared_sizes_are_refused_before_allocating():
+    with pytest.raises(T7Error, match="declares"):
+        Reader(_tensor(np.arange(4.0), count=2**60)).read()
+    with pytest.raises(T7Error, match="declares"):
+        Reader(_i(3) + _i(1) + _i(2**31 - 1)).read()  # a table of 2^31 entries in 12 bytes
+    with pytest.raises(T7Error, match="truncated"):
+        Reader(_i(2) + _i(2**31 - 1) + b"abc").read()  # a 2 GB string
+
+
+def test_functions_are_never_loaded():
+    with pytest.raises(T7Error, match="function"):
+        Reader(_i(6) + _i(1) + _i(10) + b"\x1bLJ" + b"\0" * 7).read()
+
+
+def test_deep_nesting_is_refused():
+    data = b"".join(_i(3) + _i(i + 1) + _i(1) + _i(1) + struct.pack("<d", 1.0) for i in range(1000))
+    with pytest.raises(T7Error, match="nested deeper"):
+        Reader(data).read()
+
+
+def test_unknown_tag():
+    with pytest.raises(T7Error, match="unknown type tag 42"):
+        Reader(_i(42)).read()
+
+
+def _sample_files():
+    if not os.path.isdir(DATA):
+        return []
+    return [path("torchfile", "gmodule_with_linear_identity.t7"), path("cpptorch", "net.t7"),
+            path("opencv_ascii", "net_batch_norm_net.txt"), path("opencv_ascii", "net_softmax_net.txt")]
+
+
+@needs_data
+@pytest.mark.parametrize("f", _sample_files(), ids=os.path.basename)
+def test_every_truncation_raises_t7error(f):
+    with open(f, "rb") as fh:
+        data = fh.read()
+    step = max(1, len(data) // 400)
+    for n in range(0, len(data), step):
+        with pytest.raises(T7Error):
+            Reader(data[:n], ascii=f.endswith(".txt")).read()
+
+
+@needs_data
+@pytest.mark.parametrize("f", _sample_files(), ids=os.path.basename)
+def test_bit_flips_never_escape_as_other_errors(f):
+    with open(f, "rb") as fh:
+        data = bytearray(fh.read())
+    rng = np.random.default_rng(7)
+    for _ in range(300):
+        damaged = bytearray(data)
+        for pos in rng.integers(0, len(data), size=3):
+            damaged[pos] ^= 1 << int(rng.integers(0, 8))
+        try:
+            Reader(bytes(damaged), ascii=f.endswith(".txt")).read()
+        except T7Error:
+            pass
