@@ -1,3 +1,5 @@
+import numpy as np
+
 from ._checks import check_positive
 from .Module import Module
 
@@ -31,8 +33,11 @@ class TemporalMaxPooling(Module):
         self.indices = None
 
     def updateOutput(self, input):
+        # only an int64 array may be offered for reuse: the binding would let the
+        # kernel write int64 values into a float32 array of the same shape
+        indices = self.indices if isinstance(self.indices, np.ndarray) and self.indices.dtype == np.int64 else None
         self.output, self.indices = self._kernels(input).TemporalMaxPooling_updateOutput(
-            input, self.output, self.indices, self.kW, self.dW)
+            input, self.output, indices, self.kW, self.dW)
         return self.output
 
     def updateGradInput(self, input, gradOutput):

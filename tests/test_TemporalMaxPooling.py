@@ -224,6 +224,20 @@ def test_pickle_round_trip():
     check_pickle(make(), *data((2, 9, C), 3, 2))
 
 
+def test_a_float_indices_array_is_never_handed_to_the_kernel():
+    """An indices attribute that is not int64 (assigned, or loaded from an
+    old Torch7 file where indices were a float tensor) is replaced, not
+    written through: int64 values in a float32 array of the same shape
+    would run past its end."""
+    m = make(3, 2)
+    x = distinct((9, C)).astype(np.float32)
+    guard = np.zeros(24, np.float32)
+    m.indices = guard[:12].reshape(4, C)
+    m.forward(x)
+    assert m.indices is not guard[:12] and not guard.any()
+    np.testing.assert_array_equal(m.output, numpy_pool(x, 3, 2)[0])
+
+
 def test_clearState_drops_the_indices():
     m = make()
     m.forward(distinct((9, C)))
