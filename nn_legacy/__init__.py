@@ -41,10 +41,32 @@ from .ClassNLLCriterion import ClassNLLCriterion
 from .CrossEntropyCriterion import CrossEntropyCriterion
 
 # ==== activations ====
-
+from .Abs import Abs
+from .ELU import ELU
+from .GatedLinearUnit import GatedLinearUnit
+from .HardShrink import HardShrink
+from .HardTanh import HardTanh
+from .LeakyReLU import LeakyReLU
+from .LogSigmoid import LogSigmoid
+from .PReLU import PReLU
+from .RReLU import RReLU
+from .SoftPlus import SoftPlus
+from .SoftShrink import SoftShrink
+from .Sqrt import Sqrt
+from .Square import Square
 # ==== end of activations ====
 
 # ==== criterions over kernels ====
+from .AbsCriterion import AbsCriterion
+from .BCECriterion import BCECriterion
+from .DistKLDivCriterion import DistKLDivCriterion
+from .L1Cost import L1Cost
+from .MarginCriterion import MarginCriterion
+from .MultiLabelMarginCriterion import MultiLabelMarginCriterion
+from .MultiMarginCriterion import MultiMarginCriterion
+from .SmoothL1Criterion import SmoothL1Criterion
+from .SoftMarginCriterion import SoftMarginCriterion
+from .SpatialClassNLLCriterion import SpatialClassNLLCriterion
 
 # ==== end of criterions over kernels ====
 
@@ -62,7 +84,31 @@ from .LSTMCellFused import LSTMCellFused
 # ==== end of temporal layers and recurrent cells ====
 
 # ==== modules in numpy ====
-
+from .Add import Add
+from .AddConstant import AddConstant
+from .Bilinear import Bilinear
+from .CAdd import CAdd
+from .CMul import CMul
+from .Clamp import Clamp
+from .Cosine import Cosine
+from .CReLU import CReLU
+from .Dropout import Dropout
+from .Euclidean import Euclidean
+from .Exp import Exp
+from .GradientReversal import GradientReversal
+from .L1Penalty import L1Penalty
+from .Log import Log
+from .Maxout import Maxout
+from .Mul import Mul
+from .MulConstant import MulConstant
+from .Normalize import Normalize
+from .PartialLinear import PartialLinear
+from .Power import Power
+from .ReLU6 import ReLU6
+from .SoftMin import SoftMin
+from .SoftSign import SoftSign
+from .TanhShrink import TanhShrink
+from .WeightedEuclidean import WeightedEuclidean
 # ==== end of modules in numpy ====
 
 # ==== criterions in numpy ====

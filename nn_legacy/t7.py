@@ -405,10 +405,26 @@ class _Converter:
                 setattr(module, g, None)
             else:
                 setattr(module, g, np.zeros_like(param))
+        for key, value in _defaults(cls).items():   # Torch7 makes buffers on first use
+            module.__dict__.setdefault(key, value)
         fixup = getattr(module, "_t7_fixup", None)
         if fixup is not None:
             fixup(obj.version)               # class versions, 1-based fields -> 0-based
         return module
+
+
+def _defaults(cls):
+    """The attributes of a fresh instance, for classes built without
+    arguments (the module generator's state is left as it was)."""
+    from ._random import generator
+    bits = generator().bit_generator
+    state = bits.state
+    try:
+        return vars(cls())
+    except (TypeError, ValueError):
+        return {}
+    finally:
+        bits.state = state
 
 
 def load_lua(path, unknown_classes="error", ascii=None, long_size=8):

@@ -44,6 +44,8 @@ ffibuilder.set_source(
     f"static const char THNN_HEADER_TEXT[] = {_c_string(thnn_h)};\n"
     "const char *THNN_headerText(void) { return THNN_HEADER_TEXT; }\n",
     sources=sorted(os.path.relpath(p, ROOT) for p in glob.glob(os.path.join(SRC, "*.c"))),
+    # the generic files are #included, so name them: an edit to one must rebuild
+    depends=sorted(os.path.relpath(p, ROOT) for p in glob.glob(os.path.join(SRC, "**", "*.[ch]"), recursive=True)),
     include_dirs=[SRC, scipy_openblas32.get_include_dir()],
     library_dirs=[blas_lib],
     libraries=[scipy_openblas32.get_library(), "m"],

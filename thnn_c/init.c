@@ -30,9 +30,78 @@
 
 /* ==== activations ==== */
 
+#define TH_GENERIC_FILE "generic/Abs.c"
+#include "THGenerateFloatTypes.h"
+
+#define TH_GENERIC_FILE "generic/ELU.c"
+#include "THGenerateFloatTypes.h"
+
+#define TH_GENERIC_FILE "generic/GatedLinear.c"
+#include "THGenerateFloatTypes.h"
+
+#define TH_GENERIC_FILE "generic/HardShrink.c"
+#include "THGenerateFloatTypes.h"
+
+#define TH_GENERIC_FILE "generic/HardTanh.c"
+#include "THGenerateFloatTypes.h"
+
+#define TH_GENERIC_FILE "generic/LeakyReLU.c"
+#include "THGenerateFloatTypes.h"
+
+#define TH_GENERIC_FILE "generic/LogSigmoid.c"
+#include "THGenerateFloatTypes.h"
+
+#define TH_GENERIC_FILE "generic/PReLU.c"
+#include "THGenerateFloatTypes.h"
+
+#define TH_GENERIC_FILE "generic/RReLU.c"
+#include "THGenerateFloatTypes.h"
+
+#define TH_GENERIC_FILE "generic/SoftPlus.c"
+#include "THGenerateFloatTypes.h"
+
+#define TH_GENERIC_FILE "generic/SoftShrink.c"
+#include "THGenerateFloatTypes.h"
+
+#define TH_GENERIC_FILE "generic/Sqrt.c"
+#include "THGenerateFloatTypes.h"
+
+#define TH_GENERIC_FILE "generic/Square.c"
+#include "THGenerateFloatTypes.h"
+
 /* ==== end of activations ==== */
 
 /* ==== criterions ==== */
+
+#define TH_GENERIC_FILE "generic/AbsCriterion.c"
+#include "THGenerateFloatTypes.h"
+
+#define TH_GENERIC_FILE "generic/BCECriterion.c"
+#include "THGenerateFloatTypes.h"
+
+#define TH_GENERIC_FILE "generic/DistKLDivCriterion.c"
+#include "THGenerateFloatTypes.h"
+
+#define TH_GENERIC_FILE "generic/L1Cost.c"
+#include "THGenerateFloatTypes.h"
+
+#define TH_GENERIC_FILE "generic/MarginCriterion.c"
+#include "THGenerateFloatTypes.h"
+
+#define TH_GENERIC_FILE "generic/MultiLabelMarginCriterion.c"
+#include "THGenerateFloatTypes.h"
+
+#define TH_GENERIC_FILE "generic/MultiMarginCriterion.c"
+#include "THGenerateFloatTypes.h"
+
+#define TH_GENERIC_FILE "generic/SmoothL1Criterion.c"
+#include "THGenerateFloatTypes.h"
+
+#define TH_GENERIC_FILE "generic/SoftMarginCriterion.c"
+#include "THGenerateFloatTypes.h"
+
+#define TH_GENERIC_FILE "generic/SpatialClassNLLCriterion.c"
+#include "THGenerateFloatTypes.h"
 
 /* ==== end of criterions ==== */
 

@@ -141,9 +141,365 @@ TH_API int THNN_(ClassNLLCriterion_updateGradInput)(
 
 /* ==== activations ==== */
 
+/* ---- Abs: y = |x| ---- */
+TH_API int THNN_(Abs_updateOutput)(
+          THNNState *state,            // library state: receives the error message
+          THTensor *input,             // input, any shape
+          THTensor *output);           // [OUT] output, shaped as input
+TH_API int THNN_(Abs_updateGradInput)(
+          THNNState *state,            // library state: receives the error message
+          THTensor *input,             // input of the forward pass
+          THTensor *gradOutput,        // gradient w.r.t. output, shaped as input
+          THTensor *gradInput);        // [OUT] gradient w.r.t. input, shaped as input
+
+/* ---- ELU: y = x if x > 0 else alpha * (exp(x) - 1) ---- */
+TH_API int THNN_(ELU_updateOutput)(
+          THNNState *state,            // library state: receives the error message
+          THTensor *input,             // [INPLACE] input, any shape; overwritten with the output when inplace
+          THTensor *output,            // [OUT] output, shaped as input (a view of input when inplace)
+          accreal alpha,               // the negative saturation value is -alpha; inplace needs alpha >= 0
+          bool inplace);               // write the result into input
+TH_API int THNN_(ELU_updateGradInput)(
+          THNNState *state,            // library state: receives the error message
+          THTensor *input,             // input of the forward pass (its output when inplace)
+          THTensor *gradOutput,        // [INPLACE] gradient w.r.t. output; overwritten when inplace
+          THTensor *gradInput,         // [OUT] gradient w.r.t. input (a view of gradOutput when inplace)
+          THTensor *output,            // output of the forward pass
+          accreal alpha,               // as in the forward pass
+          bool inplace);               // write the result into gradOutput
+
+/* ---- GatedLinear: split dim into halves a, b; y = a * sigmoid(b) ---- */
+TH_API int THNN_(GatedLinear_updateOutput)(
+          THNNState *state,            // library state: receives the error message
+          THTensor *input,             // input, any shape with an even size along dim
+          THTensor *output,            // [OUT] output, shaped as input with size[dim] halved
+          int dim);                    // the dimension to halve, 0-based
+TH_API int THNN_(GatedLinear_updateGradInput)(
+          THNNState *state,            // library state: receives the error message
+          THTensor *input,             // input of the forward pass
+          THTensor *gradOutput,        // gradient w.r.t. output, shaped as output
+          THTensor *gradInput,         // [OUT] gradient w.r.t. input, shaped as input
+          int dim);                    // the dimension to halve, 0-based
+
+/* ---- HardShrink: y = x if |x| > lambda else 0 ---- */
+TH_API int THNN_(HardShrink_updateOutput)(
+          THNNState *state,            // library state: receives the error message
+          THTensor *input,             // input, any shape
+          THTensor *output,            // [OUT] output, shaped as input
+          accreal lambda);             // values in [-lambda, lambda] become 0
+TH_API int THNN_(HardShrink_updateGradInput)(
+          THNNState *state,            // library state: receives the error message
+          THTensor *input,             // input of the forward pass
+          THTensor *gradOutput,        // gradient w.r.t. output, shaped as input
+          THTensor *gradInput,         // [OUT] gradient w.r.t. input, shaped as input
+          accreal lambda);             // as in the forward pass
+
+/* ---- HardTanh: y = min(max(x, min_val), max_val) ---- */
+TH_API int THNN_(HardTanh_updateOutput)(
+          THNNState *state,            // library state: receives the error message
+          THTensor *input,             // [INPLACE] input, any shape; overwritten with the output when inplace
+          THTensor *output,            // [OUT] output, shaped as input (a view of input when inplace)
+          accreal min_val,             // lower clip value
+          accreal max_val,             // upper clip value, greater than min_val
+          bool inplace);               // write the result into input
+TH_API int THNN_(HardTanh_updateGradInput)(
+          THNNState *state,            // library state: receives the error message
+          THTensor *input,             // input of the forward pass (its output when inplace)
+          THTensor *gradOutput,        // [INPLACE] gradient w.r.t. output; overwritten when inplace
+          THTensor *gradInput,         // [OUT] gradient w.r.t. input (a view of gradOutput when inplace)
+          accreal min_val,             // as in the forward pass
+          accreal max_val,             // as in the forward pass
+          bool inplace);               // write the result into gradOutput
+
+/* ---- LeakyReLU: y = x if x > 0 else negval * x ---- */
+TH_API int THNN_(LeakyReLU_updateOutput)(
+          THNNState *state,            // library state: receives the error message
+          THTensor *input,             // [INPLACE] input, any shape; overwritten with the output when inplace
+          THTensor *output,            // [OUT] output, shaped as input (a view of input when inplace)
+          accreal negval,              // slope for x <= 0; inplace needs negval >= 0
+          bool inplace);               // write the result into input
+TH_API int THNN_(LeakyReLU_updateGradInput)(
+          THNNState *state,            // library state: receives the error message
+          THTensor *input,             // input of the forward pass (its output when inplace)
+          THTensor *gradOutput,        // [INPLACE] gradient w.r.t. output; overwritten when inplace
+          THTensor *gradInput,         // [OUT] gradient w.r.t. input (a view of gradOutput when inplace)
+          accreal negval,              // as in the forward pass
+          bool inplace);               // write the result into gradOutput
+
+/* ---- LogSigmoid: y = log(1 / (1 + exp(-x))), computed without overflow ---- */
+TH_API int THNN_(LogSigmoid_updateOutput)(
+          THNNState *state,            // library state: receives the error message
+          THTensor *input,             // input, any shape
+          THTensor *output,            // [OUT] output, shaped as input
+          THTensor *buffer);           // [BUFFER] exp(-|x|), shaped as input, kept for the backward pass
+TH_API int THNN_(LogSigmoid_updateGradInput)(
+          THNNState *state,            // library state: receives the error message
+          THTensor *input,             // input of the forward pass
+          THTensor *gradOutput,        // gradient w.r.t. output, shaped as input
+          THTensor *gradInput,         // [OUT] gradient w.r.t. input, shaped as input
+          THTensor *buffer);           // the buffer filled by the forward pass
+
+/* ---- PReLU: y = x if x > 0 else w[c] * x, c the channel of x ----
+ * The channel dim is dim 0 of a 1D [n] or 3D [n, h, w] input and dim 1 of
+ * a 2D [batch, n] or 4D [batch, n, h, w] input (Torch7's layout). */
+TH_API int THNN_(PReLU_updateOutput)(
+          THNNState *state,            // library state: receives the error message
+          THTensor *input,             // input: any shape when nOutputPlane is 0, else 1D to 4D with nOutputPlane channels
+          THTensor *output,            // [OUT] output, shaped as input
+          THTensor *weight,            // slopes, [1] when nOutputPlane is 0, else [nOutputPlane]
+          int64_t nOutputPlane);       // 0: one slope shared by all elements; else the number of channels
+TH_API int THNN_(PReLU_updateGradInput)(
+          THNNState *state,            // library state: receives the error message
+          THTensor *input,             // input of the forward pass
+          THTensor *gradOutput,        // gradient w.r.t. output, shaped as input
+          THTensor *gradInput,         // [OUT] gradient w.r.t. input, shaped as input
+          THTensor *weight,            // slopes, as in the forward pass
+          int64_t nOutputPlane);       // as in the forward pass
+TH_API int THNN_(PReLU_accGradParameters)(
+          THNNState *state,            // library state: receives the error message
+          THTensor *input,             // input of the forward pass
+          THTensor *gradOutput,        // gradient w.r.t. output, shaped as input
+          THTensor *weight,            // slopes, as in the forward pass
+          THTensor *gradWeight,        // [INOUT] accumulates scale * dL/dw, contiguous, shaped as weight
+          int64_t nOutputPlane,        // as in the forward pass
+          accreal scale);              // factor applied to the accumulated gradient
+
+/* ---- RReLU: y = x if x > 0 else a * x; a ~ U(lower, upper) in training,
+ * a = (lower + upper) / 2 in evaluation.  There is no random generator in
+ * C: in training the caller draws the slopes into noise (one per element,
+ * U(lower, upper)), and the kernel applies them to the elements x <= 0 and
+ * sets noise to 1 where x > 0, so noise ends as dy/dx for the backward pass. ---- */
+TH_API int THNN_(RReLU_updateOutput)(
+          THNNState *state,            // library state: receives the error message
+          THTensor *input,             // [INPLACE] input, any shape; overwritten with the output when inplace
+          THTensor *output,            // [OUT] output, shaped as input (a view of input when inplace)
+          THTensor *noise,             // [INOUT] [OPTIONAL] training only: contiguous U(lower, upper) draws shaped as input; 1 written where x > 0
+          accreal lower,               // lower bound of the slopes, >= 0
+          accreal upper,               // upper bound of the slopes, >= lower
+          bool train,                  // true: slopes from noise; false: the fixed slope (lower + upper) / 2
+          bool inplace);               // write the result into input
+TH_API int THNN_(RReLU_updateGradInput)(
+          THNNState *state,            // library state: receives the error message
+          THTensor *input,             // input of the forward pass (its output when inplace)
+          THTensor *gradOutput,        // [INPLACE] gradient w.r.t. output; overwritten when inplace
+          THTensor *gradInput,         // [OUT] gradient w.r.t. input (a view of gradOutput when inplace)
+          THTensor *noise,             // [OPTIONAL] training only: the slopes left by the forward pass
+          accreal lower,               // as in the forward pass
+          accreal upper,               // as in the forward pass
+          bool train,                  // as in the forward pass
+          bool inplace);               // write the result into gradOutput
+
+/* ---- SoftPlus: y = log(1 + exp(beta * x)) / beta, or x where beta * x > threshold ---- */
+TH_API int THNN_(SoftPlus_updateOutput)(
+          THNNState *state,            // library state: receives the error message
+          THTensor *input,             // input, any shape
+          THTensor *output,            // [OUT] output, shaped as input
+          accreal beta,                // sharpness, > 0
+          accreal threshold);          // above beta * x > threshold the output is x
+TH_API int THNN_(SoftPlus_updateGradInput)(
+          THNNState *state,            // library state: receives the error message
+          THTensor *input,             // input of the forward pass
+          THTensor *gradOutput,        // gradient w.r.t. output, shaped as input
+          THTensor *gradInput,         // [OUT] gradient w.r.t. input, shaped as input
+          THTensor *output,            // output of the forward pass
+          accreal beta,                // as in the forward pass
+          accreal threshold);          // as in the forward pass
+
+/* ---- SoftShrink: y = x - lambda if x > lambda, x + lambda if x < -lambda, else 0 ---- */
+TH_API int THNN_(SoftShrink_updateOutput)(
+          THNNState *state,            // library state: receives the error message
+          THTensor *input,             // input, any shape
+          THTensor *output,            // [OUT] output, shaped as input
+          accreal lambda);             // the shrinkage, >= 0
+TH_API int THNN_(SoftShrink_updateGradInput)(
+          THNNState *state,            // library state: receives the error message
+          THTensor *input,             // input of the forward pass
+          THTensor *gradOutput,        // gradient w.r.t. output, shaped as input
+          THTensor *gradInput,         // [OUT] gradient w.r.t. input, shaped as input
+          accreal lambda);             // as in the forward pass
+
+/* ---- Sqrt: y = sqrt(x + eps) ---- */
+TH_API int THNN_(Sqrt_updateOutput)(
+          THNNState *state,            // library state: receives the error message
+          THTensor *input,             // input, any shape (x + eps < 0 gives NaN)
+          THTensor *output,            // [OUT] output, shaped as input
+          accreal eps);                // added before the square root
+TH_API int THNN_(Sqrt_updateGradInput)(
+          THNNState *state,            // library state: receives the error message
+          THTensor *input,             // input of the forward pass
+          THTensor *gradOutput,        // gradient w.r.t. output, shaped as input
+          THTensor *gradInput,         // [OUT] gradient w.r.t. input, shaped as input (0 where the output is 0)
+          THTensor *output);           // output of the forward pass
+
+/* ---- Square: y = x^2 ---- */
+TH_API int THNN_(Square_updateOutput)(
+          THNNState *state,            // library state: receives the error message
+          THTensor *input,             // input, any shape
+          THTensor *output);           // [OUT] output, shaped as input
+TH_API int THNN_(Square_updateGradInput)(
+          THNNState *state,            // library state: receives the error message
+          THTensor *input,             // input of the forward pass
+          THTensor *gradOutput,        // gradient w.r.t. output, shaped as input
+          THTensor *gradInput);        // [OUT] gradient w.r.t. input, shaped as input
+
 /* ==== end of activations ==== */
 
 /* ==== criterions ==== */
+
+/* ---- AbsCriterion: sum |x - t|, divided by the element count with sizeAverage ---- */
+TH_API int THNN_(AbsCriterion_updateOutput)(
+          THNNState *state,            // library state: receives the error message
+          THTensor *input,             // input, any shape
+          THTensor *target,            // target, same number of elements as input
+          THTensor *output,            // [OUT] the loss, a 1-element tensor
+          bool sizeAverage);           // divide by the number of elements
+TH_API int THNN_(AbsCriterion_updateGradInput)(
+          THNNState *state,            // library state: receives the error message
+          THTensor *input,             // input, any shape
+          THTensor *target,            // target, same number of elements as input
+          THTensor *gradInput,         // [OUT] gradient w.r.t. input, shaped as input: sign(x - t), +1 at x == t
+          bool sizeAverage);           // divide by the number of elements
+
+/* ---- BCECriterion: -sum w (t log x + (1 - t) log(1 - x)), logs clamped at -100 ---- */
+TH_API int THNN_(BCECriterion_updateOutput)(
+          THNNState *state,            // library state: receives the error message
+          THTensor *input,             // probabilities in [0, 1], any shape
+          THTensor *target,            // target, same number of elements as input
+          THTensor *output,            // [OUT] the loss, a 1-element tensor
+          bool sizeAverage,            // divide by the number of elements
+          THTensor *weights);          // [OPTIONAL] per-element weights, same number of elements as input
+TH_API int THNN_(BCECriterion_updateGradInput)(
+          THNNState *state,            // library state: receives the error message
+          THTensor *input,             // probabilities in [0, 1], any shape
+          THTensor *target,            // target, same number of elements as input
+          THTensor *gradInput,         // [OUT] gradient w.r.t. input, shaped as input
+          bool sizeAverage,            // divide by the number of elements
+          THTensor *weights);          // [OPTIONAL] per-element weights, same number of elements as input
+
+/* ---- DistKLDivCriterion: sum over t > 0 of t (log t - x), x being log-probabilities ---- */
+TH_API int THNN_(DistKLDivCriterion_updateOutput)(
+          THNNState *state,            // library state: receives the error message
+          THTensor *input,             // log-probabilities, any shape
+          THTensor *target,            // probabilities, same number of elements as input
+          THTensor *output,            // [OUT] the loss, a 1-element tensor
+          bool sizeAverage);           // divide by the number of elements
+TH_API int THNN_(DistKLDivCriterion_updateGradInput)(
+          THNNState *state,            // library state: receives the error message
+          THTensor *input,             // log-probabilities, any shape
+          THTensor *target,            // probabilities, same number of elements as input
+          THTensor *gradInput,         // [OUT] gradient w.r.t. input, shaped as input
+          bool sizeAverage);           // divide by the number of elements
+
+/* ---- L1Cost: sum |x| (no target) ---- */
+TH_API int THNN_(L1Cost_updateOutput)(
+          THNNState *state,            // library state: receives the error message
+          THTensor *input,             // input, any shape
+          THTensor *output);           // [OUT] the cost, a 1-element tensor
+TH_API int THNN_(L1Cost_updateGradInput)(
+          THNNState *state,            // library state: receives the error message
+          THTensor *input,             // input, any shape
+          THTensor *gradInput);        // [OUT] gradient w.r.t. input, shaped as input: sign(x), 0 at 0
+
+/* ---- MarginCriterion: sum max(0, margin - x t), targets t = 1 or -1 ---- */
+TH_API int THNN_(MarginCriterion_updateOutput)(
+          THNNState *state,            // library state: receives the error message
+          THTensor *input,             // input, any shape
+          THTensor *target,            // target (1 or -1), same number of elements as input
+          THTensor *output,            // [OUT] the loss, a 1-element tensor
+          bool sizeAverage,            // divide by the number of elements
+          accreal margin);             // the margin
+TH_API int THNN_(MarginCriterion_updateGradInput)(
+          THNNState *state,            // library state: receives the error message
+          THTensor *input,             // input, any shape
+          THTensor *target,            // target (1 or -1), same number of elements as input
+          THTensor *gradInput,         // [OUT] gradient w.r.t. input, shaped as input
+          bool sizeAverage,            // divide by the number of elements
+          accreal margin);             // the margin
+
+/* ---- MultiLabelMarginCriterion: sum over target j, non-target i of max(0, 1 - x[j] + x[i]) / dim ---- */
+TH_API int THNN_(MultiLabelMarginCriterion_updateOutput)(
+          THNNState *state,            // library state: receives the error message
+          THTensor *input,             // scores, [dim] or [batch, dim]
+          THIndexTensor *target,       // shaped as input: each row's 0-based classes, then -1 padding
+          THTensor *output,            // [OUT] the loss, a 1-element tensor
+          THTensor *isTarget,          // [BUFFER] shaped as input: 1 where the class is a target of the row
+          bool sizeAverage);           // divide by batch
+TH_API int THNN_(MultiLabelMarginCriterion_updateGradInput)(
+          THNNState *state,            // library state: receives the error message
+          THTensor *input,             // scores, [dim] or [batch, dim]
+          THIndexTensor *target,       // shaped as input: each row's 0-based classes, then -1 padding
+          THTensor *gradInput,         // [OUT] gradient w.r.t. input, shaped as input
+          THTensor *isTarget,          // [BUFFER] shaped as input: recomputed from target
+          bool sizeAverage);           // divide by batch
+
+/* ---- MultiMarginCriterion: sum over i != t of w[t] max(0, margin - x[t] + x[i])^p / dim ---- */
+TH_API int THNN_(MultiMarginCriterion_updateOutput)(
+          THNNState *state,            // library state: receives the error message
+          THTensor *input,             // scores, [dim] or [batch, dim]
+          THIndexTensor *target,       // class indices in [0, dim), [1] or [batch]
+          THTensor *output,            // [OUT] the loss, a 1-element tensor
+          bool sizeAverage,            // divide by batch
+          int p,                       // the power, 1 or 2
+          THTensor *weights,           // [OPTIONAL] class weights, [dim]
+          accreal margin);             // the margin
+TH_API int THNN_(MultiMarginCriterion_updateGradInput)(
+          THNNState *state,            // library state: receives the error message
+          THTensor *input,             // scores, [dim] or [batch, dim]
+          THIndexTensor *target,       // class indices in [0, dim), [1] or [batch]
+          THTensor *gradInput,         // [OUT] gradient w.r.t. input, shaped as input
+          bool sizeAverage,            // divide by batch
+          int p,                       // the power, 1 or 2
+          THTensor *weights,           // [OPTIONAL] class weights, [dim]
+          accreal margin);             // the margin
+
+/* ---- SmoothL1Criterion: sum of 0.5 d^2 where |d| < 1, |d| - 0.5 elsewhere, d = x - t ---- */
+TH_API int THNN_(SmoothL1Criterion_updateOutput)(
+          THNNState *state,            // library state: receives the error message
+          THTensor *input,             // input, any shape
+          THTensor *target,            // target, same number of elements as input
+          THTensor *output,            // [OUT] the loss, a 1-element tensor
+          bool sizeAverage);           // divide by the number of elements
+TH_API int THNN_(SmoothL1Criterion_updateGradInput)(
+          THNNState *state,            // library state: receives the error message
+          THTensor *input,             // input, any shape
+          THTensor *target,            // target, same number of elements as input
+          THTensor *gradInput,         // [OUT] gradient w.r.t. input, shaped as input
+          bool sizeAverage);           // divide by the number of elements
+
+/* ---- SoftMarginCriterion: sum log(1 + exp(-x t)), targets t = 1 or -1 ---- */
+TH_API int THNN_(SoftMarginCriterion_updateOutput)(
+          THNNState *state,            // library state: receives the error message
+          THTensor *input,             // input, any shape
+          THTensor *target,            // target (1 or -1), same number of elements as input
+          THTensor *output,            // [OUT] the loss, a 1-element tensor
+          bool sizeAverage);           // divide by the number of elements
+TH_API int THNN_(SoftMarginCriterion_updateGradInput)(
+          THNNState *state,            // library state: receives the error message
+          THTensor *input,             // input, any shape
+          THTensor *target,            // target (1 or -1), same number of elements as input
+          THTensor *gradInput,         // [OUT] gradient w.r.t. input, shaped as input
+          bool sizeAverage);           // divide by the number of elements
+
+/* ---- SpatialClassNLLCriterion: ClassNLLCriterion at every pixel of [batch, nClasses, h, w] ---- */
+TH_API int THNN_(SpatialClassNLLCriterion_updateOutput)(
+          THNNState *state,            // library state: receives the error message
+          THTensor *input,             // log-probabilities, [batch, nClasses, height, width]
+          THIndexTensor *target,       // class indices in [0, nClasses), [batch, height, width]
+          THTensor *output,            // [OUT] the loss, a 1-element tensor
+          bool sizeAverage,            // divide by the total weight of the counted targets
+          THTensor *weights,           // [OPTIONAL] class weights, [nClasses]
+          THTensor *total_weight,      // [OUT] sum of the weights of the counted targets, 1 element
+          int64_t ignore_index);       // targets equal to it add nothing (may lie outside the range)
+TH_API int THNN_(SpatialClassNLLCriterion_updateGradInput)(
+          THNNState *state,            // library state: receives the error message
+          THTensor *input,             // log-probabilities, [batch, nClasses, height, width]
+          THIndexTensor *target,       // class indices in [0, nClasses), [batch, height, width]
+          THTensor *gradInput,         // [OUT] gradient w.r.t. input, shaped as input
+          bool sizeAverage,            // divide by the total weight of the counted targets
+          THTensor *weights,           // [OPTIONAL] class weights, [nClasses]
+          THTensor *total_weight,      // total weight computed by updateOutput, 1 element
+          int64_t ignore_index);       // targets equal to it add nothing (may lie outside the range)
+
 
 /* ==== end of criterions ==== */
 

@@ -1,0 +1,59 @@
+import math
+
+import numpy as np
+
+from ._arrays import broadcast_parameter, check_like, parameter_shape, reduce_to, reuse
+from .Module import Module, uniform
+
+
+class CMul(Module):
+    """Multiplies by a learned weight of any shape, element by element:
+    ``y = x * w``, ``weight`` of shape ``size`` (``CMul(3, 4)`` or
+    ``CMul((3, 4))``).
+
+    w meets the input by the same rules as CAdd's bias (element by element,
+    expanded along size-1 dims, or once per sample of a batch).  Gradients:
+    ``dL/dx = dL/dy * w``; ``dL/dw += scale * dL/dy * x`` summed over the
+    dims w was expanded along.  reset() draws w from U(-1/sqrt(n),
+    1/sqrt(n)), n = w's element count.
+    """
+
+    _parameter_names = (("weight", "gradWeight"),)
+
+    def __init__(self, *size):
+        super().__init__()
+        shape = parameter_shape(self, size)
+        self.weight = np.zeros(shape)
+        self.gradWeight = np.zeros(shape)
+        self.reset()
+
+    def reset(self, stdv=None):
+        stdv = 1 / math.sqrt(self.weight.size) if stdv is None else stdv
+        self.weight[...] = uniform(self.weight.shape, stdv, self.weight.dtype)
+        return self
+
+    def _weight_view(self, input, gradOutput=None):
+        self._kernels(input)
+        if gradOutput is not None:
+            check_like(self, gradOutput, "gradOutput", input, "the input")
+        return broadcast_parameter(self, self.weight, "weight", input)
+
+    def updateOutput(self, input):
+        weight = self._weight_view(input)
+        self.output = reuse(self.output, input.shape, input.dtype, input)
+        np.multiply(input, weight, out=self.output)
+        return self.output
+
+    def updateGradInput(self, input, gradOutput):
+        weight = self._weight_view(input, gradOutput)
+        self.gradInput = reuse(self.gradInput, input.shape, input.dtype, input, gradOutput)
+        np.multiply(gradOutput, weight, out=self.gradInput)
+        return self.gradInput
+
+    def accGradParameters(self, input, gradOutput, scale=1):
+        weight = self._weight_view(input, gradOutput)
+        product = np.ascontiguousarray(gradOutput) * np.ascontiguousarray(input)
+        self.gradWeight += scale * reduce_to(product, weight, self.weight.shape)
+
+    def __repr__(self):
+        return f"nn.CMul({', '.join(map(str, self.weight.shape))})"

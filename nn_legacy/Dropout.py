@@ -1,0 +1,94 @@
+import numpy as np
+
+from ._arrays import check_like, check_writeable, describe, reuse
+from ._random import generator
+from .Module import Module
+
+
+class Dropout(Module):
+    """Zero each element with probability ``p`` while training; any shape.
+
+    Training: ``y = x * noise`` where ``noise`` is 0 with probability p and
+    ``1 / (1 - p)`` otherwise (inverted dropout, so the expected output is
+    the input); ``dL/dx = dL/dy * noise`` with the same noise.  A new noise
+    array is drawn at every forward pass, from the module generator, so
+    ``nn_legacy.manualSeed`` repeats it.  Evaluation (``evaluate()``): the
+    identity, for the output and the gradient.  ``p = 0`` is the identity
+    in both modes; ``p = 1`` zeroes everything while training (Torch7
+    refused p = 1; PyTorch gives zeros).
+
+    ``v1=True`` is Torch7's original scheme: the kept elements are not
+    scaled while training, and evaluation multiplies by ``1 - p`` instead
+    (output and gradient).  ``inplace=True`` writes the output into the
+    input array and the gradient into gradOutput.  ``setp(p)`` changes p.
+    """
+
+    _buffer_names = ("noise",)
+    inplace = False  # absent from Torch7 files written before it existed
+    v1 = False
+    noise = None
+
+    def __init__(self, p=0.5, inplace=False, v1=False):
+        super().__init__()
+        self.p = self._checked(p)
+        self.inplace = bool(inplace)
+        self.v1 = bool(v1)
+
+    @staticmethod
+    def _checked(p):
+        p = float(p)
+        if not 0 <= p <= 1:
+            raise ValueError(f"Dropout: p must be in [0, 1], got {p:g}")
+        return p
+
+    def _t7_fixup(self, version):
+        """Torch7 files store ``v2 = not v1`` and an empty noise tensor."""
+        self.v1 = not vars(self).pop("v2", True)
+        if self.noise is not None and self.noise.size == 0:
+            self.noise = None
+
+    def setp(self, p):
+        self.p = self._checked(p)
+        return self
+
+    def _into(self, source, name, buffer, *avoid):
+        """The array to write the result in: source itself in in-place mode,
+        else the module's buffer holding a copy of source."""
+        if self.inplace:
+            check_writeable(self, source, name)
+            return source
+        buffer = reuse(buffer, source.shape, source.dtype, *avoid)
+        buffer[...] = source
+        return buffer
+
+    def updateOutput(self, input):
+        self._kernels(input)
+        self.output = self._into(input, "input", self.output, input)
+        if self.train and self.p > 0:
+            self.noise = reuse(self.noise, input.shape, input.dtype)
+            keep = generator().random(input.shape) >= self.p   # True with probability 1 - p
+            scale = 1 if self.v1 or self.p == 1 else 1 / (1 - self.p)
+            np.multiply(keep, scale, out=self.noise)
+            self.output *= self.noise
+        elif not self.train and self.v1:
+            self.output *= 1 - self.p
+        return self.output
+
+    def updateGradInput(self, input, gradOutput):
+        self._kernels(input)
+        check_like(self, gradOutput, "gradOutput", input, "the input")
+        training = self.train and self.p > 0
+        if training and (self.noise is None or self.noise.shape != input.shape):
+            got = "none" if self.noise is None else describe(self.noise)
+            raise ValueError(f"Dropout: updateGradInput needs the noise of a training forward pass on this input "
+                             f"({describe(input)}), got {got}")
+        self.gradInput = self._into(gradOutput, "gradOutput", self.gradInput, input, gradOutput)
+        if training:
+            self.gradInput *= self.noise
+        elif not self.train and self.v1:
+            self.gradInput *= 1 - self.p
+        return self.gradInput
+
+    def __repr__(self):
+        extras = "".join([", in-place" if self.inplace else "", ", v1" if self.v1 else ""])
+        return f"nn.Dropout({self.p:g}{extras})"

@@ -1,0 +1,86 @@
+import math
+
+import numpy as np
+
+from ._arrays import check_features, check_shape, reuse
+from .Module import Module, uniform
+
+
+class Euclidean(Module):
+    """Distances to learned centres: ``y_j = || x - w_j ||_2``, where the
+    centre ``w_j`` is column j of ``weight`` ``[inputSize, outputSize]``.
+
+    Input ``[inputSize]`` or ``[batch, inputSize]``; output ``[outputSize]``
+    or ``[batch, outputSize]``.  Gradients: ``dL/dx = sum_j dL/dy_j
+    (x - w_j) / y_j`` and ``dL/dw_j += -scale * dL/dy_j (x - w_j) / y_j``
+    (summed over the batch; a term with ``y_j = 0``, where the distance has
+    no derivative, counts as 0; Torch7 added 1e-7 to every y_j instead).
+    reset() draws the centres from U(-1/sqrt(inputSize), 1/sqrt(inputSize)).
+    """
+
+    _parameter_names = (("weight", "gradWeight"),)
+
+    def __init__(self, inputSize, outputSize):
+        super().__init__()
+        if not all(isinstance(n, (int, np.integer)) and n > 0 for n in (inputSize, outputSize)):
+            raise ValueError(f"{type(self).__name__}: sizes must be positive integers, "
+                             f"got {inputSize} -> {outputSize}")
+        self.weight = np.zeros((inputSize, outputSize))
+        self.gradWeight = np.zeros_like(self.weight)
+        self.reset()
+
+    def reset(self, stdv=None):
+        stdv = 1 / math.sqrt(self.weight.shape[0]) if stdv is None else stdv
+        self.weight[...] = uniform(self.weight.shape, stdv, self.weight.dtype)
+        return self
+
+    def _scale(self):
+        """Per-centre weights of the coordinates (WeightedEuclidean's diagCov); None: all 1."""
+        return None
+
+    def _differences(self, input):
+        """input checked, and x - w_j for every sample and centre: [batch, inputSize, outputSize]."""
+        self._kernels(input)
+        check_features(self, input, self.weight.shape[0])
+        x = np.ascontiguousarray(input).reshape(-1, self.weight.shape[0])
+        return x[:, :, None] - self.weight
+
+    def _distances(self, diff):
+        scaled = diff if self._scale() is None else diff * self._scale()
+        return np.sqrt(np.einsum("bij,bij->bj", scaled, scaled))
+
+    def _backward_terms(self, input, gradOutput):
+        """(x - w_j, dL/dy_j / y_j) with the checks; the ratio is 0 where y_j = 0."""
+        diff = self._differences(input)
+        shape = input.shape[:-1] + (self.weight.shape[1],)
+        check_shape(self, gradOutput, "gradOutput", shape, input.dtype, "the output")
+        y = self._distances(diff)
+        g = np.ascontiguousarray(gradOutput).reshape(y.shape)
+        ratio = np.divide(g, y, out=np.zeros_like(y), where=y != 0)
+        return diff, ratio
+
+    def updateOutput(self, input):
+        y = self._distances(self._differences(input))
+        self.output = reuse(self.output, input.shape[:-1] + (self.weight.shape[1],), input.dtype, input)
+        self.output[...] = y.reshape(self.output.shape)
+        return self.output
+
+    def updateGradInput(self, input, gradOutput):
+        diff, ratio = self._backward_terms(input, gradOutput)
+        cov = self._scale()
+        weighted = diff if cov is None else diff * cov ** 2
+        self.gradInput = reuse(self.gradInput, input.shape, input.dtype, input, gradOutput)
+        self.gradInput[...] = np.einsum("bj,bij->bi", ratio, weighted).reshape(input.shape)
+        return self.gradInput
+
+    def accGradParameters(self, input, gradOutput, scale=1):
+        diff, ratio = self._backward_terms(input, gradOutput)
+        cov = self._scale()
+        weighted = diff if cov is None else diff * cov ** 2
+        self.gradWeight -= scale * np.einsum("bj,bij->ij", ratio, weighted)
+        if cov is not None:
+            self.gradDiagCov += scale * np.einsum("bj,bij->ij", ratio, cov * diff ** 2)
+
+    def __repr__(self):
+        n_in, n_out = self.weight.shape
+        return f"nn.{type(self).__name__}({n_in} -> {n_out})"

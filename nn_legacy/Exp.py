@@ -1,0 +1,17 @@
+import numpy as np
+
+from ._pointwise import Pointwise
+
+
+class Exp(Pointwise):
+    """Elementwise ``y = exp(x)``; any shape (overflow gives inf).
+
+    Gradient: ``dL/dx = dL/dy * y``, computed from the output of the last
+    forward pass, as in Torch7.
+    """
+
+    def _forward(self, input, out):
+        np.exp(input, out=out)
+
+    def _backward(self, input, gradOutput, out):
+        np.multiply(gradOutput, self.output, out=out)

@@ -1,0 +1,33 @@
+import numpy as np
+
+from ._pointwise import Pointwise
+
+
+class GradientReversal(Pointwise):
+    """The identity going forward, ``y = x`` (a copy the module owns; any
+    shape), and a reversed, scaled gradient going back:
+    ``dL/dx = -lambd * dL/dy`` (Ganin and Lempitsky's gradient reversal
+    layer for domain adaptation).  Default ``lambd = 1``; ``setLambda``
+    changes it.  (Torch7 called the argument ``lambda``, a Python keyword.)
+    """
+
+    def __init__(self, lambd=1):
+        super().__init__()
+        self.lambd = float(lambd)
+
+    def _t7_fixup(self, version):
+        """A Torch7 file stores the factor as ``lambda``."""
+        self.lambd = float(vars(self).pop("lambda", 1))
+
+    def setLambda(self, lambd):
+        self.lambd = float(lambd)
+        return self
+
+    def _forward(self, input, out):
+        out[...] = input
+
+    def _backward(self, input, gradOutput, out):
+        np.multiply(gradOutput, -self.lambd, out=out)
+
+    def __repr__(self):
+        return f"nn.GradientReversal({self.lambd:g})"

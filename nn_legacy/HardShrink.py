@@ -1,0 +1,29 @@
+from .Module import Module
+
+
+class HardShrink(Module):
+    """Elementwise hard shrinkage: ``y = x if |x| > lambda else 0``; any shape.
+
+    Gradient: ``dL/dx = dL/dy where |x| > lambda, else 0``.
+    Torch7's default: ``HardShrink(0.5)``.
+    """
+
+    def __init__(self, lam=0.5):
+        super().__init__()
+        self.lambd = float(lam)
+
+    def updateOutput(self, input):
+        self.output = self._kernels(input).HardShrink_updateOutput(input, self.output, self.lambd)
+        return self.output
+
+    def updateGradInput(self, input, gradOutput):
+        self.gradInput = self._kernels(input).HardShrink_updateGradInput(
+            input, gradOutput, self.gradInput, self.lambd)
+        return self.gradInput
+
+    def _t7_fixup(self, version):
+        """A Torch7 file names the threshold ``lambda`` (a Python keyword)."""
+        self.lambd = float(vars(self).pop("lambda", 0.5))
+
+    def __repr__(self):
+        return f"nn.HardShrink({self.lambd:g})"

@@ -1,0 +1,34 @@
+from .Module import Module
+
+
+class LeakyReLU(Module):
+    """Leaky rectifier, elementwise: ``y = x if x > 0 else negval * x``; any shape.
+
+    Gradient: ``dL/dx = dL/dy where x > 0, else negval * dL/dy``.
+
+    With ``inplace=True`` the forward pass overwrites its input (``output`` is
+    the input array itself) and the backward pass overwrites ``gradOutput``
+    (``gradInput`` is that array); this needs ``negval >= 0``.
+    Torch7's defaults: ``LeakyReLU(1/100, False)``.
+    """
+
+    inplace = False  # for Torch7 files older than the in-place option
+
+    def __init__(self, negval=1 / 100, inplace=False):
+        super().__init__()
+        self.negval = float(negval)
+        self.inplace = bool(inplace)
+        if self.inplace and not self.negval >= 0:
+            raise ValueError(f"LeakyReLU: in-place mode needs negval >= 0, got negval={self.negval}")
+
+    def updateOutput(self, input):
+        self.output = self._kernels(input).LeakyReLU_updateOutput(input, self.output, self.negval, self.inplace)
+        return self.output
+
+    def updateGradInput(self, input, gradOutput):
+        self.gradInput = self._kernels(input).LeakyReLU_updateGradInput(
+            input, gradOutput, self.gradInput, self.negval, self.inplace)
+        return self.gradInput
+
+    def __repr__(self):
+        return f"nn.LeakyReLU({self.negval:g}{', in-place' if self.inplace else ''})"

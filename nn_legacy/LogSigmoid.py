@@ -1,0 +1,27 @@
+from .Module import Module
+
+
+class LogSigmoid(Module):
+    """Elementwise ``y = log(1 / (1 + exp(-x)))``; any shape.
+
+    Computed as ``min(x, 0) - log(1 + exp(-|x|))``, so it neither overflows
+    nor loses precision for large ``|x|``.  The forward pass keeps
+    ``exp(-|x|)`` in ``self.buffer`` for the backward pass.
+
+    Gradient: ``dL/dx = dL/dy * (1 - sigmoid(x))``.
+    """
+
+    _buffer_names = ("buffer",)
+
+    def __init__(self):
+        super().__init__()
+        self.buffer = None
+
+    def updateOutput(self, input):
+        self.output, self.buffer = self._kernels(input).LogSigmoid_updateOutput(input, self.output, self.buffer)
+        return self.output
+
+    def updateGradInput(self, input, gradOutput):
+        self.gradInput = self._kernels(input).LogSigmoid_updateGradInput(
+            input, gradOutput, self.gradInput, self.buffer)
+        return self.gradInput

@@ -1,0 +1,102 @@
+import numpy as np
+
+from ._arrays import check_shape, describe, reuse
+from .Container import Container
+from .Linear import Linear
+from .Module import Module
+
+
+class Maxout(Container):
+    """Maxout units (Goodfellow et al. 2013): a Linear layer with
+    ``outputSize * maxoutNumber`` outputs, then the maximum over groups of
+    ``maxoutNumber`` of them: ``y_j = max_k z[k * outputSize + j]``, with
+    ``z = W x + b``.  So the Linear outputs viewed as ``[maxoutNumber,
+    outputSize]`` (per sample) are reduced over their first dim, as Torch7's
+    ``Linear -> View(maxoutNumber, outputSize) -> Max`` did.
+
+    Input ``[inputSize]`` or ``[batch, inputSize]``; output ``[outputSize]``
+    or ``[batch, outputSize]``.  ``preprocess``, an optional module, is
+    applied to the view ``[batch, maxoutNumber, outputSize]`` (or
+    ``[maxoutNumber, outputSize]``) before the maximum and must keep its
+    shape (e.g. Dropout).  The layers are ``self.modules`` (the Linear
+    first), so parameters(), float() etc. reach them.
+
+    Gradient: dL/dy_j flows to the first largest element of its group only
+    (then through preprocess and the Linear layer's gradients).
+    """
+
+    _buffer_names = ("_indices", "_gradMax")
+
+    def __init__(self, inputSize, outputSize, maxoutNumber, preprocess=None):
+        super().__init__(Linear(inputSize, outputSize * maxoutNumber))
+        if preprocess is not None:
+            if not isinstance(preprocess, Module):
+                raise TypeError(f"Maxout: preprocess must be a Module, got {type(preprocess).__name__}")
+            self.add(preprocess)
+        if maxoutNumber < 1 or outputSize < 1:
+            raise ValueError(f"Maxout: outputSize and maxoutNumber must be positive, "
+                             f"got {outputSize} and {maxoutNumber}")
+        self.outputSize = int(outputSize)
+        self.maxoutNumber = int(maxoutNumber)
+        self._indices = None
+        self._gradMax = None
+
+    def _groups(self, array):
+        """A [..., maxoutNumber * outputSize] array viewed as [..., maxoutNumber, outputSize]."""
+        return array.reshape(array.shape[:-1] + (self.maxoutNumber, self.outputSize))
+
+    def updateOutput(self, input):
+        self._kernels(input)
+        groups = self._groups(self._child(0, "updateOutput", input))
+        if len(self.modules) > 1:
+            pre = self._child(1, "updateOutput", groups)
+            if pre.shape != groups.shape:
+                raise ValueError(f"Maxout: preprocess must keep the shape {describe(groups)}, got {describe(pre)}")
+            groups = pre
+        self._indices = groups.argmax(axis=-2)
+        self.output = reuse(self.output, self._indices.shape, groups.dtype, input)
+        self.output[...] = np.take_along_axis(groups, self._indices[..., None, :], axis=-2)[..., 0, :]
+        return self.output
+
+    def _grad_groups(self, gradOutput):
+        """dL/d(groups): gradOutput placed at the maxima of the last forward pass."""
+        if self._indices is None:
+            raise ValueError("Maxout: backward needs a forward pass first")
+        check_shape(self, gradOutput, "gradOutput", self._indices.shape, self.output.dtype, "the output")
+        shape = self._indices.shape[:-1] + (self.maxoutNumber, self.outputSize)
+        self._gradMax = reuse(self._gradMax, shape, gradOutput.dtype)
+        self._gradMax.fill(0)
+        np.put_along_axis(self._gradMax, self._indices[..., None, :], gradOutput[..., None, :], axis=-2)
+        return self._gradMax
+
+    def _grad_linear_output(self, gradOutput, verb=None, *args):
+        """dL/dz, flat as the Linear output: through preprocess, then its
+        parameter verb (if any) with the same gradient; the gradient goes
+        through first, so an update of its parameters cannot change it."""
+        grad = self._grad_groups(gradOutput)
+        if len(self.modules) > 1:
+            groups = self._groups(self.modules[0].output)
+            # a copy: an in-place preprocess overwrites the gradient it is given
+            through = self._child(1, "updateGradInput", groups, grad.copy())
+            if verb is not None:
+                self._child(1, verb, groups, grad, *args)
+            grad = through
+        return grad.reshape(self.modules[0].output.shape)
+
+    def updateGradInput(self, input, gradOutput):
+        grad = self._grad_linear_output(gradOutput)
+        self.gradInput = self._child(0, "updateGradInput", input, grad)
+        return self.gradInput
+
+    def accGradParameters(self, input, gradOutput, scale=1):
+        grad = self._grad_linear_output(gradOutput, "accGradParameters", scale)
+        self._child(0, "accGradParameters", input, grad, scale)
+
+    def accUpdateGradParameters(self, input, gradOutput, lr):
+        grad = self._grad_linear_output(gradOutput, "accUpdateGradParameters", lr)
+        self._child(0, "accUpdateGradParameters", input, grad, lr)
+
+    def __repr__(self):
+        n_in = self.modules[0].weight.shape[1]
+        pre = f", preprocess {self.modules[1]!r}" if len(self.modules) > 1 else ""
+        return f"nn.Maxout({n_in} -> {self.outputSize}, {self.maxoutNumber} pieces{pre})"

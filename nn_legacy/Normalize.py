@@ -1,0 +1,71 @@
+import math
+
+import numpy as np
+
+from ._arrays import check_like, describe, reuse
+from .Module import Module
+
+
+class Normalize(Module):
+    """Scale each sample to unit Lp norm: ``y = x / N(x)``, for a 1D ``[n]``
+    input or each row of a 2D ``[batch, n]`` one.
+
+    ``N(x) = (sum_i |x_i|^p + eps)^(1/p)`` for finite ``p > 0``, and
+    ``N(x) = max_i |x_i| + eps`` for ``p = inf`` (``math.inf``); eps
+    (default 1e-10) keeps an all-zero sample finite.
+
+    Gradient, with ``c = sum_i dL/dy_i x_i``: for finite p
+    ``dL/dx_j = dL/dy_j / N - c sign(x_j) |x_j|^(p-1) / N^(p+1)`` (the
+    second term taken as 0 at ``x_j = 0``); for ``p = inf``
+    ``dL/dx_j = dL/dy_j / N - [j = k] c sign(x_k) / N^2`` where k is the
+    first index of the largest |x_i|.
+    """
+
+    def __init__(self, p, eps=1e-10):
+        super().__init__()
+        self.p = float(p)
+        if not self.p > 0:
+            raise ValueError(f"Normalize: p must be positive (or math.inf), got {p}")
+        self.eps = float(eps)
+
+    def _rows(self, input):
+        self._kernels(input)
+        if input.ndim not in (1, 2):
+            raise ValueError(f"Normalize: input must be 1D [n] or 2D [batch, n], got {describe(input)}")
+        return np.ascontiguousarray(input).reshape(-1, input.shape[-1])
+
+    def _norms(self, x):
+        """N(x) for every row of x, as a column [batch, 1]."""
+        if math.isinf(self.p):
+            return np.abs(x).max(axis=1, keepdims=True, initial=0) + self.eps
+        return (np.power(np.abs(x), self.p).sum(axis=1, keepdims=True) + self.eps) ** (1 / self.p)
+
+    def updateOutput(self, input):
+        x = self._rows(input)
+        self.output = reuse(self.output, input.shape, input.dtype, input)
+        np.divide(x, self._norms(x), out=self.output.reshape(x.shape))
+        return self.output
+
+    def updateGradInput(self, input, gradOutput):
+        x = self._rows(input)
+        check_like(self, gradOutput, "gradOutput", input, "the input")
+        g = np.ascontiguousarray(gradOutput).reshape(x.shape)
+        norm = self._norms(x)
+        c = (g * x).sum(axis=1, keepdims=True)
+        self.gradInput = reuse(self.gradInput, input.shape, input.dtype, input, gradOutput)
+        grad = self.gradInput.reshape(x.shape)
+        np.divide(g, norm, out=grad)
+        if math.isinf(self.p):
+            if x.shape[1]:
+                k = np.abs(x).argmax(axis=1)[:, None]
+                x_k = np.take_along_axis(x, k, axis=1)
+                rows = np.arange(x.shape[0])[:, None]
+                grad[rows, k] -= np.sign(x_k) * c / norm ** 2
+        else:
+            with np.errstate(divide="ignore", invalid="ignore"):
+                slope = np.where(x != 0, np.sign(x) * np.power(np.abs(x), self.p - 1), 0)
+            grad -= slope * (c / norm ** (self.p + 1))
+        return self.gradInput
+
+    def __repr__(self):
+        return f"nn.Normalize({self.p:g})"

@@ -1,0 +1,52 @@
+import numpy as np
+
+from .Module import Module
+
+
+class PReLU(Module):
+    """Parametric rectifier with learned slopes::
+
+        y = x          if x > 0
+            w[c] * x   otherwise
+
+    ``PReLU()`` (``nOutputPlane=0``) learns one slope shared by every element
+    of an input of any shape.  ``PReLU(n)`` learns one slope per channel:
+    the channel is dim 0 of a 1D ``[n]`` or 3D ``[n, h, w]`` input and dim 1
+    of a 2D ``[batch, n]`` or 4D ``[batch, n, h, w]`` input (Torch7's layout;
+    note PyTorch reads a 3D input as ``[batch, n, length]`` instead).
+    ``weight`` is ``[max(nOutputPlane, 1)]``, initialised to 0.25 as in Torch7.
+
+    Gradients: ``dL/dx = dL/dy where x > 0, else w[c] * dL/dy``;
+    ``dL/dw[c] += scale * sum of x * dL/dy`` over the elements of channel
+    ``c`` (and the batch) where ``x <= 0``.
+    """
+
+    _parameter_names = (("weight", "gradWeight"),)
+
+    def __init__(self, nOutputPlane=0):
+        super().__init__()
+        if nOutputPlane < 0:
+            raise ValueError(f"PReLU: nOutputPlane must be >= 0, got {nOutputPlane}")
+        self.nOutputPlane = int(nOutputPlane)
+        self.weight = np.full(self.nOutputPlane or 1, 0.25)
+        self.gradWeight = np.zeros_like(self.weight)
+
+    def reset(self, stdv=None):
+        self.weight.fill(0.25)
+        return self
+
+    def updateOutput(self, input):
+        self.output = self._kernels(input).PReLU_updateOutput(input, self.output, self.weight, self.nOutputPlane)
+        return self.output
+
+    def updateGradInput(self, input, gradOutput):
+        self.gradInput = self._kernels(input).PReLU_updateGradInput(
+            input, gradOutput, self.gradInput, self.weight, self.nOutputPlane)
+        return self.gradInput
+
+    def accGradParameters(self, input, gradOutput, scale=1):
+        self._kernels(input).PReLU_accGradParameters(
+            input, gradOutput, self.weight, self.gradWeight, self.nOutputPlane, scale)
+
+    def __repr__(self):
+        return f"nn.PReLU({self.nOutputPlane})" if self.nOutputPlane else "nn.PReLU"

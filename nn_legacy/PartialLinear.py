@@ -1,0 +1,98 @@
+import numpy as np
+
+from ._arrays import check_features, check_shape, reuse
+from ._random import generator
+from .Module import Module
+
+
+class PartialLinear(Module):
+    """A Linear layer that can be restricted to a subset of its outputs.
+
+    ``weight`` ``[outputsize, inputsize]`` and ``bias`` ``[outputsize]``
+    (absent with ``bias=False``) hold the full layer.  ``setPartition(indices)``
+    (0-based output indices, any order, repeats allowed) makes the layer
+    compute only those outputs, ``y_r = W[p_r] x + b[p_r]`` for
+    ``p = indices``; ``resetPartition()`` goes back to all of them.  Input
+    ``[inputsize]`` or ``[batch, inputsize]``; output ``[len(p)]`` or
+    ``[batch, len(p)]``.  Useful to train on a subset of the outputs and
+    evaluate on all of them (e.g. sampled softmax).
+
+    Gradients: ``dL/dx = W[p]^T dL/dy``; ``dL/dW[p_r] += scale * dL/dy_r x^T``
+    and ``dL/db[p_r] += scale * dL/dy_r`` (summed over the batch, and over
+    repeats of an index); the rows outside the partition are untouched.
+    Initialisation as Torch7 (whose weight was a LookupTable): W from
+    N(0, 1), b zero; ``reset(stdv)`` draws W from N(0, stdv^2) and zeroes b.
+    """
+
+    _parameter_names = (("weight", "gradWeight"), ("bias", "gradBias"))
+
+    def __init__(self, inputsize, outputsize, bias=True):
+        super().__init__()
+        if not all(isinstance(n, (int, np.integer)) and n > 0 for n in (inputsize, outputsize)):
+            raise ValueError(f"PartialLinear: sizes must be positive integers, got {inputsize} -> {outputsize}")
+        self.weight = np.zeros((outputsize, inputsize))
+        self.gradWeight = np.zeros_like(self.weight)
+        self.bias = np.zeros(outputsize) if bias else None
+        self.gradBias = np.zeros(outputsize) if bias else None
+        self.resetPartition()
+        self.reset()
+
+    def reset(self, stdv=None):
+        stdv = 1.0 if stdv is None else stdv
+        self.weight[...] = generator().normal(0, stdv, size=self.weight.shape)
+        if self.bias is not None:
+            self.bias.fill(0)
+        return self
+
+    def setPartition(self, indices):
+        indices = np.asarray(indices)
+        n = self.weight.shape[0]
+        if indices.ndim != 1 or (indices.size and indices.dtype.kind not in "iu"):
+            raise ValueError(f"PartialLinear: indices must be a 1D array of integers, "
+                             f"got {indices.ndim}D of {indices.dtype}")
+        bad = (indices < 0) | (indices >= n)
+        if bad.any():
+            i = int(np.argmax(bad))
+            raise ValueError(f"PartialLinear: index {int(indices[i])} at position {i} is out of range [0, {n})")
+        self.partition = indices.astype(np.int64)
+        return self
+
+    def resetPartition(self):
+        self.partition = np.arange(self.weight.shape[0], dtype=np.int64)
+        return self
+
+    def _rows(self, input, gradOutput=None):
+        """input (and gradOutput) as 2D batches, checked."""
+        self._kernels(input)
+        check_features(self, input, self.weight.shape[1])
+        x = np.ascontiguousarray(input).reshape(-1, self.weight.shape[1])
+        if gradOutput is None:
+            return x
+        shape = input.shape[:-1] + (self.partition.size,)
+        check_shape(self, gradOutput, "gradOutput", shape, input.dtype, "the output")
+        return x, np.ascontiguousarray(gradOutput).reshape(-1, self.partition.size)
+
+    def updateOutput(self, input):
+        x = self._rows(input)
+        self.output = reuse(self.output, input.shape[:-1] + (self.partition.size,), input.dtype, input)
+        out = self.output.reshape(x.shape[0], -1)
+        np.matmul(x, self.weight[self.partition].T, out=out)
+        if self.bias is not None:
+            out += self.bias[self.partition]
+        return self.output
+
+    def updateGradInput(self, input, gradOutput):
+        x, g = self._rows(input, gradOutput)
+        self.gradInput = reuse(self.gradInput, input.shape, input.dtype, input, gradOutput)
+        np.matmul(g, self.weight[self.partition], out=self.gradInput.reshape(x.shape))
+        return self.gradInput
+
+    def accGradParameters(self, input, gradOutput, scale=1):
+        x, g = self._rows(input, gradOutput)
+        np.add.at(self.gradWeight, self.partition, scale * (g.T @ x))
+        if self.bias is not None:
+            np.add.at(self.gradBias, self.partition, scale * g.sum(axis=0))
+
+    def __repr__(self):
+        n_out, n_in = self.weight.shape
+        return f"nn.PartialLinear({n_in} -> {n_out}{'' if self.bias is not None else ', without bias'})"

@@ -1,0 +1,30 @@
+import numpy as np
+
+from ._pointwise import Pointwise
+
+
+class Power(Pointwise):
+    """Elementwise ``y = x^p``; any shape.  A non-integer ``p`` gives nan
+    for negative x, as in Torch7.
+
+    Gradient: ``dL/dx = dL/dy * p * x^(p-1)`` (0 for ``p = 0``, also at
+    ``x = 0`` where ``x^(p-1)`` would be infinite).
+    """
+
+    def __init__(self, p):
+        super().__init__()
+        self.pow = float(p)
+
+    def _forward(self, input, out):
+        np.power(input, self.pow, out=out)
+
+    def _backward(self, input, gradOutput, out):
+        if self.pow == 0:
+            out.fill(0)
+            return
+        np.power(input, self.pow - 1, out=out)
+        out *= self.pow
+        out *= gradOutput
+
+    def __repr__(self):
+        return f"nn.Power({self.pow:g})"

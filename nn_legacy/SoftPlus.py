@@ -1,0 +1,34 @@
+from .Module import Module
+
+
+class SoftPlus(Module):
+    """Elementwise smooth ReLU; any shape::
+
+        y = log(1 + exp(beta * x)) / beta     (y = x where beta * x > threshold)
+
+    Gradient: ``dL/dx = dL/dy * sigmoid(beta * x)`` (``dL/dy`` above the
+    threshold, where the two branches agree to within exp(-threshold)).
+    ``beta`` must be > 0.  Torch7's defaults: ``SoftPlus(1)`` with
+    threshold 20, which Torch7 fixed and this constructor also takes.
+    """
+
+    threshold = 20.0  # for Torch7 files that did not store it
+
+    def __init__(self, beta=1, threshold=20):
+        super().__init__()
+        self.beta = float(beta)
+        self.threshold = float(threshold)
+        if not self.beta > 0:
+            raise ValueError(f"SoftPlus: beta must be > 0, got {self.beta}")
+
+    def updateOutput(self, input):
+        self.output = self._kernels(input).SoftPlus_updateOutput(input, self.output, self.beta, self.threshold)
+        return self.output
+
+    def updateGradInput(self, input, gradOutput):
+        self.gradInput = self._kernels(input).SoftPlus_updateGradInput(
+            input, gradOutput, self.gradInput, self.output, self.beta, self.threshold)
+        return self.gradInput
+
+    def __repr__(self):
+        return f"nn.SoftPlus(beta={self.beta:g}, threshold={self.threshold:g})"

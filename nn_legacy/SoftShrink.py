@@ -1,0 +1,35 @@
+from .Module import Module
+
+
+class SoftShrink(Module):
+    """Elementwise soft shrinkage towards 0; any shape::
+
+        y = x - lambda   if x > lambda
+            x + lambda   if x < -lambda
+            0            otherwise
+
+    Gradient: ``dL/dx = dL/dy where |x| > lambda, else 0``.  ``lambda`` must
+    be >= 0.  Torch7's default: ``SoftShrink(0.5)``.
+    """
+
+    def __init__(self, lam=0.5):
+        super().__init__()
+        self.lambd = float(lam)
+        if not self.lambd >= 0:
+            raise ValueError(f"SoftShrink: lambda must be >= 0, got {self.lambd}")
+
+    def updateOutput(self, input):
+        self.output = self._kernels(input).SoftShrink_updateOutput(input, self.output, self.lambd)
+        return self.output
+
+    def updateGradInput(self, input, gradOutput):
+        self.gradInput = self._kernels(input).SoftShrink_updateGradInput(
+            input, gradOutput, self.gradInput, self.lambd)
+        return self.gradInput
+
+    def _t7_fixup(self, version):
+        """A Torch7 file names the threshold ``lambda`` (a Python keyword)."""
+        self.lambd = float(vars(self).pop("lambda", 0.5))
+
+    def __repr__(self):
+        return f"nn.SoftShrink({self.lambd:g})"

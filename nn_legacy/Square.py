@@ -1,0 +1,16 @@
+from .Module import Module
+
+
+class Square(Module):
+    """Elementwise square: ``y = x^2``; any shape.
+
+    Gradient: ``dL/dx = 2 x dL/dy``.
+    """
+
+    def updateOutput(self, input):
+        self.output = self._kernels(input).Square_updateOutput(input, self.output)
+        return self.output
+
+    def updateGradInput(self, input, gradOutput):
+        self.gradInput = self._kernels(input).Square_updateGradInput(input, gradOutput, self.gradInput)
+        return self.gradInput

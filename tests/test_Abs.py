@@ -1,0 +1,109 @@
+"""nn_legacy.Abs and the Abs_* kernels: y = |x|."""
+import numpy as np
+import pytest
+
+import nn_legacy as nn
+import thnn
+from activation_checks import check_any_layout
+from layer_checks import (assert_input_jacobian, check_bad_arrays, check_batch_equals_samples,
+                          check_buffer_reuse, check_float32, check_nan_propagates, check_noncontiguous,
+                          check_pickle, raises_exactly, torch_forward_backward, torch_or_skip, uniform)
+
+SHAPES = [(7,), (4, 5), (2, 3, 4), (2, 2, 2, 3)]
+
+
+def input_with_zeros(shape, seed=1):
+    x = uniform(shape, seed)
+    x.reshape(-1)[::4] = 0.0
+    return x
+
+
+@pytest.mark.parametrize("shape", SHAPES, ids=str)
+def test_matches_numpy(shape):
+    m = nn.Abs()
+    x, g = input_with_zeros(shape), uniform(shape, 2)
+    np.testing.assert_array_equal(m.forward(x), np.abs(x))
+    np.testing.assert_array_equal(m.backward(x, g), np.where(x >= 0, g, -g))
+
+
+def test_gradient_at_zero_is_torch7s_plus_one():
+    m = nn.Abs()
+    x = np.array([-0.0, 0.0, -1e-300])
+    m.forward(x)
+    np.testing.assert_array_equal(m.backward(x, np.full(3, 2.0)), [2.0, 2.0, -2.0])
+
+
+@pytest.mark.parametrize("shape", SHAPES, ids=str)
+def test_matches_torch(shape):
+    torch = torch_or_skip()
+    x, g = uniform(shape, 1), uniform(shape, 2)  # no zeros: torch's sign(0) is 0
+    out, gin = torch_forward_backward(torch.abs, x, g)
+    m = nn.Abs()
+    np.testing.assert_array_equal(m.forward(x), out)
+    np.testing.assert_array_equal(m.backward(x, g), gin)
+
+
+@pytest.mark.parametrize("shape", [(6,), (3, 4), (2, 3, 2)], ids=str)
+def test_jacobian_away_from_the_kink(shape):
+    x = input_with_zeros(shape, 3)
+    report = assert_input_jacobian(nn.Abs(), x, kinks=(0,))
+    assert report.skipped == np.count_nonzero(x == 0) > 0
+
+
+def test_has_no_parameters():
+    assert nn.Abs().parameters() == ([], [])
+
+
+def test_float32_matches_float64():
+    check_float32(nn.Abs(), uniform((6, 5), 1), uniform((6, 5), 2))
+
+
+@pytest.mark.parametrize("shape", [(7,), (4, 5), (2, 3, 4)], ids=str)
+def test_noncontiguous_input_and_gradOutput(shape):
+    check_noncontiguous(nn.Abs(), uniform(shape, 1), uniform(shape, 2))
+
+
+def test_batch_equals_samples():
+    check_batch_equals_samples(nn.Abs(), uniform((5, 3, 2), 1), uniform((5, 3, 2), 2))
+
+
+def test_buffer_reuse_across_batch_sizes():
+    check_buffer_reuse(nn.Abs(), uniform((8, 5), 1), uniform((8, 5), 2), uniform((4, 5), 3), uniform((4, 5), 4))
+
+
+def test_pickle_round_trip():
+    check_pickle(nn.Abs(), uniform((4, 5), 1), uniform((4, 5), 2))
+
+
+def test_nan_propagates():
+    x = uniform((3, 4), 1)
+    mask = np.zeros(x.shape, dtype=bool)
+    mask[2, 0] = True
+    check_nan_propagates(nn.Abs(), x, (2, 0), mask, uniform((3, 4), 2))
+
+
+@pytest.mark.slow
+def test_any_shape_and_layout():
+    check_any_layout(nn.Abs)
+
+
+def test_empty_input_gives_empty_output():
+    m = nn.Abs()
+    assert m.forward(np.zeros((0, 3))).shape == (0, 3)
+    assert m.backward(np.zeros((0, 3)), np.zeros((0, 3))).shape == (0, 3)
+
+
+def test_repr():
+    assert repr(nn.Abs()) == "nn.Abs"
+
+
+def test_bad_array_types():
+    check_bad_arrays(nn.Abs(), uniform((4, 5), 1), uniform((4, 5), 2), "Abs")
+
+
+def test_mismatched_gradOutput():
+    m = nn.Abs()
+    m.forward(uniform((2, 3)))
+    with raises_exactly(thnn.THNNError, "Abs_updateGradInput: gradOutput must be shaped as input "
+                                        "(2D of size [2, 3]), got 1D of size [6]"):
+        m.backward(uniform((2, 3)), uniform((6,)))

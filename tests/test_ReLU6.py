@@ -1,0 +1,91 @@
+"""nn_legacy.ReLU6: y = min(max(x, 0), 6), Clamp(0, 6), in numpy."""
+import numpy as np
+import pytest
+
+import nn_legacy as nn
+from layer_checks import (assert_input_jacobian, check_batch_equals_samples, check_buffer_reuse, check_float32,
+                          check_noncontiguous, check_pickle, torch_forward_backward, torch_or_skip, uniform)
+from numpy_checks import check_bad_arrays_numpy, check_in_place, from_torch7
+
+SHAPES = [(7,), (4, 5), (2, 3, 4)]
+
+
+def spread(shape, seed=1):
+    """Inputs over [-3, 9] with some exactly at the kinks 0 and 6."""
+    x = uniform(shape, seed, -3, 9)
+    x.reshape(-1)[::6] = 0.0
+    x.reshape(-1)[3::6] = 6.0
+    return x
+
+
+@pytest.mark.parametrize("shape", SHAPES, ids=str)
+def test_matches_numpy(shape):
+    m = nn.ReLU6()
+    x, g = spread(shape), uniform(shape, 2)
+    np.testing.assert_array_equal(m.forward(x), np.minimum(np.maximum(x, 0), 6))
+    np.testing.assert_array_equal(m.backward(x, g), np.where((x > 0) & (x < 6), g, 0))
+
+
+@pytest.mark.parametrize("shape", SHAPES, ids=str)
+def test_matches_torch(shape):
+    torch = torch_or_skip()
+    x, g = spread(shape), uniform(shape, 2)
+    out, gin = torch_forward_backward(torch.nn.functional.relu6, x, g)
+    m = nn.ReLU6()
+    np.testing.assert_array_equal(m.forward(x), out)
+    np.testing.assert_array_equal(m.backward(x, g), gin)
+
+
+def test_is_a_clamp_from_0_to_6():
+    m = nn.ReLU6()
+    assert isinstance(m, nn.Clamp) and (m.min_val, m.max_val) == (0.0, 6.0)
+
+
+def test_jacobian_away_from_the_kinks():
+    x = spread((4, 6), 3)
+    report = assert_input_jacobian(nn.ReLU6(), x, kinks=(0, 6))
+    assert report.skipped == np.count_nonzero((x == 0) | (x == 6)) > 0
+
+
+def test_jacobian_in_place():
+    assert_input_jacobian(nn.ReLU6(inplace=True), spread((3, 4), 3), kinks=(0, 6))
+
+
+def test_in_place():
+    check_in_place(nn.ReLU6, lambda: nn.ReLU6(inplace=True), spread((4, 5)), uniform((4, 5), 2))
+
+
+def test_float32_matches_float64():
+    check_float32(nn.ReLU6(), spread((6, 5)), uniform((6, 5), 2))
+
+
+@pytest.mark.parametrize("shape", [(7,), (4, 5)], ids=str)
+def test_noncontiguous_input_and_gradOutput(shape):
+    check_noncontiguous(nn.ReLU6(), spread(shape), uniform(shape, 2))
+
+
+def test_batch_equals_samples():
+    check_batch_equals_samples(nn.ReLU6(), spread((5, 3)), uniform((5, 3), 2))
+
+
+def test_buffer_reuse_across_batch_sizes():
+    check_buffer_reuse(nn.ReLU6(), spread((8, 5), 1), uniform((8, 5), 2), spread((4, 5), 3), uniform((4, 5), 4))
+
+
+def test_pickle_round_trip():
+    check_pickle(nn.ReLU6(), spread((4, 5)), uniform((4, 5), 2))
+
+
+def test_bad_arrays():
+    check_bad_arrays_numpy(nn.ReLU6(), spread((4, 5)), uniform((4, 5), 2))
+
+
+def test_repr():
+    assert repr(nn.ReLU6()) == "nn.ReLU6"
+    assert repr(nn.ReLU6(inplace=True)) == "nn.ReLU6(in-place)"
+
+
+def test_loads_from_torch7_fields():
+    m = from_torch7("nn.ReLU6", inplace=False)
+    x = spread((3, 4))
+    np.testing.assert_array_equal(m.forward(x), np.clip(x, 0, 6))

@@ -1,0 +1,159 @@
+"""nn_legacy.SoftPlus and the SoftPlus_* kernels: y = log(1 + exp(beta x)) / beta."""
+import warnings
+
+import numpy as np
+import pytest
+
+import nn_legacy as nn
+import thnn
+from activation_checks import check_any_layout, t7_module
+from layer_checks import (assert_input_jacobian, check_bad_arrays, check_batch_equals_samples,
+                          check_buffer_reuse, check_float32, check_nan_propagates, check_noncontiguous,
+                          check_pickle, raises_exactly, torch_forward_backward, torch_or_skip, uniform)
+
+SHAPES = [(7,), (4, 5), (2, 3, 4), (2, 2, 2, 3)]
+PARAMS = [(1.0, 20.0), (2.0, 3.0), (0.5, 20.0)]
+
+
+def numpy_softplus(x, beta, threshold):
+    """(y, dy/dx) by the formulas of the docstring."""
+    bx = beta * x
+    y = np.where(bx > threshold, x, np.log1p(np.exp(np.minimum(bx, threshold))) / beta)
+    return y, np.where(bx > threshold, 1.0, 1 / (1 + np.exp(-bx)))
+
+
+@pytest.mark.parametrize("shape", SHAPES, ids=str)
+@pytest.mark.parametrize("beta, threshold", PARAMS)
+def test_matches_numpy(shape, beta, threshold):
+    m = nn.SoftPlus(beta, threshold)
+    x, g = uniform(shape, 1, -3, 3), uniform(shape, 2)
+    y, dy = numpy_softplus(x, beta, threshold)
+    np.testing.assert_allclose(m.forward(x), y, rtol=1e-15, atol=0)
+    np.testing.assert_allclose(m.backward(x, g), g * dy, rtol=1e-15, atol=0)
+
+
+@pytest.mark.parametrize("shape", SHAPES, ids=str)
+@pytest.mark.parametrize("beta, threshold", PARAMS)
+def test_matches_torch(shape, beta, threshold):
+    torch = torch_or_skip()
+    x, g = uniform(shape, 1, -3, 3), uniform(shape, 2)
+    out, gin = torch_forward_backward(lambda t: torch.nn.functional.softplus(t, beta, threshold), x, g)
+    m = nn.SoftPlus(beta, threshold)
+    np.testing.assert_allclose(m.forward(x), out, rtol=1e-15, atol=0)
+    np.testing.assert_allclose(m.backward(x, g), gin, rtol=1e-15, atol=0)
+
+
+def test_linear_above_the_threshold():
+    m = nn.SoftPlus(2, 3)
+    x = np.array([1.4, 1.5, 1.6])  # beta x = 2.8, 3.0, 3.2
+    np.testing.assert_array_equal(m.forward(x), [np.log1p(np.exp(2.8)) / 2, np.log1p(np.exp(3.0)) / 2, 1.6])
+    np.testing.assert_array_equal(m.backward(x, np.ones(3))[2], 1.0)
+
+
+def test_extreme_inputs_neither_overflow_nor_lose_the_tail():
+    m = nn.SoftPlus()
+    x = np.array([-800.0, -40.0, 0.0, 40.0, 800.0])
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        out = m.forward(x)
+        grad = m.backward(x, np.ones(5))
+    np.testing.assert_allclose(out, [0, np.exp(-40.0), np.log(2), 40, 800], rtol=1e-15, atol=0)
+    np.testing.assert_allclose(grad, [0, np.exp(-40.0), 0.5, 1, 1], rtol=1e-15, atol=0)
+
+
+def test_defaults_are_torch7s():
+    m = nn.SoftPlus()
+    assert (m.beta, m.threshold) == (1.0, 20.0)
+
+
+@pytest.mark.parametrize("shape", [(6,), (3, 4), (2, 3, 2)], ids=str)
+@pytest.mark.parametrize("beta", [1.0, 3.0])
+def test_jacobian(shape, beta):
+    assert_input_jacobian(nn.SoftPlus(beta), uniform(shape, 3))
+
+
+def test_jacobian_around_a_low_threshold():
+    """The branches meet at beta x = threshold (with a jump of
+    log(1 + exp(-threshold)) / beta): the check skips that point only."""
+    x = uniform((4, 5), 3)
+    assert_input_jacobian(nn.SoftPlus(2, 1), x, kinks=(0.5,))
+
+
+def test_has_no_parameters():
+    assert nn.SoftPlus().parameters() == ([], [])
+
+
+def test_float32_matches_float64():
+    check_float32(nn.SoftPlus(2), uniform((6, 5), 1), uniform((6, 5), 2))
+
+
+@pytest.mark.parametrize("shape", [(7,), (4, 5), (2, 3, 4)], ids=str)
+def test_noncontiguous_input_and_gradOutput(shape):
+    check_noncontiguous(nn.SoftPlus(), uniform(shape, 1), uniform(shape, 2))
+
+
+def test_batch_equals_samples():
+    check_batch_equals_samples(nn.SoftPlus(), uniform((5, 3, 2), 1), uniform((5, 3, 2), 2))
+
+
+def test_buffer_reuse_across_batch_sizes():
+    check_buffer_reuse(nn.SoftPlus(), uniform((8, 5), 1), uniform((8, 5), 2), uniform((4, 5), 3),
+                       uniform((4, 5), 4))
+
+
+def test_pickle_round_trip():
+    check_pickle(nn.SoftPlus(2, 5), uniform((4, 5), 1), uniform((4, 5), 2))
+
+
+def test_nan_propagates():
+    x = uniform((3, 4), 1)
+    mask = np.zeros(x.shape, dtype=bool)
+    mask[0, 0] = True
+    check_nan_propagates(nn.SoftPlus(), x, (0, 0), mask, uniform((3, 4), 2))
+
+
+@pytest.mark.slow
+def test_any_shape_and_layout():
+    check_any_layout(lambda: nn.SoftPlus(2, 3))
+
+
+def test_empty_input_gives_empty_output():
+    m = nn.SoftPlus()
+    assert m.forward(np.zeros((0, 2))).shape == (0, 2)
+    assert m.backward(np.zeros((0, 2)), np.zeros((0, 2))).shape == (0, 2)
+
+
+def test_repr():
+    assert repr(nn.SoftPlus()) == "nn.SoftPlus(beta=1, threshold=20)"
+
+
+@pytest.mark.parametrize("beta", [0, -1])
+def test_non_positive_beta_is_refused(beta):
+    with raises_exactly(ValueError, f"SoftPlus: beta must be > 0, got {float(beta)}"):
+        nn.SoftPlus(beta)
+    with raises_exactly(thnn.THNNError, f"SoftPlus_updateOutput: beta must be > 0, got {beta:g}"):
+        thnn.Double.SoftPlus_updateOutput(uniform((3,)), None, beta, 20)
+
+
+def test_bad_array_types():
+    check_bad_arrays(nn.SoftPlus(), uniform((4, 5), 1), uniform((4, 5), 2), "SoftPlus")
+
+
+def test_mismatched_gradOutput():
+    m = nn.SoftPlus()
+    m.forward(uniform((2, 3)))
+    with raises_exactly(thnn.THNNError, "SoftPlus_updateGradInput: gradOutput must be shaped as input "
+                                        "(2D of size [2, 3]), got 2D of size [3, 2]"):
+        m.backward(uniform((2, 3)), uniform((3, 2)))
+
+
+def test_backward_before_forward():
+    with raises_exactly(TypeError, "SoftPlus_updateGradInput: output is required, got None"):
+        nn.SoftPlus().backward(uniform((3,)), uniform((3,)))
+
+
+def test_loads_from_a_torch7_file(tmp_path):
+    m = nn.load_lua(t7_module(tmp_path / "m.t7", "nn.SoftPlus", {"beta": 2.0, "train": True}))
+    assert isinstance(m, nn.SoftPlus) and (m.beta, m.threshold) == (2.0, 20.0)
+    x = uniform((3,), 1)
+    np.testing.assert_array_equal(m.forward(x), nn.SoftPlus(2).forward(x))

@@ -1,0 +1,136 @@
+"""nn_legacy.Sqrt and the Sqrt_* kernels: y = sqrt(x + eps)."""
+import numpy as np
+import pytest
+
+import nn_legacy as nn
+import thnn
+from activation_checks import check_any_layout
+from layer_checks import (assert_input_jacobian, check_bad_arrays, check_batch_equals_samples,
+                          check_buffer_reuse, check_float32, check_nan_propagates, check_noncontiguous,
+                          check_pickle, raises_exactly, torch_forward_backward, torch_or_skip, uniform)
+
+SHAPES = [(7,), (4, 5), (2, 3, 4), (2, 2, 2, 3)]
+
+
+def positive(shape, seed=1):
+    return uniform(shape, seed, 0.1, 4.0)
+
+
+@pytest.mark.parametrize("shape", SHAPES, ids=str)
+@pytest.mark.parametrize("eps", [0.0, 0.25])
+def test_matches_numpy(shape, eps):
+    m = nn.Sqrt(eps)
+    x, g = positive(shape), uniform(shape, 2)
+    y = np.sqrt(x + eps)
+    np.testing.assert_array_equal(m.forward(x), y)
+    np.testing.assert_allclose(m.backward(x, g), g / (2 * y), rtol=1e-15, atol=0)
+
+
+@pytest.mark.parametrize("shape", SHAPES, ids=str)
+def test_matches_torch(shape):
+    torch = torch_or_skip()
+    x, g = positive(shape), uniform(shape, 2)
+    out, gin = torch_forward_backward(lambda t: torch.sqrt(t + 0.25), x, g)
+    m = nn.Sqrt(0.25)
+    np.testing.assert_array_equal(m.forward(x), out)
+    np.testing.assert_allclose(m.backward(x, g), gin, rtol=1e-15, atol=0)
+
+
+def test_zero_output_gives_zero_gradient_and_negative_input_nan():
+    m = nn.Sqrt()
+    x = np.array([0.0, 4.0, -1.0])
+    out = m.forward(x)
+    np.testing.assert_array_equal(out[:2], [0.0, 2.0])
+    assert np.isnan(out[2])
+    grad = m.backward(x, np.ones(3))
+    np.testing.assert_array_equal(grad[:2], [0.0, 0.25])
+    assert np.isnan(grad[2])
+
+
+def test_eps_shifts_the_domain():
+    m = nn.Sqrt(1.0)
+    np.testing.assert_array_equal(m.forward(np.array([-1.0, 0.0, 3.0])), [0.0, 1.0, 2.0])
+
+
+def test_default_is_torch7s():
+    assert nn.Sqrt().eps == 0.0
+
+
+@pytest.mark.parametrize("shape", [(6,), (3, 4), (2, 3, 2)], ids=str)
+@pytest.mark.parametrize("eps", [0.0, 0.5])
+def test_jacobian(shape, eps):
+    assert_input_jacobian(nn.Sqrt(eps), positive(shape, 3))
+
+
+def test_has_no_parameters():
+    assert nn.Sqrt().parameters() == ([], [])
+
+
+def test_float32_matches_float64():
+    check_float32(nn.Sqrt(0.1), positive((6, 5), 1), uniform((6, 5), 2))
+
+
+@pytest.mark.parametrize("shape", [(7,), (4, 5), (2, 3, 4)], ids=str)
+def test_noncontiguous_input_and_gradOutput(shape):
+    check_noncontiguous(nn.Sqrt(), positive(shape, 1), uniform(shape, 2))
+
+
+def test_batch_equals_samples():
+    check_batch_equals_samples(nn.Sqrt(), positive((5, 3, 2), 1), uniform((5, 3, 2), 2))
+
+
+def test_buffer_reuse_across_batch_sizes():
+    check_buffer_reuse(nn.Sqrt(), positive((8, 5), 1), uniform((8, 5), 2), positive((4, 5), 3), uniform((4, 5), 4))
+
+
+def test_pickle_round_trip():
+    check_pickle(nn.Sqrt(0.5), positive((4, 5), 1), uniform((4, 5), 2))
+
+
+def test_nan_propagates():
+    x = positive((3, 4), 1)
+    mask = np.zeros(x.shape, dtype=bool)
+    mask[0, 3] = True
+    check_nan_propagates(nn.Sqrt(), x, (0, 3), mask, uniform((3, 4), 2))
+
+
+@pytest.mark.slow
+def test_any_shape_and_layout():
+    check_any_layout(lambda: nn.Sqrt(0.5), low=0.0)
+
+
+def test_empty_input_gives_empty_output():
+    m = nn.Sqrt()
+    assert m.forward(np.zeros((0, 3))).shape == (0, 3)
+    assert m.backward(np.zeros((0, 3)), np.zeros((0, 3))).shape == (0, 3)
+
+
+def test_repr():
+    assert repr(nn.Sqrt()) == "nn.Sqrt"
+    assert repr(nn.Sqrt(0.5)) == "nn.Sqrt(eps=0.5)"
+
+
+def test_bad_array_types():
+    check_bad_arrays(nn.Sqrt(), positive((4, 5), 1), uniform((4, 5), 2), "Sqrt")
+
+
+def test_mismatched_gradOutput():
+    m = nn.Sqrt()
+    m.forward(positive((2, 3)))
+    with raises_exactly(thnn.THNNError, "Sqrt_updateGradInput: gradOutput must be shaped as input "
+                                        "(2D of size [2, 3]), got 2D of size [2, 4]"):
+        m.backward(positive((2, 3)), uniform((2, 4)))
+
+
+def test_output_of_another_shape():
+    """The backward pass needs the forward's output for this input."""
+    m = nn.Sqrt()
+    m.forward(positive((2, 3)))
+    with raises_exactly(thnn.THNNError, "Sqrt_updateGradInput: output must be shaped as input "
+                                        "(2D of size [3, 3]), got 2D of size [2, 3]"):
+        m.backward(positive((3, 3)), uniform((3, 3)))
+
+
+def test_backward_before_forward():
+    with raises_exactly(TypeError, "Sqrt_updateGradInput: output is required, got None"):
+        nn.Sqrt().backward(positive((3,)), uniform((3,)))

@@ -1,0 +1,101 @@
+"""nn_legacy.Square and the Square_* kernels: y = x^2."""
+import numpy as np
+import pytest
+
+import nn_legacy as nn
+import thnn
+from activation_checks import check_any_layout
+from layer_checks import (assert_input_jacobian, check_bad_arrays, check_batch_equals_samples,
+                          check_buffer_reuse, check_float32, check_nan_propagates, check_noncontiguous,
+                          check_pickle, raises_exactly, torch_forward_backward, torch_or_skip, uniform)
+
+SHAPES = [(7,), (4, 5), (2, 3, 4), (2, 2, 2, 3)]
+
+
+@pytest.mark.parametrize("shape", SHAPES, ids=str)
+def test_matches_numpy(shape):
+    m = nn.Square()
+    x, g = uniform(shape, 1), uniform(shape, 2)
+    np.testing.assert_array_equal(m.forward(x), x * x)
+    np.testing.assert_array_equal(m.backward(x, g), 2 * x * g)
+
+
+@pytest.mark.parametrize("shape", SHAPES, ids=str)
+def test_matches_torch(shape):
+    torch = torch_or_skip()
+    x, g = uniform(shape, 1), uniform(shape, 2)
+    out, gin = torch_forward_backward(torch.square, x, g)
+    m = nn.Square()
+    np.testing.assert_array_equal(m.forward(x), out)
+    np.testing.assert_allclose(m.backward(x, g), gin, rtol=1e-15, atol=0)
+
+
+@pytest.mark.parametrize("shape", [(6,), (3, 4), (2, 3, 2)], ids=str)
+def test_jacobian(shape):
+    assert_input_jacobian(nn.Square(), uniform(shape, 3))
+
+
+def test_has_no_parameters():
+    assert nn.Square().parameters() == ([], [])
+
+
+def test_float32_matches_float64():
+    check_float32(nn.Square(), uniform((6, 5), 1), uniform((6, 5), 2))
+
+
+@pytest.mark.parametrize("shape", [(7,), (4, 5), (2, 3, 4)], ids=str)
+def test_noncontiguous_input_and_gradOutput(shape):
+    check_noncontiguous(nn.Square(), uniform(shape, 1), uniform(shape, 2))
+
+
+def test_batch_equals_samples():
+    check_batch_equals_samples(nn.Square(), uniform((5, 3, 2), 1), uniform((5, 3, 2), 2))
+
+
+def test_buffer_reuse_across_batch_sizes():
+    check_buffer_reuse(nn.Square(), uniform((8, 5), 1), uniform((8, 5), 2), uniform((4, 5), 3),
+                       uniform((4, 5), 4))
+
+
+def test_pickle_round_trip():
+    check_pickle(nn.Square(), uniform((4, 5), 1), uniform((4, 5), 2))
+
+
+def test_nan_propagates():
+    x = uniform((3, 4), 1)
+    mask = np.zeros(x.shape, dtype=bool)
+    mask[1, 1] = True
+    check_nan_propagates(nn.Square(), x, (1, 1), mask, uniform((3, 4), 2))
+
+
+def test_overflow_gives_inf_not_a_crash():
+    m = nn.Square().float()
+    out = m.forward(np.array([1e20, -1e20, 3.0], dtype=np.float32))
+    np.testing.assert_array_equal(out, [np.inf, np.inf, 9.0])
+
+
+@pytest.mark.slow
+def test_any_shape_and_layout():
+    check_any_layout(nn.Square)
+
+
+def test_empty_input_gives_empty_output():
+    m = nn.Square()
+    assert m.forward(np.zeros((2, 0))).shape == (2, 0)
+    assert m.backward(np.zeros((2, 0)), np.zeros((2, 0))).shape == (2, 0)
+
+
+def test_repr():
+    assert repr(nn.Square()) == "nn.Square"
+
+
+def test_bad_array_types():
+    check_bad_arrays(nn.Square(), uniform((4, 5), 1), uniform((4, 5), 2), "Square")
+
+
+def test_mismatched_gradOutput():
+    m = nn.Square()
+    m.forward(uniform((2, 3)))
+    with raises_exactly(thnn.THNNError, "Square_updateGradInput: gradOutput must be shaped as input "
+                                        "(2D of size [2, 3]), got 2D of size [3, 2]"):
+        m.backward(uniform((2, 3)), uniform((3, 2)))

@@ -1,0 +1,65 @@
+#ifndef TH_GENERIC_FILE
+#define TH_GENERIC_FILE "generic/SmoothL1Criterion.c"
+#else
+
+static int THNN_(SmoothL1Criterion_shapeCheck)(THNNState *state, THTensor *input, THTensor *target)
+{
+  if (THTensor_(nElement)(input) != THTensor_(nElement)(target)) {
+    char expected[160];
+    THTensor_(describe)(input, expected, sizeof expected);
+    return THTensor_(shapeError)(state, "target", target, "the same number of elements as input (%s)", expected);
+  }
+  return 0;
+}
+
+int THNN_(SmoothL1Criterion_updateOutput)(THNNState *state, THTensor *input, THTensor *target,
+                                          THTensor *output, bool sizeAverage)
+{
+  TH_TRY(THNN_(SmoothL1Criterion_shapeCheck)(state, input, target));
+  THTensor xTmp = {0}, tTmp = {0};
+  const THTensor *x = THTensor_(contiguous)(state, input, &xTmp);
+  const THTensor *t = x ? THTensor_(contiguous)(state, target, &tTmp) : NULL;
+  int rc = -1;
+  if (t && THTensor_(resize1d)(state, output, 1) == 0) {
+    const real *in = THTensor_(data)(x), *tg = THTensor_(data)(t);
+    int64_t n = THTensor_(nElement)(input);
+    accreal sum = 0;
+    for (int64_t i = 0; i < n; i++) {
+      accreal z = fabs((accreal)in[i] - tg[i]);
+      sum += z < 1 ? 0.5 * z * z : z - 0.5;
+    }
+    if (sizeAverage && n > 0)
+      sum /= n;
+    THTensor_(data)(output)[0] = (real)sum;
+    rc = 0;
+  }
+  THTensor_(release)(&xTmp);
+  THTensor_(release)(&tTmp);
+  return rc;
+}
+
+int THNN_(SmoothL1Criterion_updateGradInput)(THNNState *state, THTensor *input, THTensor *target,
+                                             THTensor *gradInput, bool sizeAverage)
+{
+  TH_TRY(THNN_(SmoothL1Criterion_shapeCheck)(state, input, target));
+  THTensor xTmp = {0}, tTmp = {0};
+  const THTensor *x = THTensor_(contiguous)(state, input, &xTmp);
+  const THTensor *t = x ? THTensor_(contiguous)(state, target, &tTmp) : NULL;
+  int rc = -1;
+  if (t && THTensor_(resizeAs)(state, gradInput, input) == 0) {
+    const real *in = THTensor_(data)(x), *tg = THTensor_(data)(t);
+    real *gi = THTensor_(data)(gradInput);
+    int64_t n = THTensor_(nElement)(input);
+    accreal norm = sizeAverage && n > 0 ? 1.0 / n : 1.0;
+    for (int64_t i = 0; i < n; i++) {
+      accreal d = (accreal)in[i] - tg[i];
+      gi[i] = (real)(norm * (d < -1 ? -1 : d > 1 ? 1 : d));
+    }
+    rc = 0;
+  }
+  THTensor_(release)(&xTmp);
+  THTensor_(release)(&tTmp);
+  return rc;
+}
+
+#endif
