@@ -115,6 +115,38 @@ from .WeightedEuclidean import WeightedEuclidean
 
 # ==== end of criterions in numpy ====
 
+# ==== spatial convolutions ====
+
+# ==== end of spatial convolutions ====
+
+# ==== spatial and volumetric pooling ====
+
+# ==== end of spatial and volumetric pooling ====
+
+# ==== volumetric convolutions ====
+
+# ==== end of volumetric convolutions ====
+
+# ==== padding and resampling ====
+
+# ==== end of padding and resampling ====
+
+# ==== batch normalization ====
+
+# ==== end of batch normalization ====
+
+# ==== spatial modules in numpy ====
+
+# ==== end of spatial modules in numpy ====
+
+# ==== containers ====
+
+# ==== end of containers ====
+
+# ==== table and shape modules ====
+
+# ==== end of table and shape modules ====
+
 __all__ = ["jacobian", "manualSeed", "load_lua"] + sorted(
     name for name, value in dict(globals()).items()
     if isinstance(value, type) and issubclass(value, (Module, Criterion)))

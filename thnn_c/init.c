@@ -130,3 +130,23 @@
 #include "THGenerateFloatTypes.h"
 
 /* ==== end of temporal layers and recurrent cells ==== */
+
+/* ==== spatial convolutions ==== */
+
+/* ==== end of spatial convolutions ==== */
+
+/* ==== spatial and volumetric pooling ==== */
+
+/* ==== end of spatial and volumetric pooling ==== */
+
+/* ==== volumetric convolutions ==== */
+
+/* ==== end of volumetric convolutions ==== */
+
+/* ==== padding and resampling ==== */
+
+/* ==== end of padding and resampling ==== */
+
+/* ==== batch normalization ==== */
+
+/* ==== end of batch normalization ==== */

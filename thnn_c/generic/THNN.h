@@ -673,4 +673,24 @@ TH_API int THNN_(LSTMFused_updateGradInput)(
 
 /* ==== end of temporal layers and recurrent cells ==== */
 
+/* ==== spatial convolutions ==== */
+
+/* ==== end of spatial convolutions ==== */
+
+/* ==== spatial and volumetric pooling ==== */
+
+/* ==== end of spatial and volumetric pooling ==== */
+
+/* ==== volumetric convolutions ==== */
+
+/* ==== end of volumetric convolutions ==== */
+
+/* ==== padding and resampling ==== */
+
+/* ==== end of padding and resampling ==== */
+
+/* ==== batch normalization ==== */
+
+/* ==== end of batch normalization ==== */
+
 #endif
