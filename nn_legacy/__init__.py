@@ -71,6 +71,9 @@ from .SpatialClassNLLCriterion import SpatialClassNLLCriterion
 # ==== end of criterions over kernels ====
 
 # ==== linear, sparse and embedding layers ====
+from .LookupTable import LookupTable
+from .SparseLinear import SparseLinear
+from .IndexLinear import IndexLinear
 
 # ==== end of linear, sparse and embedding layers ====
 

@@ -107,6 +107,15 @@
 
 /* ==== linear, sparse and embedding layers ==== */
 
+#define TH_GENERIC_FILE "generic/LookupTable.c"
+#include "THGenerateFloatTypes.h"
+
+#define TH_GENERIC_FILE "generic/SparseLinear.c"
+#include "THGenerateFloatTypes.h"
+
+#define TH_GENERIC_FILE "generic/IndexLinear.c"
+#include "THGenerateFloatTypes.h"
+
 /* ==== end of linear, sparse and embedding layers ==== */
 
 /* ==== temporal layers and recurrent cells ==== */

@@ -505,6 +505,134 @@ TH_API int THNN_(SpatialClassNLLCriterion_updateGradInput)(
 
 /* ==== linear, sparse and embedding layers ==== */
 
+/* ---- LookupTable: y[..., :] = weight[input[...], :], 0-based indices ---- */
+TH_API int THNN_(LookupTable_updateOutput)(
+          THNNState *state,            // library state: receives the error message
+          THIndexTensor *input,        // row indices in [0, nIndex), [n] or [batch, n]
+          THTensor *output,            // [OUT] the rows, [n, nOutput] or [batch, n, nOutput]
+          THTensor *weight);           // the table, [nIndex, nOutput]
+TH_API int THNN_(LookupTable_accGradParameters)(
+          THNNState *state,            // library state: receives the error message
+          THIndexTensor *input,        // row indices in [0, nIndex), [n] or [batch, n]
+          THTensor *gradOutput,        // gradient w.r.t. output, [n, nOutput] or [batch, n, nOutput]
+          THTensor *gradWeight,        // [INOUT] row input[i] accumulates scale * gradOutput[i], contiguous [nIndex, nOutput]
+          bool scaleGradByFreq,        // divide each row's terms by how often its index occurs in input
+          int64_t paddingValue,        // indices equal to it add nothing (-1: none)
+          accreal scale);              // factor applied to the accumulated gradients
+TH_API int THNN_(LookupTable_renorm)(
+          THNNState *state,            // library state: receives the error message
+          THIndexTensor *idx,          // rows to renormalise (repeats count once), [n] or [batch, n]
+          THTensor *weight,            // [INOUT] rows whose normType-norm exceeds maxNorm are scaled to it, contiguous [nIndex, nOutput]
+          accreal maxNorm,             // the largest norm a row keeps (non-negative)
+          accreal normType);           // p of the p-norm (positive; inf allowed)
+
+/* ---- SparseLinear: y[h] = b + sum of v W[:, k] over the (k, v) pairs of sample h ---- */
+TH_API int THNN_(SparseLinear_updateOutput)(
+          THNNState *state,            // library state: receives the error message
+          THTensor *input,             // COO rows (sample, feature, value), [nnz, 3]; 0-based integers in range
+          THTensor *output,            // [OUT] output, [batchSize, nOut]
+          THTensor *weight,            // weight, [nOut, nIn]
+          THTensor *bias,              // bias, [nOut]
+          int64_t batchSize);          // number of samples (rows of output)
+TH_API int THNN_(SparseLinear_accGradParameters)(
+          THNNState *state,            // library state: receives the error message
+          THTensor *input,             // COO rows (sample, feature, value), [nnz, 3]
+          THTensor *gradOutput,        // gradient w.r.t. output, [batchSize, nOut]
+          THTensor *gradWeight,        // [INOUT] accumulates scale * dL/dW (+ weightDecay * W), contiguous [nOut, nIn]
+          THTensor *gradBias,          // [INOUT] accumulates scale * dL/db, contiguous [nOut]
+          THTensor *weight,            // weight, [nOut, nIn]
+          THTensor *bias,              // bias, [nOut]
+          accreal weightDecay,         // adds weightDecay * weight to all of gradWeight (unscaled)
+          accreal scale);              // factor applied to the accumulated gradients
+TH_API int THNN_(SparseLinear_zeroGradParameters)(
+          THNNState *state,            // library state: receives the error message
+          THTensor *gradWeight,        // [INOUT] its columns of the features lastInput has nonzero values for are zeroed, contiguous [nOut, nIn]
+          THTensor *gradBias,          // [INOUT] zeroed, contiguous [nOut]
+          THTensor *lastInput);        // COO rows (sample, feature, value), [nnz, 3]
+TH_API int THNN_(SparseLinear_updateParameters)(
+          THNNState *state,            // library state: receives the error message
+          THTensor *weight,            // [INOUT] its columns of the features lastInput has nonzero values for step by -learningRate * gradWeight, contiguous [nOut, nIn]
+          THTensor *bias,              // [INOUT] steps by -learningRate * gradBias, contiguous [nOut]
+          THTensor *gradWeight,        // gradient w.r.t. weight, [nOut, nIn]
+          THTensor *gradBias,          // gradient w.r.t. bias, [nOut]
+          THTensor *lastInput,         // COO rows (sample, feature, value), [nnz, 3]
+          accreal learningRate);       // step size
+TH_API int THNN_(SparseLinear_legacyUpdateOutput)(
+          THNNState *state,            // library state: receives the error message
+          THTensor *input,             // (feature, value) pairs per sample, [batch, nnz, 2]; 0-based features in range
+          THTensor *output,            // [OUT] output, [batch, nOut]
+          THTensor *weight,            // weight, [nOut, nIn]
+          THTensor *bias);             // bias, [nOut]
+TH_API int THNN_(SparseLinear_legacyAccGradParameters)(
+          THNNState *state,            // library state: receives the error message
+          THTensor *input,             // (feature, value) pairs per sample, [batch, nnz, 2]
+          THTensor *gradOutput,        // gradient w.r.t. output, [batch, nOut]
+          THTensor *gradWeight,        // [INOUT] accumulates scale * dL/dW (+ weightDecay * W), contiguous [nOut, nIn]
+          THTensor *gradBias,          // [INOUT] accumulates scale * dL/db, contiguous [nOut]
+          THTensor *weight,            // weight, [nOut, nIn]
+          THTensor *bias,              // bias, [nOut]
+          accreal weightDecay,         // adds weightDecay * weight to all of gradWeight (unscaled)
+          accreal scale);              // factor applied to the accumulated gradients
+TH_API int THNN_(SparseLinear_legacyZeroGradParameters)(
+          THNNState *state,            // library state: receives the error message
+          THTensor *gradWeight,        // [INOUT] its columns of the features lastInput has nonzero values for are zeroed, contiguous [nOut, nIn]
+          THTensor *gradBias,          // [INOUT] zeroed, contiguous [nOut]
+          THTensor *lastInput);        // (feature, value) pairs per sample, [batch, nnz, 2]
+TH_API int THNN_(SparseLinear_legacyUpdateParameters)(
+          THNNState *state,            // library state: receives the error message
+          THTensor *weight,            // [INOUT] its columns of the features lastInput has nonzero values for step by -learningRate * gradWeight, contiguous [nOut, nIn]
+          THTensor *bias,              // [INOUT] steps by -learningRate * gradBias, contiguous [nOut]
+          THTensor *gradWeight,        // gradient w.r.t. weight, [nOut, nIn]
+          THTensor *gradBias,          // gradient w.r.t. bias, [nOut]
+          THTensor *lastInput,         // (feature, value) pairs per sample, [batch, nnz, 2]
+          accreal learningRate);       // step size
+
+/* ---- IndexLinear: y[j] = b + sum of v W[k + keysOffset] over the (key k, value v) of sample j ---- */
+TH_API int THNN_(IndexLinear_updateOutput)(
+          THNNState *state,            // library state: receives the error message
+          THIndexTensor *keys,         // feature keys of all samples, concatenated, [nnz]
+          int64_t keysOffset,          // added to each key to give its row of weight, in [0, nIn)
+          THTensor *values,            // feature values, [nnz]
+          THIndexTensor *sizes,        // keys per sample, [batch], summing to nnz
+          THTensor *output,            // [OUT] output, [batch, nOut]
+          THTensor *weight,            // [INOUT] [nIn, nOut], or [nIn, 4 + nOut] normalized: columns 0-2 updated when train
+          THTensor *bias,              // bias, [nOut]
+          THTensor *normalizedValues,  // [BUFFER] the normalized values, [nnz] (normalized weight only)
+          bool train);                 // update the running max |value| of normalized features
+TH_API int THNN_(IndexLinear_accGradParameters)(
+          THNNState *state,            // library state: receives the error message
+          THIndexTensor *keys,         // feature keys of all samples, concatenated, [nnz]
+          int64_t keysOffset,          // added to each key to give its row of weight
+          THTensor *values,            // feature values (the normalized ones with a normalized weight), [nnz]
+          THIndexTensor *sizes,        // keys per sample, [batch], summing to nnz
+          THTensor *gradOutput,        // gradient w.r.t. output, [batch, nOut]
+          THTensor *gradWeight,        // [OUT] per-key gradient rows, [nnz, nOut] or [nnz, 2 nOut] normalized (overwritten)
+          THTensor *gradBias,          // [INOUT] accumulates scale * dL/db, contiguous [nOut]
+          THTensor *weight,            // weight, [nIn, nOut] or [nIn, 4 + nOut]
+          THTensor *bias,              // bias, [nOut]
+          accreal scale);              // factor applied to the gradients
+TH_API int THNN_(IndexLinear_accUpdateGradParameters)(
+          THNNState *state,            // library state: receives the error message
+          THIndexTensor *keys,         // feature keys of all samples, concatenated, [nnz]
+          int64_t keysOffset,          // added to each key to give its row of weight
+          THTensor *values,            // feature values (the normalized ones with a normalized weight), [nnz]
+          THIndexTensor *sizes,        // keys per sample, [batch], summing to nnz
+          THTensor *gradOutput,        // gradient w.r.t. output, [batch, nOut]
+          THTensor *weight,            // [INOUT] the rows of the keys step by -scale * gradient (sparse decay), contiguous
+          THTensor *bias,              // [INOUT] steps by -scale * dL/db, contiguous [nOut]
+          accreal weightDecay,         // w -= weightDecay * w for each key naming the row
+          accreal scale);              // the learning rate
+TH_API int THNN_(IndexLinear_updateParameters)(
+          THNNState *state,            // library state: receives the error message
+          THTensor *gradWeight,        // per-key gradient rows of accGradParameters, [nKeys, nOut] or [nKeys, 2 nOut]
+          THTensor *gradBias,          // gradient w.r.t. bias, [nOut]
+          THTensor *weight,            // [INOUT] the rows of the keys step by -learningRate * gradient (sparse decay), contiguous
+          THTensor *bias,              // [INOUT] steps by -learningRate * gradBias, contiguous [nOut]
+          THIndexTensor *runningKeys,  // the keys of the gradient rows, [nKeys]
+          int64_t keysOffset,          // added to each key to give its row of weight
+          accreal weightDecay,         // w -= weightDecay * w for each key naming the row
+          accreal learningRate);       // step size
+
 /* ==== end of linear, sparse and embedding layers ==== */
 
 /* ==== temporal layers and recurrent cells ==== */
