@@ -1,6 +1,6 @@
 from ._arrays import name_of
 from ._dims import check_int, from_lua, lua_int
-from ._tables import _fill, check_list, check_nested, check_nested_like, entries, nested_zeros
+from ._tables import check_list, check_nested, check_nested_like, entries, fill_nested, nested_zeros
 from .Module import Module
 
 
@@ -46,7 +46,7 @@ class NarrowTable(Module):
         like = list(input)
         like[start:stop] = gradOutput
         self.gradInput = nested_zeros(self.gradInput, like)
-        _fill(self.gradInput[start:stop], list(gradOutput))
+        fill_nested(self.gradInput[start:stop], list(gradOutput))
         return self.gradInput
 
     def __repr__(self):

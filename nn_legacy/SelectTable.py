@@ -1,6 +1,6 @@
 from ._arrays import name_of
 from ._dims import check_int, from_lua
-from ._tables import _fill, check_list, check_nested, check_nested_like, entries, nested_zeros
+from ._tables import check_list, check_nested, check_nested_like, entries, fill_nested, nested_zeros
 from .Module import Module
 
 
@@ -35,7 +35,7 @@ class SelectTable(Module):
         like = list(input)
         like[k] = gradOutput
         self.gradInput = nested_zeros(self.gradInput, like)
-        _fill(self.gradInput[k], gradOutput)
+        fill_nested(self.gradInput[k], gradOutput)
         return self.gradInput
 
     def __repr__(self):

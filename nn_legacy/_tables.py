@@ -75,7 +75,7 @@ def same_layout(buffer, like):
     if isinstance(like, np.ndarray):
         return (isinstance(buffer, np.ndarray) and buffer.shape == like.shape and buffer.dtype == like.dtype
                 and buffer.flags.writeable)
-    return (isinstance(like, list) and isinstance(buffer, list) and len(buffer) == len(like)
+    return (isinstance(like, (list, tuple)) and isinstance(buffer, list) and len(buffer) == len(like)
             and all(same_layout(b, v) for b, v in zip(buffer, like)))
 
 
@@ -84,7 +84,7 @@ def nested_zeros(buffer, like):
     buffer itself, zeroed, when its layout fits, else new arrays."""
     if not same_layout(buffer, like):
         return _fresh(like)
-    _fill(buffer, None)
+    fill_nested(buffer, None)
     return buffer
 
 
@@ -93,7 +93,7 @@ def nested_copy(buffer, value):
     its layout fits, else into new arrays."""
     if not same_layout(buffer, value):
         buffer = _fresh(value)
-    _fill(buffer, value)
+    fill_nested(buffer, value)
     return buffer
 
 
@@ -103,13 +103,13 @@ def _fresh(like):
     return [_fresh(v) for v in like]
 
 
-def _fill(buffer, value):
+def fill_nested(buffer, value):
     """buffer[...] = value, or 0 where value is None, through the nesting."""
     if isinstance(buffer, np.ndarray):
         buffer[...] = 0 if value is None else value
     else:
         for i, b in enumerate(buffer):
-            _fill(b, None if value is None else value[i])
+            fill_nested(b, None if value is None else value[i])
 
 
 def check_nested(module, value, name="input"):
@@ -121,21 +121,14 @@ def check_nested(module, value, name="input"):
 
 def check_nested_like(module, value, like, name="gradOutput", what="the output"):
     """value has the nesting of ``like`` and arrays of its shapes."""
-    if isinstance(like, list):
+    if isinstance(like, (list, tuple)):
         value = check_length(module, value, len(like), name, what)
-        return [check_nested_like(module, v, l, f"{name}[{i}]", what) for i, (v, l) in enumerate(zip(value, like))]
+        return [check_nested_like(module, v, w, f"{name}[{i}]", what) for i, (v, w) in enumerate(zip(value, like))]
     check_array(module, value, name)
     if value.shape != like.shape:
         raise ValueError(f"{name_of(module)}: {name} must be of size [{', '.join(map(str, like.shape))}] "
                          f"like {what}, got {describe(value)}")
     return value
-
-
-def layout(value):
-    """'2D of size [3, 4]' or '[1D of size [2], [...]]': how errors show a table."""
-    if isinstance(value, (list, tuple)):
-        return "[" + ", ".join(layout(v) for v in value) + "]"
-    return describe(value) if isinstance(value, np.ndarray) else type(value).__name__
 
 
 class ElementwiseTable(Module):

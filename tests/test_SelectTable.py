@@ -67,3 +67,13 @@ def test_from_torch7_counts_from_zero():
 
 def test_repr():
     assert repr(nn.SelectTable(-1)) == "nn.SelectTable(-1)"
+
+
+def test_tuples_are_tables_too():
+    m = nn.SelectTable(1)
+    inner = (uniform((2,), 1), uniform((3,), 2))
+    t = (uniform((4,), 3), inner)
+    assert m.forward(t) is inner
+    gin = m.backward(t, [inner[0] + 1, inner[1] + 1])
+    np.testing.assert_array_equal(gin[1][1], inner[1] + 1)
+    assert m.backward(t, [inner[0], inner[1]]) is gin   # the same layout again: the same buffers
