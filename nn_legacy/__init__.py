@@ -145,3 +145,9 @@ from .WeightedEuclidean import WeightedEuclidean
 __all__ = ["jacobian", "manualSeed", "load_lua"] + sorted(
     name for name, value in dict(globals()).items()
     if isinstance(value, type) and issubclass(value, (Module, Criterion)))
+
+# ==== optimisation and training ====
+from . import optim
+
+__all__ += ["optim"]
+# ==== end of optimisation and training ====
