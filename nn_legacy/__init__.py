@@ -148,6 +148,8 @@ __all__ = ["jacobian", "manualSeed", "load_lua"] + sorted(
 
 # ==== optimisation and training ====
 from . import optim
+from ._batches import minibatches
+from .StochasticGradient import StochasticGradient
 
-__all__ += ["optim"]
+__all__ += ["optim", "minibatches", "StochasticGradient"]
 # ==== end of optimisation and training ====
