@@ -71,11 +71,19 @@ from .SpatialClassNLLCriterion import SpatialClassNLLCriterion
 # ==== end of criterions over kernels ====
 
 # ==== linear, sparse and embedding layers ====
+from .LookupTable import LookupTable
+from .SparseLinear import SparseLinear
+from .IndexLinear import IndexLinear
 
 # ==== end of linear, sparse and embedding layers ====
 
 # ==== temporal layers and recurrent cells ====
-
+from .TemporalConvolution import TemporalConvolution
+from .TemporalSubSampling import TemporalSubSampling
+from .TemporalRowConvolution import TemporalRowConvolution
+from .TemporalMaxPooling import TemporalMaxPooling
+from .GRUCellFused import GRUCellFused
+from .LSTMCellFused import LSTMCellFused
 # ==== end of temporal layers and recurrent cells ====
 
 # ==== modules in numpy ====
@@ -107,7 +115,17 @@ from .WeightedEuclidean import WeightedEuclidean
 # ==== end of modules in numpy ====
 
 # ==== criterions in numpy ====
-
+from .ClassSimplexCriterion import ClassSimplexCriterion
+from .CosineEmbeddingCriterion import CosineEmbeddingCriterion
+from .DistanceRatioCriterion import DistanceRatioCriterion
+from .HingeEmbeddingCriterion import HingeEmbeddingCriterion
+from .L1HingeEmbeddingCriterion import L1HingeEmbeddingCriterion
+from .MarginRankingCriterion import MarginRankingCriterion
+from .ModuleCriterion import ModuleCriterion
+from .MultiCriterion import MultiCriterion
+from .MultiLabelSoftMarginCriterion import MultiLabelSoftMarginCriterion
+from .ParallelCriterion import ParallelCriterion
+from .WeightedMSECriterion import WeightedMSECriterion
 # ==== end of criterions in numpy ====
 
 # ==== spatial convolutions ====
