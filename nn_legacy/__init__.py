@@ -204,3 +204,11 @@ from .CriterionTable import CriterionTable
 __all__ = ["jacobian", "manualSeed", "load_lua"] + sorted(
     name for name, value in dict(globals()).items()
     if isinstance(value, type) and issubclass(value, (Module, Criterion)))
+
+# ==== optimisation and training ====
+from . import optim
+from ._batches import minibatches
+from .StochasticGradient import StochasticGradient
+
+__all__ += ["optim", "minibatches", "StochasticGradient"]
+# ==== end of optimisation and training ====
