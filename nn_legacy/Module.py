@@ -5,6 +5,7 @@ import numpy as np
 import thnn
 
 from ._random import generator
+from .Criterion import Criterion
 
 _FLOATS = (np.dtype(np.float32), np.dtype(np.float64))
 
@@ -177,9 +178,8 @@ class Module:
     def findModules(self, typename, container=None):
         """(modules of that class, the container holding each), in the order of
         listModules.  typename: a class (subclasses match too) or a class
-        name ("Linear" or Torch7's "nn.Linear").  As in Torch7 a match at the
-        top is reported with itself as its container."""
-        container = self if container is None else container
+        name ("Linear" or Torch7's "nn.Linear").  A match at the top has
+        None as its container (Torch7 gave the module itself)."""
         nodes, containers = [], []
         if _matches(self, typename):
             nodes.append(self)
@@ -252,12 +252,15 @@ def _convert(value, dtype, memo):
     """value with its float arrays converted; memo maps id(original) to
     (original, converted), holding the original so its id stays unique."""
     if isinstance(value, np.ndarray) and value.dtype in _FLOATS:
-        if id(value) not in memo:
-            memo[id(value)] = (value, value.astype(dtype, copy=False))
+        if value.dtype == dtype:  # kept, so views (flattenParameters) and references stay live
+            return value
+        if id(value) not in memo:  # the original is kept too, so its id cannot be reused meanwhile
+            memo[id(value)] = (value, value.astype(dtype))
         return memo[id(value)][1]
-    if isinstance(value, Module):
-        if id(value) in memo:
+    if isinstance(value, (Module, Criterion)):  # a criterion may hold others (CrossEntropy's nll)
+        if id(value) in memo:  # reached before (MapTable's module, a module in two places): done
             return memo[id(value)][1]
+        memo[id(value)] = (value, value)
         return value.type(dtype, memo)
     if isinstance(value, list):
         return [_convert(v, dtype, memo) for v in value]

@@ -203,9 +203,10 @@ def test_findModules_by_class_or_name():
     assert found[3] is m.get(1).get(1).get(1).get(0) and containers[3] is m.get(1).get(1).get(1)
     assert m.findModules("nn.Linear")[0] == found
     assert m.findModules(nn.Linear)[0] == found
-    # a class finds its subclasses too; the top module is its own container, as in Torch7
+    # a class finds its subclasses too; the top module has no container
     nodes, containers = m.findModules(nn.Container)
-    assert nodes[0] is m and containers[0] is m and len(nodes) == 7
+    assert nodes[0] is m and containers[0] is None and len(nodes) == 7
+    assert containers[1:] == [m, m.get(1), m.get(1), m.get(1).get(1), m, m.get(2)]
     assert m.findModules("Dropout") == ([], [])
     with raises_exactly(TypeError, "Sequential.findModules: a class or a class name, got int"):
         m.findModules(3)
