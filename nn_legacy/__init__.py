@@ -160,6 +160,7 @@ from .DepthConcat import DepthConcat
 from .MapTable import MapTable
 from .ParallelTable import ParallelTable
 from .WeightNorm import WeightNorm
+from .serialization import FormatError, load, save
 
 # ==== end of containers ====
 
