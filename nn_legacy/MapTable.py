@@ -38,6 +38,15 @@ class MapTable(Container):
             self.module = self.modules[0]
         self.shared = bool(getattr(self, "shared", True))
         vars(self).pop("sharedparams", None)
+        if self.shared:   # in the file the clones' arrays view the module's storages: make them its arrays
+            for clone in self.modules[1:]:
+                self._share(clone)
+
+    def _share(self, clone):
+        """Give clone the module's parameter and gradient arrays."""
+        for (m, p, g), (om, op, og) in zip(clone._all_parameters(), self.module._all_parameters()):
+            setattr(m, p, getattr(om, op))
+            setattr(m, g, getattr(om, og))
 
     def _extend(self, n):
         if self.module is None:
@@ -47,9 +56,7 @@ class MapTable(Container):
             clone = self.module.clone()
             clone.clearState()
             if self.shared:
-                for (m, p, g), (om, op, og) in zip(clone._all_parameters(), self.module._all_parameters()):
-                    setattr(m, p, getattr(om, op))
-                    setattr(m, g, getattr(om, og))
+                self._share(clone)
             self.modules.append(clone)
 
     def resize(self, n):
