@@ -154,10 +154,14 @@ def save(obj, path):
         return
     path = os.fspath(path)
     partial = path + ".partial"
-    with open(partial, "wb") as f:
-        for part in parts:
-            f.write(part)
-    os.replace(partial, path)   # an earlier file of that name stays whole until the new one is
+    try:
+        with open(partial, "wb") as f:
+            for part in parts:
+                f.write(part)
+        os.replace(partial, path)   # an earlier file of that name stays whole until the new one is
+    finally:
+        if os.path.exists(partial):
+            os.remove(partial)
 
 
 def _aligned(n):
@@ -173,6 +177,8 @@ class _Writer:
         self.keep = []   # everything indexed by id stays alive, so no id is reused
 
     def value(self, v, path, depth):
+        if isinstance(v, np.generic):   # before float: np.float64 is a float too
+            return {"scalar": self.array(np.asarray(v), path)}
         if v is None or isinstance(v, (bool, str)):
             return v
         if isinstance(v, int):
@@ -183,8 +189,6 @@ class _Writer:
             return {"float": "nan" if math.isnan(v) else ("inf" if v > 0 else "-inf")}
         if isinstance(v, np.ndarray):
             return {"array": self.array(v, path)}
-        if isinstance(v, np.generic):
-            return {"scalar": self.array(np.asarray(v), path)}
         if isinstance(v, np.dtype):
             return {"dtype": self.dtype_name(v, path)}
         if isinstance(v, bytes):
@@ -255,7 +259,7 @@ class _Writer:
                 start = a.__array_interface__["data"][0] - owner.__array_interface__["data"][0]
                 entry.update(buffer=self.buffer_index[id(owner)], offset=start, strides=list(a.strides))
             else:   # a copy of its own: contiguous, little-endian
-                copy = np.ascontiguousarray(a, dtype=_DTYPES[entry["dtype"]])
+                copy = np.array(a, dtype=_DTYPES[entry["dtype"]], order="C")   # 0-d stays 0-d
                 entry.update(buffer=len(self.buffers), offset=0, strides=list(copy.strides))
                 self.buffers.append(copy.reshape(-1).view(np.uint8))
         self.array_index[id(a)] = len(self.arrays)

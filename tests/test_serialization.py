@@ -263,6 +263,7 @@ def test_values_cycles_and_back_references():
     lst.append(lst)   # a cycle
     value = {"list": lst, "again": lst, (1, "a"): (arr, arr.T, arr[::-1, ::2]), 3: np.float32(1.5),
              None: np.dtype("int16"), "int": np.int64(-7), "empty": np.zeros((0, 3), np.float32),
+             "f64": np.float64(0.1), "b": np.bool_(True),
              "bool": np.array([True, False])}
     m = nn.Sequential(nn.Linear(2, 2))
     m.get(0).parent = m                      # a back-reference from a child to its container
@@ -274,6 +275,7 @@ def test_values_cycles_and_back_references():
     assert at.base is a.base and ast.base is a.base   # views of one array are views again
     np.testing.assert_array_equal(ast, arr[::-1, ::2])
     assert type(r[3]) is np.float32 and type(r["int"]) is np.int64 and r[None] == np.dtype("int16")
+    assert type(r["f64"]) is np.float64 and type(r["b"]) is np.bool_
     assert r["model"].get(0).parent is r["model"]
 
 
@@ -282,7 +284,7 @@ def test_arrays_of_every_layout():
     values = [base.reshape(4, 6, order="F"), base.reshape(2, 3, 4).transpose(2, 0, 1), base[5:17:3],
               np.broadcast_to(base[:3], (4, 3)),          # overlaps itself: stored as a copy
               base.view(np.int64)[2:5], np.arange(6, dtype=">f4").reshape(2, 3),   # big-endian
-              np.array(3.0), np.zeros(0), np.asfortranarray(np.arange(6).reshape(2, 3))]
+              np.array(3.0), np.array(2.0, dtype=">f8"), np.zeros(0), np.asfortranarray(np.arange(6).reshape(2, 3))]
     r = loads(dumps(values))
     for a, b in zip(values, r):
         assert b.dtype == a.dtype.newbyteorder("=") and b.shape == a.shape
