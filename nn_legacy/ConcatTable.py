@@ -1,4 +1,5 @@
-from .Container import Container, add_table, check_table, copy_table, same_list, tree_repr
+from ._tables import check_length, nested_copy
+from .Container import Container, add_table, same_list, tree_repr
 
 
 class ConcatTable(Container):
@@ -20,17 +21,17 @@ class ConcatTable(Container):
 
     def _check_grad(self, gradOutput):
         self._need_output()
-        check_table(self, gradOutput, "gradOutput", len(self.modules))
+        return check_length(self, gradOutput, len(self.modules), "gradOutput", "the output")
 
     def _sum_grad_inputs(self, input, method, gradOutput, *extra):
-        self._check_grad(gradOutput)
+        gradOutput = self._check_grad(gradOutput)
         if not self.modules:
             raise ValueError(f"{type(self).__name__}: the container is empty")
         total = None
         for i, g in enumerate(gradOutput):
             grad = self._child(i, method, input, g, *extra)
             if total is None:
-                total = copy_table(self.gradInput, grad)
+                total = nested_copy(self.gradInput, grad)
             else:
                 add_table(self, total, grad, i)
         self.gradInput = total
@@ -43,13 +44,11 @@ class ConcatTable(Container):
         return self._sum_grad_inputs(input, "backward", gradOutput, scale)
 
     def accGradParameters(self, input, gradOutput, scale=1):
-        self._check_grad(gradOutput)
-        for i, g in enumerate(gradOutput):
+        for i, g in enumerate(self._check_grad(gradOutput)):
             self._child(i, "accGradParameters", input, g, scale)
 
     def accUpdateGradParameters(self, input, gradOutput, lr):
-        self._check_grad(gradOutput)
-        for i, g in enumerate(gradOutput):
+        for i, g in enumerate(self._check_grad(gradOutput)):
             self._child(i, "accUpdateGradParameters", input, g, lr)
 
     def __repr__(self):

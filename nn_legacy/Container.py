@@ -128,7 +128,8 @@ def _message(module, error):
 
 # ---------------------------------------------------------------- tables
 # Tables (Torch7's Lua tables of tensors) are Python lists of arrays, possibly
-# nested.  The table containers build them with these helpers.
+# nested; the argument checks and copies are _tables'.  The table containers
+# build their outputs and gradInputs with these helpers.
 def layout(value):
     """The shapes of an array or (nested) table: (2, 3) or [(2, 3), [(4,)]]."""
     if isinstance(value, (list, tuple)):
@@ -145,16 +146,6 @@ def show_layout(value):
     return type(value).__name__
 
 
-def check_table(container, value, name, n=None):
-    """value must be a list (or tuple) of n entries, with a clear error naming
-    the container and the argument."""
-    cname = type(container).__name__
-    if not isinstance(value, (list, tuple)):
-        raise TypeError(f"{cname}: {name} must be a table (a list) of arrays, got {type(value).__name__}")
-    if n is not None and len(value) != n:
-        raise ValueError(f"{cname}: {name} must have {n} entries (one per module), got {len(value)}")
-
-
 def same_list(old, items):
     """``old`` when it already holds exactly these objects, else a new list:
     a table handed out before stays as it was when its arrays change."""
@@ -162,19 +153,6 @@ def same_list(old, items):
     if isinstance(old, list) and len(old) == len(items) and all(a is b for a, b in zip(old, items)):
         return old
     return items
-
-
-def copy_table(buffer, value):
-    """A copy of value (an array or nested table) in buffer's arrays where
-    their shapes and dtypes fit, new arrays elsewhere."""
-    if isinstance(value, (list, tuple)):
-        old = buffer if isinstance(buffer, list) and len(buffer) == len(value) else [None] * len(value)
-        return same_list(buffer, [copy_table(b, v) for b, v in zip(old, value)])
-    if (isinstance(buffer, np.ndarray) and buffer.shape == value.shape and buffer.dtype == value.dtype
-            and not np.may_share_memory(buffer, value)):
-        buffer[...] = value
-        return buffer
-    return np.array(value, copy=True)
 
 
 def add_table(container, total, value, index):

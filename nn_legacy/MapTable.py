@@ -1,4 +1,5 @@
-from .Container import Container, check_table, same_list
+from ._tables import check_length, check_list
+from .Container import Container, same_list
 
 
 class MapTable(Container):
@@ -68,15 +69,15 @@ class MapTable(Container):
         return self
 
     def updateOutput(self, input):
-        check_table(self, input, "input")
+        check_list(self, input, "input", 0)
         self._extend(len(input))
         self.output = same_list(self.output, [self._child(i, "updateOutput", x) for i, x in enumerate(input)])
         return self.output
 
     def _check(self, input, gradOutput):
-        check_table(self, input, "input")
+        check_list(self, input, "input", 0)
         self._need_output()
-        check_table(self, gradOutput, "gradOutput", len(input))
+        check_length(self, gradOutput, len(input), "gradOutput", "the input")
         self._extend(len(input))
 
     def _backward(self, method, input, gradOutput, *extra):

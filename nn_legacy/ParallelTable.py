@@ -1,4 +1,5 @@
-from .Container import Container, check_table, same_list, tree_repr
+from ._tables import check_length
+from .Container import Container, same_list, tree_repr
 
 
 class ParallelTable(Container):
@@ -12,10 +13,10 @@ class ParallelTable(Container):
     """
 
     def _check(self, input, gradOutput=None):
-        check_table(self, input, "input", len(self.modules))
+        check_length(self, input, len(self.modules), "input", "its modules")
         if gradOutput is not None:
             self._need_output()
-            check_table(self, gradOutput, "gradOutput", len(self.modules))
+            check_length(self, gradOutput, len(self.modules), "gradOutput", "its modules")
 
     def updateOutput(self, input):
         self._check(input)

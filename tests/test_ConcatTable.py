@@ -4,9 +4,10 @@ import pickle
 import numpy as np
 
 import nn_legacy as nn
-from layer_checks import (assert_input_jacobian, assert_parameter_jacobians, check_acc_update, check_float32,
-                          check_pickle, raises_exactly, uniform)
-from table_module_checks import FlatTable, flatten
+from layer_checks import check_acc_update, raises_exactly, uniform
+from table_module_checks import (Flattened, assert_table_jacobian, assert_table_parameter_jacobians,
+                                 check_table_buffer_reuse, check_table_float32, check_table_noncontiguous,
+                                 check_table_pickle)
 
 
 def make():
@@ -73,25 +74,29 @@ def test_accumulates_scaled_parameter_gradients():
 # ---------------------------------------------------------------- gradients
 def test_jacobians_for_an_array_input():
     m, x = make(), uniform((3, 5), 5)
-    flat = FlatTable(m, x)
-    assert_input_jacobian(flat, x)
-    assert_parameter_jacobians(flat, x)
+    assert_table_jacobian(m, x)
+    assert_table_parameter_jacobians(m, x)
 
 
 def test_jacobians_for_a_table_input():
     x = [uniform((2, 5), 6), uniform((2, 4), 7)]
-    flat = FlatTable(table_input_make(), x)
-    assert_input_jacobian(flat, flatten(x))
-    assert_parameter_jacobians(flat, flatten(x))
+    assert_table_jacobian(table_input_make(), x)
+    assert_table_parameter_jacobians(table_input_make(), x)
 
 
-def test_float32_pickle_and_acc_update():
-    x = [uniform((4, 5), 8), uniform((4, 4), 9)]
-    flat = FlatTable(table_input_make(), x)
-    g = uniform((4 * 14,), 10)
-    check_acc_update(flat, flatten(x), g)
-    check_float32(flat, flatten(x), g)
-    check_pickle(flat, flatten(x), g)
+def grad_for_table_input(batch, seed):
+    return [[uniform((batch, 3), seed), uniform((batch, 4), seed + 1)],
+            [uniform((batch, 5), seed + 2), uniform((batch, 2), seed + 3)]]
+
+
+def test_table_properties():
+    x, g = [uniform((4, 5), 8), uniform((4, 4), 9)], grad_for_table_input(4, 10)
+    flat = Flattened(table_input_make(), x)
+    check_acc_update(flat, flat.vector(), uniform((4 * 14,), 10))
+    check_table_float32(table_input_make(), x, g)
+    check_table_noncontiguous(table_input_make(), x, g)
+    check_table_pickle(table_input_make(), x, g)
+    check_table_buffer_reuse(table_input_make(), x, g, [a[:2].copy() for a in x], grad_for_table_input(2, 20))
 
 
 def test_pickle_of_the_container_itself():
@@ -120,9 +125,9 @@ def test_tables_are_reused_while_shapes_stay():
 def test_grad_output_must_be_a_table_of_one_entry_per_child():
     m, x = make(), uniform((4, 5), 1)
     m.forward(x)
-    with raises_exactly(TypeError, "ConcatTable: gradOutput must be a table (a list) of arrays, got ndarray"):
+    with raises_exactly(TypeError, "ConcatTable: gradOutput must be a table (list), got ndarray"):
         m.backward(x, uniform((4, 3), 2))
-    with raises_exactly(ValueError, "ConcatTable: gradOutput must have 3 entries (one per module), got 2"):
+    with raises_exactly(ValueError, "ConcatTable: gradOutput must be a table of 3 entries like the output, got 2 entries"):
         m.backward(x, [uniform((4, 3), 2), uniform((4, 5), 3)])
 
 

@@ -5,9 +5,10 @@ import numpy as np
 import pytest
 
 import nn_legacy as nn
-from layer_checks import (assert_input_jacobian, assert_parameter_jacobians, check_acc_update, check_float32,
-                          check_pickle, raises_exactly, uniform)
-from table_module_checks import FlatTable, flatten
+from layer_checks import check_acc_update, raises_exactly, uniform
+from table_module_checks import (Flattened, assert_table_jacobian, assert_table_parameter_jacobians,
+                                 check_table_buffer_reuse, check_table_float32, check_table_noncontiguous,
+                                 check_table_pickle)
 
 
 def make(shared=True):
@@ -90,18 +91,19 @@ def test_longer_and_shorter_tables():
 
 def test_jacobians_through_shared_parameters():
     x = inputs(3, 2, 20)
-    flat = FlatTable(make(), x)
-    assert_input_jacobian(flat, flatten(x))
-    assert_parameter_jacobians(flat, flatten(x))
+    assert_table_jacobian(make(), x)
+    assert_table_parameter_jacobians(make(), x)
 
 
-def test_float32_pickle_and_acc_update():
+def test_table_properties():
     x = inputs(3, 2, 30)
-    flat = FlatTable(make(), x)
-    g = uniform((18,), 31)
-    check_acc_update(flat, flatten(x), g)
-    check_float32(flat, flatten(x), g)
-    check_pickle(flat, flatten(x), g)
+    g = [uniform((2, 3), 31 + i) for i in range(3)]
+    flat = Flattened(make(), x)
+    check_acc_update(flat, flat.vector(), uniform((18,), 31))
+    check_table_float32(make(), x, g)
+    check_table_noncontiguous(make(), x, g)
+    check_table_pickle(make(), x, g)
+    check_table_buffer_reuse(make(), x, g, inputs(3, 1, 40), [uniform((1, 3), 41 + i) for i in range(3)])
 
 
 def test_type_conversion_and_pickle_keep_the_clones_shared():
@@ -144,10 +146,10 @@ def test_errors_name_the_entry():
     with raises_exactly(ValueError, "MapTable (2) -> Sequential (0) -> Linear_updateOutput: input must be 1D or "
                                     "2D with 4 features, got 2D of size [2, 5]"):
         m.forward(x)
-    with raises_exactly(TypeError, "MapTable: input must be a table (a list) of arrays, got ndarray"):
+    with raises_exactly(TypeError, "MapTable: input must be a table (list), got ndarray"):
         m.forward(uniform((2, 4)))
     m.forward(inputs(3))
-    with raises_exactly(ValueError, "MapTable: gradOutput must have 3 entries (one per module), got 2"):
+    with raises_exactly(ValueError, "MapTable: gradOutput must be a table of 3 entries like the input, got 2 entries"):
         m.backward(inputs(3), [uniform((2, 3)), uniform((2, 3))])
 
 

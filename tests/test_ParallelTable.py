@@ -4,9 +4,10 @@ import pickle
 import numpy as np
 
 import nn_legacy as nn
-from layer_checks import (assert_input_jacobian, assert_parameter_jacobians, check_acc_update, check_float32,
-                          check_pickle, raises_exactly, uniform)
-from table_module_checks import FlatTable, flatten
+from layer_checks import check_acc_update, raises_exactly, uniform
+from table_module_checks import (Flattened, assert_table_jacobian, assert_table_parameter_jacobians,
+                                 check_table_buffer_reuse, check_table_float32, check_table_noncontiguous,
+                                 check_table_pickle)
 
 
 def make():
@@ -44,25 +45,28 @@ def test_nested_tables():
     x = [[uniform((3,), 1), uniform((2,), 2)], uniform((4,), 3)]
     out = m.forward(x)
     assert [np.shape(o) for o in out[0]] == [(3,), (2,)] and out[1].shape == (4,)
-    flat = FlatTable(m, x)
-    assert_input_jacobian(flat, flatten(x))
-    assert_parameter_jacobians(flat, flatten(x))
+    assert_table_jacobian(m, x)
+    assert_table_parameter_jacobians(m, x)
 
 
 def test_jacobians():
     x = inputs(3, 8)
-    flat = FlatTable(make(), x)
-    assert_input_jacobian(flat, flatten(x))
-    assert_parameter_jacobians(flat, flatten(x))
+    assert_table_jacobian(make(), x)
+    assert_table_parameter_jacobians(make(), x)
 
 
-def test_float32_pickle_and_acc_update():
-    x = inputs(4, 9)
-    flat = FlatTable(make(), x)
-    g = uniform((4 * 10,), 10)
-    check_acc_update(flat, flatten(x), g)
-    check_float32(flat, flatten(x), g)
-    check_pickle(flat, flatten(x), g)
+def grads(batch=4, seed=10):
+    return [uniform((batch, 3), seed), uniform((batch, 3), seed + 1), uniform((batch, 4), seed + 2)]
+
+
+def test_table_properties():
+    x, g = inputs(4, 9), grads()
+    flat = Flattened(make(), x)
+    check_acc_update(flat, flat.vector(), uniform((4 * 10,), 10))
+    check_table_float32(make(), x, g)
+    check_table_noncontiguous(make(), x, g)
+    check_table_pickle(make(), x, g)
+    check_table_buffer_reuse(make(), x, g, inputs(2, 30), grads(2, 40))
     m = make()
     expected = [o.copy() for o in m.forward(x)]
     for a, b in zip(pickle.loads(pickle.dumps(m)).forward(x), expected):
@@ -82,16 +86,16 @@ def test_tables_are_reused_while_shapes_stay():
 
 def test_bad_tables():
     m = make()
-    with raises_exactly(TypeError, "ParallelTable: input must be a table (a list) of arrays, got ndarray"):
+    with raises_exactly(TypeError, "ParallelTable: input must be a table (list), got ndarray"):
         m.forward(uniform((4, 5)))
-    with raises_exactly(ValueError, "ParallelTable: input must have 3 entries (one per module), got 2"):
+    with raises_exactly(ValueError, "ParallelTable: input must be a table of 3 entries like its modules, got 2 entries"):
         m.forward(inputs()[:2])
-    with raises_exactly(ValueError, "ParallelTable: input must have 3 entries (one per module), got 4"):
+    with raises_exactly(ValueError, "ParallelTable: input must be a table of 3 entries like its modules, got 4 entries"):
         m.forward(inputs() + [uniform((4, 1))])   # Torch7 ignored the extra entry
     with raises_exactly(RuntimeError, "ParallelTable: backward needs the outputs of forward: call forward first"):
         m.backward(inputs(), [uniform((4, 3)), uniform((4, 3)), uniform((4, 4))])
     m.forward(inputs())
-    with raises_exactly(ValueError, "ParallelTable: gradOutput must have 3 entries (one per module), got 1"):
+    with raises_exactly(ValueError, "ParallelTable: gradOutput must be a table of 3 entries like its modules, got 1 entry"):
         m.backward(inputs(), [uniform((4, 3))])
 
 

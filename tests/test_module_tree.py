@@ -6,7 +6,7 @@ import pytest
 
 import nn_legacy as nn
 from layer_checks import raises_exactly, uniform
-from table_module_checks import FlatTable
+from table_module_checks import assert_same, copies
 
 
 def tree():
@@ -43,14 +43,14 @@ IDS = [type(m).__name__ for m, _ in every_container()]
 @pytest.mark.parametrize("case", range(len(IDS)), ids=IDS)
 def test_getParameters_twice_gives_the_same_arrays(case):
     m, x = every_container()[case]
-    out = FlatTable(m, x).forward(FlatTable.flatten(x)).copy()
+    out = copies(m.forward(x))
     flat, grads = m.getParameters()
     assert flat.size == grads.size == sum(p.size for p in m.parameters()[0])
     again = m.getParameters()
     assert again[0] is flat and again[1] is grads
     for p, g in zip(*m.parameters()):
         assert p.base is flat and g.base is grads
-    np.testing.assert_array_equal(FlatTable(m, x).forward(FlatTable.flatten(x)), out)
+    assert_same(m.forward(x), out, "output after flattening")
     flat[:] = 0
     assert not any(p.any() for p in m.parameters()[0])
 
@@ -276,8 +276,8 @@ def test_error_paths_in_backward_and_through_table_containers():
     with raises_exactly(ValueError, "Sequential (2) -> ParallelTable (1) -> Bottle (0) -> Linear_updateGradInput: "
                                     "gradOutput must be 2D of size [2, 2], got 2D of size [2, 3]"):
         m.backward(x, [uniform((2, 2)), uniform((2, 3))])
-    with raises_exactly(ValueError, "Sequential (2) -> ParallelTable: gradOutput must have 2 entries (one per "
-                                    "module), got 1"):
+    with raises_exactly(ValueError, "Sequential (2) -> ParallelTable: gradOutput must be a table of 2 entries "
+                                    "like its modules, got 1 entry"):
         m.backward(x, [uniform((2, 2))])
     with raises_exactly(TypeError, "Sequential (1) -> ConcatTable (0) -> Sequential (0) -> Linear: input is "
                                    "float32 but the module is float64; convert the input or call module.float()"):

@@ -111,10 +111,15 @@ def test_every_class_can_be_built_for_the_round_trip():
 
 
 MODULE_PROBES = [lambda: uniform((2, 4), 1), lambda: uniform((4,), 2), lambda: uniform((2, 3, 4), 3),
-                 lambda: [uniform((2, 4), 4), uniform((2, 3), 5)], lambda: [uniform((2, 4), 6), uniform((2, 4), 7)]]
+                 lambda: uniform((2, 2), 8), lambda: np.array([0, 1, 2]),
+                 lambda: [uniform((2, 4), 4), uniform((2, 3), 5)], lambda: [uniform((2, 4), 6), uniform((2, 4), 7)],
+                 lambda: [uniform((2, 2, 2), 9), uniform((2, 2, 2), 10)]]
 CRITERION_PROBES = [lambda: (uniform((2, 4), 1), uniform((2, 4), 2)), lambda: (uniform((2, 4), 1), classes(2, 4)),
                     lambda: (uniform((2, 4), 1), np.array([1.0, -1.0])),
+                    lambda: (uniform((2, 4), 1), np.sign(uniform((2, 4), 2))), lambda: (uniform((2, 4), 1), None),
                     lambda: ([uniform((2, 4), 3), uniform((2, 4), 4)], np.array([1.0, -1.0])),
+                    lambda: ([uniform((2,), 3), uniform((2,), 4)], np.array([1.0, -1.0])),
+                    lambda: (uniform((2, 2), 1), uniform((2, 2), 2)),
                     lambda: (uniform((2, 4), 1, 0.1, 0.9), uniform((2, 4), 2, 0.1, 0.9))]
 
 
