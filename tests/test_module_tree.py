@@ -165,6 +165,16 @@ def test_clearState_reaches_every_container():
 
 
 @pytest.mark.parametrize("case", range(len(IDS)), ids=IDS)
+def test_clearState_of_every_container(case):
+    m, x = every_container()[case]
+    out = copies(m.forward(x))
+    assert m.clearState() is m
+    for module in m.listModules():
+        assert module.output is None and module.gradInput is None, type(module).__name__
+    assert_same(m.forward(x), out, "output after clearState")
+
+
+@pytest.mark.parametrize("case", range(len(IDS)), ids=IDS)
 def test_training_and_evaluate_recurse(case):
     m, _ = every_container()[case]
     m.evaluate()
