@@ -43,6 +43,7 @@ import time
 import numpy as np
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, ROOT)  # this checkout's thnn and nn_legacy, not an installed copy
 
 IMAGE = (32, 64, 32, 32)   # 2M values: an activation map of a small conv net
 SCORES = (256, 1000)       # a batch of class scores
@@ -106,7 +107,6 @@ class Ours:
     """Our side: the nn_legacy module of a case, in this process."""
 
     def build(self, case_index, dtype, seed_params):
-        sys.path.insert(0, ROOT)  # this checkout's thnn and nn_legacy, not an installed copy
         import nn_legacy as nn
 
         case = CASES[case_index]
@@ -216,6 +216,18 @@ def _cpu_busy_elsewhere(seconds=0.5):
     return 1 - (i1 - i0) / max(t1 - t0, 1)
 
 
+def _openblas_core():
+    """The kernel set the loaded scipy-openblas32 picked ("Haswell", "SkylakeX", ...)."""
+    try:
+        import ctypes
+        import scipy_openblas32
+        lib = ctypes.CDLL(os.path.join(scipy_openblas32.get_lib_dir(), scipy_openblas32.get_library(True)))
+        lib.scipy_openblas_get_corename.restype = ctypes.c_char_p
+        return lib.scipy_openblas_get_corename().decode()
+    except (OSError, AttributeError):
+        return "unknown"
+
+
 def _rel_diff(a, b):
     scale = max(float(np.max(np.abs(b))), 1e-30) if b.size else 1.0
     return float(np.max(np.abs(a.astype(np.float64) - b.astype(np.float64)))) / scale if a.size else 0.0
@@ -238,9 +250,13 @@ def main(argv=None):
     ours = Ours()
     import thnn
     thnn.set_num_threads(args.threads)
+    settings = " ".join(f"{k}={os.environ[k]}" for k in sorted(os.environ)
+                        if k.startswith(("OPENBLAS_", "OMP_", "GOMP_", "MKL_")))
 
     print(f"thnn benchmark, {datetime.date.today()}, {platform.machine()}, {os.cpu_count()} CPUs, "
-          f"{args.threads} threads, {dtype}; torch {theirs.version if theirs else 'not installed: our times only'}")
+          f"{args.threads} threads, {dtype}; torch {theirs.version if theirs else ('not used' if args.no_torch else 'not installed') + ': our times only'}")
+    print(f"thnn from {os.path.dirname(os.path.dirname(thnn.__file__))}; OpenBLAS kernels: {_openblas_core()}; "
+          f"environment: {settings or '-'}")
     print(f"median of {rounds * per_round} timed calls per side ({rounds} alternating blocks of {per_round}, "
           f"each after warmup); ratio = ours / torch, lower is better")
     if busy is not None and busy > 0.10:
