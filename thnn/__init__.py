@@ -7,10 +7,7 @@
 Every kernel of ``thnn_c/generic/THNN.h`` is an attribute of ``thnn.Float``
 and ``thnn.Double`` (see ``thnn._binding`` for the calling convention).
 """
-from ._blas_kernels import chosen_for_this_cpu
-
-with chosen_for_this_cpu():  # OpenBLAS picks its kernels as it loads
-    import scipy_openblas32  # noqa: F401  (loads libscipy_openblas before the extension needs it)
+import scipy_openblas32  # noqa: F401  (loads libscipy_openblas before the extension needs it)
 
 from ._binding import FUNCTIONS, MAX_DIM, Backend, Double, Float, Kernel, THNNError, backend
 from ._thnn import lib as _lib
