@@ -17,11 +17,12 @@ static int THNN_(Threshold_shapeCheck)(THNNState *state, THTensor *input, THTens
 }
 
 /* The loops, on n contiguous elements (vectorized, see THLoop.h); out may
- * be in and gi may be go (the in-place modes).  A NaN input fails x > t. */
+ * be in and gi may be go (the in-place modes).  Written as "x <= t" so a NaN,
+ * which compares false, passes through with its gradient, as in PyTorch. */
 TH_VECTOR_CLONES static void THNN_(Threshold_forward)(const real *in, real *out, int64_t n, real t, real v)
 {
   for (int64_t i = 0; i < n; i++)
-    out[i] = in[i] > t ? in[i] : v;
+    out[i] = in[i] <= t ? v : in[i];
 }
 
 TH_VECTOR_CLONES static void THNN_(Threshold_backward)(const real *in, const real *go, real *gi, int64_t n,
@@ -29,7 +30,7 @@ TH_VECTOR_CLONES static void THNN_(Threshold_backward)(const real *in, const rea
 {
   for (int64_t i = 0; i < n; i++) {
     real g = go[i];  /* read unconditionally, so the select needs no branch */
-    gi[i] = in[i] > t ? g : 0;
+    gi[i] = in[i] <= t ? 0 : g;
   }
 }
 
