@@ -119,6 +119,15 @@ def test_empty_plane_is_refused():
         nn.SpatialAdaptiveMaxPooling(2, 2).forward(np.zeros((3, 4, 0)))
 
 
+def test_output_too_large_for_the_window_arithmetic():
+    """Window bounds multiply output and input sizes: a broadcast input of
+    2^40 rows with 2^24 outputs would overflow int64."""
+    x = np.broadcast_to(np.ones(1), (1, 1, 2 ** 40, 1))
+    with raises_exactly(thnn.THNNError, "SpatialAdaptiveMaxPooling_updateOutput: output height 16777216 is too "
+                                        "large for an input 4D of size [1, 1, 1099511627776, 1]"):
+        nn.SpatialAdaptiveMaxPooling(1, 2 ** 24).forward(x)
+
+
 def test_wrong_number_of_dims():
     with raises_exactly(thnn.THNNError, "SpatialAdaptiveMaxPooling_updateOutput: input must be 3D [planes, height, "
                                         "width] or 4D [batch, planes, height, width], got 2D of size [7, 9]"):

@@ -117,3 +117,7 @@ def test_kernel_checks_sizes():
     with raises_exactly(thnn.THNNError, "VolumetricMaxUnpooling_updateOutput: indices must be 4D of size "
                                         "[1, 1, 2, 2], got 4D of size [1, 1, 2, 1]"):
         thnn.Double.VolumetricMaxUnpooling_updateOutput(y, None, ind[..., :1], 2, 2, 2)
+    big = 2 ** 31 - 1
+    with raises_exactly(thnn.THNNError, f"VolumetricMaxUnpooling_updateOutput: the output size {big}x{big}x{big} "
+                                        "(oT x oH x oW) has too many elements"):
+        thnn.Double.VolumetricMaxUnpooling_updateOutput(y, None, ind, big, big, big)

@@ -139,11 +139,14 @@ int THPoolAdaptiveOutput(THNNState *state, THPoolShape *s, int64_t outT, int64_t
     int a = THPoolAxisOrder[i];
     if (out[a] < 1)
       return THError(state, "output %s must be at least 1, got %lld", THPoolAxisWord[a], (long long)out[a]);
-    if (s->in[a] < 1) {
-      char dims[160];
-      int64_t size[5];
+    char dims[160];
+    int64_t size[5];
+    if (s->in[a] < 1 || THMulSizes(s->in[a], out[a] + 1) < 0) {  /* the window bounds multiply the two */
       THDescribeSizes(dims, sizeof dims, THPoolDims(s, s->in, size), size);
-      return THError(state, "input must have a %s of at least 1, got %s", THPoolAxisWord[a], dims);
+      if (s->in[a] < 1)
+        return THError(state, "input must have a %s of at least 1, got %s", THPoolAxisWord[a], dims);
+      return THError(state, "output %s %lld is too large for an input %s", THPoolAxisWord[a],
+                     (long long)out[a], dims);
     }
     s->out[a] = out[a];
   }

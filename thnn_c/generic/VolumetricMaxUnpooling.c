@@ -17,6 +17,8 @@ static int THNN_(VolumetricMaxUnpooling_shapeCheck)(THNNState *state, THTensor *
   s->out[0] = oT;
   s->out[1] = oH;
   s->out[2] = oW;
+  if (THMulSizes(THMulSizes(s->out[0], s->out[1]), s->out[2]) < 0)  /* three ints may pass int64 */
+    return THError(state, "the output size %dx%dx%d (oT x oH x oW) has too many elements", oT, oH, oW);
   TH_TRY(THNN_(Pool_checkIndices)(state, s, s->in, indices, THNN_(Pool_planeSize)(s->out)));
   if (gradOutput)
     TH_TRY(THNN_(Pool_checkGradOutput)(state, s, gradOutput));
