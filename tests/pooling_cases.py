@@ -5,8 +5,6 @@ binding, lifetime and memory tests).
 by their THNN.h names; n is the batch size.  The indices a backward verb
 reads come from the forward kernel on the same input, so they are valid.
 ``verb`` is the verb's name or the header function itself."""
-import numpy as np
-
 import thnn
 
 

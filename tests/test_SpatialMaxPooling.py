@@ -219,7 +219,8 @@ def test_bad_array_types():
     check_bad_arrays(make(), uniform(SHAPE, 1), uniform((2, 3, 4, 4), 2), "SpatialMaxPooling")
 
 
-@pytest.mark.parametrize("shape, described", [((5, 7), "2D of size [5, 7]"), ((1, 2, 3, 5, 7), "5D of size [1, 2, 3, 5, 7]")])
+@pytest.mark.parametrize("shape, described", [((5, 7), "2D of size [5, 7]"),
+                                             ((1, 2, 3, 5, 7), "5D of size [1, 2, 3, 5, 7]")])
 def test_wrong_number_of_dims(shape, described):
     with raises_exactly(thnn.THNNError, "SpatialMaxPooling_updateOutput: input must be 3D [planes, height, width] "
                                         f"or 4D [batch, planes, height, width], got {described}"):
