@@ -38,10 +38,12 @@ class SpatialFractionalMaxPooling(Module):
     makes its output NaN.
 
     Gradient: ``dL/dx[plane][indices[o]] += dL/dy[o]``.  Pool sizes must be
-    at least 2, as in Torch7.
+    at least 2, as in Torch7.  ``clearState()`` and saving keep
+    ``randomSamples`` (Torch7's clearState dropped them), so fixed regions
+    stay fixed.
     """
 
-    _buffer_names = ("indices", "randomSamples")
+    _buffer_names = ("indices",)
 
     def __init__(self, poolSizeW, poolSizeH, arg1, arg2):
         super().__init__()

@@ -28,12 +28,13 @@ class VolumetricFractionalMaxPooling(Module):
     ``(t * H + h) * W + w`` of each maximum, counted from 0.
 
     Gradient: ``dL/dx[plane][indices[o]] += dL/dy[o]``.  Pool sizes must be
-    at least 2, as in Torch7.  Unlike Torch7's module, whose input was laid
+    at least 2, as in Torch7; ``clearState()`` and saving keep
+    ``randomSamples``, as for SpatialFractionalMaxPooling.  Unlike Torch7's module, whose input was laid
     out ``[planes, H, W, T]``, this one takes the ``[planes, T, H, W]`` of
     every other volumetric layer (and of PyTorch).
     """
 
-    _buffer_names = ("indices", "randomSamples")
+    _buffer_names = ("indices",)
 
     def __init__(self, poolSizeT, poolSizeW, poolSizeH, arg1, arg2, arg3):
         super().__init__()

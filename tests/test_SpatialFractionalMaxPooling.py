@@ -120,11 +120,25 @@ def test_fixPoolingRegions_keeps_the_samples_until_the_batch_changes():
     assert not np.array_equal(m.randomSamples, kept)
 
 
-def test_clearState_drops_samples_and_indices():
+def test_clearState_drops_the_indices_and_keeps_fixed_samples():
     m = make()
-    m.forward(uniform(SHAPE, 1))
+    x = uniform(SHAPE, 1)
+    out = m.forward(x).copy()
+    kept = m.randomSamples
     m.clearState()
-    assert m.randomSamples is None and m.indices is None and m.output is None
+    assert m.indices is None and m.output is None and m.randomSamples is kept
+    np.testing.assert_array_equal(m.forward(x), out)
+
+
+def test_saving_keeps_fixed_samples(tmp_path):
+    m = make()
+    x = uniform(SHAPE, 1)
+    out = m.forward(x).copy()
+    nn.save(m, str(tmp_path / "f.nn"))
+    loaded = nn.load(str(tmp_path / "f.nn"))
+    assert loaded.newRandomPool and loaded.indices is None
+    np.testing.assert_array_equal(loaded.randomSamples, m.randomSamples)
+    np.testing.assert_array_equal(loaded.forward(x), out)
 
 
 # ---------------------------------------------------------------- sizes
