@@ -222,7 +222,7 @@ from .CosineDistance import CosineDistance
 from .CriterionTable import CriterionTable
 # ==== end of table and shape modules ====
 
-__all__ = ["jacobian", "manualSeed", "load_lua"] + sorted(
+__all__ = ["jacobian", "manualSeed", "load_lua", "save", "load", "FormatError"] + sorted(
     name for name, value in dict(globals()).items()
     if isinstance(value, type) and issubclass(value, (Module, Criterion)))
 
