@@ -133,6 +133,19 @@ from .WeightedMSECriterion import WeightedMSECriterion
 # ==== end of spatial convolutions ====
 
 # ==== spatial and volumetric pooling ====
+from .FeatureLPPooling import FeatureLPPooling
+from .SpatialAdaptiveAveragePooling import SpatialAdaptiveAveragePooling
+from .SpatialAdaptiveMaxPooling import SpatialAdaptiveMaxPooling
+from .SpatialAveragePooling import SpatialAveragePooling
+from .SpatialDilatedMaxPooling import SpatialDilatedMaxPooling
+from .SpatialFractionalMaxPooling import SpatialFractionalMaxPooling
+from .SpatialMaxPooling import SpatialMaxPooling
+from .SpatialMaxUnpooling import SpatialMaxUnpooling
+from .VolumetricAveragePooling import VolumetricAveragePooling
+from .VolumetricDilatedMaxPooling import VolumetricDilatedMaxPooling
+from .VolumetricFractionalMaxPooling import VolumetricFractionalMaxPooling
+from .VolumetricMaxPooling import VolumetricMaxPooling
+from .VolumetricMaxUnpooling import VolumetricMaxUnpooling
 
 # ==== end of spatial and volumetric pooling ====
 
