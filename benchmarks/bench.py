@@ -68,6 +68,36 @@ def _torch_seq_linear_tanh(torch, dtype):
     return torch.nn.Sequential(torch.nn.Linear(1024, 1024, dtype=dtype), torch.nn.Tanh())
 
 
+_TARGETS = np.random.default_rng(3).integers(0, SCORES[1], SCORES[0])  # the class of each score row
+
+
+def _log_softmax_nll(nn):
+    """LogSoftMax then ClassNLLCriterion as one module: the loss as a
+    1-element output, its gradient (times gradOutput) as gradInput."""
+
+    class LogSoftMaxNLL(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.lsm, self.nll = nn.LogSoftMax(), nn.ClassNLLCriterion()
+
+        def updateOutput(self, x):
+            self.output = np.array([self.nll.forward(self.lsm.forward(x), _TARGETS)], dtype=x.dtype)
+            return self.output
+
+        def updateGradInput(self, x, gradOutput):
+            g = self.nll.backward(self.lsm.output, _TARGETS)
+            g *= gradOutput[0]
+            self.gradInput = self.lsm.backward(x, g)
+            return self.gradInput
+
+    return LogSoftMaxNLL()
+
+
+def _torch_log_softmax_nll(torch, dtype):
+    target = torch.from_numpy(_TARGETS)
+    return lambda x: torch.nn.functional.nll_loss(torch.log_softmax(x, 1), target).reshape(1)
+
+
 CASES = [
     Case("Linear 1024->1024, batch 128", (128, 1024),
          lambda nn: nn.Linear(1024, 1024), lambda torch, dt: torch.nn.Linear(1024, 1024, dtype=dt),
@@ -79,6 +109,7 @@ CASES = [
     Case("SoftMax 256x1000", SCORES, lambda nn: nn.SoftMax(), lambda torch, dt: lambda x: torch.softmax(x, 1)),
     Case("LogSoftMax 256x1000", SCORES, lambda nn: nn.LogSoftMax(),
          lambda torch, dt: lambda x: torch.log_softmax(x, 1)),
+    Case("LogSoftMax+ClassNLL 256x1000", SCORES, _log_softmax_nll, _torch_log_softmax_nll, target_fb=1.2),
     # the matrix product and an elementwise loop taking turns on the threads
     Case("Linear+Tanh (Sequential), batch 128", (128, 1024), _seq_linear_tanh, _torch_seq_linear_tanh),
     Case("Linear+Tanh (Sequential), batch 2048", (2048, 1024), _seq_linear_tanh, _torch_seq_linear_tanh),
