@@ -250,6 +250,44 @@ def _fused_cell(gates):
     return build
 
 
+def _pooling(volumetric):
+    """The spatial poolings on [n, 2 planes, 7, 6], the volumetric ones on
+    [n, 2, 5, 6, 5] (T, H, W): windows 3 wide, 2 high and 2 long, stride 2,
+    padding 1, dilation 2, ceil mode, the padding left out of averages.
+    Fractional pooling gets one U(0, 1) sample per plane and dim; unpooling
+    a small input [n, 2, 2, 3] ([n, 2, 2, 2, 3]) whose elements go to
+    distinct places of a 3 x 4 (3 x 3 x 4) output.  A backward verb gets the
+    indices of its forward pass."""
+    sizes = (5, 6, 5) if volumetric else (7, 6)
+    unpooled, pooled = ((3, 3, 4), (2, 2, 3)) if volumetric else ((3, 4), (2, 3))
+    params = {"kW": 3, "kH": 2, "kT": 2, "dW": 2, "dH": 2, "dT": 2, "padW": 1, "padH": 1, "padT": 1,
+              "dilationW": 2, "dilationH": 2, "dilationT": 2, "ceil_mode": True, "count_include_pad": False,
+              "owidth": 4, "oheight": 3, "outputW": 3, "outputH": 4, "outputT": 3,
+              "poolSizeW": 2, "poolSizeH": 2, "poolSizeT": 2, "oT": 3, "oH": 3, "oW": 4}
+
+    def build(dtype, rng, n, fn):
+        kw = dict(params)
+        if fn.layer.endswith("MaxUnpooling"):
+            kw["input"] = _u(rng, (n, 2, *pooled), dtype)
+            places = np.argsort(rng.random((n, 2, int(np.prod(unpooled)))), axis=-1)
+            kw["indices"] = places[..., :int(np.prod(pooled))].reshape(kw["input"].shape)
+        else:
+            kw["input"] = _u(rng, (n, 2, *sizes), dtype)
+            kw["randomSamples"] = _u(rng, (n, 2, len(sizes)), dtype, 0.0, 1.0)
+        if fn.verb != "updateOutput":
+            _backward_of_forward(fn, dtype, rng, kw)
+        return kw
+    return build
+
+
+def _feature_lp_pooling(dtype, rng, n, fn):
+    # batches of 8 features at 3 positions: windows of 3 features moving by 2
+    kw = {"input": _u(rng, (n, 8, 3), dtype), "power": 2.0, "width": 3, "stride": 2, "batchMode": True}
+    if fn.verb != "updateOutput":
+        _backward_of_forward(fn, dtype, rng, kw)
+    return kw
+
+
 @dataclasses.dataclass(frozen=True)
 class Case:
     id: str            # the kernel's name, with '-inplace' (say) for another mode of it
@@ -380,6 +418,15 @@ CASES = [
     *_cases("TemporalMaxPooling", _temporal()),
     *_cases("GRUFused", _fused_cell(3)),
     *_cases("LSTMFused", _fused_cell(4)),
+    # pooling
+    *[case for layer in ("SpatialMaxPooling", "SpatialDilatedMaxPooling", "SpatialAveragePooling",
+                         "SpatialAdaptiveMaxPooling", "SpatialAdaptiveAveragePooling",
+                         "SpatialFractionalMaxPooling", "SpatialMaxUnpooling")
+      for case in _cases(layer, _pooling(volumetric=False))],
+    *[case for layer in ("VolumetricMaxPooling", "VolumetricDilatedMaxPooling", "VolumetricAveragePooling",
+                         "VolumetricFractionalMaxPooling", "VolumetricMaxUnpooling")
+      for case in _cases(layer, _pooling(volumetric=True))],
+    *_cases("FeatureLPPooling", _feature_lp_pooling),
 ]
 BY_ID = {c.id: c for c in CASES}
 assert len(BY_ID) == len(CASES), "two cases with one id"
@@ -543,6 +590,38 @@ def _layer_failures():
             np.ones((2, 3)), np.ones((2, 3)), None, np.ones(2), 3), thnn.THNNError, "weight must be"),
         ("odd size to halve", lambda: D.GatedLinear_updateOutput(np.ones((2, 5)), None, 1), thnn.THNNError,
          "of even size along dim 1"),
+    ] + _pooling_failures()
+
+
+def _pooling_failures():
+    F, D = thnn.Float, thnn.Double
+    image = np.ones((1, 2, 7, 6))                                   # [batch, planes, H, W]
+    volume = np.ones((1, 2, 5, 6, 5))                               # [batch, planes, T, H, W]
+    return [
+        ("copy made, then an index outside the plane", lambda: D.SpatialMaxPooling_updateGradInput(
+            image, np.ones((1, 2, 4, 4))[..., ::-1], None, np.full((1, 2, 4, 4), 42), 3, 2, 2, 2, 1, 1, True),
+         thnn.THNNError, "indices[0, 0, 0, 0] = 42 is out of range [0, 42)"),
+        ("unpooled past the output", lambda: D.SpatialMaxUnpooling_updateOutput(
+            np.ones((1, 2, 2, 3)), None, np.array([[[[0, 1, 2], [3, 4, 12]]] * 2]), 4, 3), thnn.THNNError,
+         "indices[0, 0, 1, 2] = 12 is out of range [0, 12)"),
+        ("negative unpooling index", lambda: D.VolumetricMaxUnpooling_updateGradInput(
+            np.ones((1, 2, 2, 2, 3)), np.ones((1, 2, 3, 3, 4)), None, np.full((1, 2, 2, 2, 3), -1), 3, 4, 3),
+         thnn.THNNError, "indices[0, 0, 0, 0, 0] = -1 is out of range [0, 36)"),
+        ("padding over half the window", lambda: D.SpatialAveragePooling_updateOutput(
+            image, None, 3, 2, 2, 2, 2, 1, True, False), thnn.THNNError, "got padW=2 for kW=3"),
+        ("dilation 0", lambda: D.VolumetricDilatedMaxPooling_updateOutput(
+            volume, None, None, 2, 3, 2, 2, 2, 2, 1, 1, 1, 0, 2, 2, True), thnn.THNNError,
+         "dilation must be > 0, got dilationT=0"),
+        ("no output width", lambda: D.SpatialAdaptiveAveragePooling_updateOutput(image, None, 0, 3),
+         thnn.THNNError, "output width must be at least 1"),
+        ("fractional output too long", lambda: F.VolumetricFractionalMaxPooling_updateOutput(
+            volume.astype(np.float32), None, 5, 3, 4, 2, 2, 2, None, np.full((1, 2, 3), 0.5, np.float32)),
+         thnn.THNNError, "outputT=5 with poolSizeT=2 needs an input of at least 6 along time"),
+        ("random sample outside [0, 1)", lambda: D.SpatialFractionalMaxPooling_updateOutput(
+            image, None, 3, 4, 2, 2, None, np.full((1, 2, 2), 1.5)), thnn.THNNError,
+         "randomSamples[0, 0, 0] = 1.5 is outside [0, 1)"),
+        ("LP window of one feature", lambda: D.FeatureLPPooling_updateOutput(
+            np.ones((2, 8, 3)), None, 2.0, 1, 2, True), thnn.THNNError, "width must be between 2 and 16"),
     ]
 
 
