@@ -136,6 +136,14 @@ from .WeightedMSECriterion import WeightedMSECriterion
 # ==== end of volumetric convolutions ====
 
 # ==== padding and resampling ====
+from .SpatialReflectionPadding import SpatialReflectionPadding
+from .SpatialReplicationPadding import SpatialReplicationPadding
+from .VolumetricReplicationPadding import VolumetricReplicationPadding
+from .SpatialUpSamplingNearest import SpatialUpSamplingNearest
+from .SpatialUpSamplingBilinear import SpatialUpSamplingBilinear
+from .VolumetricUpSamplingNearest import VolumetricUpSamplingNearest
+from .VolumetricUpSamplingTrilinear import VolumetricUpSamplingTrilinear
+from .SpatialGridSamplerBilinear import SpatialGridSamplerBilinear
 
 # ==== end of padding and resampling ====
 
