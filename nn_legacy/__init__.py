@@ -148,6 +148,9 @@ from .SpatialGridSamplerBilinear import SpatialGridSamplerBilinear
 # ==== end of padding and resampling ====
 
 # ==== batch normalization ====
+from .BatchNormalization import BatchNormalization
+from .SpatialBatchNormalization import SpatialBatchNormalization
+from .VolumetricBatchNormalization import VolumetricBatchNormalization
 
 # ==== end of batch normalization ====
 

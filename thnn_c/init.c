@@ -168,4 +168,7 @@
 
 /* ==== batch normalization ==== */
 
+#define TH_GENERIC_FILE "generic/BatchNormalization.c"
+#include "THGenerateFloatTypes.h"
+
 /* ==== end of batch normalization ==== */

@@ -809,6 +809,49 @@ TH_API int THNN_(SpatialGridSamplerBilinear_updateGradInput)(
 
 /* ==== batch normalization ==== */
 
+/* ---- BatchNormalization: per channel c (dim 1 of an input of 2 or more
+ * dims, [batch, nInput, ...]), over the batch and every position,
+ *   y = (x - mean[c]) * invstd[c] * weight[c] + bias[c]
+ * Training: mean and invstd = 1 / sqrt(var + eps) come from the input (var
+ * biased), are kept in save_mean / save_std for the backward pass, and the
+ * running statistics move towards them:
+ *   running_mean = momentum * mean + (1 - momentum) * running_mean
+ *   running_var  = momentum * var * n / (n - 1) + (1 - momentum) * running_var
+ * (the unbiased variance, n values per channel).  Evaluation: mean and var
+ * are running_mean and running_var.  Without weight and bias, w = 1, b = 0. */
+TH_API int THNN_(BatchNormalization_updateOutput)(
+          THNNState *state,            // library state: receives the error message
+          THTensor *input,             // input, [batch, nInput, ...] (2D to 5D as the module wants)
+          THTensor *output,            // [OUT] output, shaped as input
+          THTensor *weight,            // [OPTIONAL] scale per channel, [nInput]
+          THTensor *bias,              // [OPTIONAL] shift per channel, [nInput]
+          THTensor *running_mean,      // [INOUT] contiguous [nInput]; updated in training
+          THTensor *running_var,       // [INOUT] contiguous [nInput]; updated in training
+          THTensor *save_mean,         // [BUFFER] training: the batch mean, [nInput]; untouched in evaluation
+          THTensor *save_std,          // [BUFFER] training: the batch 1 / sqrt(var + eps), [nInput]; untouched in evaluation
+          bool train,                  // batch statistics (true) or running ones (false)
+          accreal momentum,            // weight of the batch in the running statistics
+          accreal eps);                // added to the variance
+/* dL/dx = w * invstd * (dL/dy - mean(dL/dy) - xhat * mean(xhat * dL/dy)) in
+ * training (xhat = (x - mean) * invstd, means per channel), w * invstd *
+ * dL/dy in evaluation; dL/dw += scale * sum(xhat * dL/dy), dL/db += scale *
+ * sum(dL/dy), sums per channel. */
+TH_API int THNN_(BatchNormalization_backward)(
+          THNNState *state,            // library state: receives the error message
+          THTensor *input,             // input of the forward pass
+          THTensor *gradOutput,        // gradient w.r.t. output, shaped as input
+          THTensor *gradInput,         // [INOUT] [OPTIONAL] overwritten with dL/dx: contiguous, shaped as input
+          THTensor *gradWeight,        // [INOUT] [OPTIONAL] accumulates scale * dL/dw, contiguous [nInput]
+          THTensor *gradBias,          // [INOUT] [OPTIONAL] accumulates scale * dL/db, contiguous [nInput]
+          THTensor *weight,            // [OPTIONAL] scale per channel, as in the forward pass
+          THTensor *running_mean,      // running mean, [nInput] (read in evaluation)
+          THTensor *running_var,       // running variance, [nInput] (read in evaluation)
+          THTensor *save_mean,         // [OPTIONAL] training: save_mean of the forward pass
+          THTensor *save_std,          // [OPTIONAL] training: save_std of the forward pass
+          bool train,                  // as in the forward pass
+          accreal scale,               // factor applied to the accumulated gradients
+          accreal eps);                // as in the forward pass
+
 /* ==== end of batch normalization ==== */
 
 #endif
