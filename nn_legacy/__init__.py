@@ -78,7 +78,12 @@ from .IndexLinear import IndexLinear
 # ==== end of linear, sparse and embedding layers ====
 
 # ==== temporal layers and recurrent cells ====
-
+from .TemporalConvolution import TemporalConvolution
+from .TemporalSubSampling import TemporalSubSampling
+from .TemporalRowConvolution import TemporalRowConvolution
+from .TemporalMaxPooling import TemporalMaxPooling
+from .GRUCellFused import GRUCellFused
+from .LSTMCellFused import LSTMCellFused
 # ==== end of temporal layers and recurrent cells ====
 
 # ==== modules in numpy ====

@@ -120,6 +120,24 @@
 
 /* ==== temporal layers and recurrent cells ==== */
 
+#define TH_GENERIC_FILE "generic/TemporalConvolution.c"
+#include "THGenerateFloatTypes.h"
+
+#define TH_GENERIC_FILE "generic/TemporalSubSampling.c"
+#include "THGenerateFloatTypes.h"
+
+#define TH_GENERIC_FILE "generic/TemporalRowConvolution.c"
+#include "THGenerateFloatTypes.h"
+
+#define TH_GENERIC_FILE "generic/TemporalMaxPooling.c"
+#include "THGenerateFloatTypes.h"
+
+#define TH_GENERIC_FILE "generic/GRUFused.c"
+#include "THGenerateFloatTypes.h"
+
+#define TH_GENERIC_FILE "generic/LSTMFused.c"
+#include "THGenerateFloatTypes.h"
+
 /* ==== end of temporal layers and recurrent cells ==== */
 
 /* ==== spatial convolutions ==== */
