@@ -72,6 +72,19 @@ def test_training_needs_two_values_per_channel():
     assert m.forward(np.zeros((0, 3))).shape == (0, 3)
 
 
+def test_an_empty_batch_leaves_the_running_statistics_alone():
+    """As PyTorch: nothing to normalise, nothing learnt."""
+    m = make(nn.BatchNormalization, 3)
+    before = m.running_mean.copy(), m.running_var.copy()
+    assert m.forward(np.zeros((0, 3))).shape == (0, 3)
+    np.testing.assert_array_equal(m.running_mean, before[0])
+    np.testing.assert_array_equal(m.running_var, before[1])
+    np.testing.assert_array_equal(m.save_std, np.zeros(3))
+    m.zeroGradParameters()
+    assert m.backward(np.zeros((0, 3)), np.zeros((0, 3))).shape == (0, 3)
+    assert not m.gradWeight.any() and not m.gradBias.any()
+
+
 def test_constant_channel_with_zero_eps_gives_the_bias():
     """Torch7's rule: with eps = 0 a channel without variance has invstd 0."""
     m = nn.BatchNormalization(2, eps=0)
@@ -113,9 +126,10 @@ def test_kernel_checks():
     with raises_exactly(thnn.THNNError, "BatchNormalization_updateOutput: bias must be 1D of size [3], "
                                         "got 1D of size [2]"):
         D.BatchNormalization_updateOutput(x, None, w, np.zeros(2), rm, rv, None, None, True, 0.1, EPS)
-    with raises_exactly(thnn.THNNError, "BatchNormalization_backward: training needs save_mean and save_std "
-                                        "from a forward pass in training"):
-        D.BatchNormalization_backward(x, g, None, np.zeros(3), None, w, rm, rv, None, None, True, 1.0, EPS)
+    with raises_exactly(thnn.THNNError, "BatchNormalization_backward: save_std must be 1D of size [3], "
+                                        "got 1D of size [4]"):
+        D.BatchNormalization_backward(x, g, None, np.zeros(3), None, w, rm, rv, np.zeros(3), np.ones(4), True,
+                                      1.0, EPS)
     with raises_exactly(thnn.THNNError, "BatchNormalization_backward: gradInput must be contiguous "
                                         "(it is written in place)"):
         D.BatchNormalization_backward(x, g, np.zeros((3, 6)).T, None, None, w, rm, rv, None, None, False, 1.0, EPS)
@@ -127,3 +141,21 @@ def test_kernel_checks():
                                                                  0.1, EPS)
     assert save_mean is None and save_std is None
     np.testing.assert_allclose(out, x / np.sqrt(1 + EPS), rtol=1e-15)
+
+
+def test_backward_without_saved_statistics_recomputes_them():
+    """Training: save_mean/save_std may be left out of the backward kernel;
+    it then takes the batch statistics of input, as the forward pass did."""
+    D = thnn.Double
+    x, g = inputs(SHAPE)
+    w, rm, rv = np.array([0.5, 1.0, 2.0]), np.zeros(3), np.ones(3)
+    _, save_mean, save_std = D.BatchNormalization_updateOutput(x, None, w, None, rm, rv, None, None, True, 0.1, EPS)
+    results = []
+    for saved in ((save_mean, save_std), (None, save_std), (save_mean, None), (None, None)):
+        gi, gw, gb = np.empty_like(x), np.zeros(3), np.zeros(3)
+        D.BatchNormalization_backward(x, g, gi, gw, gb, w, rm, rv, *saved, True, 1.0, EPS)
+        results.append((gi, gw, gb))
+    for gi, gw, gb in results[1:]:
+        np.testing.assert_array_equal(gi, results[0][0])
+        np.testing.assert_array_equal(gw, results[0][1])
+        np.testing.assert_array_equal(gb, results[0][2])

@@ -20,14 +20,16 @@ static int THNN_(BatchNormalization_shapeCheck)(THNNState *state, THTensor *inpu
     return THTensor_(shapeError)(state, "running_mean", running_mean, "1D [nInput]");
   int64_t nInput = running_mean->size[0];
   long long c = (long long)nInput;
-  TH_TRY(THTensor_(checkContiguous)(state, "running_mean", running_mean));
   TH_TRY(THTensor_(checkSizes)(state, "running_var", running_var, 1, &nInput));
-  TH_TRY(THTensor_(checkContiguous)(state, "running_var", running_var));
+  if (train && !backward) {           /* written only then */
+    TH_TRY(THTensor_(checkContiguous)(state, "running_mean", running_mean));
+    TH_TRY(THTensor_(checkContiguous)(state, "running_var", running_var));
+  }
   if (input->nDimension < 2 || input->size[1] != nInput)
     return THTensor_(shapeError)(state, "input", input, "[batch, %lld, ...] (2D or more, %lld channels at dim 1)",
                                  c, c);
   int64_t perChannel = THTensor_(nElement)(input) / (nInput > 0 ? nInput : 1);
-  if (train && !backward && nInput > 0 && perChannel < 2)
+  if (train && !backward && perChannel == 1)
     return THTensor_(shapeError)(state, "input", input, "more than one value per channel in training");
   if (weight)
     TH_TRY(THTensor_(checkSizes)(state, "weight", weight, 1, &nInput));
@@ -35,12 +37,10 @@ static int THNN_(BatchNormalization_shapeCheck)(THNNState *state, THTensor *inpu
     TH_TRY(THTensor_(checkSizes)(state, "bias", bias, 1, &nInput));
   if (gradOutput)
     TH_TRY(THTensor_(checkSameSize)(state, "gradOutput", gradOutput, "input", input));
-  if (backward && train) {
-    if (!save_mean || !save_std)
-      return THError(state, "training needs save_mean and save_std from a forward pass in training");
+  if (backward && save_mean)
     TH_TRY(THTensor_(checkSizes)(state, "save_mean", save_mean, 1, &nInput));
+  if (backward && save_std)
     TH_TRY(THTensor_(checkSizes)(state, "save_std", save_std, 1, &nInput));
-  }
   if (gradInput) {
     TH_TRY(THTensor_(checkSameSize)(state, "gradInput", gradInput, "input", input));
     TH_TRY(THTensor_(checkContiguous)(state, "gradInput", gradInput));
@@ -142,12 +142,29 @@ static void THNN_(BatchNormalization_affine2)(const real *g, const real *x, real
     y[i] = g[i] * a + x[i] * b + c;
 }
 
+/* The batch statistics of channel c: the mean (rounded to real, as kept in
+ * save_mean), invstd = 1 / sqrt(var + eps) with the biased variance (0 when
+ * both are 0, Torch7's rule), and the sum of squared deviations. */
+static void THNN_(BatchNormalization_batchStats)(const real *in, int64_t batch, int64_t nInput, int64_t plane,
+                                                 int64_t c, accreal eps, real *mean, real *invstd, accreal *squares)
+{
+  int64_t n = batch * plane;
+  accreal sum = 0, sq = 0;
+  for (int64_t b = 0; b < batch; b++)
+    sum += THNN_(BatchNormalization_sum)(in + (b * nInput + c) * plane, plane);
+  *mean = (real)(sum / n);
+  for (int64_t b = 0; b < batch; b++)
+    sq += THNN_(BatchNormalization_sumSquares)(in + (b * nInput + c) * plane, plane, *mean);
+  *invstd = sq == 0 && eps == 0 ? 0 : (real)(1 / sqrt(sq / n + eps));
+  *squares = sq;
+}
+
 /* The mean and 1 / sqrt(var + eps) of channel c in evaluation. */
 static void THNN_(BatchNormalization_runningStats)(const THTensor *running_mean, const THTensor *running_var,
                                                    int64_t c, accreal eps, real *mean, real *invstd)
 {
-  *mean = THTensor_(data)(running_mean)[c];
-  *invstd = (real)(1 / sqrt(THTensor_(data)(running_var)[c] + eps));
+  *mean = THNN_(BatchNormalization_at)(running_mean, c, 0);
+  *invstd = (real)(1 / sqrt(THNN_(BatchNormalization_at)(running_var, c, 0) + eps));
 }
 
 int THNN_(BatchNormalization_updateOutput)(THNNState *state, THTensor *input, THTensor *output,
@@ -174,14 +191,12 @@ int THNN_(BatchNormalization_updateOutput)(THNNState *state, THTensor *input, TH
   real *out = THTensor_(data)(output);
   for (int64_t c = 0; c < nInput; c++) {
     real mean, invstd;
-    if (train) {
-      accreal sum = 0, squares = 0;
-      for (int64_t b = 0; b < batch; b++)
-        sum += THNN_(BatchNormalization_sum)(in + (b * nInput + c) * plane, plane);
-      mean = (real)(sum / n);
-      for (int64_t b = 0; b < batch; b++)
-        squares += THNN_(BatchNormalization_sumSquares)(in + (b * nInput + c) * plane, plane, mean);
-      invstd = squares == 0 && eps == 0 ? 0 : (real)(1 / sqrt(squares / n + eps));
+    if (train && n == 0) {            /* nothing to learn from: running statistics unchanged */
+      mean = invstd = 0;
+      THTensor_(data)(save_mean)[c] = THTensor_(data)(save_std)[c] = 0;
+    } else if (train) {
+      accreal squares;
+      THNN_(BatchNormalization_batchStats)(in, batch, nInput, plane, c, eps, &mean, &invstd, &squares);
       THTensor_(data)(save_mean)[c] = mean;
       THTensor_(data)(save_std)[c] = invstd;
       real *rm = THTensor_(data)(running_mean) + c, *rv = THTensor_(data)(running_var) + c;
@@ -228,9 +243,12 @@ int THNN_(BatchNormalization_backward)(THNNState *state, THTensor *input, THTens
   const real *in = THTensor_(data)(x), *go = THTensor_(data)(g);
   for (int64_t c = 0; c < nInput; c++) {
     real mean, invstd;
-    if (train) {
+    if (train && save_mean && save_std) {
       mean = THNN_(BatchNormalization_at)(save_mean, c, 0);
       invstd = THNN_(BatchNormalization_at)(save_std, c, 0);
+    } else if (train) {
+      accreal squares;
+      THNN_(BatchNormalization_batchStats)(in, batch, nInput, plane, c, eps, &mean, &invstd, &squares);
     } else {
       THNN_(BatchNormalization_runningStats)(running_mean, running_var, c, eps, &mean, &invstd);
     }

@@ -979,16 +979,18 @@ TH_API int THNN_(SpatialGridSamplerBilinear_updateGradInput)(
  * running statistics move towards them:
  *   running_mean = momentum * mean + (1 - momentum) * running_mean
  *   running_var  = momentum * var * n / (n - 1) + (1 - momentum) * running_var
- * (the unbiased variance, n values per channel).  Evaluation: mean and var
- * are running_mean and running_var.  Without weight and bias, w = 1, b = 0. */
+ * (the unbiased variance, n values per channel; training refuses n = 1, and
+ * an empty batch leaves them alone, with save_mean = save_std = 0).
+ * Evaluation: mean and var are running_mean and running_var.  Without weight
+ * and bias, w = 1, b = 0. */
 TH_API int THNN_(BatchNormalization_updateOutput)(
           THNNState *state,            // library state: receives the error message
           THTensor *input,             // input, [batch, nInput, ...] (2D to 5D as the module wants)
           THTensor *output,            // [OUT] output, shaped as input
           THTensor *weight,            // [OPTIONAL] scale per channel, [nInput]
           THTensor *bias,              // [OPTIONAL] shift per channel, [nInput]
-          THTensor *running_mean,      // [INOUT] contiguous [nInput]; updated in training
-          THTensor *running_var,       // [INOUT] contiguous [nInput]; updated in training
+          THTensor *running_mean,      // [INOUT] [nInput]; updated in training (then contiguous)
+          THTensor *running_var,       // [INOUT] [nInput]; updated in training (then contiguous)
           THTensor *save_mean,         // [BUFFER] training: the batch mean, [nInput]; untouched in evaluation
           THTensor *save_std,          // [BUFFER] training: the batch 1 / sqrt(var + eps), [nInput]; untouched in evaluation
           bool train,                  // batch statistics (true) or running ones (false)
@@ -1008,8 +1010,8 @@ TH_API int THNN_(BatchNormalization_backward)(
           THTensor *weight,            // [OPTIONAL] scale per channel, as in the forward pass
           THTensor *running_mean,      // running mean, [nInput] (read in evaluation)
           THTensor *running_var,       // running variance, [nInput] (read in evaluation)
-          THTensor *save_mean,         // [OPTIONAL] training: save_mean of the forward pass
-          THTensor *save_std,          // [OPTIONAL] training: save_std of the forward pass
+          THTensor *save_mean,         // [OPTIONAL] training: save_mean of the forward pass (NULL: recomputed from input)
+          THTensor *save_std,          // [OPTIONAL] training: save_std of the forward pass (NULL: recomputed from input)
           bool train,                  // as in the forward pass
           accreal scale,               // factor applied to the accumulated gradients
           accreal eps);                // as in the forward pass
