@@ -4,10 +4,67 @@
 
 /* A contiguous input [batch, nInput, ...] is batch x nInput planes of
  * `plane` elements (the product of the dims after the channel, 1 for 2D
- * input): channel c is the `batch` planes starting at (b * nInput + c) *
- * plane.  Every pass below walks one channel at a time, plane by plane, so
- * the inner loops run over contiguous memory and a channel's data stays in
- * cache between its passes.  Sums are accumulated in double per plane. */
+ * input): plane (b, c) starts at (b * nInput + c) * plane.  Every pass walks
+ * the memory in order, sample by sample (the fastest order: the hardware
+ * streams it), and keeps per-channel sums in double.  Planes of
+ * THNN_BN_LANES elements or more are summed plane by plane (planeSums);
+ * smaller ones, 2D input above all, row by row: a sample is a row of
+ * nInput * plane positions, each with its own accumulator, folded into its
+ * channel at the end (rowSums).  Two helpers do every pass: channelSums, the
+ * sums sum(g - h) and sum((x - m)(g - h)) per channel (with g = x they give
+ * the mean and the squared deviations of the forward pass, with h = 0 the
+ * sums of the backward pass), and apply, y = g a + x b + k per channel. */
+
+#ifndef THNN_BN_SHARED
+#define THNN_BN_SHARED
+/* planeSums adds in blocks of THNN_BN_BLOCK elements, each block in `real`
+ * over THNN_BN_LANES partial sums (element i goes to lane i % LANES:
+ * independent additions the compiler turns into vector instructions), and
+ * the blocks' sums in double.  A lane adds at most 32 values, so float
+ * rounding stays near one ulp of a block's sum. */
+enum { THNN_BN_LANES = 32, THNN_BN_BLOCK = 1024 };
+
+typedef struct THBNShape {
+  int64_t batch, nInput, plane;
+} THBNShape;
+
+static int THBNShape_rows(const THBNShape *s)
+{
+  return s->plane < THNN_BN_LANES;
+}
+#endif
+
+/* Work space of one call: per channel, and per position for the row path. */
+typedef struct THNN_(BNWork) {
+  real *mean, *invstd, *zero, *a, *b, *k;    /* [nInput] each */
+  accreal *first, *second;                   /* [nInput] each */
+  real *e1, *e2, *e3;                        /* rows: [nInput * plane] each */
+  accreal *acc1, *acc2;                      /* rows: [nInput * plane] each */
+  void *memory;
+} THNN_(BNWork);
+
+static int THNN_(BatchNormalization_alloc)(THNNState *state, const THBNShape *s, THNN_(BNWork) *w)
+{
+  int64_t c = s->nInput, k = THBNShape_rows(s) ? s->nInput * s->plane : 0;
+  char *p = THAlloc((size_t)(c + k) * (6 * sizeof(real) + 2 * sizeof(accreal)));
+  w->memory = p;
+  if (!p)
+    return THError(state, "out of memory");
+  w->first = (accreal *)p;
+  w->second = w->first + c;
+  w->acc1 = w->second + c;
+  w->acc2 = w->acc1 + k;
+  real *r = (real *)(w->acc2 + k);
+  real **arrays[6] = {&w->mean, &w->invstd, &w->zero, &w->a, &w->b, &w->k};
+  for (int i = 0; i < 6; i++, r += c)
+    *arrays[i] = r;
+  w->e1 = r;
+  w->e2 = r + k;
+  w->e3 = r + 2 * k;
+  for (int64_t i = 0; i < c; i++)
+    w->zero[i] = 0;
+  return 0;
+}
 
 static int THNN_(BatchNormalization_shapeCheck)(THNNState *state, THTensor *input, THTensor *gradOutput,
                                                 THTensor *weight, THTensor *bias,
@@ -62,109 +119,146 @@ static real THNN_(BatchNormalization_at)(const THTensor *t, int64_t c, real othe
   return t ? THTensor_(data)(t)[c * t->stride[0]] : otherwise;
 }
 
-#ifndef THNN_BN_LANES
-/* The sums below keep this many partial sums, element i going to lane
- * i % THNN_BN_LANES: independent additions the compiler turns into vector
- * instructions (one running double would make every addition wait for the
- * previous one).  The result depends only on n, not on the data's address. */
-#define THNN_BN_LANES 8
-#endif
-
-/* sum of x[0..n) */
-static accreal THNN_(BatchNormalization_sum)(const real *x, int64_t n)
+/* adds sum(g - h) and sum((x - m) (g - h)) over [0, n) to *first, *second */
+static void THNN_(BatchNormalization_planeSums)(const real *x, const real *g, int64_t n, real m, real h,
+                                                accreal *first, accreal *second)
 {
-  accreal lane[THNN_BN_LANES] = {0}, s = 0;
-  int64_t i = 0;
-  for (; i + THNN_BN_LANES <= n; i += THNN_BN_LANES)
-    for (int k = 0; k < THNN_BN_LANES; k++)
-      lane[k] += x[i + k];
-  for (; i < n; i++)
-    s += x[i];
-  for (int k = 0; k < THNN_BN_LANES; k++)
-    s += lane[k];
-  return s;
-}
-
-/* sum of (x - mean)^2 over x[0..n) */
-static accreal THNN_(BatchNormalization_sumSquares)(const real *x, int64_t n, real mean)
-{
-  accreal lane[THNN_BN_LANES] = {0}, s = 0;
-  int64_t i = 0;
-  for (; i + THNN_BN_LANES <= n; i += THNN_BN_LANES)
-    for (int k = 0; k < THNN_BN_LANES; k++) {
-      accreal d = x[i + k] - mean;
-      lane[k] += d * d;
+  for (int64_t start = 0; start < n; start += THNN_BN_BLOCK) {
+    const real *px = x + start, *pg = g + start;
+    int64_t len = n - start < THNN_BN_BLOCK ? n - start : THNN_BN_BLOCK, i = 0;
+    real lane1[THNN_BN_LANES] = {0}, lane2[THNN_BN_LANES] = {0}, s1 = 0, s2 = 0;
+    for (; i + THNN_BN_LANES <= len; i += THNN_BN_LANES)
+      for (int k = 0; k < THNN_BN_LANES; k++) {
+        real d = pg[i + k] - h;
+        lane1[k] += d;
+        lane2[k] += (px[i + k] - m) * d;
+      }
+    for (; i < len; i++) {
+      real d = pg[i] - h;
+      s1 += d;
+      s2 += (px[i] - m) * d;
     }
-  for (; i < n; i++) {
-    accreal d = x[i] - mean;
-    s += d * d;
-  }
-  for (int k = 0; k < THNN_BN_LANES; k++)
-    s += lane[k];
-  return s;
-}
-
-/* adds the sum of g and of (x - mean) * g over [0..n) to *sum and *dot */
-static void THNN_(BatchNormalization_sumDot)(const real *x, const real *g, int64_t n, real mean,
-                                             accreal *sum, accreal *dot)
-{
-  accreal laneS[THNN_BN_LANES] = {0}, laneD[THNN_BN_LANES] = {0}, s = 0, d = 0;
-  int64_t i = 0;
-  for (; i + THNN_BN_LANES <= n; i += THNN_BN_LANES)
     for (int k = 0; k < THNN_BN_LANES; k++) {
-      laneS[k] += g[i + k];
-      laneD[k] += (accreal)(x[i + k] - mean) * g[i + k];
+      s1 += lane1[k];
+      s2 += lane2[k];
     }
-  for (; i < n; i++) {
-    s += g[i];
-    d += (accreal)(x[i] - mean) * g[i];
+    *first += s1;
+    *second += s2;
   }
-  for (int k = 0; k < THNN_BN_LANES; k++) {
-    s += laneS[k];
-    d += laneD[k];
+}
+
+/* The same for rows of n positions, position j with its own m[j], h[j] and
+ * accumulators acc1[j], acc2[j]. */
+static void THNN_(BatchNormalization_rowSums)(const real *x, const real *g, int64_t n, const real *m,
+                                              const real *h, accreal *acc1, accreal *acc2)
+{
+  for (int64_t j = 0; j < n; j++) {
+    real d = g[j] - h[j];
+    acc1[j] += d;
+    acc2[j] += (accreal)((x[j] - m[j]) * d);
   }
-  *sum += s;
-  *dot += d;
 }
 
-/* y = x * a + b (x and y may be one array) */
-static void THNN_(BatchNormalization_affine)(const real *x, real *y, int64_t n, real a, real b)
+/* e[c * plane + s] = v[c]: a per-channel value at every position of a row */
+static void THNN_(BatchNormalization_expand)(const real *v, const THBNShape *s, real *e)
 {
-  for (int64_t i = 0; i < n; i++)
-    y[i] = x[i] * a + b;
+  for (int64_t c = 0; c < s->nInput; c++)
+    for (int64_t p = 0; p < s->plane; p++)
+      e[c * s->plane + p] = v[c];
 }
 
-/* y = g * a + x * b + c */
-static void THNN_(BatchNormalization_affine2)(const real *g, const real *x, real *y, int64_t n,
-                                              real a, real b, real c)
+/* w->first[c] = sum(g - h[c]), w->second[c] = sum((x - m[c]) (g - h[c])),
+ * each over every element of channel c. */
+static void THNN_(BatchNormalization_channelSums)(const real *x, const real *g, const THBNShape *s,
+                                                  const real *m, const real *h, THNN_(BNWork) *w)
 {
-  for (int64_t i = 0; i < n; i++)
-    y[i] = g[i] * a + x[i] * b + c;
+  int64_t C = s->nInput, P = s->plane, row = C * P;
+  for (int64_t c = 0; c < C; c++)
+    w->first[c] = w->second[c] = 0;
+  if (!THBNShape_rows(s)) {
+    for (int64_t b = 0; b < s->batch; b++)
+      for (int64_t c = 0; c < C; c++)
+        THNN_(BatchNormalization_planeSums)(x + b * row + c * P, g + b * row + c * P, P, m[c], h[c],
+                                            w->first + c, w->second + c);
+    return;
+  }
+  THNN_(BatchNormalization_expand)(m, s, w->e1);
+  THNN_(BatchNormalization_expand)(h, s, w->e2);
+  for (int64_t j = 0; j < row; j++)
+    w->acc1[j] = w->acc2[j] = 0;
+  for (int64_t b = 0; b < s->batch; b++)
+    THNN_(BatchNormalization_rowSums)(x + b * row, g + b * row, row, w->e1, w->e2, w->acc1, w->acc2);
+  for (int64_t j = 0; j < row; j++) {
+    w->first[j / P] += w->acc1[j];
+    w->second[j / P] += w->acc2[j];
+  }
 }
 
-/* The batch statistics of channel c: the mean (rounded to real, as kept in
- * save_mean), invstd = 1 / sqrt(var + eps) with the biased variance (0 when
- * both are 0, Torch7's rule), and the sum of squared deviations. */
-static void THNN_(BatchNormalization_batchStats)(const real *in, int64_t batch, int64_t nInput, int64_t plane,
-                                                 int64_t c, accreal eps, real *mean, real *invstd, accreal *squares)
+/* y = g a[c] + x b[c] + k[c] for every element of channel c; without the
+ * middle term when x is NULL (y may be g). */
+static void THNN_(BatchNormalization_apply)(const real *g, const real *x, real *y, const THBNShape *s,
+                                            const real *a, const real *b, const real *k, THNN_(BNWork) *w)
 {
-  int64_t n = batch * plane;
-  accreal sum = 0, sq = 0;
-  for (int64_t b = 0; b < batch; b++)
-    sum += THNN_(BatchNormalization_sum)(in + (b * nInput + c) * plane, plane);
-  *mean = (real)(sum / n);
-  for (int64_t b = 0; b < batch; b++)
-    sq += THNN_(BatchNormalization_sumSquares)(in + (b * nInput + c) * plane, plane, *mean);
-  *invstd = sq == 0 && eps == 0 ? 0 : (real)(1 / sqrt(sq / n + eps));
-  *squares = sq;
+  int64_t C = s->nInput, P = s->plane, row = C * P;
+  int rows = THBNShape_rows(s);
+  if (rows) {
+    THNN_(BatchNormalization_expand)(a, s, w->e1);
+    THNN_(BatchNormalization_expand)(k, s, w->e3);
+    if (x)
+      THNN_(BatchNormalization_expand)(b, s, w->e2);
+  }
+  for (int64_t n = 0; n < s->batch; n++)
+    for (int64_t c = 0; c < (rows ? 1 : C); c++) {
+      int64_t offset = n * row + (rows ? 0 : c * P), len = rows ? row : P;
+      const real *pg = g + offset, *px = x ? x + offset : NULL;
+      real *py = y + offset;
+      if (rows && x)
+        for (int64_t j = 0; j < len; j++)
+          py[j] = pg[j] * w->e1[j] + px[j] * w->e2[j] + w->e3[j];
+      else if (rows)
+        for (int64_t j = 0; j < len; j++)
+          py[j] = pg[j] * w->e1[j] + w->e3[j];
+      else if (x)
+        for (int64_t j = 0; j < len; j++)
+          py[j] = pg[j] * a[c] + px[j] * b[c] + k[c];
+      else
+        for (int64_t j = 0; j < len; j++)
+          py[j] = pg[j] * a[c] + k[c];
+    }
 }
 
-/* The mean and 1 / sqrt(var + eps) of channel c in evaluation. */
+/* The batch statistics of every channel into w->mean and w->invstd (the mean
+ * rounded to real, as save_mean keeps it; invstd = 1 / sqrt(var + eps) with
+ * the biased variance, 0 when both are 0: Torch7's rule); w->second gets the
+ * sums of squared deviations. */
+static void THNN_(BatchNormalization_batchStats)(const real *x, const THBNShape *s, accreal eps, THNN_(BNWork) *w)
+{
+  int64_t n = s->batch * s->plane;
+  THNN_(BatchNormalization_channelSums)(x, x, s, w->zero, w->zero, w);
+  for (int64_t c = 0; c < s->nInput; c++)
+    w->mean[c] = (real)(w->first[c] / n);
+  THNN_(BatchNormalization_channelSums)(x, x, s, w->mean, w->mean, w);
+  for (int64_t c = 0; c < s->nInput; c++)
+    w->invstd[c] = w->second[c] == 0 && eps == 0 ? 0 : (real)(1 / sqrt(w->second[c] / n + eps));
+}
+
+/* The running statistics as mean and invstd. */
 static void THNN_(BatchNormalization_runningStats)(const THTensor *running_mean, const THTensor *running_var,
-                                                   int64_t c, accreal eps, real *mean, real *invstd)
+                                                   accreal eps, THNN_(BNWork) *w, int64_t nInput)
 {
-  *mean = THNN_(BatchNormalization_at)(running_mean, c, 0);
-  *invstd = (real)(1 / sqrt(THNN_(BatchNormalization_at)(running_var, c, 0) + eps));
+  for (int64_t c = 0; c < nInput; c++) {
+    w->mean[c] = THNN_(BatchNormalization_at)(running_mean, c, 0);
+    w->invstd[c] = (real)(1 / sqrt(THNN_(BatchNormalization_at)(running_var, c, 0) + eps));
+  }
+}
+
+/* input's layout; batch 0 or an empty plane give plane 0 (n = 0) */
+static THBNShape THNN_(BatchNormalization_shape)(const THTensor *input)
+{
+  THBNShape s = {input->size[0], input->size[1], 0};
+  if (s.batch > 0 && s.nInput > 0)
+    s.plane = THTensor_(nElement)(input) / (s.batch * s.nInput);
+  return s;
 }
 
 int THNN_(BatchNormalization_updateOutput)(THNNState *state, THTensor *input, THTensor *output,
@@ -175,44 +269,44 @@ int THNN_(BatchNormalization_updateOutput)(THNNState *state, THTensor *input, TH
 {
   TH_TRY(THNN_(BatchNormalization_shapeCheck)(state, input, NULL, weight, bias, running_mean, running_var,
                                               NULL, NULL, NULL, NULL, NULL, train, false));
-  int64_t nInput = input->size[1], batch = input->size[0];
-  int64_t plane = nInput > 0 && batch > 0 ? THTensor_(nElement)(input) / (batch * nInput) : 0;
-  int64_t n = batch * plane;
-  if (train && (THTensor_(resize1d)(state, save_mean, nInput) != 0
-                || THTensor_(resize1d)(state, save_std, nInput) != 0))
+  THBNShape s = THNN_(BatchNormalization_shape)(input);
+  int64_t n = s.batch * s.plane;
+  if (train && (THTensor_(resize1d)(state, save_mean, s.nInput) != 0
+                || THTensor_(resize1d)(state, save_std, s.nInput) != 0))
     return -1;
+  THNN_(BNWork) w;
+  TH_TRY(THNN_(BatchNormalization_alloc)(state, &s, &w));
   THTensor xTmp = {0};
   const THTensor *x = THTensor_(contiguous)(state, input, &xTmp);
   if (!x || THTensor_(resizeAs)(state, output, input) != 0) {
     THTensor_(release)(&xTmp);
+    THFree(w.memory);
     return -1;
   }
   const real *in = THTensor_(data)(x);
-  real *out = THTensor_(data)(output);
-  for (int64_t c = 0; c < nInput; c++) {
-    real mean, invstd;
-    if (train && n == 0) {            /* nothing to learn from: running statistics unchanged */
-      mean = invstd = 0;
-      THTensor_(data)(save_mean)[c] = THTensor_(data)(save_std)[c] = 0;
+  if (train && n > 0)
+    THNN_(BatchNormalization_batchStats)(in, &s, eps, &w);
+  else if (!train)
+    THNN_(BatchNormalization_runningStats)(running_mean, running_var, eps, &w, s.nInput);
+  for (int64_t c = 0; c < s.nInput; c++) {
+    if (train && n == 0) {             /* nothing to learn from: running statistics unchanged */
+      w.mean[c] = w.invstd[c] = 0;
     } else if (train) {
-      accreal squares;
-      THNN_(BatchNormalization_batchStats)(in, batch, nInput, plane, c, eps, &mean, &invstd, &squares);
-      THTensor_(data)(save_mean)[c] = mean;
-      THTensor_(data)(save_std)[c] = invstd;
       real *rm = THTensor_(data)(running_mean) + c, *rv = THTensor_(data)(running_var) + c;
-      *rm = (real)(momentum * mean + (1 - momentum) * *rm);
-      *rv = (real)(momentum * squares / (n - 1) + (1 - momentum) * *rv);
-    } else {
-      THNN_(BatchNormalization_runningStats)(running_mean, running_var, c, eps, &mean, &invstd);
+      *rm = (real)(momentum * w.mean[c] + (1 - momentum) * *rm);
+      *rv = (real)(momentum * w.second[c] / (n - 1) + (1 - momentum) * *rv);
     }
-    accreal a = (accreal)invstd * THNN_(BatchNormalization_at)(weight, c, 1);
-    accreal b = THNN_(BatchNormalization_at)(bias, c, 0) - mean * a;
-    for (int64_t k = 0; k < batch; k++) {
-      int64_t offset = (k * nInput + c) * plane;
-      THNN_(BatchNormalization_affine)(in + offset, out + offset, plane, (real)a, (real)b);
+    if (train) {
+      THTensor_(data)(save_mean)[c] = w.mean[c];
+      THTensor_(data)(save_std)[c] = w.invstd[c];
     }
+    accreal a = (accreal)w.invstd[c] * THNN_(BatchNormalization_at)(weight, c, 1);
+    w.a[c] = (real)a;
+    w.k[c] = (real)(THNN_(BatchNormalization_at)(bias, c, 0) - w.mean[c] * a);
   }
+  THNN_(BatchNormalization_apply)(in, NULL, THTensor_(data)(output), &s, w.a, NULL, w.k, &w);
   THTensor_(release)(&xTmp);
+  THFree(w.memory);
   return 0;
 }
 
@@ -230,52 +324,51 @@ int THNN_(BatchNormalization_backward)(THNNState *state, THTensor *input, THTens
 {
   TH_TRY(THNN_(BatchNormalization_shapeCheck)(state, input, gradOutput, weight, NULL, running_mean, running_var,
                                               save_mean, save_std, gradInput, gradWeight, gradBias, train, true));
-  int64_t nInput = input->size[1], batch = input->size[0];
-  int64_t plane = nInput > 0 && batch > 0 ? THTensor_(nElement)(input) / (batch * nInput) : 0;
-  int64_t n = batch * plane;
+  THBNShape s = THNN_(BatchNormalization_shape)(input);
+  int64_t n = s.batch * s.plane;
+  THNN_(BNWork) w;
+  TH_TRY(THNN_(BatchNormalization_alloc)(state, &s, &w));
   THTensor xTmp = {0}, gTmp = {0};
   const THTensor *x = THTensor_(contiguous)(state, input, &xTmp);
   const THTensor *g = x ? THTensor_(contiguous)(state, gradOutput, &gTmp) : NULL;
   if (!g) {
     THTensor_(release)(&xTmp);
+    THFree(w.memory);
     return -1;
   }
   const real *in = THTensor_(data)(x), *go = THTensor_(data)(g);
-  for (int64_t c = 0; c < nInput; c++) {
-    real mean, invstd;
-    if (train && save_mean && save_std) {
-      mean = THNN_(BatchNormalization_at)(save_mean, c, 0);
-      invstd = THNN_(BatchNormalization_at)(save_std, c, 0);
-    } else if (train) {
-      accreal squares;
-      THNN_(BatchNormalization_batchStats)(in, batch, nInput, plane, c, eps, &mean, &invstd, &squares);
-    } else {
-      THNN_(BatchNormalization_runningStats)(running_mean, running_var, c, eps, &mean, &invstd);
+  if (train && save_mean && save_std) {
+    for (int64_t c = 0; c < s.nInput; c++) {
+      w.mean[c] = THNN_(BatchNormalization_at)(save_mean, c, 0);
+      w.invstd[c] = THNN_(BatchNormalization_at)(save_std, c, 0);
     }
-    accreal sum = 0, dot = 0;
-    for (int64_t b = 0; b < batch; b++) {
-      int64_t offset = (b * nInput + c) * plane;
-      THNN_(BatchNormalization_sumDot)(in + offset, go + offset, plane, mean, &sum, &dot);
-    }
-    if (gradInput) {
-      accreal A = (accreal)invstd * THNN_(BatchNormalization_at)(weight, c, 1);
-      accreal B = -A * invstd * invstd * dot / n, C = -A * sum / n - mean * B;
-      for (int64_t b = 0; b < batch; b++) {
-        int64_t offset = (b * nInput + c) * plane;
-        real *gi = THTensor_(data)(gradInput) + offset;
-        if (train)
-          THNN_(BatchNormalization_affine2)(go + offset, in + offset, gi, plane, (real)A, (real)B, (real)C);
-        else
-          THNN_(BatchNormalization_affine)(go + offset, gi, plane, (real)A, 0);
-      }
-    }
-    if (gradWeight)
-      THTensor_(data)(gradWeight)[c] += (real)(scale * dot * invstd);
-    if (gradBias)
-      THTensor_(data)(gradBias)[c] += (real)(scale * sum);
+  } else if (train && n > 0) {
+    THNN_(BatchNormalization_batchStats)(in, &s, eps, &w);
+  } else if (train) {
+    for (int64_t c = 0; c < s.nInput; c++)
+      w.mean[c] = w.invstd[c] = 0;
+  } else {
+    THNN_(BatchNormalization_runningStats)(running_mean, running_var, eps, &w, s.nInput);
   }
+  THNN_(BatchNormalization_channelSums)(in, go, &s, w.mean, w.zero, &w);   /* first: sum, second: dot */
+  for (int64_t c = 0; c < s.nInput; c++) {
+    accreal A = (accreal)w.invstd[c] * THNN_(BatchNormalization_at)(weight, c, 1);
+    accreal B = -A * w.invstd[c] * w.invstd[c] * w.second[c] / n;
+    w.a[c] = (real)A;
+    w.b[c] = (real)B;
+    w.k[c] = (real)(-A * w.first[c] / n - w.mean[c] * B);
+    if (gradWeight)
+      THTensor_(data)(gradWeight)[c] += (real)(scale * w.second[c] * w.invstd[c]);
+    if (gradBias)
+      THTensor_(data)(gradBias)[c] += (real)(scale * w.first[c]);
+  }
+  if (gradInput && train)
+    THNN_(BatchNormalization_apply)(go, in, THTensor_(data)(gradInput), &s, w.a, w.b, w.k, &w);
+  else if (gradInput)
+    THNN_(BatchNormalization_apply)(go, NULL, THTensor_(data)(gradInput), &s, w.a, NULL, w.zero, &w);
   THTensor_(release)(&xTmp);
   THTensor_(release)(&gTmp);
+  THFree(w.memory);
   return 0;
 }
 
