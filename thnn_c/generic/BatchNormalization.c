@@ -46,7 +46,8 @@ typedef struct THNN_(BNWork) {
 static int THNN_(BatchNormalization_alloc)(THNNState *state, const THBNShape *s, THNN_(BNWork) *w)
 {
   int64_t c = s->nInput, k = THBNShape_rows(s) ? s->nInput * s->plane : 0;
-  char *p = THAlloc((size_t)(c + k) * (6 * sizeof(real) + 2 * sizeof(accreal)));
+  char *p = THAlloc((size_t)c * (6 * sizeof(real) + 2 * sizeof(accreal))
+                    + (size_t)k * (3 * sizeof(real) + 2 * sizeof(accreal)));
   w->memory = p;
   if (!p)
     return THError(state, "out of memory");

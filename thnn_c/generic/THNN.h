@@ -985,7 +985,7 @@ TH_API int THNN_(SpatialGridSamplerBilinear_updateGradInput)(
  * and bias, w = 1, b = 0. */
 TH_API int THNN_(BatchNormalization_updateOutput)(
           THNNState *state,            // library state: receives the error message
-          THTensor *input,             // input, [batch, nInput, ...] (2D to 5D as the module wants)
+          THTensor *input,             // input, [batch, nInput, ...], 2D or more (the modules use 2D, 4D, 5D)
           THTensor *output,            // [OUT] output, shaped as input
           THTensor *weight,            // [OPTIONAL] scale per channel, [nInput]
           THTensor *bias,              // [OPTIONAL] shift per channel, [nInput]
