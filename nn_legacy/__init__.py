@@ -133,6 +133,19 @@ from .WeightedMSECriterion import WeightedMSECriterion
 # ==== end of spatial convolutions ====
 
 # ==== spatial and volumetric pooling ====
+from .FeatureLPPooling import FeatureLPPooling
+from .SpatialAdaptiveAveragePooling import SpatialAdaptiveAveragePooling
+from .SpatialAdaptiveMaxPooling import SpatialAdaptiveMaxPooling
+from .SpatialAveragePooling import SpatialAveragePooling
+from .SpatialDilatedMaxPooling import SpatialDilatedMaxPooling
+from .SpatialFractionalMaxPooling import SpatialFractionalMaxPooling
+from .SpatialMaxPooling import SpatialMaxPooling
+from .SpatialMaxUnpooling import SpatialMaxUnpooling
+from .VolumetricAveragePooling import VolumetricAveragePooling
+from .VolumetricDilatedMaxPooling import VolumetricDilatedMaxPooling
+from .VolumetricFractionalMaxPooling import VolumetricFractionalMaxPooling
+from .VolumetricMaxPooling import VolumetricMaxPooling
+from .VolumetricMaxUnpooling import VolumetricMaxUnpooling
 
 # ==== end of spatial and volumetric pooling ====
 
@@ -164,13 +177,70 @@ from .VolumetricBatchNormalization import VolumetricBatchNormalization
 # ==== end of spatial modules in numpy ====
 
 # ==== containers ====
+from .Bottle import Bottle
+from .ConcatTable import ConcatTable
+from .Decorator import Decorator
+from .DepthConcat import DepthConcat
+from .MapTable import MapTable
+from .ParallelTable import ParallelTable
+from .WeightNorm import WeightNorm
+from .serialization import FormatError, load, save
 
 # ==== end of containers ====
 
 # ==== table and shape modules ====
-
+from .Identity import Identity
+from .Copy import Copy
+from .Contiguous import Contiguous
+from .Narrow import Narrow
+from .Replicate import Replicate
+from .Reshape import Reshape
+from .View import View
+from .Select import Select
+from .Index import Index
+from .Squeeze import Squeeze
+from .Unsqueeze import Unsqueeze
+from .Transpose import Transpose
+from .Padding import Padding
+from .Collapse import Collapse
+from .OneHot import OneHot
+from .MaskedSelect import MaskedSelect
+from .Max import Max
+from .Min import Min
+from .Mean import Mean
+from .Sum import Sum
+from .MM import MM
+from .MV import MV
+from .Constant import Constant
+from .ZeroGrad import ZeroGrad
+from .SplitTable import SplitTable
+from .JoinTable import JoinTable
+from .MixtureTable import MixtureTable
+from .SelectTable import SelectTable
+from .NarrowTable import NarrowTable
+from .FlattenTable import FlattenTable
+from .ZipTable import ZipTable
+from .ZipTableOneToMany import ZipTableOneToMany
+from .CAddTable import CAddTable
+from .CSubTable import CSubTable
+from .CMulTable import CMulTable
+from .CDivTable import CDivTable
+from .CMaxTable import CMaxTable
+from .CMinTable import CMinTable
+from .PairwiseDistance import PairwiseDistance
+from .DotProduct import DotProduct
+from .CosineDistance import CosineDistance
+from .CriterionTable import CriterionTable
 # ==== end of table and shape modules ====
 
-__all__ = ["jacobian", "manualSeed", "load_lua"] + sorted(
+__all__ = ["jacobian", "manualSeed", "load_lua", "save", "load", "FormatError"] + sorted(
     name for name, value in dict(globals()).items()
     if isinstance(value, type) and issubclass(value, (Module, Criterion)))
+
+# ==== optimisation and training ====
+from . import optim
+from ._batches import minibatches
+from .StochasticGradient import StochasticGradient
+
+__all__ += ["optim", "minibatches", "StochasticGradient"]
+# ==== end of optimisation and training ====
