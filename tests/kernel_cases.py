@@ -664,7 +664,7 @@ def _layer_failures():
             np.ones((2, 3)), np.ones((2, 3)), None, np.ones(2), 3), thnn.THNNError, "weight must be"),
         ("odd size to halve", lambda: D.GatedLinear_updateOutput(np.ones((2, 5)), None, 1), thnn.THNNError,
          "of even size along dim 1"),
-    ] + _pooling_failures()
+    ] + _pooling_failures() + _resampling_failures()
 
 
 def _pooling_failures():
@@ -696,6 +696,35 @@ def _pooling_failures():
          "randomSamples[0, 0, 0] = 1.5 is outside [0, 1)"),
         ("LP window of one feature", lambda: D.FeatureLPPooling_updateOutput(
             np.ones((2, 8, 3)), None, 2.0, 1, 2, True), thnn.THNNError, "width must be between 2 and 16"),
+    ]
+
+
+def _resampling_failures():
+    F, D = thnn.Float, thnn.Double
+    image = np.ones((1, 2, 4, 5))                                   # [batch, planes, H, W]
+    x = np.ones((4, 3))                                             # [batch, channels]
+    return [
+        ("reflection as wide as the input", lambda: D.SpatialReflectionPadding_updateOutput(
+            image, None, 5, 0, 0, 0), thnn.THNNError, "pad_l and pad_r must be smaller than the input width (5)"),
+        ("cropped to nothing", lambda: D.VolumetricReplicationPadding_updateOutput(
+            np.ones((1, 2, 3, 4, 5)), None, -3, -2, 0, 0, 0, 0), thnn.THNNError, "leaves no output"),
+        ("scale factor 0", lambda: D.SpatialUpSamplingNearest_updateOutput(image, None, 0), thnn.THNNError,
+         "scale_factor must be an integer >= 1"),
+        ("no output rows", lambda: D.SpatialUpSamplingBilinear_updateOutput(image, None, 0, 3), thnn.THNNError,
+         "outputHeight must be >= 1"),
+        ("strided gradOutput of another size", lambda: F.VolumetricUpSamplingTrilinear_updateGradInput(
+            np.ones((1, 2, 2, 3, 4), np.float32), np.ones((1, 2, 3, 5, 6), np.float32)[..., ::-1], None, 3, 5, 7),
+         thnn.THNNError, "gradOutput must be 5D of size [1, 2, 3, 5, 7]"),
+        ("grid points of 3 coordinates", lambda: D.SpatialGridSamplerBilinear_updateOutput(
+            image, np.zeros((1, 3, 3, 3)), None, 0), thnn.THNNError, "grid must be 4D [1, oh, ow, 2]"),
+        ("padding mode 2", lambda: D.SpatialGridSamplerBilinear_updateOutput(
+            image, np.zeros((1, 3, 3, 2)), None, 2), thnn.THNNError, "padding_mode must be 0 (zeros) or 1"),
+        ("strided running statistics in training", lambda: D.BatchNormalization_updateOutput(
+            x, None, None, None, np.zeros(3), np.ones(6)[::2], None, None, True, 0.1, 1e-5), thnn.THNNError,
+         "running_var must be contiguous"),
+        ("gradWeight of another channel count", lambda: D.BatchNormalization_backward(
+            x, np.ones((4, 3))[::-1], None, np.zeros(2), None, None, np.zeros(3), np.ones(3), None, None, True,
+            1.0, 1e-5), thnn.THNNError, "gradWeight must be 1D of size [3]"),
     ]
 
 
