@@ -1,0 +1,359 @@
+/* Shared by the spatial convolutions: their geometry, its checks, the
+ * threading of a batch, and the unfolding of an image into columns
+ * (Torch7's unfolded_copy, known elsewhere as im2col) and back (unfolded_acc,
+ * col2im).
+ *
+ * Geometry.  A kernel of kW x kH taps, dilated by dilationW, dilationH (the
+ * taps lie dilation apart, so the kernel spans (k - 1) * dilation + 1
+ * pixels), slides over an image padded with zeros by padW columns left and
+ * right and padH rows above and below, in steps of dW, dH.  Output pixel
+ * (y, x) sees input pixel (y*dH - padH + i*dilationH, x*dW - padW + j*dilationW)
+ * through tap (i, j); there are (size + 2*pad - span) / step + 1 positions
+ * along each axis.
+ *
+ * Columns.  The columns of one image are a matrix [nPlane*kH*kW, outH*outW]:
+ * row (c*kH + i)*kW + j holds, for every output pixel, the input pixel that
+ * tap (i, j) of plane c sees there (0 in the padding).  A convolution is then
+ * one matrix product with the weight viewed as [nOutputPlane, nPlane*kH*kW].
+ *
+ * The batch engine.  A convolution and its transpose (the "full"
+ * convolution) are the same three products, with the roles swapped.  Call
+ * "image" the side the kernel slides over (the input of a convolution, the
+ * output of a full convolution) and "other" the other side, nOther planes of
+ * outH*outW.  With K = nPlane*kH*kW, A = outH*outW and w a [nOther, K] matrix:
+ *     unfoldMultiply:  other [nOther, A] = w [nOther, K] * columns(image) [K, A]
+ *     multiplyFold:    image = fold(w^T [K, nOther] * other [nOther, A])
+ *     gradWeight:      gw [nOther, K] += scale * other [nOther, A] * columns(image)^T [A, K]
+ * BLAS is column-major, where a row-major [r, c] matrix is its transpose:
+ * hence the transposition flags of the gemm calls.
+ *
+ * Threads.  A batch is split between threads, one sample at a time, each
+ * thread with its own column buffer; while they run, OpenBLAS is held at one
+ * thread (a multi-threaded OpenBLAS called from several threads at once is
+ * slow and may hang).  Without OpenMP everything runs in the calling thread
+ * and OpenBLAS keeps its threads.  Gradients of the weight are summed per
+ * thread and the sums added in thread order, so results do not depend on
+ * timing. */
+#ifndef TH_GENERIC_FILE
+#define TH_GENERIC_FILE "generic/unfold.c"
+#else
+
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
+/* ---- the parts that do not depend on the element type, compiled once ---- */
+#ifndef THNN_UNFOLD_SHARED
+#define THNN_UNFOLD_SHARED
+
+typedef struct THNNConvGeometry {
+  int kW, kH;                  /* taps */
+  int dW, dH;                  /* steps */
+  int padW, padH;              /* zeros added on each side */
+  int dilationW, dilationH;    /* distance between taps */
+  int64_t nPlane;              /* planes of the image the kernel slides over */
+  int64_t inH, inW;            /* size of that image */
+  int64_t outH, outW;          /* positions of the kernel */
+} THNNConvGeometry;
+
+/* Pixels a dilated kernel spans along one axis. */
+static int64_t THNNConv_span(int k, int dilation)
+{
+  return (int64_t)(k - 1) * dilation + 1;
+}
+
+/* The checks every sliding kernel shares; 0, or -1 with the reason. */
+static int THNNConv_checkParameters(THNNState *state, int kW, int kH, int dW, int dH,
+                                    int padW, int padH, int dilationW, int dilationH)
+{
+  if (kW <= 0 || kH <= 0)
+    return THError(state, "kernel size must be positive, got kW=%d, kH=%d", kW, kH);
+  if (dW <= 0 || dH <= 0)
+    return THError(state, "stride must be positive, got dW=%d, dH=%d", dW, dH);
+  if (dilationW <= 0 || dilationH <= 0)
+    return THError(state, "dilation must be positive, got dilationW=%d, dilationH=%d", dilationW, dilationH);
+  int64_t spanW = THNNConv_span(kW, dilationW), spanH = THNNConv_span(kH, dilationH);
+  if (padW < 0 || padH < 0 || padW >= spanW || padH >= spanH)
+    return THError(state, "padding must be at least 0 and less than the kernel span (%lld wide, %lld high), "
+                   "got padW=%d, padH=%d", (long long)spanW, (long long)spanH, padW, padH);
+  return 0;
+}
+
+/* Positions of the kernel along one axis of an image of `size` pixels:
+ * (size + 2*pad - span) / step + 1, or 0 when the padded image is shorter
+ * than the kernel.  (Sizes are below 2^62 and the ints below 2^31.) */
+static int64_t THNNConv_outputSize(int64_t size, int k, int step, int pad, int dilation)
+{
+  int64_t room = size + 2 * (int64_t)pad - THNNConv_span(k, dilation);
+  return room < 0 ? 0 : room / step + 1;
+}
+
+/* The smallest x with lo <= x*step + offset, and the smallest with
+ * x*step + offset >= hi: the output range [first, last) whose pixel lies
+ * inside [0, size), clamped to [0, n). */
+static void THNNConv_inside(int64_t offset, int step, int64_t size, int64_t n, int64_t *first, int64_t *last)
+{
+  int64_t a = -offset, b = size - offset;      /* need a <= x*step < b */
+  int64_t lo = a <= 0 ? 0 : (a + step - 1) / step;
+  int64_t hi = b <= 0 ? 0 : (b + step - 1) / step;
+  *first = lo < n ? lo : n;
+  *last = hi < n ? hi : n;
+  if (*last < *first)
+    *last = *first;
+}
+
+/* Below this many multiply-adds a call stays in one thread: starting and
+ * joining threads would cost more than they save. */
+#define THNN_CONV_PARALLEL_WORK (1 << 22)
+
+/* How many threads share `jobs` independent jobs (samples, planes) that
+ * take `work` multiply-adds in all. */
+static int THNNConv_threads(int64_t jobs, double work)
+{
+#ifdef _OPENMP
+  int n = THGetNumThreads();
+  if (n > jobs)
+    n = (int)jobs;
+  return n < 1 || work < THNN_CONV_PARALLEL_WORK ? 1 : n;
+#else
+  (void)jobs;
+  (void)work;
+  return 1;
+#endif
+}
+
+static int THNNConv_threadId(void)
+{
+#ifdef _OPENMP
+  return omp_get_thread_num();
+#else
+  return 0;
+#endif
+}
+
+/* Before and after a region where nThreads threads call the BLAS: hold
+ * OpenBLAS at one thread meanwhile.  Returns what to restore. */
+static int THNNConv_enterParallel(int nThreads)
+{
+  int blasThreads = THGetNumThreads();
+  if (nThreads > 1)
+    THSetNumThreads(1);
+  return blasThreads;
+}
+
+static void THNNConv_leaveParallel(int nThreads, int blasThreads)
+{
+  if (nThreads > 1)
+    THSetNumThreads(blasThreads);
+}
+
+/* The sizes of a batch seen through its columns (see the top). */
+typedef struct THNNConvPlan {
+  int64_t batch;               /* samples */
+  int64_t K, area;             /* the columns of one sample: [K, area] */
+  int64_t imageSize;           /* elements of one sample's image */
+  int64_t nOther;              /* planes of the other side, each of `area` elements */
+  int nThreads;                /* threads sharing the batch */
+} THNNConvPlan;
+
+static THNNConvPlan THNNConv_plan(int64_t batch, const THNNConvGeometry *g, int64_t nOther)
+{
+  THNNConvPlan p;
+  p.batch = batch;
+  p.K = g->nPlane * g->kH * g->kW;
+  p.area = g->outH * g->outW;
+  p.imageSize = g->nPlane * g->inH * g->inW;
+  p.nOther = nOther;
+  p.nThreads = THNNConv_threads(batch, (double)batch * p.K * p.area * nOther);
+  return p;
+}
+
+static int THNNConv_blasError(THNNState *state, const THNNConvPlan *p)
+{
+  return THError(state, "matrix sizes (%lld planes, %lld column rows, %lld output pixels) exceed the 32-bit BLAS",
+                 (long long)p->nOther, (long long)p->K, (long long)p->area);
+}
+
+#endif /* THNN_UNFOLD_SHARED */
+
+/* ---- per element type ---- */
+
+/* columns [nPlane*kH*kW, outH*outW] <- the pixels each tap sees (see the top). */
+static void THNN_(unfoldedCopy)(const THNNConvGeometry *g, const real *image, real *columns)
+{
+  const int64_t plane = g->inH * g->inW, outArea = g->outH * g->outW;
+  for (int64_t c = 0; c < g->nPlane; c++)
+    for (int i = 0; i < g->kH; i++)
+      for (int j = 0; j < g->kW; j++) {
+        real *row = columns + ((c * g->kH + i) * g->kW + j) * outArea;
+        int64_t offW = (int64_t)j * g->dilationW - g->padW, offH = (int64_t)i * g->dilationH - g->padH;
+        int64_t x0, x1;
+        THNNConv_inside(offW, g->dW, g->inW, g->outW, &x0, &x1);
+        for (int64_t y = 0; y < g->outH; y++) {
+          real *dst = row + y * g->outW;
+          int64_t iy = y * g->dH + offH;
+          if (iy < 0 || iy >= g->inH) {
+            memset(dst, 0, (size_t)g->outW * sizeof(real));
+            continue;
+          }
+          const real *src = image + c * plane + iy * g->inW;   /* output x sees src[x*dW + offW] */
+          memset(dst, 0, (size_t)x0 * sizeof(real));
+          if (g->dW == 1 && x1 > x0)
+            memcpy(dst + x0, src + x0 + offW, (size_t)(x1 - x0) * sizeof(real));
+          else
+            for (int64_t x = x0; x < x1; x++)
+              dst[x] = src[x * g->dW + offW];
+          memset(dst + x1, 0, (size_t)(g->outW - x1) * sizeof(real));
+        }
+      }
+}
+
+/* image [nPlane, inH, inW] += the columns folded back: every column entry is
+ * added to the pixel it was copied from (entries in the padding are dropped). */
+static void THNN_(unfoldedAcc)(const THNNConvGeometry *g, const real *columns, real *image)
+{
+  const int64_t plane = g->inH * g->inW, outArea = g->outH * g->outW;
+  for (int64_t c = 0; c < g->nPlane; c++)
+    for (int i = 0; i < g->kH; i++)
+      for (int j = 0; j < g->kW; j++) {
+        const real *row = columns + ((c * g->kH + i) * g->kW + j) * outArea;
+        int64_t offW = (int64_t)j * g->dilationW - g->padW, offH = (int64_t)i * g->dilationH - g->padH;
+        int64_t x0, x1;
+        THNNConv_inside(offW, g->dW, g->inW, g->outW, &x0, &x1);
+        for (int64_t y = 0; y < g->outH; y++) {
+          int64_t iy = y * g->dH + offH;
+          if (iy < 0 || iy >= g->inH)
+            continue;
+          const real *src = row + y * g->outW;
+          real *dst = image + c * plane + iy * g->inW;
+          if (g->dW == 1)
+            for (int64_t x = x0; x < x1; x++)
+              dst[x + offW] += src[x];
+          else
+            for (int64_t x = x0; x < x1; x++)
+              dst[x * g->dW + offW] += src[x];
+        }
+      }
+}
+
+/* Give columns the shape [nThreads, K, area]: one buffer per thread. */
+static int THNN_(resizeColumns)(THNNState *state, THTensor *columns, const THNNConvPlan *p)
+{
+  int64_t size[3] = {p->nThreads, p->K, p->area};
+  return THTensor_(resizeNd)(state, columns, 3, size);
+}
+
+/* Zero n elements (n may be 0). */
+static void THNN_(zero)(real *data, int64_t n)
+{
+  memset(data, 0, (size_t)n * sizeof(real));
+}
+
+/* Each of the nPlane planes of `area` elements set to its bias value, or 0. */
+static void THNN_(fillBias)(real *data, const THTensor *bias, int64_t nPlane, int64_t area)
+{
+  const real *b = bias ? THTensor_(data)(bias) : NULL;
+  for (int64_t p = 0; p < nPlane; p++) {
+    real v = b ? b[p * bias->stride[0]] : 0;
+    for (int64_t k = 0; k < area; k++)
+      data[p * area + k] = v;
+  }
+}
+
+/* other = w * columns(image) for every sample, each plane o of other
+ * starting from bias[o] (bias may be NULL).  w is [nOther, K], contiguous. */
+static int THNN_(convUnfoldMultiply)(THNNState *state, const THNNConvGeometry *g, const THNNConvPlan *p,
+                                     const real *image, const real *w, const THTensor *bias, real *other,
+                                     real *columns)
+{
+  int failed = 0;
+  int blasThreads = THNNConv_enterParallel(p->nThreads);
+#ifdef _OPENMP
+#pragma omp parallel for num_threads(p->nThreads) schedule(static) reduction(|:failed) if (p->nThreads > 1)
+#endif
+  for (int64_t n = 0; n < p->batch; n++) {
+    THNNState local = {0};
+    real *cols = columns + THNNConv_threadId() * p->K * p->area;
+    real *out = other + n * p->nOther * p->area;
+    THNN_(unfoldedCopy)(g, image + n * p->imageSize, cols);
+    if (bias)
+      THNN_(fillBias)(out, bias, p->nOther, p->area);
+    failed |= THBlas_(gemm)(&local, 'n', 'n', p->area, p->nOther, p->K, 1, cols, p->area, w, p->K,
+                            bias ? 1 : 0, out, p->area) != 0;
+  }
+  THNNConv_leaveParallel(p->nThreads, blasThreads);
+  return failed ? THNNConv_blasError(state, p) : 0;
+}
+
+/* image = fold(w^T * other) for every sample, each image plane c starting
+ * from bias[c] (0 when bias is NULL).  w is [nOther, K], contiguous. */
+static int THNN_(convMultiplyFold)(THNNState *state, const THNNConvGeometry *g, const THNNConvPlan *p,
+                                   const real *other, const real *w, const THTensor *bias, real *image,
+                                   real *columns)
+{
+  int failed = 0;
+  int blasThreads = THNNConv_enterParallel(p->nThreads);
+#ifdef _OPENMP
+#pragma omp parallel for num_threads(p->nThreads) schedule(static) reduction(|:failed) if (p->nThreads > 1)
+#endif
+  for (int64_t n = 0; n < p->batch; n++) {
+    THNNState local = {0};
+    real *cols = columns + THNNConv_threadId() * p->K * p->area;
+    real *img = image + n * p->imageSize;
+    failed |= THBlas_(gemm)(&local, 'n', 't', p->area, p->K, p->nOther, 1, other + n * p->nOther * p->area,
+                            p->area, w, p->K, 0, cols, p->area) != 0;
+    THNN_(fillBias)(img, bias, g->nPlane, g->inH * g->inW);
+    THNN_(unfoldedAcc)(g, cols, img);
+  }
+  THNNConv_leaveParallel(p->nThreads, blasThreads);
+  return failed ? THNNConv_blasError(state, p) : 0;
+}
+
+/* gw [nOther, K] += scale * sum over samples of other * columns(image)^T.
+ * One thread adds straight into gw; several each sum their samples into
+ * their part of `partial` (nThreads * nOther*K reals), added to gw after. */
+static int THNN_(convGradWeight)(THNNState *state, const THNNConvGeometry *g, const THNNConvPlan *p,
+                                 const real *image, const real *other, real *gw, real *columns,
+                                 real *partial, accreal scale)
+{
+  int failed = 0, direct = p->nThreads == 1;
+  int64_t wSize = p->nOther * p->K;
+  if (!direct)
+    THNN_(zero)(partial, p->nThreads * wSize);
+  int blasThreads = THNNConv_enterParallel(p->nThreads);
+#ifdef _OPENMP
+#pragma omp parallel for num_threads(p->nThreads) schedule(static) reduction(|:failed) if (p->nThreads > 1)
+#endif
+  for (int64_t n = 0; n < p->batch; n++) {
+    THNNState local = {0};
+    int t = THNNConv_threadId();
+    real *cols = columns + t * p->K * p->area;
+    THNN_(unfoldedCopy)(g, image + n * p->imageSize, cols);
+    failed |= THBlas_(gemm)(&local, 't', 'n', p->K, p->nOther, p->area, direct ? (real)scale : 1, cols, p->area,
+                            other + n * p->nOther * p->area, p->area, 1, direct ? gw : partial + t * wSize,
+                            p->K) != 0;
+  }
+  THNNConv_leaveParallel(p->nThreads, blasThreads);
+  if (failed)
+    return THNNConv_blasError(state, p);
+  for (int t = 0; !direct && t < p->nThreads; t++)
+    for (int64_t k = 0; k < wSize; k++)
+      gw[k] += (real)(scale * partial[t * wSize + k]);
+  return 0;
+}
+
+/* gb[c] += scale * the sum of plane c over every sample (batch samples of
+ * nPlane planes of `area` elements). */
+static void THNN_(convGradBias)(real *gb, const real *grad, int64_t batch, int64_t nPlane, int64_t area,
+                                accreal scale)
+{
+  for (int64_t c = 0; c < nPlane; c++) {
+    accreal s = 0;
+    for (int64_t n = 0; n < batch; n++)
+      for (int64_t k = 0; k < area; k++)
+        s += grad[(n * nPlane + c) * area + k];
+    gb[c] += (real)(scale * s);
+  }
+}
+
+#endif
