@@ -10,9 +10,10 @@ from conv_checks import (as_batch, assert_module_matches, check_properties, chec
                          torch_reference)
 from layer_checks import check_bad_arrays, raises_exactly, uniform
 
-# (nIn, nOut, kW, kH, dW, dH, padW, padH), input [batch, nIn, H, W]
-SETTINGS = [(3, 4, 3, 2, 2, 1, 1, 0), (3, 4, 2, 3, 1, 2, 0, 2)]
-SETTING_IDS = ["k3x2-s2,1-p1,0", "k2x3-s1,2-p0,2"]
+# (nIn, nOut, kW, kH, dW, dH, padW, padH), input [batch, nIn, H, W]; the 1x1 kernel
+# takes the path without columns, the "same" padding the one copying whole taps at once
+SETTINGS = [(3, 4, 3, 2, 2, 1, 1, 0), (3, 4, 2, 3, 1, 2, 0, 2), (3, 4, 1, 1, 1, 1, 0, 0), (3, 4, 3, 5, 1, 1, 1, 2)]
+SETTING_IDS = ["k3x2-s2,1-p1,0", "k2x3-s1,2-p0,2", "k1x1", "k3x5-same"]
 X_SHAPE = (2, 3, 6, 7)
 
 
@@ -279,7 +280,11 @@ def test_error_inside_a_container_names_the_layer():
 
 
 # ---------------------------------------------------------------- threads
-def test_threads_split_the_batch_without_changing_results():
-    """8 samples x 96 column rows x 176 pixels x 32 planes: 4.3M multiply-adds per verb."""
-    check_threads(lambda: nn.SpatialConvolution(16, 32, 3, 2, 1, 1, 1, 0), uniform((8, 16, 12, 16), 1),
-                  uniform((8, 32, 11, 16), 2))
+@pytest.mark.parametrize("make_big, x_shape, g_shape", [
+    # 8 samples x 96 column rows x 176 pixels x 32 planes: 4.3M multiply-adds per verb
+    (lambda: nn.SpatialConvolution(16, 32, 3, 2, 1, 1, 1, 0), (8, 16, 12, 16), (8, 32, 11, 16)),
+    # 1x1, no columns: 8 x 64 x 128 x 64 = 4.2M
+    (lambda: nn.SpatialConvolution(64, 64, 1, 1), (8, 64, 8, 16), (8, 64, 8, 16)),
+], ids=["k3x2", "k1x1"])
+def test_threads_split_the_batch_without_changing_results(make_big, x_shape, g_shape):
+    check_threads(make_big, uniform(x_shape, 1), uniform(g_shape, 2))

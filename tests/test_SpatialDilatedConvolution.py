@@ -10,8 +10,8 @@ from conv_checks import (as_batch, assert_module_matches, check_properties, chec
 from layer_checks import check_bad_arrays, raises_exactly, uniform
 
 # (nIn, nOut, kW, kH, dW, dH, padW, padH, dilationW, dilationH), input [batch, 3, 7, 8]
-SETTINGS = [(3, 4, 2, 3, 1, 2, 1, 2, 3, 2), (3, 4, 3, 2, 2, 1, 0, 1, 1, 3)]
-SETTING_IDS = ["k2x3-s1,2-p1,2-d3,2", "k3x2-s2,1-p0,1-d1,3"]
+SETTINGS = [(3, 4, 2, 3, 1, 2, 1, 2, 3, 2), (3, 4, 3, 2, 2, 1, 0, 1, 1, 3), (3, 4, 2, 3, 1, 1, 1, 2, 2, 2)]
+SETTING_IDS = ["k2x3-s1,2-p1,2-d3,2", "k3x2-s2,1-p0,1-d1,3", "k2x3-d2,2-same"]
 X_SHAPE = (2, 3, 7, 8)
 
 

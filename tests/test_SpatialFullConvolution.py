@@ -11,9 +11,12 @@ from conv_checks import (as_batch, assert_module_matches, check_properties, chec
                          torch_reference)
 from layer_checks import check_bad_arrays, raises_exactly, uniform
 
-# (nIn, nOut, kW, kH, dW, dH, padW, padH, adjW, adjH), input [batch, 3, 3, 4]
-SETTINGS = [(3, 4, 3, 2, 2, 3, 1, 0, 1, 2), (3, 4, 2, 4, 3, 1, 0, 1, 2, 0)]
-SETTING_IDS = ["k3x2-s2,3-p1,0-a1,2", "k2x4-s3,1-p0,1-a2,0"]
+# (nIn, nOut, kW, kH, dW, dH, padW, padH, adjW, adjH), input [batch, 3, 3, 4]; the 1x1
+# kernel takes the path without columns, the output as large as the input ("same") the one
+# folding whole taps at once
+SETTINGS = [(3, 4, 3, 2, 2, 3, 1, 0, 1, 2), (3, 4, 2, 4, 3, 1, 0, 1, 2, 0), (3, 4, 1, 1, 1, 1, 0, 0, 0, 0),
+            (3, 4, 3, 5, 1, 1, 1, 2, 0, 0)]
+SETTING_IDS = ["k3x2-s2,3-p1,0-a1,2", "k2x4-s3,1-p0,1-a2,0", "k1x1", "k3x5-same"]
 X_SHAPE = (2, 3, 3, 4)
 
 

@@ -11,8 +11,9 @@ from layer_checks import check_bad_arrays, raises_exactly, uniform
 
 # (nIn, nOut, kW, kH, dW, dH, padW, padH, dilationW, dilationH, adjW, adjH), input [batch, 3, 3, 4].
 # The first has adjH = 2 >= dH = 1, allowed because it is below dilationH = 3.
-SETTINGS = [(3, 4, 2, 3, 2, 1, 1, 2, 2, 3, 1, 2), (3, 4, 3, 2, 1, 2, 2, 0, 3, 1, 0, 1)]
-SETTING_IDS = ["k2x3-s2,1-p1,2-d2,3-a1,2", "k3x2-s1,2-p2,0-d3,1-a0,1"]
+SETTINGS = [(3, 4, 2, 3, 2, 1, 1, 2, 2, 3, 1, 2), (3, 4, 3, 2, 1, 2, 2, 0, 3, 1, 0, 1),
+            (3, 4, 2, 3, 1, 1, 1, 2, 2, 2, 0, 0)]
+SETTING_IDS = ["k2x3-s2,1-p1,2-d2,3-a1,2", "k3x2-s1,2-p2,0-d3,1-a0,1", "k2x3-d2,2-same"]
 X_SHAPE = (2, 3, 3, 4)
 
 

@@ -25,7 +25,8 @@
  *     multiplyFold:    image = fold(w^T [K, nOther] * other [nOther, A])
  *     gradWeight:      gw [nOther, K] += scale * other [nOther, A] * columns(image)^T [A, K]
  * BLAS is column-major, where a row-major [r, c] matrix is its transpose:
- * hence the transposition flags of the gemm calls.
+ * hence the transposition flags of the gemm calls.  A 1x1 kernel with step 1
+ * and no padding needs no columns: the image [nPlane, H*W] is already them.
  *
  * Threads.  A batch is split between threads, one sample at a time, each
  * thread with its own column buffer; while they run, OpenBLAS is held at one
@@ -154,6 +155,7 @@ typedef struct THNNConvPlan {
   int64_t imageSize;           /* elements of one sample's image */
   int64_t nOther;              /* planes of the other side, each of `area` elements */
   int nThreads;                /* threads sharing the batch */
+  int direct;                  /* a 1x1 kernel, step 1, no padding: the image is its own columns */
 } THNNConvPlan;
 
 static THNNConvPlan THNNConv_plan(int64_t batch, const THNNConvGeometry *g, int64_t nOther)
@@ -165,6 +167,7 @@ static THNNConvPlan THNNConv_plan(int64_t batch, const THNNConvGeometry *g, int6
   p.imageSize = g->nPlane * g->inH * g->inW;
   p.nOther = nOther;
   p.nThreads = THNNConv_threads(batch, (double)batch * p.K * p.area * nOther);
+  p.direct = g->kW == 1 && g->kH == 1 && g->dW == 1 && g->dH == 1 && g->padW == 0 && g->padH == 0;
   return p;
 }
 
@@ -174,9 +177,96 @@ static int THNNConv_blasError(THNNState *state, const THNNConvPlan *p)
                  (long long)p->nOther, (long long)p->K, (long long)p->area);
 }
 
+/* Steps of 1 and rows as long in the output as in the image (the "same"
+ * padding): then the output rows y0..y1-1 of a tap and the image rows they
+ * see are one contiguous run each, `shift` elements apart, and a tap is
+ * copied (or added back) in one sweep.  The entries of the sweep outside
+ * columns [x0, x1) wrap to a neighbouring row and are set to 0 after the
+ * copy (before the addition). */
+static int THNNConv_sameRows(const THNNConvGeometry *g)
+{
+  return g->dW == 1 && g->dH == 1 && g->outW == g->inW;
+}
+
 #endif /* THNN_UNFOLD_SHARED */
 
 /* ---- per element type ---- */
+
+/* Zero n elements (n may be 0). */
+static void THNN_(zero)(real *data, int64_t n)
+{
+  memset(data, 0, (size_t)n * sizeof(real));
+}
+
+/* Zero the entries outside columns [x0, x1) of rows [y0, y1) of a tap's row of columns. */
+static void THNN_(zeroBorder)(const THNNConvGeometry *g, real *row, int64_t x0, int64_t x1, int64_t y0, int64_t y1)
+{
+  for (int64_t y = y0; y < y1; y++) {
+    real *r = row + y * g->outW;
+    for (int64_t x = 0; x < x0; x++)
+      r[x] = 0;
+    for (int64_t x = x1; x < g->outW; x++)
+      r[x] = 0;
+  }
+}
+
+/* row [outH*outW] <- what the tap at offset (offH, offW) sees of one image
+ * plane at every output pixel: plane[y*dH + offH][x*dW + offW], 0 outside. */
+static void THNN_(unfoldTap)(const THNNConvGeometry *g, const real *plane, int64_t offH, int64_t offW, real *row)
+{
+  int64_t x0, x1, y0, y1;
+  THNNConv_inside(offW, g->dW, g->inW, g->outW, &x0, &x1);
+  THNNConv_inside(offH, g->dH, g->inH, g->outH, &y0, &y1);
+  if (x1 == x0)
+    y1 = y0;                                   /* nothing inside: all zeros */
+  THNN_(zero)(row, y0 * g->outW);
+  THNN_(zero)(row + y1 * g->outW, (g->outH - y1) * g->outW);
+  if (y1 > y0 && THNNConv_sameRows(g)) {
+    int64_t first = y0 * g->outW + x0, last = (y1 - 1) * g->outW + x1, shift = offH * g->inW + offW;
+    memcpy(row + first, plane + first + shift, (size_t)(last - first) * sizeof(real));
+    THNN_(zeroBorder)(g, row, x0, x1, y0, y1);
+    return;
+  }
+  for (int64_t y = y0; y < y1; y++) {
+    real *dst = row + y * g->outW;
+    const real *src = plane + (y * g->dH + offH) * g->inW;   /* output x sees src[x*dW + offW] */
+    for (int64_t x = 0; x < x0; x++)
+      dst[x] = 0;
+    if (g->dW == 1)
+      memcpy(dst + x0, src + x0 + offW, (size_t)(x1 - x0) * sizeof(real));
+    else
+      for (int64_t x = x0; x < x1; x++)
+        dst[x] = src[x * g->dW + offW];
+    for (int64_t x = x1; x < g->outW; x++)
+      dst[x] = 0;
+  }
+}
+
+/* plane += row folded back through the tap at (offH, offW): every entry is
+ * added to the pixel it would have been copied from (entries that fall in
+ * the padding are dropped; the fast path zeroes them in row first). */
+static void THNN_(foldTap)(const THNNConvGeometry *g, real *row, int64_t offH, int64_t offW, real *plane)
+{
+  int64_t x0, x1, y0, y1;
+  THNNConv_inside(offW, g->dW, g->inW, g->outW, &x0, &x1);
+  THNNConv_inside(offH, g->dH, g->inH, g->outH, &y0, &y1);
+  if (x1 == x0 || y1 == y0)
+    return;
+  if (THNNConv_sameRows(g)) {
+    int64_t first = y0 * g->outW + x0, last = (y1 - 1) * g->outW + x1, shift = offH * g->inW + offW;
+    THNN_(zeroBorder)(g, row, x0, x1, y0, y1);
+    real *dst = plane + shift;
+    for (int64_t k = first; k < last; k++)
+      dst[k] += row[k];
+    return;
+  }
+  for (int64_t y = y0; y < y1; y++) {
+    const real *src = row + y * g->outW;
+    real *dst = plane + (y * g->dH + offH) * g->inW;
+    for (int64_t x = x0; x < x1; x++)
+      dst[x * g->dW + offW] += src[x];
+  }
+}
 
 /* columns [nPlane*kH*kW, outH*outW] <- the pixels each tap sees (see the top). */
 static void THNN_(unfoldedCopy)(const THNNConvGeometry *g, const real *image, real *columns)
@@ -184,69 +274,29 @@ static void THNN_(unfoldedCopy)(const THNNConvGeometry *g, const real *image, re
   const int64_t plane = g->inH * g->inW, outArea = g->outH * g->outW;
   for (int64_t c = 0; c < g->nPlane; c++)
     for (int i = 0; i < g->kH; i++)
-      for (int j = 0; j < g->kW; j++) {
-        real *row = columns + ((c * g->kH + i) * g->kW + j) * outArea;
-        int64_t offW = (int64_t)j * g->dilationW - g->padW, offH = (int64_t)i * g->dilationH - g->padH;
-        int64_t x0, x1;
-        THNNConv_inside(offW, g->dW, g->inW, g->outW, &x0, &x1);
-        for (int64_t y = 0; y < g->outH; y++) {
-          real *dst = row + y * g->outW;
-          int64_t iy = y * g->dH + offH;
-          if (iy < 0 || iy >= g->inH) {
-            memset(dst, 0, (size_t)g->outW * sizeof(real));
-            continue;
-          }
-          const real *src = image + c * plane + iy * g->inW;   /* output x sees src[x*dW + offW] */
-          memset(dst, 0, (size_t)x0 * sizeof(real));
-          if (g->dW == 1 && x1 > x0)
-            memcpy(dst + x0, src + x0 + offW, (size_t)(x1 - x0) * sizeof(real));
-          else
-            for (int64_t x = x0; x < x1; x++)
-              dst[x] = src[x * g->dW + offW];
-          memset(dst + x1, 0, (size_t)(g->outW - x1) * sizeof(real));
-        }
-      }
+      for (int j = 0; j < g->kW; j++)
+        THNN_(unfoldTap)(g, image + c * plane, (int64_t)i * g->dilationH - g->padH,
+                         (int64_t)j * g->dilationW - g->padW, columns + ((c * g->kH + i) * g->kW + j) * outArea);
 }
 
-/* image [nPlane, inH, inW] += the columns folded back: every column entry is
- * added to the pixel it was copied from (entries in the padding are dropped). */
-static void THNN_(unfoldedAcc)(const THNNConvGeometry *g, const real *columns, real *image)
+/* image [nPlane, inH, inW] += the columns folded back (the columns are
+ * scratch: entries in the padding may be zeroed). */
+static void THNN_(unfoldedAcc)(const THNNConvGeometry *g, real *columns, real *image)
 {
   const int64_t plane = g->inH * g->inW, outArea = g->outH * g->outW;
   for (int64_t c = 0; c < g->nPlane; c++)
     for (int i = 0; i < g->kH; i++)
-      for (int j = 0; j < g->kW; j++) {
-        const real *row = columns + ((c * g->kH + i) * g->kW + j) * outArea;
-        int64_t offW = (int64_t)j * g->dilationW - g->padW, offH = (int64_t)i * g->dilationH - g->padH;
-        int64_t x0, x1;
-        THNNConv_inside(offW, g->dW, g->inW, g->outW, &x0, &x1);
-        for (int64_t y = 0; y < g->outH; y++) {
-          int64_t iy = y * g->dH + offH;
-          if (iy < 0 || iy >= g->inH)
-            continue;
-          const real *src = row + y * g->outW;
-          real *dst = image + c * plane + iy * g->inW;
-          if (g->dW == 1)
-            for (int64_t x = x0; x < x1; x++)
-              dst[x + offW] += src[x];
-          else
-            for (int64_t x = x0; x < x1; x++)
-              dst[x * g->dW + offW] += src[x];
-        }
-      }
+      for (int j = 0; j < g->kW; j++)
+        THNN_(foldTap)(g, columns + ((c * g->kH + i) * g->kW + j) * outArea, (int64_t)i * g->dilationH - g->padH,
+                       (int64_t)j * g->dilationW - g->padW, image + c * plane);
 }
 
-/* Give columns the shape [nThreads, K, area]: one buffer per thread. */
+/* Give columns the shape [nThreads, K, area]: one buffer per thread (none
+ * when the image is its own columns). */
 static int THNN_(resizeColumns)(THNNState *state, THTensor *columns, const THNNConvPlan *p)
 {
-  int64_t size[3] = {p->nThreads, p->K, p->area};
+  int64_t size[3] = {p->direct ? 0 : p->nThreads, p->K, p->area};
   return THTensor_(resizeNd)(state, columns, 3, size);
-}
-
-/* Zero n elements (n may be 0). */
-static void THNN_(zero)(real *data, int64_t n)
-{
-  memset(data, 0, (size_t)n * sizeof(real));
 }
 
 /* Each of the nPlane planes of `area` elements set to its bias value, or 0. */
@@ -273,9 +323,13 @@ static int THNN_(convUnfoldMultiply)(THNNState *state, const THNNConvGeometry *g
 #endif
   for (int64_t n = 0; n < p->batch; n++) {
     THNNState local = {0};
-    real *cols = columns + THNNConv_threadId() * p->K * p->area;
+    const real *img = image + n * p->imageSize, *cols = img;
     real *out = other + n * p->nOther * p->area;
-    THNN_(unfoldedCopy)(g, image + n * p->imageSize, cols);
+    if (!p->direct) {
+      real *buffer = columns + THNNConv_threadId() * p->K * p->area;
+      THNN_(unfoldedCopy)(g, img, buffer);
+      cols = buffer;
+    }
     if (bias)
       THNN_(fillBias)(out, bias, p->nOther, p->area);
     failed |= THBlas_(gemm)(&local, 'n', 'n', p->area, p->nOther, p->K, 1, cols, p->area, w, p->K,
@@ -298,12 +352,16 @@ static int THNN_(convMultiplyFold)(THNNState *state, const THNNConvGeometry *g, 
 #endif
   for (int64_t n = 0; n < p->batch; n++) {
     THNNState local = {0};
-    real *cols = columns + THNNConv_threadId() * p->K * p->area;
     real *img = image + n * p->imageSize;
+    real *cols = p->direct ? img : columns + THNNConv_threadId() * p->K * p->area;
+    if (p->direct && bias)
+      THNN_(fillBias)(img, bias, g->nPlane, g->inH * g->inW);
     failed |= THBlas_(gemm)(&local, 'n', 't', p->area, p->K, p->nOther, 1, other + n * p->nOther * p->area,
-                            p->area, w, p->K, 0, cols, p->area) != 0;
-    THNN_(fillBias)(img, bias, g->nPlane, g->inH * g->inW);
-    THNN_(unfoldedAcc)(g, cols, img);
+                            p->area, w, p->K, p->direct && bias ? 1 : 0, cols, p->area) != 0;
+    if (!p->direct) {
+      THNN_(fillBias)(img, bias, g->nPlane, g->inH * g->inW);
+      THNN_(unfoldedAcc)(g, cols, img);
+    }
   }
   THNNConv_leaveParallel(p->nThreads, blasThreads);
   return failed ? THNNConv_blasError(state, p) : 0;
@@ -327,8 +385,12 @@ static int THNN_(convGradWeight)(THNNState *state, const THNNConvGeometry *g, co
   for (int64_t n = 0; n < p->batch; n++) {
     THNNState local = {0};
     int t = THNNConv_threadId();
-    real *cols = columns + t * p->K * p->area;
-    THNN_(unfoldedCopy)(g, image + n * p->imageSize, cols);
+    const real *img = image + n * p->imageSize, *cols = img;
+    if (!p->direct) {
+      real *buffer = columns + t * p->K * p->area;
+      THNN_(unfoldedCopy)(g, img, buffer);
+      cols = buffer;
+    }
     failed |= THBlas_(gemm)(&local, 't', 'n', p->K, p->nOther, p->area, direct ? (real)scale : 1, cols, p->area,
                             other + n * p->nOther * p->area, p->area, 1, direct ? gw : partial + t * wSize,
                             p->K) != 0;
