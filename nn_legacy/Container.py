@@ -32,6 +32,16 @@ class Container(Module):
     def _all_parameters(self):
         return [e for m in self.modules for e in m._all_parameters()]
 
+    def zeroGradParameters(self):
+        for m in self.modules:   # each child its own way (sparse layers touch only the rows they used)
+            m.zeroGradParameters()
+
+    def updateParameters(self, learningRate):
+        # each child steps its own parameters, so a parameter shared by two
+        # children steps once per owner, as Torch7 defined it
+        for m in self.modules:
+            m.updateParameters(learningRate)
+
     def accUpdateGradParameters(self, input, gradOutput, lr):
         raise NotImplementedError(f"{type(self).__name__} implements it for its own layout")
 

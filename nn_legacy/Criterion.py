@@ -30,9 +30,12 @@ class Criterion:
         if dtype is None:
             return None
         from .Module import _convert  # arrays such as class weights follow the type
+        dtype = np.dtype(dtype)
+        if dtype not in _FLOATS:
+            raise TypeError(f"{type(self).__name__}.type: float32 or float64, got {dtype}")
         memo = {} if _memo is None else _memo
         for key, value in vars(self).items():
-            setattr(self, key, _convert(value, np.dtype(dtype), memo))
+            setattr(self, key, _convert(value, dtype, memo))
         return self
 
     def float(self):

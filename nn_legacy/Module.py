@@ -5,6 +5,7 @@ import numpy as np
 import thnn
 
 from ._random import generator
+from .Criterion import Criterion
 
 _FLOATS = (np.dtype(np.float32), np.dtype(np.float64))
 
@@ -200,10 +201,12 @@ def uniform(shape, stdv, dtype):
 
 def _convert(value, dtype, memo):
     if isinstance(value, np.ndarray) and value.dtype in _FLOATS:
-        if id(value) not in memo:
-            memo[id(value)] = value.astype(dtype)
-        return memo[id(value)]
-    if isinstance(value, Module):
+        if value.dtype == dtype:  # kept, so views (flattenParameters) and references stay live
+            return value
+        if id(value) not in memo:  # the original is kept too, so its id cannot be reused meanwhile
+            memo[id(value)] = (value, value.astype(dtype))
+        return memo[id(value)][1]
+    if isinstance(value, (Module, Criterion)):  # a criterion may hold others (CrossEntropy's nll)
         return value.type(dtype, memo)
     if isinstance(value, list):
         return [_convert(v, dtype, memo) for v in value]

@@ -71,11 +71,19 @@ from .SpatialClassNLLCriterion import SpatialClassNLLCriterion
 # ==== end of criterions over kernels ====
 
 # ==== linear, sparse and embedding layers ====
+from .LookupTable import LookupTable
+from .SparseLinear import SparseLinear
+from .IndexLinear import IndexLinear
 
 # ==== end of linear, sparse and embedding layers ====
 
 # ==== temporal layers and recurrent cells ====
-
+from .TemporalConvolution import TemporalConvolution
+from .TemporalSubSampling import TemporalSubSampling
+from .TemporalRowConvolution import TemporalRowConvolution
+from .TemporalMaxPooling import TemporalMaxPooling
+from .GRUCellFused import GRUCellFused
+from .LSTMCellFused import LSTMCellFused
 # ==== end of temporal layers and recurrent cells ====
 
 # ==== modules in numpy ====
@@ -107,7 +115,17 @@ from .WeightedEuclidean import WeightedEuclidean
 # ==== end of modules in numpy ====
 
 # ==== criterions in numpy ====
-
+from .ClassSimplexCriterion import ClassSimplexCriterion
+from .CosineEmbeddingCriterion import CosineEmbeddingCriterion
+from .DistanceRatioCriterion import DistanceRatioCriterion
+from .HingeEmbeddingCriterion import HingeEmbeddingCriterion
+from .L1HingeEmbeddingCriterion import L1HingeEmbeddingCriterion
+from .MarginRankingCriterion import MarginRankingCriterion
+from .ModuleCriterion import ModuleCriterion
+from .MultiCriterion import MultiCriterion
+from .MultiLabelSoftMarginCriterion import MultiLabelSoftMarginCriterion
+from .ParallelCriterion import ParallelCriterion
+from .WeightedMSECriterion import WeightedMSECriterion
 # ==== end of criterions in numpy ====
 
 # ==== spatial convolutions ====
@@ -146,9 +164,58 @@ from .SpatialSubSampling import SpatialSubSampling
 # ==== end of containers ====
 
 # ==== table and shape modules ====
-
+from .Identity import Identity
+from .Copy import Copy
+from .Contiguous import Contiguous
+from .Narrow import Narrow
+from .Replicate import Replicate
+from .Reshape import Reshape
+from .View import View
+from .Select import Select
+from .Index import Index
+from .Squeeze import Squeeze
+from .Unsqueeze import Unsqueeze
+from .Transpose import Transpose
+from .Padding import Padding
+from .Collapse import Collapse
+from .OneHot import OneHot
+from .MaskedSelect import MaskedSelect
+from .Max import Max
+from .Min import Min
+from .Mean import Mean
+from .Sum import Sum
+from .MM import MM
+from .MV import MV
+from .Constant import Constant
+from .ZeroGrad import ZeroGrad
+from .SplitTable import SplitTable
+from .JoinTable import JoinTable
+from .MixtureTable import MixtureTable
+from .SelectTable import SelectTable
+from .NarrowTable import NarrowTable
+from .FlattenTable import FlattenTable
+from .ZipTable import ZipTable
+from .ZipTableOneToMany import ZipTableOneToMany
+from .CAddTable import CAddTable
+from .CSubTable import CSubTable
+from .CMulTable import CMulTable
+from .CDivTable import CDivTable
+from .CMaxTable import CMaxTable
+from .CMinTable import CMinTable
+from .PairwiseDistance import PairwiseDistance
+from .DotProduct import DotProduct
+from .CosineDistance import CosineDistance
+from .CriterionTable import CriterionTable
 # ==== end of table and shape modules ====
 
 __all__ = ["jacobian", "manualSeed", "load_lua"] + sorted(
     name for name, value in dict(globals()).items()
     if isinstance(value, type) and issubclass(value, (Module, Criterion)))
+
+# ==== optimisation and training ====
+from . import optim
+from ._batches import minibatches
+from .StochasticGradient import StochasticGradient
+
+__all__ += ["optim", "minibatches", "StochasticGradient"]
+# ==== end of optimisation and training ====

@@ -1,13 +1,15 @@
 """The demo and end-to-end check: an MLP on the 8x8 handwritten digits.
 
     python -m nn_legacy [--epochs N] [--seed S] [--float32] [--activation tanh|relu]
+                        [--optimizer sgd|adam]
 
 It loads the digits bundled with scikit-learn (no download), checks the
 gradients of every layer, of the whole model and of the criterion against
-central differences in float64, trains with minibatch SGD, and reports the
-accuracy on held-out digits.  The exit status is 1 if a gradient check fails
-or the held-out accuracy is below 90 %, so it doubles as a smoke test of the
-C kernels and of the explicit-backprop plumbing.
+central differences in float64, trains with minibatch SGD (or Adam) from
+nn_legacy.optim on the flattened parameters, and reports the accuracy on
+held-out digits.  The exit status is 1 if a gradient check fails or the
+held-out accuracy is below 90 %, so it doubles as a smoke test of the C
+kernels and of the explicit-backprop plumbing.
 """
 import argparse
 import math
@@ -17,7 +19,8 @@ import time
 import numpy as np
 
 import nn_legacy as nn
-from nn_legacy import jacobian
+from nn_legacy import jacobian, optim
+from nn_legacy._progress import ProgressBar
 
 GRADIENT_TOLERANCE = 1e-5
 REQUIRED_ACCURACY = 0.90
@@ -100,38 +103,18 @@ def print_gradient_table(rows, n_samples):
 
 # ---- training ----
 
-class ProgressBar:
-    """A one-line bar redrawn in place on a terminal; elsewhere (a pipe, a CI
-    log) it stays silent until finish(), so each epoch is one plain line."""
-
-    def __init__(self, total, label, stream=sys.stdout, width=30):
-        self.total, self.label, self.stream, self.width = total, label, stream, width
-        self.live = stream.isatty()
-        self.start = time.perf_counter()
-
-    def update(self, done, note=""):
-        if not self.live:
-            return
-        filled = int(self.width * done / self.total)
-        bar = "#" * filled + "." * (self.width - filled)
-        self.stream.write(f"\r{self.label} [{bar}] {done}/{self.total} {note}")
-        self.stream.flush()
-
-    def finish(self, summary):
-        elapsed = time.perf_counter() - self.start
-        line = f"{self.label} {summary} ({elapsed:.2f} s)"
-        if self.live:
-            self.stream.write("\r\033[K" + line + "\n")  # clear the bar, then the summary
-        else:
-            self.stream.write(line + "\n")
-        self.stream.flush()
+# --optimizer: the optim method and its name in the output
+OPTIMIZERS = {"sgd": (optim.sgd, "SGD"), "adam": (optim.adam, "Adam")}
 
 
-def train(model, criterion, x, y, epochs, batch_size, learning_rate, rng):
+def train(model, criterion, x, y, epochs, batch_size, learning_rate, rng, optimizer="sgd"):
     n = len(x)
     n_batches = math.ceil(n / batch_size)
     digits = len(str(epochs))
     model.training()
+    # the optim methods step the flat parameter array, which the layers view
+    params, grads = model.flattenParameters()
+    method, config, state = OPTIMIZERS[optimizer][0], {"learningRate": learning_rate}, {}
     for epoch in range(1, epochs + 1):
         bar = ProgressBar(n_batches, f"epoch {epoch:>{digits}}/{epochs}")
         order = rng.permutation(n)
@@ -139,11 +122,15 @@ def train(model, criterion, x, y, epochs, batch_size, learning_rate, rng):
         for b in range(n_batches):
             idx = order[b * batch_size:(b + 1) * batch_size]
             inputs, targets = x[idx], y[idx]
-            output = model.forward(inputs)
-            loss = criterion.forward(output, targets)
-            model.zeroGradParameters()
-            model.backward(inputs, criterion.backward(output, targets))
-            model.updateParameters(learning_rate)
+
+            def feval(_):
+                output = model.forward(inputs)
+                loss = criterion.forward(output, targets)
+                model.zeroGradParameters()
+                model.backward(inputs, criterion.backward(output, targets))
+                return loss, grads
+
+            _, (loss,) = method(feval, params, config, state)
             total_loss += loss * len(idx)
             bar.update(b + 1, f"loss {loss:.4f}")
         bar.finish(f"mean training loss {total_loss / n:.4f}")
@@ -167,8 +154,13 @@ def parse_args(argv):
     p.add_argument("--activation", choices=("tanh", "relu"), default="tanh",
                    help="hidden nonlinearity (default tanh)")
     p.add_argument("--batch-size", type=int, default=32, help="minibatch size (default 32)")
-    p.add_argument("--lr", type=float, default=0.05, help="SGD learning rate (default 0.05)")
+    p.add_argument("--optimizer", choices=sorted(OPTIMIZERS), default="sgd",
+                   help="nn_legacy.optim method (default sgd)")
+    p.add_argument("--lr", type=float, default=None,
+                   help="learning rate (default 0.05 for sgd, 0.001 for adam)")
     args = p.parse_args(argv)
+    if args.lr is None:
+        args.lr = 0.05 if args.optimizer == "sgd" else 0.001
     if args.epochs < 1 or args.batch_size < 1 or not args.lr > 0:
         p.error("--epochs and --batch-size must be at least 1 and --lr positive")
     return args
@@ -196,10 +188,10 @@ def main(argv=None):
         model.float()
         criterion.float()
     x_train, x_test = x_train.astype(dtype), x_test.astype(dtype)
-    print(f"Training: minibatch SGD, batch {args.batch_size}, learning rate {args.lr:g}, "
-          f"{args.epochs} epochs, {np.dtype(dtype).name}")
+    print(f"Training: minibatch {OPTIMIZERS[args.optimizer][1]}, batch {args.batch_size}, "
+          f"learning rate {args.lr:g}, {args.epochs} epochs, {np.dtype(dtype).name}")
     train(model, criterion, x_train, y_train, args.epochs, args.batch_size, args.lr,
-          np.random.default_rng(args.seed))
+          np.random.default_rng(args.seed), args.optimizer)
 
     train_acc = accuracy(model, x_train, y_train)
     test_acc = accuracy(model, x_test, y_test)

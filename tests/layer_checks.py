@@ -391,3 +391,149 @@ def draw_shape(data, min_dims=1, max_dims=4, max_side=4):
     st = pytest.importorskip("hypothesis.strategies")
     sides = st.lists(st.integers(0, max_side), min_size=min_dims, max_size=max_dims)
     return tuple(data.draw(sides, label="shape"))
+
+
+# ---------------------------------------------------------------- table inputs
+# Criterions such as CosineEmbeddingCriterion take a table (list) of arrays,
+# possibly nested, and return gradInput as a table of the same layout.  These
+# checks take an array or such a table.
+def table_leaves(value):
+    """The arrays of an array or (nested) table, in order."""
+    if isinstance(value, (list, tuple)):
+        return [leaf for v in value for leaf in table_leaves(v)]
+    return [value]
+
+
+def map_table(fn, value):
+    """The table (or array) with fn applied to every array."""
+    if isinstance(value, (list, tuple)):
+        return [map_table(fn, v) for v in value]
+    return fn(value)
+
+
+def _leaf_paths(value, path=""):
+    if isinstance(value, (list, tuple)):
+        return [p for i, v in enumerate(value) for p in _leaf_paths(v, f"{path}[{i}]")]
+    return [path or "input"]
+
+
+def _assert_same_layout(grad, like, what):
+    grad_shapes = [np.shape(g) for g in table_leaves(grad)]
+    like_shapes = [np.shape(x) for x in table_leaves(like)]
+    assert grad_shapes == like_shapes, f"{what}: gradient shapes {grad_shapes} for input shapes {like_shapes}"
+
+
+class _FlatTable:
+    """A criterion over one flat vector that stands for a whole table, so
+    jacobian.testCriterion can perturb every entry of every array."""
+
+    def __init__(self, criterion, like):
+        self.criterion, self.like = criterion, like
+
+    def table(self, flat):
+        parts, offset = [], 0
+        for leaf in table_leaves(self.like):
+            parts.append(flat[offset:offset + leaf.size].reshape(leaf.shape))
+            offset += leaf.size
+        parts = iter(parts)
+        return map_table(lambda _: next(parts), self.like)
+
+    def forward(self, flat, target):
+        return self.criterion.forward(self.table(flat), target)
+
+    def backward(self, flat, target):
+        grad = self.criterion.backward(self.table(flat), target)
+        _assert_same_layout(grad, self.like, "backward")
+        return np.concatenate([np.ravel(g) for g in table_leaves(grad)] + [np.zeros(0)])
+
+
+def assert_table_criterion_gradient(criterion, table, target):
+    """d loss / d every entry of the table through backward, against central
+    differences (the step and tolerance of assert_criterion_gradient)."""
+    table = map_table(lambda a: np.array(a, dtype=np.float64), table)
+    flat = np.concatenate([a.ravel() for a in table_leaves(table)] + [np.zeros(0)])
+    report = jacobian.testCriterion(_FlatTable(criterion, table), flat, target, perturbation=STEP)
+    if report.where is not None and report.max_error >= JACOBIAN_TOL:
+        index, sizes = int(report.where[1][0]), [a.size for a in table_leaves(table)]
+        entry = int(np.searchsorted(np.cumsum(sizes), index, side="right"))
+        local = index - sum(sizes[:entry])
+        where = np.unravel_index(local, table_leaves(table)[entry].shape)
+        raise AssertionError(f"{_leaf_paths(table)[entry]} element {tuple(int(i) for i in where)}: {report}")
+    return report
+
+
+def check_float32_table_criterion(criterion, table, target):
+    """check_float32_criterion for a table input: the loss and every entry
+    of gradInput within FLOAT32_RTOL of float64."""
+    c32 = criterion.clone().float()
+    table32 = map_table(lambda a: a.astype(np.float32), table)
+    loss64, loss32 = criterion.forward(table, target), c32.forward(table32, target)
+    assert isinstance(loss32, float)
+    assert relative_error(loss32, loss64) < FLOAT32_RTOL, (loss32, loss64)
+    grads32, grads64 = c32.backward(table32, target), criterion.backward(table, target)
+    _assert_same_layout(grads32, table, "float32 backward")
+    for path, g32, g64 in zip(_leaf_paths(table), table_leaves(grads32), table_leaves(grads64)):
+        assert_float32_close(g32, g64, f"gradInput{path}")
+
+
+def check_noncontiguous_table_criterion(criterion, table, target):
+    """Every array of the table (and an array target) strided, transposed or
+    negatively strided: the same loss and gradients, bit for bit, as
+    contiguous copies, and the input left unwritten."""
+    def views_of(value):
+        return [v for _, v in noncontiguous_views(value)]
+
+    loss = criterion.forward(table, target)
+    grads = [g.copy() for g in table_leaves(criterion.backward(table, target))]
+    leaf_views = [views_of(a) for a in table_leaves(table)]
+    target_views = views_of(target) if isinstance(target, np.ndarray) and target.ndim else None
+    for k in range(len(leaf_views[0])):
+        views = iter([v[k] for v in leaf_views])
+        strided = map_table(lambda _: next(views), table)
+        t = target if target_views is None else target_views[k]
+        before = [v.copy() for v in table_leaves(strided)]
+        assert criterion.forward(strided, t) == loss, f"loss, layout {k}"
+        for path, g, expected in zip(_leaf_paths(table), table_leaves(criterion.backward(strided, t)), grads):
+            np.testing.assert_array_equal(g, expected, err_msg=f"gradInput{path}, layout {k}")
+        for path, v, b in zip(_leaf_paths(table), table_leaves(strided), before):
+            np.testing.assert_array_equal(v, b, err_msg=f"input{path} was written to, layout {k}")
+
+
+def check_table_criterion_buffer_reuse(criterion, big, t_big, small, t_small):
+    """check_criterion_buffer_reuse for table inputs: a change of shapes
+    gives a new gradInput table of new arrays and leaves the ones handed out
+    before intact; the same shapes again reuse the table and its arrays."""
+    fresh = criterion.clone()
+    criterion.forward(big, t_big)
+    gin1_ref = criterion.backward(big, t_big)
+    gin1 = [g.copy() for g in table_leaves(gin1_ref)]
+    assert criterion.forward(small, t_small) == fresh.forward(small, t_small)
+    gin2_ref = criterion.backward(small, t_small)
+    gin2_leaves = table_leaves(gin2_ref)
+    for path, g, expected in zip(_leaf_paths(small), gin2_leaves, table_leaves(fresh.backward(small, t_small))):
+        np.testing.assert_array_equal(g, expected, err_msg=f"gradInput{path} after a batch size change")
+    for path, g, kept in zip(_leaf_paths(big), table_leaves(gin1_ref), gin1):
+        np.testing.assert_array_equal(g, kept, err_msg=f"the first gradInput{path} changed after a new batch size")
+
+    small_again = map_table(lambda a: a[::-1].copy(), small)  # same shapes, other values
+    t_again = t_small[::-1].copy() if isinstance(t_small, np.ndarray) and t_small.ndim else t_small
+    assert criterion.forward(small_again, t_again) == fresh.forward(small_again, t_again)
+    gin3 = criterion.backward(small_again, t_again)
+    assert gin3 is gin2_ref, "a second backward of the same shapes did not reuse the gradInput table"
+    expected3 = table_leaves(fresh.backward(small_again, t_again))
+    for path, g, g2, expected in zip(_leaf_paths(small), table_leaves(gin3), gin2_leaves, expected3):
+        assert g is g2, f"a second backward of the same shapes did not reuse gradInput{path}"
+        np.testing.assert_array_equal(g, expected, err_msg=f"gradInput{path}")
+    for g, kept in zip(table_leaves(gin1_ref), gin1):
+        np.testing.assert_array_equal(g, kept)
+
+
+def check_table_criterion_pickle(criterion, table, target):
+    """pickle round trip, fresh and after use: same loss and gradients."""
+    restored = pickle.loads(pickle.dumps(criterion))
+    assert restored.forward(table, target) == criterion.forward(table, target)
+    for a, b in zip(table_leaves(restored.backward(table, target)), table_leaves(criterion.backward(table, target))):
+        np.testing.assert_array_equal(a, b)
+    used = pickle.loads(pickle.dumps(criterion))
+    assert repr(used) == repr(criterion)
+    assert used.forward(table, target) == criterion.forward(table, target)

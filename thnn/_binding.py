@@ -7,6 +7,8 @@ the [OUT] and [BUFFER] arguments, in order (one array alone, None if there
 are none): the array that was passed in when the kernel kept it, else a new
 one.  A kernel error raises THNNError naming the kernel.
 """
+import numbers
+
 import numpy as np
 
 from . import _header
@@ -15,6 +17,10 @@ from ._thnn import ffi, lib
 MAX_DIM = len(ffi.new("THFloatTensor*").size)
 _REAL = {"Float": np.dtype(np.float32), "Double": np.dtype(np.float64)}
 _INDEX = np.dtype(np.int64)
+# scalar argument types of THNN.h: what Python value each takes
+_SCALARS = {"bool": bool, "int": int, "int64_t": int, "accreal": float, "real": float,
+            "double": float, "float": float}
+_INT_RANGE = {"int": (-2**31, 2**31 - 1), "int64_t": (-2**63, 2**63 - 1)}
 
 
 class THNNError(ValueError):
@@ -28,9 +34,10 @@ def _describe(a):
 class _Tensor:
     """The TH tensor struct of one numpy array (or of no array yet)."""
 
-    __slots__ = ("array", "storage", "tensor")
+    __slots__ = ("real", "array", "storage", "tensor")
 
     def __init__(self, real, ctype, array):
+        self.real = real      # 'Float', 'Double' or 'Long' (index tensors)
         self.array = array
         self.tensor = ffi.new(f"TH{real}Tensor*")
         if array is None:
@@ -47,7 +54,7 @@ class _Tensor:
             t.size[d] = n
             t.stride[d] = s // itemsize
 
-    def result(self, real, others):
+    def result(self, others):
         """The array this tensor holds after the kernel ran."""
         t = self.tensor
         if t.storage == self.storage:
@@ -57,7 +64,7 @@ class _Tensor:
                 return other.array
         if t.storage == ffi.NULL:
             return None
-        return _adopt(real, t)
+        return _adopt(self.real, t)
 
 
 def _adopt(real, t):
@@ -71,12 +78,12 @@ def _adopt(real, t):
     return np.frombuffer(ffi.buffer(owner, n * dtype.itemsize), dtype=dtype).reshape(shape)
 
 
-def _release(real, tensors):
+def _release(tensors):
     """After a failed call: free what the kernel allocated for [OUT]/[BUFFER]."""
     for wrapped in tensors:
         t = wrapped.tensor
         if t.storage != ffi.NULL and t.storage != wrapped.storage and t.storage.flag & 1:
-            getattr(lib, f"TH{real}Storage_free")(t.storage)
+            getattr(lib, f"TH{wrapped.real}Storage_free")(t.storage)
             t.storage = ffi.NULL
 
 
@@ -98,7 +105,7 @@ class Kernel:
     def _error(self, message, kind=THNNError):
         return kind(f"{self.function.name}: {message}")
 
-    def _check_array(self, arg, a):
+    def _check_array(self, arg, a, written):
         if not isinstance(a, np.ndarray):
             raise self._error(f"{arg.name} must be a numpy array, got {type(a).__name__}", TypeError)
         if arg.is_index:
@@ -114,19 +121,31 @@ class Kernel:
             raise self._error(f"{arg.name} must be a float32 or float64 array, got {a.dtype}", TypeError)
         if a.ndim == 0 or a.ndim > MAX_DIM:
             raise self._error(f"{arg.name} must have 1 to {MAX_DIM} dimensions, got {a.ndim}")
-        if any(s % a.itemsize for s in a.strides):
-            a = np.ascontiguousarray(a)
+        if written and not a.flags.writeable:
+            raise self._error(f"{arg.name} is written in place but the array is read-only")
+        # C reads elements through a typed pointer and strides counted in
+        # elements: a misaligned array, or a stride that is not a whole number
+        # of elements, is read from an aligned copy.  One written in place
+        # cannot be: the kernel would write into the copy.
+        if not a.flags.aligned or any(s % a.itemsize for s in a.strides):
+            if written:
+                raise self._error(f"{arg.name} is written in place but the array is not aligned to its "
+                                  f"element size (strides {a.strides}); pass an aligned array")
+            a = np.array(a, order="C", copy=True)
         return a
 
     def __call__(self, *values):
         if len(values) != len(self._args):
             raise TypeError(f"{self.function.name} takes {len(self._args)} arguments "
                             f"({', '.join(a.name for a in self._args)}), got {len(values)}")
-        inplace = self._inplace is not None and bool(values[self._inplace])
+        c_values = [self._scalar(arg, v) if not arg.is_tensor else v for arg, v in zip(self._args, values)]
+        inplace = self._inplace is not None and c_values[self._inplace]
         wrapped, outs, c_args = [], [], []
-        inputs = [v for v, a in zip(values, self._args)
-                  if a.is_tensor and isinstance(v, np.ndarray) and not a.tags & {"OUT", "BUFFER"}]
-        for arg, value in zip(self._args, values):
+        # arrays the kernel reads (or writes in place): an [OUT] array that
+        # overlaps one of them, or an earlier [OUT] array, is not written into
+        taken = [v for v, a in zip(values, self._args)
+                 if a.is_tensor and isinstance(v, np.ndarray) and not a.tags & {"OUT", "BUFFER"}]
+        for arg, value in zip(self._args, c_values):
             if not arg.is_tensor:
                 c_args.append(value)
                 continue
@@ -137,11 +156,15 @@ class Kernel:
                 c_args.append(ffi.NULL)
                 continue
             if produced:
-                value = self._reusable(value, inputs)
+                if value is not None and not isinstance(value, np.ndarray):
+                    raise self._error(f"{arg.name} must be a numpy array to reuse or None, "
+                                      f"got {type(value).__name__}", TypeError)
+                value = self._reusable(value, taken, _INDEX if arg.is_index else self.dtype)
+                if value is not None:
+                    taken.append(value)
             else:
-                value = self._check_array(arg, value)
-                if ("INOUT" in arg.tags or ("INPLACE" in arg.tags and inplace)) and not value.flags.writeable:
-                    raise self._error(f"{arg.name} is written in place but the array is read-only")
+                written = "INOUT" in arg.tags or ("INPLACE" in arg.tags and inplace)
+                value = self._check_array(arg, value, written)
             t = _Tensor("Long" if arg.is_index else self.real,
                         "int64_t" if arg.is_index else self._ctype, value)
             wrapped.append(t)
@@ -150,20 +173,40 @@ class Kernel:
             c_args.append(t.tensor)
         state = ffi.new("THNNState*")
         if self._c(state, *c_args) != 0:
-            _release(self.real, outs)
+            _release(outs)
             raise self._error(ffi.string(state.message).decode("utf-8", "replace"))
-        results = [t.result(self.real, wrapped) for t in outs]
+        results = [t.result(wrapped) for t in outs]
         if not results:
             return None
         return results[0] if len(results) == 1 else tuple(results)
 
-    def _reusable(self, a, inputs):
-        """An [OUT]/[BUFFER] array the kernel may write into, or None."""
-        if (isinstance(a, np.ndarray) and a.dtype == self.dtype and a.ndim >= 1
-                and a.flags.c_contiguous and a.flags.writeable
-                and not any(np.may_share_memory(a, x) for x in inputs)):
+    def _reusable(self, a, taken, dtype):
+        """An [OUT]/[BUFFER] array of dtype the kernel may write into, or None."""
+        if (isinstance(a, np.ndarray) and a.dtype == dtype and a.ndim >= 1
+                and a.flags.c_contiguous and a.flags.writeable and a.flags.aligned
+                and not any(np.may_share_memory(a, x) for x in taken)):
             return a
         return None
+
+    def _scalar(self, arg, value):
+        """A scalar argument as the C type wants it, or an error naming it."""
+        kind = _SCALARS.get(arg.ctype)
+        if kind is None:  # a type this binding has no rule for: cffi decides
+            return value
+        if kind is bool:
+            if isinstance(value, (bool, np.bool_)) or (isinstance(value, (int, np.integer)) and value in (0, 1)):
+                return bool(value)
+            raise self._error(f"{arg.name} must be a bool, got {value!r}", TypeError)
+        if kind is int:
+            if not isinstance(value, (int, np.integer)):
+                raise self._error(f"{arg.name} must be an integer, got {value!r}", TypeError)
+            lo, hi = _INT_RANGE[arg.ctype]
+            if not lo <= value <= hi:
+                raise self._error(f"{arg.name} must lie in [{lo}, {hi}], got {value}")
+            return int(value)
+        if not isinstance(value, numbers.Real):
+            raise self._error(f"{arg.name} must be a real number, got {value!r}", TypeError)
+        return float(value)
 
 
 class Backend:

@@ -70,10 +70,38 @@ def parse(text):
             args.append(Arg(m.group("name"), ctype, tags, re.sub(r"\[[A-Z]+\]\s*", "", doc)))
         if not args or args[0].ctype != "THNNState*":
             raise ValueError(f"THNN.h, {name}: the first argument must be THNNState *state")
+        _check_tags(name, args)
+        if any(f.name == name for f in functions):
+            raise ValueError(f"THNN.h, {name}: declared twice")
         functions.append(Function(name, tuple(args)))
+    _check_all_read(text, functions)
     if not functions:
         raise ValueError("THNN.h declares no function")
     return functions
+
+
+def _check_tags(name, args):
+    names = [a.name for a in args]
+    for a in args:
+        if names.count(a.name) > 1:
+            raise ValueError(f"THNN.h, {name}: two arguments named {a.name}")
+        if a.tags and not a.is_tensor:
+            raise ValueError(f"THNN.h, {name}: {a.name} is a {a.ctype}, only tensors take tags {sorted(a.tags)}")
+        if len(a.tags & {"OUT", "BUFFER", "INOUT"}) > 1:
+            raise ValueError(f"THNN.h, {name}: {a.name} has conflicting tags {sorted(a.tags)}")
+        if "INPLACE" in a.tags and not any(b.name == "inplace" and b.ctype == "bool" for b in args):
+            raise ValueError(f"THNN.h, {name}: {a.name} is [INPLACE] but the kernel has no 'bool inplace' argument")
+
+
+def _check_all_read(text, functions):
+    """Every THNN_(name)(...) declared in the text must have been read: a
+    declaration the pattern skipped (say one returning void) is an error, not
+    a kernel silently missing from the binding."""
+    read = {f.name for f in functions}
+    for m in re.finditer(r"(\w+)\s*\*?\s*THNN_\((\w+)\)\s*\(", _strip_comments(text)):
+        if m.group(2) not in read:
+            reason = "every kernel must return int" if m.group(1) != "int" else "cannot read the declaration"
+            raise ValueError(f"THNN.h, {m.group(2)}: {reason} (TH_API int THNN_(Name)(THNNState *state, ...))")
 
 
 def _strip_comments(text):

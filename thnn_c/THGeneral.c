@@ -67,3 +67,41 @@ int THSoftMaxLayout(THNNState *state, int nDimension, const int64_t *size,
     *stride *= size[d];
   return 0;
 }
+
+static int THCompareInt64(const void *a, const void *b)
+{
+  int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+  return (x > y) - (x < y);
+}
+
+int64_t THSortUnique(int64_t *values, int64_t n, int64_t *counts)
+{
+  if (n <= 0)
+    return 0;
+  qsort(values, (size_t)n, sizeof *values, THCompareInt64);
+  int64_t kept = 0;
+  for (int64_t i = 0; i < n; i++) {
+    if (i == 0 || values[i] != values[kept - 1]) {
+      values[kept] = values[i];
+      if (counts)
+        counts[kept] = 0;
+      kept++;
+    }
+    if (counts)
+      counts[kept - 1]++;
+  }
+  return kept;
+}
+
+int64_t THFindSorted(const int64_t *values, int64_t n, int64_t key)
+{
+  int64_t lo = 0, hi = n;
+  while (lo < hi) {
+    int64_t mid = lo + (hi - lo) / 2;
+    if (values[mid] < key)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  return lo < n && values[lo] == key ? lo : -1;
+}

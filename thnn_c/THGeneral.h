@@ -54,6 +54,14 @@ int THSoftMaxLayout(THNNState *state, int nDimension, const int64_t *size,
 /* a * b, or -1 when it would overflow int64 (both operands non-negative). */
 int64_t THMulSizes(int64_t a, int64_t b);
 
+/* Sort n int64 values ascending and keep each distinct value once, at the
+ * front; counts (NULL, or room for n) receives how often each kept value
+ * occurred.  Returns the number of distinct values.  (Row sets of the
+ * sparse and embedding layers.) */
+int64_t THSortUnique(int64_t *values, int64_t n, int64_t *counts);
+/* Position of key in the ascending values[0..n), or -1 if absent. */
+int64_t THFindSorted(const int64_t *values, int64_t n, int64_t key);
+
 #define TH_CONCAT_2(x, y) TH_CONCAT_2_EXPAND(x, y)
 #define TH_CONCAT_2_EXPAND(x, y) x##y
 #define TH_CONCAT_3(x, y, z) TH_CONCAT_3_EXPAND(x, y, z)

@@ -107,9 +107,36 @@
 
 /* ==== linear, sparse and embedding layers ==== */
 
+#define TH_GENERIC_FILE "generic/LookupTable.c"
+#include "THGenerateFloatTypes.h"
+
+#define TH_GENERIC_FILE "generic/SparseLinear.c"
+#include "THGenerateFloatTypes.h"
+
+#define TH_GENERIC_FILE "generic/IndexLinear.c"
+#include "THGenerateFloatTypes.h"
+
 /* ==== end of linear, sparse and embedding layers ==== */
 
 /* ==== temporal layers and recurrent cells ==== */
+
+#define TH_GENERIC_FILE "generic/TemporalConvolution.c"
+#include "THGenerateFloatTypes.h"
+
+#define TH_GENERIC_FILE "generic/TemporalSubSampling.c"
+#include "THGenerateFloatTypes.h"
+
+#define TH_GENERIC_FILE "generic/TemporalRowConvolution.c"
+#include "THGenerateFloatTypes.h"
+
+#define TH_GENERIC_FILE "generic/TemporalMaxPooling.c"
+#include "THGenerateFloatTypes.h"
+
+#define TH_GENERIC_FILE "generic/GRUFused.c"
+#include "THGenerateFloatTypes.h"
+
+#define TH_GENERIC_FILE "generic/LSTMFused.c"
+#include "THGenerateFloatTypes.h"
 
 /* ==== end of temporal layers and recurrent cells ==== */
 

@@ -11,13 +11,9 @@
 static int THNN_(BCECriterion_shapeCheck)(THNNState *state, THTensor *input, THTensor *target,
                                           THTensor *weights)
 {
-  char expected[160];
-  THTensor_(describe)(input, expected, sizeof expected);
-  if (THTensor_(nElement)(target) != THTensor_(nElement)(input))
-    return THTensor_(shapeError)(state, "target", target, "the same number of elements as input (%s)", expected);
-  if (weights && THTensor_(nElement)(weights) != THTensor_(nElement)(input))
-    return THTensor_(shapeError)(state, "weights", weights, "the same number of elements as input (%s)",
-                                 expected);
+  TH_TRY(THTensor_(checkSameNumel)(state, "target", target, "input", input));
+  if (weights)
+    TH_TRY(THTensor_(checkSameNumel)(state, "weights", weights, "input", input));
   THTensor xTmp = {0};
   const THTensor *x = THTensor_(contiguous)(state, input, &xTmp);
   if (!x)

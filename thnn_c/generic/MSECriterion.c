@@ -4,12 +4,7 @@
 
 static int THNN_(MSECriterion_shapeCheck)(THNNState *state, THTensor *input, THTensor *target)
 {
-  if (THTensor_(nElement)(input) != THTensor_(nElement)(target)) {
-    char expected[160];
-    THTensor_(describe)(input, expected, sizeof expected);
-    return THTensor_(shapeError)(state, "target", target, "the same number of elements as input (%s)", expected);
-  }
-  return 0;
+  return THTensor_(checkSameNumel)(state, "target", target, "input", input);
 }
 
 int THNN_(MSECriterion_updateOutput)(THNNState *state, THTensor *input, THTensor *target,

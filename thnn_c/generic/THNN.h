@@ -505,9 +505,299 @@ TH_API int THNN_(SpatialClassNLLCriterion_updateGradInput)(
 
 /* ==== linear, sparse and embedding layers ==== */
 
+/* ---- LookupTable: y[..., :] = weight[input[...], :], 0-based indices ---- */
+TH_API int THNN_(LookupTable_updateOutput)(
+          THNNState *state,            // library state: receives the error message
+          THIndexTensor *input,        // row indices in [0, nIndex), [n] or [batch, n]
+          THTensor *output,            // [OUT] the rows, [n, nOutput] or [batch, n, nOutput]
+          THTensor *weight);           // the table, [nIndex, nOutput]
+TH_API int THNN_(LookupTable_accGradParameters)(
+          THNNState *state,            // library state: receives the error message
+          THIndexTensor *input,        // row indices in [0, nIndex), [n] or [batch, n]
+          THTensor *gradOutput,        // gradient w.r.t. output, [n, nOutput] or [batch, n, nOutput]
+          THTensor *gradWeight,        // [INOUT] row input[i] accumulates scale * gradOutput[i], contiguous [nIndex, nOutput]
+          bool scaleGradByFreq,        // divide each row's terms by how often its index occurs in input
+          int64_t paddingValue,        // indices equal to it add nothing (-1: none)
+          accreal scale);              // factor applied to the accumulated gradients
+TH_API int THNN_(LookupTable_renorm)(
+          THNNState *state,            // library state: receives the error message
+          THIndexTensor *idx,          // rows to renormalise (repeats count once), [n] or [batch, n]
+          THTensor *weight,            // [INOUT] rows whose normType-norm exceeds maxNorm are scaled to it, contiguous [nIndex, nOutput]
+          accreal maxNorm,             // the largest norm a row keeps (non-negative)
+          accreal normType);           // p of the p-norm (positive; inf allowed)
+
+/* ---- SparseLinear: y[h] = b + sum of v W[:, k] over the (k, v) pairs of sample h ---- */
+TH_API int THNN_(SparseLinear_updateOutput)(
+          THNNState *state,            // library state: receives the error message
+          THTensor *input,             // COO rows (sample, feature, value), [nnz, 3]; 0-based integers in range
+          THTensor *output,            // [OUT] output, [batchSize, nOut]
+          THTensor *weight,            // weight, [nOut, nIn]
+          THTensor *bias,              // bias, [nOut]
+          int64_t batchSize);          // number of samples (rows of output)
+TH_API int THNN_(SparseLinear_accGradParameters)(
+          THNNState *state,            // library state: receives the error message
+          THTensor *input,             // COO rows (sample, feature, value), [nnz, 3]
+          THTensor *gradOutput,        // gradient w.r.t. output, [batchSize, nOut]
+          THTensor *gradWeight,        // [INOUT] accumulates scale * dL/dW (+ weightDecay * W), contiguous [nOut, nIn]
+          THTensor *gradBias,          // [INOUT] accumulates scale * dL/db, contiguous [nOut]
+          THTensor *weight,            // weight, [nOut, nIn]
+          THTensor *bias,              // bias, [nOut]
+          accreal weightDecay,         // adds weightDecay * weight to all of gradWeight (unscaled)
+          accreal scale);              // factor applied to the accumulated gradients
+TH_API int THNN_(SparseLinear_zeroGradParameters)(
+          THNNState *state,            // library state: receives the error message
+          THTensor *gradWeight,        // [INOUT] its columns of the features lastInput has nonzero values for are zeroed, contiguous [nOut, nIn]
+          THTensor *gradBias,          // [INOUT] zeroed, contiguous [nOut]
+          THTensor *lastInput);        // COO rows (sample, feature, value), [nnz, 3]
+TH_API int THNN_(SparseLinear_updateParameters)(
+          THNNState *state,            // library state: receives the error message
+          THTensor *weight,            // [INOUT] its columns of the features lastInput has nonzero values for step by -learningRate * gradWeight, contiguous [nOut, nIn]
+          THTensor *bias,              // [INOUT] steps by -learningRate * gradBias, contiguous [nOut]
+          THTensor *gradWeight,        // gradient w.r.t. weight, [nOut, nIn]
+          THTensor *gradBias,          // gradient w.r.t. bias, [nOut]
+          THTensor *lastInput,         // COO rows (sample, feature, value), [nnz, 3]
+          accreal learningRate);       // step size
+TH_API int THNN_(SparseLinear_legacyUpdateOutput)(
+          THNNState *state,            // library state: receives the error message
+          THTensor *input,             // (feature, value) pairs per sample, [batch, nnz, 2]; 0-based features in range
+          THTensor *output,            // [OUT] output, [batch, nOut]
+          THTensor *weight,            // weight, [nOut, nIn]
+          THTensor *bias);             // bias, [nOut]
+TH_API int THNN_(SparseLinear_legacyAccGradParameters)(
+          THNNState *state,            // library state: receives the error message
+          THTensor *input,             // (feature, value) pairs per sample, [batch, nnz, 2]
+          THTensor *gradOutput,        // gradient w.r.t. output, [batch, nOut]
+          THTensor *gradWeight,        // [INOUT] accumulates scale * dL/dW (+ weightDecay * W), contiguous [nOut, nIn]
+          THTensor *gradBias,          // [INOUT] accumulates scale * dL/db, contiguous [nOut]
+          THTensor *weight,            // weight, [nOut, nIn]
+          THTensor *bias,              // bias, [nOut]
+          accreal weightDecay,         // adds weightDecay * weight to all of gradWeight (unscaled)
+          accreal scale);              // factor applied to the accumulated gradients
+TH_API int THNN_(SparseLinear_legacyZeroGradParameters)(
+          THNNState *state,            // library state: receives the error message
+          THTensor *gradWeight,        // [INOUT] its columns of the features lastInput has nonzero values for are zeroed, contiguous [nOut, nIn]
+          THTensor *gradBias,          // [INOUT] zeroed, contiguous [nOut]
+          THTensor *lastInput);        // (feature, value) pairs per sample, [batch, nnz, 2]
+TH_API int THNN_(SparseLinear_legacyUpdateParameters)(
+          THNNState *state,            // library state: receives the error message
+          THTensor *weight,            // [INOUT] its columns of the features lastInput has nonzero values for step by -learningRate * gradWeight, contiguous [nOut, nIn]
+          THTensor *bias,              // [INOUT] steps by -learningRate * gradBias, contiguous [nOut]
+          THTensor *gradWeight,        // gradient w.r.t. weight, [nOut, nIn]
+          THTensor *gradBias,          // gradient w.r.t. bias, [nOut]
+          THTensor *lastInput,         // (feature, value) pairs per sample, [batch, nnz, 2]
+          accreal learningRate);       // step size
+
+/* ---- IndexLinear: y[j] = b + sum of v W[k + keysOffset] over the (key k, value v) of sample j ---- */
+TH_API int THNN_(IndexLinear_updateOutput)(
+          THNNState *state,            // library state: receives the error message
+          THIndexTensor *keys,         // feature keys of all samples, concatenated, [nnz]
+          int64_t keysOffset,          // added to each key to give its row of weight, in [0, nIn)
+          THTensor *values,            // feature values, [nnz]
+          THIndexTensor *sizes,        // keys per sample, [batch], summing to nnz
+          THTensor *output,            // [OUT] output, [batch, nOut]
+          THTensor *weight,            // [INOUT] [nIn, nOut], or [nIn, 4 + nOut] normalized: columns 0-2 updated when train
+          THTensor *bias,              // bias, [nOut]
+          THTensor *normalizedValues,  // [BUFFER] the normalized values, [nnz] (normalized weight only)
+          bool train);                 // update the running max |value| of normalized features
+TH_API int THNN_(IndexLinear_accGradParameters)(
+          THNNState *state,            // library state: receives the error message
+          THIndexTensor *keys,         // feature keys of all samples, concatenated, [nnz]
+          int64_t keysOffset,          // added to each key to give its row of weight
+          THTensor *values,            // feature values (the normalized ones with a normalized weight), [nnz]
+          THIndexTensor *sizes,        // keys per sample, [batch], summing to nnz
+          THTensor *gradOutput,        // gradient w.r.t. output, [batch, nOut]
+          THTensor *gradWeight,        // [OUT] per-key gradient rows, [nnz, nOut] or [nnz, 2 nOut] normalized (overwritten)
+          THTensor *gradBias,          // [INOUT] accumulates scale * dL/db, contiguous [nOut]
+          THTensor *weight,            // weight, [nIn, nOut] or [nIn, 4 + nOut]
+          THTensor *bias,              // bias, [nOut]
+          accreal scale);              // factor applied to the gradients
+TH_API int THNN_(IndexLinear_accUpdateGradParameters)(
+          THNNState *state,            // library state: receives the error message
+          THIndexTensor *keys,         // feature keys of all samples, concatenated, [nnz]
+          int64_t keysOffset,          // added to each key to give its row of weight
+          THTensor *values,            // feature values (the normalized ones with a normalized weight), [nnz]
+          THIndexTensor *sizes,        // keys per sample, [batch], summing to nnz
+          THTensor *gradOutput,        // gradient w.r.t. output, [batch, nOut]
+          THTensor *weight,            // [INOUT] the rows of the keys step by -scale * gradient (sparse decay), contiguous
+          THTensor *bias,              // [INOUT] steps by -scale * dL/db, contiguous [nOut]
+          accreal weightDecay,         // w -= weightDecay * w for each key naming the row
+          accreal scale);              // the learning rate
+TH_API int THNN_(IndexLinear_updateParameters)(
+          THNNState *state,            // library state: receives the error message
+          THTensor *gradWeight,        // per-key gradient rows of accGradParameters, [nKeys, nOut] or [nKeys, 2 nOut]
+          THTensor *gradBias,          // gradient w.r.t. bias, [nOut]
+          THTensor *weight,            // [INOUT] the rows of the keys step by -learningRate * gradient (sparse decay), contiguous
+          THTensor *bias,              // [INOUT] steps by -learningRate * gradBias, contiguous [nOut]
+          THIndexTensor *runningKeys,  // the keys of the gradient rows, [nKeys]
+          int64_t keysOffset,          // added to each key to give its row of weight
+          accreal weightDecay,         // w -= weightDecay * w for each key naming the row
+          accreal learningRate);       // step size
+
 /* ==== end of linear, sparse and embedding layers ==== */
 
 /* ==== temporal layers and recurrent cells ==== */
+
+/* Temporal layers take a sequence [nInputFrame, frameSize] or a batch of them
+ * [batch, nInputFrame, frameSize] (TemporalRowConvolution with featFirst:
+ * [frameSize, nInputFrame] / [batch, frameSize, nInputFrame]).  A window of
+ * kW frames moves by dW, so nOutputFrame = (nInputFrame - kW) / dW + 1; the
+ * input needs at least kW frames; frames past the last window are unused. */
+
+/* ---- TemporalConvolution: y[t] = W (x[t*dW], ..., x[t*dW+kW-1]) + b ---- */
+TH_API int THNN_(TemporalConvolution_updateOutput)(
+          THNNState *state,            // library state: receives the error message
+          THTensor *input,             // input, [nInputFrame, inputFrameSize] or [batch, nInputFrame, inputFrameSize]
+          THTensor *output,            // [OUT] output, [nOutputFrame, outputFrameSize] (or with batch)
+          THTensor *weight,            // weight, [outputFrameSize, kW * inputFrameSize], frame-major in each row
+          THTensor *bias,              // bias, [outputFrameSize]
+          int kW,                      // frames per window, > 0
+          int dW,                      // frames the window moves by, > 0
+          int inputFrameSize,          // features per input frame (must match weight)
+          int outputFrameSize);        // features per output frame (must match weight)
+TH_API int THNN_(TemporalConvolution_updateGradInput)(
+          THNNState *state,            // library state: receives the error message
+          THTensor *input,             // input of the forward pass
+          THTensor *gradOutput,        // gradient w.r.t. output, shaped as output
+          THTensor *gradInput,         // [OUT] gradient w.r.t. input, shaped as input
+          THTensor *weight,            // weight, [outputFrameSize, kW * inputFrameSize]
+          int kW,                      // frames per window, > 0
+          int dW);                     // frames the window moves by, > 0
+TH_API int THNN_(TemporalConvolution_accGradParameters)(
+          THNNState *state,            // library state: receives the error message
+          THTensor *input,             // input of the forward pass
+          THTensor *gradOutput,        // gradient w.r.t. output, shaped as output
+          THTensor *gradWeight,        // [INOUT] accumulates scale * dL/dW, contiguous [outputFrameSize, kW * inputFrameSize]
+          THTensor *gradBias,          // [INOUT] accumulates scale * dL/db, contiguous [outputFrameSize]
+          int kW,                      // frames per window, > 0
+          int dW,                      // frames the window moves by, > 0
+          accreal scale);              // factor applied to the accumulated gradients
+
+/* ---- TemporalSubSampling: y[t][c] = w[c] * sum_k x[t*dW+k][c] + b[c] ---- */
+TH_API int THNN_(TemporalSubSampling_updateOutput)(
+          THNNState *state,            // library state: receives the error message
+          THTensor *input,             // input, [nInputFrame, inputFrameSize] or [batch, nInputFrame, inputFrameSize]
+          THTensor *output,            // [OUT] output, [nOutputFrame, inputFrameSize] (or with batch)
+          THTensor *weight,            // weight, [inputFrameSize]
+          THTensor *bias,              // bias, [inputFrameSize]
+          int kW,                      // frames per window, > 0
+          int dW,                      // frames the window moves by, > 0
+          int inputFrameSize);         // features per frame (must match weight)
+TH_API int THNN_(TemporalSubSampling_updateGradInput)(
+          THNNState *state,            // library state: receives the error message
+          THTensor *input,             // input of the forward pass
+          THTensor *gradOutput,        // gradient w.r.t. output, shaped as output
+          THTensor *gradInput,         // [OUT] gradient w.r.t. input, shaped as input
+          THTensor *weight,            // weight, [inputFrameSize]
+          int kW,                      // frames per window, > 0
+          int dW);                     // frames the window moves by, > 0
+TH_API int THNN_(TemporalSubSampling_accGradParameters)(
+          THNNState *state,            // library state: receives the error message
+          THTensor *input,             // input of the forward pass
+          THTensor *gradOutput,        // gradient w.r.t. output, shaped as output
+          THTensor *gradWeight,        // [INOUT] accumulates scale * dL/dw, contiguous [inputFrameSize]
+          THTensor *gradBias,          // [INOUT] accumulates scale * dL/db, contiguous [inputFrameSize]
+          int kW,                      // frames per window, > 0
+          int dW,                      // frames the window moves by, > 0
+          accreal scale);              // factor applied to the accumulated gradients
+
+/* ---- TemporalRowConvolution: each feature c filtered by its own kernel,
+ *      y[t][c] = sum_k w[c][0][k] x[t*dW+k][c] + b[c] ---- */
+TH_API int THNN_(TemporalRowConvolution_updateOutput)(
+          THNNState *state,            // library state: receives the error message
+          THTensor *input,             // input, [nInputFrame, inputFrameSize] (featFirst: [inputFrameSize, nInputFrame]), optional batch dim first
+          THTensor *output,            // [OUT] output, laid out as input with nOutputFrame frames
+          THTensor *weight,            // weight, [inputFrameSize, 1, kW]
+          THTensor *bias,              // [OPTIONAL] bias, [inputFrameSize]
+          int kW,                      // frames per window, > 0
+          int dW,                      // frames the window moves by, > 0
+          bool featFirst);             // features before frames in input and output
+TH_API int THNN_(TemporalRowConvolution_updateGradInput)(
+          THNNState *state,            // library state: receives the error message
+          THTensor *input,             // input of the forward pass
+          THTensor *gradOutput,        // gradient w.r.t. output, shaped as output
+          THTensor *gradInput,         // [OUT] gradient w.r.t. input, shaped as input
+          THTensor *weight,            // weight, [inputFrameSize, 1, kW]
+          int kW,                      // frames per window, > 0
+          int dW,                      // frames the window moves by, > 0
+          bool featFirst);             // features before frames in input and output
+TH_API int THNN_(TemporalRowConvolution_accGradParameters)(
+          THNNState *state,            // library state: receives the error message
+          THTensor *input,             // input of the forward pass
+          THTensor *gradOutput,        // gradient w.r.t. output, shaped as output
+          THTensor *gradWeight,        // [INOUT] accumulates scale * dL/dw, contiguous [inputFrameSize, 1, kW]
+          THTensor *gradBias,          // [INOUT] [OPTIONAL] accumulates scale * dL/db, contiguous [inputFrameSize]
+          int kW,                      // frames per window, > 0
+          int dW,                      // frames the window moves by, > 0
+          bool featFirst,              // features before frames in input and output
+          accreal scale);              // factor applied to the accumulated gradients
+
+/* ---- TemporalMaxPooling: y[t][c] = max_k x[t*dW+k][c] ---- */
+TH_API int THNN_(TemporalMaxPooling_updateOutput)(
+          THNNState *state,            // library state: receives the error message
+          THTensor *input,             // input, [nInputFrame, frameSize] or [batch, nInputFrame, frameSize]
+          THTensor *output,            // [OUT] output, [nOutputFrame, frameSize] (or with batch)
+          THIndexTensor *indices,      // [BUFFER] shaped as output: offset k (0 .. kW-1) of the max in its window: first max wins, NaN wins
+          int kW,                      // frames per window, > 0
+          int dW);                     // frames the window moves by, > 0
+TH_API int THNN_(TemporalMaxPooling_updateGradInput)(
+          THNNState *state,            // library state: receives the error message
+          THTensor *input,             // input of the forward pass
+          THTensor *gradOutput,        // gradient w.r.t. output, shaped as output
+          THTensor *gradInput,         // [OUT] gradient w.r.t. input, shaped as input (overlapping windows add up)
+          THIndexTensor *indices,      // indices written by updateOutput, shaped as output
+          int kW,                      // frames per window, > 0
+          int dW);                     // frames the window moves by, > 0
+
+/* ---- GRUFused: one GRU step from precomputed gate pre-activations ----
+ * Gates are blocks of hiddenSize in the order r (reset), z (update), n (new):
+ *   r  = sigmoid(input_r + hidden_r + bias1_r + bias2_r)
+ *   z  = sigmoid(input_z + hidden_z + bias1_z + bias2_z)
+ *   n  = tanh(input_n + bias1_n + r * (hidden_n + bias2_n))
+ *   hy = (1 - z) * n + z * hx
+ * where input = W_ih x, hidden = W_hh hx (torch.nn.GRUCell's gates). */
+TH_API int THNN_(GRUFused_updateOutput)(
+          THNNState *state,            // library state: receives the error message
+          THTensor *input,             // input-side gate pre-activations, [3*hiddenSize] or [batch, 3*hiddenSize]
+          THTensor *hidden,            // hidden-side gate pre-activations, shaped as input
+          THTensor *bias1,             // [OPTIONAL] bias of the input side, [3*hiddenSize] (given with bias2)
+          THTensor *bias2,             // [OPTIONAL] bias of the hidden side, [3*hiddenSize] (given with bias1)
+          THTensor *hx,                // previous hidden state, [hiddenSize] or [batch, hiddenSize]
+          THTensor *hy,                // [OUT] new hidden state, shaped as hx
+          THTensor *storage);          // [BUFFER] saved for backward: r, z, n, hx, hidden_n + bias2_n; [5*hiddenSize] or [batch, 5*hiddenSize]
+TH_API int THNN_(GRUFused_updateGradInput)(
+          THNNState *state,            // library state: receives the error message
+          THTensor *gradInInput,       // [OUT] gradient w.r.t. input (and bias1), shaped as input gates
+          THTensor *gradInHidden,      // [OUT] gradient w.r.t. hidden (and bias2), shaped as input gates
+          THTensor *gradOutput,        // gradient w.r.t. hy, [hiddenSize] or [batch, hiddenSize]
+          THTensor *gradInputHx,       // [OUT] gradient w.r.t. hx through this step, shaped as gradOutput
+          THTensor *storage);          // storage written by updateOutput
+
+/* ---- LSTMFused: one LSTM step from precomputed gate pre-activations ----
+ * Gates are blocks of hiddenSize in the order i (input), f (forget),
+ * g (cell candidate), o (output); with a_X = input_X + hidden_X + bias1_X + bias2_X:
+ *   i = sigmoid(a_i), f = sigmoid(a_f), g = tanh(a_g), o = sigmoid(a_o)
+ *   cy = f * cx + i * g,  hy = o * tanh(cy)
+ * (torch.nn.LSTMCell's gates).  The gradient w.r.t. input, hidden, bias1 and
+ * bias2 is the same, gradInGates. */
+TH_API int THNN_(LSTMFused_updateOutput)(
+          THNNState *state,            // library state: receives the error message
+          THTensor *input,             // input-side gate pre-activations, [4*hiddenSize] or [batch, 4*hiddenSize]
+          THTensor *hidden,            // hidden-side gate pre-activations, shaped as input
+          THTensor *bias1,             // [OPTIONAL] bias of the input side, [4*hiddenSize] (given with bias2)
+          THTensor *bias2,             // [OPTIONAL] bias of the hidden side, [4*hiddenSize] (given with bias1)
+          THTensor *cx,                // previous cell state, [hiddenSize] or [batch, hiddenSize]
+          THTensor *hy,                // [OUT] new hidden state, shaped as cx
+          THTensor *cy,                // [OUT] new cell state, shaped as cx
+          THTensor *storage);          // [BUFFER] the activated gates i, f, g, o saved for backward, shaped as input
+TH_API int THNN_(LSTMFused_updateGradInput)(
+          THNNState *state,            // library state: receives the error message
+          THTensor *storage,           // storage written by updateOutput, [4*hiddenSize] or [batch, 4*hiddenSize]
+          THTensor *gradInGates,       // [OUT] gradient w.r.t. the gate pre-activations, shaped as storage
+          THTensor *cx,                // previous cell state of the forward pass
+          THTensor *cy,                // new cell state computed by the forward pass
+          THTensor *gradOutput,        // gradient w.r.t. hy, shaped as cx
+          THTensor *gradOutputCell,    // [OPTIONAL] gradient w.r.t. cy, shaped as cx (None: zero)
+          THTensor *gradInputCx);      // [OUT] gradient w.r.t. cx, shaped as cx
 
 /* ==== end of temporal layers and recurrent cells ==== */
 

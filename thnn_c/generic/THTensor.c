@@ -89,6 +89,15 @@ int THTensor_(checkSameSize)(THNNState *state, const char *arg, const THTensor *
   return THTensor_(shapeError)(state, arg, t, "shaped as %s (%s)", refName, expected);
 }
 
+int THTensor_(checkSameNumel)(THNNState *state, const char *arg, const THTensor *t, const char *refName, const THTensor *ref)
+{
+  if (THTensor_(nElement)(t) == THTensor_(nElement)(ref))
+    return 0;
+  char expected[160];
+  THTensor_(describe)(ref, expected, sizeof expected);
+  return THTensor_(shapeError)(state, arg, t, "the same number of elements as %s (%s)", refName, expected);
+}
+
 int THTensor_(checkContiguous)(THNNState *state, const char *arg, const THTensor *t)
 {
   if (THTensor_(isContiguous)(t))

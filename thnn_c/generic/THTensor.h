@@ -55,6 +55,9 @@ int THTensor_(shapeError)(THNNState *state, const char *arg, const THTensor *t, 
 int THTensor_(checkSizes)(THNNState *state, const char *arg, const THTensor *t, int nDimension, const int64_t *size);
 /* The same against the sizes of ref (named refName in the message). */
 int THTensor_(checkSameSize)(THNNState *state, const char *arg, const THTensor *t, const char *refName, const THTensor *ref);
+/* 0 when t has as many elements as ref (any shapes); else record
+ * "<arg> must be the same number of elements as <refName> (<ref sizes>), got ...". */
+int THTensor_(checkSameNumel)(THNNState *state, const char *arg, const THTensor *t, const char *refName, const THTensor *ref);
 /* 0 when t is contiguous (accumulators written in place must be). */
 int THTensor_(checkContiguous)(THNNState *state, const char *arg, const THTensor *t);
 

@@ -1,0 +1,43 @@
+from ._arrays import check_like, check_writeable
+from ._tables import ElementwiseTable
+
+
+class CAddTable(ElementwiseTable):
+    """``output = input[0] + input[1] + ...`` over a table of float arrays of
+    one shape; every gradInput[i] is gradOutput.  With ``inplace`` the sum
+    is accumulated into input[0], which is returned, and every gradInput[i]
+    is the gradOutput array itself."""
+
+    def __init__(self, inplace=False):
+        super().__init__()
+        self.inplace = bool(inplace)
+
+    def _t7_fixup(self, version):
+        self.inplace = bool(getattr(self, "inplace", False))
+
+    def updateOutput(self, input):
+        if not self.inplace:
+            return super().updateOutput(input)
+        xs = self._inputs(input)
+        check_writeable(self, input[0], "input[0]")
+        for x in xs[1:]:
+            input[0] += x
+        self.output = input[0]
+        return self.output
+
+    def updateGradInput(self, input, gradOutput):
+        if not self.inplace:
+            return super().updateGradInput(input, gradOutput)
+        xs = self._inputs(input)
+        check_like(self, gradOutput, "gradOutput", xs[0], "the output")
+        self.gradInput = [gradOutput] * len(xs)
+        return self.gradInput
+
+    def _forward(self, xs, out):
+        out[...] = xs[0]
+        for x in xs[1:]:
+            out += x
+
+    def _backward(self, xs, g, outs):
+        for out in outs:
+            out[...] = g

@@ -1,0 +1,20 @@
+import numpy as np
+
+from ._tables import ElementwiseTable
+
+
+class CDivTable(ElementwiseTable):
+    """``output = input[0] / input[1]`` for a table of two float arrays of
+    one shape; gradInput is ``[g / input[1], -g * input[0] / input[1]^2]``
+    for g = gradOutput (inf and nan where input[1] is 0, as in Torch7)."""
+
+    _arity = 2
+
+    def _forward(self, xs, out):
+        np.divide(xs[0], xs[1], out=out)
+
+    def _backward(self, xs, g, outs):
+        np.divide(g, xs[1], out=outs[0])
+        np.multiply(outs[0], xs[0], out=outs[1])
+        outs[1] /= xs[1]
+        np.negative(outs[1], out=outs[1])

@@ -1,0 +1,13 @@
+import numpy as np
+
+from ._tables import ElementwiseExtremum
+
+
+class CMaxTable(ElementwiseExtremum):
+    """``output = max(input[0], input[1], ...)`` elementwise over a table of
+    float arrays of one shape.  Each element's gradient goes to the entry
+    that gave the maximum (the first one on ties; a NaN counts as the
+    maximum, so it propagates): ``gradInput[i] = gradOutput`` where input[i]
+    won, 0 elsewhere."""
+
+    _pick = staticmethod(np.argmax)

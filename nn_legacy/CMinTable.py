@@ -1,0 +1,11 @@
+import numpy as np
+
+from ._tables import ElementwiseExtremum
+
+
+class CMinTable(ElementwiseExtremum):
+    """``output = min(input[0], input[1], ...)`` elementwise: as CMaxTable,
+    with the minimum (the first one on ties; a NaN counts as the
+    minimum)."""
+
+    _pick = staticmethod(np.argmin)

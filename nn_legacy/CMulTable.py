@@ -1,0 +1,26 @@
+import numpy as np
+
+from ._tables import ElementwiseTable
+
+
+class CMulTable(ElementwiseTable):
+    """``output = input[0] * input[1] * ...`` (elementwise) over a table of
+    float arrays of one shape; ``gradInput[i] = gradOutput * prod_{j != i}
+    input[j]``, the product of the others taken as such (not output /
+    input[i], which fails at zeros)."""
+
+    def _forward(self, xs, out):
+        out[...] = xs[0]
+        for x in xs[1:]:
+            out *= x
+
+    def _backward(self, xs, g, outs):
+        # outs[i] = g * (x_0 ... x_{i-1}) * (x_{i+1} ... x_{n-1}): prefix products, then suffix ones
+        before = g.copy()
+        for x, out in zip(xs, outs):
+            out[...] = before
+            before *= x
+        after = np.ones_like(g)
+        for x, out in zip(reversed(xs), reversed(outs)):
+            out *= after
+            after *= x

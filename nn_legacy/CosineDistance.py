@@ -1,0 +1,31 @@
+import numpy as np
+
+from ._tables import RowPair
+
+
+class CosineDistance(RowPair):
+    """The cosine similarity of each pair of rows of a table ``[a, b]``
+    (see RowPair for the shapes), with Torch7's epsilon ``e = 1e-12`` that
+    keeps zero vectors finite:
+
+        y = a.b / sqrt((|a|^2 + e) (|b|^2 + e))
+
+    Gradients (of this formula, exactly): ``dy/da = b / sqrt((|a|^2 + e)
+    (|b|^2 + e)) - y a / (|a|^2 + e)``, and the same with a and b swapped.
+    """
+
+    epsilon = 1e-12
+
+    def _terms(self, a, b):
+        dot = (a * b).sum(axis=1)
+        aa = (a * a).sum(axis=1) + self.epsilon
+        bb = (b * b).sum(axis=1) + self.epsilon
+        scale = 1 / np.sqrt(aa * bb)
+        return dot * scale, scale, aa, bb
+
+    def _values(self, a, b):
+        return self._terms(a, b)[0]
+
+    def _grads(self, a, b, g):
+        y, scale, aa, bb = (t[:, None] for t in self._terms(a, b))
+        return g * (b * scale - y * a / aa), g * (a * scale - y * b / bb)

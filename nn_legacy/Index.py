@@ -1,0 +1,62 @@
+import numpy as np
+
+from ._arrays import describe, name_of, reuse
+from ._checks import check_table
+from ._dims import batch_dim, check_array, check_grad, check_int, from_lua
+from ._tables import same_layout
+from .Module import Module
+
+
+class Index(Module):
+    """Entries of a tensor picked along ``dimension`` by an index array:
+    the input is a table ``[tensor, indices]`` with 1D integer indices
+    (0-based; any repeated), and ``output = np.take(tensor, indices,
+    axis=dimension)``.  gradInput is ``[dL/dtensor, zeros like indices]``,
+    where dL/dtensor adds up the gradOutput slices of each index (a
+    repeated index collects them all)."""
+
+    def __init__(self, dimension):
+        super().__init__()
+        self.dimension = check_int(self, dimension, "dimension")
+
+    def _t7_fixup(self, version):
+        self.dimension = from_lua(self.dimension)
+
+    def _split(self, input):
+        tensor, indices = check_table(name_of(self), "input", input, ["tensor", "indices"])
+        check_array(self, tensor, "input[0]")
+        check_array(self, indices, "input[1]")
+        if indices.dtype.kind not in "iu" or indices.ndim != 1:
+            raise TypeError(f"{name_of(self)}: input[1] must be a 1D integer array of indices, got "
+                            f"{describe(indices)} of {indices.dtype}")
+        d = batch_dim(self, self.dimension, tensor, what="input[0]")
+        bad = (indices < 0) | (indices >= tensor.shape[d])
+        if bad.any():
+            k = int(np.argmax(bad))
+            raise ValueError(f"{name_of(self)}: input[1][{k}] = {int(indices[k])} is out of range for size "
+                             f"{tensor.shape[d]} of dimension {d} of input[0] {describe(tensor)}")
+        return tensor, indices, d
+
+    def updateOutput(self, input):
+        tensor, indices, d = self._split(input)
+        shape = tensor.shape[:d] + indices.shape + tensor.shape[d + 1:]
+        self.output = reuse(self.output, shape, tensor.dtype, tensor)
+        np.take(tensor, indices, axis=d, out=self.output)
+        return self.output
+
+    def updateGradInput(self, input, gradOutput):
+        tensor, indices, d = self._split(input)
+        check_grad(self, gradOutput, tensor.shape[:d] + indices.shape + tensor.shape[d + 1:])
+        like = [np.empty(tensor.shape, gradOutput.dtype), indices]
+        if not same_layout(self.gradInput, like):
+            self.gradInput = [np.empty(tensor.shape, gradOutput.dtype), np.empty_like(indices)]
+        grad, zeros = self.gradInput
+        grad.fill(0)
+        zeros.fill(0)
+        # add slice by slice in index order, so repeated indices sum the same way every time
+        moved_grad, moved_out = np.moveaxis(grad, d, 0), np.moveaxis(gradOutput, d, 0)
+        np.add.at(moved_grad, indices, moved_out)
+        return self.gradInput
+
+    def __repr__(self):
+        return f"nn.Index({self.dimension})"

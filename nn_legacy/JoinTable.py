@@ -1,0 +1,59 @@
+import numpy as np
+
+from ._arrays import name_of, reuse
+from ._dims import batch_dim, check_grad, check_int, from_lua, lua_int, shape_text
+from ._tables import check_arrays, reuse_list
+from .Module import Module
+
+
+class JoinTable(Module):
+    """A table of arrays concatenated along ``dimension``: ``output =
+    np.concatenate(input, axis=dimension)``.  The arrays must have one
+    dtype and agree in every other dim.  ``dimension`` is 0-based,
+    negative from the end; with ``nInputDims`` and inputs of
+    ``nInputDims + 1`` dims it counts after the batch dim.  gradInput[i] is
+    the part of gradOutput that came from input[i] (a copy)."""
+
+    def __init__(self, dimension, nInputDims=None):
+        super().__init__()
+        self.dimension = check_int(self, dimension, "dimension")
+        self.nInputDims = check_int(self, nInputDims, "nInputDims", 0, optional=True)
+
+    def _t7_fixup(self, version):
+        self.dimension = from_lua(self.dimension)
+        self.nInputDims = lua_int(getattr(self, "nInputDims", None))
+
+    def _layout(self, input):
+        """(dim, output shape) after the checks."""
+        xs = check_arrays(self, input)
+        first = xs[0]
+        d = batch_dim(self, self.dimension, first, self.nInputDims, what="input[0]")
+        rest = first.shape[:d] + first.shape[d + 1:]
+        for i, x in enumerate(xs[1:], 1):
+            if x.dtype != first.dtype:
+                raise TypeError(f"{name_of(self)}: input[{i}] is {x.dtype} but input[0] is {first.dtype}")
+            if x.ndim != first.ndim or x.shape[:d] + x.shape[d + 1:] != rest:
+                raise ValueError(f"{name_of(self)}: input[{i}] has size {shape_text(x.shape)}, which cannot be "
+                                 f"joined along dimension {d} with size {shape_text(first.shape)} of input[0]")
+        shape = first.shape[:d] + (sum(x.shape[d] for x in xs),) + first.shape[d + 1:]
+        return d, shape
+
+    def updateOutput(self, input):
+        d, shape = self._layout(input)
+        self.output = reuse(self.output, shape, input[0].dtype, *input)
+        np.concatenate(input, axis=d, out=self.output)
+        return self.output
+
+    def updateGradInput(self, input, gradOutput):
+        d, shape = self._layout(input)
+        check_grad(self, gradOutput, shape)
+        self.gradInput = reuse_list(self.gradInput, [x.shape for x in input], gradOutput.dtype, *input, gradOutput)
+        index, offset = [slice(None)] * gradOutput.ndim, 0
+        for x, g in zip(input, self.gradInput):
+            index[d] = slice(offset, offset + x.shape[d])
+            g[...] = gradOutput[tuple(index)]
+            offset += x.shape[d]
+        return self.gradInput
+
+    def __repr__(self):
+        return f"nn.{name_of(self)}({self.dimension})"

@@ -1,0 +1,59 @@
+import numpy as np
+
+from ._arrays import check_float_array, check_shape, describe, name_of, reuse
+from ._checks import check_table
+from ._tables import reuse_list
+from .Module import Module
+
+
+class MM(Module):
+    """Matrix products of a table ``[A, B]``: ``output = op(A) @ op(B)``,
+    where op transposes A when ``transA`` (B when ``transB``).  A and B are
+    2D (one product) or 3D ``[batch, ., .]`` (one product per sample).
+    gradInput: ``dL/dop(A) = G @ op(B)^T`` and ``dL/dop(B) = op(A)^T @ G``
+    for G = gradOutput, transposed back where op transposed."""
+
+    def __init__(self, transA=False, transB=False):
+        super().__init__()
+        self.transA = bool(transA)
+        self.transB = bool(transB)
+
+    def _t7_fixup(self, version):
+        self.transA = bool(getattr(self, "transA", False))
+        self.transB = bool(getattr(self, "transB", False))
+
+    def _operands(self, input):
+        """op(A), op(B), as views."""
+        a, b = check_table(name_of(self), "input", input, ["A", "B"])
+        check_float_array(self, a, "input[0]")
+        check_float_array(self, b, "input[1]", a.dtype)
+        if a.ndim not in (2, 3) or b.ndim != a.ndim or (a.ndim == 3 and b.shape[0] != a.shape[0]):
+            raise ValueError(f"{name_of(self)}: input must be two 2D matrices or two 3D batches of matrices of "
+                             f"one batch size, got {describe(a)} and {describe(b)}")
+        opa = np.swapaxes(a, -1, -2) if self.transA else a
+        opb = np.swapaxes(b, -1, -2) if self.transB else b
+        if opa.shape[-1] != opb.shape[-2]:
+            raise ValueError(f"{name_of(self)}: the matrices do not fit: op(input[0]) is "
+                             f"[{', '.join(map(str, opa.shape))}] and op(input[1]) is "
+                             f"[{', '.join(map(str, opb.shape))}] (transA={self.transA}, transB={self.transB})")
+        return np.ascontiguousarray(opa), np.ascontiguousarray(opb)
+
+    def updateOutput(self, input):
+        opa, opb = self._operands(input)
+        self.output = reuse(self.output, opa.shape[:-1] + opb.shape[-1:], opa.dtype, *input)
+        np.matmul(opa, opb, out=self.output)
+        return self.output
+
+    def updateGradInput(self, input, gradOutput):
+        opa, opb = self._operands(input)
+        check_shape(self, gradOutput, "gradOutput", opa.shape[:-1] + opb.shape[-1:], opa.dtype, "the output")
+        g = np.ascontiguousarray(gradOutput)
+        self.gradInput = reuse_list(self.gradInput, [input[0].shape, input[1].shape], opa.dtype, *input, gradOutput)
+        grad_a = g @ np.swapaxes(opb, -1, -2)     # dL/dop(A)
+        grad_b = np.swapaxes(opa, -1, -2) @ g     # dL/dop(B)
+        self.gradInput[0][...] = np.swapaxes(grad_a, -1, -2) if self.transA else grad_a
+        self.gradInput[1][...] = np.swapaxes(grad_b, -1, -2) if self.transB else grad_b
+        return self.gradInput
+
+    def __repr__(self):
+        return f"nn.MM(transA={self.transA}, transB={self.transB})"

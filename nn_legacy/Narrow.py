@@ -1,0 +1,40 @@
+from ._arrays import describe, name_of
+from ._dims import SliceOf, batch_dim, check_int, from_lua, lua_int
+
+
+class Narrow(SliceOf):
+    """``length`` consecutive entries along ``dimension``, from ``offset``
+    on: ``output = input[..., offset:offset + length, ...]`` (a copy), all
+    0-based.  A negative dimension or offset counts from the end (-1 is the
+    last).  A negative length counts from the end as in Torch7: -1 reaches
+    the last entry, -2 stops one before it; the length taken is then
+    ``size - offset + length + 1``.  gradInput is zero outside the narrowed
+    part and gradOutput inside it."""
+
+    def __init__(self, dimension, offset, length=1):
+        super().__init__()
+        self.dimension = check_int(self, dimension, "dimension")
+        self.index = check_int(self, offset, "offset")   # Torch7's name for it
+        self.length = check_int(self, length, "length")
+        if self.length == 0:
+            raise ValueError(f"{name_of(self)}: length must not be 0 (a negative one counts from the end)")
+
+    def _t7_fixup(self, version):
+        self.dimension = from_lua(self.dimension)
+        self.index = from_lua(self.index)
+        self.length = lua_int(self.length)
+
+    def _index(self, input):
+        d = batch_dim(self, self.dimension, input)
+        size = input.shape[d]
+        start = self.index + size if self.index < 0 else self.index
+        length = size - start + self.length + 1 if self.length < 0 else self.length
+        if not (0 <= start < size and 1 <= length <= size - start):
+            raise ValueError(f"{name_of(self)}: offset {self.index} and length {self.length} do not fit in size "
+                             f"{size} of dimension {d} of input {describe(input)}")
+        index = [slice(None)] * input.ndim
+        index[d] = slice(start, start + length)
+        return tuple(index)
+
+    def __repr__(self):
+        return f"nn.Narrow({self.dimension}, {self.index}, {self.length})"

@@ -1,0 +1,48 @@
+import math
+import numbers
+
+import numpy as np
+
+from ._arrays import name_of
+from ._tables import RowPair
+
+
+class PairwiseDistance(RowPair):
+    """The p-norm distance of each pair of rows of a table ``[a, b]``:
+    ``y = ||a - b||_p = (sum_k |a_k - b_k|^p)^(1/p)`` (see RowPair for the
+    shapes).  Gradients: ``dy/da_k = -dy/db_k = sign(d_k) |d_k|^(p-1) /
+    y^(p-1)`` for ``d = a - b`` (``sign(d_k)`` for p = 1); a pair at
+    distance 0, where the norm has no derivative, gets 0 (Torch7 added 1e-6
+    to y instead)."""
+
+    def __init__(self, p):
+        super().__init__()
+        if not isinstance(p, numbers.Real) or isinstance(p, bool) or not (0 < p < math.inf):
+            raise ValueError(f"{name_of(self)}: p must be a positive finite number, got {p!r}")
+        self.norm = float(p)   # Torch7's name
+
+    def _t7_fixup(self, version):
+        self.norm = float(self.norm)
+        for key in ("diff", "outExpand", "grad", "ones"):   # Torch7's buffers
+            self.__dict__.pop(key, None)
+
+    def _values(self, a, b):
+        d = np.abs(a - b)
+        if self.norm == 1:
+            return d.sum(axis=1)
+        if self.norm == 2:
+            return np.sqrt((d * d).sum(axis=1))
+        return (d ** self.norm).sum(axis=1) ** (1 / self.norm)
+
+    def _grads(self, a, b, g):
+        d = a - b
+        if self.norm == 1:
+            unit = np.sign(d)
+        else:
+            y = self._values(a, b)[:, None] ** (self.norm - 1)
+            unit = np.divide(np.sign(d) * np.abs(d) ** (self.norm - 1), y, out=np.zeros_like(d), where=y != 0)
+        grad = g * unit
+        return grad, -grad
+
+    def __repr__(self):
+        return f"nn.PairwiseDistance({self.norm:g})"

@@ -1,0 +1,48 @@
+import numpy as np
+
+from ._arrays import name_of, reuse
+from ._dims import batch_dim, check_array, check_int, from_lua, lua_int
+from ._tables import check_nested_like
+from .Module import Module
+
+
+class SplitTable(Module):
+    """An array cut into the table of its slices along ``dimension``, which
+    is removed: ``output[i] = input[..., i, ...]``, views of the input as in
+    Torch7 (0D arrays for a 1D input, where Torch7 gave numbers).  ``dimension`` is 0-based, negative from the end; with
+    ``nInputDims`` and an input of ``nInputDims + 1`` dims it counts after
+    the batch dim.  gradInput stacks the table gradOutput back into one
+    array."""
+
+    def __init__(self, dimension, nInputDims=None):
+        super().__init__()
+        self.dimension = check_int(self, dimension, "dimension")
+        self.nInputDims = check_int(self, nInputDims, "nInputDims", 0, optional=True)
+
+    def _t7_fixup(self, version):
+        self.dimension = from_lua(self.dimension)
+        self.nInputDims = lua_int(getattr(self, "nInputDims", None))
+
+    def _dim(self, input):
+        check_array(self, input)
+        return batch_dim(self, self.dimension, input, self.nInputDims)
+
+    def updateOutput(self, input):
+        d = self._dim(input)
+        moved = np.moveaxis(input, d, 0)
+        self.output = [moved[i, ...] for i in range(moved.shape[0])]   # 0D arrays (views) from 1D input
+        return self.output
+
+    def updateGradInput(self, input, gradOutput):
+        d = self._dim(input)
+        moved = np.moveaxis(input, d, 0)
+        check_nested_like(self, gradOutput, [moved[i, ...] for i in range(moved.shape[0])])
+        dtype = np.result_type(*gradOutput) if gradOutput else input.dtype
+        self.gradInput = reuse(self.gradInput, input.shape, dtype, input, *gradOutput)
+        target = np.moveaxis(self.gradInput, d, 0)
+        for i, g in enumerate(gradOutput):
+            target[i] = g
+        return self.gradInput
+
+    def __repr__(self):
+        return f"nn.{name_of(self)}({self.dimension})"

@@ -1,0 +1,50 @@
+import numpy as np
+
+from ._arrays import describe, name_of, reuse
+from ._dims import check_array, check_grad, from_lua
+from .Module import Module
+
+
+class Transpose(Module):
+    """Dims swapped pair by pair, in the order given: ``Transpose((0, 3),
+    (0, 2))`` swaps dims 0 and 3, then 0 and 2 (0-based; negative ones count
+    from the end).  The output is a C-contiguous copy; gradInput is
+    gradOutput with the swaps undone (last pair first), also a copy."""
+
+    def __init__(self, *pairs):
+        super().__init__()
+        for p in pairs:
+            if not (isinstance(p, (tuple, list)) and len(p) == 2 and all(
+                    isinstance(d, (int, np.integer)) and not isinstance(d, (bool, np.bool_)) for d in p)):
+                raise TypeError(f"{name_of(self)}: every argument must be a pair of dims (a, b), got {p!r}")
+        self.permutations = [(int(a), int(b)) for a, b in pairs]   # Torch7's name
+
+    def _t7_fixup(self, version):
+        self.permutations = [(from_lua(a), from_lua(b)) for a, b in self.permutations]
+
+    def _order(self, input):
+        """Which input dim each output dim is."""
+        order = list(range(input.ndim))
+        for a, b in self.permutations:
+            if not (-input.ndim <= a < input.ndim and -input.ndim <= b < input.ndim):
+                raise ValueError(f"{name_of(self)}: pair ({a}, {b}) is out of range for input {describe(input)}")
+            order[a], order[b] = order[b], order[a]
+        return order
+
+    def updateOutput(self, input):
+        check_array(self, input)
+        moved = input.transpose(self._order(input))
+        self.output = reuse(self.output, moved.shape, input.dtype, input)
+        self.output[...] = moved
+        return self.output
+
+    def updateGradInput(self, input, gradOutput):
+        check_array(self, input)
+        order = self._order(input)
+        check_grad(self, gradOutput, tuple(input.shape[i] for i in order))
+        self.gradInput = reuse(self.gradInput, input.shape, gradOutput.dtype, input, gradOutput)
+        self.gradInput[...] = gradOutput.transpose(np.argsort(order))
+        return self.gradInput
+
+    def __repr__(self):
+        return "nn.Transpose(" + ", ".join(f"({a}, {b})" for a, b in self.permutations) + ")"

@@ -1,0 +1,122 @@
+"""nn_legacy.WeightedMSECriterion: sum (x - w t)^2 (the weight scales the
+target, as in Torch7), averaged over the elements with sizeAverage."""
+import numpy as np
+import pytest
+
+import nn_legacy as nn
+from layer_checks import (assert_criterion_gradient, check_criterion_buffer_reuse, check_criterion_pickle,
+                          check_float32_criterion, check_noncontiguous_criterion, raises_exactly, torch_or_skip,
+                          uniform)
+
+# (input shape, weight shape): a weight per element, or one sample's weight for every sample
+LAYOUTS = [((7,), (7,)), ((4, 5), (5,)), ((4, 5), (4, 5)), ((2, 3, 4), (3, 4))]
+
+
+def numpy_weighted_mse(x, t, w, sizeAverage=True):
+    target = np.broadcast_to(w, x.shape) * t.reshape(x.shape)
+    n = x.size if sizeAverage and x.size else 1
+    return ((x - target) ** 2).sum() / n, 2 * (x - target) / n
+
+
+@pytest.mark.parametrize("sizeAverage", [True, False], ids=["mean", "sum"])
+@pytest.mark.parametrize("shape, wshape", LAYOUTS, ids=str)
+def test_matches_numpy(shape, wshape, sizeAverage):
+    x, t, w = uniform(shape, 1), uniform(shape, 2), uniform(wshape, 3)
+    c = nn.WeightedMSECriterion(w, sizeAverage)
+    loss, grad = numpy_weighted_mse(x, t, w, sizeAverage)
+    assert isinstance(c.forward(x, t), float)
+    np.testing.assert_allclose(c.forward(x, t), loss, rtol=1e-14)
+    np.testing.assert_allclose(c.backward(x, t), grad, rtol=1e-14)
+
+
+@pytest.mark.parametrize("sizeAverage, reduction", [(True, "mean"), (False, "sum")])
+def test_matches_torch(sizeAverage, reduction):
+    torch = torch_or_skip()
+    x, t, w = uniform((4, 5), 1), uniform((4, 5), 2), uniform((5,), 3)
+    tx = torch.from_numpy(x.copy()).requires_grad_(True)
+    loss = torch.nn.functional.mse_loss(tx, torch.from_numpy(w) * torch.from_numpy(t), reduction=reduction)
+    loss.backward()
+    c = nn.WeightedMSECriterion(w, sizeAverage)
+    np.testing.assert_allclose(c.forward(x, t), loss.item(), rtol=1e-14)
+    np.testing.assert_allclose(c.backward(x, t), tx.grad.numpy(), rtol=1e-14)
+
+
+def test_weight_scales_the_target_not_the_error():
+    c = nn.WeightedMSECriterion(np.array([2.0, 0.0]), sizeAverage=False)
+    assert c.forward(np.array([1.0, 1.0]), np.array([1.0, 5.0])) == 1.0 + 1.0
+    assert c.sizeAverage is False and nn.WeightedMSECriterion(np.ones(2)).sizeAverage
+
+
+def test_unit_weight_is_mse():
+    x, t = uniform((4, 5), 1), uniform((4, 5), 2)
+    assert nn.WeightedMSECriterion(np.ones(5)).forward(x, t) == pytest.approx(
+        nn.MSECriterion().forward(x, t), rel=1e-14)
+
+
+@pytest.mark.parametrize("sizeAverage", [True, False], ids=["mean", "sum"])
+@pytest.mark.parametrize("shape, wshape", LAYOUTS, ids=str)
+def test_gradient(shape, wshape, sizeAverage):
+    c = nn.WeightedMSECriterion(uniform(wshape, 5), sizeAverage)
+    assert_criterion_gradient(c, uniform(shape, 6), uniform(shape, 7))
+
+
+def test_weight_is_copied():
+    w = np.ones(3)
+    c = nn.WeightedMSECriterion(w)
+    w[:] = 5
+    np.testing.assert_array_equal(c.weight, np.ones(3))
+
+
+def test_target_with_as_many_elements_is_read_in_order():
+    x, t, w = uniform((3, 4), 1), uniform((12,), 2), uniform((4,), 3)
+    c = nn.WeightedMSECriterion(w)
+    np.testing.assert_allclose(c.forward(x, t), numpy_weighted_mse(x, t, w)[0], rtol=1e-14)
+    assert c.backward(x, t).shape == (3, 4)
+
+
+def test_float32_matches_float64():
+    x, t, w = uniform((6, 5), 1), uniform((6, 5), 2), uniform((5,), 3)
+    check_float32_criterion(nn.WeightedMSECriterion(w), x, t)
+    check_float32_criterion(nn.WeightedMSECriterion(w, False), x, t)
+
+
+@pytest.mark.parametrize("shape, wshape", LAYOUTS, ids=str)
+def test_noncontiguous_input_and_target(shape, wshape):
+    check_noncontiguous_criterion(nn.WeightedMSECriterion(uniform(wshape, 3)), uniform(shape, 1), uniform(shape, 2))
+
+
+def test_buffer_reuse_across_batch_sizes():
+    check_criterion_buffer_reuse(nn.WeightedMSECriterion(uniform((5,), 3)), uniform((8, 5), 1), uniform((8, 5), 2),
+                                 uniform((4, 5), 3), uniform((4, 5), 4))
+
+
+def test_pickle_round_trip():
+    check_criterion_pickle(nn.WeightedMSECriterion(uniform((5,), 3), False), uniform((4, 5), 1), uniform((4, 5), 2))
+
+
+def test_empty_batch_gives_zero_loss():
+    c = nn.WeightedMSECriterion(np.ones(3))
+    assert c.forward(np.zeros((0, 3)), np.zeros((0, 3))) == 0.0
+    assert c.backward(np.zeros((0, 3)), np.zeros((0, 3))).shape == (0, 3)
+
+
+def test_repr():
+    assert repr(nn.WeightedMSECriterion(np.ones(2))) == "nn.WeightedMSECriterion"
+
+
+# ---------------------------------------------------------------- bad input
+def test_weight_shape_must_fit_the_input():
+    with raises_exactly(ValueError, "WeightedMSECriterion: weight must have the shape of input (2D of size [4, 5]) "
+                                    "or of one sample, got 1D of size [4]"):
+        nn.WeightedMSECriterion(np.ones(4)).forward(uniform((4, 5)), uniform((4, 5)))
+
+
+def test_target_element_count_must_match():
+    with raises_exactly(ValueError, "WeightedMSECriterion: target must have as many elements as input "
+                                    "(2D of size [4, 5]), got 2D of size [4, 4]"):
+        nn.WeightedMSECriterion(np.ones(5)).backward(uniform((4, 5)), uniform((4, 4)))
+
+
+def test_input_must_be_a_float_array():
+    with raises_exactly(TypeError, "WeightedMSECriterion: input must be a numpy array, got list"):
+        nn.WeightedMSECriterion(np.ones(2)).forward([1.0, 2.0], np.ones(2))
