@@ -120,6 +120,21 @@ def check_properties(make, x, g, x_small, g_small):
     check_pickle(make(), x, g)
 
 
+def check_empty_batch(m, sample_shape):
+    """A batch of 0 samples of this [planes, H, W]: empty output and gradInput,
+    parameter gradients untouched (zero), no column buffer handed back with
+    memory nothing wrote."""
+    x = np.zeros((0,) + tuple(sample_shape))
+    out = m.forward(x)
+    assert out.shape[0] == 0 and out.ndim == 4
+    m.zeroGradParameters()
+    assert m.backward(x, np.zeros(out.shape)).shape == x.shape
+    assert not any(g.any() for g in m.parameters()[1])
+    for name in getattr(m, "_buffer_names", ()):
+        assert getattr(m, name).size == 0, name
+    return out.shape
+
+
 def check_threads(make, x, g):
     """With the library at 2 threads, a call big enough to be split between
     threads (over 2^22 multiply-adds; in an OpenMP build) gives the output

@@ -6,8 +6,8 @@ import pytest
 
 import nn_legacy as nn
 import thnn
-from conv_checks import (as_batch, assert_module_matches, check_properties, check_threads, conv_loops, t7_object,
-                         torch_reference)
+from conv_checks import (as_batch, assert_module_matches, check_empty_batch, check_properties, check_threads,
+                         conv_loops, t7_object, torch_reference)
 from layer_checks import check_bad_arrays, raises_exactly, uniform
 
 # (nIn, nOut, kW, kH, dW, dH, padW, padH), input [batch, nIn, H, W]; the 1x1 kernel
@@ -75,13 +75,7 @@ def test_layer_properties(setting):
 
 
 def test_empty_batch():
-    m = make()
-    x = np.zeros((0,) + X_SHAPE[1:])
-    out = m.forward(x)
-    assert out.shape == (0, 4, 5, 4)
-    m.zeroGradParameters()
-    assert m.backward(x, out).shape == x.shape
-    assert not m.gradWeight.any() and not m.gradBias.any()
+    assert check_empty_batch(make(), X_SHAPE[1:]) == (0, 4, 5, 4)
 
 
 def test_gradients_accumulate_and_zero():

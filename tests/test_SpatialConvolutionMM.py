@@ -5,7 +5,7 @@ import pytest
 
 import nn_legacy as nn
 import thnn
-from conv_checks import as_batch, assert_module_matches, check_properties, conv_loops, t7_object
+from conv_checks import (as_batch, assert_module_matches, check_empty_batch, check_properties, conv_loops, t7_object)
 from layer_checks import raises_exactly, uniform
 
 SETTING = (3, 4, 3, 2, 2, 1, 1, 0)   # nIn, nOut, kW, kH, dW, dH, padW, padH
@@ -42,6 +42,10 @@ def test_same_as_SpatialConvolution_with_the_weight_reshaped():
     np.testing.assert_array_equal(mm.forward(x), conv.forward(x))
     np.testing.assert_array_equal(mm.backward(x, g), conv.backward(x, g))
     np.testing.assert_array_equal(mm.gradWeight, conv.gradWeight.reshape(mm.gradWeight.shape))
+
+
+def test_empty_batch():
+    assert check_empty_batch(make(), (3, 6, 7)) == (0, 4, 5, 4)
 
 
 def test_layer_properties():

@@ -7,8 +7,8 @@ import pytest
 
 import nn_legacy as nn
 import thnn
-from conv_checks import (as_batch, assert_module_matches, check_properties, check_threads, conv_loops, t7_object,
-                         torch_reference)
+from conv_checks import (as_batch, assert_module_matches, check_empty_batch, check_properties, check_threads,
+                         conv_loops, t7_object, torch_reference)
 from layer_checks import check_bad_arrays, raises_exactly, uniform
 
 N_IN, M = 3, 2
@@ -99,6 +99,10 @@ def test_multiplier_one_is_a_per_plane_convolution():
         conv.weight[...] = m.weight.reshape(1, 2, 2, 3)[:, c:c + 1]
         conv.bias[...] = m.bias[:, c]
         np.testing.assert_allclose(out[c:c + 1], conv.forward(x[c:c + 1]), rtol=1e-13, atol=1e-14)
+
+
+def test_empty_batch():
+    assert check_empty_batch(make(), X_SHAPE[1:]) == (0, 6, 4, 5)
 
 
 @pytest.mark.parametrize("setting", SETTINGS, ids=SETTING_IDS)

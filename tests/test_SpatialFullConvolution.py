@@ -7,8 +7,8 @@ import pytest
 
 import nn_legacy as nn
 import thnn
-from conv_checks import (as_batch, assert_module_matches, check_properties, check_threads, full_conv_loops, t7_object,
-                         torch_reference)
+from conv_checks import (as_batch, assert_module_matches, check_empty_batch, check_properties, check_threads,
+                         full_conv_loops, t7_object, torch_reference)
 from layer_checks import check_bad_arrays, raises_exactly, uniform
 
 # (nIn, nOut, kW, kH, dW, dH, padW, padH, adjW, adjH), input [batch, 3, 3, 4]; the 1x1
@@ -72,6 +72,10 @@ def test_is_the_transpose_of_SpatialConvolution():
     y = uniform((2, 4, 10, 8), 2)
     assert conv.forward(y).shape == x.shape
     np.testing.assert_allclose(np.vdot(conv.forward(y), x), np.vdot(y, full.forward(x)), rtol=1e-13)
+
+
+def test_empty_batch():
+    assert check_empty_batch(make(), X_SHAPE[1:]) == (0, 4, 10, 8)
 
 
 @pytest.mark.parametrize("setting", SETTINGS, ids=SETTING_IDS)

@@ -5,8 +5,8 @@ import pytest
 
 import nn_legacy as nn
 import thnn
-from conv_checks import (as_batch, assert_module_matches, check_properties, check_threads, full_conv_loops, t7_object,
-                         torch_reference)
+from conv_checks import (as_batch, assert_module_matches, check_empty_batch, check_properties, check_threads,
+                         full_conv_loops, t7_object, torch_reference)
 from layer_checks import check_bad_arrays, raises_exactly, uniform
 
 # (nIn, nOut, kW, kH, dW, dH, padW, padH, dilationW, dilationH, adjW, adjH), input [batch, 3, 3, 4].
@@ -83,6 +83,10 @@ def test_dilation_one_is_SpatialFullConvolution():
     full.weight[...], full.bias[...] = m.weight, m.bias
     x = uniform(X_SHAPE)
     np.testing.assert_array_equal(m.forward(x), full.forward(x))
+
+
+def test_empty_batch():
+    assert check_empty_batch(make(), X_SHAPE[1:]) == (0, 4, 7, 8)
 
 
 @pytest.mark.parametrize("setting", SETTINGS, ids=SETTING_IDS)

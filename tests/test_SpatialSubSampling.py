@@ -5,7 +5,8 @@ import pytest
 
 import nn_legacy as nn
 import thnn
-from conv_checks import (as_batch, assert_module_matches, check_properties, check_threads, t7_object, torch_reference)
+from conv_checks import (as_batch, assert_module_matches, check_empty_batch, check_properties, check_threads,
+                         t7_object, torch_reference)
 from layer_checks import check_bad_arrays, raises_exactly, uniform
 
 N_IN = 3
@@ -69,6 +70,10 @@ def test_matches_torch(setting):
         lambda t, w, b: torch.nn.functional.avg_pool2d(t, (kH, kW), (dH, dW)) * (kW * kH) * w.view(1, N_IN, 1, 1)
         + b.view(1, N_IN, 1, 1), x, [m.weight, m.bias], g)
     assert_module_matches(m, x, g, out, gin, gw, gb)
+
+
+def test_empty_batch():
+    assert check_empty_batch(make(), X_SHAPE[1:]) == (0, 3, 4, 3)
 
 
 @pytest.mark.parametrize("setting", SETTINGS, ids=SETTING_IDS)

@@ -184,7 +184,7 @@ int THNN_(SpatialDepthWiseConvolution_updateGradInput)(
 #endif
     for (int64_t nc = 0; nc < batch * nIn; nc++) {
       int64_t c = nc % nIn;
-      THNN_(zero)(gi + nc * inArea, inArea);
+      THNN_(convZero)(gi + nc * inArea, inArea);
       for (int64_t m = 0; m < M; m++)
         THNN_(SpatialDepthWiseConvolution_planeBack)(&g, go + (nc * M + m) * outArea, wd + (m * nIn + c) * taps,
                                                      gi + nc * inArea);

@@ -78,7 +78,7 @@ int THNN_(SpatialFullDilatedConvolution_updateOutput)(
   const THTensor *w = x ? THTensor_(contiguous)(state, weight, &wTmp) : NULL;
   int rc = -1;
   if (w && THTensor_(resizeNd)(state, output, 3 + batched, outSize + !batched) == 0 &&
-      THNN_(resizeColumns)(state, finput, &p) == 0)
+      THNN_(convResizeColumns)(state, finput, &p) == 0)
     rc = THNN_(convMultiplyFold)(state, &g, &p, THTensor_(data)(x), THTensor_(data)(w), bias,
                                  THTensor_(data)(output), THTensor_(data)(finput));
   THTensor_(release)(&xTmp);
@@ -102,7 +102,7 @@ int THNN_(SpatialFullDilatedConvolution_updateGradInput)(
   const THTensor *w = gy ? THTensor_(contiguous)(state, weight, &wTmp) : NULL;
   int rc = -1;
   if (w && THTensor_(resizeAs)(state, gradInput, input) == 0 &&
-      THNN_(resizeColumns)(state, fgradInput, &p) == 0)
+      THNN_(convResizeColumns)(state, fgradInput, &p) == 0)
     rc = THNN_(convUnfoldMultiply)(state, &g, &p, THTensor_(data)(gy), THTensor_(data)(w), NULL,
                                    THTensor_(data)(gradInput), THTensor_(data)(fgradInput));
   THTensor_(release)(&gTmp);
@@ -131,7 +131,7 @@ int THNN_(SpatialFullDilatedConvolution_accGradParameters)(
   int rc = -1;
   if (!partial)
     rc = THError(state, "out of memory for the per-thread weight gradients");
-  else if (gy && THNN_(resizeColumns)(state, finput, &p) == 0)
+  else if (gy && THNN_(convResizeColumns)(state, finput, &p) == 0)
     rc = THNN_(convGradWeight)(state, &g, &p, THTensor_(data)(gy), THTensor_(data)(x),
                                THTensor_(data)(gradWeight), THTensor_(data)(finput), partial, scale);
   if (rc == 0 && gradBias)

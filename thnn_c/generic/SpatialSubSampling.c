@@ -39,7 +39,7 @@ static int THNN_(SpatialSubSampling_shapeCheck)(
 /* out (one output plane) = the window sums of the input plane in. */
 static void THNN_(SpatialSubSampling_windowSums)(const THNNConvGeometry *g, const real *in, real *out)
 {
-  THNN_(zero)(out, g->outH * g->outW);
+  THNN_(convZero)(out, g->outH * g->outW);
   for (int64_t y = 0; y < g->outH; y++)
     for (int i = 0; i < g->kH; i++) {
       const real *r = in + (y * g->dH + i) * g->inW;
@@ -106,7 +106,7 @@ int THNN_(SpatialSubSampling_updateGradInput)(
     for (int64_t nk = 0; nk < batch * nIn; nk++) {
       real wk = w[(nk % nIn) * weight->stride[0]];
       real *plane = gi + nk * inArea;
-      THNN_(zero)(plane, inArea);
+      THNN_(convZero)(plane, inArea);
       for (int64_t y = 0; y < g.outH; y++)
         for (int i = 0; i < kH; i++) {
           const real *o = go + nk * outArea + y * g.outW;

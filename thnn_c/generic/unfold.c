@@ -193,13 +193,13 @@ static int THNNConv_sameRows(const THNNConvGeometry *g)
 /* ---- per element type ---- */
 
 /* Zero n elements (n may be 0). */
-static void THNN_(zero)(real *data, int64_t n)
+static void THNN_(convZero)(real *data, int64_t n)
 {
   memset(data, 0, (size_t)n * sizeof(real));
 }
 
 /* Zero the entries outside columns [x0, x1) of rows [y0, y1) of a tap's row of columns. */
-static void THNN_(zeroBorder)(const THNNConvGeometry *g, real *row, int64_t x0, int64_t x1, int64_t y0, int64_t y1)
+static void THNN_(convZeroBorder)(const THNNConvGeometry *g, real *row, int64_t x0, int64_t x1, int64_t y0, int64_t y1)
 {
   for (int64_t y = y0; y < y1; y++) {
     real *r = row + y * g->outW;
@@ -212,19 +212,19 @@ static void THNN_(zeroBorder)(const THNNConvGeometry *g, real *row, int64_t x0, 
 
 /* row [outH*outW] <- what the tap at offset (offH, offW) sees of one image
  * plane at every output pixel: plane[y*dH + offH][x*dW + offW], 0 outside. */
-static void THNN_(unfoldTap)(const THNNConvGeometry *g, const real *plane, int64_t offH, int64_t offW, real *row)
+static void THNN_(convUnfoldTap)(const THNNConvGeometry *g, const real *plane, int64_t offH, int64_t offW, real *row)
 {
   int64_t x0, x1, y0, y1;
   THNNConv_inside(offW, g->dW, g->inW, g->outW, &x0, &x1);
   THNNConv_inside(offH, g->dH, g->inH, g->outH, &y0, &y1);
   if (x1 == x0)
     y1 = y0;                                   /* nothing inside: all zeros */
-  THNN_(zero)(row, y0 * g->outW);
-  THNN_(zero)(row + y1 * g->outW, (g->outH - y1) * g->outW);
+  THNN_(convZero)(row, y0 * g->outW);
+  THNN_(convZero)(row + y1 * g->outW, (g->outH - y1) * g->outW);
   if (y1 > y0 && THNNConv_sameRows(g)) {
     int64_t first = y0 * g->outW + x0, last = (y1 - 1) * g->outW + x1, shift = offH * g->inW + offW;
     memcpy(row + first, plane + first + shift, (size_t)(last - first) * sizeof(real));
-    THNN_(zeroBorder)(g, row, x0, x1, y0, y1);
+    THNN_(convZeroBorder)(g, row, x0, x1, y0, y1);
     return;
   }
   for (int64_t y = y0; y < y1; y++) {
@@ -245,7 +245,7 @@ static void THNN_(unfoldTap)(const THNNConvGeometry *g, const real *plane, int64
 /* plane += row folded back through the tap at (offH, offW): every entry is
  * added to the pixel it would have been copied from (entries that fall in
  * the padding are dropped; the fast path zeroes them in row first). */
-static void THNN_(foldTap)(const THNNConvGeometry *g, real *row, int64_t offH, int64_t offW, real *plane)
+static void THNN_(convFoldTap)(const THNNConvGeometry *g, real *row, int64_t offH, int64_t offW, real *plane)
 {
   int64_t x0, x1, y0, y1;
   THNNConv_inside(offW, g->dW, g->inW, g->outW, &x0, &x1);
@@ -254,7 +254,7 @@ static void THNN_(foldTap)(const THNNConvGeometry *g, real *row, int64_t offH, i
     return;
   if (THNNConv_sameRows(g)) {
     int64_t first = y0 * g->outW + x0, last = (y1 - 1) * g->outW + x1, shift = offH * g->inW + offW;
-    THNN_(zeroBorder)(g, row, x0, x1, y0, y1);
+    THNN_(convZeroBorder)(g, row, x0, x1, y0, y1);
     real *dst = plane + shift;
     for (int64_t k = first; k < last; k++)
       dst[k] += row[k];
@@ -275,7 +275,7 @@ static void THNN_(unfoldedCopy)(const THNNConvGeometry *g, const real *image, re
   for (int64_t c = 0; c < g->nPlane; c++)
     for (int i = 0; i < g->kH; i++)
       for (int j = 0; j < g->kW; j++)
-        THNN_(unfoldTap)(g, image + c * plane, (int64_t)i * g->dilationH - g->padH,
+        THNN_(convUnfoldTap)(g, image + c * plane, (int64_t)i * g->dilationH - g->padH,
                          (int64_t)j * g->dilationW - g->padW, columns + ((c * g->kH + i) * g->kW + j) * outArea);
 }
 
@@ -287,20 +287,21 @@ static void THNN_(unfoldedAcc)(const THNNConvGeometry *g, real *columns, real *i
   for (int64_t c = 0; c < g->nPlane; c++)
     for (int i = 0; i < g->kH; i++)
       for (int j = 0; j < g->kW; j++)
-        THNN_(foldTap)(g, columns + ((c * g->kH + i) * g->kW + j) * outArea, (int64_t)i * g->dilationH - g->padH,
+        THNN_(convFoldTap)(g, columns + ((c * g->kH + i) * g->kW + j) * outArea, (int64_t)i * g->dilationH - g->padH,
                        (int64_t)j * g->dilationW - g->padW, image + c * plane);
 }
 
 /* Give columns the shape [nThreads, K, area]: one buffer per thread (none
- * when the image is its own columns). */
-static int THNN_(resizeColumns)(THNNState *state, THTensor *columns, const THNNConvPlan *p)
+ * when the image is its own columns or the batch is empty, so that no
+ * uninitialised memory is handed back). */
+static int THNN_(convResizeColumns)(THNNState *state, THTensor *columns, const THNNConvPlan *p)
 {
-  int64_t size[3] = {p->direct ? 0 : p->nThreads, p->K, p->area};
+  int64_t size[3] = {p->direct || p->batch == 0 ? 0 : p->nThreads, p->K, p->area};
   return THTensor_(resizeNd)(state, columns, 3, size);
 }
 
 /* Each of the nPlane planes of `area` elements set to its bias value, or 0. */
-static void THNN_(fillBias)(real *data, const THTensor *bias, int64_t nPlane, int64_t area)
+static void THNN_(convFillBias)(real *data, const THTensor *bias, int64_t nPlane, int64_t area)
 {
   const real *b = bias ? THTensor_(data)(bias) : NULL;
   for (int64_t p = 0; p < nPlane; p++) {
@@ -331,7 +332,7 @@ static int THNN_(convUnfoldMultiply)(THNNState *state, const THNNConvGeometry *g
       cols = buffer;
     }
     if (bias)
-      THNN_(fillBias)(out, bias, p->nOther, p->area);
+      THNN_(convFillBias)(out, bias, p->nOther, p->area);
     failed |= THBlas_(gemm)(&local, 'n', 'n', p->area, p->nOther, p->K, 1, cols, p->area, w, p->K,
                             bias ? 1 : 0, out, p->area) != 0;
   }
@@ -355,11 +356,11 @@ static int THNN_(convMultiplyFold)(THNNState *state, const THNNConvGeometry *g, 
     real *img = image + n * p->imageSize;
     real *cols = p->direct ? img : columns + THNNConv_threadId() * p->K * p->area;
     if (p->direct && bias)
-      THNN_(fillBias)(img, bias, g->nPlane, g->inH * g->inW);
+      THNN_(convFillBias)(img, bias, g->nPlane, g->inH * g->inW);
     failed |= THBlas_(gemm)(&local, 'n', 't', p->area, p->K, p->nOther, 1, other + n * p->nOther * p->area,
                             p->area, w, p->K, p->direct && bias ? 1 : 0, cols, p->area) != 0;
     if (!p->direct) {
-      THNN_(fillBias)(img, bias, g->nPlane, g->inH * g->inW);
+      THNN_(convFillBias)(img, bias, g->nPlane, g->inH * g->inW);
       THNN_(unfoldedAcc)(g, cols, img);
     }
   }
@@ -377,7 +378,7 @@ static int THNN_(convGradWeight)(THNNState *state, const THNNConvGeometry *g, co
   int failed = 0, direct = p->nThreads == 1;
   int64_t wSize = p->nOther * p->K;
   if (!direct)
-    THNN_(zero)(partial, p->nThreads * wSize);
+    THNN_(convZero)(partial, p->nThreads * wSize);
   int blasThreads = THNNConv_enterParallel(p->nThreads);
 #ifdef _OPENMP
 #pragma omp parallel for num_threads(p->nThreads) schedule(static) reduction(|:failed) if (p->nThreads > 1)
