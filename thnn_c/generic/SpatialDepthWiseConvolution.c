@@ -145,7 +145,7 @@ int THNN_(SpatialDepthWiseConvolution_updateOutput)(
     int64_t inArea = g.inH * g.inW, outArea = g.outH * g.outW;
 #ifdef _OPENMP
     int nThreads = THNNConv_threads(batch * nIn, (double)batch * nIn * M * outArea * taps);
-#pragma omp parallel for num_threads(nThreads) schedule(static) if (nThreads > 1)
+#pragma omp parallel for num_threads(nThreads) schedule(dynamic, 1) if (nThreads > 1)
 #endif
     for (int64_t nc = 0; nc < batch * nIn; nc++) {
       int64_t c = nc % nIn;
@@ -180,7 +180,7 @@ int THNN_(SpatialDepthWiseConvolution_updateGradInput)(
     int64_t inArea = g.inH * g.inW, outArea = g.outH * g.outW;
 #ifdef _OPENMP
     int nThreads = THNNConv_threads(batch * nIn, (double)batch * nIn * M * outArea * taps);
-#pragma omp parallel for num_threads(nThreads) schedule(static) if (nThreads > 1)
+#pragma omp parallel for num_threads(nThreads) schedule(dynamic, 1) if (nThreads > 1)
 #endif
     for (int64_t nc = 0; nc < batch * nIn; nc++) {
       int64_t c = nc % nIn;
@@ -221,7 +221,7 @@ int THNN_(SpatialDepthWiseConvolution_accGradParameters)(
     real *gw = THTensor_(data)(gradWeight), *gb = gradBias ? THTensor_(data)(gradBias) : NULL;
     int64_t inArea = g.inH * g.inW, outArea = g.outH * g.outW;
 #ifdef _OPENMP
-#pragma omp parallel for num_threads(nThreads) schedule(static) if (nThreads > 1)
+#pragma omp parallel for num_threads(nThreads) schedule(dynamic, 1) if (nThreads > 1)
 #endif
     for (int64_t mc = 0; mc < M * nIn; mc++) {       /* weight[m, c], bias[m, c] */
       int64_t m = mc / nIn, c = mc % nIn;

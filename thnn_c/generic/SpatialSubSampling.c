@@ -68,7 +68,7 @@ int THNN_(SpatialSubSampling_updateOutput)(
     int64_t inArea = g.inH * g.inW, outArea = g.outH * g.outW;
 #ifdef _OPENMP
     int nThreads = THNNConv_threads(batch * nIn, (double)batch * nIn * outArea * kW * kH);
-#pragma omp parallel for num_threads(nThreads) schedule(static) if (nThreads > 1)
+#pragma omp parallel for num_threads(nThreads) schedule(dynamic, 1) if (nThreads > 1)
 #endif
     for (int64_t nk = 0; nk < batch * nIn; nk++) {
       int64_t k = nk % nIn;
@@ -101,7 +101,7 @@ int THNN_(SpatialSubSampling_updateGradInput)(
     int64_t inArea = g.inH * g.inW, outArea = g.outH * g.outW;
 #ifdef _OPENMP
     int nThreads = THNNConv_threads(batch * nIn, (double)batch * nIn * outArea * kW * kH);
-#pragma omp parallel for num_threads(nThreads) schedule(static) if (nThreads > 1)
+#pragma omp parallel for num_threads(nThreads) schedule(dynamic, 1) if (nThreads > 1)
 #endif
     for (int64_t nk = 0; nk < batch * nIn; nk++) {
       real wk = w[(nk % nIn) * weight->stride[0]];
@@ -145,7 +145,7 @@ int THNN_(SpatialSubSampling_accGradParameters)(
     const real *in = THTensor_(data)(x), *go = THTensor_(data)(gy);
     real *gw = THTensor_(data)(gradWeight), *gb = THTensor_(data)(gradBias);
 #ifdef _OPENMP
-#pragma omp parallel for num_threads(nThreads) schedule(static) if (nThreads > 1)
+#pragma omp parallel for num_threads(nThreads) schedule(dynamic, 1) if (nThreads > 1)
 #endif
     for (int64_t k = 0; k < nIn; k++) {
       real *windows = sums + THNNConv_threadId() * outArea;

@@ -32,9 +32,12 @@
  * thread with its own column buffer; while they run, OpenBLAS is held at one
  * thread (a multi-threaded OpenBLAS called from several threads at once is
  * slow and may hang).  Without OpenMP everything runs in the calling thread
- * and OpenBLAS keeps its threads.  Gradients of the weight are summed per
- * thread and the sums added in thread order, so results do not depend on
- * timing. */
+ * and OpenBLAS keeps its threads.  Samples go to whichever thread is free
+ * (a thread slowed by another process does not hold the others up); each
+ * sample's result is the same whichever thread makes it.  Gradients of the
+ * weight, summed over samples, are summed per thread over a fixed share of
+ * the batch and the sums added in thread order, so they do not depend on
+ * timing either. */
 #ifndef TH_GENERIC_FILE
 #define TH_GENERIC_FILE "generic/unfold.c"
 #else
@@ -320,7 +323,7 @@ static int THNN_(convUnfoldMultiply)(THNNState *state, const THNNConvGeometry *g
   int failed = 0;
   int blasThreads = THNNConv_enterParallel(p->nThreads);
 #ifdef _OPENMP
-#pragma omp parallel for num_threads(p->nThreads) schedule(static) reduction(|:failed) if (p->nThreads > 1)
+#pragma omp parallel for num_threads(p->nThreads) schedule(dynamic, 1) reduction(|:failed) if (p->nThreads > 1)
 #endif
   for (int64_t n = 0; n < p->batch; n++) {
     THNNState local = {0};
@@ -349,7 +352,7 @@ static int THNN_(convMultiplyFold)(THNNState *state, const THNNConvGeometry *g, 
   int failed = 0;
   int blasThreads = THNNConv_enterParallel(p->nThreads);
 #ifdef _OPENMP
-#pragma omp parallel for num_threads(p->nThreads) schedule(static) reduction(|:failed) if (p->nThreads > 1)
+#pragma omp parallel for num_threads(p->nThreads) schedule(dynamic, 1) reduction(|:failed) if (p->nThreads > 1)
 #endif
   for (int64_t n = 0; n < p->batch; n++) {
     THNNState local = {0};
@@ -375,9 +378,9 @@ static int THNN_(convGradWeight)(THNNState *state, const THNNConvGeometry *g, co
                                  const real *image, const real *other, real *gw, real *columns,
                                  real *partial, accreal scale)
 {
-  int failed = 0, direct = p->nThreads == 1;
+  int failed = 0, single = p->nThreads == 1;
   int64_t wSize = p->nOther * p->K;
-  if (!direct)
+  if (!single)
     THNN_(convZero)(partial, p->nThreads * wSize);
   int blasThreads = THNNConv_enterParallel(p->nThreads);
 #ifdef _OPENMP
@@ -392,14 +395,14 @@ static int THNN_(convGradWeight)(THNNState *state, const THNNConvGeometry *g, co
       THNN_(unfoldedCopy)(g, img, buffer);
       cols = buffer;
     }
-    failed |= THBlas_(gemm)(&local, 't', 'n', p->K, p->nOther, p->area, direct ? (real)scale : 1, cols, p->area,
-                            other + n * p->nOther * p->area, p->area, 1, direct ? gw : partial + t * wSize,
+    failed |= THBlas_(gemm)(&local, 't', 'n', p->K, p->nOther, p->area, single ? (real)scale : 1, cols, p->area,
+                            other + n * p->nOther * p->area, p->area, 1, single ? gw : partial + t * wSize,
                             p->K) != 0;
   }
   THNNConv_leaveParallel(p->nThreads, blasThreads);
   if (failed)
     return THNNConv_blasError(state, p);
-  for (int t = 0; !direct && t < p->nThreads; t++)
+  for (int t = 0; !single && t < p->nThreads; t++)
     for (int64_t k = 0; k < wSize; k++)
       gw[k] += (real)(scale * partial[t * wSize + k]);
   return 0;
