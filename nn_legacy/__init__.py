@@ -140,6 +140,19 @@ from .SpatialSubSampling import SpatialSubSampling
 # ==== end of spatial convolutions ====
 
 # ==== spatial and volumetric pooling ====
+from .FeatureLPPooling import FeatureLPPooling
+from .SpatialAdaptiveAveragePooling import SpatialAdaptiveAveragePooling
+from .SpatialAdaptiveMaxPooling import SpatialAdaptiveMaxPooling
+from .SpatialAveragePooling import SpatialAveragePooling
+from .SpatialDilatedMaxPooling import SpatialDilatedMaxPooling
+from .SpatialFractionalMaxPooling import SpatialFractionalMaxPooling
+from .SpatialMaxPooling import SpatialMaxPooling
+from .SpatialMaxUnpooling import SpatialMaxUnpooling
+from .VolumetricAveragePooling import VolumetricAveragePooling
+from .VolumetricDilatedMaxPooling import VolumetricDilatedMaxPooling
+from .VolumetricFractionalMaxPooling import VolumetricFractionalMaxPooling
+from .VolumetricMaxPooling import VolumetricMaxPooling
+from .VolumetricMaxUnpooling import VolumetricMaxUnpooling
 
 # ==== end of spatial and volumetric pooling ====
 
@@ -148,10 +161,21 @@ from .SpatialSubSampling import SpatialSubSampling
 # ==== end of volumetric convolutions ====
 
 # ==== padding and resampling ====
+from .SpatialReflectionPadding import SpatialReflectionPadding
+from .SpatialReplicationPadding import SpatialReplicationPadding
+from .VolumetricReplicationPadding import VolumetricReplicationPadding
+from .SpatialUpSamplingNearest import SpatialUpSamplingNearest
+from .SpatialUpSamplingBilinear import SpatialUpSamplingBilinear
+from .VolumetricUpSamplingNearest import VolumetricUpSamplingNearest
+from .VolumetricUpSamplingTrilinear import VolumetricUpSamplingTrilinear
+from .SpatialGridSamplerBilinear import SpatialGridSamplerBilinear
 
 # ==== end of padding and resampling ====
 
 # ==== batch normalization ====
+from .BatchNormalization import BatchNormalization
+from .SpatialBatchNormalization import SpatialBatchNormalization
+from .VolumetricBatchNormalization import VolumetricBatchNormalization
 
 # ==== end of batch normalization ====
 
@@ -160,6 +184,14 @@ from .SpatialSubSampling import SpatialSubSampling
 # ==== end of spatial modules in numpy ====
 
 # ==== containers ====
+from .Bottle import Bottle
+from .ConcatTable import ConcatTable
+from .Decorator import Decorator
+from .DepthConcat import DepthConcat
+from .MapTable import MapTable
+from .ParallelTable import ParallelTable
+from .WeightNorm import WeightNorm
+from .serialization import FormatError, load, save
 
 # ==== end of containers ====
 
@@ -208,7 +240,7 @@ from .CosineDistance import CosineDistance
 from .CriterionTable import CriterionTable
 # ==== end of table and shape modules ====
 
-__all__ = ["jacobian", "manualSeed", "load_lua"] + sorted(
+__all__ = ["jacobian", "manualSeed", "load_lua", "save", "load", "FormatError"] + sorted(
     name for name, value in dict(globals()).items()
     if isinstance(value, type) and issubclass(value, (Module, Criterion)))
 

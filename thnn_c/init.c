@@ -169,6 +169,51 @@
 
 /* ==== spatial and volumetric pooling ==== */
 
+#include "THPooling.h"
+
+/* the loops the pooling layers share */
+#define TH_GENERIC_FILE "generic/Pooling.c"
+#include "THGenerateFloatTypes.h"
+
+#define TH_GENERIC_FILE "generic/SpatialDilatedMaxPooling.c"
+#include "THGenerateFloatTypes.h"
+
+#define TH_GENERIC_FILE "generic/SpatialMaxPooling.c"
+#include "THGenerateFloatTypes.h"
+
+#define TH_GENERIC_FILE "generic/SpatialAveragePooling.c"
+#include "THGenerateFloatTypes.h"
+
+#define TH_GENERIC_FILE "generic/SpatialAdaptiveMaxPooling.c"
+#include "THGenerateFloatTypes.h"
+
+#define TH_GENERIC_FILE "generic/SpatialAdaptiveAveragePooling.c"
+#include "THGenerateFloatTypes.h"
+
+#define TH_GENERIC_FILE "generic/SpatialFractionalMaxPooling.c"
+#include "THGenerateFloatTypes.h"
+
+#define TH_GENERIC_FILE "generic/SpatialMaxUnpooling.c"
+#include "THGenerateFloatTypes.h"
+
+#define TH_GENERIC_FILE "generic/VolumetricDilatedMaxPooling.c"
+#include "THGenerateFloatTypes.h"
+
+#define TH_GENERIC_FILE "generic/VolumetricMaxPooling.c"
+#include "THGenerateFloatTypes.h"
+
+#define TH_GENERIC_FILE "generic/VolumetricAveragePooling.c"
+#include "THGenerateFloatTypes.h"
+
+#define TH_GENERIC_FILE "generic/VolumetricFractionalMaxPooling.c"
+#include "THGenerateFloatTypes.h"
+
+#define TH_GENERIC_FILE "generic/VolumetricMaxUnpooling.c"
+#include "THGenerateFloatTypes.h"
+
+#define TH_GENERIC_FILE "generic/FeatureLPPooling.c"
+#include "THGenerateFloatTypes.h"
+
 /* ==== end of spatial and volumetric pooling ==== */
 
 /* ==== volumetric convolutions ==== */
@@ -177,8 +222,39 @@
 
 /* ==== padding and resampling ==== */
 
+/* helpers shared by the padding and up-sampling layers: first */
+#define TH_GENERIC_FILE "generic/Resampling.c"
+#include "THGenerateFloatTypes.h"
+
+#define TH_GENERIC_FILE "generic/SpatialReflectionPadding.c"
+#include "THGenerateFloatTypes.h"
+
+#define TH_GENERIC_FILE "generic/SpatialReplicationPadding.c"
+#include "THGenerateFloatTypes.h"
+
+#define TH_GENERIC_FILE "generic/VolumetricReplicationPadding.c"
+#include "THGenerateFloatTypes.h"
+
+#define TH_GENERIC_FILE "generic/SpatialUpSamplingNearest.c"
+#include "THGenerateFloatTypes.h"
+
+#define TH_GENERIC_FILE "generic/VolumetricUpSamplingNearest.c"
+#include "THGenerateFloatTypes.h"
+
+#define TH_GENERIC_FILE "generic/SpatialUpSamplingBilinear.c"
+#include "THGenerateFloatTypes.h"
+
+#define TH_GENERIC_FILE "generic/VolumetricUpSamplingTrilinear.c"
+#include "THGenerateFloatTypes.h"
+
+#define TH_GENERIC_FILE "generic/SpatialGridSamplerBilinear.c"
+#include "THGenerateFloatTypes.h"
+
 /* ==== end of padding and resampling ==== */
 
 /* ==== batch normalization ==== */
+
+#define TH_GENERIC_FILE "generic/BatchNormalization.c"
+#include "THGenerateFloatTypes.h"
 
 /* ==== end of batch normalization ==== */

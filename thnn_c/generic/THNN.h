@@ -1070,6 +1070,342 @@ TH_API int THNN_(SpatialSubSampling_accGradParameters)(
 /* ==== end of spatial convolutions ==== */
 
 /* ==== spatial and volumetric pooling ==== */
+/* Inputs are [planes, H, W] or [batch, planes, H, W] (spatial) and
+ * [planes, T, H, W] or [batch, planes, T, H, W] (volumetric); outputs keep
+ * the batch and plane dims.  Window arguments come in Torch7's order, width
+ * before height.  Output size along an axis (PyTorch's rule):
+ *   floor or ceil((in + 2 pad - dilation (k - 1) - 1) / d) + 1,
+ * in ceil mode one less when the last window would start past the input and
+ * its left padding.  Kernel, stride and dilation must be > 0, the padding
+ * between 0 and half the kernel size.  indices hold, for every output
+ * element, the 0-based offset of the chosen input element within its plane
+ * (h * W + w, or (t * H + h) * W + w), as PyTorch's return_indices. */
+
+/* ---- SpatialMaxPooling: max over kW x kH windows (SpatialDilatedMaxPooling with dilation 1) ---- */
+TH_API int THNN_(SpatialMaxPooling_updateOutput)(
+          THNNState *state,            // library state: receives the error message
+          THTensor *input,             // input, [planes, H, W] or [batch, planes, H, W]
+          THTensor *output,            // [OUT] output, [(batch,) planes, outH, outW]
+          THIndexTensor *indices,      // [BUFFER] offset of each output's maximum in its input plane, shaped as output
+          int kW,                      // kernel width
+          int kH,                      // kernel height
+          int dW,                      // stride along the width
+          int dH,                      // stride along the height
+          int padW,                    // implicit padding on the left and right, in [0, kW / 2]
+          int padH,                    // implicit padding on the top and bottom, in [0, kH / 2]
+          bool ceil_mode);             // round the output size up instead of down
+TH_API int THNN_(SpatialMaxPooling_updateGradInput)(
+          THNNState *state,            // library state: receives the error message
+          THTensor *input,             // input of the forward pass
+          THTensor *gradOutput,        // gradient w.r.t. output, shaped as output
+          THTensor *gradInput,         // [OUT] gradient w.r.t. input, shaped as input
+          THIndexTensor *indices,      // indices of the forward pass, each in [0, H * W)
+          int kW,                      // as in the forward pass
+          int kH,                      // as in the forward pass
+          int dW,                      // as in the forward pass
+          int dH,                      // as in the forward pass
+          int padW,                    // as in the forward pass
+          int padH,                    // as in the forward pass
+          bool ceil_mode);             // as in the forward pass
+
+/* ---- SpatialDilatedMaxPooling: max over kW x kH windows whose taps lie dilation apart ---- */
+TH_API int THNN_(SpatialDilatedMaxPooling_updateOutput)(
+          THNNState *state,            // library state: receives the error message
+          THTensor *input,             // input, [planes, H, W] or [batch, planes, H, W]
+          THTensor *output,            // [OUT] output, [(batch,) planes, outH, outW]
+          THIndexTensor *indices,      // [BUFFER] offset of each output's maximum in its input plane, shaped as output
+          int kW,                      // kernel width
+          int kH,                      // kernel height
+          int dW,                      // stride along the width
+          int dH,                      // stride along the height
+          int padW,                    // implicit padding on the left and right, in [0, kW / 2]
+          int padH,                    // implicit padding on the top and bottom, in [0, kH / 2]
+          int dilationW,               // distance between the kernel's taps along the width
+          int dilationH,               // distance between the kernel's taps along the height
+          bool ceil_mode);             // round the output size up instead of down
+TH_API int THNN_(SpatialDilatedMaxPooling_updateGradInput)(
+          THNNState *state,            // library state: receives the error message
+          THTensor *input,             // input of the forward pass
+          THTensor *gradOutput,        // gradient w.r.t. output, shaped as output
+          THTensor *gradInput,         // [OUT] gradient w.r.t. input, shaped as input
+          THIndexTensor *indices,      // indices of the forward pass, each in [0, H * W)
+          int kW,                      // as in the forward pass
+          int kH,                      // as in the forward pass
+          int dW,                      // as in the forward pass
+          int dH,                      // as in the forward pass
+          int padW,                    // as in the forward pass
+          int padH,                    // as in the forward pass
+          int dilationW,               // as in the forward pass
+          int dilationH,               // as in the forward pass
+          bool ceil_mode);             // as in the forward pass
+
+/* ---- SpatialAveragePooling: mean over kW x kH windows ---- */
+TH_API int THNN_(SpatialAveragePooling_updateOutput)(
+          THNNState *state,            // library state: receives the error message
+          THTensor *input,             // input, [planes, H, W] or [batch, planes, H, W]
+          THTensor *output,            // [OUT] output, [(batch,) planes, outH, outW]
+          int kW,                      // kernel width
+          int kH,                      // kernel height
+          int dW,                      // stride along the width
+          int dH,                      // stride along the height
+          int padW,                    // implicit zero padding on the left and right, in [0, kW / 2]
+          int padH,                    // implicit zero padding on the top and bottom, in [0, kH / 2]
+          bool ceil_mode,              // round the output size up instead of down
+          bool count_include_pad);     // divide by the taps inside input and padding, not only the input's
+TH_API int THNN_(SpatialAveragePooling_updateGradInput)(
+          THNNState *state,            // library state: receives the error message
+          THTensor *input,             // input of the forward pass
+          THTensor *gradOutput,        // gradient w.r.t. output, shaped as output
+          THTensor *gradInput,         // [OUT] gradient w.r.t. input, shaped as input
+          int kW,                      // as in the forward pass
+          int kH,                      // as in the forward pass
+          int dW,                      // as in the forward pass
+          int dH,                      // as in the forward pass
+          int padW,                    // as in the forward pass
+          int padH,                    // as in the forward pass
+          bool ceil_mode,              // as in the forward pass
+          bool count_include_pad);     // as in the forward pass
+
+/* ---- SpatialAdaptiveMaxPooling: max over the windows of an owidth x oheight grid laid over the plane ---- */
+TH_API int THNN_(SpatialAdaptiveMaxPooling_updateOutput)(
+          THNNState *state,            // library state: receives the error message
+          THTensor *input,             // input, [planes, H, W] or [batch, planes, H, W]
+          THTensor *output,            // [OUT] output, [(batch,) planes, oheight, owidth]
+          THIndexTensor *indices,      // [BUFFER] offset of each output's maximum in its input plane, shaped as output
+          int owidth,                  // output width, >= 1 (window j spans columns [floor(j W / owidth), ceil((j + 1) W / owidth)))
+          int oheight);                // output height, >= 1 (likewise for the rows)
+TH_API int THNN_(SpatialAdaptiveMaxPooling_updateGradInput)(
+          THNNState *state,            // library state: receives the error message
+          THTensor *input,             // input of the forward pass
+          THTensor *gradOutput,        // gradient w.r.t. output, shaped as output
+          THTensor *gradInput,         // [OUT] gradient w.r.t. input, shaped as input
+          THIndexTensor *indices,      // indices of the forward pass, each in [0, H * W)
+          int owidth,                  // as in the forward pass
+          int oheight);                // as in the forward pass
+
+/* ---- SpatialAdaptiveAveragePooling: mean over the windows of SpatialAdaptiveMaxPooling ---- */
+TH_API int THNN_(SpatialAdaptiveAveragePooling_updateOutput)(
+          THNNState *state,            // library state: receives the error message
+          THTensor *input,             // input, [planes, H, W] or [batch, planes, H, W]
+          THTensor *output,            // [OUT] output, [(batch,) planes, oheight, owidth]
+          int owidth,                  // output width, >= 1
+          int oheight);                // output height, >= 1
+TH_API int THNN_(SpatialAdaptiveAveragePooling_updateGradInput)(
+          THNNState *state,            // library state: receives the error message
+          THTensor *input,             // input of the forward pass
+          THTensor *gradOutput,        // gradient w.r.t. output, shaped as output
+          THTensor *gradInput,         // [OUT] gradient w.r.t. input, shaped as input
+          int owidth,                  // as in the forward pass
+          int oheight);                // as in the forward pass
+
+/* ---- SpatialFractionalMaxPooling: max over poolSizeW x poolSizeH windows at pseudo-random starts ---- */
+TH_API int THNN_(SpatialFractionalMaxPooling_updateOutput)(
+          THNNState *state,            // library state: receives the error message
+          THTensor *input,             // input, [planes, H, W] or [batch, planes, H, W]
+          THTensor *output,            // [OUT] output, [(batch,) planes, outputH, outputW]
+          int outputW,                 // output width, >= 1, with outputW + poolSizeW - 1 <= W
+          int outputH,                 // output height, >= 1, with outputH + poolSizeH - 1 <= H
+          int poolSizeW,               // window width
+          int poolSizeH,               // window height
+          THIndexTensor *indices,      // [BUFFER] offset of each output's maximum in its input plane, shaped as output
+          THTensor *randomSamples);    // [batch, planes, 2] in [0, 1): each plane's samples for the width, then the height (batch 1 unbatched)
+TH_API int THNN_(SpatialFractionalMaxPooling_updateGradInput)(
+          THNNState *state,            // library state: receives the error message
+          THTensor *input,             // input of the forward pass
+          THTensor *gradOutput,        // gradient w.r.t. output, shaped as output
+          THTensor *gradInput,         // [OUT] gradient w.r.t. input, shaped as input
+          int outputW,                 // as in the forward pass
+          int outputH,                 // as in the forward pass
+          int poolSizeW,               // as in the forward pass
+          int poolSizeH,               // as in the forward pass
+          THIndexTensor *indices);     // indices of the forward pass, each in [0, H * W)
+
+/* ---- SpatialMaxUnpooling: zeros with each input element put back at its pooling index ---- */
+TH_API int THNN_(SpatialMaxUnpooling_updateOutput)(
+          THNNState *state,            // library state: receives the error message
+          THTensor *input,             // input, [planes, h, w] or [batch, planes, h, w]
+          THTensor *output,            // [OUT] output, [(batch,) planes, oheight, owidth]
+          THIndexTensor *indices,      // shaped as input: where each element goes in its output plane, in [0, oheight * owidth)
+          int owidth,                  // output width
+          int oheight);                // output height
+TH_API int THNN_(SpatialMaxUnpooling_updateGradInput)(
+          THNNState *state,            // library state: receives the error message
+          THTensor *input,             // input of the forward pass
+          THTensor *gradOutput,        // gradient w.r.t. output, shaped as output
+          THTensor *gradInput,         // [OUT] gradient w.r.t. input, shaped as input
+          THIndexTensor *indices,      // as in the forward pass
+          int owidth,                  // as in the forward pass
+          int oheight);                // as in the forward pass
+
+/* ---- VolumetricMaxPooling: max over kT x kW x kH windows (VolumetricDilatedMaxPooling with dilation 1) ---- */
+TH_API int THNN_(VolumetricMaxPooling_updateOutput)(
+          THNNState *state,            // library state: receives the error message
+          THTensor *input,             // input, [planes, T, H, W] or [batch, planes, T, H, W]
+          THTensor *output,            // [OUT] output, [(batch,) planes, outT, outH, outW]
+          THIndexTensor *indices,      // [BUFFER] offset of each output's maximum in its input plane, shaped as output
+          int kT,                      // kernel size along time
+          int kW,                      // kernel width
+          int kH,                      // kernel height
+          int dT,                      // stride along time
+          int dW,                      // stride along the width
+          int dH,                      // stride along the height
+          int padT,                    // implicit padding at both ends in time, in [0, kT / 2]
+          int padW,                    // implicit padding on the left and right, in [0, kW / 2]
+          int padH,                    // implicit padding on the top and bottom, in [0, kH / 2]
+          bool ceil_mode);             // round the output size up instead of down
+TH_API int THNN_(VolumetricMaxPooling_updateGradInput)(
+          THNNState *state,            // library state: receives the error message
+          THTensor *input,             // input of the forward pass
+          THTensor *gradOutput,        // gradient w.r.t. output, shaped as output
+          THTensor *gradInput,         // [OUT] gradient w.r.t. input, shaped as input
+          THIndexTensor *indices,      // indices of the forward pass, each in [0, T * H * W)
+          int kT,                      // as in the forward pass
+          int kW,                      // as in the forward pass
+          int kH,                      // as in the forward pass
+          int dT,                      // as in the forward pass
+          int dW,                      // as in the forward pass
+          int dH,                      // as in the forward pass
+          int padT,                    // as in the forward pass
+          int padW,                    // as in the forward pass
+          int padH,                    // as in the forward pass
+          bool ceil_mode);             // as in the forward pass
+
+/* ---- VolumetricDilatedMaxPooling: max over kT x kW x kH windows whose taps lie dilation apart ---- */
+TH_API int THNN_(VolumetricDilatedMaxPooling_updateOutput)(
+          THNNState *state,            // library state: receives the error message
+          THTensor *input,             // input, [planes, T, H, W] or [batch, planes, T, H, W]
+          THTensor *output,            // [OUT] output, [(batch,) planes, outT, outH, outW]
+          THIndexTensor *indices,      // [BUFFER] offset of each output's maximum in its input plane, shaped as output
+          int kT,                      // kernel size along time
+          int kW,                      // kernel width
+          int kH,                      // kernel height
+          int dT,                      // stride along time
+          int dW,                      // stride along the width
+          int dH,                      // stride along the height
+          int padT,                    // implicit padding at both ends in time, in [0, kT / 2]
+          int padW,                    // implicit padding on the left and right, in [0, kW / 2]
+          int padH,                    // implicit padding on the top and bottom, in [0, kH / 2]
+          int dilationT,               // distance between the kernel's taps in time
+          int dilationW,               // distance between the kernel's taps along the width
+          int dilationH,               // distance between the kernel's taps along the height
+          bool ceil_mode);             // round the output size up instead of down
+TH_API int THNN_(VolumetricDilatedMaxPooling_updateGradInput)(
+          THNNState *state,            // library state: receives the error message
+          THTensor *input,             // input of the forward pass
+          THTensor *gradOutput,        // gradient w.r.t. output, shaped as output
+          THTensor *gradInput,         // [OUT] gradient w.r.t. input, shaped as input
+          THIndexTensor *indices,      // indices of the forward pass, each in [0, T * H * W)
+          int kT,                      // as in the forward pass
+          int kW,                      // as in the forward pass
+          int kH,                      // as in the forward pass
+          int dT,                      // as in the forward pass
+          int dW,                      // as in the forward pass
+          int dH,                      // as in the forward pass
+          int padT,                    // as in the forward pass
+          int padW,                    // as in the forward pass
+          int padH,                    // as in the forward pass
+          int dilationT,               // as in the forward pass
+          int dilationW,               // as in the forward pass
+          int dilationH,               // as in the forward pass
+          bool ceil_mode);             // as in the forward pass
+
+/* ---- VolumetricAveragePooling: mean over kT x kW x kH windows ---- */
+TH_API int THNN_(VolumetricAveragePooling_updateOutput)(
+          THNNState *state,            // library state: receives the error message
+          THTensor *input,             // input, [planes, T, H, W] or [batch, planes, T, H, W]
+          THTensor *output,            // [OUT] output, [(batch,) planes, outT, outH, outW]
+          int kT,                      // kernel size along time
+          int kW,                      // kernel width
+          int kH,                      // kernel height
+          int dT,                      // stride along time
+          int dW,                      // stride along the width
+          int dH,                      // stride along the height
+          int padT,                    // implicit zero padding at both ends in time, in [0, kT / 2]
+          int padW,                    // implicit zero padding on the left and right, in [0, kW / 2]
+          int padH,                    // implicit zero padding on the top and bottom, in [0, kH / 2]
+          bool ceil_mode,              // round the output size up instead of down
+          bool count_include_pad);     // divide by the taps inside input and padding, not only the input's
+TH_API int THNN_(VolumetricAveragePooling_updateGradInput)(
+          THNNState *state,            // library state: receives the error message
+          THTensor *input,             // input of the forward pass
+          THTensor *gradOutput,        // gradient w.r.t. output, shaped as output
+          THTensor *gradInput,         // [OUT] gradient w.r.t. input, shaped as input
+          int kT,                      // as in the forward pass
+          int kW,                      // as in the forward pass
+          int kH,                      // as in the forward pass
+          int dT,                      // as in the forward pass
+          int dW,                      // as in the forward pass
+          int dH,                      // as in the forward pass
+          int padT,                    // as in the forward pass
+          int padW,                    // as in the forward pass
+          int padH,                    // as in the forward pass
+          bool ceil_mode,              // as in the forward pass
+          bool count_include_pad);     // as in the forward pass
+
+/* ---- VolumetricFractionalMaxPooling: max over poolSizeT x poolSizeW x poolSizeH windows at pseudo-random starts ---- */
+TH_API int THNN_(VolumetricFractionalMaxPooling_updateOutput)(
+          THNNState *state,            // library state: receives the error message
+          THTensor *input,             // input, [planes, T, H, W] or [batch, planes, T, H, W]
+          THTensor *output,            // [OUT] output, [(batch,) planes, outputT, outputH, outputW]
+          int outputT,                 // output size in time, >= 1, with outputT + poolSizeT - 1 <= T
+          int outputW,                 // output width, >= 1, with outputW + poolSizeW - 1 <= W
+          int outputH,                 // output height, >= 1, with outputH + poolSizeH - 1 <= H
+          int poolSizeT,               // window size in time
+          int poolSizeW,               // window width
+          int poolSizeH,               // window height
+          THIndexTensor *indices,      // [BUFFER] offset of each output's maximum in its input plane, shaped as output
+          THTensor *randomSamples);    // [batch, planes, 3] in [0, 1): each plane's samples for time, width, height (batch 1 unbatched)
+TH_API int THNN_(VolumetricFractionalMaxPooling_updateGradInput)(
+          THNNState *state,            // library state: receives the error message
+          THTensor *input,             // input of the forward pass
+          THTensor *gradOutput,        // gradient w.r.t. output, shaped as output
+          THTensor *gradInput,         // [OUT] gradient w.r.t. input, shaped as input
+          int outputT,                 // as in the forward pass
+          int outputW,                 // as in the forward pass
+          int outputH,                 // as in the forward pass
+          int poolSizeT,               // as in the forward pass
+          int poolSizeW,               // as in the forward pass
+          int poolSizeH,               // as in the forward pass
+          THIndexTensor *indices);     // indices of the forward pass, each in [0, T * H * W)
+
+/* ---- VolumetricMaxUnpooling: zeros with each input element put back at its pooling index ---- */
+TH_API int THNN_(VolumetricMaxUnpooling_updateOutput)(
+          THNNState *state,            // library state: receives the error message
+          THTensor *input,             // input, [planes, t, h, w] or [batch, planes, t, h, w]
+          THTensor *output,            // [OUT] output, [(batch,) planes, oT, oH, oW]
+          THIndexTensor *indices,      // shaped as input: where each element goes in its output plane, in [0, oT * oH * oW)
+          int oT,                      // output size in time
+          int oW,                      // output width
+          int oH);                     // output height
+TH_API int THNN_(VolumetricMaxUnpooling_updateGradInput)(
+          THNNState *state,            // library state: receives the error message
+          THTensor *input,             // input of the forward pass
+          THTensor *gradOutput,        // gradient w.r.t. output, shaped as output
+          THTensor *gradInput,         // [OUT] gradient w.r.t. input, shaped as input
+          THIndexTensor *indices,      // as in the forward pass
+          int oT,                      // as in the forward pass
+          int oW,                      // as in the forward pass
+          int oH);                     // as in the forward pass
+
+/* ---- FeatureLPPooling: y_o = (sum_{i < width} x_{o stride + i}^power)^(1 / power) across features ---- */
+TH_API int THNN_(FeatureLPPooling_updateOutput)(
+          THNNState *state,            // library state: receives the error message
+          THTensor *input,             // input, [features, ...] (1D to 3D) or, in batch mode, [batch, features, ...] (2D to 4D)
+          THTensor *output,            // [OUT] output, shaped as input with (features - width) / stride + 1 features
+          accreal power,               // the power p, > 0
+          int width,                   // features per window, 2 to 16
+          int stride,                  // step between windows, 1 to 4
+          bool batchMode);             // the first dim is the batch
+TH_API int THNN_(FeatureLPPooling_updateGradInput)(
+          THNNState *state,            // library state: receives the error message
+          THTensor *gradOutput,        // gradient w.r.t. output, shaped as output
+          THTensor *input,             // input of the forward pass
+          THTensor *output,            // output of the forward pass
+          THTensor *gradInput,         // [OUT] gradient w.r.t. input, shaped as input
+          accreal power,               // as in the forward pass
+          int width,                   // as in the forward pass
+          int stride,                  // as in the forward pass
+          bool batchMode);             // as in the forward pass
 
 /* ==== end of spatial and volumetric pooling ==== */
 
@@ -1079,9 +1415,206 @@ TH_API int THNN_(SpatialSubSampling_accGradParameters)(
 
 /* ==== padding and resampling ==== */
 
+/* The spatial layers take [nPlane, h, w] or batched [batch, nPlane, h, w]
+ * input, the volumetric ones [nPlane, t, h, w] or [batch, nPlane, t, h, w];
+ * every plane is handled alike.  A pad below zero crops that side. */
+
+/* ---- SpatialReflectionPadding: pads by mirroring the input about its edge
+ * rows and columns (without repeating them): dcb|abcd|cba.  Each pad must be
+ * smaller than the input size along its dim (Torch7's rule). ---- */
+TH_API int THNN_(SpatialReflectionPadding_updateOutput)(
+          THNNState *state,            // library state: receives the error message
+          THTensor *input,             // input, 3D [nPlane, h, w] or 4D [batch, nPlane, h, w]
+          THTensor *output,            // [OUT] output, [.., h + pad_t + pad_b, w + pad_l + pad_r]
+          int pad_l,                   // columns added on the left (< 0 removes columns)
+          int pad_r,                   // columns added on the right
+          int pad_t,                   // rows added on top
+          int pad_b);                  // rows added at the bottom
+TH_API int THNN_(SpatialReflectionPadding_updateGradInput)(
+          THNNState *state,            // library state: receives the error message
+          THTensor *input,             // input of the forward pass (only its sizes are read)
+          THTensor *gradOutput,        // gradient w.r.t. output, shaped as output
+          THTensor *gradInput,         // [OUT] gradient w.r.t. input, shaped as input
+          int pad_l,                   // as in the forward pass
+          int pad_r,                   // as in the forward pass
+          int pad_t,                   // as in the forward pass
+          int pad_b);                  // as in the forward pass
+
+/* ---- SpatialReplicationPadding: pads by repeating the edge rows and
+ * columns: aaa|abcd|ddd ---- */
+TH_API int THNN_(SpatialReplicationPadding_updateOutput)(
+          THNNState *state,            // library state: receives the error message
+          THTensor *input,             // input, 3D [nPlane, h, w] or 4D [batch, nPlane, h, w]
+          THTensor *output,            // [OUT] output, [.., h + pad_t + pad_b, w + pad_l + pad_r]
+          int pad_l,                   // columns added on the left (< 0 removes columns)
+          int pad_r,                   // columns added on the right
+          int pad_t,                   // rows added on top
+          int pad_b);                  // rows added at the bottom
+TH_API int THNN_(SpatialReplicationPadding_updateGradInput)(
+          THNNState *state,            // library state: receives the error message
+          THTensor *input,             // input of the forward pass (only its sizes are read)
+          THTensor *gradOutput,        // gradient w.r.t. output, shaped as output
+          THTensor *gradInput,         // [OUT] gradient w.r.t. input, shaped as input
+          int pad_l,                   // as in the forward pass
+          int pad_r,                   // as in the forward pass
+          int pad_t,                   // as in the forward pass
+          int pad_b);                  // as in the forward pass
+
+/* ---- VolumetricReplicationPadding: SpatialReplicationPadding along time
+ * (front/back), height (top/bottom) and width (left/right) ---- */
+TH_API int THNN_(VolumetricReplicationPadding_updateOutput)(
+          THNNState *state,            // library state: receives the error message
+          THTensor *input,             // input, 4D [nPlane, t, h, w] or 5D [batch, nPlane, t, h, w]
+          THTensor *output,            // [OUT] output, [.., t + pfront + pback, h + ptop + pbottom, w + pleft + pright]
+          int pleft,                   // columns added on the left (< 0 removes columns)
+          int pright,                  // columns added on the right
+          int ptop,                    // rows added on top
+          int pbottom,                 // rows added at the bottom
+          int pfront,                  // frames added in front
+          int pback);                  // frames added at the back
+TH_API int THNN_(VolumetricReplicationPadding_updateGradInput)(
+          THNNState *state,            // library state: receives the error message
+          THTensor *input,             // input of the forward pass (only its sizes are read)
+          THTensor *gradOutput,        // gradient w.r.t. output, shaped as output
+          THTensor *gradInput,         // [OUT] gradient w.r.t. input, shaped as input
+          int pleft,                   // as in the forward pass
+          int pright,                  // as in the forward pass
+          int ptop,                    // as in the forward pass
+          int pbottom,                 // as in the forward pass
+          int pfront,                  // as in the forward pass
+          int pback);                  // as in the forward pass
+
+/* ---- SpatialUpSamplingNearest: each pixel becomes a scale x scale block:
+ * y[.., i, j] = x[.., i / scale, j / scale] ---- */
+TH_API int THNN_(SpatialUpSamplingNearest_updateOutput)(
+          THNNState *state,            // library state: receives the error message
+          THTensor *input,             // input, 3D [nPlane, h, w] or 4D [batch, nPlane, h, w]
+          THTensor *output,            // [OUT] output, [.., h * scale_factor, w * scale_factor]
+          int scale_factor);           // integer factor >= 1
+TH_API int THNN_(SpatialUpSamplingNearest_updateGradInput)(
+          THNNState *state,            // library state: receives the error message
+          THTensor *input,             // input of the forward pass (only its sizes are read)
+          THTensor *gradOutput,        // gradient w.r.t. output, shaped as output
+          THTensor *gradInput,         // [OUT] gradient w.r.t. input (sum over each block), shaped as input
+          int scale_factor);           // as in the forward pass
+
+/* ---- VolumetricUpSamplingNearest: each voxel becomes a scale^3 block ---- */
+TH_API int THNN_(VolumetricUpSamplingNearest_updateOutput)(
+          THNNState *state,            // library state: receives the error message
+          THTensor *input,             // input, 4D [nPlane, t, h, w] or 5D [batch, nPlane, t, h, w]
+          THTensor *output,            // [OUT] output, [.., t * scale_factor, h * scale_factor, w * scale_factor]
+          int scale_factor);           // integer factor >= 1
+TH_API int THNN_(VolumetricUpSamplingNearest_updateGradInput)(
+          THNNState *state,            // library state: receives the error message
+          THTensor *input,             // input of the forward pass (only its sizes are read)
+          THTensor *gradOutput,        // gradient w.r.t. output, shaped as output
+          THTensor *gradInput,         // [OUT] gradient w.r.t. input (sum over each block), shaped as input
+          int scale_factor);           // as in the forward pass
+
+/* ---- SpatialUpSamplingBilinear: bilinear interpolation with the corners
+ * aligned (Torch7's, PyTorch's align_corners=True): output row i samples
+ * input row i * (h - 1) / (outputHeight - 1), likewise for columns ---- */
+TH_API int THNN_(SpatialUpSamplingBilinear_updateOutput)(
+          THNNState *state,            // library state: receives the error message
+          THTensor *input,             // input, 3D [nPlane, h, w] or 4D [batch, nPlane, h, w]
+          THTensor *output,            // [OUT] output, [.., outputHeight, outputWidth]
+          int outputHeight,            // >= 1
+          int outputWidth);            // >= 1
+TH_API int THNN_(SpatialUpSamplingBilinear_updateGradInput)(
+          THNNState *state,            // library state: receives the error message
+          THTensor *input,             // input of the forward pass (only its sizes are read)
+          THTensor *gradOutput,        // gradient w.r.t. output, [.., outputHeight, outputWidth]
+          THTensor *gradInput,         // [OUT] gradient w.r.t. input, shaped as input
+          int outputHeight,            // as in the forward pass
+          int outputWidth);            // as in the forward pass
+
+/* ---- VolumetricUpSamplingTrilinear: SpatialUpSamplingBilinear along time,
+ * height and width ---- */
+TH_API int THNN_(VolumetricUpSamplingTrilinear_updateOutput)(
+          THNNState *state,            // library state: receives the error message
+          THTensor *input,             // input, 4D [nPlane, t, h, w] or 5D [batch, nPlane, t, h, w]
+          THTensor *output,            // [OUT] output, [.., outputDepth, outputHeight, outputWidth]
+          int outputDepth,             // >= 1
+          int outputHeight,            // >= 1
+          int outputWidth);            // >= 1
+TH_API int THNN_(VolumetricUpSamplingTrilinear_updateGradInput)(
+          THNNState *state,            // library state: receives the error message
+          THTensor *input,             // input of the forward pass (only its sizes are read)
+          THTensor *gradOutput,        // gradient w.r.t. output, [.., outputDepth, outputHeight, outputWidth]
+          THTensor *gradInput,         // [OUT] gradient w.r.t. input, shaped as input
+          int outputDepth,             // as in the forward pass
+          int outputHeight,            // as in the forward pass
+          int outputWidth);            // as in the forward pass
+
+/* ---- SpatialGridSamplerBilinear: output pixel (i, j) of sample n is input
+ * n bilinearly sampled at grid[n, i, j] = (x, y), coordinates in [-1, 1]
+ * with -1 and 1 the centres of the corner pixels (align_corners=True).
+ * Padding mode 0 (zeros, Torch7's): pixels outside the input read as 0;
+ * 1 (border): coordinates are clamped into the input.  A NaN coordinate
+ * gives NaN in every channel of its output pixel. ---- */
+TH_API int THNN_(SpatialGridSamplerBilinear_updateOutput)(
+          THNNState *state,            // library state: receives the error message
+          THTensor *input,             // input, 4D [batch, nPlane, h, w]
+          THTensor *grid,              // sampling points, 4D [batch, oh, ow, 2], (x, y) last
+          THTensor *output,            // [OUT] output, [batch, nPlane, oh, ow]
+          int padding_mode);           // 0 zeros, 1 border
+TH_API int THNN_(SpatialGridSamplerBilinear_updateGradInput)(
+          THNNState *state,            // library state: receives the error message
+          THTensor *input,             // input of the forward pass
+          THTensor *gradInput,         // [OUT] gradient w.r.t. input, shaped as input
+          THTensor *grid,              // grid of the forward pass
+          THTensor *gradGrid,          // [OUT] gradient w.r.t. grid, shaped as grid
+          THTensor *gradOutput,        // gradient w.r.t. output, [batch, nPlane, oh, ow]
+          int padding_mode);           // as in the forward pass
+
 /* ==== end of padding and resampling ==== */
 
 /* ==== batch normalization ==== */
+
+/* ---- BatchNormalization: per channel c (dim 1 of an input of 2 or more
+ * dims, [batch, nInput, ...]), over the batch and every position,
+ *   y = (x - mean[c]) * invstd[c] * weight[c] + bias[c]
+ * Training: mean and invstd = 1 / sqrt(var + eps) come from the input (var
+ * biased), are kept in save_mean / save_std for the backward pass, and the
+ * running statistics move towards them:
+ *   running_mean = momentum * mean + (1 - momentum) * running_mean
+ *   running_var  = momentum * var * n / (n - 1) + (1 - momentum) * running_var
+ * (the unbiased variance, n values per channel; training refuses n = 1, and
+ * an empty batch leaves them alone, with save_mean = save_std = 0).
+ * Evaluation: mean and var are running_mean and running_var.  Without weight
+ * and bias, w = 1, b = 0. */
+TH_API int THNN_(BatchNormalization_updateOutput)(
+          THNNState *state,            // library state: receives the error message
+          THTensor *input,             // input, [batch, nInput, ...], 2D or more (the modules use 2D, 4D, 5D)
+          THTensor *output,            // [OUT] output, shaped as input
+          THTensor *weight,            // [OPTIONAL] scale per channel, [nInput]
+          THTensor *bias,              // [OPTIONAL] shift per channel, [nInput]
+          THTensor *running_mean,      // [INOUT] [nInput]; updated in training (then contiguous)
+          THTensor *running_var,       // [INOUT] [nInput]; updated in training (then contiguous)
+          THTensor *save_mean,         // [BUFFER] training: the batch mean, [nInput]; untouched in evaluation
+          THTensor *save_std,          // [BUFFER] training: the batch 1 / sqrt(var + eps), [nInput]; untouched in evaluation
+          bool train,                  // batch statistics (true) or running ones (false)
+          accreal momentum,            // weight of the batch in the running statistics
+          accreal eps);                // added to the variance
+/* dL/dx = w * invstd * (dL/dy - mean(dL/dy) - xhat * mean(xhat * dL/dy)) in
+ * training (xhat = (x - mean) * invstd, means per channel), w * invstd *
+ * dL/dy in evaluation; dL/dw += scale * sum(xhat * dL/dy), dL/db += scale *
+ * sum(dL/dy), sums per channel. */
+TH_API int THNN_(BatchNormalization_backward)(
+          THNNState *state,            // library state: receives the error message
+          THTensor *input,             // input of the forward pass
+          THTensor *gradOutput,        // gradient w.r.t. output, shaped as input
+          THTensor *gradInput,         // [INOUT] [OPTIONAL] overwritten with dL/dx: contiguous, shaped as input
+          THTensor *gradWeight,        // [INOUT] [OPTIONAL] accumulates scale * dL/dw, contiguous [nInput]
+          THTensor *gradBias,          // [INOUT] [OPTIONAL] accumulates scale * dL/db, contiguous [nInput]
+          THTensor *weight,            // [OPTIONAL] scale per channel, as in the forward pass
+          THTensor *running_mean,      // running mean, [nInput] (read in evaluation)
+          THTensor *running_var,       // running variance, [nInput] (read in evaluation)
+          THTensor *save_mean,         // [OPTIONAL] training: save_mean of the forward pass (NULL: recomputed from input)
+          THTensor *save_std,          // [OPTIONAL] training: save_std of the forward pass (NULL: recomputed from input)
+          bool train,                  // as in the forward pass
+          accreal scale,               // factor applied to the accumulated gradients
+          accreal eps);                // as in the forward pass
 
 /* ==== end of batch normalization ==== */
 
