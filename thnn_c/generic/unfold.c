@@ -28,21 +28,25 @@
  * hence the transposition flags of the gemm calls.  A 1x1 kernel with step 1
  * and no padding needs no columns: the image [nPlane, H*W] is already them.
  *
- * Threads.  A batch is split between threads, one sample at a time, each
- * thread with its own column buffer; while they run, OpenBLAS is held at one
- * thread (a multi-threaded OpenBLAS called from several threads at once is
- * slow and may hang).  Without OpenMP everything runs in the calling thread
- * and OpenBLAS keeps its threads.  Samples go to whichever thread is free
- * (a thread slowed by another process does not hold the others up); each
- * sample's result is the same whichever thread makes it.  Gradients of the
- * weight, summed over samples, are summed per thread over a fixed share of
- * the batch and the sums added in thread order, so they do not depend on
- * timing either. */
+ * Threads.  Built with OpenMP, a batch is split between the library's
+ * threads (THBlas.c: one pool, OpenBLAS single-threaded and called from each
+ * thread), one sample at a time, each thread with its own column buffer; the
+ * products inside run whole in their thread.  A single sample, or a call too
+ * small to pay for threads, runs in the calling thread and THBlas_(gemm)
+ * splits its products instead.  Without OpenMP everything runs in the
+ * calling thread and OpenBLAS threads the products.  Samples go to whichever
+ * thread is free (a thread slowed by another process does not hold the
+ * others up); each sample's result is the same whichever thread makes it.
+ * Gradients of the weight, summed over samples, are summed per thread over
+ * a fixed share of the batch and the sums added in thread order, so they do
+ * not depend on timing either. */
 #ifndef TH_GENERIC_FILE
 #define TH_GENERIC_FILE "generic/unfold.c"
 #else
 
+#include "THLoop.h"
 #ifdef _OPENMP
+#include <cblas.h>
 #include <omp.h>
 #endif
 
@@ -111,14 +115,16 @@ static void THNNConv_inside(int64_t offset, int step, int64_t size, int64_t n, i
 #define THNN_CONV_PARALLEL_WORK (1 << 22)
 
 /* How many threads share `jobs` independent jobs (samples, planes) that
- * take `work` multiply-adds in all. */
+ * take `work` multiply-adds in all: the pool's size (1 in a fork() child),
+ * and 1 while OpenBLAS has threads of its own, which must not be called
+ * from several threads at once. */
 static int THNNConv_threads(int64_t jobs, double work)
 {
 #ifdef _OPENMP
-  int n = THGetNumThreads();
+  int n = THLoopThreads(INT64_MAX);
   if (n > jobs)
     n = (int)jobs;
-  return n < 1 || work < THNN_CONV_PARALLEL_WORK ? 1 : n;
+  return n < 1 || work < THNN_CONV_PARALLEL_WORK || scipy_openblas_get_num_threads() > 1 ? 1 : n;
 #else
   (void)jobs;
   (void)work;
@@ -133,22 +139,6 @@ static int THNNConv_threadId(void)
 #else
   return 0;
 #endif
-}
-
-/* Before and after a region where nThreads threads call the BLAS: hold
- * OpenBLAS at one thread meanwhile.  Returns what to restore. */
-static int THNNConv_enterParallel(int nThreads)
-{
-  int blasThreads = THGetNumThreads();
-  if (nThreads > 1)
-    THSetNumThreads(1);
-  return blasThreads;
-}
-
-static void THNNConv_leaveParallel(int nThreads, int blasThreads)
-{
-  if (nThreads > 1)
-    THSetNumThreads(blasThreads);
 }
 
 /* The sizes of a batch seen through its columns (see the top). */
@@ -321,7 +311,6 @@ static int THNN_(convUnfoldMultiply)(THNNState *state, const THNNConvGeometry *g
                                      real *columns)
 {
   int failed = 0;
-  int blasThreads = THNNConv_enterParallel(p->nThreads);
 #ifdef _OPENMP
 #pragma omp parallel for num_threads(p->nThreads) schedule(dynamic, 1) reduction(|:failed) if (p->nThreads > 1)
 #endif
@@ -339,7 +328,6 @@ static int THNN_(convUnfoldMultiply)(THNNState *state, const THNNConvGeometry *g
     failed |= THBlas_(gemm)(&local, 'n', 'n', p->area, p->nOther, p->K, 1, cols, p->area, w, p->K,
                             bias ? 1 : 0, out, p->area) != 0;
   }
-  THNNConv_leaveParallel(p->nThreads, blasThreads);
   return failed ? THNNConv_blasError(state, p) : 0;
 }
 
@@ -350,7 +338,6 @@ static int THNN_(convMultiplyFold)(THNNState *state, const THNNConvGeometry *g, 
                                    real *columns)
 {
   int failed = 0;
-  int blasThreads = THNNConv_enterParallel(p->nThreads);
 #ifdef _OPENMP
 #pragma omp parallel for num_threads(p->nThreads) schedule(dynamic, 1) reduction(|:failed) if (p->nThreads > 1)
 #endif
@@ -367,7 +354,6 @@ static int THNN_(convMultiplyFold)(THNNState *state, const THNNConvGeometry *g, 
       THNN_(unfoldedAcc)(g, cols, img);
     }
   }
-  THNNConv_leaveParallel(p->nThreads, blasThreads);
   return failed ? THNNConv_blasError(state, p) : 0;
 }
 
@@ -382,7 +368,6 @@ static int THNN_(convGradWeight)(THNNState *state, const THNNConvGeometry *g, co
   int64_t wSize = p->nOther * p->K;
   if (!single)
     THNN_(convZero)(partial, p->nThreads * wSize);
-  int blasThreads = THNNConv_enterParallel(p->nThreads);
 #ifdef _OPENMP
 #pragma omp parallel for num_threads(p->nThreads) schedule(static) reduction(|:failed) if (p->nThreads > 1)
 #endif
@@ -399,7 +384,6 @@ static int THNN_(convGradWeight)(THNNState *state, const THNNConvGeometry *g, co
                             other + n * p->nOther * p->area, p->area, 1, single ? gw : partial + t * wSize,
                             p->K) != 0;
   }
-  THNNConv_leaveParallel(p->nThreads, blasThreads);
   if (failed)
     return THNNConv_blasError(state, p);
   for (int t = 0; !single && t < p->nThreads; t++)
