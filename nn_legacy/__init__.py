@@ -129,6 +129,13 @@ from .WeightedMSECriterion import WeightedMSECriterion
 # ==== end of criterions in numpy ====
 
 # ==== spatial convolutions ====
+from .SpatialConvolution import SpatialConvolution
+from .SpatialConvolutionMM import SpatialConvolutionMM
+from .SpatialDilatedConvolution import SpatialDilatedConvolution
+from .SpatialFullConvolution import SpatialFullConvolution
+from .SpatialFullDilatedConvolution import SpatialFullDilatedConvolution
+from .SpatialDepthWiseConvolution import SpatialDepthWiseConvolution
+from .SpatialSubSampling import SpatialSubSampling
 
 # ==== end of spatial convolutions ====
 

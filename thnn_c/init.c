@@ -141,6 +141,29 @@
 /* ==== end of temporal layers and recurrent cells ==== */
 
 /* ==== spatial convolutions ==== */
+/* unfold.c first: the helpers the others share; each dilation-1 layer after the
+ * dilated one it forwards to */
+
+#define TH_GENERIC_FILE "generic/unfold.c"
+#include "THGenerateFloatTypes.h"
+
+#define TH_GENERIC_FILE "generic/SpatialDilatedConvolution.c"
+#include "THGenerateFloatTypes.h"
+
+#define TH_GENERIC_FILE "generic/SpatialConvolutionMM.c"
+#include "THGenerateFloatTypes.h"
+
+#define TH_GENERIC_FILE "generic/SpatialFullDilatedConvolution.c"
+#include "THGenerateFloatTypes.h"
+
+#define TH_GENERIC_FILE "generic/SpatialFullConvolution.c"
+#include "THGenerateFloatTypes.h"
+
+#define TH_GENERIC_FILE "generic/SpatialDepthWiseConvolution.c"
+#include "THGenerateFloatTypes.h"
+
+#define TH_GENERIC_FILE "generic/SpatialSubSampling.c"
+#include "THGenerateFloatTypes.h"
 
 /* ==== end of spatial convolutions ==== */
 

@@ -803,6 +803,270 @@ TH_API int THNN_(LSTMFused_updateGradInput)(
 
 /* ==== spatial convolutions ==== */
 
+/* ---- SpatialConvolutionMM: output[o] = bias[o] + sum over c of weight[o, c] (*) input[c], by im2col + GEMM ---- */
+TH_API int THNN_(SpatialConvolutionMM_updateOutput)(
+          THNNState *state,            // library state: receives the error message
+          THTensor *input,             // input, [nInputPlane, inH, inW] or [batch, nInputPlane, inH, inW]
+          THTensor *output,            // [OUT] output, [nOutputPlane, outH, outW] or [batch, nOutputPlane, outH, outW]
+          THTensor *weight,            // weight, [nOutputPlane, nInputPlane, kH, kW] or [nOutputPlane, nInputPlane*kH*kW]
+          THTensor *bias,              // [OPTIONAL] bias, [nOutputPlane]
+          THTensor *finput,            // [BUFFER] column buffers, one per thread: [threads, nInputPlane*kH*kW, outH*outW]
+          int kW,                      // kernel width
+          int kH,                      // kernel height
+          int dW,                      // horizontal step
+          int dH,                      // vertical step
+          int padW,                    // zero columns added left and right, in [0, kW)
+          int padH);                   // zero rows added above and below, in [0, kH)
+TH_API int THNN_(SpatialConvolutionMM_updateGradInput)(
+          THNNState *state,            // library state: receives the error message
+          THTensor *input,             // input of the forward pass
+          THTensor *gradOutput,        // gradient w.r.t. output, shaped as output
+          THTensor *gradInput,         // [OUT] gradient w.r.t. input, shaped as input
+          THTensor *weight,            // weight, as in the forward pass
+          THTensor *fgradInput,        // [BUFFER] column buffers, one per thread: [threads, nInputPlane*kH*kW, outH*outW]
+          int kW,                      // kernel width
+          int kH,                      // kernel height
+          int dW,                      // horizontal step
+          int dH,                      // vertical step
+          int padW,                    // zero columns added left and right
+          int padH);                   // zero rows added above and below
+TH_API int THNN_(SpatialConvolutionMM_accGradParameters)(
+          THNNState *state,            // library state: receives the error message
+          THTensor *input,             // input of the forward pass
+          THTensor *gradOutput,        // gradient w.r.t. output, shaped as output
+          THTensor *gradWeight,        // [INOUT] accumulates scale * dL/dweight, contiguous, shaped as weight
+          THTensor *gradBias,          // [INOUT] [OPTIONAL] accumulates scale * dL/dbias, contiguous [nOutputPlane]
+          THTensor *finput,            // [BUFFER] column buffers, one per thread (recomputed from input)
+          int kW,                      // kernel width
+          int kH,                      // kernel height
+          int dW,                      // horizontal step
+          int dH,                      // vertical step
+          int padW,                    // zero columns added left and right
+          int padH,                    // zero rows added above and below
+          accreal scale);              // factor applied to the accumulated gradients
+
+/* ---- SpatialDilatedConvolution: SpatialConvolutionMM with taps dilation apart ---- */
+TH_API int THNN_(SpatialDilatedConvolution_updateOutput)(
+          THNNState *state,            // library state: receives the error message
+          THTensor *input,             // input, [nInputPlane, inH, inW] or [batch, nInputPlane, inH, inW]
+          THTensor *output,            // [OUT] output, [nOutputPlane, outH, outW] or [batch, nOutputPlane, outH, outW]
+          THTensor *weight,            // weight, [nOutputPlane, nInputPlane, kH, kW] or [nOutputPlane, nInputPlane*kH*kW]
+          THTensor *bias,              // [OPTIONAL] bias, [nOutputPlane]
+          THTensor *finput,            // [BUFFER] column buffers, one per thread: [threads, nInputPlane*kH*kW, outH*outW]
+          int kW,                      // kernel width (taps)
+          int kH,                      // kernel height (taps)
+          int dW,                      // horizontal step
+          int dH,                      // vertical step
+          int padW,                    // zero columns added left and right, in [0, (kW-1)*dilationW + 1)
+          int padH,                    // zero rows added above and below, in [0, (kH-1)*dilationH + 1)
+          int dilationW,               // horizontal distance between taps
+          int dilationH);              // vertical distance between taps
+TH_API int THNN_(SpatialDilatedConvolution_updateGradInput)(
+          THNNState *state,            // library state: receives the error message
+          THTensor *input,             // input of the forward pass
+          THTensor *gradOutput,        // gradient w.r.t. output, shaped as output
+          THTensor *gradInput,         // [OUT] gradient w.r.t. input, shaped as input
+          THTensor *weight,            // weight, as in the forward pass
+          THTensor *fgradInput,        // [BUFFER] column buffers, one per thread: [threads, nInputPlane*kH*kW, outH*outW]
+          int kW,                      // kernel width (taps)
+          int kH,                      // kernel height (taps)
+          int dW,                      // horizontal step
+          int dH,                      // vertical step
+          int padW,                    // zero columns added left and right
+          int padH,                    // zero rows added above and below
+          int dilationW,               // horizontal distance between taps
+          int dilationH);              // vertical distance between taps
+TH_API int THNN_(SpatialDilatedConvolution_accGradParameters)(
+          THNNState *state,            // library state: receives the error message
+          THTensor *input,             // input of the forward pass
+          THTensor *gradOutput,        // gradient w.r.t. output, shaped as output
+          THTensor *gradWeight,        // [INOUT] accumulates scale * dL/dweight, contiguous, shaped as weight
+          THTensor *gradBias,          // [INOUT] [OPTIONAL] accumulates scale * dL/dbias, contiguous [nOutputPlane]
+          THTensor *finput,            // [BUFFER] column buffers, one per thread (recomputed from input)
+          int kW,                      // kernel width (taps)
+          int kH,                      // kernel height (taps)
+          int dW,                      // horizontal step
+          int dH,                      // vertical step
+          int padW,                    // zero columns added left and right
+          int padH,                    // zero rows added above and below
+          int dilationW,               // horizontal distance between taps
+          int dilationH,               // vertical distance between taps
+          accreal scale);              // factor applied to the accumulated gradients
+
+/* ---- SpatialFullConvolution: the transpose of SpatialConvolutionMM (deconvolution) ---- */
+TH_API int THNN_(SpatialFullConvolution_updateOutput)(
+          THNNState *state,            // library state: receives the error message
+          THTensor *input,             // input, [nInputPlane, inH, inW] or [batch, nInputPlane, inH, inW]
+          THTensor *output,            // [OUT] output, [(batch,) nOutputPlane, (inH-1)*dH - 2*padH + kH + adjH, (inW-1)*dW - 2*padW + kW + adjW]
+          THTensor *weight,            // weight, [nInputPlane, nOutputPlane, kH, kW]
+          THTensor *bias,              // [OPTIONAL] bias, [nOutputPlane]
+          THTensor *finput,            // [BUFFER] column buffers, one per thread: [threads, nOutputPlane*kH*kW, inH*inW]
+          int kW,                      // kernel width
+          int kH,                      // kernel height
+          int dW,                      // horizontal step
+          int dH,                      // vertical step
+          int padW,                    // columns cropped left and right, in [0, kW)
+          int padH,                    // rows cropped above and below, in [0, kH)
+          int adjW,                    // extra output columns on the right, in [0, dW)
+          int adjH);                   // extra output rows at the bottom, in [0, dH)
+TH_API int THNN_(SpatialFullConvolution_updateGradInput)(
+          THNNState *state,            // library state: receives the error message
+          THTensor *input,             // input of the forward pass
+          THTensor *gradOutput,        // gradient w.r.t. output, shaped as output
+          THTensor *gradInput,         // [OUT] gradient w.r.t. input, shaped as input
+          THTensor *weight,            // weight, [nInputPlane, nOutputPlane, kH, kW]
+          THTensor *fgradInput,        // [BUFFER] column buffers, one per thread: [threads, nOutputPlane*kH*kW, inH*inW]
+          int kW,                      // kernel width
+          int kH,                      // kernel height
+          int dW,                      // horizontal step
+          int dH,                      // vertical step
+          int padW,                    // columns cropped left and right
+          int padH,                    // rows cropped above and below
+          int adjW,                    // extra output columns on the right
+          int adjH);                   // extra output rows at the bottom
+TH_API int THNN_(SpatialFullConvolution_accGradParameters)(
+          THNNState *state,            // library state: receives the error message
+          THTensor *input,             // input of the forward pass
+          THTensor *gradOutput,        // gradient w.r.t. output, shaped as output
+          THTensor *gradWeight,        // [INOUT] accumulates scale * dL/dweight, contiguous [nInputPlane, nOutputPlane, kH, kW]
+          THTensor *gradBias,          // [INOUT] [OPTIONAL] accumulates scale * dL/dbias, contiguous [nOutputPlane]
+          THTensor *finput,            // [BUFFER] column buffers, one per thread (recomputed from gradOutput)
+          int kW,                      // kernel width
+          int kH,                      // kernel height
+          int dW,                      // horizontal step
+          int dH,                      // vertical step
+          int padW,                    // columns cropped left and right
+          int padH,                    // rows cropped above and below
+          int adjW,                    // extra output columns on the right
+          int adjH,                    // extra output rows at the bottom
+          accreal scale);              // factor applied to the accumulated gradients
+
+/* ---- SpatialFullDilatedConvolution: the transpose of SpatialDilatedConvolution ---- */
+TH_API int THNN_(SpatialFullDilatedConvolution_updateOutput)(
+          THNNState *state,            // library state: receives the error message
+          THTensor *input,             // input, [nInputPlane, inH, inW] or [batch, nInputPlane, inH, inW]
+          THTensor *output,            // [OUT] output, [(batch,) nOutputPlane, (inH-1)*dH - 2*padH + (kH-1)*dilationH + 1 + adjH, same for W]
+          THTensor *weight,            // weight, [nInputPlane, nOutputPlane, kH, kW]
+          THTensor *bias,              // [OPTIONAL] bias, [nOutputPlane]
+          THTensor *finput,            // [BUFFER] column buffers, one per thread: [threads, nOutputPlane*kH*kW, inH*inW]
+          int kW,                      // kernel width (taps)
+          int kH,                      // kernel height (taps)
+          int dW,                      // horizontal step
+          int dH,                      // vertical step
+          int padW,                    // columns cropped left and right, in [0, (kW-1)*dilationW + 1)
+          int padH,                    // rows cropped above and below, in [0, (kH-1)*dilationH + 1)
+          int dilationW,               // horizontal distance between taps
+          int dilationH,               // vertical distance between taps
+          int adjW,                    // extra output columns on the right, >= 0 and < dW or < dilationW
+          int adjH);                   // extra output rows at the bottom, >= 0 and < dH or < dilationH
+TH_API int THNN_(SpatialFullDilatedConvolution_updateGradInput)(
+          THNNState *state,            // library state: receives the error message
+          THTensor *input,             // input of the forward pass
+          THTensor *gradOutput,        // gradient w.r.t. output, shaped as output
+          THTensor *gradInput,         // [OUT] gradient w.r.t. input, shaped as input
+          THTensor *weight,            // weight, [nInputPlane, nOutputPlane, kH, kW]
+          THTensor *fgradInput,        // [BUFFER] column buffers, one per thread: [threads, nOutputPlane*kH*kW, inH*inW]
+          int kW,                      // kernel width (taps)
+          int kH,                      // kernel height (taps)
+          int dW,                      // horizontal step
+          int dH,                      // vertical step
+          int padW,                    // columns cropped left and right
+          int padH,                    // rows cropped above and below
+          int dilationW,               // horizontal distance between taps
+          int dilationH,               // vertical distance between taps
+          int adjW,                    // extra output columns on the right
+          int adjH);                   // extra output rows at the bottom
+TH_API int THNN_(SpatialFullDilatedConvolution_accGradParameters)(
+          THNNState *state,            // library state: receives the error message
+          THTensor *input,             // input of the forward pass
+          THTensor *gradOutput,        // gradient w.r.t. output, shaped as output
+          THTensor *gradWeight,        // [INOUT] accumulates scale * dL/dweight, contiguous [nInputPlane, nOutputPlane, kH, kW]
+          THTensor *gradBias,          // [INOUT] [OPTIONAL] accumulates scale * dL/dbias, contiguous [nOutputPlane]
+          THTensor *finput,            // [BUFFER] column buffers, one per thread (recomputed from gradOutput)
+          int kW,                      // kernel width (taps)
+          int kH,                      // kernel height (taps)
+          int dW,                      // horizontal step
+          int dH,                      // vertical step
+          int padW,                    // columns cropped left and right
+          int padH,                    // rows cropped above and below
+          int dilationW,               // horizontal distance between taps
+          int dilationH,               // vertical distance between taps
+          int adjW,                    // extra output columns on the right
+          int adjH,                    // extra output rows at the bottom
+          accreal scale);              // factor applied to the accumulated gradients
+
+/* ---- SpatialDepthWiseConvolution: each input plane c convolved alone by M kernels into planes c*M .. c*M+M-1 ---- */
+TH_API int THNN_(SpatialDepthWiseConvolution_updateOutput)(
+          THNNState *state,            // library state: receives the error message
+          THTensor *input,             // input, [nInputPlane, inH, inW] or [batch, nInputPlane, inH, inW]
+          THTensor *output,            // [OUT] output, [(batch,) nInputPlane*M, outH, outW]
+          THTensor *weight,            // weight, [M, nInputPlane, kH, kW] or [M, nInputPlane*kH*kW] (M: depthwiseMultiplier)
+          THTensor *bias,              // [OPTIONAL] bias, [M, nInputPlane]
+          int kW,                      // kernel width
+          int kH,                      // kernel height
+          int dW,                      // horizontal step
+          int dH,                      // vertical step
+          int padW,                    // zero columns added left and right, in [0, kW)
+          int padH);                   // zero rows added above and below, in [0, kH)
+TH_API int THNN_(SpatialDepthWiseConvolution_updateGradInput)(
+          THNNState *state,            // library state: receives the error message
+          THTensor *input,             // input of the forward pass
+          THTensor *gradOutput,        // gradient w.r.t. output, shaped as output
+          THTensor *gradInput,         // [OUT] gradient w.r.t. input, shaped as input
+          THTensor *weight,            // weight, as in the forward pass
+          int kW,                      // kernel width
+          int kH,                      // kernel height
+          int dW,                      // horizontal step
+          int dH,                      // vertical step
+          int padW,                    // zero columns added left and right
+          int padH);                   // zero rows added above and below
+TH_API int THNN_(SpatialDepthWiseConvolution_accGradParameters)(
+          THNNState *state,            // library state: receives the error message
+          THTensor *input,             // input of the forward pass
+          THTensor *gradOutput,        // gradient w.r.t. output, shaped as output
+          THTensor *gradWeight,        // [INOUT] accumulates scale * dL/dweight, contiguous, shaped as weight
+          THTensor *gradBias,          // [INOUT] [OPTIONAL] accumulates scale * dL/dbias, contiguous [M, nInputPlane]
+          int kW,                      // kernel width
+          int kH,                      // kernel height
+          int dW,                      // horizontal step
+          int dH,                      // vertical step
+          int padW,                    // zero columns added left and right
+          int padH,                    // zero rows added above and below
+          accreal scale);              // factor applied to the accumulated gradients
+
+/* ---- SpatialSubSampling: output[k] = bias[k] + weight[k] * (sum of input[k] over each kW x kH window) ---- */
+TH_API int THNN_(SpatialSubSampling_updateOutput)(
+          THNNState *state,            // library state: receives the error message
+          THTensor *input,             // input, [nInputPlane, inH, inW] or [batch, nInputPlane, inH, inW]
+          THTensor *output,            // [OUT] output, [(batch,) nInputPlane, (inH-kH)/dH + 1, (inW-kW)/dW + 1]
+          THTensor *weight,            // weight, [nInputPlane]
+          THTensor *bias,              // bias, [nInputPlane]
+          int kW,                      // window width
+          int kH,                      // window height
+          int dW,                      // horizontal step
+          int dH);                     // vertical step
+TH_API int THNN_(SpatialSubSampling_updateGradInput)(
+          THNNState *state,            // library state: receives the error message
+          THTensor *input,             // input of the forward pass
+          THTensor *gradOutput,        // gradient w.r.t. output, shaped as output
+          THTensor *gradInput,         // [OUT] gradient w.r.t. input, shaped as input
+          THTensor *weight,            // weight, [nInputPlane]
+          int kW,                      // window width
+          int kH,                      // window height
+          int dW,                      // horizontal step
+          int dH);                     // vertical step
+TH_API int THNN_(SpatialSubSampling_accGradParameters)(
+          THNNState *state,            // library state: receives the error message
+          THTensor *input,             // input of the forward pass
+          THTensor *gradOutput,        // gradient w.r.t. output, shaped as output
+          THTensor *gradWeight,        // [INOUT] accumulates scale * dL/dweight, contiguous [nInputPlane]
+          THTensor *gradBias,          // [INOUT] accumulates scale * dL/dbias, contiguous [nInputPlane]
+          int kW,                      // window width
+          int kH,                      // window height
+          int dW,                      // horizontal step
+          int dH,                      // vertical step
+          accreal scale);              // factor applied to the accumulated gradients
+
 /* ==== end of spatial convolutions ==== */
 
 /* ==== spatial and volumetric pooling ==== */
