@@ -149,7 +149,13 @@ from .WeightedMSECriterion import WeightedMSECriterion
 # ==== end of batch normalization ====
 
 # ==== spatial modules in numpy ====
-
+from .PixelShuffle import PixelShuffle
+from .SpatialCrossMapLRN import SpatialCrossMapLRN
+from .SpatialDropout import SpatialDropout
+from .SpatialLogSoftMax import SpatialLogSoftMax
+from .SpatialSoftMax import SpatialSoftMax
+from .SpatialZeroPadding import SpatialZeroPadding
+from .VolumetricDropout import VolumetricDropout
 # ==== end of spatial modules in numpy ====
 
 # ==== containers ====
