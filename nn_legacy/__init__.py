@@ -159,6 +159,14 @@ from .VolumetricDropout import VolumetricDropout
 # ==== end of spatial modules in numpy ====
 
 # ==== containers ====
+from .Bottle import Bottle
+from .ConcatTable import ConcatTable
+from .Decorator import Decorator
+from .DepthConcat import DepthConcat
+from .MapTable import MapTable
+from .ParallelTable import ParallelTable
+from .WeightNorm import WeightNorm
+from .serialization import FormatError, load, save
 
 # ==== end of containers ====
 
