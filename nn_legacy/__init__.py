@@ -133,6 +133,19 @@ from .WeightedMSECriterion import WeightedMSECriterion
 # ==== end of spatial convolutions ====
 
 # ==== spatial and volumetric pooling ====
+from .FeatureLPPooling import FeatureLPPooling
+from .SpatialAdaptiveAveragePooling import SpatialAdaptiveAveragePooling
+from .SpatialAdaptiveMaxPooling import SpatialAdaptiveMaxPooling
+from .SpatialAveragePooling import SpatialAveragePooling
+from .SpatialDilatedMaxPooling import SpatialDilatedMaxPooling
+from .SpatialFractionalMaxPooling import SpatialFractionalMaxPooling
+from .SpatialMaxPooling import SpatialMaxPooling
+from .SpatialMaxUnpooling import SpatialMaxUnpooling
+from .VolumetricAveragePooling import VolumetricAveragePooling
+from .VolumetricDilatedMaxPooling import VolumetricDilatedMaxPooling
+from .VolumetricFractionalMaxPooling import VolumetricFractionalMaxPooling
+from .VolumetricMaxPooling import VolumetricMaxPooling
+from .VolumetricMaxUnpooling import VolumetricMaxUnpooling
 
 # ==== end of spatial and volumetric pooling ====
 
@@ -215,7 +228,7 @@ from .CosineDistance import CosineDistance
 from .CriterionTable import CriterionTable
 # ==== end of table and shape modules ====
 
-__all__ = ["jacobian", "manualSeed", "load_lua"] + sorted(
+__all__ = ["jacobian", "manualSeed", "load_lua", "save", "load", "FormatError"] + sorted(
     name for name, value in dict(globals()).items()
     if isinstance(value, type) and issubclass(value, (Module, Criterion)))
 
