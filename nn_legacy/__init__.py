@@ -165,6 +165,7 @@ from .VolumetricMaxUnpooling import VolumetricMaxUnpooling
 from .PixelShuffle import PixelShuffle
 from .SpatialCrossMapLRN import SpatialCrossMapLRN
 from .SpatialDropout import SpatialDropout
+from .SpatialLPPooling import SpatialLPPooling
 from .SpatialLogSoftMax import SpatialLogSoftMax
 from .SpatialSoftMax import SpatialSoftMax
 from .SpatialZeroPadding import SpatialZeroPadding
