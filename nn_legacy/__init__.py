@@ -180,7 +180,14 @@ from .VolumetricBatchNormalization import VolumetricBatchNormalization
 # ==== end of batch normalization ====
 
 # ==== spatial modules in numpy ====
-
+from .PixelShuffle import PixelShuffle
+from .SpatialCrossMapLRN import SpatialCrossMapLRN
+from .SpatialDropout import SpatialDropout
+from .SpatialLPPooling import SpatialLPPooling
+from .SpatialLogSoftMax import SpatialLogSoftMax
+from .SpatialSoftMax import SpatialSoftMax
+from .SpatialZeroPadding import SpatialZeroPadding
+from .VolumetricDropout import VolumetricDropout
 # ==== end of spatial modules in numpy ====
 
 # ==== containers ====
