@@ -137,7 +137,14 @@ from .WeightedMSECriterion import WeightedMSECriterion
 # ==== end of spatial and volumetric pooling ====
 
 # ==== volumetric convolutions ====
-
+from .VolumetricConvolution import VolumetricConvolution
+from .VolumetricConvolutionMM import VolumetricConvolutionMM
+from .VolumetricDilatedConvolution import VolumetricDilatedConvolution
+from .VolumetricFullConvolution import VolumetricFullConvolution
+from .VolumetricFullDilatedConvolution import VolumetricFullDilatedConvolution
+from .SpatialConvolutionLocal import SpatialConvolutionLocal
+from .SpatialConvolutionMap import SpatialConvolutionMap
+from .SpatialFullConvolutionMap import SpatialFullConvolutionMap
 # ==== end of volumetric convolutions ====
 
 # ==== padding and resampling ====

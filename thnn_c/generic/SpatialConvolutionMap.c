@@ -10,7 +10,8 @@
  *     (w (*) x)[y, x'] = sum over a, b of w[a, b] * x[y*dH + a, x'*dW + b].
  * The plane helpers and the checks of the table below are shared with
  * SpatialFullConvolutionMap (included after this file), whose forward pass
- * is this layer's backward pass and the other way round. */
+ * is this layer's backward pass (with the table's columns swapped) and the
+ * other way round. */
 
 /* ---- the parts that do not depend on the element type, compiled once ---- */
 #ifndef THNN_MAP_SHARED

@@ -9,8 +9,8 @@
  * on top of bias[o].  The output is [(iH - 1)*dH + kH, (iW - 1)*dW + kW].
  * The output plane is the "image" of the plane helpers of
  * SpatialConvolutionMap.c (included before), the input plane its positions;
- * so this layer's forward pass is SpatialConvolutionMap's backward pass and
- * the other way round. */
+ * so this layer's forward pass is the backward pass of a SpatialConvolutionMap
+ * whose table has its two columns swapped, and the other way round. */
 
 /* Check every argument; fill the planes of one connection.  For
  * accGradParameters `weight` is gradWeight and `bias` gradBias. */
