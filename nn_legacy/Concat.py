@@ -1,6 +1,6 @@
 import numpy as np
 
-from .Container import Container
+from .Container import Container, tree_repr
 
 
 class Concat(Container):
@@ -19,6 +19,7 @@ class Concat(Container):
 
     def _t7_fixup(self, version):
         self.dimension = int(self.dimension) - 1  # Lua numbers are floats; Torch7 counted from 1
+        vars(self).pop("size", None)              # Torch7's work buffer; here it would hide size()
 
     def updateOutput(self, input):
         outputs = [self._child(i, "updateOutput", input) for i in range(len(self.modules))]
@@ -37,6 +38,7 @@ class Concat(Container):
         return parts
 
     def _check_grad(self, gradOutput):
+        self._need_output()
         if not isinstance(gradOutput, np.ndarray) or gradOutput.shape != self.output.shape:
             shape = getattr(gradOutput, "shape", type(gradOutput).__name__)
             raise ValueError(f"{type(self).__name__}: gradOutput must be shaped as output {list(self.output.shape)}, "
@@ -73,7 +75,7 @@ class Concat(Container):
             self._child(i, "accUpdateGradParameters", input, part, lr)
 
     def __repr__(self):
-        return _tree_repr(self, f"nn.{type(self).__name__}({self.dimension})")
+        return tree_repr(self, f"nn.{type(self).__name__}({self.dimension})")
 
 
 def _join(container, outputs, dim, buffer):
@@ -97,15 +99,3 @@ def _join(container, outputs, dim, buffer):
         buffer = np.empty(shape, dtype=dtype)
     np.concatenate(outputs, axis=dim, out=buffer)
     return buffer
-
-
-def _tree_repr(container, head):
-    if not container.modules:
-        return head
-    lines = [head + " {", "  input"]
-    for i, m in enumerate(container.modules):
-        last = i == len(container.modules) - 1
-        body = repr(m).replace("\n", "\n  |    " if not last else "\n       ")
-        lines.append(f"  |`-> ({i}): {body}")
-    lines += ["   ... -> output", "}"]
-    return "\n".join(lines)

@@ -77,6 +77,25 @@ class Container(Module):
             containers += c
         return nodes, containers
 
+    def replace(self, fn):
+        out = fn(self)
+        for i, m in enumerate(self.modules):
+            self.modules[i] = m.replace(fn)
+        return out
+
+    def share(self, other, *names):
+        """Share the named arrays of this container's own and of each child
+        with the matching child of ``other`` (a container of as many children)."""
+        if not isinstance(other, Container) or len(other.modules) != len(self.modules):
+            got = f"{type(other).__name__} of {len(other.modules)} modules" if isinstance(other, Container) \
+                else type(other).__name__
+            raise ValueError(f"{type(self).__name__}.share: expected a container of {len(self.modules)} modules "
+                             f"like this one, got {got}")
+        super().share(other, *names)
+        for i, m in enumerate(self.modules):
+            self._child(i, "share", other.modules[i], *names)
+        return self
+
     def _dtype(self):
         for m in self.modules:
             dtype = m._dtype()
@@ -89,8 +108,13 @@ class Container(Module):
         name and the child's index in front of its message."""
         try:
             return getattr(self.modules[index], method)(*args)
-        except (ValueError, TypeError) as e:
+        except (ValueError, TypeError, RuntimeError, IndexError) as e:
             raise type(e)(f"{type(self).__name__} ({index}) -> {_message(self.modules[index], e)}") from e
+
+    def _need_output(self):
+        """backward needs the outputs of forward."""
+        if self.output is None:
+            raise RuntimeError(f"{type(self).__name__}: backward needs the outputs of forward: call forward first")
 
 
 def _message(module, error):
@@ -100,3 +124,72 @@ def _message(module, error):
     if isinstance(module, Container) or text.startswith(name):
         return text
     return f"{name}: {text}"
+
+
+# ---------------------------------------------------------------- tables
+# Tables (Torch7's Lua tables of tensors) are Python lists of arrays, possibly
+# nested; the argument checks and copies are _tables'.  The table containers
+# build their outputs and gradInputs with these helpers.
+def layout(value):
+    """The shapes of an array or (nested) table: (2, 3) or [(2, 3), [(4,)]]."""
+    if isinstance(value, (list, tuple)):
+        return [layout(v) for v in value]
+    return tuple(np.shape(value)) if isinstance(value, np.ndarray) else type(value).__name__
+
+
+def show_layout(value):
+    """How error messages show an array or table: [2, 3] or {[2, 3], [4]}."""
+    if isinstance(value, (list, tuple)):
+        return "{" + ", ".join(show_layout(v) for v in value) + "}"
+    if isinstance(value, np.ndarray):
+        return f"[{', '.join(map(str, value.shape))}]"
+    return type(value).__name__
+
+
+def same_list(old, items):
+    """``old`` when it already holds exactly these objects, else a new list:
+    a table handed out before stays as it was when its arrays change."""
+    items = list(items)
+    if isinstance(old, list) and len(old) == len(items) and all(a is b for a, b in zip(old, items)):
+        return old
+    return items
+
+
+def add_table(container, total, value, index):
+    """total += value, array by array; value is child index's gradInput and
+    must be laid out as total."""
+    if layout(total) != layout(value):
+        raise ValueError(f"{type(container).__name__}: gradInput of module ({index}) is {show_layout(value)}, "
+                         f"which cannot be added to {show_layout(total)} of module (0)")
+    _add(total, value)
+
+
+def _add(total, value):
+    if isinstance(total, list):
+        for t, v in zip(total, value):
+            _add(t, v)
+    else:
+        total += value
+
+
+# ---------------------------------------------------------------- repr
+def tree_repr(container, head):
+    """Torch7's picture of children that all see the input (Concat,
+    ConcatTable, ParallelTable, ...), indices from 0::
+
+        nn.ConcatTable {
+          input
+            |`-> (0): nn.Linear(3 -> 2)
+             `-> (1): nn.Tanh
+             ... -> output
+        }
+    """
+    if not container.modules:
+        return head
+    lines = [head + " {", "  input"]
+    last = len(container.modules) - 1
+    for i, m in enumerate(container.modules):
+        arrow, continuation = ("   `-> ", "       ") if i == last else ("  |`-> ", "  |    ")
+        lines.append(f"  {arrow}({i}): " + repr(m).replace("\n", "\n  " + continuation))
+    lines += ["     ... -> output", "}"]
+    return "\n".join(lines)

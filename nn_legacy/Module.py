@@ -102,10 +102,16 @@ class Module:
         """One flat array of all parameters and one of all gradients; afterwards
         every parameter (and gradient) of the module is a view into them, so
         updating the flat arrays updates the module.  Calling it again returns
-        the same two arrays while the module's parameters still view them."""
+        the same two arrays while the module's parameters still view them.
+
+        A parameter shared by several modules (``share``, ``clone(names)``)
+        takes one place in the flat arrays and stays shared; its gradient
+        must be shared the same way (Torch7 asked the same), or the two flat
+        arrays would not line up."""
         entries = self._all_parameters()
         if not entries:
             return np.zeros(0), np.zeros(0)
+        _check_shared_alike(self, entries)
         flat = []
         for which in (1, 2):
             arrays = [getattr(e[0], e[which]) for e in entries]
@@ -123,14 +129,19 @@ class Module:
 
     def type(self, dtype=None, _memo=None):
         """Without argument: the module's dtype.  With one: convert every float
-        array of the module to it (shared arrays stay shared) and return self."""
+        array of the module to it and return self.  Arrays already of that
+        dtype are kept as they are (as Torch7 did).  An array shared by
+        several modules of the tree stays shared; to keep arrays shared
+        between separate trees, convert them with the same dict as second
+        argument (Torch7's tensorCache): ``a.type(t, cache); b.type(t, cache)``."""
         if dtype is None:
             return self._dtype()
         dtype = np.dtype(dtype)
         if dtype not in _FLOATS:
             raise TypeError(f"{type(self).__name__}.type: float32 or float64, got {dtype}")
         memo = {} if _memo is None else _memo
-        for key, value in vars(self).items():
+        memo[id(self)] = (self, self)   # reached again (MapTable's module, a shared child): done already
+        for key, value in list(vars(self).items()):
             setattr(self, key, _convert(value, dtype, memo))
         return self
 
@@ -157,6 +168,7 @@ class Module:
 
     # ---- the module tree ----
     def apply(self, fn):
+        """fn(m) for this module and every module below it, parents first."""
         for m in self.listModules():
             fn(m)
 
@@ -164,17 +176,54 @@ class Module:
         return [self]
 
     def findModules(self, typename, container=None):
-        """(modules of that class or class name, the container holding each)."""
+        """(modules of that class, the container holding each), in the order of
+        listModules.  typename: a class (subclasses match too) or a class
+        name ("Linear" or Torch7's "nn.Linear").  A match at the top has
+        None as its container (Torch7 gave the module itself)."""
         nodes, containers = [], []
-        match = (lambda m: type(m).__name__ == typename) if isinstance(typename, str) \
-            else (lambda m: isinstance(m, typename))
-        if match(self):
+        if _matches(self, typename):
             nodes.append(self)
             containers.append(container)
         return nodes, containers
 
-    def clone(self):
-        return copy.deepcopy(self)
+    def replace(self, fn):
+        """Torch7's replace: returns fn(self), after replacing every child of a
+        container by child.replace(fn) (so fn sees every module of the tree;
+        what fn returns for a child takes the child's place)."""
+        return fn(self)
+
+    def share(self, other, *names):
+        """Make the named attributes (``'weight'``, ``'bias'``,
+        ``'gradWeight'``, ...) the very arrays of ``other``: updating one
+        module updates the other.  Names this module does not have (or has
+        as None) are skipped, as in Torch7; containers share child by child.
+        Returns self.
+
+        Unlike Torch7's ``tensor:set()`` this rebinds the attribute, so an
+        array you held from this module before keeps its own memory."""
+        if not isinstance(other, Module):
+            raise TypeError(f"{type(self).__name__}.share: expected a Module to share with, "
+                            f"got {type(other).__name__}")
+        for name in names:
+            if not isinstance(name, str):
+                raise TypeError(f"{type(self).__name__}.share: attribute names must be strings, got {name!r}")
+            mine = getattr(self, name, None)
+            if mine is None:
+                continue
+            theirs = getattr(other, name, None)
+            if not isinstance(mine, np.ndarray) or not isinstance(theirs, np.ndarray):
+                raise TypeError(f"{type(self).__name__}.share: '{name}' must be an array in both modules, got "
+                                f"{type(mine).__name__} here and {type(theirs).__name__} in {type(other).__name__}")
+            setattr(self, name, theirs)
+        return self
+
+    def clone(self, *names):
+        """A deep copy; with names (``clone('weight', 'bias', 'gradWeight',
+        'gradBias')``) the copy shares those arrays with this module."""
+        copy_ = copy.deepcopy(self)
+        if names:
+            copy_.share(self, *names)
+        return copy_
 
     def __repr__(self):
         return f"nn.{type(self).__name__}"
@@ -200,6 +249,8 @@ def uniform(shape, stdv, dtype):
 
 
 def _convert(value, dtype, memo):
+    """value with its float arrays converted; memo maps id(original) to
+    (original, converted), holding the original so its id stays unique."""
     if isinstance(value, np.ndarray) and value.dtype in _FLOATS:
         if value.dtype == dtype:  # kept, so views (flattenParameters) and references stay live
             return value
@@ -207,10 +258,37 @@ def _convert(value, dtype, memo):
             memo[id(value)] = (value, value.astype(dtype))
         return memo[id(value)][1]
     if isinstance(value, (Module, Criterion)):  # a criterion may hold others (CrossEntropy's nll)
+        if id(value) in memo:  # reached before (MapTable's module, a module in two places): done
+            return memo[id(value)][1]
+        memo[id(value)] = (value, value)
         return value.type(dtype, memo)
     if isinstance(value, list):
         return [_convert(v, dtype, memo) for v in value]
     return value
+
+
+def _matches(module, typename):
+    if isinstance(typename, str):
+        name = typename[3:] if typename.startswith("nn.") else typename
+        return type(module).__name__ == name
+    if isinstance(typename, type):
+        return isinstance(module, typename)
+    raise TypeError(f"{type(module).__name__}.findModules: a class or a class name, got {type(typename).__name__}")
+
+
+def _check_shared_alike(module, entries):
+    """Every parameter shared between modules has its gradient shared the same way."""
+    grad_of, param_of = {}, {}
+    for m, p, g in entries:
+        param, grad = getattr(m, p), getattr(m, g)
+        if grad is None or grad.shape != param.shape:
+            raise ValueError(f"{type(module).__name__}.flattenParameters: {type(m).__name__}.{g} must be an "
+                             f"array shaped as {p} {list(param.shape)}, got "
+                             f"{list(grad.shape) if grad is not None else None}")
+        if grad_of.setdefault(id(param), id(grad)) != id(grad) or param_of.setdefault(id(grad), id(param)) != id(param):
+            raise ValueError(f"{type(module).__name__}.flattenParameters: {type(m).__name__}.{p} is shared with "
+                             f"another module but {g} is not (or the other way round); share both, "
+                             f"e.g. clone('weight', 'bias', 'gradWeight', 'gradBias')")
 
 
 def _flatten(arrays, owners):

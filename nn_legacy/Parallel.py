@@ -1,7 +1,7 @@
 import numpy as np
 
-from .Concat import _join, _tree_repr
-from .Container import Container
+from .Concat import _join
+from .Container import Container, tree_repr
 
 
 class Parallel(Container):
@@ -76,4 +76,4 @@ class Parallel(Container):
             self._child(i, "accUpdateGradParameters", x, g, lr)
 
     def __repr__(self):
-        return _tree_repr(self, f"nn.{type(self).__name__}({self.inputDimension}, {self.outputDimension})")
+        return tree_repr(self, f"nn.{type(self).__name__}({self.inputDimension}, {self.outputDimension})")

@@ -60,7 +60,7 @@ class Sequential(Container):
         if not self.modules:
             return "nn.Sequential"
         chain = " -> ".join(f"({i})" for i in range(len(self.modules)))
-        lines = [f"nn.Sequential {{", f"  [input -> {chain} -> output]"]
+        lines = ["nn.Sequential {", f"  [input -> {chain} -> output]"]
         for i, m in enumerate(self.modules):
             body = repr(m).replace("\n", "\n  ")
             lines.append(f"  ({i}): {body}")

@@ -2,7 +2,8 @@ from .Module import Module
 
 
 class Threshold(Module):
-    """Elementwise ``y = x if x > threshold else value``; any shape.
+    """Elementwise ``y = x if x > threshold else value``; any shape.  A NaN
+    input stays NaN (and passes its gradient), as in PyTorch.
 
     Gradient: ``dL/dx = dL/dy where x > threshold, else 0``.
 

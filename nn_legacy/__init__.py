@@ -133,6 +133,19 @@ from .WeightedMSECriterion import WeightedMSECriterion
 # ==== end of spatial convolutions ====
 
 # ==== spatial and volumetric pooling ====
+from .FeatureLPPooling import FeatureLPPooling
+from .SpatialAdaptiveAveragePooling import SpatialAdaptiveAveragePooling
+from .SpatialAdaptiveMaxPooling import SpatialAdaptiveMaxPooling
+from .SpatialAveragePooling import SpatialAveragePooling
+from .SpatialDilatedMaxPooling import SpatialDilatedMaxPooling
+from .SpatialFractionalMaxPooling import SpatialFractionalMaxPooling
+from .SpatialMaxPooling import SpatialMaxPooling
+from .SpatialMaxUnpooling import SpatialMaxUnpooling
+from .VolumetricAveragePooling import VolumetricAveragePooling
+from .VolumetricDilatedMaxPooling import VolumetricDilatedMaxPooling
+from .VolumetricFractionalMaxPooling import VolumetricFractionalMaxPooling
+from .VolumetricMaxPooling import VolumetricMaxPooling
+from .VolumetricMaxUnpooling import VolumetricMaxUnpooling
 
 # ==== end of spatial and volumetric pooling ====
 
@@ -160,6 +173,14 @@ from .SpatialFullConvolutionMap import SpatialFullConvolutionMap
 # ==== end of spatial modules in numpy ====
 
 # ==== containers ====
+from .Bottle import Bottle
+from .ConcatTable import ConcatTable
+from .Decorator import Decorator
+from .DepthConcat import DepthConcat
+from .MapTable import MapTable
+from .ParallelTable import ParallelTable
+from .WeightNorm import WeightNorm
+from .serialization import FormatError, load, save
 
 # ==== end of containers ====
 
@@ -208,7 +229,7 @@ from .CosineDistance import CosineDistance
 from .CriterionTable import CriterionTable
 # ==== end of table and shape modules ====
 
-__all__ = ["jacobian", "manualSeed", "load_lua"] + sorted(
+__all__ = ["jacobian", "manualSeed", "load_lua", "save", "load", "FormatError"] + sorted(
     name for name, value in dict(globals()).items()
     if isinstance(value, type) and issubclass(value, (Module, Criterion)))
 

@@ -14,8 +14,8 @@ import pickle
 
 import numpy as np
 
-from layer_checks import (JACOBIAN_TOL, STEP, assert_float32_close, map_table, noncontiguous_views,
-                          relative_error, table_leaves)
+from layer_checks import (JACOBIAN_TOL, STEP, assert_float32_close, assert_parameter_jacobians, map_table,
+                          noncontiguous_views, relative_error, table_leaves)
 from nn_legacy import Module, jacobian
 
 
@@ -96,6 +96,31 @@ class Flattened(Module):
                                          for leaf, f in zip(table_leaves(grad), self.free) if f] + [np.zeros(0)])
         return self.gradInput
 
+    # the module's parameters and parameter verbs are the wrapper's, so the
+    # parameter checks of layer_checks go through the module's own code
+    def accGradParameters(self, x, g, scale=1):
+        self.module.accGradParameters(self.table(x), unflat(g, self.out_like), scale)
+
+    def accUpdateGradParameters(self, x, g, lr):
+        self.module.accUpdateGradParameters(self.table(x), unflat(g, self.out_like), lr)
+
+    def _all_parameters(self):
+        return self.module._all_parameters()
+
+    def zeroGradParameters(self):
+        self.module.zeroGradParameters()
+
+    def updateParameters(self, learningRate):
+        self.module.updateParameters(learningRate)
+
+    def _dtype(self):
+        return self.module._dtype()
+
+    def vector(self):
+        """The free float arrays of the input table as one vector."""
+        return np.concatenate([np.ravel(leaf) for leaf, f in zip(table_leaves(self.like), self.free) if f]
+                              + [np.zeros(0)])
+
 
 def assert_table_jacobian(module, table, kinks=(), fixed=()):
     """d output / d every float array of the table (or the array), through
@@ -103,8 +128,7 @@ def assert_table_jacobian(module, table, kinks=(), fixed=()):
     entry (``input[1][0] element (2, 1)``).  ``fixed``: paths of float
     arrays held fixed (``{"[1]"}`` for a target)."""
     wrapped = Flattened(module, table, fixed)
-    x = np.concatenate([np.ravel(leaf) for leaf, f in zip(table_leaves(table), wrapped.free) if f] + [np.zeros(0)])
-    report = jacobian.testJacobian(wrapped, x, perturbation=STEP, kinks=kinks)
+    report = jacobian.testJacobian(wrapped, wrapped.vector(), perturbation=STEP, kinks=kinks)
     if not report < JACOBIAN_TOL:
         free = [(p, leaf) for p, leaf, f in zip(leaf_paths(table), table_leaves(table), wrapped.free) if f]
         index, ends = int(report.where[1][0]), np.cumsum([leaf.size for _, leaf in free])
@@ -113,6 +137,14 @@ def assert_table_jacobian(module, table, kinks=(), fixed=()):
         where = np.unravel_index(index - (ends[k] - leaf.size), leaf.shape)
         raise AssertionError(f"input{path} element {tuple(int(i) for i in where)}: {report}")
     return report
+
+
+def assert_table_parameter_jacobians(module, table, fixed=()):
+    """d output / d every parameter of the module, through accGradParameters
+    and through accUpdateGradParameters, against central differences
+    (layer_checks.assert_parameter_jacobians on the flattened module)."""
+    wrapped = Flattened(module, table, fixed)
+    assert_parameter_jacobians(wrapped, wrapped.vector())
 
 
 def copies(value):

@@ -74,8 +74,34 @@ def test_bad_grad_output():
 
 
 def test_repr():
+    # Torch7's layout (its last child drawn with `->), indices from 0
     assert repr(nn.Concat(1).add(nn.Tanh()).add(nn.ReLU())) == (
-        "nn.Concat(1) {\n  input\n  |`-> (0): nn.Tanh\n  |`-> (1): nn.ReLU\n   ... -> output\n}")
+        "nn.Concat(1) {\n  input\n    |`-> (0): nn.Tanh\n     `-> (1): nn.ReLU\n     ... -> output\n}")
+
+
+def test_repr_of_nested_children():
+    inner = nn.Concat(0).add(nn.Tanh()).add(nn.ReLU())
+    assert repr(nn.Concat(1).add(inner).add(nn.Concat(0).add(nn.Tanh()))) == (
+        "nn.Concat(1) {\n"
+        "  input\n"
+        "    |`-> (0): nn.Concat(0) {\n"
+        "    |      input\n"
+        "    |        |`-> (0): nn.Tanh\n"
+        "    |         `-> (1): nn.ReLU\n"
+        "    |         ... -> output\n"
+        "    |    }\n"
+        "     `-> (1): nn.Concat(0) {\n"
+        "           input\n"
+        "              `-> (0): nn.Tanh\n"
+        "              ... -> output\n"
+        "         }\n"
+        "     ... -> output\n"
+        "}")
+
+
+def test_backward_before_forward():
+    with raises_exactly(RuntimeError, "Concat: backward needs the outputs of forward: call forward first"):
+        make().backward(uniform((4, 5), 1), uniform((4, 10), 2))
 
 
 def test_empty_container():

@@ -87,8 +87,6 @@ def test_pickle_keeps_in_place_mode():
     np.testing.assert_array_equal(x, expected)
 
 
-@pytest.mark.xfail(strict=True, reason="bug: Threshold_updateOutput maps NaN to 0 (NaN > 0 is false); "
-                                       "torch.relu keeps NaN")
 def test_nan_propagates():
     x = uniform((3, 4), 1)
     mask = np.zeros(x.shape, dtype=bool)

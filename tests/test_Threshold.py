@@ -95,8 +95,6 @@ def test_pickle_round_trip():
     check_pickle(make(), uniform((4, 5), 1), uniform((4, 5), 2))
 
 
-@pytest.mark.xfail(strict=True, reason="bug: Threshold_updateOutput maps NaN to val (NaN > threshold is false); "
-                                       "torch.nn.functional.threshold keeps NaN")
 def test_nan_propagates():
     x = uniform((3, 4), 1)
     mask = np.zeros(x.shape, dtype=bool)

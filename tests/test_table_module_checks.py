@@ -6,8 +6,9 @@ import pytest
 
 import nn_legacy as nn
 from layer_checks import uniform
-from table_module_checks import (assert_table_jacobian, check_table_batch_equals_samples, check_table_buffer_reuse,
-                                 check_table_float32, check_table_noncontiguous, check_table_pickle, flat, unflat)
+from table_module_checks import (assert_table_jacobian, assert_table_parameter_jacobians,
+                                 check_table_batch_equals_samples, check_table_buffer_reuse, check_table_float32,
+                                 check_table_noncontiguous, check_table_pickle, flat, unflat)
 
 
 def pair(shape=(3, 4)):
@@ -68,6 +69,14 @@ class MixesSamples(nn.CAddTable):
         return super().updateOutput([x - x.mean(axis=0) if x.ndim > 1 else x for x in input])
 
 
+class HalfBiasGradient(nn.Linear):
+    """Accumulates half the bias gradient (accGradParameters only)."""
+
+    def accGradParameters(self, input, gradOutput, scale=1):
+        super().accGradParameters(input, gradOutput, scale)
+        self.gradBias *= 0.5
+
+
 class ForgetsDimension(nn.SplitTable):
     def __getstate__(self):
         state = dict(self.__dict__)
@@ -94,6 +103,12 @@ def test_jacobian_check_holds_fixed_entries_fixed():
     assert_table_jacobian(m, pair(), fixed={"[1]"})
     with pytest.raises(AssertionError, match=r"^input\[1\] element"):
         assert_table_jacobian(m, pair())
+
+
+def test_parameter_jacobian_check_catches_a_wrong_parameter_gradient():
+    assert_table_parameter_jacobians(nn.ParallelTable(nn.Linear(4, 2), nn.Linear(4, 3)), pair())
+    with pytest.raises(AssertionError, match=r"^parameter 3 of shape \(3,\): <Jacobian w.r.t. parameter:"):
+        assert_table_parameter_jacobians(nn.ParallelTable(nn.Linear(4, 2), HalfBiasGradient(4, 3)), pair())
 
 
 def test_noncontiguous_check_catches_ignored_strides_and_writes():

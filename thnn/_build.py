@@ -35,8 +35,17 @@ ffibuilder.cdef(_header.cdef(_read("THGeneral.h"), _read("generic", "THTensor.h"
 
 blas_lib = scipy_openblas32.get_lib_dir()
 extra_compile_args = ["-std=gnu11", "-O3", "-Wall", "-Wextra", "-Wno-unused-parameter"]
+extra_link_args = []
+# One OpenMP pool runs the elementwise loops and the matrix products (see
+# thnn_c/THBlas.c).  THNN_OPENMP=0 builds without it: serial loops, and
+# OpenBLAS threads the products itself.
+if sys.platform.startswith("linux") and os.environ.get("THNN_OPENMP", "1") != "0":
+    extra_compile_args.append("-fopenmp")
+    extra_link_args.append("-fopenmp")
+else:
+    extra_compile_args.append("-Wno-unknown-pragmas")
 extra_compile_args += os.environ.get("THNN_CFLAGS", "").split()
-extra_link_args = os.environ.get("THNN_LDFLAGS", "").split()
+extra_link_args += os.environ.get("THNN_LDFLAGS", "").split()
 
 ffibuilder.set_source(
     "thnn._thnn",

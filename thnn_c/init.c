@@ -146,6 +146,51 @@
 
 /* ==== spatial and volumetric pooling ==== */
 
+#include "THPooling.h"
+
+/* the loops the pooling layers share */
+#define TH_GENERIC_FILE "generic/Pooling.c"
+#include "THGenerateFloatTypes.h"
+
+#define TH_GENERIC_FILE "generic/SpatialDilatedMaxPooling.c"
+#include "THGenerateFloatTypes.h"
+
+#define TH_GENERIC_FILE "generic/SpatialMaxPooling.c"
+#include "THGenerateFloatTypes.h"
+
+#define TH_GENERIC_FILE "generic/SpatialAveragePooling.c"
+#include "THGenerateFloatTypes.h"
+
+#define TH_GENERIC_FILE "generic/SpatialAdaptiveMaxPooling.c"
+#include "THGenerateFloatTypes.h"
+
+#define TH_GENERIC_FILE "generic/SpatialAdaptiveAveragePooling.c"
+#include "THGenerateFloatTypes.h"
+
+#define TH_GENERIC_FILE "generic/SpatialFractionalMaxPooling.c"
+#include "THGenerateFloatTypes.h"
+
+#define TH_GENERIC_FILE "generic/SpatialMaxUnpooling.c"
+#include "THGenerateFloatTypes.h"
+
+#define TH_GENERIC_FILE "generic/VolumetricDilatedMaxPooling.c"
+#include "THGenerateFloatTypes.h"
+
+#define TH_GENERIC_FILE "generic/VolumetricMaxPooling.c"
+#include "THGenerateFloatTypes.h"
+
+#define TH_GENERIC_FILE "generic/VolumetricAveragePooling.c"
+#include "THGenerateFloatTypes.h"
+
+#define TH_GENERIC_FILE "generic/VolumetricFractionalMaxPooling.c"
+#include "THGenerateFloatTypes.h"
+
+#define TH_GENERIC_FILE "generic/VolumetricMaxUnpooling.c"
+#include "THGenerateFloatTypes.h"
+
+#define TH_GENERIC_FILE "generic/FeatureLPPooling.c"
+#include "THGenerateFloatTypes.h"
+
 /* ==== end of spatial and volumetric pooling ==== */
 
 /* ==== volumetric convolutions ==== */

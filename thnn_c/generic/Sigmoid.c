@@ -2,11 +2,27 @@
 #define TH_GENERIC_FILE "generic/Sigmoid.c"
 #else
 
+#include "THLoop.h"
+
 static int THNN_(Sigmoid_shapeCheck)(THNNState *state, THTensor *gradOutput, THTensor *output)
 {
   if (gradOutput)
     TH_TRY(THTensor_(checkSameSize)(state, "gradOutput", gradOutput, "output", output));
   return 0;
+}
+
+/* The loops, on n contiguous elements (vectorized, see THLoop.h).  exp(-x)
+ * overflows to +inf for very negative x, which gives the right limit 0. */
+TH_VECTOR_CLONES static void THNN_(Sigmoid_forward)(const real *in, real *out, int64_t n)
+{
+  for (int64_t i = 0; i < n; i++)
+    out[i] = 1 / (1 + THVector_exp(-in[i]));
+}
+
+TH_VECTOR_CLONES static void THNN_(Sigmoid_backward)(const real *go, const real *out, real *gi, int64_t n)
+{
+  for (int64_t i = 0; i < n; i++)
+    gi[i] = go[i] * (1 - out[i]) * out[i];
 }
 
 int THNN_(Sigmoid_updateOutput)(THNNState *state, THTensor *input, THTensor *output)
@@ -21,8 +37,12 @@ int THNN_(Sigmoid_updateOutput)(THNNState *state, THTensor *input, THTensor *out
   const real *in = THTensor_(data)(x);
   real *out = THTensor_(data)(output);
   int64_t n = THTensor_(nElement)(input);
-  for (int64_t i = 0; i < n; i++)
-    out[i] = 1 / (1 + exp(-in[i]));
+#pragma omp parallel num_threads(THLoopThreads(n))
+  {
+    int64_t begin, end;
+    THLoopRange(n, &begin, &end);
+    THNN_(Sigmoid_forward)(in + begin, out + begin, end - begin);
+  }
   THTensor_(release)(&xTmp);
   return 0;
 }
@@ -39,8 +59,12 @@ int THNN_(Sigmoid_updateGradInput)(THNNState *state, THTensor *gradOutput, THTen
     const real *go = THTensor_(data)(g), *out = THTensor_(data)(y);
     real *gi = THTensor_(data)(gradInput);
     int64_t n = THTensor_(nElement)(output);
-    for (int64_t i = 0; i < n; i++)
-      gi[i] = go[i] * (1 - out[i]) * out[i];
+#pragma omp parallel num_threads(THLoopThreads(n))
+    {
+      int64_t begin, end;
+      THLoopRange(n, &begin, &end);
+      THNN_(Sigmoid_backward)(go + begin, out + begin, gi + begin, end - begin);
+    }
     rc = 0;
   }
   THTensor_(release)(&gTmp);

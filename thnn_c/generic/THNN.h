@@ -806,6 +806,342 @@ TH_API int THNN_(LSTMFused_updateGradInput)(
 /* ==== end of spatial convolutions ==== */
 
 /* ==== spatial and volumetric pooling ==== */
+/* Inputs are [planes, H, W] or [batch, planes, H, W] (spatial) and
+ * [planes, T, H, W] or [batch, planes, T, H, W] (volumetric); outputs keep
+ * the batch and plane dims.  Window arguments come in Torch7's order, width
+ * before height.  Output size along an axis (PyTorch's rule):
+ *   floor or ceil((in + 2 pad - dilation (k - 1) - 1) / d) + 1,
+ * in ceil mode one less when the last window would start past the input and
+ * its left padding.  Kernel, stride and dilation must be > 0, the padding
+ * between 0 and half the kernel size.  indices hold, for every output
+ * element, the 0-based offset of the chosen input element within its plane
+ * (h * W + w, or (t * H + h) * W + w), as PyTorch's return_indices. */
+
+/* ---- SpatialMaxPooling: max over kW x kH windows (SpatialDilatedMaxPooling with dilation 1) ---- */
+TH_API int THNN_(SpatialMaxPooling_updateOutput)(
+          THNNState *state,            // library state: receives the error message
+          THTensor *input,             // input, [planes, H, W] or [batch, planes, H, W]
+          THTensor *output,            // [OUT] output, [(batch,) planes, outH, outW]
+          THIndexTensor *indices,      // [BUFFER] offset of each output's maximum in its input plane, shaped as output
+          int kW,                      // kernel width
+          int kH,                      // kernel height
+          int dW,                      // stride along the width
+          int dH,                      // stride along the height
+          int padW,                    // implicit padding on the left and right, in [0, kW / 2]
+          int padH,                    // implicit padding on the top and bottom, in [0, kH / 2]
+          bool ceil_mode);             // round the output size up instead of down
+TH_API int THNN_(SpatialMaxPooling_updateGradInput)(
+          THNNState *state,            // library state: receives the error message
+          THTensor *input,             // input of the forward pass
+          THTensor *gradOutput,        // gradient w.r.t. output, shaped as output
+          THTensor *gradInput,         // [OUT] gradient w.r.t. input, shaped as input
+          THIndexTensor *indices,      // indices of the forward pass, each in [0, H * W)
+          int kW,                      // as in the forward pass
+          int kH,                      // as in the forward pass
+          int dW,                      // as in the forward pass
+          int dH,                      // as in the forward pass
+          int padW,                    // as in the forward pass
+          int padH,                    // as in the forward pass
+          bool ceil_mode);             // as in the forward pass
+
+/* ---- SpatialDilatedMaxPooling: max over kW x kH windows whose taps lie dilation apart ---- */
+TH_API int THNN_(SpatialDilatedMaxPooling_updateOutput)(
+          THNNState *state,            // library state: receives the error message
+          THTensor *input,             // input, [planes, H, W] or [batch, planes, H, W]
+          THTensor *output,            // [OUT] output, [(batch,) planes, outH, outW]
+          THIndexTensor *indices,      // [BUFFER] offset of each output's maximum in its input plane, shaped as output
+          int kW,                      // kernel width
+          int kH,                      // kernel height
+          int dW,                      // stride along the width
+          int dH,                      // stride along the height
+          int padW,                    // implicit padding on the left and right, in [0, kW / 2]
+          int padH,                    // implicit padding on the top and bottom, in [0, kH / 2]
+          int dilationW,               // distance between the kernel's taps along the width
+          int dilationH,               // distance between the kernel's taps along the height
+          bool ceil_mode);             // round the output size up instead of down
+TH_API int THNN_(SpatialDilatedMaxPooling_updateGradInput)(
+          THNNState *state,            // library state: receives the error message
+          THTensor *input,             // input of the forward pass
+          THTensor *gradOutput,        // gradient w.r.t. output, shaped as output
+          THTensor *gradInput,         // [OUT] gradient w.r.t. input, shaped as input
+          THIndexTensor *indices,      // indices of the forward pass, each in [0, H * W)
+          int kW,                      // as in the forward pass
+          int kH,                      // as in the forward pass
+          int dW,                      // as in the forward pass
+          int dH,                      // as in the forward pass
+          int padW,                    // as in the forward pass
+          int padH,                    // as in the forward pass
+          int dilationW,               // as in the forward pass
+          int dilationH,               // as in the forward pass
+          bool ceil_mode);             // as in the forward pass
+
+/* ---- SpatialAveragePooling: mean over kW x kH windows ---- */
+TH_API int THNN_(SpatialAveragePooling_updateOutput)(
+          THNNState *state,            // library state: receives the error message
+          THTensor *input,             // input, [planes, H, W] or [batch, planes, H, W]
+          THTensor *output,            // [OUT] output, [(batch,) planes, outH, outW]
+          int kW,                      // kernel width
+          int kH,                      // kernel height
+          int dW,                      // stride along the width
+          int dH,                      // stride along the height
+          int padW,                    // implicit zero padding on the left and right, in [0, kW / 2]
+          int padH,                    // implicit zero padding on the top and bottom, in [0, kH / 2]
+          bool ceil_mode,              // round the output size up instead of down
+          bool count_include_pad);     // divide by the taps inside input and padding, not only the input's
+TH_API int THNN_(SpatialAveragePooling_updateGradInput)(
+          THNNState *state,            // library state: receives the error message
+          THTensor *input,             // input of the forward pass
+          THTensor *gradOutput,        // gradient w.r.t. output, shaped as output
+          THTensor *gradInput,         // [OUT] gradient w.r.t. input, shaped as input
+          int kW,                      // as in the forward pass
+          int kH,                      // as in the forward pass
+          int dW,                      // as in the forward pass
+          int dH,                      // as in the forward pass
+          int padW,                    // as in the forward pass
+          int padH,                    // as in the forward pass
+          bool ceil_mode,              // as in the forward pass
+          bool count_include_pad);     // as in the forward pass
+
+/* ---- SpatialAdaptiveMaxPooling: max over the windows of an owidth x oheight grid laid over the plane ---- */
+TH_API int THNN_(SpatialAdaptiveMaxPooling_updateOutput)(
+          THNNState *state,            // library state: receives the error message
+          THTensor *input,             // input, [planes, H, W] or [batch, planes, H, W]
+          THTensor *output,            // [OUT] output, [(batch,) planes, oheight, owidth]
+          THIndexTensor *indices,      // [BUFFER] offset of each output's maximum in its input plane, shaped as output
+          int owidth,                  // output width, >= 1 (window j spans columns [floor(j W / owidth), ceil((j + 1) W / owidth)))
+          int oheight);                // output height, >= 1 (likewise for the rows)
+TH_API int THNN_(SpatialAdaptiveMaxPooling_updateGradInput)(
+          THNNState *state,            // library state: receives the error message
+          THTensor *input,             // input of the forward pass
+          THTensor *gradOutput,        // gradient w.r.t. output, shaped as output
+          THTensor *gradInput,         // [OUT] gradient w.r.t. input, shaped as input
+          THIndexTensor *indices,      // indices of the forward pass, each in [0, H * W)
+          int owidth,                  // as in the forward pass
+          int oheight);                // as in the forward pass
+
+/* ---- SpatialAdaptiveAveragePooling: mean over the windows of SpatialAdaptiveMaxPooling ---- */
+TH_API int THNN_(SpatialAdaptiveAveragePooling_updateOutput)(
+          THNNState *state,            // library state: receives the error message
+          THTensor *input,             // input, [planes, H, W] or [batch, planes, H, W]
+          THTensor *output,            // [OUT] output, [(batch,) planes, oheight, owidth]
+          int owidth,                  // output width, >= 1
+          int oheight);                // output height, >= 1
+TH_API int THNN_(SpatialAdaptiveAveragePooling_updateGradInput)(
+          THNNState *state,            // library state: receives the error message
+          THTensor *input,             // input of the forward pass
+          THTensor *gradOutput,        // gradient w.r.t. output, shaped as output
+          THTensor *gradInput,         // [OUT] gradient w.r.t. input, shaped as input
+          int owidth,                  // as in the forward pass
+          int oheight);                // as in the forward pass
+
+/* ---- SpatialFractionalMaxPooling: max over poolSizeW x poolSizeH windows at pseudo-random starts ---- */
+TH_API int THNN_(SpatialFractionalMaxPooling_updateOutput)(
+          THNNState *state,            // library state: receives the error message
+          THTensor *input,             // input, [planes, H, W] or [batch, planes, H, W]
+          THTensor *output,            // [OUT] output, [(batch,) planes, outputH, outputW]
+          int outputW,                 // output width, >= 1, with outputW + poolSizeW - 1 <= W
+          int outputH,                 // output height, >= 1, with outputH + poolSizeH - 1 <= H
+          int poolSizeW,               // window width
+          int poolSizeH,               // window height
+          THIndexTensor *indices,      // [BUFFER] offset of each output's maximum in its input plane, shaped as output
+          THTensor *randomSamples);    // [batch, planes, 2] in [0, 1): each plane's samples for the width, then the height (batch 1 unbatched)
+TH_API int THNN_(SpatialFractionalMaxPooling_updateGradInput)(
+          THNNState *state,            // library state: receives the error message
+          THTensor *input,             // input of the forward pass
+          THTensor *gradOutput,        // gradient w.r.t. output, shaped as output
+          THTensor *gradInput,         // [OUT] gradient w.r.t. input, shaped as input
+          int outputW,                 // as in the forward pass
+          int outputH,                 // as in the forward pass
+          int poolSizeW,               // as in the forward pass
+          int poolSizeH,               // as in the forward pass
+          THIndexTensor *indices);     // indices of the forward pass, each in [0, H * W)
+
+/* ---- SpatialMaxUnpooling: zeros with each input element put back at its pooling index ---- */
+TH_API int THNN_(SpatialMaxUnpooling_updateOutput)(
+          THNNState *state,            // library state: receives the error message
+          THTensor *input,             // input, [planes, h, w] or [batch, planes, h, w]
+          THTensor *output,            // [OUT] output, [(batch,) planes, oheight, owidth]
+          THIndexTensor *indices,      // shaped as input: where each element goes in its output plane, in [0, oheight * owidth)
+          int owidth,                  // output width
+          int oheight);                // output height
+TH_API int THNN_(SpatialMaxUnpooling_updateGradInput)(
+          THNNState *state,            // library state: receives the error message
+          THTensor *input,             // input of the forward pass
+          THTensor *gradOutput,        // gradient w.r.t. output, shaped as output
+          THTensor *gradInput,         // [OUT] gradient w.r.t. input, shaped as input
+          THIndexTensor *indices,      // as in the forward pass
+          int owidth,                  // as in the forward pass
+          int oheight);                // as in the forward pass
+
+/* ---- VolumetricMaxPooling: max over kT x kW x kH windows (VolumetricDilatedMaxPooling with dilation 1) ---- */
+TH_API int THNN_(VolumetricMaxPooling_updateOutput)(
+          THNNState *state,            // library state: receives the error message
+          THTensor *input,             // input, [planes, T, H, W] or [batch, planes, T, H, W]
+          THTensor *output,            // [OUT] output, [(batch,) planes, outT, outH, outW]
+          THIndexTensor *indices,      // [BUFFER] offset of each output's maximum in its input plane, shaped as output
+          int kT,                      // kernel size along time
+          int kW,                      // kernel width
+          int kH,                      // kernel height
+          int dT,                      // stride along time
+          int dW,                      // stride along the width
+          int dH,                      // stride along the height
+          int padT,                    // implicit padding at both ends in time, in [0, kT / 2]
+          int padW,                    // implicit padding on the left and right, in [0, kW / 2]
+          int padH,                    // implicit padding on the top and bottom, in [0, kH / 2]
+          bool ceil_mode);             // round the output size up instead of down
+TH_API int THNN_(VolumetricMaxPooling_updateGradInput)(
+          THNNState *state,            // library state: receives the error message
+          THTensor *input,             // input of the forward pass
+          THTensor *gradOutput,        // gradient w.r.t. output, shaped as output
+          THTensor *gradInput,         // [OUT] gradient w.r.t. input, shaped as input
+          THIndexTensor *indices,      // indices of the forward pass, each in [0, T * H * W)
+          int kT,                      // as in the forward pass
+          int kW,                      // as in the forward pass
+          int kH,                      // as in the forward pass
+          int dT,                      // as in the forward pass
+          int dW,                      // as in the forward pass
+          int dH,                      // as in the forward pass
+          int padT,                    // as in the forward pass
+          int padW,                    // as in the forward pass
+          int padH,                    // as in the forward pass
+          bool ceil_mode);             // as in the forward pass
+
+/* ---- VolumetricDilatedMaxPooling: max over kT x kW x kH windows whose taps lie dilation apart ---- */
+TH_API int THNN_(VolumetricDilatedMaxPooling_updateOutput)(
+          THNNState *state,            // library state: receives the error message
+          THTensor *input,             // input, [planes, T, H, W] or [batch, planes, T, H, W]
+          THTensor *output,            // [OUT] output, [(batch,) planes, outT, outH, outW]
+          THIndexTensor *indices,      // [BUFFER] offset of each output's maximum in its input plane, shaped as output
+          int kT,                      // kernel size along time
+          int kW,                      // kernel width
+          int kH,                      // kernel height
+          int dT,                      // stride along time
+          int dW,                      // stride along the width
+          int dH,                      // stride along the height
+          int padT,                    // implicit padding at both ends in time, in [0, kT / 2]
+          int padW,                    // implicit padding on the left and right, in [0, kW / 2]
+          int padH,                    // implicit padding on the top and bottom, in [0, kH / 2]
+          int dilationT,               // distance between the kernel's taps in time
+          int dilationW,               // distance between the kernel's taps along the width
+          int dilationH,               // distance between the kernel's taps along the height
+          bool ceil_mode);             // round the output size up instead of down
+TH_API int THNN_(VolumetricDilatedMaxPooling_updateGradInput)(
+          THNNState *state,            // library state: receives the error message
+          THTensor *input,             // input of the forward pass
+          THTensor *gradOutput,        // gradient w.r.t. output, shaped as output
+          THTensor *gradInput,         // [OUT] gradient w.r.t. input, shaped as input
+          THIndexTensor *indices,      // indices of the forward pass, each in [0, T * H * W)
+          int kT,                      // as in the forward pass
+          int kW,                      // as in the forward pass
+          int kH,                      // as in the forward pass
+          int dT,                      // as in the forward pass
+          int dW,                      // as in the forward pass
+          int dH,                      // as in the forward pass
+          int padT,                    // as in the forward pass
+          int padW,                    // as in the forward pass
+          int padH,                    // as in the forward pass
+          int dilationT,               // as in the forward pass
+          int dilationW,               // as in the forward pass
+          int dilationH,               // as in the forward pass
+          bool ceil_mode);             // as in the forward pass
+
+/* ---- VolumetricAveragePooling: mean over kT x kW x kH windows ---- */
+TH_API int THNN_(VolumetricAveragePooling_updateOutput)(
+          THNNState *state,            // library state: receives the error message
+          THTensor *input,             // input, [planes, T, H, W] or [batch, planes, T, H, W]
+          THTensor *output,            // [OUT] output, [(batch,) planes, outT, outH, outW]
+          int kT,                      // kernel size along time
+          int kW,                      // kernel width
+          int kH,                      // kernel height
+          int dT,                      // stride along time
+          int dW,                      // stride along the width
+          int dH,                      // stride along the height
+          int padT,                    // implicit zero padding at both ends in time, in [0, kT / 2]
+          int padW,                    // implicit zero padding on the left and right, in [0, kW / 2]
+          int padH,                    // implicit zero padding on the top and bottom, in [0, kH / 2]
+          bool ceil_mode,              // round the output size up instead of down
+          bool count_include_pad);     // divide by the taps inside input and padding, not only the input's
+TH_API int THNN_(VolumetricAveragePooling_updateGradInput)(
+          THNNState *state,            // library state: receives the error message
+          THTensor *input,             // input of the forward pass
+          THTensor *gradOutput,        // gradient w.r.t. output, shaped as output
+          THTensor *gradInput,         // [OUT] gradient w.r.t. input, shaped as input
+          int kT,                      // as in the forward pass
+          int kW,                      // as in the forward pass
+          int kH,                      // as in the forward pass
+          int dT,                      // as in the forward pass
+          int dW,                      // as in the forward pass
+          int dH,                      // as in the forward pass
+          int padT,                    // as in the forward pass
+          int padW,                    // as in the forward pass
+          int padH,                    // as in the forward pass
+          bool ceil_mode,              // as in the forward pass
+          bool count_include_pad);     // as in the forward pass
+
+/* ---- VolumetricFractionalMaxPooling: max over poolSizeT x poolSizeW x poolSizeH windows at pseudo-random starts ---- */
+TH_API int THNN_(VolumetricFractionalMaxPooling_updateOutput)(
+          THNNState *state,            // library state: receives the error message
+          THTensor *input,             // input, [planes, T, H, W] or [batch, planes, T, H, W]
+          THTensor *output,            // [OUT] output, [(batch,) planes, outputT, outputH, outputW]
+          int outputT,                 // output size in time, >= 1, with outputT + poolSizeT - 1 <= T
+          int outputW,                 // output width, >= 1, with outputW + poolSizeW - 1 <= W
+          int outputH,                 // output height, >= 1, with outputH + poolSizeH - 1 <= H
+          int poolSizeT,               // window size in time
+          int poolSizeW,               // window width
+          int poolSizeH,               // window height
+          THIndexTensor *indices,      // [BUFFER] offset of each output's maximum in its input plane, shaped as output
+          THTensor *randomSamples);    // [batch, planes, 3] in [0, 1): each plane's samples for time, width, height (batch 1 unbatched)
+TH_API int THNN_(VolumetricFractionalMaxPooling_updateGradInput)(
+          THNNState *state,            // library state: receives the error message
+          THTensor *input,             // input of the forward pass
+          THTensor *gradOutput,        // gradient w.r.t. output, shaped as output
+          THTensor *gradInput,         // [OUT] gradient w.r.t. input, shaped as input
+          int outputT,                 // as in the forward pass
+          int outputW,                 // as in the forward pass
+          int outputH,                 // as in the forward pass
+          int poolSizeT,               // as in the forward pass
+          int poolSizeW,               // as in the forward pass
+          int poolSizeH,               // as in the forward pass
+          THIndexTensor *indices);     // indices of the forward pass, each in [0, T * H * W)
+
+/* ---- VolumetricMaxUnpooling: zeros with each input element put back at its pooling index ---- */
+TH_API int THNN_(VolumetricMaxUnpooling_updateOutput)(
+          THNNState *state,            // library state: receives the error message
+          THTensor *input,             // input, [planes, t, h, w] or [batch, planes, t, h, w]
+          THTensor *output,            // [OUT] output, [(batch,) planes, oT, oH, oW]
+          THIndexTensor *indices,      // shaped as input: where each element goes in its output plane, in [0, oT * oH * oW)
+          int oT,                      // output size in time
+          int oW,                      // output width
+          int oH);                     // output height
+TH_API int THNN_(VolumetricMaxUnpooling_updateGradInput)(
+          THNNState *state,            // library state: receives the error message
+          THTensor *input,             // input of the forward pass
+          THTensor *gradOutput,        // gradient w.r.t. output, shaped as output
+          THTensor *gradInput,         // [OUT] gradient w.r.t. input, shaped as input
+          THIndexTensor *indices,      // as in the forward pass
+          int oT,                      // as in the forward pass
+          int oW,                      // as in the forward pass
+          int oH);                     // as in the forward pass
+
+/* ---- FeatureLPPooling: y_o = (sum_{i < width} x_{o stride + i}^power)^(1 / power) across features ---- */
+TH_API int THNN_(FeatureLPPooling_updateOutput)(
+          THNNState *state,            // library state: receives the error message
+          THTensor *input,             // input, [features, ...] (1D to 3D) or, in batch mode, [batch, features, ...] (2D to 4D)
+          THTensor *output,            // [OUT] output, shaped as input with (features - width) / stride + 1 features
+          accreal power,               // the power p, > 0
+          int width,                   // features per window, 2 to 16
+          int stride,                  // step between windows, 1 to 4
+          bool batchMode);             // the first dim is the batch
+TH_API int THNN_(FeatureLPPooling_updateGradInput)(
+          THNNState *state,            // library state: receives the error message
+          THTensor *gradOutput,        // gradient w.r.t. output, shaped as output
+          THTensor *input,             // input of the forward pass
+          THTensor *output,            // output of the forward pass
+          THTensor *gradInput,         // [OUT] gradient w.r.t. input, shaped as input
+          accreal power,               // as in the forward pass
+          int width,                   // as in the forward pass
+          int stride,                  // as in the forward pass
+          bool batchMode);             // as in the forward pass
 
 /* ==== end of spatial and volumetric pooling ==== */
 

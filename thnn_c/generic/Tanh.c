@@ -2,11 +2,26 @@
 #define TH_GENERIC_FILE "generic/Tanh.c"
 #else
 
+#include "THLoop.h"
+
 static int THNN_(Tanh_shapeCheck)(THNNState *state, THTensor *gradOutput, THTensor *output)
 {
   if (gradOutput)
     TH_TRY(THTensor_(checkSameSize)(state, "gradOutput", gradOutput, "output", output));
   return 0;
+}
+
+/* The loops, on n contiguous elements (vectorized, see THLoop.h). */
+TH_VECTOR_CLONES static void THNN_(Tanh_forward)(const real *in, real *out, int64_t n)
+{
+  for (int64_t i = 0; i < n; i++)
+    out[i] = THVector_tanh(in[i]);
+}
+
+TH_VECTOR_CLONES static void THNN_(Tanh_backward)(const real *go, const real *out, real *gi, int64_t n)
+{
+  for (int64_t i = 0; i < n; i++)
+    gi[i] = go[i] * (1 - out[i] * out[i]);
 }
 
 int THNN_(Tanh_updateOutput)(THNNState *state, THTensor *input, THTensor *output)
@@ -21,8 +36,12 @@ int THNN_(Tanh_updateOutput)(THNNState *state, THTensor *input, THTensor *output
   const real *in = THTensor_(data)(x);
   real *out = THTensor_(data)(output);
   int64_t n = THTensor_(nElement)(input);
-  for (int64_t i = 0; i < n; i++)
-    out[i] = tanh(in[i]);
+#pragma omp parallel num_threads(THLoopThreads(n))
+  {
+    int64_t begin, end;
+    THLoopRange(n, &begin, &end);
+    THNN_(Tanh_forward)(in + begin, out + begin, end - begin);
+  }
   THTensor_(release)(&xTmp);
   return 0;
 }
@@ -39,8 +58,12 @@ int THNN_(Tanh_updateGradInput)(THNNState *state, THTensor *gradOutput, THTensor
     const real *go = THTensor_(data)(g), *out = THTensor_(data)(y);
     real *gi = THTensor_(data)(gradInput);
     int64_t n = THTensor_(nElement)(output);
-    for (int64_t i = 0; i < n; i++)
-      gi[i] = go[i] * (1 - out[i] * out[i]);
+#pragma omp parallel num_threads(THLoopThreads(n))
+    {
+      int64_t begin, end;
+      THLoopRange(n, &begin, &end);
+      THNN_(Tanh_backward)(go + begin, out + begin, gi + begin, end - begin);
+    }
     rc = 0;
   }
   THTensor_(release)(&gTmp);

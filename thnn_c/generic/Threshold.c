@@ -2,6 +2,8 @@
 #define TH_GENERIC_FILE "generic/Threshold.c"
 #else
 
+#include "THLoop.h"
+
 static int THNN_(Threshold_shapeCheck)(THNNState *state, THTensor *input, THTensor *gradOutput,
                                        accreal threshold, accreal val, bool inplace)
 {
@@ -12,6 +14,24 @@ static int THNN_(Threshold_shapeCheck)(THNNState *state, THTensor *input, THTens
   if (gradOutput)
     TH_TRY(THTensor_(checkSameSize)(state, "gradOutput", gradOutput, "input", input));
   return 0;
+}
+
+/* The loops, on n contiguous elements (vectorized, see THLoop.h); out may
+ * be in and gi may be go (the in-place modes).  Written as "x <= t" so a NaN,
+ * which compares false, passes through with its gradient, as in PyTorch. */
+TH_VECTOR_CLONES static void THNN_(Threshold_forward)(const real *in, real *out, int64_t n, real t, real v)
+{
+  for (int64_t i = 0; i < n; i++)
+    out[i] = in[i] <= t ? v : in[i];
+}
+
+TH_VECTOR_CLONES static void THNN_(Threshold_backward)(const real *in, const real *go, real *gi, int64_t n,
+                                                       real t)
+{
+  for (int64_t i = 0; i < n; i++) {
+    real g = go[i];  /* read unconditionally, so the select needs no branch */
+    gi[i] = in[i] <= t ? 0 : g;
+  }
 }
 
 /* Out-of-place: the result goes to a contiguous output.  In place: into
@@ -31,8 +51,12 @@ int THNN_(Threshold_updateOutput)(THNNState *state, THTensor *input, THTensor *o
   real *out = THTensor_(data)(dst);
   const real t = (real)threshold, v = (real)val;
   int64_t n = THTensor_(nElement)(input);
-  for (int64_t i = 0; i < n; i++)
-    out[i] = in[i] > t ? in[i] : v;
+#pragma omp parallel num_threads(THLoopThreads(n))
+  {
+    int64_t begin, end;
+    THLoopRange(n, &begin, &end);
+    THNN_(Threshold_forward)(in + begin, out + begin, end - begin, t, v);
+  }
   if (inplace) {
     if (dst != input)
       THTensor_(copy)(input, dst);
@@ -59,8 +83,12 @@ int THNN_(Threshold_updateGradInput)(THNNState *state, THTensor *input, THTensor
     real *gi = THTensor_(data)(dst);
     const real t = (real)threshold;
     int64_t n = THTensor_(nElement)(input);
-    for (int64_t i = 0; i < n; i++)
-      gi[i] = in[i] > t ? go[i] : 0;
+#pragma omp parallel num_threads(THLoopThreads(n))
+    {
+      int64_t begin, end;
+      THLoopRange(n, &begin, &end);
+      THNN_(Threshold_backward)(in + begin, go + begin, gi + begin, end - begin, t);
+    }
     if (inplace) {
       if (dst != gradOutput)
         THTensor_(copy)(gradOutput, dst);

@@ -1,0 +1,336 @@
+"""Time nn_legacy layers (what users call) side by side with PyTorch CPU.
+
+    python benchmarks/bench.py [--quick] [--dtype float32|float64] [--threads N] [--only TEXT]
+
+For every case it times forward, and forward followed by backward, of our
+module and of the same work in PyTorch (when torch is installed), in the same
+run, and prints the medians and the ratio ours/torch (below 1: we are faster).
+
+How it measures:
+
+- Both libraries get the same number of threads (2 by default).
+- PyTorch runs in a child process (started with "spawn", so it never loads
+  thnn), not in ours: two OpenMP runtimes and two BLAS thread pools in one
+  process would steal the cores from each other and time that fight instead
+  of either library.
+- A measurement is a block of calls: warmup calls first (at least 3 and at
+  least 50 ms, so the other side's idle threads have gone to sleep), then
+  every call timed alone with time.perf_counter.  The blocks of the two
+  sides alternate over 3 rounds so slow drift hits both; the table shows the
+  median of all timed calls of a side.
+- Both sides get the same inputs, the same weights and the same gradOutput;
+  after timing, their outputs and gradInputs are compared ("max rel diff":
+  the largest difference over the largest magnitude), so a fast wrong
+  kernel shows up.
+- Our modules reuse their output arrays from call to call, as in normal use;
+  PyTorch allocates its results, as in normal use too.  PyTorch's forward
+  runs under torch.no_grad() (its cheapest forward); its forward+backward
+  uses autograd with torch.autograd.grad, so nothing accumulates in .grad.
+  Our backward accumulates gradWeight/gradBias as nn_legacy's does.
+- The machine should be otherwise idle: the run starts by measuring how much
+  of the CPU other processes use, and warns when that is more than 10 %.
+"""
+import argparse
+import datetime
+import importlib.util
+import multiprocessing
+import os
+import platform
+import statistics
+import sys
+import time
+
+import numpy as np
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, ROOT)  # this checkout's thnn and nn_legacy, not an installed copy
+
+IMAGE = (32, 64, 32, 32)   # 2M values: an activation map of a small conv net
+SCORES = (256, 1000)       # a batch of class scores
+PASSES = ("fwd", "fwd+bwd")
+
+
+class Case:
+    """One layer to time: a name, an input shape, how to build it on each
+    side (ours(nn) with nn = nn_legacy; torch(torch, dtype)), and the target
+    ratios for the two passes (None: informational)."""
+
+    def __init__(self, name, shape, ours, torch, target_fwd=None, target_fb=None):
+        self.name, self.shape, self.ours, self.torch = name, shape, ours, torch
+        self.target = dict(zip(PASSES, (target_fwd, target_fb)))
+
+
+def _seq_linear_tanh(nn):
+    return nn.Sequential().add(nn.Linear(1024, 1024)).add(nn.Tanh())
+
+
+def _torch_seq_linear_tanh(torch, dtype):
+    return torch.nn.Sequential(torch.nn.Linear(1024, 1024, dtype=dtype), torch.nn.Tanh())
+
+
+_TARGETS = np.random.default_rng(3).integers(0, SCORES[1], SCORES[0])  # the class of each score row
+
+
+def _log_softmax_nll(nn):
+    """LogSoftMax then ClassNLLCriterion as one module: the loss as a
+    1-element output, its gradient (times gradOutput) as gradInput."""
+
+    class LogSoftMaxNLL(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.lsm, self.nll = nn.LogSoftMax(), nn.ClassNLLCriterion()
+
+        def updateOutput(self, x):
+            self.output = np.array([self.nll.forward(self.lsm.forward(x), _TARGETS)], dtype=x.dtype)
+            return self.output
+
+        def updateGradInput(self, x, gradOutput):
+            g = self.nll.backward(self.lsm.output, _TARGETS)
+            g *= gradOutput[0]
+            self.gradInput = self.lsm.backward(x, g)
+            return self.gradInput
+
+    return LogSoftMaxNLL()
+
+
+def _torch_log_softmax_nll(torch, dtype):
+    target = torch.from_numpy(_TARGETS)
+    return lambda x: torch.nn.functional.nll_loss(torch.log_softmax(x, 1), target).reshape(1)
+
+
+CASES = [
+    Case("Linear 1024->1024, batch 128", (128, 1024),
+         lambda nn: nn.Linear(1024, 1024), lambda torch, dt: torch.nn.Linear(1024, 1024, dtype=dt),
+         target_fb=1.1),
+    Case("Sigmoid 32x64x32x32", IMAGE, lambda nn: nn.Sigmoid(), lambda torch, dt: torch.sigmoid,
+         target_fwd=1.2),
+    Case("Tanh 32x64x32x32", IMAGE, lambda nn: nn.Tanh(), lambda torch, dt: torch.tanh, target_fwd=1.2),
+    Case("ReLU 32x64x32x32", IMAGE, lambda nn: nn.ReLU(), lambda torch, dt: torch.relu, target_fwd=1.2),
+    Case("SoftMax 256x1000", SCORES, lambda nn: nn.SoftMax(), lambda torch, dt: lambda x: torch.softmax(x, 1)),
+    Case("LogSoftMax 256x1000", SCORES, lambda nn: nn.LogSoftMax(),
+         lambda torch, dt: lambda x: torch.log_softmax(x, 1)),
+    Case("LogSoftMax+ClassNLL 256x1000", SCORES, _log_softmax_nll, _torch_log_softmax_nll, target_fb=1.2),
+    # the matrix product and an elementwise loop taking turns on the threads
+    Case("Linear+Tanh (Sequential), batch 128", (128, 1024), _seq_linear_tanh, _torch_seq_linear_tanh),
+    Case("Linear+Tanh (Sequential), batch 2048", (2048, 1024), _seq_linear_tanh, _torch_seq_linear_tanh),
+]
+
+
+def _data(shape, dtype, seed):
+    return np.random.default_rng(seed).standard_normal(shape).astype(dtype)
+
+
+def _time_block(fn, count, warmup_calls=3, warmup_seconds=0.05):
+    start = time.perf_counter()
+    done = 0
+    while done < warmup_calls or time.perf_counter() - start < warmup_seconds:
+        fn()
+        done += 1
+    samples = []
+    for _ in range(count):
+        t0 = time.perf_counter()
+        fn()
+        samples.append(time.perf_counter() - t0)
+    return samples
+
+
+class Ours:
+    """Our side: the nn_legacy module of a case, in this process."""
+
+    def build(self, case_index, dtype, seed_params):
+        import nn_legacy as nn
+
+        case = CASES[case_index]
+        m = case.ours(nn)
+        m = m.float() if np.dtype(dtype) == np.float32 else m.double()
+        params = []
+        for p in m.parameters()[0]:  # same weights on both sides
+            p[...] = _data(p.shape, dtype, seed_params + len(params)) * 0.03
+            params.append(p.copy())
+        self.m, self.x = m, _data(case.shape, dtype, 1)
+        self.go = _data(m.forward(self.x).shape, dtype, 2)
+        return params
+
+    def run(self, which):
+        self.m.forward(self.x)
+        if which == "fwd+bwd":
+            self.m.backward(self.x, self.go)
+
+    def time(self, which, count):
+        return _time_block(lambda: self.run(which), count)
+
+    def result(self):
+        self.run("fwd+bwd")
+        return self.m.output.copy(), self.m.gradInput.copy()
+
+
+class Torch:
+    """PyTorch's side of a case (lives in the worker process)."""
+
+    def __init__(self, threads):
+        import torch
+        torch.set_num_threads(threads)
+        self.torch = torch
+
+    def build(self, case_index, dtype, params):
+        torch = self.torch
+        tdtype = torch.float32 if np.dtype(dtype) == np.float32 else torch.float64
+        f = CASES[case_index].torch(torch, tdtype)
+        self.params = list(f.parameters()) if isinstance(f, torch.nn.Module) else []
+        with torch.no_grad():
+            for p, value in zip(self.params, params):
+                p.copy_(torch.from_numpy(value))
+        self.f = f
+        self.x = torch.from_numpy(_data(CASES[case_index].shape, dtype, 1))
+        self.xg = self.x.clone().requires_grad_()
+        with torch.no_grad():
+            self.go = torch.from_numpy(_data(tuple(f(self.x).shape), dtype, 2))
+
+    def run(self, which):
+        if which == "fwd":
+            with self.torch.no_grad():
+                return self.f(self.x)
+        y = self.f(self.xg)
+        return y, self.torch.autograd.grad(y, [self.xg] + self.params, self.go)
+
+    def time(self, which, count):
+        return _time_block(lambda: self.run(which), count)
+
+    def result(self):
+        y, grads = self.run("fwd+bwd")
+        return y.detach().numpy().copy(), grads[0].numpy().copy()
+
+
+def _torch_worker(conn, threads):
+    side = Torch(threads)
+    conn.send(side.torch.__version__)
+    while True:
+        verb, *args = conn.recv()
+        if verb == "quit":
+            return
+        conn.send(getattr(side, verb)(*args))
+
+
+class Remote:
+    """The Torch side, driven over a pipe in a spawned process."""
+
+    def __init__(self, threads):
+        ctx = multiprocessing.get_context("spawn")
+        self.conn, child = ctx.Pipe()
+        self.process = ctx.Process(target=_torch_worker, args=(child, threads), daemon=True)
+        self.process.start()
+        self.version = self.conn.recv()
+
+    def __getattr__(self, verb):
+        def call(*args):
+            self.conn.send((verb, *args))
+            return self.conn.recv()
+        return call
+
+    def close(self):
+        self.conn.send(("quit",))
+        self.process.join(timeout=10)
+
+
+def _cpu_busy_elsewhere(seconds=0.5):
+    """Fraction of all CPUs used by other processes while we sleep (Linux)."""
+    def sample():
+        with open("/proc/stat") as f:
+            v = [int(x) for x in f.readline().split()[1:]]
+        return sum(v), v[3] + v[4]  # total, idle + iowait
+    try:
+        t0, i0 = sample()
+        time.sleep(seconds)
+        t1, i1 = sample()
+    except OSError:
+        return None
+    return 1 - (i1 - i0) / max(t1 - t0, 1)
+
+
+def _openblas_core():
+    """The kernel set the loaded scipy-openblas32 picked ("Haswell", "SkylakeX", ...)."""
+    try:
+        import ctypes
+        import scipy_openblas32
+        lib = ctypes.CDLL(os.path.join(scipy_openblas32.get_lib_dir(), scipy_openblas32.get_library(True)))
+        lib.scipy_openblas_get_corename.restype = ctypes.c_char_p
+        return lib.scipy_openblas_get_corename().decode()
+    except (OSError, AttributeError):
+        return "unknown"
+
+
+def _rel_diff(a, b):
+    scale = max(float(np.max(np.abs(b))), 1e-30) if b.size else 1.0
+    return float(np.max(np.abs(a.astype(np.float64) - b.astype(np.float64)))) / scale if a.size else 0.0
+
+
+def main(argv=None):
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--quick", action="store_true", help="fewer timed calls (noisier, about 3x faster)")
+    p.add_argument("--dtype", choices=["float32", "float64"], default="float32")
+    p.add_argument("--threads", type=int, default=2, help="threads for both libraries (default 2)")
+    p.add_argument("--only", default="", help="only the cases whose name contains this text")
+    p.add_argument("--no-torch", action="store_true", help="time our side only")
+    args = p.parse_args(argv)
+
+    dtype = args.dtype
+    rounds, per_round = (3, 10) if args.quick else (3, 30)
+    busy = _cpu_busy_elsewhere()
+    has_torch = importlib.util.find_spec("torch") is not None and not args.no_torch
+    theirs = Remote(args.threads) if has_torch else None
+    ours = Ours()
+    import thnn
+    thnn.set_num_threads(args.threads)
+    settings = " ".join(f"{k}={os.environ[k]}" for k in sorted(os.environ)
+                        if k.startswith(("OPENBLAS_", "OMP_", "GOMP_", "MKL_")))
+
+    print(f"thnn benchmark, {datetime.date.today()}, {platform.machine()}, {os.cpu_count()} CPUs, "
+          f"{args.threads} threads, {dtype}; torch {theirs.version if theirs else ('not used' if args.no_torch else 'not installed') + ': our times only'}")
+    print(f"thnn from {os.path.dirname(os.path.dirname(thnn.__file__))}; OpenBLAS kernels: {_openblas_core()}; "
+          f"environment: {settings or '-'}")
+    print(f"median of {rounds * per_round} timed calls per side ({rounds} alternating blocks of {per_round}, "
+          f"each after warmup); ratio = ours / torch, lower is better")
+    if busy is not None and busy > 0.10:
+        print(f"WARNING: other processes used {busy:.0%} of the CPUs just before the run; "
+              f"the times below are not reliable")
+    print()
+    header = f"{'case':38s} {'pass':8s} {'ours ms':>9s} {'torch ms':>9s} {'ratio':>6s}  {'target':12s} max rel diff"
+    print(header)
+    print("-" * len(header))
+    start = time.perf_counter()
+    for index, case in enumerate(CASES):
+        if args.only.lower() not in case.name.lower():
+            continue
+        params = ours.build(index, dtype, 1000)
+        if theirs:
+            theirs.build(index, dtype, params)
+        diff = ""
+        if theirs:
+            (y0, g0), (y1, g1) = ours.result(), theirs.result()
+            diff = f"{max(_rel_diff(y0, y1), _rel_diff(g0, g1)):.1e}"
+        for which in PASSES:
+            samples = {"ours": [], "torch": []}
+            sides = [("ours", ours), ("torch", theirs)] if theirs else [("ours", ours)]
+            for r in range(rounds):
+                for name, side in (sides if r % 2 == 0 else sides[::-1]):
+                    samples[name] += side.time(which, per_round)
+            a = statistics.median(samples["ours"])
+            b = statistics.median(samples["torch"]) if theirs else None
+            ratio = a / b if b else None
+            target = case.target[which]
+            verdict = ""
+            if target is not None:
+                verdict = f"<= {target}" + ("" if ratio is None else (" ok" if ratio <= target else " MISSED"))
+            print(f"{case.name if which == 'fwd' else '':38s} {which:8s} {a * 1e3:9.3f} "
+                  f"{'-' if b is None else f'{b * 1e3:.3f}':>9s} {'-' if ratio is None else f'{ratio:.2f}':>6s}  "
+                  f"{verdict:12s} {diff if which == 'fwd' else ''}", flush=True)
+    if theirs:
+        theirs.close()
+    busy_after = _cpu_busy_elsewhere(0.3)
+    print(f"\n{time.perf_counter() - start:.0f} s; targets: float32, 2 threads")
+    if busy_after is not None and busy_after > 0.10:
+        print(f"WARNING: other processes used {busy_after:.0%} of the CPUs right after the run")
+
+
+if __name__ == "__main__":
+    main()

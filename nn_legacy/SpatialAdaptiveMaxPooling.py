@@ -1,0 +1,42 @@
+from ._pooling import integer, t7_fields
+from .Module import Module
+
+
+class SpatialAdaptiveMaxPooling(Module):
+    """Max over the windows of a ``W x H`` grid laid over each plane, so the
+    output has that size whatever the input's.
+
+    input ``[planes, iH, iW]`` or ``[batch, planes, iH, iW]``; output
+    ``[planes, H, W]`` or ``[batch, planes, H, W]``.  Output ``(i, j)``
+    covers rows ``floor(i iH / H)`` to ``ceil((i + 1) iH / H)`` (exclusive)
+    and columns likewise (windows may overlap, or repeat when ``H > iH``).
+    ``indices`` (int64, shaped as output) holds the offset ``h * iW + w`` of
+    each maximum within its plane, counted from 0 (PyTorch's
+    ``return_indices``).  Of equal values the first wins; a NaN in a window
+    makes its output NaN.
+
+    Gradient: ``dL/dx[plane][indices[o]] += dL/dy[o]``.
+    """
+
+    _buffer_names = ("indices",)
+
+    def __init__(self, W, H):
+        super().__init__()
+        self.W, self.H = integer("SpatialAdaptiveMaxPooling", "W", W), integer("SpatialAdaptiveMaxPooling", "H", H)
+        self.indices = None
+
+    def updateOutput(self, input):
+        self.output, self.indices = self._kernels(input).SpatialAdaptiveMaxPooling_updateOutput(
+            input, self.output, self.indices, self.W, self.H)
+        return self.output
+
+    def updateGradInput(self, input, gradOutput):
+        self.gradInput = self._kernels(input).SpatialAdaptiveMaxPooling_updateGradInput(
+            input, gradOutput, self.gradInput, self.indices, self.W, self.H)
+        return self.gradInput
+
+    def _t7_fixup(self, version):
+        t7_fields(self, ("W", "H"), {"indices": None})
+
+    def __repr__(self):
+        return f"nn.SpatialAdaptiveMaxPooling({self.W}x{self.H})"

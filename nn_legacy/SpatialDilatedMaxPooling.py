@@ -1,0 +1,42 @@
+from ._pooling import integer, t7_fields
+from .SpatialMaxPooling import SpatialMaxPooling
+
+
+class SpatialDilatedMaxPooling(SpatialMaxPooling):
+    """SpatialMaxPooling whose window taps lie ``dilationW, dilationH`` apart:
+    a ``kW x kH`` window spans ``dilationW (kW - 1) + 1`` columns and
+    ``dilationH (kH - 1) + 1`` rows, so::
+
+        outH = floor((H + 2 padH - dilationH (kH - 1) - 1) / dH) + 1   (ceil after ceil())
+
+    and likewise outW.  Everything else (indices, ties, NaN, the gradient,
+    ceil mode) as SpatialMaxPooling.  Torch7's defaults: ``dW = kW``,
+    ``dH = kH``, no padding, dilation 1.
+    """
+
+    def __init__(self, kW, kH, dW=None, dH=None, padW=0, padH=0, dilationW=1, dilationH=1):
+        super().__init__(kW, kH, dW, dH, padW, padH)
+        self.dilationW = integer(type(self).__name__, "dilationW", dilationW)
+        self.dilationH = integer(type(self).__name__, "dilationH", dilationH)
+
+    def updateOutput(self, input):
+        kernels = self._kernels(input)
+        self.output, self.indices = kernels.SpatialDilatedMaxPooling_updateOutput(
+            input, self.output, self.indices, *self._window(), self.dilationW, self.dilationH, self.ceil_mode)
+        self.iheight, self.iwidth = input.shape[-2:]
+        return self.output
+
+    def updateGradInput(self, input, gradOutput):
+        self.gradInput = self._kernels(input).SpatialDilatedMaxPooling_updateGradInput(
+            input, gradOutput, self.gradInput, self.indices, *self._window(), self.dilationW, self.dilationH,
+            self.ceil_mode)
+        return self.gradInput
+
+    def _t7_fixup(self, version):
+        t7_fields(self, ("kW", "kH", "dW", "dH", "padW", "padH", "dilationW", "dilationH"),
+                  {"padW": 0, "padH": 0, "dilationW": 1, "dilationH": 1, "ceil_mode": False,
+                   "indices": None})
+
+    def __repr__(self):
+        return (f"nn.SpatialDilatedMaxPooling({self.kW}x{self.kH}, {self.dW},{self.dH}{self._pads()}, "
+                f"{self.dilationW},{self.dilationH})")

@@ -1,0 +1,70 @@
+from ._pooling import integer, t7_fields
+from .Module import Module
+
+
+class SpatialMaxPooling(Module):
+    """Max over ``kW x kH`` windows moved by ``dW, dH`` over each plane.
+
+    input ``[planes, H, W]`` or ``[batch, planes, H, W]``; output
+    ``[planes, outH, outW]`` or ``[batch, planes, outH, outW]`` with::
+
+        outH = floor((H + 2 padH - kH) / dH) + 1      (ceil after ceil())
+        outW = floor((W + 2 padW - kW) / dW) + 1
+
+    where ``padW, padH`` add implicit borders that never win (as -inf),
+    ``0 <= pad <= k / 2``.  In ceil mode a last window that would start in
+    the bottom or right padding is dropped (PyTorch's rule).  ``indices``
+    (int64, shaped as output) holds the offset ``h * W + w`` of each maximum
+    within its plane, counted from 0 (PyTorch's ``return_indices``);
+    SpatialMaxUnpooling reads them.  Of equal values the first (row-major)
+    wins; a NaN in a window makes its output NaN.
+
+    Gradient: ``dL/dx[plane][indices[o]] += dL/dy[o]`` (windows that overlap
+    add up).  Torch7's defaults: ``dW = kW``, ``dH = kH``, no padding, floor
+    mode.  Each forward records the input's ``iheight, iwidth``.
+    """
+
+    _buffer_names = ("indices",)
+
+    def __init__(self, kW, kH, dW=None, dH=None, padW=0, padH=0):
+        super().__init__()
+        name = type(self).__name__
+        self.kW, self.kH = integer(name, "kW", kW), integer(name, "kH", kH)
+        self.dW = self.kW if dW is None else integer(name, "dW", dW)
+        self.dH = self.kH if dH is None else integer(name, "dH", dH)
+        self.padW, self.padH = integer(name, "padW", padW), integer(name, "padH", padH)
+        self.ceil_mode = False
+        self.indices = None
+
+    def ceil(self):
+        self.ceil_mode = True
+        return self
+
+    def floor(self):
+        self.ceil_mode = False
+        return self
+
+    def _window(self):
+        return (self.kW, self.kH, self.dW, self.dH, self.padW, self.padH)
+
+    def updateOutput(self, input):
+        kernels = self._kernels(input)
+        self.output, self.indices = kernels.SpatialMaxPooling_updateOutput(
+            input, self.output, self.indices, *self._window(), self.ceil_mode)
+        self.iheight, self.iwidth = input.shape[-2:]
+        return self.output
+
+    def updateGradInput(self, input, gradOutput):
+        self.gradInput = self._kernels(input).SpatialMaxPooling_updateGradInput(
+            input, gradOutput, self.gradInput, self.indices, *self._window(), self.ceil_mode)
+        return self.gradInput
+
+    def _t7_fixup(self, version):
+        t7_fields(self, ("kW", "kH", "dW", "dH", "padW", "padH"),
+                  {"padW": 0, "padH": 0, "ceil_mode": False, "indices": None})
+
+    def _pads(self):
+        return f", {self.padW},{self.padH}" if self.padW or self.padH else ""
+
+    def __repr__(self):
+        return f"nn.{type(self).__name__}({self.kW}x{self.kH}, {self.dW},{self.dH}{self._pads()})"

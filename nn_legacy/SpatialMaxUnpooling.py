@@ -1,0 +1,58 @@
+from ._pooling import t7_fields
+from .Module import Module
+from .SpatialMaxPooling import SpatialMaxPooling
+
+
+class SpatialMaxUnpooling(Module):
+    """The inverse of a SpatialMaxPooling module: its output put back where
+    the maxima were, zeros elsewhere.
+
+    ``SpatialMaxUnpooling(poolingModule)`` takes the pooling module itself
+    (its kernel must equal its stride, as Torch7 required) and at every call
+    uses the ``indices`` and input size of that module's last forward.
+    input: the pooling's output shape, ``[planes, h, w]`` or
+    ``[batch, planes, h, w]``; output ``[(batch,) planes, iheight, iwidth]``
+    (the pooling's input size) with ``output[plane][indices[i]] = input[i]``,
+    0 elsewhere (where two indices coincide the later element stays).
+
+    Gradient: ``dL/dx[i] = dL/dy[plane][indices[i]]``.
+    """
+
+    def __init__(self, poolingModule):
+        super().__init__()
+        if not isinstance(poolingModule, SpatialMaxPooling):
+            raise TypeError(f"SpatialMaxUnpooling: the argument must be a SpatialMaxPooling module, "
+                            f"got {type(poolingModule).__name__}")
+        if poolingModule.kW != poolingModule.dW or poolingModule.kH != poolingModule.dH:
+            raise ValueError(f"SpatialMaxUnpooling: the pooling module's kernel must equal its stride, got "
+                             f"kernel {poolingModule.kW}x{poolingModule.kH}, stride "
+                             f"{poolingModule.dW}x{poolingModule.dH}")
+        self.pooling = poolingModule
+        self.indices = None
+
+    def setParams(self):
+        """Take the indices and the input size of the pooling's last forward."""
+        if getattr(self.pooling, "indices", None) is None:
+            raise ValueError("SpatialMaxUnpooling: its pooling module has no indices yet; run its forward first")
+        self.indices = self.pooling.indices
+        self.oheight, self.owidth = self.pooling.iheight, self.pooling.iwidth
+
+    def updateOutput(self, input):
+        kernels = self._kernels(input)
+        self.setParams()
+        self.output = kernels.SpatialMaxUnpooling_updateOutput(input, self.output, self.indices,
+                                                               self.owidth, self.oheight)
+        return self.output
+
+    def updateGradInput(self, input, gradOutput):
+        kernels = self._kernels(input)
+        self.setParams()
+        self.gradInput = kernels.SpatialMaxUnpooling_updateGradInput(input, gradOutput, self.gradInput,
+                                                                     self.indices, self.owidth, self.oheight)
+        return self.gradInput
+
+    def _t7_fixup(self, version):
+        t7_fields(self, (), {"indices": None})  # the pooling module's indices, dropped with them
+
+    def __repr__(self):
+        return f"nn.SpatialMaxUnpooling associated to {self.pooling!r}"

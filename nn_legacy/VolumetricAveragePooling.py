@@ -1,0 +1,74 @@
+from ._pooling import integer, t7_fields
+from .Module import Module
+
+
+class VolumetricAveragePooling(Module):
+    """Mean over ``kT x kW x kH`` windows moved by ``dT, dW, dH`` over each
+    block of a sequence of planes.
+
+    input ``[planes, T, H, W]`` or ``[batch, planes, T, H, W]``; output
+    ``[(batch,) planes, outT, outH, outW]`` with::
+
+        outT = floor((T + 2 padT - kT) / dT) + 1      (ceil after ceil())
+
+    and likewise outH, outW, where the padding adds implicit zero borders,
+    ``0 <= pad <= k / 2``.  In ceil mode a last window that would start in
+    the far padding is dropped, and a window running past the padded border
+    is cut there.  Each window's sum is divided by the number of its taps
+    inside input and padding (``count_include_pad``, the default) or inside
+    the input only (after ``setCountExcludePad()``), as PyTorch's
+    avg_pool3d.
+
+    Gradient: each output's ``dL/dy`` divided the same way is added to every
+    input element of its window.  Torch7's defaults: strides equal to the
+    kernel, no padding, floor mode, padding counted.
+    """
+
+    def __init__(self, kT, kW, kH, dT=None, dW=None, dH=None, padT=0, padW=0, padH=0):
+        super().__init__()
+        name = type(self).__name__
+        self.kT, self.kW, self.kH = integer(name, "kT", kT), integer(name, "kW", kW), integer(name, "kH", kH)
+        self.dT = self.kT if dT is None else integer(name, "dT", dT)
+        self.dW = self.kW if dW is None else integer(name, "dW", dW)
+        self.dH = self.kH if dH is None else integer(name, "dH", dH)
+        self.padT, self.padW, self.padH = (integer(name, "padT", padT), integer(name, "padW", padW),
+                                           integer(name, "padH", padH))
+        self.ceil_mode = False
+        self.count_include_pad = True
+
+    def ceil(self):
+        self.ceil_mode = True
+        return self
+
+    def floor(self):
+        self.ceil_mode = False
+        return self
+
+    def setCountIncludePad(self):
+        self.count_include_pad = True
+        return self
+
+    def setCountExcludePad(self):
+        self.count_include_pad = False
+        return self
+
+    def _args(self):
+        return (self.kT, self.kW, self.kH, self.dT, self.dW, self.dH, self.padT, self.padW, self.padH,
+                self.ceil_mode, self.count_include_pad)
+
+    def updateOutput(self, input):
+        self.output = self._kernels(input).VolumetricAveragePooling_updateOutput(input, self.output, *self._args())
+        return self.output
+
+    def updateGradInput(self, input, gradOutput):
+        self.gradInput = self._kernels(input).VolumetricAveragePooling_updateGradInput(
+            input, gradOutput, self.gradInput, *self._args())
+        return self.gradInput
+
+    def _t7_fixup(self, version):
+        t7_fields(self, ("kT", "kW", "kH", "dT", "dW", "dH", "padT", "padW", "padH"),
+                  {"padT": 0, "padW": 0, "padH": 0, "ceil_mode": False, "count_include_pad": True})
+
+    def __repr__(self):
+        pads = f", {self.padT},{self.padW},{self.padH}" if self.padT or self.padW or self.padH else ""
+        return f"nn.VolumetricAveragePooling({self.kT}x{self.kW}x{self.kH}, {self.dT},{self.dW},{self.dH}{pads})"

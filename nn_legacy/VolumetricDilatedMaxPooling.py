@@ -1,0 +1,48 @@
+from ._pooling import integer, t7_fields
+from .VolumetricMaxPooling import VolumetricMaxPooling
+
+
+class VolumetricDilatedMaxPooling(VolumetricMaxPooling):
+    """VolumetricMaxPooling whose window taps lie ``dilationT, dilationW,
+    dilationH`` apart: along time a window spans ``dilationT (kT - 1) + 1``
+    steps, so::
+
+        outT = floor((T + 2 padT - dilationT (kT - 1) - 1) / dT) + 1   (ceil after ceil())
+
+    and likewise outH, outW.  Everything else (indices, ties, NaN, the
+    gradient) as VolumetricMaxPooling.  Torch7's defaults: strides equal to
+    the kernel, no padding, dilation 1.
+    """
+
+    def __init__(self, kT, kW, kH, dT=None, dW=None, dH=None, padT=0, padW=0, padH=0,
+                 dilationT=1, dilationW=1, dilationH=1):
+        super().__init__(kT, kW, kH, dT, dW, dH, padT, padW, padH)
+        name = type(self).__name__
+        self.dilationT = integer(name, "dilationT", dilationT)
+        self.dilationW = integer(name, "dilationW", dilationW)
+        self.dilationH = integer(name, "dilationH", dilationH)
+
+    def _dilation(self):
+        return (self.dilationT, self.dilationW, self.dilationH)
+
+    def updateOutput(self, input):
+        kernels = self._kernels(input)
+        self.output, self.indices = kernels.VolumetricDilatedMaxPooling_updateOutput(
+            input, self.output, self.indices, *self._window(), *self._dilation(), self.ceil_mode)
+        self.itime, self.iheight, self.iwidth = input.shape[-3:]
+        return self.output
+
+    def updateGradInput(self, input, gradOutput):
+        self.gradInput = self._kernels(input).VolumetricDilatedMaxPooling_updateGradInput(
+            input, gradOutput, self.gradInput, self.indices, *self._window(), *self._dilation(), self.ceil_mode)
+        return self.gradInput
+
+    def _t7_fixup(self, version):
+        t7_fields(self, ("kT", "kW", "kH", "dT", "dW", "dH", "padT", "padW", "padH",
+                         "dilationT", "dilationW", "dilationH"),
+                  {"padT": 0, "padW": 0, "padH": 0, "dilationT": 1, "dilationW": 1, "dilationH": 1,
+                   "ceil_mode": False, "indices": None})
+
+    def __repr__(self):
+        return (f"nn.VolumetricDilatedMaxPooling({self.kT}x{self.kW}x{self.kH}, {self.dT},{self.dW},{self.dH}"
+                f"{self._pads()}, {self.dilationT},{self.dilationW},{self.dilationH})")

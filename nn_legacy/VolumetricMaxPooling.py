@@ -1,0 +1,73 @@
+from ._pooling import integer, t7_fields
+from .Module import Module
+
+
+class VolumetricMaxPooling(Module):
+    """Max over ``kT x kW x kH`` windows moved by ``dT, dW, dH`` over each
+    block of a sequence of planes.
+
+    input ``[planes, T, H, W]`` or ``[batch, planes, T, H, W]``; output
+    ``[(batch,) planes, outT, outH, outW]`` with::
+
+        outT = floor((T + 2 padT - kT) / dT) + 1      (ceil after ceil())
+
+    and likewise outH, outW, where the padding adds implicit borders that
+    never win, ``0 <= pad <= k / 2``; in ceil mode a last window that would
+    start in the far padding is dropped (PyTorch's rule).  ``indices``
+    (int64, shaped as output) holds the offset ``(t * H + h) * W + w`` of
+    each maximum within its block, counted from 0 (PyTorch's
+    ``return_indices``); VolumetricMaxUnpooling reads them.  Of equal values
+    the first wins; a NaN in a window makes its output NaN.
+
+    Gradient: ``dL/dx[plane][indices[o]] += dL/dy[o]``.  Torch7's defaults:
+    strides equal to the kernel, no padding, floor mode.  Each forward
+    records the input's ``itime, iheight, iwidth``.
+    """
+
+    _buffer_names = ("indices",)
+
+    def __init__(self, kT, kW, kH, dT=None, dW=None, dH=None, padT=0, padW=0, padH=0):
+        super().__init__()
+        name = type(self).__name__
+        self.kT, self.kW, self.kH = integer(name, "kT", kT), integer(name, "kW", kW), integer(name, "kH", kH)
+        self.dT = self.kT if dT is None else integer(name, "dT", dT)
+        self.dW = self.kW if dW is None else integer(name, "dW", dW)
+        self.dH = self.kH if dH is None else integer(name, "dH", dH)
+        self.padT, self.padW, self.padH = (integer(name, "padT", padT), integer(name, "padW", padW),
+                                           integer(name, "padH", padH))
+        self.ceil_mode = False
+        self.indices = None
+
+    def ceil(self):
+        self.ceil_mode = True
+        return self
+
+    def floor(self):
+        self.ceil_mode = False
+        return self
+
+    def _window(self):
+        return (self.kT, self.kW, self.kH, self.dT, self.dW, self.dH, self.padT, self.padW, self.padH)
+
+    def updateOutput(self, input):
+        kernels = self._kernels(input)
+        self.output, self.indices = kernels.VolumetricMaxPooling_updateOutput(
+            input, self.output, self.indices, *self._window(), self.ceil_mode)
+        self.itime, self.iheight, self.iwidth = input.shape[-3:]
+        return self.output
+
+    def updateGradInput(self, input, gradOutput):
+        self.gradInput = self._kernels(input).VolumetricMaxPooling_updateGradInput(
+            input, gradOutput, self.gradInput, self.indices, *self._window(), self.ceil_mode)
+        return self.gradInput
+
+    def _t7_fixup(self, version):
+        t7_fields(self, ("kT", "kW", "kH", "dT", "dW", "dH", "padT", "padW", "padH"),
+                  {"padT": 0, "padW": 0, "padH": 0, "ceil_mode": False, "indices": None})
+
+    def _pads(self):
+        return f", {self.padT},{self.padW},{self.padH}" if self.padT or self.padW or self.padH else ""
+
+    def __repr__(self):
+        return (f"nn.{type(self).__name__}({self.kT}x{self.kW}x{self.kH}, {self.dT},{self.dW},{self.dH}"
+                f"{self._pads()})")

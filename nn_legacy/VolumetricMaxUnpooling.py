@@ -1,0 +1,59 @@
+from ._pooling import t7_fields
+from .Module import Module
+from .VolumetricMaxPooling import VolumetricMaxPooling
+
+
+class VolumetricMaxUnpooling(Module):
+    """The inverse of a VolumetricMaxPooling module: its output put back
+    where the maxima were, zeros elsewhere.
+
+    ``VolumetricMaxUnpooling(poolingModule)`` takes the pooling module itself
+    (its kernel must equal its stride, as Torch7 required) and at every call
+    uses the ``indices`` and input size of that module's last forward.
+    input: the pooling's output shape, ``[planes, t, h, w]`` or
+    ``[batch, planes, t, h, w]``; output
+    ``[(batch,) planes, itime, iheight, iwidth]`` with
+    ``output[plane][indices[i]] = input[i]``, 0 elsewhere (where two indices
+    coincide the later element stays).
+
+    Gradient: ``dL/dx[i] = dL/dy[plane][indices[i]]``.
+    """
+
+    def __init__(self, poolingModule):
+        super().__init__()
+        if not isinstance(poolingModule, VolumetricMaxPooling):
+            raise TypeError(f"VolumetricMaxUnpooling: the argument must be a VolumetricMaxPooling module, "
+                            f"got {type(poolingModule).__name__}")
+        p = poolingModule
+        if (p.kT, p.kW, p.kH) != (p.dT, p.dW, p.dH):
+            raise ValueError(f"VolumetricMaxUnpooling: the pooling module's kernel must equal its stride, got "
+                             f"kernel {p.kT}x{p.kW}x{p.kH}, stride {p.dT}x{p.dW}x{p.dH}")
+        self.pooling = poolingModule
+        self.indices = None
+
+    def setParams(self):
+        """Take the indices and the input size of the pooling's last forward."""
+        if getattr(self.pooling, "indices", None) is None:
+            raise ValueError("VolumetricMaxUnpooling: its pooling module has no indices yet; run its forward first")
+        self.indices = self.pooling.indices
+        self.otime, self.oheight, self.owidth = self.pooling.itime, self.pooling.iheight, self.pooling.iwidth
+
+    def updateOutput(self, input):
+        kernels = self._kernels(input)
+        self.setParams()
+        self.output = kernels.VolumetricMaxUnpooling_updateOutput(input, self.output, self.indices,
+                                                                  self.otime, self.owidth, self.oheight)
+        return self.output
+
+    def updateGradInput(self, input, gradOutput):
+        kernels = self._kernels(input)
+        self.setParams()
+        self.gradInput = kernels.VolumetricMaxUnpooling_updateGradInput(
+            input, gradOutput, self.gradInput, self.indices, self.otime, self.owidth, self.oheight)
+        return self.gradInput
+
+    def _t7_fixup(self, version):
+        t7_fields(self, (), {"indices": None})  # the pooling module's indices, dropped with them
+
+    def __repr__(self):
+        return f"nn.VolumetricMaxUnpooling associated to {self.pooling!r}"

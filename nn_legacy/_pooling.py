@@ -1,0 +1,30 @@
+"""What the pooling modules share: integer arguments and the repair of
+fields read from Torch7 files (not a layer itself)."""
+import numbers
+
+
+def integer(layer, name, value):
+    """value as an int; TypeError naming the layer and argument for anything
+    that is not a whole number (Torch7 files hold sizes as Lua floats, 2.0)."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Real) or value != int(value):
+        raise TypeError(f"{layer}: {name} must be an integer, got {value!r}")
+    return int(value)
+
+
+def t7_fields(module, ints=(), defaults=None):
+    """Torch7 fields as this module keeps them: the named sizes as ints, the
+    fields older Torch7 versions did not have set to their defaults (those
+    of the Lua constructor) and the flags as bools.  Indices Torch7 left
+    behind are dropped (they counted from 1, in formats that changed between
+    versions; the next forward recomputes them)."""
+    layer = type(module).__name__
+    for name, value in (defaults or {}).items():
+        if getattr(module, name, None) is None:
+            setattr(module, name, value)
+    for name in ints:
+        setattr(module, name, integer(layer, name, getattr(module, name)))
+    for name in ("ceil_mode", "count_include_pad", "divide", "newRandomPool", "batch_mode"):
+        if hasattr(module, name):
+            setattr(module, name, bool(getattr(module, name)))
+    if "indices" in vars(module):
+        module.indices = None

@@ -1,0 +1,190 @@
+"""nn_legacy.SpatialAveragePooling and the SpatialAveragePooling_* kernels:
+the mean of every kW x kH window, padding counted or not."""
+import numpy as np
+import pytest
+
+import nn_legacy as nn
+import thnn
+from layer_checks import (assert_input_jacobian, check_bad_arrays, check_batch_equals_samples, check_buffer_reuse,
+                          check_float32, check_noncontiguous, check_pickle, raises_exactly, torch_or_skip, uniform)
+from pooling_checks import fixed_windows, ref_avg, ref_avg_grad, torch_module_grad
+
+# (kW, kH, dW, dH, padW, padH, ceil, count_include_pad)
+WINDOWS = [(3, 2, 2, 1, 1, 0, False, True), (3, 2, 2, 1, 1, 1, True, True), (3, 2, 2, 1, 1, 1, True, False),
+           (2, 3, 1, 2, 0, 1, False, False), (2, 2, 2, 2, 0, 0, False, True), (2, 2, 2, 2, 0, 0, True, False),
+           (3, 3, 3, 2, 1, 0, True, True)]
+SHAPE = (2, 3, 5, 7)
+OUT = (2, 3, 4, 4)   # of make() on SHAPE
+
+
+def make(kW=3, kH=2, dW=2, dH=1, padW=1, padH=0, ceil=False, count_include_pad=True):
+    m = nn.SpatialAveragePooling(kW, kH, dW, dH, padW, padH)
+    if ceil:
+        m.ceil()
+    return m if count_include_pad else m.setCountExcludePad()
+
+
+def windows(shape, kW, kH, dW, dH, padW, padH, ceil, cip):
+    H, W = shape[-2:]
+    return [fixed_windows(H, kH, dH, padH, 1, ceil), fixed_windows(W, kW, dW, padW, 1, ceil)]
+
+
+@pytest.mark.parametrize("window", WINDOWS, ids=str)
+@pytest.mark.parametrize("shape", [SHAPE, (3, 6, 5), (1, 1, 4, 6)], ids=str)
+def test_matches_the_reference_loop(window, shape):
+    x = uniform(shape, 1)
+    w = windows(shape, *window)
+    mode = "include" if window[-1] else "exclude"
+    out = ref_avg(x, w, mode)
+    g = uniform(out.shape, 2)
+    m = make(*window)
+    np.testing.assert_array_equal(m.forward(x), out)
+    np.testing.assert_array_equal(m.backward(x, g), ref_avg_grad(x.shape, w, mode, g))
+
+
+@pytest.mark.parametrize("window", WINDOWS, ids=str)
+def test_matches_torch(window):
+    torch = torch_or_skip()
+    kW, kH, dW, dH, padW, padH, ceil, cip = window
+    x = uniform((2, 3, 9, 11), 1)
+    m = make(*window)
+    out = m.forward(x)
+    g = uniform(out.shape, 2)
+
+    def pool(t):
+        return torch.nn.functional.avg_pool2d(t, (kH, kW), (dH, dW), (padH, padW), ceil_mode=ceil,
+                                              count_include_pad=cip)
+    t_out, t_grad = torch_module_grad(torch, pool, x, g)
+    np.testing.assert_array_equal(out, t_out)
+    np.testing.assert_array_equal(m.backward(x, g), t_grad)
+
+
+def test_float32_2x2_matches_torch_exactly():
+    """The 2x2 stride-2 rows add the four taps in PyTorch's order, in float."""
+    torch = torch_or_skip()
+    x = uniform((2, 3, 8, 10), 1).astype(np.float32)
+    g = uniform((2, 3, 4, 5), 2).astype(np.float32)
+    m = make(2, 2, 2, 2, 0, 0)
+    t_out, t_grad = torch_module_grad(torch, lambda t: torch.nn.functional.avg_pool2d(t, 2, 2), x, g)
+    np.testing.assert_array_equal(m.forward(x), t_out)
+    np.testing.assert_array_equal(m.backward(x, g), t_grad)
+
+
+def test_padding_counts_or_not():
+    x = np.ones((1, 4, 4))
+    np.testing.assert_array_equal(make(3, 3, 3, 3, 1, 1).forward(x), [[[4 / 9, 4 / 9], [4 / 9, 4 / 9]]])
+    np.testing.assert_array_equal(make(3, 3, 3, 3, 1, 1, count_include_pad=False).forward(x), [[[1, 1], [1, 1]]])
+
+
+@pytest.mark.parametrize("window", [WINDOWS[1], WINDOWS[3], WINDOWS[4]], ids=str)
+def test_jacobian(window):
+    assert_input_jacobian(make(*window), uniform((2, 2, 5, 6), 3))
+
+
+def test_float32_matches_float64():
+    check_float32(make(ceil=True, count_include_pad=False), uniform(SHAPE, 1), uniform(OUT, 2))
+
+
+def test_float32_fast_path_matches_float64():
+    check_float32(make(2, 2, 2, 2, 0, 0), uniform((2, 3, 6, 9), 1), uniform((2, 3, 3, 4), 2))
+
+
+@pytest.mark.parametrize("window", [WINDOWS[0], WINDOWS[4]], ids=str)
+def test_noncontiguous_input_and_gradOutput(window):
+    m = make(*window)
+    x = uniform(SHAPE, 1)
+    check_noncontiguous(m, x, uniform(m.forward(x).shape, 2))
+
+
+def test_batch_equals_samples():
+    check_batch_equals_samples(make(), uniform((4, 3, 5, 7), 1), uniform((4, 3, 4, 4), 2))
+
+
+def test_buffer_reuse_across_batch_sizes():
+    check_buffer_reuse(make(), uniform((4, 3, 5, 7), 1), uniform((4, 3, 4, 4), 2),
+                       uniform((2, 3, 5, 7), 3), uniform((2, 3, 4, 4), 4))
+
+
+def test_pickle_round_trip():
+    check_pickle(make(ceil=True, count_include_pad=False), uniform(SHAPE, 1), uniform(OUT, 2))
+
+
+def test_empty_batch_gives_empty_output():
+    m = make()
+    assert m.forward(np.zeros((0, 3, 5, 7))).shape == (0, 3, 4, 4)
+    assert m.backward(np.zeros((0, 3, 5, 7)), np.zeros((0, 3, 4, 4))).shape == (0, 3, 5, 7)
+
+
+# ---------------------------------------------------------------- Torch7 API
+def test_defaults_are_torch7s():
+    m = nn.SpatialAveragePooling(3, 2)
+    assert (m.dW, m.dH, m.padW, m.padH, m.ceil_mode, m.count_include_pad, m.divide) == (1, 1, 0, 0, False, True, True)
+    assert m.ceil() is m and m.ceil_mode and m.floor() is m and not m.ceil_mode
+    assert m.setCountExcludePad() is m and not m.count_include_pad
+    assert m.setCountIncludePad() is m and m.count_include_pad
+
+
+def test_repr():
+    assert repr(nn.SpatialAveragePooling(3, 2)) == "nn.SpatialAveragePooling(3x2, 1,1)"
+    assert repr(make()) == "nn.SpatialAveragePooling(3x2, 2,1, 1,0)"
+
+
+def test_torch7_files_without_divide_sum_the_windows(tmp_path):
+    """Old Torch7 models could say divide = false: Torch7 then multiplied
+    the mean back by kW * kH, output and gradient alike."""
+    from t7_writer import T7Object, t7_bytes
+    fields = {"kW": 3.0, "kH": 2.0, "dW": 2.0, "dH": 1.0, "divide": False}
+    (tmp_path / "p.t7").write_bytes(t7_bytes(T7Object("nn.SpatialAveragePooling", fields)))
+    m = nn.load_lua(str(tmp_path / "p.t7"))
+    assert (m.padW, m.padH, m.ceil_mode, m.count_include_pad, m.divide) == (0, 0, False, True, False)
+    x, g = uniform(SHAPE, 1), uniform((2, 3, 4, 3), 2)
+    mean = make(padW=0)
+    np.testing.assert_allclose(m.forward(x), 6 * mean.forward(x), rtol=1e-15)
+    np.testing.assert_allclose(m.backward(x, g), 6 * mean.backward(x, g), rtol=1e-15)
+
+
+def test_a_torch7_module_loads(tmp_path):
+    from t7_writer import T7Object, t7_bytes
+    fields = {"kW": 3.0, "kH": 2.0, "dW": 2.0, "dH": 1.0, "padW": 1.0, "padH": 1.0, "ceil_mode": True,
+              "count_include_pad": False, "divide": True}
+    (tmp_path / "p.t7").write_bytes(t7_bytes(T7Object("nn.SpatialAveragePooling", fields)))
+    m = nn.load_lua(str(tmp_path / "p.t7"))
+    x = uniform(SHAPE, 1)
+    np.testing.assert_array_equal(m.forward(x), make(3, 2, 2, 1, 1, 1, True, False).forward(x))
+
+
+# ---------------------------------------------------------------- bad input
+def test_bad_array_types():
+    check_bad_arrays(make(), uniform(SHAPE, 1), uniform(OUT, 2), "SpatialAveragePooling")
+
+
+@pytest.mark.parametrize("args, message", [
+    ((0, 2), "kernel size must be > 0, got kW=0"),
+    ((3, 2, 1, 0), "stride must be > 0, got dH=0"),
+    ((3, 2, 1, 1, 0, 2), "padding must be >= 0 and at most half the kernel size, got padH=2 for kH=2"),
+])
+def test_bad_window(args, message):
+    with raises_exactly(thnn.THNNError, "SpatialAveragePooling_updateOutput: " + message):
+        nn.SpatialAveragePooling(*args).forward(uniform(SHAPE, 1))
+
+
+def test_wrong_number_of_dims():
+    with raises_exactly(thnn.THNNError, "SpatialAveragePooling_updateOutput: input must be 3D [planes, height, "
+                                        "width] or 4D [batch, planes, height, width], got 1D of size [7]"):
+        make().forward(uniform((7,), 1))
+
+
+def test_input_smaller_than_the_window():
+    with raises_exactly(thnn.THNNError, "SpatialAveragePooling_updateOutput: input (3D of size [3, 1, 7]) is too "
+                                        "small along height (1) for the window kH=2, dH=1, padH=0: the output "
+                                        "height would be 0, it must be at least 1"):
+        make().forward(uniform((3, 1, 7), 1))
+
+
+def test_mismatched_gradOutput():
+    m = make()
+    x = uniform(SHAPE, 1)
+    m.forward(x)
+    with raises_exactly(thnn.THNNError, "SpatialAveragePooling_updateGradInput: gradOutput must be 4D of size "
+                                        "[2, 3, 4, 4], got 3D of size [3, 4, 4]"):
+        m.backward(x, uniform((3, 4, 4), 2))

@@ -1,0 +1,126 @@
+"""nn_legacy.VolumetricDilatedMaxPooling and the VolumetricDilatedMaxPooling_*
+kernels: 3D max pooling whose window taps lie dilation apart."""
+import numpy as np
+import pytest
+
+import nn_legacy as nn
+import thnn
+from layer_checks import (assert_input_jacobian, check_bad_arrays, check_batch_equals_samples, check_buffer_reuse,
+                          check_float32, check_noncontiguous, check_pickle, raises_exactly, torch_or_skip, uniform)
+from pooling_checks import distinct, fixed_windows, ref_index_grad, ref_max, torch_module_grad
+
+# (kT, kW, kH, dT, dW, dH, padT, padW, padH, dilationT, dilationW, dilationH, ceil)
+WINDOWS = [(2, 3, 2, 1, 2, 1, 1, 1, 0, 2, 1, 2, False), (3, 2, 2, 2, 1, 2, 1, 0, 1, 1, 3, 2, True),
+           (2, 2, 3, 1, 2, 3, 0, 1, 1, 3, 2, 1, True)]
+SHAPE = (2, 2, 6, 7, 8)
+OUT = (2, 2, 6, 5, 4)      # of make() on SHAPE
+
+
+def make(*window):
+    args = window or WINDOWS[0]
+    m = nn.VolumetricDilatedMaxPooling(*args[:12])
+    return m.ceil() if args[12] else m
+
+
+def reference(x, kT, kW, kH, dT, dW, dH, padT, padW, padH, dilT, dilW, dilH, ceil):
+    T, H, W = x.shape[-3:]
+    return ref_max(x, [fixed_windows(T, kT, dT, padT, dilT, ceil), fixed_windows(H, kH, dH, padH, dilH, ceil),
+                       fixed_windows(W, kW, dW, padW, dilW, ceil)])
+
+
+@pytest.mark.parametrize("window", WINDOWS, ids=str)
+def test_matches_the_reference_loop(window):
+    x = distinct(SHAPE, 1)
+    out, ind = reference(x, *window)
+    g = uniform(out.shape, 2)
+    m = make(*window)
+    np.testing.assert_array_equal(m.forward(x), out)
+    np.testing.assert_array_equal(m.indices, ind)
+    np.testing.assert_array_equal(m.backward(x, g), ref_index_grad(x.shape, 3, ind, g))
+
+
+@pytest.mark.parametrize("window", WINDOWS, ids=str)
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+def test_matches_torch(window, dtype):
+    torch = torch_or_skip()
+    kT, kW, kH, dT, dW, dH, padT, padW, padH, dilT, dilW, dilH, ceil = window
+    x = uniform((2, 2, 7, 8, 9), 1).astype(dtype)
+    m = make(*window)
+    out = m.forward(x)
+    g = uniform(out.shape, 2).astype(dtype)
+
+    def pool(t):
+        return torch.nn.functional.max_pool3d(t, (kT, kH, kW), (dT, dH, dW), (padT, padH, padW), (dilT, dilH, dilW),
+                                              ceil_mode=ceil, return_indices=True)
+    t_out, t_ind = pool(torch.from_numpy(x))
+    np.testing.assert_array_equal(out, t_out.numpy())
+    np.testing.assert_array_equal(m.indices, t_ind.numpy())
+    np.testing.assert_array_equal(m.backward(x, g), torch_module_grad(torch, pool, x, g)[1])
+
+
+def test_jacobian():
+    assert_input_jacobian(make(), distinct((1, 2, 4, 5, 5), 3))
+
+
+def test_float32_matches_float64():
+    check_float32(make(), uniform(SHAPE, 1), uniform(OUT, 2))
+
+
+def test_noncontiguous_input_and_gradOutput():
+    check_noncontiguous(make(), uniform(SHAPE, 1), uniform(OUT, 2))
+
+
+def test_batch_equals_samples():
+    check_batch_equals_samples(make(), uniform(SHAPE, 1), uniform(OUT, 2))
+
+
+def test_buffer_reuse_across_batch_sizes():
+    check_buffer_reuse(make(), uniform((3,) + SHAPE[1:], 1), uniform((3,) + OUT[1:], 2),
+                       uniform(SHAPE, 3), uniform(OUT, 4))
+
+
+def test_pickle_round_trip():
+    check_pickle(make(), uniform(SHAPE, 1), uniform(OUT, 2))
+
+
+def test_is_a_VolumetricMaxPooling_with_torch7s_defaults():
+    m = nn.VolumetricDilatedMaxPooling(2, 3, 2)
+    assert isinstance(m, nn.VolumetricMaxPooling)
+    assert (m.dT, m.dW, m.dH, m.dilationT, m.dilationW, m.dilationH) == (2, 3, 2, 1, 1, 1)
+    assert repr(make()) == "nn.VolumetricDilatedMaxPooling(2x3x2, 1,2,1, 1,1,0, 2,1,2)"
+
+
+def test_dilation_1_is_VolumetricMaxPooling():
+    x = uniform(SHAPE, 1)
+    np.testing.assert_array_equal(nn.VolumetricDilatedMaxPooling(2, 3, 2, 1, 2, 1, 1, 1, 0).forward(x),
+                                  nn.VolumetricMaxPooling(2, 3, 2, 1, 2, 1, 1, 1, 0).forward(x))
+
+
+def test_a_torch7_module_loads(tmp_path):
+    from t7_writer import T7Object, t7_bytes
+    names = ("kT", "kW", "kH", "dT", "dW", "dH", "padT", "padW", "padH", "dilationT", "dilationW", "dilationH")
+    fields = {n: float(v) for n, v in zip(names, WINDOWS[0])}
+    (tmp_path / "v.t7").write_bytes(t7_bytes(T7Object("nn.VolumetricDilatedMaxPooling", fields)))
+    m = nn.load_lua(str(tmp_path / "v.t7"))
+    x = uniform(SHAPE, 1)
+    np.testing.assert_array_equal(m.forward(x), make().forward(x))
+
+
+def test_bad_array_types():
+    check_bad_arrays(make(), uniform(SHAPE, 1), uniform(OUT, 2), "VolumetricDilatedMaxPooling")
+
+
+def test_bad_dilation():
+    with raises_exactly(thnn.THNNError, "VolumetricDilatedMaxPooling_updateOutput: dilation must be > 0, got "
+                                        "dilationT=0"):
+        nn.VolumetricDilatedMaxPooling(2, 2, 2, 1, 1, 1, 0, 0, 0, 0, 1, 1).forward(uniform(SHAPE, 1))
+
+
+def test_tampered_indices_are_refused():
+    m = make()
+    x = uniform(SHAPE, 1)
+    m.forward(x)
+    m.indices[0, 0, 0, 0, 0] = -5
+    with raises_exactly(thnn.THNNError, "VolumetricDilatedMaxPooling_updateGradInput: indices[0, 0, 0, 0, 0] = -5 "
+                                        "is out of range [0, 336)"):
+        m.backward(x, uniform(OUT, 2))

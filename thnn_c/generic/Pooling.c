@@ -1,0 +1,496 @@
+#ifndef TH_GENERIC_FILE
+#define TH_GENERIC_FILE "generic/Pooling.c"
+#else
+
+/* The loops every spatial and volumetric pooling layer shares; the window
+ * geometry is in THPooling.h.  Each layer's file checks its arguments in its
+ * shapeCheck and calls these.  They work plane by plane on contiguous
+ * memory: a plane is one (sample, feature plane) pair, T x H x W elements,
+ * and indices count from 0 within a plane, as PyTorch's. */
+
+static int64_t THNN_(Pool_planeSize)(const int64_t *sizes)
+{
+  return sizes[0] * sizes[1] * sizes[2];
+}
+
+/* ---------------------------------------------------------------- checks */
+
+/* gradOutput shaped as the output of s. */
+static int THNN_(Pool_checkGradOutput)(THNNState *state, const THPoolShape *s, THTensor *gradOutput)
+{
+  int64_t dims[5];
+  int n = THPoolDims(s, s->out, dims);
+  return THTensor_(checkSizes)(state, "gradOutput", gradOutput, n, dims);
+}
+
+/* indices shaped as an array of s with these pooled sizes, every one in [0, limit). */
+static int THNN_(Pool_checkIndices)(THNNState *state, const THPoolShape *s, const int64_t *sizes,
+                                    THIndexTensor *indices, int64_t limit)
+{
+  int64_t dims[5];
+  int n = THPoolDims(s, sizes, dims);
+  TH_TRY(THLongTensor_checkSizes(state, "indices", indices, n, dims));
+  return THPoolCheckIndices(state, "indices", indices, limit);
+}
+
+/* The 2x2 window with stride 2, no padding, every window inside the input
+ * (a time axis, if any, pooled 1 by 1): the case written for speed. */
+static bool THNN_(Pool_is2x2)(const THPoolShape *s, const THPoolWindow *w)
+{
+  return w->k[0] == 1 && w->d[0] == 1 && w->pad[0] == 0 &&
+         w->k[1] == 2 && w->k[2] == 2 && w->d[1] == 2 && w->d[2] == 2 &&
+         w->pad[1] == 0 && w->pad[2] == 0 && w->dil[1] == 1 && w->dil[2] == 1 &&
+         2 * s->out[1] <= s->in[1] && 2 * s->out[2] <= s->in[2];
+}
+
+/* ---------------------------------------------------------------- max */
+
+/* Whether v replaces the best value so far: PyTorch's rule
+ * `v > best || isnan(v)`, so a NaN wins (the window's last NaN) and among
+ * equal values the first stays. */
+static inline bool THNN_(Pool_beats)(real v, real best)
+{
+  return v > best || v != v;
+}
+
+/* The largest tap of one window of a plane: its value in *best and its
+ * offset in *at.  Plain `>` first, which compiles to branch-free code; a
+ * window holding a NaN is then done again under the exact rule (rare). */
+static void THNN_(Pool_maxWindow)(const real *in, const THPoolShape *s, const THPoolGrid *g,
+                                  int64_t ot, int64_t oh, int64_t ow, real *best, int64_t *at)
+{
+  int64_t inH = s->in[1], inW = s->in[2];
+  int64_t first = (g->first[0][ot] * inH + g->first[1][oh]) * inW + g->first[2][ow];
+  for (int exact = 0; exact < 2; exact++) {
+    real m = in[first];
+    int64_t where = first;
+    bool nan = false;
+    for (int64_t jt = 0; jt < g->count[0][ot]; jt++)
+      for (int64_t jh = 0; jh < g->count[1][oh]; jh++) {
+        int64_t i = first + (jt * g->dil[0] * inH + jh * g->dil[1]) * inW;
+        for (int64_t jw = 0; jw < g->count[2][ow]; jw++, i += g->dil[2]) {
+          real v = in[i];
+          bool take = exact ? THNN_(Pool_beats)(v, m) : v > m;
+          where = take ? i : where;
+          m = take ? v : m;
+          nan |= v != v;
+        }
+      }
+    *best = m;
+    *at = where;
+    if (!nan)
+      return;
+  }
+}
+
+/* One plane: out[o] = the largest tap of window o, ind[o] its offset. */
+static void THNN_(Pool_maxPlane)(const real *in, real *out, int64_t *ind, const THPoolShape *s,
+                                 const THPoolGrid *g)
+{
+  for (int64_t ot = 0; ot < s->out[0]; ot++)
+    for (int64_t oh = 0; oh < s->out[1]; oh++)
+      for (int64_t ow = 0; ow < s->out[2]; ow++)
+        THNN_(Pool_maxWindow)(in, s, g, ot, oh, ow, out++, ind++);
+}
+
+/* The same for the 2x2 stride-2 window, an output row at a time in two
+ * passes the compiler vectorizes: the maxima with a small code for where
+ * each lies (bit 0: right column, bit 1: lower row), then the offsets. */
+static void THNN_(Pool_maxRow2x2)(const real *r0, const real *r1, real *y, int64_t *yi, int64_t base,
+                                  int64_t inW, int64_t outW)
+{
+  int32_t code[256];
+  for (int64_t o0 = 0; o0 < outW; o0 += 256) {
+    int64_t n = outW - o0 < 256 ? outW - o0 : 256;
+    const real *a = r0 + 2 * o0, *b = r1 + 2 * o0;
+    for (int64_t ow = 0; ow < n; ow++) {
+      real best = a[2 * ow], v;
+      int32_t at = 0;
+      bool take;
+      v = a[2 * ow + 1];
+      take = THNN_(Pool_beats)(v, best);
+      best = take ? v : best;
+      at = take ? 1 : at;
+      v = b[2 * ow];
+      take = THNN_(Pool_beats)(v, best);
+      best = take ? v : best;
+      at = take ? 2 : at;
+      v = b[2 * ow + 1];
+      take = THNN_(Pool_beats)(v, best);
+      best = take ? v : best;
+      at = take ? 3 : at;
+      y[o0 + ow] = best;
+      code[ow] = at;
+    }
+    for (int64_t ow = 0; ow < n; ow++) {
+      int64_t c = code[ow];
+      yi[o0 + ow] = base + 2 * (o0 + ow) + (c & 1) + (-(c >> 1) & inW);
+    }
+  }
+}
+
+static void THNN_(Pool_maxPlane2x2)(const real *in, real *out, int64_t *ind, const THPoolShape *s)
+{
+  int64_t inH = s->in[1], inW = s->in[2], outH = s->out[1], outW = s->out[2];
+  for (int64_t t = 0; t < s->out[0]; t++)
+    for (int64_t oh = 0; oh < outH; oh++) {
+      int64_t base = (t * inH + 2 * oh) * inW;
+      THNN_(Pool_maxRow2x2)(in + base, in + base + inW, out + (t * outH + oh) * outW,
+                            ind + (t * outH + oh) * outW, base, inW, outW);
+    }
+}
+
+/* updateOutput of max pooling over the windows of g (the same for every
+ * plane): output and indices resized to the output of s.  The 2x2 rows are
+ * taken only for float: with the baseline x86-64 instructions the compiler
+ * vectorizes them for float but not for double, where the branch-free
+ * general loop is the faster. */
+static int THNN_(Pool_maxOutput)(THNNState *state, THTensor *input, THTensor *output, THIndexTensor *indices,
+                                 const THPoolShape *s, const THPoolGrid *g, bool fast2x2)
+{
+#ifndef TH_REAL_IS_FLOAT
+  fast2x2 = false;
+#endif
+  int64_t dims[5];
+  int n = THPoolDims(s, s->out, dims);
+  TH_TRY(THTensor_(resizeNd)(state, output, n, dims));
+  TH_TRY(THLongTensor_resizeNd(state, indices, n, dims));
+  THTensor xTmp = {0};
+  const THTensor *x = THTensor_(contiguous)(state, input, &xTmp);
+  if (!x)
+    return -1;
+  int64_t inPlane = THNN_(Pool_planeSize)(s->in), outPlane = THNN_(Pool_planeSize)(s->out);
+  const real *in = THTensor_(data)(x);
+  real *out = THTensor_(data)(output);
+  int64_t *ind = THLongTensor_data(indices);
+  for (int64_t p = 0; p < s->batch * s->planes; p++) {
+    if (fast2x2)
+      THNN_(Pool_maxPlane2x2)(in + p * inPlane, out + p * outPlane, ind + p * outPlane, s);
+    else
+      THNN_(Pool_maxPlane)(in + p * inPlane, out + p * outPlane, ind + p * outPlane, s, g);
+  }
+  THTensor_(release)(&xTmp);
+  return 0;
+}
+
+/* updateGradInput of every pooling whose output o took the input element
+ * indices[o] of its plane (max, adaptive max, fractional max): each plane
+ * of gradInput is zeroed, then every gradOutput element is added at its
+ * index, in output order (overlapping windows sum).  The indices were
+ * checked against the plane size. */
+static int THNN_(Pool_indexGradInput)(THNNState *state, THTensor *input, THTensor *gradOutput,
+                                      THTensor *gradInput, THIndexTensor *indices, const THPoolShape *s)
+{
+  TH_TRY(THTensor_(resizeAs)(state, gradInput, input));
+  THTensor gTmp = {0};
+  THLongTensor iTmp = {0};
+  const THTensor *g = THTensor_(contiguous)(state, gradOutput, &gTmp);
+  const THLongTensor *ix = g ? THLongTensor_contiguous(state, indices, &iTmp) : NULL;
+  if (ix) {
+    int64_t inPlane = THNN_(Pool_planeSize)(s->in), outPlane = THNN_(Pool_planeSize)(s->out);
+    for (int64_t p = 0; p < s->batch * s->planes; p++) {
+      const real *go = THTensor_(data)(g) + p * outPlane;
+      const int64_t *ind = THLongTensor_data(ix) + p * outPlane;
+      real *gi = THTensor_(data)(gradInput) + p * inPlane;
+      memset(gi, 0, (size_t)inPlane * sizeof(real));
+      for (int64_t o = 0; o < outPlane; o++)
+        gi[ind[o]] += go[o];
+    }
+  }
+  THTensor_(release)(&gTmp);
+  THLongTensor_release(&iTmp);
+  return ix ? 0 : -1;
+}
+
+/* ---------------------------------------------------------------- average */
+
+static accreal THNN_(Pool_mean)(accreal sum, const THPoolGrid *g, int64_t ot, int64_t oh, int64_t ow,
+                                THPoolDivisor mode)
+{
+  if (mode == TH_POOL_ADAPTIVE)
+    return sum / g->count[0][ot] / g->count[1][oh] / g->count[2][ow];
+  if (mode == TH_POOL_COUNT_PADDING)
+    return sum / (g->span[0][ot] * g->span[1][oh] * g->span[2][ow]);
+  return sum / (g->count[0][ot] * g->count[1][oh] * g->count[2][ow]);
+}
+
+/* The same division applied to a gradient, in the element type (as PyTorch). */
+static real THNN_(Pool_share)(real grad, const THPoolGrid *g, int64_t ot, int64_t oh, int64_t ow,
+                              THPoolDivisor mode)
+{
+  if (mode == TH_POOL_ADAPTIVE)
+    return grad / (real)g->count[0][ot] / (real)g->count[1][oh] / (real)g->count[2][ow];
+  if (mode == TH_POOL_COUNT_PADDING)
+    return grad / (real)(g->span[0][ot] * g->span[1][oh] * g->span[2][ow]);
+  return grad / (real)(g->count[0][ot] * g->count[1][oh] * g->count[2][ow]);
+}
+
+static void THNN_(Pool_avgPlane)(const real *in, real *out, const THPoolShape *s, const THPoolGrid *g,
+                                 THPoolDivisor mode)
+{
+  int64_t inH = s->in[1], inW = s->in[2];
+  for (int64_t ot = 0; ot < s->out[0]; ot++)
+    for (int64_t oh = 0; oh < s->out[1]; oh++)
+      for (int64_t ow = 0; ow < s->out[2]; ow++) {
+        accreal sum = 0;
+        for (int64_t t = g->first[0][ot]; t < g->first[0][ot] + g->count[0][ot]; t++)
+          for (int64_t h = g->first[1][oh]; h < g->first[1][oh] + g->count[1][oh]; h++) {
+            const real *row = in + (t * inH + h) * inW;
+            for (int64_t w = g->first[2][ow]; w < g->first[2][ow] + g->count[2][ow]; w++)
+              sum += row[w];
+          }
+        *out++ = (real)THNN_(Pool_mean)(sum, g, ot, oh, ow, mode);
+      }
+}
+
+/* gradInput of one plane: zeroed, then every output's share added over its window. */
+static void THNN_(Pool_avgGradPlane)(const real *go, real *gi, const THPoolShape *s, const THPoolGrid *g,
+                                     THPoolDivisor mode)
+{
+  int64_t inH = s->in[1], inW = s->in[2];
+  memset(gi, 0, (size_t)THNN_(Pool_planeSize)(s->in) * sizeof(real));
+  for (int64_t ot = 0; ot < s->out[0]; ot++)
+    for (int64_t oh = 0; oh < s->out[1]; oh++)
+      for (int64_t ow = 0; ow < s->out[2]; ow++) {
+        real share = THNN_(Pool_share)(*go++, g, ot, oh, ow, mode);
+        for (int64_t t = g->first[0][ot]; t < g->first[0][ot] + g->count[0][ot]; t++)
+          for (int64_t h = g->first[1][oh]; h < g->first[1][oh] + g->count[1][oh]; h++) {
+            real *row = gi + (t * inH + h) * inW;
+            for (int64_t w = g->first[2][ow]; w < g->first[2][ow] + g->count[2][ow]; w++)
+              row[w] += share;
+          }
+      }
+}
+
+/* The 2x2 stride-2 window: four taps added in PyTorch's order, a quarter
+ * each way; vectorized along the output row. */
+static void THNN_(Pool_avgPlane2x2)(const real *in, real *out, const THPoolShape *s)
+{
+  int64_t inH = s->in[1], inW = s->in[2], outH = s->out[1], outW = s->out[2];
+  for (int64_t t = 0; t < s->out[0]; t++)
+    for (int64_t oh = 0; oh < outH; oh++) {
+      const real *r0 = in + (t * inH + 2 * oh) * inW, *r1 = r0 + inW;
+      real *y = out + (t * outH + oh) * outW;
+      for (int64_t ow = 0; ow < outW; ow++)
+        y[ow] = (r0[2 * ow] + r0[2 * ow + 1] + r1[2 * ow] + r1[2 * ow + 1]) / 4;
+    }
+}
+
+static void THNN_(Pool_avgGradPlane2x2)(const real *go, real *gi, const THPoolShape *s)
+{
+  int64_t inH = s->in[1], inW = s->in[2], outH = s->out[1], outW = s->out[2];
+  if (2 * outH != inH || 2 * outW != inW)  /* a last row or column no window reads */
+    memset(gi, 0, (size_t)THNN_(Pool_planeSize)(s->in) * sizeof(real));
+  for (int64_t t = 0; t < s->out[0]; t++)
+    for (int64_t oh = 0; oh < outH; oh++) {
+      real *r0 = gi + (t * inH + 2 * oh) * inW, *r1 = r0 + inW;
+      const real *g = go + (t * outH + oh) * outW;
+      for (int64_t ow = 0; ow < outW; ow++) {
+        real share = g[ow] / 4;
+        r0[2 * ow] = r0[2 * ow + 1] = r1[2 * ow] = r1[2 * ow + 1] = share;
+      }
+    }
+}
+
+/* updateOutput of average pooling over the windows of g. */
+static int THNN_(Pool_avgOutput)(THNNState *state, THTensor *input, THTensor *output, const THPoolShape *s,
+                                 const THPoolGrid *g, THPoolDivisor mode, bool fast2x2)
+{
+  int64_t dims[5];
+  int n = THPoolDims(s, s->out, dims);
+  TH_TRY(THTensor_(resizeNd)(state, output, n, dims));
+  THTensor xTmp = {0};
+  const THTensor *x = THTensor_(contiguous)(state, input, &xTmp);
+  if (!x)
+    return -1;
+  int64_t inPlane = THNN_(Pool_planeSize)(s->in), outPlane = THNN_(Pool_planeSize)(s->out);
+  for (int64_t p = 0; p < s->batch * s->planes; p++) {
+    const real *in = THTensor_(data)(x) + p * inPlane;
+    real *out = THTensor_(data)(output) + p * outPlane;
+    if (fast2x2)
+      THNN_(Pool_avgPlane2x2)(in, out, s);
+    else
+      THNN_(Pool_avgPlane)(in, out, s, g, mode);
+  }
+  THTensor_(release)(&xTmp);
+  return 0;
+}
+
+static int THNN_(Pool_avgGradInput)(THNNState *state, THTensor *input, THTensor *gradOutput, THTensor *gradInput,
+                                    const THPoolShape *s, const THPoolGrid *g, THPoolDivisor mode,
+                                    bool fast2x2)
+{
+  TH_TRY(THTensor_(resizeAs)(state, gradInput, input));
+  THTensor gTmp = {0};
+  const THTensor *grad = THTensor_(contiguous)(state, gradOutput, &gTmp);
+  if (!grad)
+    return -1;
+  int64_t inPlane = THNN_(Pool_planeSize)(s->in), outPlane = THNN_(Pool_planeSize)(s->out);
+  for (int64_t p = 0; p < s->batch * s->planes; p++) {
+    const real *go = THTensor_(data)(grad) + p * outPlane;
+    real *gi = THTensor_(data)(gradInput) + p * inPlane;
+    if (fast2x2)
+      THNN_(Pool_avgGradPlane2x2)(go, gi, s);
+    else
+      THNN_(Pool_avgGradPlane)(go, gi, s, g, mode);
+  }
+  THTensor_(release)(&gTmp);
+  return 0;
+}
+
+/* ---------------------------------------------------------------- fractional */
+
+/* The window starts along one axis for a sample u in [0, 1), as Torch7 and
+ * PyTorch compute them, in the element type so the windows agree:
+ *   alpha = (in - pool) / (out - 1),  start_i = int((i + u) alpha) - int(u alpha),
+ * the last window ending at the input's end. */
+static void THNN_(Pool_fractionalStarts)(real u, int64_t in, int64_t out, int pool, int64_t *first)
+{
+  if (out > 1) {
+    real alpha = (real)(in - pool) / (real)(out - 1);
+    for (int64_t i = 0; i < out - 1; i++) {
+      first[i] = (int64_t)((i + u) * alpha) - (int64_t)(u * alpha);
+      if (first[i] > in - pool)  /* cannot happen for u in [0, 1); keeps every read inside */
+        first[i] = in - pool;
+    }
+  }
+  first[out - 1] = in - pool;
+}
+
+/* updateOutput of fractional max pooling: plane p's windows come from its
+ * samples (the [batch, planes, nd] tensor samples, contiguous, checked to
+ * lie in [0, 1)), ordered as Torch7's arguments: width, height for a spatial
+ * layer, time, width, height for a volumetric one. */
+static int THNN_(Pool_fractionalOutput)(THNNState *state, THTensor *input, THTensor *output,
+                                        THIndexTensor *indices, const THTensor *samples,
+                                        const THPoolShape *s, const int *pool)
+{
+  int64_t dims[5];
+  int n = THPoolDims(s, s->out, dims);
+  TH_TRY(THTensor_(resizeNd)(state, output, n, dims));
+  TH_TRY(THLongTensor_resizeNd(state, indices, n, dims));
+  THTensor xTmp = {0}, uTmp = {0};
+  THPoolGrid g = {0};
+  const THTensor *x = THTensor_(contiguous)(state, input, &xTmp);
+  const THTensor *u = x ? THTensor_(contiguous)(state, samples, &uTmp) : NULL;
+  int rc = u ? THPoolGridAlloc(state, &g, s) : -1;
+  if (rc == 0) {
+    int64_t inPlane = THNN_(Pool_planeSize)(s->in), outPlane = THNN_(Pool_planeSize)(s->out);
+    const int sampleAxis[2][3] = {{-1, 1, 0}, {0, 2, 1}};  /* the sample of axis T, H, W */
+    for (int64_t p = 0; p < s->batch * s->planes; p++) {
+      const real *up = THTensor_(data)(u) + p * s->nd;
+      for (int a = 0; a < 3; a++) {
+        int k = sampleAxis[s->nd - 2][a];
+        for (int64_t o = 0; o < s->out[a]; o++)
+          g.count[a][o] = pool[a];
+        if (k < 0)
+          g.first[a][0] = 0;
+        else
+          THNN_(Pool_fractionalStarts)(up[k], s->in[a], s->out[a], pool[a], g.first[a]);
+      }
+      THNN_(Pool_maxPlane)(THTensor_(data)(x) + p * inPlane, THTensor_(data)(output) + p * outPlane,
+                           THLongTensor_data(indices) + p * outPlane, s, &g);
+    }
+  }
+  THPoolGridFree(&g);
+  THTensor_(release)(&xTmp);
+  THTensor_(release)(&uTmp);
+  return rc;
+}
+
+/* Checks for fractional pooling with pool sizes pool[] (T, H, W) and the
+ * output sizes in s->out: each pool size >= 1, output >= 1 and
+ * output + pool - 1 <= input (the windows fit), and samples (when given)
+ * of size [batch, planes, nd] with every value in [0, 1). */
+static int THNN_(Pool_checkFractional)(THNNState *state, const THPoolShape *s, const int *pool,
+                                       THTensor *samples)
+{
+  static const char *const name[3] = {"T", "H", "W"};
+  static const int order[3] = {0, 2, 1};  /* Torch7's order: time, width, height */
+  for (int i = 3 - s->nd; i < 3; i++) {
+    int a = order[i];
+    if (pool[a] < 1)
+      return THError(state, "pool size must be > 0, got poolSize%s=%d", name[a], pool[a]);
+    if (s->out[a] < 1)
+      return THError(state, "output size must be > 0, got output%s=%lld", name[a], (long long)s->out[a]);
+    if (s->out[a] + pool[a] - 1 > s->in[a]) {
+      char dims[160];
+      int64_t size[5];
+      THDescribeSizes(dims, sizeof dims, THPoolDims(s, s->in, size), size);
+      return THError(state, "output%s=%lld with poolSize%s=%d needs an input of at least %lld along %s, "
+                     "got input %s", name[a], (long long)s->out[a], name[a], pool[a],
+                     (long long)(s->out[a] + pool[a] - 1), a == 0 ? "time" : a == 1 ? "height" : "width", dims);
+    }
+  }
+  if (!samples)
+    return 0;
+  int64_t size[3] = {s->batch, s->planes, s->nd};
+  TH_TRY(THTensor_(checkSizes)(state, "randomSamples", samples, 3, size));
+  for (int64_t i = 0; i < size[0]; i++)
+    for (int64_t j = 0; j < size[1]; j++)
+      for (int64_t k = 0; k < size[2]; k++) {
+        real v = THTensor_(data)(samples)[i * samples->stride[0] + j * samples->stride[1] + k * samples->stride[2]];
+        if (!(v >= 0 && v < 1))
+          return THError(state, "randomSamples[%lld, %lld, %lld] = %g is outside [0, 1)",
+                         (long long)i, (long long)j, (long long)k, (double)v);
+      }
+  return 0;
+}
+
+/* ---------------------------------------------------------------- unpooling */
+
+/* Max unpooling: s->in is the pooled input, s->out the unpooled output;
+ * indices (shaped as input, checked to lie in an output plane) say where
+ * each input element goes: output is zero but for output[indices[i]] =
+ * input[i] (of two elements with the same index the later stays). */
+static int THNN_(Pool_unpoolOutput)(THNNState *state, THTensor *input, THTensor *output,
+                                    THIndexTensor *indices, const THPoolShape *s)
+{
+  int64_t dims[5];
+  int n = THPoolDims(s, s->out, dims);
+  TH_TRY(THTensor_(resizeNd)(state, output, n, dims));
+  THTensor xTmp = {0};
+  THLongTensor iTmp = {0};
+  const THTensor *x = THTensor_(contiguous)(state, input, &xTmp);
+  const THLongTensor *ix = x ? THLongTensor_contiguous(state, indices, &iTmp) : NULL;
+  if (ix) {
+    int64_t inPlane = THNN_(Pool_planeSize)(s->in), outPlane = THNN_(Pool_planeSize)(s->out);
+    for (int64_t p = 0; p < s->batch * s->planes; p++) {
+      const real *in = THTensor_(data)(x) + p * inPlane;
+      const int64_t *ind = THLongTensor_data(ix) + p * inPlane;
+      real *out = THTensor_(data)(output) + p * outPlane;
+      memset(out, 0, (size_t)outPlane * sizeof(real));
+      for (int64_t i = 0; i < inPlane; i++)
+        out[ind[i]] = in[i];
+    }
+  }
+  THTensor_(release)(&xTmp);
+  THLongTensor_release(&iTmp);
+  return ix ? 0 : -1;
+}
+
+/* Its gradient: gradInput[i] = gradOutput[indices[i]]. */
+static int THNN_(Pool_unpoolGradInput)(THNNState *state, THTensor *input, THTensor *gradOutput,
+                                       THTensor *gradInput, THIndexTensor *indices, const THPoolShape *s)
+{
+  TH_TRY(THTensor_(resizeAs)(state, gradInput, input));
+  THTensor gTmp = {0};
+  THLongTensor iTmp = {0};
+  const THTensor *g = THTensor_(contiguous)(state, gradOutput, &gTmp);
+  const THLongTensor *ix = g ? THLongTensor_contiguous(state, indices, &iTmp) : NULL;
+  if (ix) {
+    int64_t inPlane = THNN_(Pool_planeSize)(s->in), outPlane = THNN_(Pool_planeSize)(s->out);
+    for (int64_t p = 0; p < s->batch * s->planes; p++) {
+      const real *go = THTensor_(data)(g) + p * outPlane;
+      const int64_t *ind = THLongTensor_data(ix) + p * inPlane;
+      real *gi = THTensor_(data)(gradInput) + p * inPlane;
+      for (int64_t i = 0; i < inPlane; i++)
+        gi[i] = go[ind[i]];
+    }
+  }
+  THTensor_(release)(&gTmp);
+  THLongTensor_release(&iTmp);
+  return ix ? 0 : -1;
+}
+
+#endif

@@ -1,0 +1,48 @@
+#ifndef TH_GENERIC_FILE
+#define TH_GENERIC_FILE "generic/SpatialAdaptiveAveragePooling.c"
+#else
+
+/* Mean over the windows that split each plane of [planes, H, W] or
+ * [batch, planes, H, W] into an owidth x oheight grid (the windows of
+ * SpatialAdaptiveMaxPooling); the sum is divided by the window's height,
+ * then by its width, as PyTorch does.  The loops are in Pooling.c. */
+
+static int THNN_(SpatialAdaptiveAveragePooling_shapeCheck)(THNNState *state, THTensor *input,
+                                                           THTensor *gradOutput, int owidth, int oheight,
+                                                           THPoolShape *s)
+{
+  TH_TRY(THPoolInput(state, 2, input->nDimension, input->size, s));
+  TH_TRY(THPoolAdaptiveOutput(state, s, 1, oheight, owidth));
+  if (gradOutput)
+    TH_TRY(THNN_(Pool_checkGradOutput)(state, s, gradOutput));
+  return 0;
+}
+
+int THNN_(SpatialAdaptiveAveragePooling_updateOutput)(THNNState *state, THTensor *input, THTensor *output,
+                                                      int owidth, int oheight)
+{
+  THPoolShape s;
+  THPoolGrid g;
+  TH_TRY(THNN_(SpatialAdaptiveAveragePooling_shapeCheck)(state, input, NULL, owidth, oheight, &s));
+  int rc = THPoolGridAdaptive(state, &g, &s);
+  if (rc == 0)
+    rc = THNN_(Pool_avgOutput)(state, input, output, &s, &g, TH_POOL_ADAPTIVE, false);
+  THPoolGridFree(&g);
+  return rc;
+}
+
+int THNN_(SpatialAdaptiveAveragePooling_updateGradInput)(THNNState *state, THTensor *input,
+                                                         THTensor *gradOutput, THTensor *gradInput,
+                                                         int owidth, int oheight)
+{
+  THPoolShape s;
+  THPoolGrid g;
+  TH_TRY(THNN_(SpatialAdaptiveAveragePooling_shapeCheck)(state, input, gradOutput, owidth, oheight, &s));
+  int rc = THPoolGridAdaptive(state, &g, &s);
+  if (rc == 0)
+    rc = THNN_(Pool_avgGradInput)(state, input, gradOutput, gradInput, &s, &g, TH_POOL_ADAPTIVE, false);
+  THPoolGridFree(&g);
+  return rc;
+}
+
+#endif

@@ -1,0 +1,45 @@
+#ifndef TH_GENERIC_FILE
+#define TH_GENERIC_FILE "generic/SpatialAdaptiveMaxPooling.c"
+#else
+
+/* Max over the windows that split each plane of [planes, H, W] or
+ * [batch, planes, H, W] into an owidth x oheight grid: output (i, j) reads
+ * rows [floor(i H / oheight), ceil((i + 1) H / oheight)) and the columns
+ * likewise.  The loops are in Pooling.c. */
+
+static int THNN_(SpatialAdaptiveMaxPooling_shapeCheck)(THNNState *state, THTensor *input, THTensor *gradOutput,
+                                                       THIndexTensor *indices, int owidth, int oheight,
+                                                       THPoolShape *s)
+{
+  TH_TRY(THPoolInput(state, 2, input->nDimension, input->size, s));
+  TH_TRY(THPoolAdaptiveOutput(state, s, 1, oheight, owidth));
+  if (gradOutput)
+    TH_TRY(THNN_(Pool_checkGradOutput)(state, s, gradOutput));
+  if (indices)
+    TH_TRY(THNN_(Pool_checkIndices)(state, s, s->out, indices, THNN_(Pool_planeSize)(s->in)));
+  return 0;
+}
+
+int THNN_(SpatialAdaptiveMaxPooling_updateOutput)(THNNState *state, THTensor *input, THTensor *output,
+                                                  THIndexTensor *indices, int owidth, int oheight)
+{
+  THPoolShape s;
+  THPoolGrid g;
+  TH_TRY(THNN_(SpatialAdaptiveMaxPooling_shapeCheck)(state, input, NULL, NULL, owidth, oheight, &s));
+  int rc = THPoolGridAdaptive(state, &g, &s);
+  if (rc == 0)
+    rc = THNN_(Pool_maxOutput)(state, input, output, indices, &s, &g, false);
+  THPoolGridFree(&g);
+  return rc;
+}
+
+int THNN_(SpatialAdaptiveMaxPooling_updateGradInput)(THNNState *state, THTensor *input, THTensor *gradOutput,
+                                                     THTensor *gradInput, THIndexTensor *indices,
+                                                     int owidth, int oheight)
+{
+  THPoolShape s;
+  TH_TRY(THNN_(SpatialAdaptiveMaxPooling_shapeCheck)(state, input, gradOutput, indices, owidth, oheight, &s));
+  return THNN_(Pool_indexGradInput)(state, input, gradOutput, gradInput, indices, &s);
+}
+
+#endif

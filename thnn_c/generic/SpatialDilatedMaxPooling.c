@@ -1,0 +1,52 @@
+#ifndef TH_GENERIC_FILE
+#define TH_GENERIC_FILE "generic/SpatialDilatedMaxPooling.c"
+#else
+
+/* Max over dilated windows of each plane of [planes, H, W] or
+ * [batch, planes, H, W]; the loops are in Pooling.c. */
+
+static int THNN_(SpatialDilatedMaxPooling_shapeCheck)(THNNState *state, THTensor *input, THTensor *gradOutput,
+                                                      THIndexTensor *indices, int kW, int kH, int dW, int dH,
+                                                      int padW, int padH, int dilationW, int dilationH,
+                                                      bool ceil_mode, THPoolShape *s, THPoolWindow *w)
+{
+  *w = THPoolWindow2d(kW, kH, dW, dH, padW, padH, dilationW, dilationH);
+  TH_TRY(THPoolInput(state, 2, input->nDimension, input->size, s));
+  TH_TRY(THPoolOutputSize(state, s, w, ceil_mode));
+  if (gradOutput)
+    TH_TRY(THNN_(Pool_checkGradOutput)(state, s, gradOutput));
+  if (indices)
+    TH_TRY(THNN_(Pool_checkIndices)(state, s, s->out, indices, THNN_(Pool_planeSize)(s->in)));
+  return 0;
+}
+
+int THNN_(SpatialDilatedMaxPooling_updateOutput)(THNNState *state, THTensor *input, THTensor *output,
+                                                 THIndexTensor *indices, int kW, int kH, int dW, int dH,
+                                                 int padW, int padH, int dilationW, int dilationH,
+                                                 bool ceil_mode)
+{
+  THPoolShape s;
+  THPoolWindow w;
+  THPoolGrid g;
+  TH_TRY(THNN_(SpatialDilatedMaxPooling_shapeCheck)(state, input, NULL, NULL, kW, kH, dW, dH, padW, padH,
+                                                    dilationW, dilationH, ceil_mode, &s, &w));
+  int rc = THPoolGridWindows(state, &g, &s, &w);
+  if (rc == 0)
+    rc = THNN_(Pool_maxOutput)(state, input, output, indices, &s, &g, THNN_(Pool_is2x2)(&s, &w));
+  THPoolGridFree(&g);
+  return rc;
+}
+
+int THNN_(SpatialDilatedMaxPooling_updateGradInput)(THNNState *state, THTensor *input, THTensor *gradOutput,
+                                                    THTensor *gradInput, THIndexTensor *indices,
+                                                    int kW, int kH, int dW, int dH, int padW, int padH,
+                                                    int dilationW, int dilationH, bool ceil_mode)
+{
+  THPoolShape s;
+  THPoolWindow w;
+  TH_TRY(THNN_(SpatialDilatedMaxPooling_shapeCheck)(state, input, gradOutput, indices, kW, kH, dW, dH,
+                                                    padW, padH, dilationW, dilationH, ceil_mode, &s, &w));
+  return THNN_(Pool_indexGradInput)(state, input, gradOutput, gradInput, indices, &s);
+}
+
+#endif

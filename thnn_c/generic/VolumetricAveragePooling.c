@@ -1,0 +1,59 @@
+#ifndef TH_GENERIC_FILE
+#define TH_GENERIC_FILE "generic/VolumetricAveragePooling.c"
+#else
+
+/* Mean over the windows of each plane of [planes, T, H, W] or
+ * [batch, planes, T, H, W]; the loops are in Pooling.c. */
+
+static int THNN_(VolumetricAveragePooling_shapeCheck)(THNNState *state, THTensor *input, THTensor *gradOutput,
+                                                      int kT, int kW, int kH, int dT, int dW, int dH,
+                                                      int padT, int padW, int padH, bool ceil_mode,
+                                                      THPoolShape *s, THPoolWindow *w)
+{
+  *w = THPoolWindow3d(kT, kW, kH, dT, dW, dH, padT, padW, padH, 1, 1, 1);
+  TH_TRY(THPoolInput(state, 3, input->nDimension, input->size, s));
+  TH_TRY(THPoolOutputSize(state, s, w, ceil_mode));
+  if (gradOutput)
+    TH_TRY(THNN_(Pool_checkGradOutput)(state, s, gradOutput));
+  return 0;
+}
+
+int THNN_(VolumetricAveragePooling_updateOutput)(THNNState *state, THTensor *input, THTensor *output,
+                                                 int kT, int kW, int kH, int dT, int dW, int dH,
+                                                 int padT, int padW, int padH, bool ceil_mode,
+                                                 bool count_include_pad)
+{
+  THPoolShape s;
+  THPoolWindow w;
+  THPoolGrid g;
+  TH_TRY(THNN_(VolumetricAveragePooling_shapeCheck)(state, input, NULL, kT, kW, kH, dT, dW, dH,
+                                                    padT, padW, padH, ceil_mode, &s, &w));
+  int rc = THPoolGridWindows(state, &g, &s, &w);
+  if (rc == 0)
+    rc = THNN_(Pool_avgOutput)(state, input, output, &s, &g,
+                               count_include_pad ? TH_POOL_COUNT_PADDING : TH_POOL_COUNT_INPUT,
+                               THNN_(Pool_is2x2)(&s, &w));
+  THPoolGridFree(&g);
+  return rc;
+}
+
+int THNN_(VolumetricAveragePooling_updateGradInput)(THNNState *state, THTensor *input, THTensor *gradOutput,
+                                                    THTensor *gradInput, int kT, int kW, int kH,
+                                                    int dT, int dW, int dH, int padT, int padW, int padH,
+                                                    bool ceil_mode, bool count_include_pad)
+{
+  THPoolShape s;
+  THPoolWindow w;
+  THPoolGrid g;
+  TH_TRY(THNN_(VolumetricAveragePooling_shapeCheck)(state, input, gradOutput, kT, kW, kH, dT, dW, dH,
+                                                    padT, padW, padH, ceil_mode, &s, &w));
+  int rc = THPoolGridWindows(state, &g, &s, &w);
+  if (rc == 0)
+    rc = THNN_(Pool_avgGradInput)(state, input, gradOutput, gradInput, &s, &g,
+                                  count_include_pad ? TH_POOL_COUNT_PADDING : TH_POOL_COUNT_INPUT,
+                                  THNN_(Pool_is2x2)(&s, &w));
+  THPoolGridFree(&g);
+  return rc;
+}
+
+#endif
