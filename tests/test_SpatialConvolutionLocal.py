@@ -162,3 +162,10 @@ def test_a_torch7_file_loads(tmp_path):
     x, g = data(fresh)
     np.testing.assert_array_equal(loaded.forward(x), fresh.forward(x))
     np.testing.assert_array_equal(loaded.backward(x, g), fresh.backward(x, g))
+
+
+def test_input_sizes_that_would_overflow_raise():
+    with raises_exactly(thnn.THNNError, "SpatialConvolutionLocal_updateOutput: inputWidth and inputHeight must be "
+                                        "positive sizes, got 4611686018427387904 and 2"):
+        thnn.Double.SpatialConvolutionLocal_updateOutput(np.zeros((1, 2, 2)), None, np.zeros((1, 1, 1, 1, 1, 1)),
+                                                         np.zeros((1, 1, 1)), 1, 1, 1, 1, 0, 0, 2 ** 62, 2, 1, 1)

@@ -260,3 +260,19 @@ def test_an_old_torch7_file_without_pads_loads(tmp_path):
     assert (loaded.padT, loaded.padW, loaded.padH) == (0, 0, 0)
     x = uniform((N_IN,) + SIZE)
     np.testing.assert_array_equal(loaded.forward(x), fresh.forward(x))
+
+
+def test_settings_whose_output_size_overflows_raise():
+    """Pads of 2^31 - 1 make an output volume of ~2^96 voxels: an error, not an overflow."""
+    big = 2 ** 31 - 1
+    x, w = np.zeros((N_IN, 3, 4, 5)), np.zeros((1, N_IN, 1, 1, 1))
+    message = "the output volume (4294967297 x 4294967298 x 4294967299 voxels, T x H x W) is too large"
+    with raises_exactly(thnn.THNNError, "VolumetricConvolution_updateOutput: " + message):
+        thnn.Double.VolumetricConvolution_updateOutput(x, None, w, None, 1, 1, 1, 1, 1, 1, big, big, big)
+    with raises_exactly(thnn.THNNError, "VolumetricConvolutionMM_accGradParameters: " + message):
+        thnn.Double.VolumetricConvolutionMM_accGradParameters(x, x, w.copy(), None, None, 1, 1, 1, 1, 1, 1,
+                                                              big, big, big, 1.0)
+    with raises_exactly(thnn.THNNError, "VolumetricFullConvolution_updateOutput: cannot resize: the number of "
+                                        "elements overflows"):
+        thnn.Double.VolumetricFullConvolution_updateOutput(x, None, np.zeros((N_IN, 1, 1, 1, 1)), None, None,
+                                                           1, 1, 1, big, big, big, 0, 0, 0, 0, 0, 0)

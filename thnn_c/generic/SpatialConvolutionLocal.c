@@ -56,8 +56,11 @@ static int THNN_(SpatialConvolutionLocal_shapeCheck)(
     return THError(state, "stride must be positive, got dW=%d, dH=%d", dW, dH);
   if (padW < 0 || padH < 0)
     return THError(state, "padding must be at least 0, got padW=%d, padH=%d", padW, padH);
+  if (inputWidth < 1 || inputHeight < 1 || inputWidth > INT64_MAX / 4 || inputHeight > INT64_MAX / 4)
+    return THError(state, "inputWidth and inputHeight must be positive sizes, got %lld and %lld",
+                   (long long)inputWidth, (long long)inputHeight);
   int64_t roomW = inputWidth + 2 * (int64_t)padW - kW, roomH = inputHeight + 2 * (int64_t)padH - kH;
-  if (inputWidth < 1 || inputHeight < 1 || roomW < 0 || roomH < 0)
+  if (roomW < 0 || roomH < 0)
     return THError(state, "the input (inputWidth=%lld, inputHeight=%lld) padded by padW=%d, padH=%d must be at "
                    "least as large as the kernel (kW=%d, kH=%d)", (long long)inputWidth, (long long)inputHeight,
                    padW, padH, kW, kH);

@@ -169,6 +169,9 @@ static int THNN_(volConvCheckInput)(THNNState *state, const THTensor *input, con
     return THTensor_(shapeError)(state, "input", input,
                                  "at least %lld x %lld x %lld (T x H x W) for this kernel, padding and dilation",
                                  (long long)need[0], (long long)need[1], (long long)need[2]);
+  if (THMulSizes(THMulSizes(g->out[0], g->out[1]), g->out[2]) < 0)
+    return THError(state, "the output volume (%lld x %lld x %lld voxels, T x H x W) is too large",
+                   (long long)g->out[0], (long long)g->out[1], (long long)g->out[2]);
   if (gradOutput) {
     int64_t size[5] = {input->size[0], nOut, g->out[0], g->out[1], g->out[2]};
     TH_TRY(THTensor_(checkSizes)(state, "gradOutput", gradOutput, input->nDimension, size + !batched));
