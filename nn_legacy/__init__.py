@@ -161,10 +161,21 @@ from .SpatialFullConvolutionMap import SpatialFullConvolutionMap
 # ==== end of volumetric convolutions ====
 
 # ==== padding and resampling ====
+from .SpatialReflectionPadding import SpatialReflectionPadding
+from .SpatialReplicationPadding import SpatialReplicationPadding
+from .VolumetricReplicationPadding import VolumetricReplicationPadding
+from .SpatialUpSamplingNearest import SpatialUpSamplingNearest
+from .SpatialUpSamplingBilinear import SpatialUpSamplingBilinear
+from .VolumetricUpSamplingNearest import VolumetricUpSamplingNearest
+from .VolumetricUpSamplingTrilinear import VolumetricUpSamplingTrilinear
+from .SpatialGridSamplerBilinear import SpatialGridSamplerBilinear
 
 # ==== end of padding and resampling ====
 
 # ==== batch normalization ====
+from .BatchNormalization import BatchNormalization
+from .SpatialBatchNormalization import SpatialBatchNormalization
+from .VolumetricBatchNormalization import VolumetricBatchNormalization
 
 # ==== end of batch normalization ====
 

@@ -87,6 +87,70 @@ def _class_nll(dtype, rng, n, verb):
     return kw
 
 
+# ---- padding, resampling and batch normalization ----
+
+def _padding(spatial, pads):
+    """The padding layers: a spatial (2) or volumetric (3) input of n samples."""
+    def build(dtype, rng, n, verb):
+        in_sizes = (4, 5) if spatial == 2 else (3, 4, 5)
+        out_sizes = tuple(s + pads[2 * k] + pads[2 * k + 1] for k, s in enumerate(reversed(in_sizes)))[::-1]
+        kw = {"input": _u(rng, (n, 2) + in_sizes, dtype)}
+        kw.update(zip(("pad_l", "pad_r", "pad_t", "pad_b") if spatial == 2 else
+                      ("pleft", "pright", "ptop", "pbottom", "pfront", "pback"), pads))
+        if verb == "updateOutput":
+            kw["output"] = None
+        else:
+            kw.update(gradOutput=_u(rng, (n, 2) + out_sizes, dtype), gradInput=None)
+        return kw
+    return build
+
+
+def _upsampling(spatial, nearest):
+    """Nearest (scale 2) or linear (to a fixed size) up-sampling."""
+    def build(dtype, rng, n, verb):
+        in_sizes = (3, 4) if spatial == 2 else (2, 3, 4)
+        out_sizes = tuple(2 * s for s in in_sizes) if nearest else ((5, 7) if spatial == 2 else (3, 5, 7))
+        kw = {"input": _u(rng, (n, 2) + in_sizes, dtype)}
+        if nearest:
+            kw["scale_factor"] = 2
+        else:
+            kw.update(zip(("outputDepth", "outputHeight", "outputWidth")[3 - spatial:], out_sizes))
+        if verb == "updateOutput":
+            kw["output"] = None
+        else:
+            kw.update(gradOutput=_u(rng, (n, 2) + out_sizes, dtype), gradInput=None)
+        return kw
+    return build
+
+
+def _grid_sampler(dtype, rng, n, verb):
+    kw = {"input": _u(rng, (n, 2, 3, 4), dtype), "grid": _u(rng, (n, 5, 6, 2), dtype, -1.2, 1.2),
+          "padding_mode": 0}
+    if verb == "updateOutput":
+        kw["output"] = None
+    else:
+        kw.update(gradInput=None, gradGrid=None, gradOutput=_u(rng, (n, 2, 5, 6), dtype))
+    return kw
+
+
+def _batch_norm(dtype, rng, n, verb):
+    """Training, on [n, c, 2, 2] (4n values per channel; the number of
+    channels c changes with n, so save_mean and save_std do too)."""
+    c = 2 + n % 7
+    x = _u(rng, (n, c, 2, 2), dtype)
+    kw = {"input": x, "weight": _u(rng, (c,), dtype, 0.5, 1.5), "running_mean": _u(rng, (c,), dtype),
+          "running_var": _u(rng, (c,), dtype, 0.5, 2.0), "train": True, "eps": 1e-5}
+    if verb == "updateOutput":
+        kw.update(output=None, bias=_u(rng, (c,), dtype), save_mean=None, save_std=None, momentum=0.1)
+    else:
+        mean = x.mean(axis=(0, 2, 3), dtype=np.float64) if n else np.zeros(c)
+        invstd = 1 / np.sqrt(x.var(axis=(0, 2, 3), dtype=np.float64) + 1e-5) if n else np.zeros(c)
+        kw.update(gradOutput=_u(rng, x.shape, dtype), gradInput=np.zeros_like(x),
+                  gradWeight=np.zeros(c, dtype), gradBias=np.zeros(c, dtype), save_mean=mean.astype(dtype),
+                  save_std=invstd.astype(dtype), scale=0.5)
+    return kw
+
+
 # ---- volumetric convolutions, SpatialConvolutionLocal and the connection-table maps ----
 def _volumetric(transposed, dilated, buffered):
     """The volumetric convolutions, 5D input [n, 2, 3, 4, 5]; the full
@@ -232,6 +296,22 @@ CASES = [
     Case("MSECriterion_updateGradInput", "MSECriterion_updateGradInput", _mse),
     Case("ClassNLLCriterion_updateOutput", "ClassNLLCriterion_updateOutput", _class_nll),
     Case("ClassNLLCriterion_updateGradInput", "ClassNLLCriterion_updateGradInput", _class_nll),
+]
+CASES += [
+    Case(f"{layer}_{verb}", f"{layer}_{verb}", builder)
+    for layer, builder in [
+        ("SpatialReflectionPadding", _padding(2, (2, 1, -1, 3))),
+        ("SpatialReplicationPadding", _padding(2, (3, -2, 1, 0))),
+        ("VolumetricReplicationPadding", _padding(3, (2, 0, -1, 1, 1, 2))),
+        ("SpatialUpSamplingNearest", _upsampling(2, True)),
+        ("VolumetricUpSamplingNearest", _upsampling(3, True)),
+        ("SpatialUpSamplingBilinear", _upsampling(2, False)),
+        ("VolumetricUpSamplingTrilinear", _upsampling(3, False)),
+        ("SpatialGridSamplerBilinear", _grid_sampler)]
+    for verb in ("updateOutput", "updateGradInput")
+] + [
+    Case("BatchNormalization_updateOutput", "BatchNormalization_updateOutput", _batch_norm),
+    Case("BatchNormalization_backward", "BatchNormalization_backward", _batch_norm),
     Case("VolumetricConvolution_updateOutput", "VolumetricConvolution_updateOutput", _volumetric(False, False, False)),
     Case("VolumetricConvolution_updateGradInput", "VolumetricConvolution_updateGradInput",
          _volumetric(False, False, False)),

@@ -229,8 +229,39 @@
 
 /* ==== padding and resampling ==== */
 
+/* helpers shared by the padding and up-sampling layers: first */
+#define TH_GENERIC_FILE "generic/Resampling.c"
+#include "THGenerateFloatTypes.h"
+
+#define TH_GENERIC_FILE "generic/SpatialReflectionPadding.c"
+#include "THGenerateFloatTypes.h"
+
+#define TH_GENERIC_FILE "generic/SpatialReplicationPadding.c"
+#include "THGenerateFloatTypes.h"
+
+#define TH_GENERIC_FILE "generic/VolumetricReplicationPadding.c"
+#include "THGenerateFloatTypes.h"
+
+#define TH_GENERIC_FILE "generic/SpatialUpSamplingNearest.c"
+#include "THGenerateFloatTypes.h"
+
+#define TH_GENERIC_FILE "generic/VolumetricUpSamplingNearest.c"
+#include "THGenerateFloatTypes.h"
+
+#define TH_GENERIC_FILE "generic/SpatialUpSamplingBilinear.c"
+#include "THGenerateFloatTypes.h"
+
+#define TH_GENERIC_FILE "generic/VolumetricUpSamplingTrilinear.c"
+#include "THGenerateFloatTypes.h"
+
+#define TH_GENERIC_FILE "generic/SpatialGridSamplerBilinear.c"
+#include "THGenerateFloatTypes.h"
+
 /* ==== end of padding and resampling ==== */
 
 /* ==== batch normalization ==== */
+
+#define TH_GENERIC_FILE "generic/BatchNormalization.c"
+#include "THGenerateFloatTypes.h"
 
 /* ==== end of batch normalization ==== */

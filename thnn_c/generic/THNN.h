@@ -1586,9 +1586,206 @@ TH_API int THNN_(SpatialFullConvolutionMap_accGradParameters)(
 
 /* ==== padding and resampling ==== */
 
+/* The spatial layers take [nPlane, h, w] or batched [batch, nPlane, h, w]
+ * input, the volumetric ones [nPlane, t, h, w] or [batch, nPlane, t, h, w];
+ * every plane is handled alike.  A pad below zero crops that side. */
+
+/* ---- SpatialReflectionPadding: pads by mirroring the input about its edge
+ * rows and columns (without repeating them): dcb|abcd|cba.  Each pad must be
+ * smaller than the input size along its dim (Torch7's rule). ---- */
+TH_API int THNN_(SpatialReflectionPadding_updateOutput)(
+          THNNState *state,            // library state: receives the error message
+          THTensor *input,             // input, 3D [nPlane, h, w] or 4D [batch, nPlane, h, w]
+          THTensor *output,            // [OUT] output, [.., h + pad_t + pad_b, w + pad_l + pad_r]
+          int pad_l,                   // columns added on the left (< 0 removes columns)
+          int pad_r,                   // columns added on the right
+          int pad_t,                   // rows added on top
+          int pad_b);                  // rows added at the bottom
+TH_API int THNN_(SpatialReflectionPadding_updateGradInput)(
+          THNNState *state,            // library state: receives the error message
+          THTensor *input,             // input of the forward pass (only its sizes are read)
+          THTensor *gradOutput,        // gradient w.r.t. output, shaped as output
+          THTensor *gradInput,         // [OUT] gradient w.r.t. input, shaped as input
+          int pad_l,                   // as in the forward pass
+          int pad_r,                   // as in the forward pass
+          int pad_t,                   // as in the forward pass
+          int pad_b);                  // as in the forward pass
+
+/* ---- SpatialReplicationPadding: pads by repeating the edge rows and
+ * columns: aaa|abcd|ddd ---- */
+TH_API int THNN_(SpatialReplicationPadding_updateOutput)(
+          THNNState *state,            // library state: receives the error message
+          THTensor *input,             // input, 3D [nPlane, h, w] or 4D [batch, nPlane, h, w]
+          THTensor *output,            // [OUT] output, [.., h + pad_t + pad_b, w + pad_l + pad_r]
+          int pad_l,                   // columns added on the left (< 0 removes columns)
+          int pad_r,                   // columns added on the right
+          int pad_t,                   // rows added on top
+          int pad_b);                  // rows added at the bottom
+TH_API int THNN_(SpatialReplicationPadding_updateGradInput)(
+          THNNState *state,            // library state: receives the error message
+          THTensor *input,             // input of the forward pass (only its sizes are read)
+          THTensor *gradOutput,        // gradient w.r.t. output, shaped as output
+          THTensor *gradInput,         // [OUT] gradient w.r.t. input, shaped as input
+          int pad_l,                   // as in the forward pass
+          int pad_r,                   // as in the forward pass
+          int pad_t,                   // as in the forward pass
+          int pad_b);                  // as in the forward pass
+
+/* ---- VolumetricReplicationPadding: SpatialReplicationPadding along time
+ * (front/back), height (top/bottom) and width (left/right) ---- */
+TH_API int THNN_(VolumetricReplicationPadding_updateOutput)(
+          THNNState *state,            // library state: receives the error message
+          THTensor *input,             // input, 4D [nPlane, t, h, w] or 5D [batch, nPlane, t, h, w]
+          THTensor *output,            // [OUT] output, [.., t + pfront + pback, h + ptop + pbottom, w + pleft + pright]
+          int pleft,                   // columns added on the left (< 0 removes columns)
+          int pright,                  // columns added on the right
+          int ptop,                    // rows added on top
+          int pbottom,                 // rows added at the bottom
+          int pfront,                  // frames added in front
+          int pback);                  // frames added at the back
+TH_API int THNN_(VolumetricReplicationPadding_updateGradInput)(
+          THNNState *state,            // library state: receives the error message
+          THTensor *input,             // input of the forward pass (only its sizes are read)
+          THTensor *gradOutput,        // gradient w.r.t. output, shaped as output
+          THTensor *gradInput,         // [OUT] gradient w.r.t. input, shaped as input
+          int pleft,                   // as in the forward pass
+          int pright,                  // as in the forward pass
+          int ptop,                    // as in the forward pass
+          int pbottom,                 // as in the forward pass
+          int pfront,                  // as in the forward pass
+          int pback);                  // as in the forward pass
+
+/* ---- SpatialUpSamplingNearest: each pixel becomes a scale x scale block:
+ * y[.., i, j] = x[.., i / scale, j / scale] ---- */
+TH_API int THNN_(SpatialUpSamplingNearest_updateOutput)(
+          THNNState *state,            // library state: receives the error message
+          THTensor *input,             // input, 3D [nPlane, h, w] or 4D [batch, nPlane, h, w]
+          THTensor *output,            // [OUT] output, [.., h * scale_factor, w * scale_factor]
+          int scale_factor);           // integer factor >= 1
+TH_API int THNN_(SpatialUpSamplingNearest_updateGradInput)(
+          THNNState *state,            // library state: receives the error message
+          THTensor *input,             // input of the forward pass (only its sizes are read)
+          THTensor *gradOutput,        // gradient w.r.t. output, shaped as output
+          THTensor *gradInput,         // [OUT] gradient w.r.t. input (sum over each block), shaped as input
+          int scale_factor);           // as in the forward pass
+
+/* ---- VolumetricUpSamplingNearest: each voxel becomes a scale^3 block ---- */
+TH_API int THNN_(VolumetricUpSamplingNearest_updateOutput)(
+          THNNState *state,            // library state: receives the error message
+          THTensor *input,             // input, 4D [nPlane, t, h, w] or 5D [batch, nPlane, t, h, w]
+          THTensor *output,            // [OUT] output, [.., t * scale_factor, h * scale_factor, w * scale_factor]
+          int scale_factor);           // integer factor >= 1
+TH_API int THNN_(VolumetricUpSamplingNearest_updateGradInput)(
+          THNNState *state,            // library state: receives the error message
+          THTensor *input,             // input of the forward pass (only its sizes are read)
+          THTensor *gradOutput,        // gradient w.r.t. output, shaped as output
+          THTensor *gradInput,         // [OUT] gradient w.r.t. input (sum over each block), shaped as input
+          int scale_factor);           // as in the forward pass
+
+/* ---- SpatialUpSamplingBilinear: bilinear interpolation with the corners
+ * aligned (Torch7's, PyTorch's align_corners=True): output row i samples
+ * input row i * (h - 1) / (outputHeight - 1), likewise for columns ---- */
+TH_API int THNN_(SpatialUpSamplingBilinear_updateOutput)(
+          THNNState *state,            // library state: receives the error message
+          THTensor *input,             // input, 3D [nPlane, h, w] or 4D [batch, nPlane, h, w]
+          THTensor *output,            // [OUT] output, [.., outputHeight, outputWidth]
+          int outputHeight,            // >= 1
+          int outputWidth);            // >= 1
+TH_API int THNN_(SpatialUpSamplingBilinear_updateGradInput)(
+          THNNState *state,            // library state: receives the error message
+          THTensor *input,             // input of the forward pass (only its sizes are read)
+          THTensor *gradOutput,        // gradient w.r.t. output, [.., outputHeight, outputWidth]
+          THTensor *gradInput,         // [OUT] gradient w.r.t. input, shaped as input
+          int outputHeight,            // as in the forward pass
+          int outputWidth);            // as in the forward pass
+
+/* ---- VolumetricUpSamplingTrilinear: SpatialUpSamplingBilinear along time,
+ * height and width ---- */
+TH_API int THNN_(VolumetricUpSamplingTrilinear_updateOutput)(
+          THNNState *state,            // library state: receives the error message
+          THTensor *input,             // input, 4D [nPlane, t, h, w] or 5D [batch, nPlane, t, h, w]
+          THTensor *output,            // [OUT] output, [.., outputDepth, outputHeight, outputWidth]
+          int outputDepth,             // >= 1
+          int outputHeight,            // >= 1
+          int outputWidth);            // >= 1
+TH_API int THNN_(VolumetricUpSamplingTrilinear_updateGradInput)(
+          THNNState *state,            // library state: receives the error message
+          THTensor *input,             // input of the forward pass (only its sizes are read)
+          THTensor *gradOutput,        // gradient w.r.t. output, [.., outputDepth, outputHeight, outputWidth]
+          THTensor *gradInput,         // [OUT] gradient w.r.t. input, shaped as input
+          int outputDepth,             // as in the forward pass
+          int outputHeight,            // as in the forward pass
+          int outputWidth);            // as in the forward pass
+
+/* ---- SpatialGridSamplerBilinear: output pixel (i, j) of sample n is input
+ * n bilinearly sampled at grid[n, i, j] = (x, y), coordinates in [-1, 1]
+ * with -1 and 1 the centres of the corner pixels (align_corners=True).
+ * Padding mode 0 (zeros, Torch7's): pixels outside the input read as 0;
+ * 1 (border): coordinates are clamped into the input.  A NaN coordinate
+ * gives NaN in every channel of its output pixel. ---- */
+TH_API int THNN_(SpatialGridSamplerBilinear_updateOutput)(
+          THNNState *state,            // library state: receives the error message
+          THTensor *input,             // input, 4D [batch, nPlane, h, w]
+          THTensor *grid,              // sampling points, 4D [batch, oh, ow, 2], (x, y) last
+          THTensor *output,            // [OUT] output, [batch, nPlane, oh, ow]
+          int padding_mode);           // 0 zeros, 1 border
+TH_API int THNN_(SpatialGridSamplerBilinear_updateGradInput)(
+          THNNState *state,            // library state: receives the error message
+          THTensor *input,             // input of the forward pass
+          THTensor *gradInput,         // [OUT] gradient w.r.t. input, shaped as input
+          THTensor *grid,              // grid of the forward pass
+          THTensor *gradGrid,          // [OUT] gradient w.r.t. grid, shaped as grid
+          THTensor *gradOutput,        // gradient w.r.t. output, [batch, nPlane, oh, ow]
+          int padding_mode);           // as in the forward pass
+
 /* ==== end of padding and resampling ==== */
 
 /* ==== batch normalization ==== */
+
+/* ---- BatchNormalization: per channel c (dim 1 of an input of 2 or more
+ * dims, [batch, nInput, ...]), over the batch and every position,
+ *   y = (x - mean[c]) * invstd[c] * weight[c] + bias[c]
+ * Training: mean and invstd = 1 / sqrt(var + eps) come from the input (var
+ * biased), are kept in save_mean / save_std for the backward pass, and the
+ * running statistics move towards them:
+ *   running_mean = momentum * mean + (1 - momentum) * running_mean
+ *   running_var  = momentum * var * n / (n - 1) + (1 - momentum) * running_var
+ * (the unbiased variance, n values per channel; training refuses n = 1, and
+ * an empty batch leaves them alone, with save_mean = save_std = 0).
+ * Evaluation: mean and var are running_mean and running_var.  Without weight
+ * and bias, w = 1, b = 0. */
+TH_API int THNN_(BatchNormalization_updateOutput)(
+          THNNState *state,            // library state: receives the error message
+          THTensor *input,             // input, [batch, nInput, ...], 2D or more (the modules use 2D, 4D, 5D)
+          THTensor *output,            // [OUT] output, shaped as input
+          THTensor *weight,            // [OPTIONAL] scale per channel, [nInput]
+          THTensor *bias,              // [OPTIONAL] shift per channel, [nInput]
+          THTensor *running_mean,      // [INOUT] [nInput]; updated in training (then contiguous)
+          THTensor *running_var,       // [INOUT] [nInput]; updated in training (then contiguous)
+          THTensor *save_mean,         // [BUFFER] training: the batch mean, [nInput]; untouched in evaluation
+          THTensor *save_std,          // [BUFFER] training: the batch 1 / sqrt(var + eps), [nInput]; untouched in evaluation
+          bool train,                  // batch statistics (true) or running ones (false)
+          accreal momentum,            // weight of the batch in the running statistics
+          accreal eps);                // added to the variance
+/* dL/dx = w * invstd * (dL/dy - mean(dL/dy) - xhat * mean(xhat * dL/dy)) in
+ * training (xhat = (x - mean) * invstd, means per channel), w * invstd *
+ * dL/dy in evaluation; dL/dw += scale * sum(xhat * dL/dy), dL/db += scale *
+ * sum(dL/dy), sums per channel. */
+TH_API int THNN_(BatchNormalization_backward)(
+          THNNState *state,            // library state: receives the error message
+          THTensor *input,             // input of the forward pass
+          THTensor *gradOutput,        // gradient w.r.t. output, shaped as input
+          THTensor *gradInput,         // [INOUT] [OPTIONAL] overwritten with dL/dx: contiguous, shaped as input
+          THTensor *gradWeight,        // [INOUT] [OPTIONAL] accumulates scale * dL/dw, contiguous [nInput]
+          THTensor *gradBias,          // [INOUT] [OPTIONAL] accumulates scale * dL/db, contiguous [nInput]
+          THTensor *weight,            // [OPTIONAL] scale per channel, as in the forward pass
+          THTensor *running_mean,      // running mean, [nInput] (read in evaluation)
+          THTensor *running_var,       // running variance, [nInput] (read in evaluation)
+          THTensor *save_mean,         // [OPTIONAL] training: save_mean of the forward pass (NULL: recomputed from input)
+          THTensor *save_std,          // [OPTIONAL] training: save_std of the forward pass (NULL: recomputed from input)
+          bool train,                  // as in the forward pass
+          accreal scale,               // factor applied to the accumulated gradients
+          accreal eps);                // as in the forward pass
 
 /* ==== end of batch normalization ==== */
 

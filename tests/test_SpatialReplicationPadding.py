@@ -1,0 +1,111 @@
+"""nn_legacy.SpatialReplicationPadding and its kernels: edge padding of the
+last two dims, (pad_l, pad_r, pad_t, pad_b) as in Torch7, negative pads
+cropping."""
+import numpy as np
+import pytest
+
+import nn_legacy as nn
+import thnn
+from layer_checks import raises_exactly, torch_forward_backward, torch_or_skip, uniform
+from resampling_checks import check_common, check_linear_reference, pad_plane, per_plane
+
+# (pad_l, pad_r, pad_t, pad_b): always different on each side; pads beyond
+# the input size are allowed (unlike reflection)
+PADS = [(2, 1, 3, 0), (0, 7, 1, 5), (-1, 2, 1, -2), (2, -2, -1, 3), (-1, -2, 0, -1)]
+
+
+def reference(pads):
+    l, r, t, b = pads
+    return lambda x: per_plane(lambda p: pad_plane(p, [(t, b), (l, r)], "replicate"), x, 2)
+
+
+@pytest.mark.parametrize("pads", PADS, ids=str)
+@pytest.mark.parametrize("shape", [(2, 3, 4, 5), (3, 5, 4)], ids=["4D", "3D"])
+def test_matches_the_definition(pads, shape):
+    x = uniform(shape, 1)
+    out_shape = reference(pads)(x).shape
+    m = nn.SpatialReplicationPadding(*pads)
+    check_linear_reference(m, reference(pads), x, uniform(out_shape, 2), exact=True)
+
+
+def test_a_row_reads_as_in_the_docstring():
+    row = np.array([[[1.0, 2.0, 3.0, 4.0]]])
+    np.testing.assert_array_equal(nn.SpatialReplicationPadding(3, 2, 0, 0).forward(row),
+                                  [[[1, 1, 1, 1, 2, 3, 4, 4, 4]]])
+
+
+def test_matches_numpy_pad():
+    x = uniform((2, 3, 2, 3), 1)
+    want = np.pad(x, [(0, 0), (0, 0), (3, 1), (2, 5)], mode="edge")
+    np.testing.assert_array_equal(nn.SpatialReplicationPadding(2, 5, 3, 1).forward(x), want)
+
+
+def test_gradient_of_an_edge_pixel_counts_its_copies():
+    x = uniform((1, 1, 2, 3), 1)
+    m = nn.SpatialReplicationPadding(2, 1, 1, 0)
+    gin = m.backward(x, np.ones(m.forward(x).shape))
+    # pixel (0, 0) fills 2 rows x 3 columns of the output
+    np.testing.assert_array_equal(gin, [[[[6, 2, 4], [3, 1, 2]]]])
+
+
+def test_crops_everything_but_the_edge_column():
+    """Torch7's rule: a crop as large as the input leaves the edge column
+    repeated (the clamped position), not an error."""
+    row = np.array([[[1.0, 2.0, 3.0, 4.0]]])
+    np.testing.assert_array_equal(nn.SpatialReplicationPadding(-4, 2, 0, 0).forward(row), [[[4, 4]]])
+
+
+@pytest.mark.parametrize("pads", PADS, ids=str)
+def test_matches_torch(pads):
+    torch = torch_or_skip()
+    x = uniform((2, 3, 4, 5), 1)
+    m = nn.SpatialReplicationPadding(*pads)
+    g = uniform(reference(pads)(x).shape, 2)
+    out, gin = torch_forward_backward(lambda t: torch.nn.functional.pad(t, pads, mode="replicate"), x, g)
+    np.testing.assert_array_equal(m.forward(x), out)
+    np.testing.assert_allclose(m.backward(x, g), gin, rtol=1e-15, atol=1e-15)
+
+
+@pytest.mark.parametrize("pads", [(2, 1, 3, 0), (-1, 2, 1, -2)], ids=str)
+def test_common_properties(pads):
+    check_common(lambda: nn.SpatialReplicationPadding(*pads), uniform((3, 2, 4, 5), 3),
+                 "SpatialReplicationPadding", 2)
+
+
+def test_default_pads_follow_pad_l():
+    m = nn.SpatialReplicationPadding(3)
+    assert (m.pad_l, m.pad_r, m.pad_t, m.pad_b) == (3, 3, 3, 3)
+    assert repr(nn.SpatialReplicationPadding(1, 2, 3, 0)) == "nn.SpatialReplicationPadding(l=1, r=2, t=3, b=0)"
+
+
+def test_one_pixel_input():
+    m = nn.SpatialReplicationPadding(1, 2, 2, 0)
+    np.testing.assert_array_equal(m.forward(np.full((1, 1, 1), 7.0)), np.full((1, 3, 4), 7.0))
+    np.testing.assert_array_equal(m.backward(np.full((1, 1, 1), 7.0), np.ones((1, 3, 4))), [[[12.0]]])
+
+
+# ---------------------------------------------------------------- bad input
+def test_no_output_is_refused():
+    with raises_exactly(thnn.THNNError, "SpatialReplicationPadding_updateOutput: width 5 with pad_l -3 and "
+                                        "pad_r -2 leaves no output, the input width must be larger"):
+        nn.SpatialReplicationPadding(-3, -2, 0, 0).forward(uniform((2, 3, 4, 5)))
+
+
+def test_wrong_input_layout():
+    with raises_exactly(thnn.THNNError, "SpatialReplicationPadding_updateOutput: input must be 3D [nPlane, h, w] "
+                                        "or 4D [batch, nPlane, h, w], got 2D of size [4, 5]"):
+        nn.SpatialReplicationPadding(1).forward(np.zeros((4, 5)))
+
+
+def test_mismatched_gradOutput():
+    m = nn.SpatialReplicationPadding(1, 2, 0, 1)
+    x = uniform((3, 4, 5))
+    m.forward(x)
+    with raises_exactly(thnn.THNNError, "SpatialReplicationPadding_updateGradInput: gradOutput must be "
+                                        "3D of size [3, 5, 8], got 4D of size [1, 3, 5, 8]"):
+        m.backward(x, np.zeros((1, 3, 5, 8)))
+
+
+def test_pads_must_be_integers():
+    with pytest.raises(ValueError, match=r"^SpatialReplicationPadding: pad_r must be an integer within \+-"):
+        nn.SpatialReplicationPadding(1, 0.5)

@@ -1,0 +1,65 @@
+"""nn_legacy.VolumetricUpSamplingNearest and its kernels: every voxel of
+the last three dims becomes a scale^3 block."""
+import numpy as np
+import pytest
+
+import nn_legacy as nn
+import thnn
+from layer_checks import raises_exactly, torch_forward_backward, torch_or_skip, uniform
+from resampling_checks import check_common, check_linear_reference, nearest_plane, per_plane
+
+
+@pytest.mark.parametrize("scale", [1, 2, 3])
+@pytest.mark.parametrize("shape", [(2, 2, 1, 2, 3), (2, 2, 3, 1)], ids=["5D", "4D"])
+def test_matches_the_definition(scale, shape):
+    x = uniform(shape, 1)
+    reference = lambda a: per_plane(lambda p: nearest_plane(p, scale), a, 3)  # noqa: E731
+    g = uniform(reference(x).shape, 2)
+    check_linear_reference(nn.VolumetricUpSamplingNearest(scale), reference, x, g, exact=True)
+
+
+def test_matches_numpy_repeat():
+    x = uniform((2, 2, 2, 3, 4), 1)
+    want = x.repeat(2, axis=2).repeat(2, axis=3).repeat(2, axis=4)
+    np.testing.assert_array_equal(nn.VolumetricUpSamplingNearest(2).forward(x), want)
+
+
+def test_matches_torch():
+    torch = torch_or_skip()
+    x = uniform((2, 2, 2, 3, 4), 1)
+    g = uniform((2, 2, 4, 6, 8), 2)
+    out, gin = torch_forward_backward(
+        lambda t: torch.nn.functional.interpolate(t, scale_factor=2, mode="nearest"), x, g)
+    m = nn.VolumetricUpSamplingNearest(2)
+    np.testing.assert_array_equal(m.forward(x), out)
+    np.testing.assert_allclose(m.backward(x, g), gin, rtol=1e-14, atol=1e-14)
+
+
+def test_common_properties():
+    check_common(lambda: nn.VolumetricUpSamplingNearest(2), uniform((2, 2, 2, 1, 3), 3),
+                 "VolumetricUpSamplingNearest", 3)
+
+
+def test_repr():
+    assert repr(nn.VolumetricUpSamplingNearest(2)) == "nn.VolumetricUpSamplingNearest(2)"
+
+
+def test_scale_must_be_a_positive_integer():
+    with raises_exactly(ValueError, "VolumetricUpSamplingNearest: scale_factor must be an integer >= 1, got 0"):
+        nn.VolumetricUpSamplingNearest(0)
+
+
+def test_wrong_input_layout():
+    with raises_exactly(thnn.THNNError, "VolumetricUpSamplingNearest_updateOutput: input must be "
+                                        "4D [nPlane, t, h, w] or 5D [batch, nPlane, t, h, w], "
+                                        "got 3D of size [2, 3, 4]"):
+        nn.VolumetricUpSamplingNearest(2).forward(uniform((2, 3, 4)))
+
+
+def test_mismatched_gradOutput():
+    m = nn.VolumetricUpSamplingNearest(2)
+    x = uniform((1, 2, 1, 2, 3))
+    m.forward(x)
+    with raises_exactly(thnn.THNNError, "VolumetricUpSamplingNearest_updateGradInput: gradOutput must be "
+                                        "5D of size [1, 2, 2, 4, 6], got 5D of size [1, 2, 1, 4, 6]"):
+        m.backward(x, np.zeros((1, 2, 1, 4, 6)))
