@@ -2,7 +2,6 @@
 connection table and its checks, the weights, reset(), Torch7's table
 builders, the calls of the kernels and the Torch7-file fixup.  Each layer's
 math is in its own class docstring."""
-import math
 
 import numpy as np
 

@@ -37,7 +37,8 @@ def check_adj(layer, adj, steps, dilations=None):
     bound = "the stride or the dilation" if dilations else "the stride"
     limits = [(a, s, d) for a, s, d in zip(adj.values(), steps.values(), (dilations or steps).values())]
     if not all(a < s or a < d for a, s, d in limits):
-        got = ", ".join(f"{k}={v}" for k, v in list(adj.items()) + list(steps.items()) + list((dilations or {}).items()))
+        shown = list(adj.items()) + list(steps.items()) + list((dilations or {}).items())
+        got = ", ".join(f"{k}={v}" for k, v in shown)
         raise ValueError(f"{layer}: {names} must be smaller than {bound}, got {got}")
 
 

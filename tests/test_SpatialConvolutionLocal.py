@@ -1,5 +1,6 @@
 """nn_legacy.SpatialConvolutionLocal and its kernels: a kernel of its own at
-every output pixel, output[o, y, x] = bias[o, y, x] + sum weight[y, x, o, c, i, j] * input[c, y*dH - padH + i, x*dW - padW + j]."""
+every output pixel,
+output[o, y, x] = bias[o, y, x] + sum weight[y, x, o, c, i, j] * input[c, y*dH - padH + i, x*dW - padW + j]."""
 import numpy as np
 import pytest
 

@@ -1,6 +1,7 @@
 """nn_legacy.VolumetricConvolution and the VolumetricConvolution_* kernels
 (the direct 3D convolution):
-output[o, t, y, x] = bias[o] + sum weight[o, c, a, b, e] * input[c, t*dT - padT + a, y*dH - padH + b, x*dW - padW + e]."""
+output[o, t, y, x] = bias[o] + sum weight[o, c, a, b, e] *
+                                   input[c, t*dT - padT + a, y*dH - padH + b, x*dW - padW + e]."""
 import numpy as np
 import pytest
 

@@ -1,5 +1,6 @@
 """nn_legacy.VolumetricFullConvolution and its kernels, the transpose of
-VolumetricConvolution: output[o, t*dT - padT + a, y*dH - padH + b, x*dW - padW + e] += weight[c, o, a, b, e] * input[c, t, y, x]."""
+VolumetricConvolution:
+output[o, t*dT - padT + a, y*dH - padH + b, x*dW - padW + e] += weight[c, o, a, b, e] * input[c, t, y, x]."""
 import numpy as np
 import pytest
 
