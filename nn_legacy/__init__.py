@@ -157,7 +157,14 @@ from .VolumetricMaxUnpooling import VolumetricMaxUnpooling
 # ==== end of spatial and volumetric pooling ====
 
 # ==== volumetric convolutions ====
-
+from .VolumetricConvolution import VolumetricConvolution
+from .VolumetricConvolutionMM import VolumetricConvolutionMM
+from .VolumetricDilatedConvolution import VolumetricDilatedConvolution
+from .VolumetricFullConvolution import VolumetricFullConvolution
+from .VolumetricFullDilatedConvolution import VolumetricFullDilatedConvolution
+from .SpatialConvolutionLocal import SpatialConvolutionLocal
+from .SpatialConvolutionMap import SpatialConvolutionMap
+from .SpatialFullConvolutionMap import SpatialFullConvolutionMap
 # ==== end of volumetric convolutions ====
 
 # ==== padding and resampling ====

@@ -314,6 +314,73 @@ def _batch_norm(dtype, rng, n, fn):
     return kw
 
 
+# ---- volumetric convolutions, SpatialConvolutionLocal and the connection-table maps ----
+def _volumetric(transposed, dilated, buffered):
+    """The volumetric convolutions, 5D input [n, 2, 3, 4, 5]; the full
+    (transposed) ones with adj.  Kernel 2x1x3 (T x H x W), steps (1, 1, 2),
+    pads (1, 1, 0): no two sizes alike."""
+    def build(dtype, rng, n, verb):
+        n_in, n_out, size = 2, 3, (3, 4, 5)                    # T, H, W
+        k, d, pad, dil, adj = (2, 1, 3), (1, 1, 2), (1, 1, 0), (2, 3, 1) if dilated else (1, 1, 1), (0, 0, 1)
+        kw = dict(kT=k[0], kH=k[1], kW=k[2], dT=d[0], dH=d[1], dW=d[2], padT=pad[0], padH=pad[1], padW=pad[2])
+        if dilated:
+            kw.update(dilationT=dil[0], dilationH=dil[1], dilationW=dil[2])
+        if transposed:
+            kw.update(adjT=adj[0], adjH=adj[1], adjW=adj[2])
+            out = tuple((i - 1) * s - 2 * p + (q - 1) * e + 1 + a
+                        for i, s, p, q, e, a in zip(size, d, pad, k, dil, adj))
+        else:
+            out = tuple((i + 2 * p - (q - 1) * e - 1) // s + 1 for i, s, p, q, e in zip(size, d, pad, k, dil))
+        w = _u(rng, ((n_in, n_out) if transposed else (n_out, n_in)) + k, dtype)
+        kw["input"] = _u(rng, (n, n_in) + size, dtype)
+        if verb == "updateOutput":
+            kw.update(output=None, weight=w, bias=_u(rng, (n_out,), dtype))
+        elif verb == "updateGradInput":
+            kw.update(gradOutput=_u(rng, (n, n_out) + out, dtype), gradInput=None, weight=w)
+        else:
+            kw.update(gradOutput=_u(rng, (n, n_out) + out, dtype), gradWeight=_u(rng, w.shape, dtype),
+                      gradBias=_u(rng, (n_out,), dtype), scale=0.5)
+        if buffered:
+            kw.update(finput=None, fgradInput=None)
+        return kw
+    return build
+
+
+def _spatial_local(dtype, rng, n, verb):
+    n_in, n_out, iH, iW, kH, kW, oH, oW = 2, 3, 4, 5, 2, 3, 5, 2
+    kw = dict(input=_u(rng, (n, n_in, iH, iW), dtype), kW=kW, kH=kH, dW=2, dH=1, padW=0, padH=1,
+              inputWidth=iW, inputHeight=iH, outputWidth=oW, outputHeight=oH)
+    w = _u(rng, (oH, oW, n_out, n_in, kH, kW), dtype)
+    if verb == "updateOutput":
+        kw.update(output=None, weight=w, bias=_u(rng, (n_out, oH, oW), dtype))
+    elif verb == "updateGradInput":
+        kw.update(gradOutput=_u(rng, (n, n_out, oH, oW), dtype), gradInput=None, weight=w)
+    else:
+        kw.update(gradOutput=_u(rng, (n, n_out, oH, oW), dtype), gradWeight=_u(rng, w.shape, dtype),
+                  gradBias=_u(rng, (n_out, oH, oW), dtype), scale=0.5)
+    return kw
+
+
+def _connection_map(transposed):
+    """SpatialConvolutionMap, and SpatialFullConvolutionMap (transposed)."""
+    def build(dtype, rng, n, verb):
+        table = np.array([[0, 0], [2, 0], [1, 1], [2, 1], [0, 2]], dtype=np.int64)
+        kH, kW, dH, dW = 2, 3, 1, 2
+        out_hw = ((4 - 1) * dH + kH, (5 - 1) * dW + kW) if transposed else ((4 - kH) // dH + 1, (5 - kW) // dW + 1)
+        kw = dict(input=_u(rng, (n, 3, 4, 5), dtype), connTable=table, nInputPlane=3, nOutputPlane=3,
+                  kW=kW, kH=kH, dW=dW, dH=dH)
+        w = _u(rng, (len(table), kH, kW), dtype)
+        if verb == "updateOutput":
+            kw.update(output=None, weight=w, bias=_u(rng, (3,), dtype))
+        elif verb == "updateGradInput":
+            kw.update(gradOutput=_u(rng, (n, 3) + out_hw, dtype), gradInput=None, weight=w)
+        else:
+            kw.update(gradOutput=_u(rng, (n, 3) + out_hw, dtype), gradWeight=_u(rng, w.shape, dtype),
+                      gradBias=_u(rng, (3,), dtype), scale=0.5)
+        return kw
+    return build
+
+
 @dataclasses.dataclass(frozen=True)
 class Case:
     id: str            # the kernel's name, with '-inplace' (say) for another mode of it
@@ -460,6 +527,46 @@ CASES += [
 ] + [
     Case("BatchNormalization_updateOutput", "BatchNormalization_updateOutput", _batch_norm),
     Case("BatchNormalization_backward", "BatchNormalization_backward", _batch_norm),
+    Case("VolumetricConvolution_updateOutput", "VolumetricConvolution_updateOutput", _volumetric(False, False, False)),
+    Case("VolumetricConvolution_updateGradInput", "VolumetricConvolution_updateGradInput",
+         _volumetric(False, False, False)),
+    Case("VolumetricConvolution_accGradParameters", "VolumetricConvolution_accGradParameters",
+         _volumetric(False, False, False)),
+    Case("VolumetricConvolutionMM_updateOutput", "VolumetricConvolutionMM_updateOutput",
+         _volumetric(False, False, True)),
+    Case("VolumetricConvolutionMM_updateGradInput", "VolumetricConvolutionMM_updateGradInput",
+         _volumetric(False, False, True)),
+    Case("VolumetricConvolutionMM_accGradParameters", "VolumetricConvolutionMM_accGradParameters",
+         _volumetric(False, False, True)),
+    Case("VolumetricDilatedConvolution_updateOutput", "VolumetricDilatedConvolution_updateOutput",
+         _volumetric(False, True, True)),
+    Case("VolumetricDilatedConvolution_updateGradInput", "VolumetricDilatedConvolution_updateGradInput",
+         _volumetric(False, True, True)),
+    Case("VolumetricDilatedConvolution_accGradParameters", "VolumetricDilatedConvolution_accGradParameters",
+         _volumetric(False, True, True)),
+    Case("VolumetricFullConvolution_updateOutput", "VolumetricFullConvolution_updateOutput",
+         _volumetric(True, False, True)),
+    Case("VolumetricFullConvolution_updateGradInput", "VolumetricFullConvolution_updateGradInput",
+         _volumetric(True, False, True)),
+    Case("VolumetricFullConvolution_accGradParameters", "VolumetricFullConvolution_accGradParameters",
+         _volumetric(True, False, True)),
+    Case("VolumetricFullDilatedConvolution_updateOutput", "VolumetricFullDilatedConvolution_updateOutput",
+         _volumetric(True, True, True)),
+    Case("VolumetricFullDilatedConvolution_updateGradInput", "VolumetricFullDilatedConvolution_updateGradInput",
+         _volumetric(True, True, True)),
+    Case("VolumetricFullDilatedConvolution_accGradParameters", "VolumetricFullDilatedConvolution_accGradParameters",
+         _volumetric(True, True, True)),
+    Case("SpatialConvolutionLocal_updateOutput", "SpatialConvolutionLocal_updateOutput", _spatial_local),
+    Case("SpatialConvolutionLocal_updateGradInput", "SpatialConvolutionLocal_updateGradInput", _spatial_local),
+    Case("SpatialConvolutionLocal_accGradParameters", "SpatialConvolutionLocal_accGradParameters", _spatial_local),
+    Case("SpatialConvolutionMap_updateOutput", "SpatialConvolutionMap_updateOutput", _connection_map(False)),
+    Case("SpatialConvolutionMap_updateGradInput", "SpatialConvolutionMap_updateGradInput", _connection_map(False)),
+    Case("SpatialConvolutionMap_accGradParameters", "SpatialConvolutionMap_accGradParameters", _connection_map(False)),
+    Case("SpatialFullConvolutionMap_updateOutput", "SpatialFullConvolutionMap_updateOutput", _connection_map(True)),
+    Case("SpatialFullConvolutionMap_updateGradInput", "SpatialFullConvolutionMap_updateGradInput",
+         _connection_map(True)),
+    Case("SpatialFullConvolutionMap_accGradParameters", "SpatialFullConvolutionMap_accGradParameters",
+         _connection_map(True)),
 ]
 from pooling_cases import BUILDERS as _POOLING  # noqa: E402  (the pooling layers keep their builders there)
 
