@@ -20,6 +20,7 @@ import os
 import numpy as np
 
 import thnn
+from pooling_cases import BUILDERS as _POOLING
 
 HEADER = {f.name: f for f in thnn.FUNCTIONS}
 PRODUCED = frozenset({"OUT", "BUFFER"})
@@ -250,44 +251,6 @@ def _fused_cell(gates):
     return build
 
 
-def _pooling(volumetric):
-    """The spatial poolings on [n, 2 planes, 7, 6], the volumetric ones on
-    [n, 2, 5, 6, 5] (T, H, W): windows 3 wide, 2 high and 2 long, stride 2,
-    padding 1, dilation 2, ceil mode, the padding left out of averages.
-    Fractional pooling gets one U(0, 1) sample per plane and dim; unpooling
-    a small input [n, 2, 2, 3] ([n, 2, 2, 2, 3]) whose elements go to
-    distinct places of a 3 x 4 (3 x 3 x 4) output.  A backward verb gets the
-    indices of its forward pass."""
-    sizes = (5, 6, 5) if volumetric else (7, 6)
-    unpooled, pooled = ((3, 3, 4), (2, 2, 3)) if volumetric else ((3, 4), (2, 3))
-    params = {"kW": 3, "kH": 2, "kT": 2, "dW": 2, "dH": 2, "dT": 2, "padW": 1, "padH": 1, "padT": 1,
-              "dilationW": 2, "dilationH": 2, "dilationT": 2, "ceil_mode": True, "count_include_pad": False,
-              "owidth": 4, "oheight": 3, "outputW": 3, "outputH": 4, "outputT": 3,
-              "poolSizeW": 2, "poolSizeH": 2, "poolSizeT": 2, "oT": 3, "oH": 3, "oW": 4}
-
-    def build(dtype, rng, n, fn):
-        kw = dict(params)
-        if fn.layer.endswith("MaxUnpooling"):
-            kw["input"] = _u(rng, (n, 2, *pooled), dtype)
-            places = np.argsort(rng.random((n, 2, int(np.prod(unpooled)))), axis=-1)
-            kw["indices"] = places[..., :int(np.prod(pooled))].reshape(kw["input"].shape)
-        else:
-            kw["input"] = _u(rng, (n, 2, *sizes), dtype)
-            kw["randomSamples"] = _u(rng, (n, 2, len(sizes)), dtype, 0.0, 1.0)
-        if fn.verb != "updateOutput":
-            _backward_of_forward(fn, dtype, rng, kw)
-        return kw
-    return build
-
-
-def _feature_lp_pooling(dtype, rng, n, fn):
-    # batches of 8 features at 3 positions: windows of 3 features moving by 2
-    kw = {"input": _u(rng, (n, 8, 3), dtype), "power": 2.0, "width": 3, "stride": 2, "batchMode": True}
-    if fn.verb != "updateOutput":
-        _backward_of_forward(fn, dtype, rng, kw)
-    return kw
-
-
 # ---- padding, resampling and batch normalization ----
 
 def _padding(spatial, pads):
@@ -350,6 +313,73 @@ def _batch_norm(dtype, rng, n, fn):
                   gradWeight=np.zeros(c, dtype), gradBias=np.zeros(c, dtype), save_mean=mean.astype(dtype),
                   save_std=invstd.astype(dtype), scale=0.5)
     return kw
+
+
+# ---- volumetric convolutions, SpatialConvolutionLocal and the connection-table maps ----
+def _volumetric(transposed, dilated, buffered):
+    """The volumetric convolutions, 5D input [n, 2, 3, 4, 5]; the full
+    (transposed) ones with adj.  Kernel 2x1x3 (T x H x W), steps (1, 1, 2),
+    pads (1, 1, 0): no two sizes alike."""
+    def build(dtype, rng, n, fn):
+        n_in, n_out, size = 2, 3, (3, 4, 5)                    # T, H, W
+        k, d, pad, dil, adj = (2, 1, 3), (1, 1, 2), (1, 1, 0), (2, 3, 1) if dilated else (1, 1, 1), (0, 0, 1)
+        kw = dict(kT=k[0], kH=k[1], kW=k[2], dT=d[0], dH=d[1], dW=d[2], padT=pad[0], padH=pad[1], padW=pad[2])
+        if dilated:
+            kw.update(dilationT=dil[0], dilationH=dil[1], dilationW=dil[2])
+        if transposed:
+            kw.update(adjT=adj[0], adjH=adj[1], adjW=adj[2])
+            out = tuple((i - 1) * s - 2 * p + (q - 1) * e + 1 + a
+                        for i, s, p, q, e, a in zip(size, d, pad, k, dil, adj))
+        else:
+            out = tuple((i + 2 * p - (q - 1) * e - 1) // s + 1 for i, s, p, q, e in zip(size, d, pad, k, dil))
+        w = _u(rng, ((n_in, n_out) if transposed else (n_out, n_in)) + k, dtype)
+        kw["input"] = _u(rng, (n, n_in) + size, dtype)
+        if fn.verb == "updateOutput":
+            kw.update(output=None, weight=w, bias=_u(rng, (n_out,), dtype))
+        elif fn.verb == "updateGradInput":
+            kw.update(gradOutput=_u(rng, (n, n_out) + out, dtype), gradInput=None, weight=w)
+        else:
+            kw.update(gradOutput=_u(rng, (n, n_out) + out, dtype), gradWeight=_u(rng, w.shape, dtype),
+                      gradBias=_u(rng, (n_out,), dtype), scale=0.5)
+        if buffered:
+            kw.update(finput=None, fgradInput=None)
+        return kw
+    return build
+
+
+def _spatial_local(dtype, rng, n, fn):
+    n_in, n_out, iH, iW, kH, kW, oH, oW = 2, 3, 4, 5, 2, 3, 5, 2
+    kw = dict(input=_u(rng, (n, n_in, iH, iW), dtype), kW=kW, kH=kH, dW=2, dH=1, padW=0, padH=1,
+              inputWidth=iW, inputHeight=iH, outputWidth=oW, outputHeight=oH)
+    w = _u(rng, (oH, oW, n_out, n_in, kH, kW), dtype)
+    if fn.verb == "updateOutput":
+        kw.update(output=None, weight=w, bias=_u(rng, (n_out, oH, oW), dtype))
+    elif fn.verb == "updateGradInput":
+        kw.update(gradOutput=_u(rng, (n, n_out, oH, oW), dtype), gradInput=None, weight=w)
+    else:
+        kw.update(gradOutput=_u(rng, (n, n_out, oH, oW), dtype), gradWeight=_u(rng, w.shape, dtype),
+                  gradBias=_u(rng, (n_out, oH, oW), dtype), scale=0.5)
+    return kw
+
+
+def _connection_map(transposed):
+    """SpatialConvolutionMap, and SpatialFullConvolutionMap (transposed)."""
+    def build(dtype, rng, n, fn):
+        table = np.array([[0, 0], [2, 0], [1, 1], [2, 1], [0, 2]], dtype=np.int64)
+        kH, kW, dH, dW = 2, 3, 1, 2
+        out_hw = ((4 - 1) * dH + kH, (5 - 1) * dW + kW) if transposed else ((4 - kH) // dH + 1, (5 - kW) // dW + 1)
+        kw = dict(input=_u(rng, (n, 3, 4, 5), dtype), connTable=table, nInputPlane=3, nOutputPlane=3,
+                  kW=kW, kH=kH, dW=dW, dH=dH)
+        w = _u(rng, (len(table), kH, kW), dtype)
+        if fn.verb == "updateOutput":
+            kw.update(output=None, weight=w, bias=_u(rng, (3,), dtype))
+        elif fn.verb == "updateGradInput":
+            kw.update(gradOutput=_u(rng, (n, 3) + out_hw, dtype), gradInput=None, weight=w)
+        else:
+            kw.update(gradOutput=_u(rng, (n, 3) + out_hw, dtype), gradWeight=_u(rng, w.shape, dtype),
+                      gradBias=_u(rng, (3,), dtype), scale=0.5)
+        return kw
+    return build
 
 
 @dataclasses.dataclass(frozen=True)
@@ -482,15 +512,8 @@ CASES = [
     *_cases("TemporalMaxPooling", _temporal()),
     *_cases("GRUFused", _fused_cell(3)),
     *_cases("LSTMFused", _fused_cell(4)),
-    # pooling
-    *[case for layer in ("SpatialMaxPooling", "SpatialDilatedMaxPooling", "SpatialAveragePooling",
-                         "SpatialAdaptiveMaxPooling", "SpatialAdaptiveAveragePooling",
-                         "SpatialFractionalMaxPooling", "SpatialMaxUnpooling")
-      for case in _cases(layer, _pooling(volumetric=False))],
-    *[case for layer in ("VolumetricMaxPooling", "VolumetricDilatedMaxPooling", "VolumetricAveragePooling",
-                         "VolumetricFractionalMaxPooling", "VolumetricMaxUnpooling")
-      for case in _cases(layer, _pooling(volumetric=True))],
-    *_cases("FeatureLPPooling", _feature_lp_pooling),
+    # pooling (builders in tests/pooling_cases.py)
+    *[case for layer, builder in _POOLING.items() for case in _cases(layer, builder)],
     # padding, resampling and batch normalization
     *_cases("SpatialReflectionPadding", _padding(2, (2, 1, -1, 3))),
     *_cases("SpatialReplicationPadding", _padding(2, (3, -2, 1, 0))),
@@ -501,6 +524,15 @@ CASES = [
     *_cases("VolumetricUpSamplingTrilinear", _upsampling(3, False)),
     *_cases("SpatialGridSamplerBilinear", _grid_sampler),
     *_cases("BatchNormalization", _batch_norm),
+    # volumetric convolutions, SpatialConvolutionLocal and the connection-table maps
+    *_cases("VolumetricConvolution", _volumetric(False, False, False)),
+    *_cases("VolumetricConvolutionMM", _volumetric(False, False, True)),
+    *_cases("VolumetricDilatedConvolution", _volumetric(False, True, True)),
+    *_cases("VolumetricFullConvolution", _volumetric(True, False, True)),
+    *_cases("VolumetricFullDilatedConvolution", _volumetric(True, True, True)),
+    *_cases("SpatialConvolutionLocal", _spatial_local),
+    *_cases("SpatialConvolutionMap", _connection_map(False)),
+    *_cases("SpatialFullConvolutionMap", _connection_map(True)),
 ]
 BY_ID = {c.id: c for c in CASES}
 assert len(BY_ID) == len(CASES), "two cases with one id"

@@ -84,7 +84,7 @@ def test_back_references_are_shared():
 
 # ---------------------------------------------------------------- real nets
 OPENCV_NETS = ["linear_2d", "softmax", "logsoftmax", "softmax_spatial", "logsoftmax_spatial", "concat", "parallel",
-               "batch_norm"]
+               "batch_norm", "deconv"]
 
 
 @needs_data

@@ -1,0 +1,250 @@
+#ifndef TH_GENERIC_FILE
+#define TH_GENERIC_FILE "generic/SpatialDepthWiseConvolution.c"
+#else
+
+/* Every input plane c is convolved on its own with depthwiseMultiplier
+ * kernels; kernel m of plane c gives output plane c*depthwiseMultiplier + m:
+ *     output[c*M + m, y, x] = bias[m, c] + sum over i, j of
+ *         weight[m, c, i, j] * input[c, y*dH - padH + i, x*dW - padW + j]
+ * (M = depthwiseMultiplier, 0 outside the image).  Torch7's layout: weight
+ * [M, nInputPlane, kH, kW] (or the same memory as [M, nInputPlane*kH*kW]),
+ * bias [M, nInputPlane].  Done directly, plane by plane: with one input
+ * plane per product, a matrix product would be too thin to pay. */
+
+/* Check every argument; fill the geometry of one sample and M.  For
+ * accGradParameters `weight` is gradWeight and `bias` gradBias. */
+static int THNN_(SpatialDepthWiseConvolution_shapeCheck)(
+    THNNState *state, THTensor *input, THTensor *gradOutput,
+    THTensor *weight, const char *wName, THTensor *bias, const char *bName,
+    int kW, int kH, int dW, int dH, int padW, int padH, THNNConvGeometry *g, int64_t *multiplier)
+{
+  TH_TRY(THNNConv_checkParameters(state, kW, kH, dW, dH, padW, padH, 1, 1));
+  int64_t taps = (int64_t)kW * kH, nIn;
+  if (weight->nDimension == 4 && weight->size[2] == kH && weight->size[3] == kW)
+    nIn = weight->size[1];
+  else if (weight->nDimension == 2 && weight->size[1] % taps == 0)
+    nIn = weight->size[1] / taps;
+  else
+    return THTensor_(shapeError)(state, wName, weight,
+                                 "4D [depthwiseMultiplier, nInputPlane, kH=%d, kW=%d] or "
+                                 "2D [depthwiseMultiplier, nInputPlane*%lld]", kH, kW, (long long)taps);
+  int64_t M = weight->size[0];
+  int64_t biasSize[2] = {M, nIn};
+  if (bias)
+    TH_TRY(THTensor_(checkSizes)(state, bName, bias, 2, biasSize));
+
+  int batched = input->nDimension == 4;
+  if (!(input->nDimension == 3 || batched) || input->size[batched] != nIn)
+    return THTensor_(shapeError)(state, "input", input, "3D or 4D with %lld planes", (long long)nIn);
+  int64_t minH = kH - 2 * (int64_t)padH, minW = kW - 2 * (int64_t)padW;
+  if (minH < 1) minH = 1;
+  if (minW < 1) minW = 1;
+  int64_t inH = input->size[batched + 1], inW = input->size[batched + 2];
+  if (inH < minH || inW < minW)
+    return THTensor_(shapeError)(state, "input", input, "at least %lld high and %lld wide for this kernel and padding",
+                                 (long long)minH, (long long)minW);
+  *multiplier = M;
+  *g = (THNNConvGeometry){kW, kH, dW, dH, padW, padH, 1, 1, nIn, inH, inW,
+                          THNNConv_outputSize(inH, kH, dH, padH, 1), THNNConv_outputSize(inW, kW, dW, padW, 1)};
+  if (gradOutput) {
+    int64_t size[4] = {input->size[0], nIn * M, g->outH, g->outW};
+    TH_TRY(THTensor_(checkSizes)(state, "gradOutput", gradOutput, input->nDimension, size + !batched));
+  }
+  return 0;
+}
+
+/* The three plane operations below visit, for every tap (i, j), the output
+ * rows y whose input row iy lies inside the image and, along them, the output
+ * columns [x0, x1) whose input column x*dW + offW lies inside. */
+
+/* out (one output plane) = start + the taps w (kH*kW) over the input plane in. */
+static void THNN_(SpatialDepthWiseConvolution_plane)(const THNNConvGeometry *g, const real *in, const real *w,
+                                                     real start, real *out)
+{
+  for (int64_t k = 0; k < g->outH * g->outW; k++)
+    out[k] = start;
+  for (int i = 0; i < g->kH; i++)
+    for (int j = 0; j < g->kW; j++) {
+      int64_t offW = (int64_t)j - g->padW, x0, x1;
+      THNNConv_inside(offW, g->dW, g->inW, g->outW, &x0, &x1);
+      real wv = w[i * g->kW + j];
+      for (int64_t y = 0; y < g->outH; y++) {
+        int64_t iy = y * g->dH + i - g->padH;
+        if (iy < 0 || iy >= g->inH)
+          continue;
+        real *o = out + y * g->outW;
+        const real *r = in + iy * g->inW;
+        for (int64_t x = x0; x < x1; x++)
+          o[x] += wv * r[x * g->dW + offW];
+      }
+    }
+}
+
+/* gin (one input plane) += the taps w spread back from the output plane gout. */
+static void THNN_(SpatialDepthWiseConvolution_planeBack)(const THNNConvGeometry *g, const real *gout,
+                                                         const real *w, real *gin)
+{
+  for (int i = 0; i < g->kH; i++)
+    for (int j = 0; j < g->kW; j++) {
+      int64_t offW = (int64_t)j - g->padW, x0, x1;
+      THNNConv_inside(offW, g->dW, g->inW, g->outW, &x0, &x1);
+      real wv = w[i * g->kW + j];
+      for (int64_t y = 0; y < g->outH; y++) {
+        int64_t iy = y * g->dH + i - g->padH;
+        if (iy < 0 || iy >= g->inH)
+          continue;
+        const real *o = gout + y * g->outW;
+        real *r = gin + iy * g->inW;
+        for (int64_t x = x0; x < x1; x++)
+          r[x * g->dW + offW] += wv * o[x];
+      }
+    }
+}
+
+/* sums[tap] += sum over the output plane gout of gout * the pixel the tap
+ * sees in the input plane in. */
+static void THNN_(SpatialDepthWiseConvolution_planeGrad)(const THNNConvGeometry *g, const real *in,
+                                                         const real *gout, accreal *sums)
+{
+  for (int i = 0; i < g->kH; i++)
+    for (int j = 0; j < g->kW; j++) {
+      int64_t offW = (int64_t)j - g->padW, x0, x1;
+      THNNConv_inside(offW, g->dW, g->inW, g->outW, &x0, &x1);
+      accreal s = 0;
+      for (int64_t y = 0; y < g->outH; y++) {
+        int64_t iy = y * g->dH + i - g->padH;
+        if (iy < 0 || iy >= g->inH)
+          continue;
+        const real *o = gout + y * g->outW;
+        const real *r = in + iy * g->inW;
+        for (int64_t x = x0; x < x1; x++)
+          s += (accreal)o[x] * r[x * g->dW + offW];
+      }
+      sums[i * g->kW + j] += s;
+    }
+}
+
+int THNN_(SpatialDepthWiseConvolution_updateOutput)(
+    THNNState *state, THTensor *input, THTensor *output, THTensor *weight, THTensor *bias,
+    int kW, int kH, int dW, int dH, int padW, int padH)
+{
+  THNNConvGeometry g = {0};
+  int64_t M = 0;
+  TH_TRY(THNN_(SpatialDepthWiseConvolution_shapeCheck)(state, input, NULL, weight, "weight", bias, "bias",
+                                                       kW, kH, dW, dH, padW, padH, &g, &M));
+  int batched = input->nDimension == 4;
+  int64_t batch = batched ? input->size[0] : 1, nIn = g.nPlane, taps = (int64_t)kW * kH;
+  int64_t outSize[4] = {batch, nIn * M, g.outH, g.outW};
+  THTensor xTmp = {0}, wTmp = {0};
+  const THTensor *x = THTensor_(contiguous)(state, input, &xTmp);
+  const THTensor *w = x ? THTensor_(contiguous)(state, weight, &wTmp) : NULL;
+  int rc = -1;
+  if (w && THTensor_(resizeNd)(state, output, 3 + batched, outSize + !batched) == 0) {
+    const real *in = THTensor_(data)(x), *wd = THTensor_(data)(w), *b = bias ? THTensor_(data)(bias) : NULL;
+    real *out = THTensor_(data)(output);
+    int64_t inArea = g.inH * g.inW, outArea = g.outH * g.outW;
+#ifdef _OPENMP
+    int nThreads = THNNConv_threads(batch * nIn, (double)batch * nIn * M * outArea * taps);
+#pragma omp parallel for num_threads(nThreads) schedule(dynamic, 1) if (nThreads > 1)
+#endif
+    for (int64_t nc = 0; nc < batch * nIn; nc++) {
+      int64_t c = nc % nIn;
+      for (int64_t m = 0; m < M; m++)
+        THNN_(SpatialDepthWiseConvolution_plane)(&g, in + nc * inArea, wd + (m * nIn + c) * taps,
+                                                 b ? b[m * bias->stride[0] + c * bias->stride[1]] : 0,
+                                                 out + (nc * M + m) * outArea);
+    }
+    rc = 0;
+  }
+  THTensor_(release)(&xTmp);
+  THTensor_(release)(&wTmp);
+  return rc;
+}
+
+int THNN_(SpatialDepthWiseConvolution_updateGradInput)(
+    THNNState *state, THTensor *input, THTensor *gradOutput, THTensor *gradInput, THTensor *weight,
+    int kW, int kH, int dW, int dH, int padW, int padH)
+{
+  THNNConvGeometry g = {0};
+  int64_t M = 0;
+  TH_TRY(THNN_(SpatialDepthWiseConvolution_shapeCheck)(state, input, gradOutput, weight, "weight", NULL, NULL,
+                                                       kW, kH, dW, dH, padW, padH, &g, &M));
+  int64_t batch = input->nDimension == 4 ? input->size[0] : 1, nIn = g.nPlane, taps = (int64_t)kW * kH;
+  THTensor gTmp = {0}, wTmp = {0};
+  const THTensor *gy = THTensor_(contiguous)(state, gradOutput, &gTmp);
+  const THTensor *w = gy ? THTensor_(contiguous)(state, weight, &wTmp) : NULL;
+  int rc = -1;
+  if (w && THTensor_(resizeAs)(state, gradInput, input) == 0) {
+    const real *go = THTensor_(data)(gy), *wd = THTensor_(data)(w);
+    real *gi = THTensor_(data)(gradInput);
+    int64_t inArea = g.inH * g.inW, outArea = g.outH * g.outW;
+#ifdef _OPENMP
+    int nThreads = THNNConv_threads(batch * nIn, (double)batch * nIn * M * outArea * taps);
+#pragma omp parallel for num_threads(nThreads) schedule(dynamic, 1) if (nThreads > 1)
+#endif
+    for (int64_t nc = 0; nc < batch * nIn; nc++) {
+      int64_t c = nc % nIn;
+      THNN_(convZero)(gi + nc * inArea, inArea);
+      for (int64_t m = 0; m < M; m++)
+        THNN_(SpatialDepthWiseConvolution_planeBack)(&g, go + (nc * M + m) * outArea, wd + (m * nIn + c) * taps,
+                                                     gi + nc * inArea);
+    }
+    rc = 0;
+  }
+  THTensor_(release)(&gTmp);
+  THTensor_(release)(&wTmp);
+  return rc;
+}
+
+int THNN_(SpatialDepthWiseConvolution_accGradParameters)(
+    THNNState *state, THTensor *input, THTensor *gradOutput, THTensor *gradWeight, THTensor *gradBias,
+    int kW, int kH, int dW, int dH, int padW, int padH, accreal scale)
+{
+  THNNConvGeometry g = {0};
+  int64_t M = 0;
+  TH_TRY(THNN_(SpatialDepthWiseConvolution_shapeCheck)(state, input, gradOutput, gradWeight, "gradWeight",
+                                                       gradBias, "gradBias", kW, kH, dW, dH, padW, padH, &g, &M));
+  TH_TRY(THTensor_(checkContiguous)(state, "gradWeight", gradWeight));
+  if (gradBias)
+    TH_TRY(THTensor_(checkContiguous)(state, "gradBias", gradBias));
+  int64_t batch = input->nDimension == 4 ? input->size[0] : 1, nIn = g.nPlane, taps = (int64_t)kW * kH;
+  THTensor xTmp = {0}, gTmp = {0};
+  const THTensor *x = THTensor_(contiguous)(state, input, &xTmp);
+  const THTensor *gy = x ? THTensor_(contiguous)(state, gradOutput, &gTmp) : NULL;
+  int nThreads = THNNConv_threads(nIn * M, (double)batch * nIn * M * g.outH * g.outW * taps);
+  accreal *sums = gy ? THAlloc((size_t)nThreads * (size_t)taps * sizeof(accreal)) : NULL;
+  int rc = -1;
+  if (gy && !sums)
+    rc = THError(state, "out of memory for the weight gradient sums");
+  else if (sums) {
+    const real *in = THTensor_(data)(x), *go = THTensor_(data)(gy);
+    real *gw = THTensor_(data)(gradWeight), *gb = gradBias ? THTensor_(data)(gradBias) : NULL;
+    int64_t inArea = g.inH * g.inW, outArea = g.outH * g.outW;
+#ifdef _OPENMP
+#pragma omp parallel for num_threads(nThreads) schedule(dynamic, 1) if (nThreads > 1)
+#endif
+    for (int64_t mc = 0; mc < M * nIn; mc++) {       /* weight[m, c], bias[m, c] */
+      int64_t m = mc / nIn, c = mc % nIn;
+      accreal *s = sums + THNNConv_threadId() * taps, biasSum = 0;
+      for (int64_t k = 0; k < taps; k++)
+        s[k] = 0;
+      for (int64_t n = 0; n < batch; n++) {
+        const real *gout = go + ((n * nIn + c) * M + m) * outArea;
+        THNN_(SpatialDepthWiseConvolution_planeGrad)(&g, in + (n * nIn + c) * inArea, gout, s);
+        for (int64_t k = 0; gb && k < outArea; k++)
+          biasSum += gout[k];
+      }
+      for (int64_t k = 0; k < taps; k++)
+        gw[mc * taps + k] += (real)(scale * s[k]);
+      if (gb)
+        gb[mc] += (real)(scale * biasSum);
+    }
+    rc = 0;
+  }
+  THFree(sums);
+  THTensor_(release)(&xTmp);
+  THTensor_(release)(&gTmp);
+  return rc;
+}
+
+#endif

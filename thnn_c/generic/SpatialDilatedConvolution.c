@@ -1,0 +1,137 @@
+#ifndef TH_GENERIC_FILE
+#define TH_GENERIC_FILE "generic/SpatialDilatedConvolution.c"
+#else
+
+/* output[o, y, x] = bias[o] + sum over c, i, j of
+ *     weight[o, c, i, j] * input[c, y*dH - padH + i*dilationH, x*dW - padW + j*dilationW]
+ * (0 outside the image), for each sample: the input is the "image" of the
+ * batch engine in unfold.c, the output its "other" side, and the weight,
+ * [nOutputPlane, nInputPlane*kH*kW] in memory, its matrix w.
+ * SpatialConvolutionMM is this layer with dilation 1. */
+
+/* Check every argument; fill the geometry of one sample and nOutputPlane.
+ * For accGradParameters `weight` is gradWeight and `bias` gradBias (their
+ * names in the messages are wName and bName). */
+static int THNN_(SpatialDilatedConvolution_shapeCheck)(
+    THNNState *state, THTensor *input, THTensor *gradOutput,
+    THTensor *weight, const char *wName, THTensor *bias, const char *bName,
+    int kW, int kH, int dW, int dH, int padW, int padH, int dilationW, int dilationH,
+    THNNConvGeometry *g, int64_t *nOutputPlane)
+{
+  TH_TRY(THNNConv_checkParameters(state, kW, kH, dW, dH, padW, padH, dilationW, dilationH));
+  int64_t taps = (int64_t)kW * kH, nIn;
+  if (weight->nDimension == 4 && weight->size[2] == kH && weight->size[3] == kW)
+    nIn = weight->size[1];
+  else if (weight->nDimension == 2 && weight->size[1] % taps == 0)
+    nIn = weight->size[1] / taps;
+  else
+    return THTensor_(shapeError)(state, wName, weight,
+                                 "4D [nOutputPlane, nInputPlane, kH=%d, kW=%d] or 2D [nOutputPlane, nInputPlane*%lld]",
+                                 kH, kW, (long long)taps);
+  *nOutputPlane = weight->size[0];
+  if (bias)
+    TH_TRY(THTensor_(checkSizes)(state, bName, bias, 1, nOutputPlane));
+  if (THMulSizes(nIn, taps) < 0)
+    return THError(state, "%s: nInputPlane*kH*kW overflows", wName);
+
+  int batched = input->nDimension == 4;
+  if (!(input->nDimension == 3 || batched) || input->size[batched] != nIn)
+    return THTensor_(shapeError)(state, "input", input, "3D or 4D with %lld planes", (long long)nIn);
+  int64_t spanH = THNNConv_span(kH, dilationH), spanW = THNNConv_span(kW, dilationW);
+  int64_t minH = spanH - 2 * (int64_t)padH, minW = spanW - 2 * (int64_t)padW;
+  if (minH < 1) minH = 1;
+  if (minW < 1) minW = 1;
+  int64_t inH = input->size[batched + 1], inW = input->size[batched + 2];
+  if (inH < minH || inW < minW)
+    return THTensor_(shapeError)(state, "input", input,
+                                 "at least %lld high and %lld wide for this kernel, padding and dilation",
+                                 (long long)minH, (long long)minW);
+  *g = (THNNConvGeometry){kW, kH, dW, dH, padW, padH, dilationW, dilationH, nIn, inH, inW,
+                          THNNConv_outputSize(inH, kH, dH, padH, dilationH),
+                          THNNConv_outputSize(inW, kW, dW, padW, dilationW)};
+  if (gradOutput) {
+    int64_t size[4] = {input->size[0], *nOutputPlane, g->outH, g->outW};
+    TH_TRY(THTensor_(checkSizes)(state, "gradOutput", gradOutput, input->nDimension, size + !batched));
+  }
+  return 0;
+}
+
+int THNN_(SpatialDilatedConvolution_updateOutput)(
+    THNNState *state, THTensor *input, THTensor *output, THTensor *weight, THTensor *bias,
+    THTensor *finput, int kW, int kH, int dW, int dH, int padW, int padH, int dilationW, int dilationH)
+{
+  THNNConvGeometry g = {0};
+  int64_t nOut = 0;
+  TH_TRY(THNN_(SpatialDilatedConvolution_shapeCheck)(state, input, NULL, weight, "weight", bias, "bias",
+                                                     kW, kH, dW, dH, padW, padH, dilationW, dilationH, &g, &nOut));
+  int batched = input->nDimension == 4;
+  THNNConvPlan p = THNNConv_plan(batched ? input->size[0] : 1, &g, nOut);
+  int64_t outSize[4] = {p.batch, nOut, g.outH, g.outW};
+  THTensor xTmp = {0}, wTmp = {0};
+  const THTensor *x = THTensor_(contiguous)(state, input, &xTmp);
+  const THTensor *w = x ? THTensor_(contiguous)(state, weight, &wTmp) : NULL;
+  int rc = -1;
+  if (w && THTensor_(resizeNd)(state, output, 3 + batched, outSize + !batched) == 0 &&
+      THNN_(convResizeColumns)(state, finput, &p) == 0)
+    rc = THNN_(convUnfoldMultiply)(state, &g, &p, THTensor_(data)(x), THTensor_(data)(w), bias,
+                                   THTensor_(data)(output), THTensor_(data)(finput));
+  THTensor_(release)(&xTmp);
+  THTensor_(release)(&wTmp);
+  return rc;
+}
+
+int THNN_(SpatialDilatedConvolution_updateGradInput)(
+    THNNState *state, THTensor *input, THTensor *gradOutput, THTensor *gradInput, THTensor *weight,
+    THTensor *fgradInput, int kW, int kH, int dW, int dH, int padW, int padH, int dilationW, int dilationH)
+{
+  THNNConvGeometry g = {0};
+  int64_t nOut = 0;
+  TH_TRY(THNN_(SpatialDilatedConvolution_shapeCheck)(state, input, gradOutput, weight, "weight", NULL, NULL,
+                                                     kW, kH, dW, dH, padW, padH, dilationW, dilationH, &g, &nOut));
+  THNNConvPlan p = THNNConv_plan(input->nDimension == 4 ? input->size[0] : 1, &g, nOut);
+  THTensor gTmp = {0}, wTmp = {0};
+  const THTensor *gy = THTensor_(contiguous)(state, gradOutput, &gTmp);
+  const THTensor *w = gy ? THTensor_(contiguous)(state, weight, &wTmp) : NULL;
+  int rc = -1;
+  if (w && THTensor_(resizeAs)(state, gradInput, input) == 0 &&
+      THNN_(convResizeColumns)(state, fgradInput, &p) == 0)
+    rc = THNN_(convMultiplyFold)(state, &g, &p, THTensor_(data)(gy), THTensor_(data)(w), NULL,
+                                 THTensor_(data)(gradInput), THTensor_(data)(fgradInput));
+  THTensor_(release)(&gTmp);
+  THTensor_(release)(&wTmp);
+  return rc;
+}
+
+int THNN_(SpatialDilatedConvolution_accGradParameters)(
+    THNNState *state, THTensor *input, THTensor *gradOutput, THTensor *gradWeight, THTensor *gradBias,
+    THTensor *finput, int kW, int kH, int dW, int dH, int padW, int padH, int dilationW, int dilationH,
+    accreal scale)
+{
+  THNNConvGeometry g = {0};
+  int64_t nOut = 0;
+  TH_TRY(THNN_(SpatialDilatedConvolution_shapeCheck)(state, input, gradOutput, gradWeight, "gradWeight",
+                                                     gradBias, "gradBias",
+                                                     kW, kH, dW, dH, padW, padH, dilationW, dilationH, &g, &nOut));
+  TH_TRY(THTensor_(checkContiguous)(state, "gradWeight", gradWeight));
+  if (gradBias)
+    TH_TRY(THTensor_(checkContiguous)(state, "gradBias", gradBias));
+  THNNConvPlan p = THNNConv_plan(input->nDimension == 4 ? input->size[0] : 1, &g, nOut);
+  THTensor xTmp = {0}, gTmp = {0};
+  const THTensor *x = THTensor_(contiguous)(state, input, &xTmp);
+  const THTensor *gy = x ? THTensor_(contiguous)(state, gradOutput, &gTmp) : NULL;
+  real *partial = THAlloc(p.nThreads > 1 ? (size_t)(p.nThreads * nOut * p.K) * sizeof(real) : 0);
+  int rc = -1;
+  if (!partial)
+    rc = THError(state, "out of memory for the per-thread weight gradients");
+  else if (gy && THNN_(convResizeColumns)(state, finput, &p) == 0)
+    rc = THNN_(convGradWeight)(state, &g, &p, THTensor_(data)(x), THTensor_(data)(gy),
+                               THTensor_(data)(gradWeight), THTensor_(data)(finput), partial, scale);
+  if (rc == 0 && gradBias)
+    THNN_(convGradBias)(THTensor_(data)(gradBias), THTensor_(data)(gy), p.batch, nOut, p.area, scale);
+  THFree(partial);
+  THTensor_(release)(&xTmp);
+  THTensor_(release)(&gTmp);
+  return rc;
+}
+
+#endif
