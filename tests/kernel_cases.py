@@ -315,6 +315,30 @@ def _batch_norm(dtype, rng, n, fn):
     return kw
 
 
+# ---- spatial convolutions ----
+
+def _spatial_convolution(dtype, rng, n, fn):
+    """The spatial convolutions on [n, 2 planes, 5, 6] to 3 planes (the
+    depth-wise one to 2 per input plane): kernel 2 x 3 (kH x kW), steps
+    (1, 2), padding 1, dilation (1, 2), the transposed ones one extra column;
+    SpatialSubSampling without padding.  The backward verbs get a gradOutput
+    shaped as the forward output."""
+    n_in, n_out, k = 2, 3, (2, 3)
+    weight, bias = {"SpatialConvolutionMM": ((n_out, n_in, *k), (n_out,)),
+                    "SpatialDilatedConvolution": ((n_out, n_in, *k), (n_out,)),
+                    "SpatialFullConvolution": ((n_in, n_out, *k), (n_out,)),
+                    "SpatialFullDilatedConvolution": ((n_in, n_out, *k), (n_out,)),
+                    "SpatialDepthWiseConvolution": ((2, n_in, *k), (2, n_in)),
+                    "SpatialSubSampling": ((n_in,), (n_in,))}[fn.layer]
+    kw = {"input": _u(rng, (n, n_in, 5, 6), dtype), "weight": _u(rng, weight, dtype), "bias": _u(rng, bias, dtype),
+          "gradWeight": _u(rng, weight, dtype), "gradBias": _u(rng, bias, dtype), "kH": k[0], "kW": k[1],
+          "dH": 1, "dW": 2, "padH": 1, "padW": 1, "dilationH": 1, "dilationW": 2, "adjH": 0, "adjW": 1,
+          "scale": 0.5}
+    if fn.verb != "updateOutput":
+        _backward_of_forward(fn, dtype, rng, kw)
+    return kw
+
+
 # ---- volumetric convolutions, SpatialConvolutionLocal and the connection-table maps ----
 def _volumetric(transposed, dilated, buffered):
     """The volumetric convolutions, 5D input [n, 2, 3, 4, 5]; the full
@@ -524,6 +548,10 @@ CASES = [
     *_cases("VolumetricUpSamplingTrilinear", _upsampling(3, False)),
     *_cases("SpatialGridSamplerBilinear", _grid_sampler),
     *_cases("BatchNormalization", _batch_norm),
+    # spatial convolutions
+    *[case for layer in ("SpatialConvolutionMM", "SpatialDilatedConvolution", "SpatialFullConvolution",
+                         "SpatialFullDilatedConvolution", "SpatialDepthWiseConvolution", "SpatialSubSampling")
+      for case in _cases(layer, _spatial_convolution)],
     # volumetric convolutions, SpatialConvolutionLocal and the connection-table maps
     *_cases("VolumetricConvolution", _volumetric(False, False, False)),
     *_cases("VolumetricConvolutionMM", _volumetric(False, False, True)),
@@ -696,7 +724,7 @@ def _layer_failures():
             np.ones((2, 3)), np.ones((2, 3)), None, np.ones(2), 3), thnn.THNNError, "weight must be"),
         ("odd size to halve", lambda: D.GatedLinear_updateOutput(np.ones((2, 5)), None, 1), thnn.THNNError,
          "of even size along dim 1"),
-    ] + _pooling_failures() + _resampling_failures()
+    ] + _pooling_failures() + _resampling_failures() + _convolution_failures()
 
 
 def _pooling_failures():
@@ -757,6 +785,44 @@ def _resampling_failures():
         ("gradWeight of another channel count", lambda: D.BatchNormalization_backward(
             x, np.ones((4, 3))[::-1], None, np.zeros(2), None, None, np.zeros(3), np.ones(3), None, None, True,
             1.0, 1e-5), thnn.THNNError, "gradWeight must be 1D of size [3]"),
+    ]
+
+
+def _convolution_failures():
+    F, D = thnn.Float, thnn.Double
+    image = np.ones((1, 2, 5, 6))                                   # [batch, planes, H, W]
+    weight = np.ones((3, 2, 2, 3))                                  # [nOut, nIn, kH, kW]
+    return [
+        ("padding as wide as the kernel", lambda: D.SpatialConvolutionMM_updateOutput(
+            image, None, weight, None, None, 3, 2, 2, 1, 3, 1), thnn.THNNError, "got padW=3, padH=1"),
+        ("weight for 4 input planes", lambda: D.SpatialConvolutionMM_updateOutput(
+            image, None, np.ones((3, 4, 2, 3)), None, None, 3, 2, 2, 1, 1, 1), thnn.THNNError,
+         "input must be 3D or 4D with 4 planes"),
+        ("image smaller than the kernel", lambda: D.SpatialConvolutionMM_updateOutput(
+            np.ones((1, 2, 1, 1)), None, weight, None, None, 3, 2, 1, 1, 0, 0), thnn.THNNError,
+         "input must be at least 2 high and 3 wide"),
+        ("dilation 0 in a convolution", lambda: D.SpatialDilatedConvolution_updateOutput(
+            image, None, weight, None, None, 3, 2, 2, 1, 1, 1, 0, 1), thnn.THNNError, "dilation must be positive"),
+        ("output padding as large as the stride", lambda: F.SpatialFullConvolution_updateOutput(
+            image.astype(np.float32), None, np.ones((2, 3, 2, 3), np.float32), None, None, 3, 2, 2, 1, 1, 1, 2, 0),
+         thnn.THNNError, "got adjW=2, adjH=0"),
+        ("strided gradOutput of another image size", lambda: D.SpatialFullConvolution_updateGradInput(
+            image, np.ones((1, 3, 6, 11))[..., ::-1], None, np.ones((2, 3, 2, 3)), None, 3, 2, 2, 1, 1, 1, 1, 0),
+         thnn.THNNError, "gradOutput must be 4D of size [1, 3, 4, 12]"),
+        ("depth-wise bias flattened", lambda: D.SpatialDepthWiseConvolution_updateOutput(
+            image, None, np.ones((2, 2, 2, 3)), np.ones(4), 3, 2, 2, 1, 1, 1), thnn.THNNError,
+         "bias must be 2D of size [2, 2]"),
+        ("stride 0", lambda: D.SpatialSubSampling_updateOutput(image, None, np.ones(2), np.ones(2), 2, 2, 0, 1),
+         thnn.THNNError, "stride must be positive"),
+        ("volumetric weight of 4 dims", lambda: D.VolumetricConvolution_updateOutput(
+            np.ones((1, 2, 3, 4, 5)), None, np.ones((3, 2, 2, 2)), None, 2, 2, 2, 1, 1, 1, 0, 0, 0),
+         thnn.THNNError, "weight must be 5D"),
+        ("locally connected, input of another width", lambda: D.SpatialConvolutionLocal_updateOutput(
+            np.ones((1, 2, 4, 6)), None, np.ones((5, 2, 3, 2, 2, 3)), np.ones((3, 5, 2)), 3, 2, 2, 1, 0, 1, 5, 4,
+            2, 5), thnn.THNNError, "input must be 3D [nInputPlane=2, iH=4, iW=5]"),
+        ("connection to a missing plane", lambda: D.SpatialConvolutionMap_updateOutput(
+            np.ones((1, 3, 4, 5)), None, np.ones((2, 2, 3)), np.ones(3), np.array([[0, 0], [3, 1]]), 3, 3, 3, 2,
+            1, 2), thnn.THNNError, "connTable row 1 is (3, 1)"),
     ]
 
 
