@@ -317,26 +317,24 @@ def _batch_norm(dtype, rng, n, fn):
 
 # ---- spatial convolutions ----
 
-def _spatial_convolution(dtype, rng, n, fn):
-    """The spatial convolutions on [n, 2 planes, 5, 6] to 3 planes (the
-    depth-wise one to 2 per input plane): kernel 2 x 3 (kH x kW), steps
-    (1, 2), padding 1, dilation (1, 2), the transposed ones one extra column;
-    SpatialSubSampling without padding.  The backward verbs get a gradOutput
-    shaped as the forward output."""
-    n_in, n_out, k = 2, 3, (2, 3)
-    weight, bias = {"SpatialConvolutionMM": ((n_out, n_in, *k), (n_out,)),
-                    "SpatialDilatedConvolution": ((n_out, n_in, *k), (n_out,)),
-                    "SpatialFullConvolution": ((n_in, n_out, *k), (n_out,)),
-                    "SpatialFullDilatedConvolution": ((n_in, n_out, *k), (n_out,)),
-                    "SpatialDepthWiseConvolution": ((2, n_in, *k), (2, n_in)),
-                    "SpatialSubSampling": ((n_in,), (n_in,))}[fn.layer]
-    kw = {"input": _u(rng, (n, n_in, 5, 6), dtype), "weight": _u(rng, weight, dtype), "bias": _u(rng, bias, dtype),
-          "gradWeight": _u(rng, weight, dtype), "gradBias": _u(rng, bias, dtype), "kH": k[0], "kW": k[1],
-          "dH": 1, "dW": 2, "padH": 1, "padW": 1, "dilationH": 1, "dilationW": 2, "adjH": 0, "adjW": 1,
-          "scale": 0.5}
-    if fn.verb != "updateOutput":
-        _backward_of_forward(fn, dtype, rng, kw)
-    return kw
+def _spatial_conv(make):
+    """The spatial convolutions on input [n, 2, 5, 7]: the module make(nn)
+    builds gives the shapes (weight, bias, and the output from a forward
+    pass) and the scalar fields by their header names; the values come from
+    rng, so a case repeats."""
+    def build(dtype, rng, n, fn):
+        import nn_legacy
+        m = make(nn_legacy)
+        m = m.float() if dtype == np.float32 else m.double()
+        x = _u(rng, (n, 2, 5, 7), dtype)
+        out = m.forward(x).shape
+        kw = {a.name: getattr(m, a.name) for a in fn.args[1:] if not a.is_tensor and hasattr(m, a.name)}
+        kw.update(input=x, weight=_u(rng, m.weight.shape, dtype), bias=_u(rng, m.bias.shape, dtype),
+                  finput=None, fgradInput=None, scale=0.5, gradOutput=_u(rng, out, dtype))
+        if fn.verb == "accGradParameters":
+            kw.update(gradWeight=_u(rng, m.weight.shape, dtype), gradBias=_u(rng, m.bias.shape, dtype))
+        return kw
+    return build
 
 
 # ---- volumetric convolutions, SpatialConvolutionLocal and the connection-table maps ----
@@ -549,9 +547,16 @@ CASES = [
     *_cases("SpatialGridSamplerBilinear", _grid_sampler),
     *_cases("BatchNormalization", _batch_norm),
     # spatial convolutions
-    *[case for layer in ("SpatialConvolutionMM", "SpatialDilatedConvolution", "SpatialFullConvolution",
-                         "SpatialFullDilatedConvolution", "SpatialDepthWiseConvolution", "SpatialSubSampling")
-      for case in _cases(layer, _spatial_convolution)],
+    *_cases("SpatialConvolutionMM", _spatial_conv(lambda nn: nn.SpatialConvolutionMM(2, 3, 3, 2, 2, 1, 1, 0))),
+    *_cases("SpatialDilatedConvolution",
+            _spatial_conv(lambda nn: nn.SpatialDilatedConvolution(2, 3, 2, 3, 1, 2, 1, 0, 2, 1))),
+    *_cases("SpatialFullConvolution",
+            _spatial_conv(lambda nn: nn.SpatialFullConvolution(2, 3, 3, 2, 2, 1, 1, 0, 1, 0))),
+    *_cases("SpatialFullDilatedConvolution",
+            _spatial_conv(lambda nn: nn.SpatialFullDilatedConvolution(2, 3, 3, 2, 2, 1, 1, 0, 2, 1, 1, 0))),
+    *_cases("SpatialDepthWiseConvolution",
+            _spatial_conv(lambda nn: nn.SpatialDepthWiseConvolution(2, 2, 3, 2, 2, 1, 1, 0))),
+    *_cases("SpatialSubSampling", _spatial_conv(lambda nn: nn.SpatialSubSampling(2, 3, 2, 2, 1))),
     # volumetric convolutions, SpatialConvolutionLocal and the connection-table maps
     *_cases("VolumetricConvolution", _volumetric(False, False, False)),
     *_cases("VolumetricConvolutionMM", _volumetric(False, False, True)),
