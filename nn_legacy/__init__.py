@@ -188,11 +188,14 @@ from .VolumetricBatchNormalization import VolumetricBatchNormalization
 
 # ==== spatial modules in numpy ====
 from .PixelShuffle import PixelShuffle
+from .SpatialContrastiveNormalization import SpatialContrastiveNormalization
 from .SpatialCrossMapLRN import SpatialCrossMapLRN
+from .SpatialDivisiveNormalization import SpatialDivisiveNormalization
 from .SpatialDropout import SpatialDropout
 from .SpatialLPPooling import SpatialLPPooling
 from .SpatialLogSoftMax import SpatialLogSoftMax
 from .SpatialSoftMax import SpatialSoftMax
+from .SpatialSubtractiveNormalization import SpatialSubtractiveNormalization
 from .SpatialZeroPadding import SpatialZeroPadding
 from .VolumetricDropout import VolumetricDropout
 # ==== end of spatial modules in numpy ====

@@ -1,0 +1,71 @@
+import numpy as np
+
+from ._arrays import check_like, name_of, reuse
+from ._local_mean import LocalMean, checked_number
+
+
+class SpatialDivisiveNormalization(LocalMean):
+    """Each pixel divided by the local standard deviation of its
+    neighbourhood over all planes.  With the local mean ``E`` of
+    SpatialSubtractiveNormalization (the same kernel rules)::
+
+        std    = sqrt(E(input^2)) / E(1)
+        s      = std where std > threshold, else thresval
+        output[c] = input[c] / s
+
+    (``E(1)``, ``coef``, is 1 inside the image and corrects the border.)
+    input ``[nInputPlane, H, W]`` or ``[batch, nInputPlane, H, W]``; each
+    sample is normalised on its own.
+
+    Gradient::
+
+        dL/ds   = -sum over planes of dL/dy * input / s^2
+        dL/dstd = dL/ds where std > threshold, else 0
+        dL/dx   = dL/dy / s + 2 x * E^T(dL/dstd / (E(1) * 2 sqrt(E(x^2))))
+
+    where the last factor is taken as 0 where ``E(x^2) = 0``.  Defaults
+    (Torch7's): ``nInputPlane = 1``, a 9x9 kernel of ones,
+    ``threshold = 1e-4``, ``thresval = threshold``.
+    """
+
+    def __init__(self, nInputPlane=1, kernel=None, threshold=1e-4, thresval=None):
+        super().__init__(nInputPlane, kernel)
+        layer = name_of(self)
+        self.threshold = checked_number(layer, "threshold", threshold)
+        self.thresval = self.threshold if thresval is None else checked_number(layer, "thresval", thresval)
+
+    def _t7_fixup(self, version):
+        super()._t7_fixup(version)
+        self.threshold = float(self.threshold)
+        self.thresval = float(self.thresval)
+
+    def _stds(self, input, coef):
+        """(sqrt(E(input^2)), std, s) as defined above."""
+        root = np.sqrt(self._mean(input * input))
+        std = root / coef
+        return root, std, np.where(std > self.threshold, std, self.thresval).astype(input.dtype)
+
+    def updateOutput(self, input):
+        coef = self._check(input)
+        x = np.ascontiguousarray(input)   # the same sums whatever the layout
+        _, _, s = self._stds(x, coef)
+        self.output = reuse(self.output, input.shape, input.dtype, input)
+        np.divide(x, s, out=self.output)
+        return self.output
+
+    def updateGradInput(self, input, gradOutput):
+        coef = self._check(input)
+        check_like(self, gradOutput, "gradOutput", input, "the input")
+        x, g = np.ascontiguousarray(input), np.ascontiguousarray(gradOutput)
+        root, std, s = self._stds(x, coef)
+        grad_s = -(g * x).sum(axis=-3, keepdims=True) / (s * s)
+        grad_std = np.where(std > self.threshold, grad_s, 0)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            grad_square_mean = np.where(root > 0, grad_std / (coef * 2 * root), 0).astype(input.dtype)
+        self.gradInput = reuse(self.gradInput, input.shape, input.dtype, input, gradOutput)
+        np.divide(g, s, out=self.gradInput)
+        self.gradInput += 2 * x * self._mean_backward(x * x, grad_square_mean)
+        return self.gradInput
+
+    def __repr__(self):
+        return f"{super().__repr__()[:-1]}, threshold={self.threshold:g}, thresval={self.thresval:g})"

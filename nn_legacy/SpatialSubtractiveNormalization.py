@@ -1,0 +1,45 @@
+import numpy as np
+
+from ._arrays import check_like, reuse
+from ._local_mean import LocalMean
+
+
+class SpatialSubtractiveNormalization(LocalMean):
+    """Each pixel minus the weighted mean of its neighbourhood over all
+    planes.  With ``kernel`` a 2D ``[kH, kW]`` array of odd sizes (a 1D
+    kernel k stands for ``outer(k, k)``) and ``W = kernel / (nInputPlane *
+    sum(kernel))``, the local mean of each sample is one plane::
+
+        E(x)[y, x] = sum over planes c and taps i, j of
+                     W[i, j] * x[c, y + i - kH//2, x + j - kW//2]     (0 outside the image)
+
+    and every plane of the output is::
+
+        output[c] = input[c] - E(input) / E(1)
+
+    ``E(1)`` (``coef``) is 1 inside the image and corrects the border, where
+    part of the window lies outside.  input ``[nInputPlane, H, W]`` or
+    ``[batch, nInputPlane, H, W]``; each sample is normalised on its own.
+
+    Gradient: ``dL/dx = dL/dy - E^T(sum over planes of dL/dy / E(1))``, with
+    ``E^T`` the transpose of the linear map E.  Defaults (Torch7's):
+    ``nInputPlane = 1``, a 9x9 kernel of ones.  The result does not depend
+    on the kernel's scale; ``kernel`` holds it scaled to sum
+    ``1 / nInputPlane``, as in Torch7.
+    """
+
+    def updateOutput(self, input):
+        coef = self._check(input)
+        x = np.ascontiguousarray(input)   # the same sums whatever the layout
+        self.output = reuse(self.output, input.shape, input.dtype, input)
+        np.subtract(x, self._mean(x) / coef, out=self.output)
+        return self.output
+
+    def updateGradInput(self, input, gradOutput):
+        coef = self._check(input)
+        check_like(self, gradOutput, "gradOutput", input, "the input")
+        x, g = np.ascontiguousarray(input), np.ascontiguousarray(gradOutput)
+        spread = self._mean_backward(x, g.sum(axis=-3, keepdims=True) / coef)
+        self.gradInput = reuse(self.gradInput, input.shape, input.dtype, input, gradOutput)
+        np.subtract(g, spread, out=self.gradInput)
+        return self.gradInput
