@@ -34,6 +34,11 @@
 #   wrapper script such as a pyenv shim, which would run under ASan too.
 #
 # `make test` runs the normal suite on the in-place build.
+#
+# `make cuda-check` compiles every .cu file of thcunn_cu/ with nvcc (sm_80,
+# sm_90 and PTX, warnings as errors) and links the GPU library thnn._thcunn,
+# as CI does.  It needs nvcc and cuBLAS; it installs cuBLAS from the
+# `nvidia-cublas` wheel into the current Python when the toolkit has none.
 
 PYTHON ?= python
 PYTHON_BIN := $(shell $(PYTHON) -c 'import sys; print(sys.executable)')
@@ -48,7 +53,7 @@ ASAN_RUNTIME = LD_PRELOAD="$$(gcc -print-file-name=libasan.so)" PYTHONMALLOC=mal
 	UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
 ASAN_PLUGINS = $(if $(filter 1,$(ASAN_LEAKS)),-p lsan_check)
 
-.PHONY: build test asan asan-build
+.PHONY: build test asan asan-build cuda-check
 
 build:
 	$(PYTHON) setup.py -q build_ext --inplace
@@ -59,9 +64,9 @@ test: build
 asan-build:
 	rm -rf $(ASAN_DIR)
 	mkdir -p $(ASAN_DIR)
-	cp -r setup.py pyproject.toml README.md thnn nn_legacy thnn_c tests $(ASAN_DIR)/
+	cp -r setup.py pyproject.toml README.md thnn nn_legacy thnn_c thcunn_cu tests $(ASAN_DIR)/
 	find $(ASAN_DIR) \( -name '*.so' -o -name '__pycache__' -o -name '_thnn.c' \) -prune -exec rm -rf {} +
-	cd $(ASAN_DIR) && THNN_CFLAGS="$(ASAN_CFLAGS)" THNN_LDFLAGS="$(ASAN_LDFLAGS)" \
+	cd $(ASAN_DIR) && THNN_CUDA=0 THNN_CFLAGS="$(ASAN_CFLAGS)" THNN_LDFLAGS="$(ASAN_LDFLAGS)" \
 		$(PYTHON) setup.py -q build_ext --inplace > build.log 2>&1 || { cat build.log; exit 1; }
 
 asan: asan-build
@@ -71,3 +76,8 @@ asan: asan-build
 	# --capture=sys: pytest must not swallow fd 2, where the sanitizers write their report
 	cd $(ASAN_DIR) && PYTHONPATH=tests $(ASAN_RUNTIME) $(PYTHON_BIN) -m pytest -q -p no:cacheprovider \
 		--capture=sys $(ASAN_PLUGINS) $(ASAN_TESTS)
+
+cuda-check:
+	$(PYTHON) -c 'import sys; sys.path.insert(0, "thnn"); import _build_cuda as b; t = b.nvcc_toolchain(); sys.exit(0 if not isinstance(t, str) or "cuBLAS" not in t else 1)' \
+		|| $(PYTHON) -m pip install -q "nvidia-cublas>=13,<14"
+	$(PYTHON) thnn/_build_cuda.py --gpu

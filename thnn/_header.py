@@ -10,6 +10,8 @@ from dataclasses import dataclass
 
 TAGS = ("OUT", "BUFFER", "INOUT", "INPLACE", "OPTIONAL")
 TYPES = {"Float": "float", "Double": "double"}
+# the CUDA twins: name prefix -> (the CPU type name whose struct they share, C type)
+CUDA_TYPES = {"Cuda": ("Float", "float"), "CudaDouble": ("Double", "double")}
 
 _FUNCTION = re.compile(r"TH_API\s+int\s+THNN_\((\w+)\)\((.*?\);[^\n]*)", re.S)  # through the last comment
 _ARG = re.compile(r"^\s*(?P<type>(?:const\s+)?\w+\s*\*?)\s*(?P<name>\w+)\s*(?:,|\);?)\s*//\s*(?P<doc>.+?)\s*$")
@@ -125,6 +127,62 @@ def _expand(text, real_name, ctype):
     text = re.sub(r"\baccreal\b", "double", text)
     text = re.sub(r"\breal\b", ctype, text)
     return text.replace("TH_API ", "")
+
+
+def _expand_device(text, real_name, ctype):
+    """thcunn_cu's device-memory helpers: THCTensor_(copy) -> THCFloatTensor_copy."""
+    text = re.sub(r"\bTHC(Storage|Tensor)_\((\w+)\)", rf"THC{real_name}\1_\2", text)
+    return _expand(text, real_name, ctype)
+
+
+def twin_layers(thcunn_h):
+    """The layers that have a CUDA twin: the THC_LAYER(Name) lines of thcunn_cu/THCUNN.h."""
+    return re.findall(r"^THC_LAYER\((\w+)\)\s*$", thcunn_h, re.M)
+
+
+def twin_functions(thnn_h, thcunn_h):
+    """The functions of THNN.h whose layer THCUNN.h lists, in THNN.h's order.
+    A listed layer that THNN.h does not have is an error."""
+    functions = parse(thnn_h)
+    layers = twin_layers(thcunn_h)
+    unknown = sorted(set(layers) - {f.layer for f in functions})
+    if unknown:
+        raise ValueError(f"THCUNN.h lists layers that THNN.h does not declare: {unknown}")
+    return [f for f in functions if f.layer in set(layers)]
+
+
+# thcunn_cu/THCSelfTest.cu: what the twins rely on, checked on every device
+SELF_TESTS = """
+int THCSelfTest_sum(THNNState *state, THDoubleTensor *input, THDoubleTensor *output);
+int THCSelfTest_checkRange(THNNState *state, THLongTensor *input, int64_t limit);
+int THCSelfTest_divergentBarrier(THNNState *state);
+int THCSelfTest_badLaunch(THNNState *state);
+"""
+
+
+def cuda_cdef(general_h, tensor_h, thc_tensor_h, thnn_h, thcunn_h):
+    """The cffi cdef of the CUDA library: the same TH structs, the device
+    helpers for Float, Double and Long, and the twins THNN_Cuda<name> (float)
+    and THNN_CudaDouble<name> (double) of the layers THCUNN.h lists."""
+    constants = dict(re.findall(r"#define\s+(TH_MAX_DIM|TH_ERROR_SIZE)\s+(\d+)", general_h))
+    parts = [_cdef_section(general_h)]
+    for real_name, ctype in (("Float", "float"), ("Double", "double"), ("Long", "int64_t")):
+        parts.append(_expand(_cdef_section(tensor_h), real_name, ctype))
+        parts.append(_expand_device(_cdef_section(thc_tensor_h), real_name, ctype))
+    names = {f.name for f in twin_functions(thnn_h, thcunn_h)}
+    prototypes = "\n".join(m.group(0) for m in _FUNCTION.finditer(_strip_comments(thnn_h))
+                           if m.group(1) in names)
+    for prefix, (real_name, ctype) in CUDA_TYPES.items():
+        text = _expand(prototypes.replace("THNN_(", f"THNN_({prefix}"), real_name, ctype)
+        parts.append(text.replace(f"THNN_{real_name}{prefix}", f"THNN_{prefix}"))
+    parts.append("const char *THNN_headerText(void);")
+    parts.append("const char *THCUNN_layersText(void);")
+    parts.append("int THCDeviceCount(int *count);")
+    parts.append(SELF_TESTS)
+    text = "\n".join(parts)
+    for key, value in constants.items():
+        text = text.replace(key, value)
+    return text
 
 
 def cdef(general_h, tensor_h, thnn_h):

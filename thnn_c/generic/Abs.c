@@ -2,7 +2,7 @@
 #define TH_GENERIC_FILE "generic/Abs.c"
 #else
 
-static int THNN_(Abs_shapeCheck)(THNNState *state, THTensor *input, THTensor *gradOutput)
+int THNN_(Abs_shapeCheck)(THNNState *state, THTensor *input, THTensor *gradOutput)
 {
   if (gradOutput)
     TH_TRY(THTensor_(checkSameSize)(state, "gradOutput", gradOutput, "input", input));

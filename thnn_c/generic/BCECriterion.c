@@ -8,7 +8,7 @@
 #define THNN_BCE_EPS 1e-12
 
 /* Shapes, and every input value a probability in [0, 1]. */
-static int THNN_(BCECriterion_shapeCheck)(THNNState *state, THTensor *input, THTensor *target,
+int THNN_(BCECriterion_shapeCheck)(THNNState *state, THTensor *input, THTensor *target,
                                           THTensor *weights)
 {
   TH_TRY(THTensor_(checkSameNumel)(state, "target", target, "input", input));

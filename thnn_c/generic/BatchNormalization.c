@@ -67,7 +67,7 @@ static int THNN_(BatchNormalization_alloc)(THNNState *state, const THBNShape *s,
   return 0;
 }
 
-static int THNN_(BatchNormalization_shapeCheck)(THNNState *state, THTensor *input, THTensor *gradOutput,
+int THNN_(BatchNormalization_shapeCheck)(THNNState *state, THTensor *input, THTensor *gradOutput,
                                                 THTensor *weight, THTensor *bias,
                                                 THTensor *running_mean, THTensor *running_var,
                                                 THTensor *save_mean, THTensor *save_std,

@@ -2,7 +2,7 @@
 #define TH_GENERIC_FILE "generic/ELU.c"
 #else
 
-static int THNN_(ELU_shapeCheck)(THNNState *state, THTensor *input, THTensor *gradOutput, THTensor *output,
+int THNN_(ELU_shapeCheck)(THNNState *state, THTensor *input, THTensor *gradOutput, THTensor *output,
                                  accreal alpha, bool inplace)
 {
   /* in place, the backward pass sees only the output, which tells the two

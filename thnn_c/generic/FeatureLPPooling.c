@@ -12,7 +12,7 @@ typedef struct {
   int64_t batch, features, inner, outFeatures;
 } THNN_(FeatureLPPooling_layout);
 
-static int THNN_(FeatureLPPooling_shapeCheck)(THNNState *state, THTensor *input, THTensor *gradOutput,
+int THNN_(FeatureLPPooling_shapeCheck)(THNNState *state, THTensor *input, THTensor *gradOutput,
                                               THTensor *output, accreal power, int width, int stride,
                                               bool batchMode, THNN_(FeatureLPPooling_layout) *l)
 {

@@ -23,7 +23,7 @@ static accreal THNN_(GRUFused_at)(const THTensor *t, int64_t b, int64_t j)
 /* The forward pass gives hx, the backward pass storage: either sets batch
  * and hiddenSize.  Every other argument may be NULL when the verb does not
  * take it. */
-static int THNN_(GRUFused_shapeCheck)(THNNState *state, THTensor *input, THTensor *hidden,
+int THNN_(GRUFused_shapeCheck)(THNNState *state, THTensor *input, THTensor *hidden,
                                       THTensor *bias1, THTensor *bias2, THTensor *hx,
                                       THTensor *storage, THTensor *gradOutput)
 {

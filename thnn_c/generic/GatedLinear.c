@@ -6,7 +6,7 @@
  * a and the second half b of each outer block are half * inner elements
  * apart, and the output is [outer, half, inner]. */
 
-static int THNN_(GatedLinear_shapeCheck)(THNNState *state, THTensor *input, THTensor *gradOutput, int dim,
+int THNN_(GatedLinear_shapeCheck)(THNNState *state, THTensor *input, THTensor *gradOutput, int dim,
                                          int64_t *outSize, int64_t *outer, int64_t *half, int64_t *inner)
 {
   if (dim < 0 || dim >= input->nDimension)

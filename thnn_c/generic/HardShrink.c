@@ -2,7 +2,7 @@
 #define TH_GENERIC_FILE "generic/HardShrink.c"
 #else
 
-static int THNN_(HardShrink_shapeCheck)(THNNState *state, THTensor *input, THTensor *gradOutput)
+int THNN_(HardShrink_shapeCheck)(THNNState *state, THTensor *input, THTensor *gradOutput)
 {
   if (gradOutput)
     TH_TRY(THTensor_(checkSameSize)(state, "gradOutput", gradOutput, "input", input));

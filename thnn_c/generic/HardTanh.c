@@ -2,7 +2,7 @@
 #define TH_GENERIC_FILE "generic/HardTanh.c"
 #else
 
-static int THNN_(HardTanh_shapeCheck)(THNNState *state, THTensor *input, THTensor *gradOutput,
+int THNN_(HardTanh_shapeCheck)(THNNState *state, THTensor *input, THTensor *gradOutput,
                                       accreal min_val, accreal max_val)
 {
   if (!(max_val > min_val))

@@ -22,7 +22,7 @@ static int THNN_(IndexLinear_normalized)(const THTensor *weight, const THTensor 
  * and values are [nnz] (values may be NULL), sizes [batch] with non-negative
  * entries summing to nnz (or NULL), gradOutput [batch, nOut], gradWeight
  * [nnz, nOut] or [nnz, 2 nOut] with normalisation, gradBias [nOut]. */
-static int THNN_(IndexLinear_shapeCheck)(THNNState *state, THIndexTensor *keys, int64_t keysOffset,
+int THNN_(IndexLinear_shapeCheck)(THNNState *state, THIndexTensor *keys, int64_t keysOffset,
                                          THTensor *values, THIndexTensor *sizes, THTensor *gradOutput,
                                          THTensor *weight, THTensor *bias, THTensor *gradWeight,
                                          THTensor *gradBias)

@@ -24,7 +24,7 @@ static accreal THNN_(LSTMFused_at)(const THTensor *t, int64_t b, int64_t j)
 
 /* cx sets batch and hiddenSize; every other argument may be NULL when the
  * verb does not take it. */
-static int THNN_(LSTMFused_shapeCheck)(THNNState *state, THTensor *cx, THTensor *input, THTensor *hidden,
+int THNN_(LSTMFused_shapeCheck)(THNNState *state, THTensor *cx, THTensor *input, THTensor *hidden,
                                        THTensor *bias1, THTensor *bias2, THTensor *storage,
                                        THTensor *cy, THTensor *gradOutput, THTensor *gradOutputCell)
 {

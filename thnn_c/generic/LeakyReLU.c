@@ -2,7 +2,7 @@
 #define TH_GENERIC_FILE "generic/LeakyReLU.c"
 #else
 
-static int THNN_(LeakyReLU_shapeCheck)(THNNState *state, THTensor *input, THTensor *gradOutput,
+int THNN_(LeakyReLU_shapeCheck)(THNNState *state, THTensor *input, THTensor *gradOutput,
                                        accreal negval, bool inplace)
 {
   /* in place, the backward pass sees only the output: y > 0 exactly where

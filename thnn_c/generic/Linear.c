@@ -6,7 +6,7 @@
  * column-major, where a row-major matrix is its transpose, so Y = X W^T + b
  * becomes Y^T = W^T^T X^T in the calls below. */
 
-static int THNN_(Linear_shapeCheck)(THNNState *state, THTensor *input, THTensor *gradOutput,
+int THNN_(Linear_shapeCheck)(THNNState *state, THTensor *input, THTensor *gradOutput,
                                     THTensor *weight, THTensor *bias,
                                     THTensor *gradWeight, THTensor *gradBias)
 {

@@ -7,7 +7,7 @@
  *   d/dx           = sigmoid(-x) = e / (1 + e) for x >= 0, 1 / (1 + e) for x < 0
  * The forward pass keeps e in buffer for the backward pass. */
 
-static int THNN_(LogSigmoid_shapeCheck)(THNNState *state, THTensor *input, THTensor *gradOutput,
+int THNN_(LogSigmoid_shapeCheck)(THNNState *state, THTensor *input, THTensor *gradOutput,
                                         THTensor *buffer)
 {
   if (gradOutput)

@@ -16,7 +16,7 @@ static int64_t THNN_(LookupTable_indexAt)(const THIndexTensor *input, int64_t e)
 
 /* Checks the table, the index tensor (named inputName) and every index in
  * it, and gradOutput when given, so the verbs may index freely. */
-static int THNN_(LookupTable_shapeCheck)(THNNState *state, THIndexTensor *input, const char *inputName,
+int THNN_(LookupTable_shapeCheck)(THNNState *state, THIndexTensor *input, const char *inputName,
                                          THTensor *gradOutput, THTensor *table, const char *tableName)
 {
   if (table->nDimension != 2)

@@ -2,7 +2,7 @@
 #define TH_GENERIC_FILE "generic/MSECriterion.c"
 #else
 
-static int THNN_(MSECriterion_shapeCheck)(THNNState *state, THTensor *input, THTensor *target)
+int THNN_(MSECriterion_shapeCheck)(THNNState *state, THTensor *input, THTensor *target)
 {
   return THTensor_(checkSameNumel)(state, "target", target, "input", input);
 }

@@ -5,7 +5,7 @@
 /* Targets are 0-based class indices; a sample's list ends at its first -1
  * (Torch7: 1-based, ending at the first 0).  Every target value must lie in
  * [-1, dim), also after the end of the list. */
-static int THNN_(MultiLabelMarginCriterion_shapeCheck)(THNNState *state, THTensor *input,
+int THNN_(MultiLabelMarginCriterion_shapeCheck)(THNNState *state, THTensor *input,
                                                        THIndexTensor *target)
 {
   if ((input->nDimension != 1 && input->nDimension != 2) || input->size[input->nDimension - 1] == 0)

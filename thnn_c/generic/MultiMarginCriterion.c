@@ -3,7 +3,7 @@
 #else
 
 /* Shapes, p, and every target value, so the verbs may index freely. */
-static int THNN_(MultiMarginCriterion_shapeCheck)(THNNState *state, THTensor *input, THIndexTensor *target,
+int THNN_(MultiMarginCriterion_shapeCheck)(THNNState *state, THTensor *input, THIndexTensor *target,
                                                   int p, THTensor *weights)
 {
   if ((input->nDimension != 1 && input->nDimension != 2) || input->size[input->nDimension - 1] == 0)

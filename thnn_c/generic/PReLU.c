@@ -6,7 +6,7 @@
  * own slope, of ks elements each.  With nOutputPlane = 0 the whole input is
  * one channel sharing weight's single slope, whatever its shape. */
 
-static int THNN_(PReLU_shapeCheck)(THNNState *state, THTensor *input, THTensor *gradOutput, THTensor *weight,
+int THNN_(PReLU_shapeCheck)(THNNState *state, THTensor *input, THTensor *gradOutput, THTensor *weight,
                                    THTensor *gradWeight, int64_t nOutputPlane,
                                    int64_t *nframe, int64_t *nplane, int64_t *ks)
 {

@@ -7,7 +7,7 @@
 
 /* The forward pass writes noise in place, so it must be contiguous there;
  * the backward pass only reads it (gradOutput given), through a copy if need be. */
-static int THNN_(RReLU_shapeCheck)(THNNState *state, THTensor *input, THTensor *gradOutput, THTensor *noise,
+int THNN_(RReLU_shapeCheck)(THNNState *state, THTensor *input, THTensor *gradOutput, THTensor *noise,
                                    accreal lower, accreal upper, bool train)
 {
   /* non-negative slopes keep the sign, so in place the output tells where x > 0 */

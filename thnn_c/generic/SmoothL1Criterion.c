@@ -2,7 +2,7 @@
 #define TH_GENERIC_FILE "generic/SmoothL1Criterion.c"
 #else
 
-static int THNN_(SmoothL1Criterion_shapeCheck)(THNNState *state, THTensor *input, THTensor *target)
+int THNN_(SmoothL1Criterion_shapeCheck)(THNNState *state, THTensor *input, THTensor *target)
 {
   return THTensor_(checkSameNumel)(state, "target", target, "input", input);
 }

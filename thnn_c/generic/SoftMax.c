@@ -4,7 +4,7 @@
 
 #include "THLoop.h"
 
-static int THNN_(SoftMax_shapeCheck)(THNNState *state, THTensor *input, THTensor *gradOutput,
+int THNN_(SoftMax_shapeCheck)(THNNState *state, THTensor *input, THTensor *gradOutput,
                                      THTensor *output, int64_t *nframe, int64_t *dim, int64_t *stride)
 {
   TH_TRY(THSoftMaxLayout(state, input->nDimension, input->size, nframe, dim, stride));

@@ -2,7 +2,7 @@
 #define TH_GENERIC_FILE "generic/SoftPlus.c"
 #else
 
-static int THNN_(SoftPlus_shapeCheck)(THNNState *state, THTensor *input, THTensor *gradOutput, THTensor *output,
+int THNN_(SoftPlus_shapeCheck)(THNNState *state, THTensor *input, THTensor *gradOutput, THTensor *output,
                                       accreal beta)
 {
   if (!(beta > 0))

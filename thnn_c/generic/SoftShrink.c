@@ -2,7 +2,7 @@
 #define TH_GENERIC_FILE "generic/SoftShrink.c"
 #else
 
-static int THNN_(SoftShrink_shapeCheck)(THNNState *state, THTensor *input, THTensor *gradOutput, accreal lambda)
+int THNN_(SoftShrink_shapeCheck)(THNNState *state, THTensor *input, THTensor *gradOutput, accreal lambda)
 {
   if (!(lambda >= 0))
     return THError(state, "lambda must be >= 0, got %g", lambda);

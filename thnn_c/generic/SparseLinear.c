@@ -42,7 +42,7 @@ static int THNN_(SparseLinear_isIndex)(accreal x, int64_t bound)
  * gradOutput, bias, gradWeight, gradBias are given.  table is weight or
  * gradWeight, [nOut, nIn].  batch bounds the COO sample column (-1: only
  * require non-negative integers); with gradOutput it is gradOutput's rows. */
-static int THNN_(SparseLinear_shapeCheck)(THNNState *state, THTensor *input, bool legacy, int64_t batch,
+int THNN_(SparseLinear_shapeCheck)(THNNState *state, THTensor *input, bool legacy, int64_t batch,
                                           THTensor *gradOutput, THTensor *table, THTensor *bias,
                                           THTensor *gradWeight, THTensor *gradBias)
 {

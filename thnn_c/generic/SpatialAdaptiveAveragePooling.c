@@ -7,7 +7,7 @@
  * SpatialAdaptiveMaxPooling); the sum is divided by the window's height,
  * then by its width, as PyTorch does.  The loops are in Pooling.c. */
 
-static int THNN_(SpatialAdaptiveAveragePooling_shapeCheck)(THNNState *state, THTensor *input,
+int THNN_(SpatialAdaptiveAveragePooling_shapeCheck)(THNNState *state, THTensor *input,
                                                            THTensor *gradOutput, int owidth, int oheight,
                                                            THPoolShape *s)
 {

@@ -7,7 +7,7 @@
  * rows [floor(i H / oheight), ceil((i + 1) H / oheight)) and the columns
  * likewise.  The loops are in Pooling.c. */
 
-static int THNN_(SpatialAdaptiveMaxPooling_shapeCheck)(THNNState *state, THTensor *input, THTensor *gradOutput,
+int THNN_(SpatialAdaptiveMaxPooling_shapeCheck)(THNNState *state, THTensor *input, THTensor *gradOutput,
                                                        THIndexTensor *indices, int owidth, int oheight,
                                                        THPoolShape *s)
 {

@@ -5,7 +5,7 @@
 /* Mean over the windows of each plane of [planes, H, W] or
  * [batch, planes, H, W]; the loops are in Pooling.c. */
 
-static int THNN_(SpatialAveragePooling_shapeCheck)(THNNState *state, THTensor *input, THTensor *gradOutput,
+int THNN_(SpatialAveragePooling_shapeCheck)(THNNState *state, THTensor *input, THTensor *gradOutput,
                                                    int kW, int kH, int dW, int dH, int padW, int padH,
                                                    bool ceil_mode, THPoolShape *s, THPoolWindow *w)
 {

@@ -3,7 +3,7 @@
 #else
 
 /* Checks the shapes and every target value, so the verbs may index freely. */
-static int THNN_(SpatialClassNLLCriterion_shapeCheck)(THNNState *state, THTensor *input, THIndexTensor *target,
+int THNN_(SpatialClassNLLCriterion_shapeCheck)(THNNState *state, THTensor *input, THIndexTensor *target,
                                                       THTensor *weights, THTensor *total_weight,
                                                       int64_t ignore_index)
 {

@@ -43,7 +43,7 @@ enum { THNN_LOCAL_FORWARD, THNN_LOCAL_BACKWARD, THNN_LOCAL_GRADIENT };
 
 /* Check every argument; fill the geometry.  For accGradParameters `weight`
  * is gradWeight and `bias` gradBias (named wName and bName). */
-static int THNN_(SpatialConvolutionLocal_shapeCheck)(
+int THNN_(SpatialConvolutionLocal_shapeCheck)(
     THNNState *state, THTensor *input, THTensor *gradOutput,
     THTensor *weight, const char *wName, THTensor *bias, const char *bName,
     int kW, int kH, int dW, int dH, int padW, int padH,

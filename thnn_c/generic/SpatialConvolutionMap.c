@@ -126,7 +126,7 @@ static int THNN_(mapCheckCommon)(THNNState *state, const THTensor *input, const 
 
 /* Check every argument; fill the planes of one connection.  For
  * accGradParameters `weight` is gradWeight and `bias` gradBias. */
-static int THNN_(SpatialConvolutionMap_shapeCheck)(
+int THNN_(SpatialConvolutionMap_shapeCheck)(
     THNNState *state, THTensor *input, THTensor *gradOutput,
     THTensor *weight, const char *wName, THTensor *bias, const char *bName,
     THIndexTensor *connTable, int nInputPlane, int nOutputPlane, int kW, int kH, int dW, int dH,

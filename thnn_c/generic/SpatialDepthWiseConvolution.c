@@ -13,7 +13,7 @@
 
 /* Check every argument; fill the geometry of one sample and M.  For
  * accGradParameters `weight` is gradWeight and `bias` gradBias. */
-static int THNN_(SpatialDepthWiseConvolution_shapeCheck)(
+int THNN_(SpatialDepthWiseConvolution_shapeCheck)(
     THNNState *state, THTensor *input, THTensor *gradOutput,
     THTensor *weight, const char *wName, THTensor *bias, const char *bName,
     int kW, int kH, int dW, int dH, int padW, int padH, THNNConvGeometry *g, int64_t *multiplier)

@@ -12,7 +12,7 @@
 /* Check every argument; fill the geometry of one sample and nOutputPlane.
  * For accGradParameters `weight` is gradWeight and `bias` gradBias (their
  * names in the messages are wName and bName). */
-static int THNN_(SpatialDilatedConvolution_shapeCheck)(
+int THNN_(SpatialDilatedConvolution_shapeCheck)(
     THNNState *state, THTensor *input, THTensor *gradOutput,
     THTensor *weight, const char *wName, THTensor *bias, const char *bName,
     int kW, int kH, int dW, int dH, int padW, int padH, int dilationW, int dilationH,

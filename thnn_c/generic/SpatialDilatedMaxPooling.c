@@ -5,7 +5,7 @@
 /* Max over dilated windows of each plane of [planes, H, W] or
  * [batch, planes, H, W]; the loops are in Pooling.c. */
 
-static int THNN_(SpatialDilatedMaxPooling_shapeCheck)(THNNState *state, THTensor *input, THTensor *gradOutput,
+int THNN_(SpatialDilatedMaxPooling_shapeCheck)(THNNState *state, THTensor *input, THTensor *gradOutput,
                                                       THIndexTensor *indices, int kW, int kH, int dW, int dH,
                                                       int padW, int padH, int dilationW, int dilationH,
                                                       bool ceil_mode, THPoolShape *s, THPoolWindow *w)

@@ -8,7 +8,7 @@
  * (randomSamples [batch, planes, 2]: width, then height).  The loops are in
  * Pooling.c. */
 
-static int THNN_(SpatialFractionalMaxPooling_shapeCheck)(THNNState *state, THTensor *input, THTensor *gradOutput,
+int THNN_(SpatialFractionalMaxPooling_shapeCheck)(THNNState *state, THTensor *input, THTensor *gradOutput,
                                                          THIndexTensor *indices, THTensor *randomSamples,
                                                          int outputW, int outputH, int poolSizeW, int poolSizeH,
                                                          THPoolShape *s, int *pool)

@@ -14,7 +14,7 @@
 
 /* Check every argument; fill the planes of one connection.  For
  * accGradParameters `weight` is gradWeight and `bias` gradBias. */
-static int THNN_(SpatialFullConvolutionMap_shapeCheck)(
+int THNN_(SpatialFullConvolutionMap_shapeCheck)(
     THNNState *state, THTensor *input, THTensor *gradOutput,
     THTensor *weight, const char *wName, THTensor *bias, const char *bName,
     THIndexTensor *connTable, int nInputPlane, int nOutputPlane, int kW, int kH, int dW, int dH,

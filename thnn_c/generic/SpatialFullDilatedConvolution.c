@@ -18,7 +18,7 @@
 /* Check every argument; fill the geometry of the convolution whose image is
  * one output sample, and nInputPlane.  For accGradParameters `weight` is
  * gradWeight and `bias` gradBias (named wName and bName in the messages). */
-static int THNN_(SpatialFullDilatedConvolution_shapeCheck)(
+int THNN_(SpatialFullDilatedConvolution_shapeCheck)(
     THNNState *state, THTensor *input, THTensor *gradOutput,
     THTensor *weight, const char *wName, THTensor *bias, const char *bName,
     int kW, int kH, int dW, int dH, int padW, int padH, int dilationW, int dilationH, int adjW, int adjH,

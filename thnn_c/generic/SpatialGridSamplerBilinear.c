@@ -46,7 +46,7 @@ static THGridAxis THGridAxis_at(double coord, int64_t size, int mode)
 
 #endif
 
-static int THNN_(SpatialGridSamplerBilinear_shapeCheck)(THNNState *state, THTensor *input, THTensor *grid,
+int THNN_(SpatialGridSamplerBilinear_shapeCheck)(THNNState *state, THTensor *input, THTensor *grid,
                                                         THTensor *gradOutput, int padding_mode)
 {
   if (padding_mode != TH_GRID_ZEROS && padding_mode != TH_GRID_BORDER)

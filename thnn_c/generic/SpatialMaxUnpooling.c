@@ -7,7 +7,7 @@
  * index (0-based within the plane, as SpatialMaxPooling's indices).  The
  * loops are in Pooling.c. */
 
-static int THNN_(SpatialMaxUnpooling_shapeCheck)(THNNState *state, THTensor *input, THTensor *gradOutput,
+int THNN_(SpatialMaxUnpooling_shapeCheck)(THNNState *state, THTensor *input, THTensor *gradOutput,
                                                  THIndexTensor *indices, int owidth, int oheight,
                                                  THPoolShape *s)
 {

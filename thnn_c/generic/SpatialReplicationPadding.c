@@ -7,7 +7,7 @@
  * a negative pad crops.  The work is shared with the other padding layers
  * (generic/Resampling.c). */
 
-static int THNN_(SpatialReplicationPadding_shapeCheck)(THNNState *state, THTensor *input, THTensor *gradOutput,
+int THNN_(SpatialReplicationPadding_shapeCheck)(THNNState *state, THTensor *input, THTensor *gradOutput,
                                                        const int64_t pads[6], THVolume *vin, THVolume *vout)
 {
   return THNN_(Resampling_paddingCheck)(state, input, gradOutput, 2, pads, TH_PAD_REPLICATE, vin, vout);

@@ -10,7 +10,7 @@
 /* Check every argument; fill the geometry of one sample.  For
  * accGradParameters `weight` is gradWeight and `bias` gradBias; bias is
  * NULL for updateGradInput, which does not need it. */
-static int THNN_(SpatialSubSampling_shapeCheck)(
+int THNN_(SpatialSubSampling_shapeCheck)(
     THNNState *state, THTensor *input, THTensor *gradOutput,
     THTensor *weight, const char *wName, THTensor *bias, const char *bName,
     int kW, int kH, int dW, int dH, THNNConvGeometry *g)

@@ -8,7 +8,7 @@
  * for both types; the work is shared with the trilinear layer
  * (generic/Resampling.c). */
 
-static int THNN_(SpatialUpSamplingBilinear_shapeCheck)(THNNState *state, THTensor *input, THTensor *gradOutput,
+int THNN_(SpatialUpSamplingBilinear_shapeCheck)(THNNState *state, THTensor *input, THTensor *gradOutput,
                                                        int outputHeight, int outputWidth,
                                                        THVolume *vin, THVolume *vout)
 {

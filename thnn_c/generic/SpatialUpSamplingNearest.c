@@ -6,7 +6,7 @@
  * is the sum over its scale x scale block.  The work is shared with the
  * padding layers (generic/Resampling.c): both copy through index maps. */
 
-static int THNN_(SpatialUpSamplingNearest_shapeCheck)(THNNState *state, THTensor *input, THTensor *gradOutput,
+int THNN_(SpatialUpSamplingNearest_shapeCheck)(THNNState *state, THTensor *input, THTensor *gradOutput,
                                                       int scale_factor, THVolume *vin, THVolume *vout)
 {
   return THNN_(Resampling_nearestCheck)(state, input, gradOutput, 2, scale_factor, vin, vout);

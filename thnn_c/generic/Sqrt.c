@@ -2,7 +2,7 @@
 #define TH_GENERIC_FILE "generic/Sqrt.c"
 #else
 
-static int THNN_(Sqrt_shapeCheck)(THNNState *state, THTensor *input, THTensor *gradOutput, THTensor *output)
+int THNN_(Sqrt_shapeCheck)(THNNState *state, THTensor *input, THTensor *gradOutput, THTensor *output)
 {
   if (gradOutput)
     TH_TRY(THTensor_(checkSameSize)(state, "gradOutput", gradOutput, "input", input));

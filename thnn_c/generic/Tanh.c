@@ -4,7 +4,7 @@
 
 #include "THLoop.h"
 
-static int THNN_(Tanh_shapeCheck)(THNNState *state, THTensor *gradOutput, THTensor *output)
+int THNN_(Tanh_shapeCheck)(THNNState *state, THTensor *gradOutput, THTensor *output)
 {
   if (gradOutput)
     TH_TRY(THTensor_(checkSameSize)(state, "gradOutput", gradOutput, "output", output));

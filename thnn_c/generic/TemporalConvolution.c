@@ -13,7 +13,7 @@
  * step * dW >= kW, as Torch7 did.  Writes to gradInput through such a group
  * then never touch one element twice within a call. */
 
-static int THNN_(TemporalConvolution_shapeCheck)(THNNState *state, THTensor *input, THTensor *gradOutput,
+int THNN_(TemporalConvolution_shapeCheck)(THNNState *state, THTensor *input, THTensor *gradOutput,
                                                  THTensor *weight, const char *weightName,
                                                  THTensor *bias, const char *biasName,
                                                  int kW, int dW, int64_t *nOutputFrame)

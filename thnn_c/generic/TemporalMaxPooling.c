@@ -9,7 +9,7 @@
  * gradOutput[t][c] to x[t*dW + indices[t][c]][c], adding up where windows
  * overlap. */
 
-static int THNN_(TemporalMaxPooling_shapeCheck)(THNNState *state, THTensor *input, THTensor *gradOutput,
+int THNN_(TemporalMaxPooling_shapeCheck)(THNNState *state, THTensor *input, THTensor *gradOutput,
                                                 THIndexTensor *indices, int kW, int dW, int64_t *nOutputFrame)
 {
   if (kW <= 0 || dW <= 0)

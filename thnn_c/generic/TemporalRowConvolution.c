@@ -10,7 +10,7 @@
  * sample, element (frame f, feature c) lives at f * fs + c * cs: (fs, cs) =
  * (nIn, 1) frames first, (1, nFrame) with featFirst. */
 
-static int THNN_(TemporalRowConvolution_shapeCheck)(THNNState *state, THTensor *input, THTensor *gradOutput,
+int THNN_(TemporalRowConvolution_shapeCheck)(THNNState *state, THTensor *input, THTensor *gradOutput,
                                                     THTensor *weight, const char *weightName,
                                                     THTensor *bias, const char *biasName,
                                                     int kW, int dW, bool featFirst, int64_t *nOutputFrame)

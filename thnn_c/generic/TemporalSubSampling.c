@@ -6,7 +6,7 @@
  * x[t*dW + k][c] over the window k = 0 .. kW-1.  All tensors are read
  * through contiguous copies: x[f][c] of sample s is at (s * nFrame + f) * nIn + c. */
 
-static int THNN_(TemporalSubSampling_shapeCheck)(THNNState *state, THTensor *input, THTensor *gradOutput,
+int THNN_(TemporalSubSampling_shapeCheck)(THNNState *state, THTensor *input, THTensor *gradOutput,
                                                  THTensor *weight, const char *weightName,
                                                  THTensor *bias, const char *biasName,
                                                  int kW, int dW, int64_t *nOutputFrame)

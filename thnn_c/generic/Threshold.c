@@ -4,7 +4,7 @@
 
 #include "THLoop.h"
 
-static int THNN_(Threshold_shapeCheck)(THNNState *state, THTensor *input, THTensor *gradOutput,
+int THNN_(Threshold_shapeCheck)(THNNState *state, THTensor *input, THTensor *gradOutput,
                                        accreal threshold, accreal val, bool inplace)
 {
   /* in place, the backward pass sees only the output; it can tell which

@@ -5,7 +5,7 @@
 /* Mean over the windows of each plane of [planes, T, H, W] or
  * [batch, planes, T, H, W]; the loops are in Pooling.c. */
 
-static int THNN_(VolumetricAveragePooling_shapeCheck)(THNNState *state, THTensor *input, THTensor *gradOutput,
+int THNN_(VolumetricAveragePooling_shapeCheck)(THNNState *state, THTensor *input, THTensor *gradOutput,
                                                       int kT, int kW, int kH, int dT, int dW, int dH,
                                                       int padT, int padW, int padH, bool ceil_mode,
                                                       THPoolShape *s, THPoolWindow *w)

@@ -45,7 +45,7 @@ static accreal THNN_(VolumetricConvolution_sweep)(const THNNVolGeometry *g, cons
 /* Check every argument and fill the geometry of one sample and
  * nOutputPlane.  For accGradParameters `weight` is gradWeight and `bias`
  * gradBias (their names in the messages are wName and bName). */
-static int THNN_(VolumetricConvolution_shapeCheck)(
+int THNN_(VolumetricConvolution_shapeCheck)(
     THNNState *state, THTensor *input, THTensor *gradOutput,
     THTensor *weight, const char *wName, THTensor *bias, const char *bName,
     int kT, int kW, int kH, int dT, int dW, int dH, int padT, int padW, int padH,

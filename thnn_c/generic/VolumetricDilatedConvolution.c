@@ -12,7 +12,7 @@
 /* Check every argument; fill the geometry of one sample, nOutputPlane and
  * the column sizes.  For accGradParameters `weight` is gradWeight and `bias`
  * gradBias (their names in the messages are wName and bName). */
-static int THNN_(VolumetricDilatedConvolution_shapeCheck)(
+int THNN_(VolumetricDilatedConvolution_shapeCheck)(
     THNNState *state, THTensor *input, THTensor *gradOutput,
     THTensor *weight, const char *wName, THTensor *bias, const char *bName,
     int kT, int kW, int kH, int dT, int dW, int dH, int padT, int padW, int padH,

@@ -5,7 +5,7 @@
 /* Max over dilated windows of each plane of [planes, T, H, W] or
  * [batch, planes, T, H, W]; the loops are in Pooling.c. */
 
-static int THNN_(VolumetricDilatedMaxPooling_shapeCheck)(THNNState *state, THTensor *input, THTensor *gradOutput,
+int THNN_(VolumetricDilatedMaxPooling_shapeCheck)(THNNState *state, THTensor *input, THTensor *gradOutput,
                                                          THIndexTensor *indices, int kT, int kW, int kH,
                                                          int dT, int dW, int dH, int padT, int padW, int padH,
                                                          int dilationT, int dilationW, int dilationH,

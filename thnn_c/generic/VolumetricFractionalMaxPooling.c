@@ -8,7 +8,7 @@
  * [batch, planes, 3]: time, width, height, Torch7's order).  The loops are
  * in Pooling.c. */
 
-static int THNN_(VolumetricFractionalMaxPooling_shapeCheck)(THNNState *state, THTensor *input,
+int THNN_(VolumetricFractionalMaxPooling_shapeCheck)(THNNState *state, THTensor *input,
                                                             THTensor *gradOutput, THIndexTensor *indices,
                                                             THTensor *randomSamples,
                                                             int outputT, int outputW, int outputH,

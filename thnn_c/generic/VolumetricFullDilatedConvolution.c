@@ -21,7 +21,7 @@
 /* Check every argument; fill the geometry, nInputPlane and the column
  * sizes.  For accGradParameters `weight` is gradWeight and `bias` gradBias
  * (named wName and bName in the messages). */
-static int THNN_(VolumetricFullDilatedConvolution_shapeCheck)(
+int THNN_(VolumetricFullDilatedConvolution_shapeCheck)(
     THNNState *state, THTensor *input, THTensor *gradOutput,
     THTensor *weight, const char *wName, THTensor *bias, const char *bName,
     int kT, int kW, int kH, int dT, int dW, int dH, int padT, int padW, int padH,

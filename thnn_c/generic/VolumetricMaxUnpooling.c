@@ -7,7 +7,7 @@
  * every input element put at its index (0-based within the block, as
  * VolumetricMaxPooling's indices).  The loops are in Pooling.c. */
 
-static int THNN_(VolumetricMaxUnpooling_shapeCheck)(THNNState *state, THTensor *input, THTensor *gradOutput,
+int THNN_(VolumetricMaxUnpooling_shapeCheck)(THNNState *state, THTensor *input, THTensor *gradOutput,
                                                     THIndexTensor *indices, int oT, int oW, int oH,
                                                     THPoolShape *s)
 {

@@ -6,7 +6,7 @@
  * input frame a - pfront clamped into the input (a negative pad crops).
  * The work is shared with the other padding layers (generic/Resampling.c). */
 
-static int THNN_(VolumetricReplicationPadding_shapeCheck)(THNNState *state, THTensor *input, THTensor *gradOutput,
+int THNN_(VolumetricReplicationPadding_shapeCheck)(THNNState *state, THTensor *input, THTensor *gradOutput,
                                                           const int64_t pads[6], THVolume *vin, THVolume *vout)
 {
   return THNN_(Resampling_paddingCheck)(state, input, gradOutput, 3, pads, TH_PAD_REPLICATE, vin, vout);

@@ -5,7 +5,7 @@
 /* y[.., a, i, j] = x[.., a / scale, i / scale, j / scale]; the gradient of
  * an input voxel is the sum over its scale^3 block (generic/Resampling.c). */
 
-static int THNN_(VolumetricUpSamplingNearest_shapeCheck)(THNNState *state, THTensor *input, THTensor *gradOutput,
+int THNN_(VolumetricUpSamplingNearest_shapeCheck)(THNNState *state, THTensor *input, THTensor *gradOutput,
                                                          int scale_factor, THVolume *vin, THVolume *vout)
 {
   return THNN_(Resampling_nearestCheck)(state, input, gradOutput, 3, scale_factor, vin, vout);

@@ -6,7 +6,7 @@
  * frame a * (t - 1) / (outputDepth - 1), corners aligned
  * (generic/Resampling.c). */
 
-static int THNN_(VolumetricUpSamplingTrilinear_shapeCheck)(THNNState *state, THTensor *input, THTensor *gradOutput,
+int THNN_(VolumetricUpSamplingTrilinear_shapeCheck)(THNNState *state, THTensor *input, THTensor *gradOutput,
                                                            int outputDepth, int outputHeight, int outputWidth,
                                                            THVolume *vin, THVolume *vout)
 {

@@ -1,0 +1,185 @@
+"""cffi (API mode) builds of the CUDA twins in thcunn_cu/, run by setup.py.
+
+Two extensions from the same sources:
+
+- ``thnn._thcunn_emu``, always: the .cu files compiled by the C++ compiler
+  over thcunn_cu/THCEmu.h, which runs the kernels on the CPU block by block.
+  The CUDA tests compare it with the CPU kernels on every machine.
+- ``thnn._thcunn``, when nvcc and cuBLAS are found (``nvcc_toolchain``;
+  thnn/_build_gpu.py is its cffi module): the same files compiled by nvcc for sm_80 and sm_90 plus
+  PTX, linked against the CUDA runtime and cuBLAS.  Without them it is
+  skipped with a message; the CPU package never needs it.
+
+Both contain the CPU library too (thnn_c/*.c): a CUDA tensor is thnn_c's
+tensor struct with device memory, and the twins call the CPU layers' shape
+checks, so both sides refuse the same shapes with the same messages."""
+import glob
+import json
+import os
+import shutil
+import subprocess
+import sys
+
+import cffi
+import scipy_openblas32
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+SRC = os.path.join(ROOT, "thnn_c")
+CUSRC = os.path.join(ROOT, "thcunn_cu")
+sys.path.insert(0, HERE)
+import _header  # noqa: E402
+
+NVCC_ARCHS = ["-gencode=arch=compute_80,code=sm_80", "-gencode=arch=compute_90,code=sm_90",
+              "-gencode=arch=compute_90,code=compute_90"]
+
+
+def _read(path):
+    with open(path, encoding="ascii") as f:
+        return f.read()
+
+
+def _rel(paths):
+    return sorted(os.path.relpath(p, ROOT) for p in paths)
+
+
+thnn_h = _read(os.path.join(SRC, "generic", "THNN.h"))
+thcunn_h = _read(os.path.join(CUSRC, "THCUNN.h"))
+CDEF = _header.cuda_cdef(_read(os.path.join(SRC, "THGeneral.h")), _read(os.path.join(SRC, "generic", "THTensor.h")),
+                         _read(os.path.join(CUSRC, "generic", "THCTensor.h")), thnn_h, thcunn_h)
+MODULE_SOURCE = (
+    '#include "THC.h"\n'
+    f"static const char THNN_HEADER_TEXT[] = {json.dumps(thnn_h)};\n"
+    f"static const char THCUNN_LAYERS_TEXT[] = {json.dumps(thcunn_h)};\n"
+    'extern "C" const char *THNN_headerText(void) { return THNN_HEADER_TEXT; }\n'
+    'extern "C" const char *THCUNN_layersText(void) { return THCUNN_LAYERS_TEXT; }\n'
+)
+CU_FILES = ["THCGeneral.cu", "THCSelfTest.cu", "init.cu"]   # the CUDA translation unit, in this order
+CPU_SOURCES = _rel(glob.glob(os.path.join(SRC, "*.c")))
+DEPENDS = _rel(glob.glob(os.path.join(SRC, "**", "*.[ch]"), recursive=True)
+               + glob.glob(os.path.join(CUSRC, "**", "*.*"), recursive=True))
+BLAS = dict(include_dirs=[SRC, CUSRC, scipy_openblas32.get_include_dir()],
+            library_dirs=[scipy_openblas32.get_lib_dir()],
+            runtime_library_dirs=["$ORIGIN/../scipy_openblas32/lib", scipy_openblas32.get_lib_dir()])
+
+
+def _flags():
+    compile_args = ["-O3", "-Wall", "-Wextra", "-Wno-unused-parameter", "-Wno-unused-function"]
+    link_args = []
+    if sys.platform.startswith("linux") and os.environ.get("THNN_OPENMP", "1") != "0":
+        compile_args.append("-fopenmp")
+        link_args.append("-fopenmp")
+    else:
+        compile_args.append("-Wno-unknown-pragmas")
+    return (compile_args + os.environ.get("THNN_CFLAGS", "").split(),
+            link_args + os.environ.get("THNN_LDFLAGS", "").split())
+
+
+def emulation_builder():
+    """thnn._thcunn_emu: the twins on the CPU (C++ over THCEmu.h)."""
+    ffi = cffi.FFI()
+    ffi.cdef(CDEF)
+    compile_args, link_args = _flags()
+    ffi.set_source(
+        "thnn._thcunn_emu",
+        MODULE_SOURCE + "".join(f'#include "{f}"\n' for f in CU_FILES),
+        source_extension=".cpp",
+        sources=CPU_SOURCES + _rel([os.path.join(CUSRC, "THCEmu.cpp")]),
+        depends=DEPENDS,
+        libraries=[scipy_openblas32.get_library(), "m"],
+        extra_compile_args=compile_args,
+        extra_link_args=link_args,
+        language="c++",
+        **BLAS,
+    )
+    return ffi
+
+
+def nvcc_toolchain():
+    """(nvcc, CUDA include dir, CUDA lib dir, cuBLAS include dir, cuBLAS lib dir),
+    or a string saying what is missing.  cuBLAS is looked for in the CUDA
+    toolkit, then in $THNN_CUBLAS_HOME, then in the `nvidia-cublas` wheel."""
+    if os.environ.get("THNN_CUDA", "1") == "0":
+        return "THNN_CUDA=0"
+    nvcc = shutil.which("nvcc")
+    if not nvcc:
+        return "nvcc not found"
+    homes = [os.environ.get("CUDA_HOME", ""), os.environ.get("CUDA_PATH", ""),
+             os.path.dirname(os.path.dirname(os.path.realpath(nvcc))), "/usr/local/cuda"]
+    cuda_home = next((h for h in homes if h and os.path.exists(os.path.join(h, "include", "cuda_runtime.h"))
+                      and os.path.exists(os.path.join(h, "lib64", "libcudart_static.a"))), None)
+    if not cuda_home:
+        return "the CUDA runtime (include/cuda_runtime.h, lib64/libcudart_static.a) was not found; set CUDA_HOME"
+    candidates = [cuda_home, os.environ.get("THNN_CUBLAS_HOME", "")]
+    try:
+        import nvidia
+        candidates += [os.path.join(p, "cu13") for p in nvidia.__path__]
+    except ImportError:
+        pass
+    for home in candidates:
+        if home and os.path.exists(os.path.join(home, "include", "cublas_v2.h")):
+            lib = next((os.path.join(home, d) for d in ("lib64", "lib")
+                        if glob.glob(os.path.join(home, d, "libcublas.so*"))), None)
+            if lib:
+                return nvcc, os.path.join(cuda_home, "include"), os.path.join(cuda_home, "lib64"), \
+                    os.path.join(home, "include"), lib
+    return "the cuBLAS headers and library were not found (install a CUDA toolkit with cuBLAS, or " \
+           "`pip install nvidia-cublas`, or set THNN_CUBLAS_HOME)"
+
+
+def nvcc_compile(toolchain, output):
+    """Compile every .cu file (one translation unit) with nvcc, warnings as errors."""
+    nvcc, cuda_inc, _, cublas_inc, _ = toolchain
+    unit = os.path.join(ROOT, "build", "nvcc", "thcunn_all.cu")
+    os.makedirs(os.path.dirname(unit), exist_ok=True)
+    with open(unit, "w", encoding="ascii") as f:
+        f.write("".join(f'#include "{name}"\n' for name in CU_FILES))
+    command = [nvcc, "-c", "-std=c++17", "-O3", "-Xcompiler", "-fPIC", "-Werror", "all-warnings",
+               *NVCC_ARCHS, "-I", CUSRC, "-I", SRC, "-I", cuda_inc, "-I", cublas_inc,
+               "-I", scipy_openblas32.get_include_dir(), "-o", output, unit]
+    print(" ".join(command))
+    subprocess.run(command, check=True)
+
+
+def gpu_builder(toolchain):
+    """thnn._thcunn: the twins compiled by nvcc, for a real GPU."""
+    _, _, cuda_lib, _, cublas_lib = toolchain
+    obj = os.path.join(ROOT, "build", "nvcc", "thcunn_all.o")
+    nvcc_compile(toolchain, obj)
+    ffi = cffi.FFI()
+    ffi.cdef(CDEF)
+    compile_args, link_args = _flags()
+    cublas = next(os.path.basename(p) for p in sorted(glob.glob(os.path.join(cublas_lib, "libcublas.so*"))))
+    ffi.set_source(
+        "thnn._thcunn",
+        # the twins are in the nvcc object; this module only declares them (the cdef is C)
+        CDEF.replace("int THCDeviceCount", "extern int THCDeviceCount") + "\n"
+        f"static const char THNN_HEADER_TEXT[] = {json.dumps(thnn_h)};\n"
+        f"static const char THCUNN_LAYERS_TEXT[] = {json.dumps(thcunn_h)};\n"
+        "const char *THNN_headerText(void) { return THNN_HEADER_TEXT; }\n"
+        "const char *THCUNN_layersText(void) { return THCUNN_LAYERS_TEXT; }\n",
+        sources=CPU_SOURCES,
+        depends=DEPENDS,
+        extra_objects=[obj],
+        libraries=[scipy_openblas32.get_library(), "m", "stdc++"],
+        extra_compile_args=compile_args,
+        extra_link_args=link_args + [os.path.join(cuda_lib, "libcudart_static.a"), "-ldl", "-lrt", "-lpthread",
+                                     f"-L{cublas_lib}", f"-l:{cublas}", f"-Wl,-rpath,{cublas_lib}"],
+        **BLAS,
+    )
+    return ffi
+
+
+emulation = emulation_builder()
+
+
+if __name__ == "__main__":
+    # python thnn/_build_cuda.py [--gpu]: build in place (the GPU library with --gpu)
+    tmp = os.path.join(ROOT, "build", "cffi")
+    if "--gpu" in sys.argv:
+        toolchain = nvcc_toolchain()
+        if isinstance(toolchain, str):
+            sys.exit(f"cannot build thnn._thcunn: {toolchain}")
+        gpu_builder(toolchain).compile(tmpdir=tmp, target=None, verbose=True)
+    else:
+        emulation.compile(tmpdir=tmp, verbose=True)
