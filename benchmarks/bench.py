@@ -19,9 +19,11 @@ How it measures:
   sides alternate over 3 rounds so slow drift hits both; the table shows the
   median of all timed calls of a side.
 - Both sides get the same inputs, the same weights and the same gradOutput;
-  after timing, their outputs and gradInputs are compared ("max rel diff":
+  after timing, their outputs and gradients are compared ("max rel diff":
   the largest difference over the largest magnitude), so a fast wrong
-  kernel shows up.
+  kernel shows up.  The gradient compared is gradInput, or for a case whose
+  input is not differentiable (LookupTable's indices) the weight's gradient
+  of one backward pass.
 - Our modules reuse their output arrays from call to call, as in normal use;
   PyTorch allocates its results, as in normal use too.  PyTorch's forward
   runs under torch.no_grad() (its cheapest forward); its forward+backward
@@ -47,17 +49,30 @@ sys.path.insert(0, ROOT)  # this checkout's thnn and nn_legacy, not an installed
 
 IMAGE = (32, 64, 32, 32)   # 2M values: an activation map of a small conv net
 SCORES = (256, 1000)       # a batch of class scores
+EMBEDDING = (10000, 128)   # a word embedding: rows, width
+TOKENS = (256, 32)         # a batch of 256 sequences of 32 row indices
 PASSES = ("fwd", "fwd+bwd")
+
+
+def _data(shape, dtype, seed):
+    return np.random.default_rng(seed).standard_normal(shape).astype(dtype)
 
 
 class Case:
     """One layer to time: a name, an input shape, how to build it on each
     side (ours(nn) with nn = nn_legacy; torch(torch, dtype)), and the target
-    ratios for the two passes (None: informational)."""
+    ratios for the two passes (None: informational).
 
-    def __init__(self, name, shape, ours, torch, target_fwd=None, target_fb=None):
+    inputs(shape, dtype, seed) makes the input (default: standard normal
+    values of the benchmark's dtype).  grad says which gradient the two sides
+    must agree on: "input" (gradInput), or "weight" for a layer whose input
+    has no gradient (indices): then torch differentiates with respect to the
+    parameters only, and the first parameter's gradient is compared."""
+
+    def __init__(self, name, shape, ours, torch, target_fwd=None, target_fb=None, inputs=_data, grad="input"):
         self.name, self.shape, self.ours, self.torch = name, shape, ours, torch
         self.target = dict(zip(PASSES, (target_fwd, target_fb)))
+        self.inputs, self.grad = inputs, grad
 
 
 def _seq_linear_tanh(nn):
@@ -93,6 +108,11 @@ def _log_softmax_nll(nn):
     return LogSoftMaxNLL()
 
 
+def _indices(shape, dtype, seed):
+    """Row indices of the LookupTable cases (int64, whatever the dtype)."""
+    return np.random.default_rng(seed).integers(0, EMBEDDING[0], shape)
+
+
 def _torch_log_softmax_nll(torch, dtype):
     target = torch.from_numpy(_TARGETS)
     return lambda x: torch.nn.functional.nll_loss(torch.log_softmax(x, 1), target).reshape(1)
@@ -113,11 +133,10 @@ CASES = [
     # the matrix product and an elementwise loop taking turns on the threads
     Case("Linear+Tanh (Sequential), batch 128", (128, 1024), _seq_linear_tanh, _torch_seq_linear_tanh),
     Case("Linear+Tanh (Sequential), batch 2048", (2048, 1024), _seq_linear_tanh, _torch_seq_linear_tanh),
+    # backward: gradWeight accumulates (ours, in place) / torch's weight gradient
+    Case("LookupTable 10000x128, 256x32 indices", TOKENS, lambda nn: nn.LookupTable(*EMBEDDING),
+         lambda torch, dt: torch.nn.Embedding(*EMBEDDING, dtype=dt), inputs=_indices, grad="weight"),
 ]
-
-
-def _data(shape, dtype, seed):
-    return np.random.default_rng(seed).standard_normal(shape).astype(dtype)
 
 
 def _time_block(fn, count, warmup_calls=3, warmup_seconds=0.05):
@@ -147,7 +166,7 @@ class Ours:
         for p in m.parameters()[0]:  # same weights on both sides
             p[...] = _data(p.shape, dtype, seed_params + len(params)) * 0.03
             params.append(p.copy())
-        self.m, self.x = m, _data(case.shape, dtype, 1)
+        self.m, self.x, self.grad = m, case.inputs(case.shape, dtype, 1), case.grad
         self.go = _data(m.forward(self.x).shape, dtype, 2)
         return params
 
@@ -160,8 +179,11 @@ class Ours:
         return _time_block(lambda: self.run(which), count)
 
     def result(self):
+        if self.grad == "weight":
+            self.m.zeroGradParameters()  # the gradient of this one pass, not of all timed passes
         self.run("fwd+bwd")
-        return self.m.output.copy(), self.m.gradInput.copy()
+        grad = self.m.gradInput if self.grad == "input" else self.m.parameters()[1][0]
+        return self.m.output.copy(), grad.copy()
 
 
 class Torch:
@@ -181,8 +203,11 @@ class Torch:
             for p, value in zip(self.params, params):
                 p.copy_(torch.from_numpy(value))
         self.f = f
-        self.x = torch.from_numpy(_data(CASES[case_index].shape, dtype, 1))
-        self.xg = self.x.clone().requires_grad_()
+        case = CASES[case_index]
+        self.x = torch.from_numpy(case.inputs(case.shape, dtype, 1))
+        # the tensors to differentiate with respect to: the input (if it has a gradient), the parameters
+        self.xg = self.x.clone().requires_grad_() if case.grad == "input" else self.x
+        self.wrt = ([self.xg] if case.grad == "input" else []) + self.params
         with torch.no_grad():
             self.go = torch.from_numpy(_data(tuple(f(self.x).shape), dtype, 2))
 
@@ -191,13 +216,13 @@ class Torch:
             with self.torch.no_grad():
                 return self.f(self.x)
         y = self.f(self.xg)
-        return y, self.torch.autograd.grad(y, [self.xg] + self.params, self.go)
+        return y, self.torch.autograd.grad(y, self.wrt, self.go)
 
     def time(self, which, count):
         return _time_block(lambda: self.run(which), count)
 
     def result(self):
-        y, grads = self.run("fwd+bwd")
+        y, grads = self.run("fwd+bwd")  # grads[0]: the input's gradient, or the first parameter's
         return y.detach().numpy().copy(), grads[0].numpy().copy()
 
 

@@ -21,6 +21,7 @@ _INDEX = np.dtype(np.int64)
 _SCALARS = {"bool": bool, "int": int, "int64_t": int, "accreal": float, "real": float,
             "double": float, "float": float}
 _INT_RANGE = {"int": (-2**31, 2**31 - 1), "int64_t": (-2**63, 2**63 - 1)}
+_PRODUCED = frozenset({"OUT", "BUFFER"})
 
 
 class THNNError(ValueError):
@@ -31,54 +32,71 @@ def _describe(a):
     return f"{a.ndim}D of size [{', '.join(map(str, a.shape))}]"
 
 
+class _Types:
+    """The cffi types of one TH tensor type ('Float', 'Double', 'Long'), looked
+    up once: ffi.new and ffi.from_buffer take them without parsing a string."""
+
+    def __init__(self, real):
+        ctype = {"Float": "float", "Double": "double", "Long": "int64_t"}[real]
+        self.real = real
+        self.tensor = ffi.typeof(f"TH{real}Tensor*")
+        self.storage = ffi.typeof(f"TH{real}Storage*")
+        self.buffer = ffi.typeof(f"{ctype}[]")      # for ffi.from_buffer
+        self.pointer = ffi.typeof(f"{ctype}*")      # for ffi.cast
+        self.free = getattr(lib, f"TH{real}Storage_free")
+        self.wrap = getattr(lib, f"TH{real}Tensor_wrap")
+
+
+_TYPES = {real: _Types(real) for real in ("Float", "Double", "Long")}
+_STATE = ffi.typeof("THNNState*")
+
+
 class _Tensor:
     """The TH tensor struct of one numpy array (or of no array yet)."""
 
-    __slots__ = ("real", "array", "storage", "tensor")
+    __slots__ = ("types", "array", "storage", "tensor")
 
     def __init__(self, real, ctype, array):
-        self.real = real      # 'Float', 'Double' or 'Long' (index tensors)
+        # ctype ('float', 'double', 'int64_t') follows from real; the
+        # argument stays for callers that name both
+        types = self.types = real if isinstance(real, _Types) else _TYPES[real]
         self.array = array
-        self.tensor = ffi.new(f"TH{real}Tensor*")
+        self.tensor = ffi.new(types.tensor)
         if array is None:
             self.storage = ffi.NULL
             return
-        self.storage = ffi.new(f"TH{real}Storage*")
-        # the same address either way; the buffer protocol is ~1.5 us faster
+        self.storage = ffi.new(types.storage)
+        # the same address either way; the buffer protocol is ~1 us faster
         # per array than .ctypes, and takes C-contiguous arrays only
         if array.flags.c_contiguous:
-            self.storage.data = ffi.from_buffer(ctype + "[]", array)
+            data = ffi.from_buffer(types.buffer, array)
         else:
-            self.storage.data = ffi.cast(ctype + "*", array.ctypes.data)
-        self.storage.size = array.size
-        t = self.tensor
-        t.storage = self.storage
-        t.nDimension = array.ndim
-        itemsize = array.itemsize
-        for d, (n, s) in enumerate(zip(array.shape, array.strides)):
-            t.size[d] = n
-            t.stride[d] = s // itemsize
+            data = ffi.cast(types.pointer, array.ctypes.data)
+        types.wrap(self.tensor, self.storage, data, array.size, array.ndim, array.shape, array.strides)
+
+    @property
+    def real(self):
+        return self.types.real
 
     def result(self, others):
         """The array this tensor holds after the kernel ran."""
-        t = self.tensor
-        if t.storage == self.storage:
+        storage = self.tensor.storage
+        if storage == self.storage:
             return self.array
         for other in others:  # an in-place kernel made it a view of another argument
-            if other.storage != ffi.NULL and t.storage == other.storage:
+            if other.storage != ffi.NULL and storage == other.storage:
                 return other.array
-        if t.storage == ffi.NULL:
+        if storage == ffi.NULL:
             return None
-        return _adopt(self.real, t)
+        return _adopt(self.types, self.tensor)
 
 
-def _adopt(real, t):
+def _adopt(types, t):
     """Wrap a storage the kernel allocated as a numpy array that frees it."""
-    dtype = _REAL.get(real, _INDEX)
-    shape = tuple(t.size[d] for d in range(t.nDimension))
-    storage = ffi.cast(f"TH{real}Storage*", t.storage)
-    free = getattr(lib, f"TH{real}Storage_free")
-    owner = ffi.gc(ffi.cast("char*", storage.data), lambda _, s=storage: free(s))
+    dtype = _REAL.get(types.real, _INDEX)
+    shape = tuple(t.size[0:t.nDimension])
+    storage = ffi.cast(types.storage, t.storage)
+    owner = ffi.gc(ffi.cast("char*", storage.data), lambda _, s=storage, free=types.free: free(s))
     n = int(np.prod(shape, dtype=np.int64)) if shape else 0
     return np.frombuffer(ffi.buffer(owner, n * dtype.itemsize), dtype=dtype).reshape(shape)
 
@@ -88,8 +106,38 @@ def _release(tensors):
     for wrapped in tensors:
         t = wrapped.tensor
         if t.storage != ffi.NULL and t.storage != wrapped.storage and t.storage.flag & 1:
-            getattr(lib, f"TH{wrapped.real}Storage_free")(t.storage)
+            wrapped.types.free(t.storage)
             t.storage = ffi.NULL
+
+
+_may_share_memory = np.may_share_memory
+
+
+def _whole_elements(strides, itemsize):
+    """Whether every stride is a whole number of elements."""
+    for s in strides:
+        if s % itemsize:
+            return False
+    return True
+
+
+class _TensorArg:
+    """What a call does with one tensor argument, worked out once per kernel
+    from its declaration in THNN.h."""
+
+    __slots__ = ("position", "name", "produced", "written", "inplace_written", "optional",
+                 "is_index", "types", "dtype")
+
+    def __init__(self, position, arg, real):
+        self.position = position       # among the kernel's arguments (the state not counted)
+        self.name = arg.name
+        self.produced = bool(arg.tags & _PRODUCED)       # [OUT] or [BUFFER]: the kernel fills it
+        self.written = "INOUT" in arg.tags               # written in place, always
+        self.inplace_written = "INPLACE" in arg.tags     # written in place when inplace is true
+        self.optional = "OPTIONAL" in arg.tags
+        self.is_index = arg.is_index
+        self.types = _TYPES["Long" if arg.is_index else real]
+        self.dtype = _INDEX if arg.is_index else _REAL[real]
 
 
 class Kernel:
@@ -103,6 +151,12 @@ class Kernel:
         self._c = getattr(lib, f"THNN_{real}{function.name}")
         self._args = function.args[1:]
         self._inplace = next((i for i, a in enumerate(self._args) if a.name == "inplace"), None)
+        # the per-call plan: (position, arg, Python type wanted) of each
+        # scalar with a rule, and what to do with each tensor, in order
+        self._scalars = [(i, a, _SCALARS[a.ctype]) for i, a in enumerate(self._args)
+                         if not a.is_tensor and a.ctype in _SCALARS]
+        self._tensors = [_TensorArg(i, a, real) for i, a in enumerate(self._args) if a.is_tensor]
+        self._reads = [t.position for t in self._tensors if not t.produced]
         self.__name__ = function.name
         self.__doc__ = f"THNN_{real}{function.name}(" + ", ".join(
             f"{a.name}: {a.doc}" for a in self._args) + ")"
@@ -110,31 +164,33 @@ class Kernel:
     def _error(self, message, kind=THNNError):
         return kind(f"{self.function.name}: {message}")
 
-    def _check_array(self, arg, a, written):
+    def _check_array(self, plan, a, written):
+        """The array the kernel may read (and write, if written) for a tensor argument."""
         if not isinstance(a, np.ndarray):
-            raise self._error(f"{arg.name} must be a numpy array, got {type(a).__name__}", TypeError)
-        if arg.is_index:
-            if a.dtype.kind not in "iu":
-                raise self._error(f"{arg.name} must be an integer array (class indices), got {a.dtype}",
-                                  TypeError)
-            if a.dtype != _INDEX:
+            raise self._error(f"{plan.name} must be a numpy array, got {type(a).__name__}", TypeError)
+        if a.dtype != plan.dtype:
+            if plan.is_index and a.dtype.kind in "iu":
                 a = a.astype(_INDEX)
-        elif a.dtype != self.dtype:
-            if a.dtype in _REAL.values():
-                raise self._error(f"{arg.name} must be {self.dtype} like the other tensors, got {a.dtype}",
+            elif plan.is_index:
+                raise self._error(f"{plan.name} must be an integer array (class indices), got {a.dtype}",
                                   TypeError)
-            raise self._error(f"{arg.name} must be a float32 or float64 array, got {a.dtype}", TypeError)
+            elif a.dtype in _REAL.values():
+                raise self._error(f"{plan.name} must be {self.dtype} like the other tensors, got {a.dtype}",
+                                  TypeError)
+            else:
+                raise self._error(f"{plan.name} must be a float32 or float64 array, got {a.dtype}", TypeError)
         if a.ndim == 0 or a.ndim > MAX_DIM:
-            raise self._error(f"{arg.name} must have 1 to {MAX_DIM} dimensions, got {a.ndim}")
-        if written and not a.flags.writeable:
-            raise self._error(f"{arg.name} is written in place but the array is read-only")
+            raise self._error(f"{plan.name} must have 1 to {MAX_DIM} dimensions, got {a.ndim}")
+        flags = a.flags
+        if written and not flags.writeable:
+            raise self._error(f"{plan.name} is written in place but the array is read-only")
         # C reads elements through a typed pointer and strides counted in
         # elements: a misaligned array, or a stride that is not a whole number
         # of elements, is read from an aligned copy.  One written in place
         # cannot be: the kernel would write into the copy.
-        if not a.flags.aligned or any(s % a.itemsize for s in a.strides):
+        if not flags.aligned or not _whole_elements(a.strides, a.itemsize):
             if written:
-                raise self._error(f"{arg.name} is written in place but the array is not aligned to its "
+                raise self._error(f"{plan.name} is written in place but the array is not aligned to its "
                                   f"element size (strides {a.strides}); pass an aligned array")
             a = np.array(a, order="C", copy=True)
         return a
@@ -143,72 +199,78 @@ class Kernel:
         if len(values) != len(self._args):
             raise TypeError(f"{self.function.name} takes {len(self._args)} arguments "
                             f"({', '.join(a.name for a in self._args)}), got {len(values)}")
-        c_values = [self._scalar(arg, v) if not arg.is_tensor else v for arg, v in zip(self._args, values)]
-        inplace = self._inplace is not None and c_values[self._inplace]
-        wrapped, outs, c_args = [], [], []
+        c_args = list(values)
+        for i, arg, kind in self._scalars:
+            c_args[i] = self._scalar(arg, kind, values[i])
+        inplace = self._inplace is not None and c_args[self._inplace]
+        wrapped, outs = [], []
         # arrays the kernel reads (or writes in place): an [OUT] array that
         # overlaps one of them, or an earlier [OUT] array, is not written into
-        taken = [v for v, a in zip(values, self._args)
-                 if a.is_tensor and isinstance(v, np.ndarray) and not a.tags & {"OUT", "BUFFER"}]
-        for arg, value in zip(self._args, c_values):
-            if not arg.is_tensor:
-                c_args.append(value)
-                continue
-            produced = bool(arg.tags & {"OUT", "BUFFER"})
-            if value is None and not produced:
-                if "OPTIONAL" not in arg.tags:
-                    raise self._error(f"{arg.name} is required, got None", TypeError)
-                c_args.append(ffi.NULL)
-                continue
-            if produced:
-                if value is not None and not isinstance(value, np.ndarray):
-                    raise self._error(f"{arg.name} must be a numpy array to reuse or None, "
-                                      f"got {type(value).__name__}", TypeError)
-                value = self._reusable(value, taken, _INDEX if arg.is_index else self.dtype)
+        # (listed when the first [OUT] array is passed in)
+        taken = None
+        for plan in self._tensors:
+            value = values[plan.position]
+            if plan.produced:
                 if value is not None:
-                    taken.append(value)
-            else:
-                written = "INOUT" in arg.tags or ("INPLACE" in arg.tags and inplace)
-                value = self._check_array(arg, value, written)
-            t = _Tensor("Long" if arg.is_index else self.real,
-                        "int64_t" if arg.is_index else self._ctype, value)
-            wrapped.append(t)
-            if produced:
+                    if not isinstance(value, np.ndarray):
+                        raise self._error(f"{plan.name} must be a numpy array to reuse or None, "
+                                          f"got {type(value).__name__}", TypeError)
+                    if taken is None:
+                        taken = [values[i] for i in self._reads if isinstance(values[i], np.ndarray)]
+                    value = self._reusable(value, taken, plan.dtype)
+                    if value is not None:
+                        taken.append(value)
+                t = _Tensor(plan.types, None, value)
                 outs.append(t)
-            c_args.append(t.tensor)
-        state = ffi.new("THNNState*")
+            elif value is None:
+                if not plan.optional:
+                    raise self._error(f"{plan.name} is required, got None", TypeError)
+                c_args[plan.position] = ffi.NULL
+                continue
+            else:
+                written = plan.written or (plan.inplace_written and inplace)
+                t = _Tensor(plan.types, None, self._check_array(plan, value, written))
+            wrapped.append(t)
+            c_args[plan.position] = t.tensor
+        state = ffi.new(_STATE)
         if self._c(state, *c_args) != 0:
             _release(outs)
             raise self._error(ffi.string(state.message).decode("utf-8", "replace"))
-        results = [t.result(wrapped) for t in outs]
-        if not results:
+        if len(outs) == 1:
+            return outs[0].result(wrapped)
+        if not outs:
             return None
-        return results[0] if len(results) == 1 else tuple(results)
+        return tuple([t.result(wrapped) for t in outs])
 
     def _reusable(self, a, taken, dtype):
         """An [OUT]/[BUFFER] array of dtype the kernel may write into, or None."""
-        if (isinstance(a, np.ndarray) and a.dtype == dtype and a.ndim >= 1
-                and a.flags.c_contiguous and a.flags.writeable and a.flags.aligned
-                and not any(np.may_share_memory(a, x) for x in taken)):
-            return a
-        return None
+        if a.dtype != dtype or a.ndim == 0:
+            return None
+        flags = a.flags
+        if not (flags.c_contiguous and flags.writeable and flags.aligned):
+            return None
+        for x in taken:
+            if _may_share_memory(a, x):
+                return None
+        return a
 
-    def _scalar(self, arg, value):
-        """A scalar argument as the C type wants it, or an error naming it."""
-        kind = _SCALARS.get(arg.ctype)
-        if kind is None:  # a type this binding has no rule for: cffi decides
-            return value
+    def _scalar(self, arg, kind, value):
+        """A scalar argument as the C type (of Python type kind) wants it, or an error naming it."""
         if kind is bool:
-            if isinstance(value, (bool, np.bool_)) or (isinstance(value, (int, np.integer)) and value in (0, 1)):
+            if value is True or value is False:
+                return value
+            if isinstance(value, np.bool_) or (isinstance(value, (int, np.integer)) and value in (0, 1)):
                 return bool(value)
             raise self._error(f"{arg.name} must be a bool, got {value!r}", TypeError)
         if kind is int:
-            if not isinstance(value, (int, np.integer)):
+            if type(value) is not int and not isinstance(value, (int, np.integer)):
                 raise self._error(f"{arg.name} must be an integer, got {value!r}", TypeError)
             lo, hi = _INT_RANGE[arg.ctype]
             if not lo <= value <= hi:
                 raise self._error(f"{arg.name} must lie in [{lo}, {hi}], got {value}")
             return int(value)
+        if type(value) is float:
+            return value
         if not isinstance(value, numbers.Real):
             raise self._error(f"{arg.name} must be a real number, got {value!r}", TypeError)
         return float(value)

@@ -10,6 +10,21 @@ void THStorage_(free)(THStorage *storage)
   }
 }
 
+void THTensor_(wrap)(THTensor *t, THStorage *s, real *data, int64_t nElement, int nDimension,
+                     const int64_t *size, const int64_t *strideBytes)
+{
+  s->data = data;
+  s->size = nElement;
+  s->flag = 0;
+  t->storage = s;
+  t->storageOffset = 0;
+  t->nDimension = nDimension;
+  for (int d = 0; d < nDimension; d++) {
+    t->size[d] = size[d];
+    t->stride[d] = strideBytes[d] / (int64_t)sizeof(real);
+  }
+}
+
 int64_t THTensor_(nElement)(const THTensor *t)
 {
   if (t->nDimension <= 0)
