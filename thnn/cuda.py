@@ -249,7 +249,8 @@ class CudaKernel:
         c_args, outs, inputs = [], [], []
         for arg, value in zip(self._args, values):
             if not arg.is_tensor:
-                c_args.append(self._scalar(arg, value))
+                kind = _binding._SCALARS.get(arg.ctype)
+                c_args.append(value if kind is None else self._scalar(arg, kind, value))
                 continue
             produced = bool(arg.tags & {"OUT", "BUFFER"})
             if value is None:
