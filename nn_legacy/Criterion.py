@@ -1,6 +1,7 @@
 import numpy as np
 
 import thnn
+from thnn.cuda import CudaTensor
 
 _FLOATS = (np.dtype(np.float32), np.dtype(np.float64))
 
@@ -44,6 +45,14 @@ class Criterion:
     def double(self):
         return self.type(np.float64)
 
+    _cuda_ready = False   # see Module.cuda
+
+    def cuda(self, device=None):
+        """Move the criterion's arrays to a CUDA device (see Module.cuda)."""
+        from thnn import cuda
+        from .Module import _move
+        return _move(self, device or cuda.default(), {})
+
     def clearState(self):
         self.gradInput = None
         return self
@@ -56,6 +65,9 @@ class Criterion:
         return f"nn.{type(self).__name__}"
 
     def _kernels(self, input):
+        if isinstance(input, CudaTensor):
+            from .Module import _device_kernels
+            return _device_kernels(self, input, "input")
         if not isinstance(input, np.ndarray):
             raise TypeError(f"{type(self).__name__}: input must be a numpy array, got {type(input).__name__}")
         if input.dtype not in _FLOATS:

@@ -3,6 +3,7 @@ import copy
 import numpy as np
 
 import thnn
+from thnn.cuda import CudaTensor
 
 from ._random import generator
 from .Criterion import Criterion
@@ -96,7 +97,10 @@ class Module:
 
     def updateParameters(self, learningRate):
         for param, grad in zip(*self.parameters()):
-            param -= learningRate * grad
+            if isinstance(param, CudaTensor):
+                param.add_(grad, -learningRate)
+            else:
+                param -= learningRate * grad
 
     def flattenParameters(self):
         """One flat array of all parameters and one of all gradients; afterwards
@@ -146,10 +150,26 @@ class Module:
         return self
 
     def float(self):
+        """float32 on the host (from the host or from a CUDA device)."""
         return self.type(np.float32)
 
     def double(self):
+        """float64 on the host (from the host or from a CUDA device)."""
         return self.type(np.float64)
+
+    # Modules whose every step is a kernel with a CUDA twin set this to True
+    # (tests/test_cuda_modules.py runs each one on the device against the CPU).
+    _cuda_ready = False
+
+    def cuda(self, device=None):
+        """Move every array of the module (and of its children) to a CUDA
+        device (thnn.cuda.default() unless given), keeping dtypes: float32
+        runs the THNN_Cuda* twins, float64 the THNN_CudaDouble* ones.  Then
+        forward/backward take CudaTensors (thnn.cuda.to_device(array)) and
+        return CudaTensors.  ``float()`` / ``double()`` bring it back.
+        TypeError for a module that does not run on CUDA (yet)."""
+        from thnn import cuda
+        return _move(self, device or cuda.default(), {})
 
     def _dtype(self):
         params = self.parameters()[0]
@@ -230,8 +250,10 @@ class Module:
 
     # ---- helpers for the layers ----
     def _kernels(self, input, name="input"):
-        """The thnn backend matching input (float32 or float64), with a clear
-        error naming this layer for anything else."""
+        """The thnn backend matching input (float32 or float64; on the host or
+        on a CUDA device), with a clear error naming this layer for anything else."""
+        if isinstance(input, CudaTensor):
+            return _device_kernels(self, input, name)
         if not isinstance(input, np.ndarray):
             raise TypeError(f"{type(self).__name__}: {name} must be a numpy array, got {type(input).__name__}")
         if input.dtype not in _FLOATS:
@@ -248,9 +270,52 @@ def uniform(shape, stdv, dtype):
     return generator().uniform(-stdv, stdv, size=shape).astype(dtype)
 
 
+def _device_kernels(module, input, name):
+    """The CUDA backend of input's device and dtype, for a module on that device."""
+    if input.dtype not in _FLOATS:
+        raise TypeError(f"{type(module).__name__}: {name} must be float32 or float64, got {input.dtype}")
+    params = module.parameters()[0] if isinstance(module, Module) else []
+    if params and not (isinstance(params[0], CudaTensor) and params[0].device is input.device):
+        raise TypeError(f"{type(module).__name__}: {name} is on CUDA device {input.device.name!r} but the module "
+                        f"is not; call module.cuda() first")
+    if params and params[0].dtype != input.dtype:
+        raise TypeError(f"{type(module).__name__}: {name} is {input.dtype} but the module is {params[0].dtype}")
+    return input.device.backend(input.dtype)
+
+
+def _move(value, device, memo):
+    """value with every array moved to device (see Module.cuda); memo as in _convert."""
+    if isinstance(value, (Module, Criterion)):
+        if id(value) in memo:
+            return memo[id(value)][1]
+        if not type(value)._cuda_ready:
+            raise TypeError(f"{type(value).__name__} does not run on CUDA yet (a step of it has no CUDA twin "
+                            "or is numpy code); see README, CUDA")
+        memo[id(value)] = (value, value)
+        for key, v in list(vars(value).items()):
+            setattr(value, key, _move(v, device, memo))
+        return value
+    if isinstance(value, (np.ndarray, CudaTensor)):
+        if isinstance(value, CudaTensor) and value.device is device:
+            return value
+        if id(value) not in memo:
+            host = value.numpy() if isinstance(value, CudaTensor) else value
+            memo[id(value)] = (value, device.to_device(host))
+        return memo[id(value)][1]
+    if isinstance(value, list):
+        return [_move(v, device, memo) for v in value]
+    return value
+
+
 def _convert(value, dtype, memo):
     """value with its float arrays converted; memo maps id(original) to
-    (original, converted), holding the original so its id stays unique."""
+    (original, converted), holding the original so its id stays unique.
+    Arrays on a CUDA device come back to the host."""
+    if isinstance(value, CudaTensor):
+        if id(value) not in memo:
+            host = value.numpy()
+            memo[id(value)] = (value, host.astype(dtype) if host.dtype in _FLOATS else host)
+        return memo[id(value)][1]
     if isinstance(value, np.ndarray) and value.dtype in _FLOATS:
         if value.dtype == dtype:  # kept, so views (flattenParameters) and references stay live
             return value

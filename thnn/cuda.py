@@ -199,6 +199,24 @@ class CudaTensor:
     def fill_(self, value):
         return self._call("fill", value)
 
+    def fill(self, value):
+        """numpy's spelling of fill_ (returns None, as numpy's)."""
+        self.fill_(value)
+
+    def item(self):
+        """The value of a one-element tensor, on the host."""
+        if self.size != 1:
+            raise ValueError(f"item() needs a one-element tensor, got shape {self.shape}")
+        return self.numpy().reshape(()).item()
+
+    def __getitem__(self, index):
+        """t[i] of a 1D tensor: one element, copied to the host."""
+        if self.ndim != 1 or not isinstance(index, (int, np.integer)):
+            raise TypeError("a CudaTensor only takes t[i] on a 1D tensor; use numpy() for the rest")
+        if not -self.shape[0] <= index < self.shape[0]:
+            raise IndexError(f"index {index} is out of range for size {self.shape[0]}")
+        return self.narrow(0, int(index) % self.shape[0], 1).item()
+
     def zero_(self):
         return self.fill_(0)
 
@@ -314,6 +332,9 @@ class CudaBackend:
         self.device, self.real, self.dtype = device, real, _DTYPES[real]
         for f in device.functions:
             setattr(self, f.name, CudaKernel(device, f, real))
+
+    def __getattr__(self, name):   # only reached for a kernel that is not there
+        raise AttributeError(f"{name} has no CUDA twin (thcunn_cu/THCUNN.h lists the layers that have one)")
 
     def __repr__(self):
         return f"<thnn CUDA backend {'Cuda' if self.real == 'Float' else 'CudaDouble'} on {self.device.name!r}>"
