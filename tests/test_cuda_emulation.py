@@ -30,7 +30,7 @@ def test_block_reduction_across_blocks(dev, n):
     x = np.random.default_rng(n).uniform(-1, 1, n)
     X = dev.to_device(x)
     out = dev.ffi.new("THDoubleTensor*")
-    t, _ = X._struct(dev.ffi)
+    t, storage = X._struct(dev.ffi)   # both kept alive: t points at storage
     status, message = _call(dev, "THCSelfTest_sum", t, out)
     assert status == 0, message
     total = np.empty(1)
@@ -44,7 +44,7 @@ def test_error_slot_reports_the_bad_value(dev):
     values = np.arange(3000) % 7
     values[2345] = 9
     v = dev.to_device(values)   # kept alive: the struct below only borrows its memory
-    t, _ = v._struct(dev.ffi)
+    t, storage = v._struct(dev.ffi)
     assert _call(dev, "THCSelfTest_checkRange", t, 7) == (-1, "value 9 at 2345 is outside [0, 7)")
     assert _call(dev, "THCSelfTest_checkRange", t, 10) == (0, "")
 
@@ -54,7 +54,8 @@ def test_launch_errors_become_messages(dev):
     assert status == -1 and "THCSelfTest_badLaunch: kernel launch failed: invalid configuration" in message
     ones = dev.to_device(np.ones(3))
     out = dev.ffi.new("THDoubleTensor*")
-    assert _call(dev, "THCSelfTest_sum", ones._struct(dev.ffi)[0], out)[0] == 0   # the error was consumed
+    t, storage = ones._struct(dev.ffi)
+    assert _call(dev, "THCSelfTest_sum", t, out)[0] == 0   # the error was consumed
     dev.lib.THCDoubleStorage_free(out.storage)
 
 
