@@ -15,6 +15,18 @@ THC_LAYER(Sigmoid)
 
 
 /* ==== criterions ==== */
+THC_LAYER(AbsCriterion)
+THC_LAYER(BCECriterion)
+THC_LAYER(ClassNLLCriterion)
+THC_LAYER(DistKLDivCriterion)
+THC_LAYER(L1Cost)
+THC_LAYER(MSECriterion)
+THC_LAYER(MarginCriterion)
+THC_LAYER(MultiLabelMarginCriterion)
+THC_LAYER(MultiMarginCriterion)
+THC_LAYER(SmoothL1Criterion)
+THC_LAYER(SoftMarginCriterion)
+THC_LAYER(SpatialClassNLLCriterion)
 /* ==== end of criterions ==== */
 
 

@@ -18,6 +18,46 @@
 
 /* ==== criterions ==== */
 
+#include "THCCriterion.h"
+#define TH_GENERIC_FILE "generic/THCCriterion.cu"
+#include "THCGenerateFloatTypes.h"
+
+#define TH_GENERIC_FILE "generic/AbsCriterion.cu"
+#include "THCGenerateFloatTypes.h"
+
+#define TH_GENERIC_FILE "generic/BCECriterion.cu"
+#include "THCGenerateFloatTypes.h"
+
+#define TH_GENERIC_FILE "generic/ClassNLLCriterion.cu"
+#include "THCGenerateFloatTypes.h"
+
+#define TH_GENERIC_FILE "generic/DistKLDivCriterion.cu"
+#include "THCGenerateFloatTypes.h"
+
+#define TH_GENERIC_FILE "generic/L1Cost.cu"
+#include "THCGenerateFloatTypes.h"
+
+#define TH_GENERIC_FILE "generic/MSECriterion.cu"
+#include "THCGenerateFloatTypes.h"
+
+#define TH_GENERIC_FILE "generic/MarginCriterion.cu"
+#include "THCGenerateFloatTypes.h"
+
+#define TH_GENERIC_FILE "generic/MultiLabelMarginCriterion.cu"
+#include "THCGenerateFloatTypes.h"
+
+#define TH_GENERIC_FILE "generic/MultiMarginCriterion.cu"
+#include "THCGenerateFloatTypes.h"
+
+#define TH_GENERIC_FILE "generic/SmoothL1Criterion.cu"
+#include "THCGenerateFloatTypes.h"
+
+#define TH_GENERIC_FILE "generic/SoftMarginCriterion.cu"
+#include "THCGenerateFloatTypes.h"
+
+#define TH_GENERIC_FILE "generic/SpatialClassNLLCriterion.cu"
+#include "THCGenerateFloatTypes.h"
+
 /* ==== end of criterions ==== */
 
 

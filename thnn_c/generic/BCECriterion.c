@@ -7,13 +7,19 @@
 #define THNN_BCE_MIN_LOG (-100.0)
 #define THNN_BCE_EPS 1e-12
 
-/* Shapes, and every input value a probability in [0, 1]. */
-int THNN_(BCECriterion_shapeCheck)(THNNState *state, THTensor *input, THTensor *target,
-                                          THTensor *weights)
+/* The shapes (shared with the CUDA twin, which checks the input values on the device). */
+int THNN_(BCECriterion_shapeCheck)(THNNState *state, THTensor *input, THTensor *target, THTensor *weights)
 {
   TH_TRY(THTensor_(checkSameNumel)(state, "target", target, "input", input));
   if (weights)
     TH_TRY(THTensor_(checkSameNumel)(state, "weights", weights, "input", input));
+  return 0;
+}
+
+/* Shapes, and every input value a probability in [0, 1]. */
+static int THNN_(BCECriterion_check)(THNNState *state, THTensor *input, THTensor *target, THTensor *weights)
+{
+  TH_TRY(THNN_(BCECriterion_shapeCheck)(state, input, target, weights));
   THTensor xTmp = {0};
   const THTensor *x = THTensor_(contiguous)(state, input, &xTmp);
   if (!x)
@@ -34,7 +40,7 @@ int THNN_(BCECriterion_shapeCheck)(THNNState *state, THTensor *input, THTensor *
 int THNN_(BCECriterion_updateOutput)(THNNState *state, THTensor *input, THTensor *target,
                                      THTensor *output, bool sizeAverage, THTensor *weights)
 {
-  TH_TRY(THNN_(BCECriterion_shapeCheck)(state, input, target, weights));
+  TH_TRY(THNN_(BCECriterion_check)(state, input, target, weights));
   THTensor xTmp = {0}, tTmp = {0}, wTmp = {0};
   const THTensor *x = THTensor_(contiguous)(state, input, &xTmp);
   const THTensor *t = x ? THTensor_(contiguous)(state, target, &tTmp) : NULL;
@@ -66,7 +72,7 @@ int THNN_(BCECriterion_updateOutput)(THNNState *state, THTensor *input, THTensor
 int THNN_(BCECriterion_updateGradInput)(THNNState *state, THTensor *input, THTensor *target,
                                         THTensor *gradInput, bool sizeAverage, THTensor *weights)
 {
-  TH_TRY(THNN_(BCECriterion_shapeCheck)(state, input, target, weights));
+  TH_TRY(THNN_(BCECriterion_check)(state, input, target, weights));
   THTensor xTmp = {0}, tTmp = {0}, wTmp = {0};
   const THTensor *x = THTensor_(contiguous)(state, input, &xTmp);
   const THTensor *t = x ? THTensor_(contiguous)(state, target, &tTmp) : NULL;

@@ -4,10 +4,9 @@
 
 #include "THLoop.h"
 
-/* Checks the shapes and every target value, so the verbs may index freely. */
+/* The shapes (shared with the CUDA twin, which checks the target values on the device). */
 int THNN_(ClassNLLCriterion_shapeCheck)(THNNState *state, THTensor *input, THIndexTensor *target,
-                                               THTensor *weights, THTensor *total_weight,
-                                               int64_t ignore_index)
+                                        THTensor *weights, THTensor *total_weight)
 {
   if (input->nDimension != 1 && input->nDimension != 2)
     return THTensor_(shapeError)(state, "input", input, "1D [nClasses] or 2D [batch, nClasses]");
@@ -23,6 +22,16 @@ int THNN_(ClassNLLCriterion_shapeCheck)(THNNState *state, THTensor *input, THInd
     TH_TRY(THTensor_(checkSizes)(state, "weights", weights, 1, &nClasses));
   if (total_weight && THTensor_(nElement)(total_weight) != 1)
     return THTensor_(shapeError)(state, "total_weight", total_weight, "a 1-element tensor");
+  return 0;
+}
+
+/* The shapes and every target value, so the verbs may index freely. */
+static int THNN_(ClassNLLCriterion_check)(THNNState *state, THTensor *input, THIndexTensor *target,
+                                          THTensor *weights, THTensor *total_weight, int64_t ignore_index)
+{
+  TH_TRY(THNN_(ClassNLLCriterion_shapeCheck)(state, input, target, weights, total_weight));
+  int64_t nClasses = input->size[input->nDimension - 1];
+  int64_t batch = input->nDimension == 2 ? input->size[0] : 1;
   const int64_t *t = THLongTensor_data(target);
   for (int64_t i = 0; i < batch; i++) {
     int64_t c = t[i * target->stride[0]];
@@ -45,7 +54,7 @@ int THNN_(ClassNLLCriterion_updateOutput)(THNNState *state, THTensor *input, THI
                                           THTensor *output, bool sizeAverage, THTensor *weights,
                                           THTensor *total_weight, int64_t ignore_index)
 {
-  TH_TRY(THNN_(ClassNLLCriterion_shapeCheck)(state, input, target, weights, NULL, ignore_index));
+  TH_TRY(THNN_(ClassNLLCriterion_check)(state, input, target, weights, NULL, ignore_index));
   TH_TRY(THTensor_(resize1d)(state, output, 1));
   TH_TRY(THTensor_(resize1d)(state, total_weight, 1));
   int64_t batch = input->nDimension == 2 ? input->size[0] : 1;
@@ -73,7 +82,7 @@ int THNN_(ClassNLLCriterion_updateGradInput)(THNNState *state, THTensor *input, 
                                              THTensor *gradInput, bool sizeAverage, THTensor *weights,
                                              THTensor *total_weight, int64_t ignore_index)
 {
-  TH_TRY(THNN_(ClassNLLCriterion_shapeCheck)(state, input, target, weights, total_weight, ignore_index));
+  TH_TRY(THNN_(ClassNLLCriterion_check)(state, input, target, weights, total_weight, ignore_index));
   TH_TRY(THTensor_(resizeAs)(state, gradInput, input));
   int64_t batch = input->nDimension == 2 ? input->size[0] : 1;
   int64_t nClasses = input->size[input->nDimension - 1];

@@ -4,9 +4,10 @@
 
 /* Targets are 0-based class indices; a sample's list ends at its first -1
  * (Torch7: 1-based, ending at the first 0).  Every target value must lie in
- * [-1, dim), also after the end of the list. */
-int THNN_(MultiLabelMarginCriterion_shapeCheck)(THNNState *state, THTensor *input,
-                                                       THIndexTensor *target)
+ * [-1, dim), also after the end of the list.
+ *
+ * The shapes (shared with the CUDA twin, which checks the target values on the device). */
+int THNN_(MultiLabelMarginCriterion_shapeCheck)(THNNState *state, THTensor *input, THIndexTensor *target)
 {
   if ((input->nDimension != 1 && input->nDimension != 2) || input->size[input->nDimension - 1] == 0)
     return THTensor_(shapeError)(state, "input", input, "1D [dim] or 2D [batch, dim] with dim >= 1");
@@ -19,6 +20,13 @@ int THNN_(MultiLabelMarginCriterion_shapeCheck)(THNNState *state, THTensor *inpu
     THLongTensor_describe(target, actual, sizeof actual);
     return THError(state, "target must be shaped as input (%s), got %s", expected, actual);
   }
+  return 0;
+}
+
+/* The shapes and every target value, so the verbs may index freely. */
+static int THNN_(MultiLabelMarginCriterion_check)(THNNState *state, THTensor *input, THIndexTensor *target)
+{
+  TH_TRY(THNN_(MultiLabelMarginCriterion_shapeCheck)(state, input, target));
   int64_t batch = input->nDimension == 2 ? input->size[0] : 1;
   int64_t dim = input->size[input->nDimension - 1];
   int64_t rowStride = input->nDimension == 2 ? target->stride[0] : 0;
@@ -53,7 +61,7 @@ static void THNN_(MultiLabelMarginCriterion_markTargets)(THTensor *isTarget, THI
 int THNN_(MultiLabelMarginCriterion_updateOutput)(THNNState *state, THTensor *input, THIndexTensor *target,
                                                   THTensor *output, THTensor *isTarget, bool sizeAverage)
 {
-  TH_TRY(THNN_(MultiLabelMarginCriterion_shapeCheck)(state, input, target));
+  TH_TRY(THNN_(MultiLabelMarginCriterion_check)(state, input, target));
   int64_t batch = input->nDimension == 2 ? input->size[0] : 1;
   int64_t dim = input->size[input->nDimension - 1];
   TH_TRY(THTensor_(resize1d)(state, output, 1));
@@ -90,7 +98,7 @@ int THNN_(MultiLabelMarginCriterion_updateOutput)(THNNState *state, THTensor *in
 int THNN_(MultiLabelMarginCriterion_updateGradInput)(THNNState *state, THTensor *input, THIndexTensor *target,
                                                      THTensor *gradInput, THTensor *isTarget, bool sizeAverage)
 {
-  TH_TRY(THNN_(MultiLabelMarginCriterion_shapeCheck)(state, input, target));
+  TH_TRY(THNN_(MultiLabelMarginCriterion_check)(state, input, target));
   int64_t batch = input->nDimension == 2 ? input->size[0] : 1;
   int64_t dim = input->size[input->nDimension - 1];
   TH_TRY(THTensor_(resizeAs)(state, gradInput, input));

@@ -2,9 +2,9 @@
 #define TH_GENERIC_FILE "generic/MultiMarginCriterion.c"
 #else
 
-/* Shapes, p, and every target value, so the verbs may index freely. */
+/* Shapes and p (shared with the CUDA twin, which checks the target values on the device). */
 int THNN_(MultiMarginCriterion_shapeCheck)(THNNState *state, THTensor *input, THIndexTensor *target,
-                                                  int p, THTensor *weights)
+                                           int p, THTensor *weights)
 {
   if ((input->nDimension != 1 && input->nDimension != 2) || input->size[input->nDimension - 1] == 0)
     return THTensor_(shapeError)(state, "input", input, "1D [dim] or 2D [batch, dim] with dim >= 1");
@@ -20,6 +20,16 @@ int THNN_(MultiMarginCriterion_shapeCheck)(THNNState *state, THTensor *input, TH
     return THError(state, "p must be 1 or 2, got %d", p);
   if (weights)
     TH_TRY(THTensor_(checkSizes)(state, "weights", weights, 1, &dim));
+  return 0;
+}
+
+/* Shapes, p, and every target value, so the verbs may index freely. */
+static int THNN_(MultiMarginCriterion_check)(THNNState *state, THTensor *input, THIndexTensor *target,
+                                             int p, THTensor *weights)
+{
+  TH_TRY(THNN_(MultiMarginCriterion_shapeCheck)(state, input, target, p, weights));
+  int64_t batch = input->nDimension == 2 ? input->size[0] : 1;
+  int64_t dim = input->size[input->nDimension - 1];
   const int64_t *t = THLongTensor_data(target);
   for (int64_t i = 0; i < batch; i++) {
     int64_t c = t[i * target->stride[0]];
@@ -34,7 +44,7 @@ int THNN_(MultiMarginCriterion_updateOutput)(THNNState *state, THTensor *input, 
                                              THTensor *output, bool sizeAverage, int p, THTensor *weights,
                                              accreal margin)
 {
-  TH_TRY(THNN_(MultiMarginCriterion_shapeCheck)(state, input, target, p, weights));
+  TH_TRY(THNN_(MultiMarginCriterion_check)(state, input, target, p, weights));
   TH_TRY(THTensor_(resize1d)(state, output, 1));
   THTensor xTmp = {0};
   const THTensor *x = THTensor_(contiguous)(state, input, &xTmp);
@@ -66,7 +76,7 @@ int THNN_(MultiMarginCriterion_updateGradInput)(THNNState *state, THTensor *inpu
                                                 THTensor *gradInput, bool sizeAverage, int p,
                                                 THTensor *weights, accreal margin)
 {
-  TH_TRY(THNN_(MultiMarginCriterion_shapeCheck)(state, input, target, p, weights));
+  TH_TRY(THNN_(MultiMarginCriterion_check)(state, input, target, p, weights));
   TH_TRY(THTensor_(resizeAs)(state, gradInput, input));
   THTensor xTmp = {0};
   const THTensor *x = THTensor_(contiguous)(state, input, &xTmp);

@@ -2,10 +2,9 @@
 #define TH_GENERIC_FILE "generic/SpatialClassNLLCriterion.c"
 #else
 
-/* Checks the shapes and every target value, so the verbs may index freely. */
+/* The shapes (shared with the CUDA twin, which checks the target values on the device). */
 int THNN_(SpatialClassNLLCriterion_shapeCheck)(THNNState *state, THTensor *input, THIndexTensor *target,
-                                                      THTensor *weights, THTensor *total_weight,
-                                                      int64_t ignore_index)
+                                               THTensor *weights, THTensor *total_weight)
 {
   if (input->nDimension != 4)
     return THTensor_(shapeError)(state, "input", input, "4D [batch, nClasses, height, width]");
@@ -21,6 +20,16 @@ int THNN_(SpatialClassNLLCriterion_shapeCheck)(THNNState *state, THTensor *input
     TH_TRY(THTensor_(checkSizes)(state, "weights", weights, 1, &nClasses));
   if (total_weight && THTensor_(nElement)(total_weight) != 1)
     return THTensor_(shapeError)(state, "total_weight", total_weight, "a 1-element tensor");
+  return 0;
+}
+
+/* The shapes and every target value, so the verbs may index freely. */
+static int THNN_(SpatialClassNLLCriterion_check)(THNNState *state, THTensor *input, THIndexTensor *target,
+                                                 THTensor *weights, THTensor *total_weight,
+                                                 int64_t ignore_index)
+{
+  TH_TRY(THNN_(SpatialClassNLLCriterion_shapeCheck)(state, input, target, weights, total_weight));
+  int64_t nClasses = input->size[1];
   const int64_t *t = THLongTensor_data(target);
   for (int64_t b = 0; b < target->size[0]; b++)
     for (int64_t h = 0; h < target->size[1]; h++)
@@ -45,7 +54,7 @@ int THNN_(SpatialClassNLLCriterion_updateOutput)(THNNState *state, THTensor *inp
                                                  THTensor *output, bool sizeAverage, THTensor *weights,
                                                  THTensor *total_weight, int64_t ignore_index)
 {
-  TH_TRY(THNN_(SpatialClassNLLCriterion_shapeCheck)(state, input, target, weights, NULL, ignore_index));
+  TH_TRY(THNN_(SpatialClassNLLCriterion_check)(state, input, target, weights, NULL, ignore_index));
   TH_TRY(THTensor_(resize1d)(state, output, 1));
   TH_TRY(THTensor_(resize1d)(state, total_weight, 1));
   const real *in = THTensor_(data)(input);
@@ -73,7 +82,7 @@ int THNN_(SpatialClassNLLCriterion_updateGradInput)(THNNState *state, THTensor *
                                                     THTensor *gradInput, bool sizeAverage, THTensor *weights,
                                                     THTensor *total_weight, int64_t ignore_index)
 {
-  TH_TRY(THNN_(SpatialClassNLLCriterion_shapeCheck)(state, input, target, weights, total_weight, ignore_index));
+  TH_TRY(THNN_(SpatialClassNLLCriterion_check)(state, input, target, weights, total_weight, ignore_index));
   TH_TRY(THTensor_(resizeAs)(state, gradInput, input));
   int64_t nClasses = input->size[1], height = input->size[2], width = input->size[3];
   real *gi = THTensor_(data)(gradInput);
