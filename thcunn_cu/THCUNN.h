@@ -23,6 +23,17 @@ THC_LAYER(Sigmoid)
 
 
 /* ==== convolutions ==== */
+THC_LAYER(SpatialDilatedConvolution)
+THC_LAYER(SpatialConvolutionMM)
+THC_LAYER(SpatialFullDilatedConvolution)
+THC_LAYER(SpatialFullConvolution)
+THC_LAYER(VolumetricDilatedConvolution)
+THC_LAYER(VolumetricConvolutionMM)
+THC_LAYER(VolumetricFullDilatedConvolution)
+THC_LAYER(VolumetricFullConvolution)
+THC_LAYER(VolumetricConvolution)
+THC_LAYER(SpatialDepthWiseConvolution)
+THC_LAYER(SpatialSubSampling)
 /* ==== end of convolutions ==== */
 
 
