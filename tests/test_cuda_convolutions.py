@@ -45,8 +45,9 @@ def _close(name, got, want, tol):
 
 def _run(dev, dtype, name, *args):
     """Call the CPU kernel on the arrays and the twin on device copies; check
-    every [OUT] result but the scratch columns and every [INOUT] array agree.
-    Returns the CPU's results, as a tuple."""
+    every [OUT] result but the scratch columns and every [INOUT] array agree,
+    then update the [INOUT] arrays to the CPU's results.  Returns the CPU's
+    results, as a tuple."""
     cpu = getattr(_cpu(dtype), name)
     twin = getattr(dev.backend(dtype), name)
     host = [a.copy() if isinstance(a, np.ndarray) else a for a in args]
@@ -59,23 +60,26 @@ def _run(dev, dtype, name, *args):
     for arg, w, g in zip(produced, want or (), got or ()):
         if arg.name not in SCRATCH:
             _close(f"{name} {arg.name}", g.numpy(), w, tol)
-    for arg, h, d in zip(cpu._args, host, on_dev):
+    for arg, a, h, d in zip(cpu._args, args, host, on_dev):
         if "INOUT" in arg.tags and h is not None:
             _close(f"{name} {arg.name}", d.numpy(), h, tol)
+            a[...] = h                      # the next call accumulates from here
     return want
 
 
 def _conv_verbs(dev, dtype, layer, x, w, b, gy, settings, buffered=True, scale=0.3):
     """The three verbs of a convolution layer; accGradParameters twice from
-    existing gradients (with gradBias, then without)."""
+    existing gradients (with gradBias, then without where it is optional)."""
     rng = np.random.default_rng(7)
     buf = (None,) if buffered else ()
     out = _run(dev, dtype, f"{layer}_updateOutput", x, None, w, b, *buf, *settings)[0]
     assert out.shape == gy.shape
     _run(dev, dtype, f"{layer}_updateGradInput", x, gy, None, w, *buf, *settings)
     gw, gb = _u(rng, w.shape, dtype), _u(rng, b.shape, dtype)
-    for gradBias in (gb, None):
-        _run(dev, dtype, f"{layer}_accGradParameters", x, gy, gw, gradBias, *buf, *settings, scale)
+    acc = f"{layer}_accGradParameters"
+    optional = "OPTIONAL" in next(a for a in getattr(thnn.Double, acc)._args if a.name == "gradBias").tags
+    for gradBias in (gb, None if optional else gb):
+        _run(dev, dtype, acc, x, gy, gw, gradBias, *buf, *settings, scale)
 
 
 def _out(size, k, d, pad, dil=1):
@@ -155,6 +159,19 @@ def test_subsampling(dev, dtype, batch):
     gw, gb = _u(rng, (nIn,), dtype), _u(rng, (nIn,), dtype)
     for _ in range(2):
         _run(dev, dtype, "SpatialSubSampling_accGradParameters", x, gy, gw, gb, *settings, 0.3)
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("batch", [2, None], ids=["batch", "single"])
+def test_local_convolution(dev, dtype, batch):
+    rng = np.random.default_rng(8)
+    nIn, nOut, iH, iW, kW, kH, dW, dH, padW, padH = 2, 3, 9, 14, 3, 2, 2, 1, 1, 2
+    oH, oW = _out(iH, kH, dH, padH), _out(iW, kW, dW, padW)
+    lead = (batch,) if batch else ()
+    x, gy = _u(rng, lead + (nIn, iH, iW), dtype), _u(rng, lead + (nOut, oH, oW), dtype)
+    w, b = _u(rng, (oH, oW, nOut, nIn, kH, kW), dtype), _u(rng, (nOut, oH, oW), dtype)
+    _conv_verbs(dev, dtype, "SpatialConvolutionLocal", x, w, b, gy,
+                (kW, kH, dW, dH, padW, padH, iW, iH, oW, oH), buffered=False)
 
 
 # kT, kW, kH, dT, dW, dH, padT, padW, padH, dilationT, dilationW, dilationH, adjT, adjW, adjH

@@ -34,6 +34,7 @@ THC_LAYER(VolumetricFullConvolution)
 THC_LAYER(VolumetricConvolution)
 THC_LAYER(SpatialDepthWiseConvolution)
 THC_LAYER(SpatialSubSampling)
+THC_LAYER(SpatialConvolutionLocal)
 /* ==== end of convolutions ==== */
 
 

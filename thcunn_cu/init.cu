@@ -52,6 +52,8 @@
 #include "THCGenerateFloatTypes.h"
 #define TH_GENERIC_FILE "generic/SpatialSubSampling.cu"
 #include "THCGenerateFloatTypes.h"
+#define TH_GENERIC_FILE "generic/SpatialConvolutionLocal.cu"
+#include "THCGenerateFloatTypes.h"
 
 /* ==== end of convolutions ==== */
 
