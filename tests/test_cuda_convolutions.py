@@ -67,17 +67,24 @@ def _run(dev, dtype, name, *args):
     return want
 
 
+def _arg(function, name):
+    return next(a for a in getattr(thnn.Double, function)._args if a.name == name)
+
+
 def _conv_verbs(dev, dtype, layer, x, w, b, gy, settings, buffered=True, scale=0.3):
-    """The three verbs of a convolution layer; accGradParameters twice from
-    existing gradients (with gradBias, then without where it is optional)."""
+    """The three verbs of a convolution layer, updateOutput without bias too
+    where it is optional; accGradParameters twice from existing gradients
+    (with gradBias, then without where it is optional)."""
     rng = np.random.default_rng(7)
     buf = (None,) if buffered else ()
     out = _run(dev, dtype, f"{layer}_updateOutput", x, None, w, b, *buf, *settings)[0]
     assert out.shape == gy.shape
+    if "OPTIONAL" in _arg(f"{layer}_updateOutput", "bias").tags:
+        _run(dev, dtype, f"{layer}_updateOutput", x, None, w, None, *buf, *settings)
     _run(dev, dtype, f"{layer}_updateGradInput", x, gy, None, w, *buf, *settings)
     gw, gb = _u(rng, w.shape, dtype), _u(rng, b.shape, dtype)
     acc = f"{layer}_accGradParameters"
-    optional = "OPTIONAL" in next(a for a in getattr(thnn.Double, acc)._args if a.name == "gradBias").tags
+    optional = "OPTIONAL" in _arg(acc, "gradBias").tags
     for gradBias in (gb, None if optional else gb):
         _run(dev, dtype, acc, x, gy, gw, gradBias, *buf, *settings, scale)
 
@@ -174,6 +181,25 @@ def test_local_convolution(dev, dtype, batch):
                 (kW, kH, dW, dH, padW, padH, iW, iH, oW, oH), buffered=False)
 
 
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("batch", [2, None], ids=["batch", "single"])
+@pytest.mark.parametrize("layer", ["SpatialConvolutionMap", "SpatialFullConvolutionMap"])
+def test_connection_map(dev, dtype, batch, layer):
+    """Planes linked by a table (an output plane fed by two kernels, one by
+    none); the input has a plane more than nInputPlane, which is unused."""
+    rng = np.random.default_rng(9)
+    table = np.array([[0, 1], [2, 1], [1, 0], [0, 3], [2, 3], [1, 1]], dtype=np.int64)
+    nIn, nOut, H, W, kW, kH, dW, dH = 3, 4, 11, 26, 3, 2, 2, 1
+    if layer == "SpatialFullConvolutionMap":
+        oH, oW = (H - 1) * dH + kH, (W - 1) * dW + kW
+    else:
+        oH, oW = (H - kH) // dH + 1, (W - kW) // dW + 1
+    lead = (batch,) if batch else ()
+    x, gy = _u(rng, lead + (nIn + 1, H, W), dtype), _u(rng, lead + (nOut, oH, oW), dtype)
+    w, b = _u(rng, (len(table), kH, kW), dtype), _u(rng, (nOut,), dtype)
+    _conv_verbs(dev, dtype, layer, x, w, b, gy, (table, nIn, nOut, kW, kH, dW, dH), buffered=False)
+
+
 # kT, kW, kH, dT, dW, dH, padT, padW, padH, dilationT, dilationW, dilationH, adjT, adjW, adjH
 VOL = dict(k=(2, 3, 1), d=(1, 2, 1), pad=(1, 1, 0), dil=(2, 1, 3), adj=(0, 1, 0))   # T, W, H order
 
@@ -225,6 +251,8 @@ def _refusals(np_or_dev):
                                                  3, 2, 2, 1, 0, 0, 0, 1)),                   # adjH >= dH
         ("SpatialDepthWiseConvolution_updateOutput", (x, None, w, np_or_dev(np.ones(12)), 3, 2, 1, 1, 0, 0)),
         ("SpatialSubSampling_updateOutput", (x, None, np_or_dev(np.ones(3)), np_or_dev(np.ones(3)), 3, 9, 1, 1)),
+        ("SpatialConvolutionMap_updateOutput", (x, None, np_or_dev(np.ones((2, 2, 3))), np_or_dev(np.ones(2)),
+                                                np_or_dev(np.array([[0, 0], [3, 1]])), 3, 2, 3, 2, 1, 1)),
         ("VolumetricConvolution_updateOutput", (x5, None, w5, np_or_dev(np.ones(3)), 2, 2, 1, 1, 1, 1, 0, 0, 0)),
         ("VolumetricFullDilatedConvolution_updateOutput", (x5, None, w5, np_or_dev(np.ones(2)), None,
                                                            2, 2, 1, 1, 1, 1, 0, 0, 0, 1, 1, 1, 0, 0, 0)),

@@ -35,6 +35,8 @@ THC_LAYER(VolumetricConvolution)
 THC_LAYER(SpatialDepthWiseConvolution)
 THC_LAYER(SpatialSubSampling)
 THC_LAYER(SpatialConvolutionLocal)
+THC_LAYER(SpatialConvolutionMap)
+THC_LAYER(SpatialFullConvolutionMap)
 /* ==== end of convolutions ==== */
 
 

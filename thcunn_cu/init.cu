@@ -54,6 +54,10 @@
 #include "THCGenerateFloatTypes.h"
 #define TH_GENERIC_FILE "generic/SpatialConvolutionLocal.cu"
 #include "THCGenerateFloatTypes.h"
+#define TH_GENERIC_FILE "generic/SpatialConvolutionMap.cu"
+#include "THCGenerateFloatTypes.h"
+#define TH_GENERIC_FILE "generic/SpatialFullConvolutionMap.cu"
+#include "THCGenerateFloatTypes.h"
 
 /* ==== end of convolutions ==== */
 
