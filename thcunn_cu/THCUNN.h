@@ -35,6 +35,20 @@ THC_LAYER(SpatialClassNLLCriterion)
 
 
 /* ==== convolutions ==== */
+THC_LAYER(SpatialDilatedConvolution)
+THC_LAYER(SpatialConvolutionMM)
+THC_LAYER(SpatialFullDilatedConvolution)
+THC_LAYER(SpatialFullConvolution)
+THC_LAYER(VolumetricDilatedConvolution)
+THC_LAYER(VolumetricConvolutionMM)
+THC_LAYER(VolumetricFullDilatedConvolution)
+THC_LAYER(VolumetricFullConvolution)
+THC_LAYER(VolumetricConvolution)
+THC_LAYER(SpatialDepthWiseConvolution)
+THC_LAYER(SpatialSubSampling)
+THC_LAYER(SpatialConvolutionLocal)
+THC_LAYER(SpatialConvolutionMap)
+THC_LAYER(SpatialFullConvolutionMap)
 /* ==== end of convolutions ==== */
 
 

@@ -68,6 +68,37 @@
 
 /* ==== convolutions ==== */
 
+#define TH_GENERIC_FILE "generic/im2col.cu"
+#include "THCGenerateFloatTypes.h"
+#define TH_GENERIC_FILE "generic/SpatialDilatedConvolution.cu"
+#include "THCGenerateFloatTypes.h"
+#define TH_GENERIC_FILE "generic/SpatialConvolutionMM.cu"
+#include "THCGenerateFloatTypes.h"
+#define TH_GENERIC_FILE "generic/SpatialFullDilatedConvolution.cu"
+#include "THCGenerateFloatTypes.h"
+#define TH_GENERIC_FILE "generic/SpatialFullConvolution.cu"
+#include "THCGenerateFloatTypes.h"
+#define TH_GENERIC_FILE "generic/VolumetricDilatedConvolution.cu"
+#include "THCGenerateFloatTypes.h"
+#define TH_GENERIC_FILE "generic/VolumetricConvolutionMM.cu"
+#include "THCGenerateFloatTypes.h"
+#define TH_GENERIC_FILE "generic/VolumetricFullDilatedConvolution.cu"
+#include "THCGenerateFloatTypes.h"
+#define TH_GENERIC_FILE "generic/VolumetricFullConvolution.cu"
+#include "THCGenerateFloatTypes.h"
+#define TH_GENERIC_FILE "generic/VolumetricConvolution.cu"
+#include "THCGenerateFloatTypes.h"
+#define TH_GENERIC_FILE "generic/SpatialDepthWiseConvolution.cu"
+#include "THCGenerateFloatTypes.h"
+#define TH_GENERIC_FILE "generic/SpatialSubSampling.cu"
+#include "THCGenerateFloatTypes.h"
+#define TH_GENERIC_FILE "generic/SpatialConvolutionLocal.cu"
+#include "THCGenerateFloatTypes.h"
+#define TH_GENERIC_FILE "generic/SpatialConvolutionMap.cu"
+#include "THCGenerateFloatTypes.h"
+#define TH_GENERIC_FILE "generic/SpatialFullConvolutionMap.cu"
+#include "THCGenerateFloatTypes.h"
+
 /* ==== end of convolutions ==== */
 
 

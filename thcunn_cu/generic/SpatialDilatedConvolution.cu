@@ -1,0 +1,61 @@
+#ifndef TH_GENERIC_FILE
+#define TH_GENERIC_FILE "generic/SpatialDilatedConvolution.cu"
+#else
+
+/* The twin of thnn_c/generic/SpatialDilatedConvolution.c: the input is the
+ * "image" of the engine in im2col.cu, the output its "other" side. */
+
+/* shared with the CPU kernel */
+extern "C" int THNN_CPU_(SpatialDilatedConvolution_shapeCheck)(
+    THNNState *state, THTensor *input, THTensor *gradOutput, THTensor *weight, const char *wName, THTensor *bias,
+    const char *bName, int kW, int kH, int dW, int dH, int padW, int padH, int dilationW, int dilationH,
+    THNNConvGeometry *g, int64_t *nOutputPlane);
+
+/* The shape check, and the call it describes for the engine. */
+static int THNN_(SpatialDilatedConvolution_call)(
+    THNNState *state, THTensor *input, THTensor *gradOutput, THTensor *weight, const char *wName, THTensor *bias,
+    const char *bName, int kW, int kH, int dW, int dH, int padW, int padH, int dilationW, int dilationH,
+    THCConvCall *c)
+{
+  THNNConvGeometry g = {};
+  int64_t nOut = 0;
+  TH_TRY(THNN_CPU_(SpatialDilatedConvolution_shapeCheck)(state, input, gradOutput, weight, wName, bias, bName,
+                                                         kW, kH, dW, dH, padW, padH, dilationW, dilationH, &g, &nOut));
+  int batched = input->nDimension == 4;
+  *c = THCConvCall{THCConv_volume(&g), batched ? input->size[0] : 1, nOut, batched, 2, 0};
+  return 0;
+}
+
+int THNN_(SpatialDilatedConvolution_updateOutput)(
+    THNNState *state, THTensor *input, THTensor *output, THTensor *weight, THTensor *bias,
+    THTensor *finput, int kW, int kH, int dW, int dH, int padW, int padH, int dilationW, int dilationH)
+{
+  THCConvCall c;
+  TH_TRY(THNN_(SpatialDilatedConvolution_call)(state, input, NULL, weight, "weight", bias, "bias",
+                                               kW, kH, dW, dH, padW, padH, dilationW, dilationH, &c));
+  return THNN_(cuConvOutput)(state, &c, input, output, weight, bias, finput);
+}
+
+int THNN_(SpatialDilatedConvolution_updateGradInput)(
+    THNNState *state, THTensor *input, THTensor *gradOutput, THTensor *gradInput, THTensor *weight,
+    THTensor *fgradInput, int kW, int kH, int dW, int dH, int padW, int padH, int dilationW, int dilationH)
+{
+  THCConvCall c;
+  TH_TRY(THNN_(SpatialDilatedConvolution_call)(state, input, gradOutput, weight, "weight", NULL, NULL,
+                                               kW, kH, dW, dH, padW, padH, dilationW, dilationH, &c));
+  return THNN_(cuConvGradInput)(state, &c, input, gradOutput, gradInput, weight, fgradInput);
+}
+
+int THNN_(SpatialDilatedConvolution_accGradParameters)(
+    THNNState *state, THTensor *input, THTensor *gradOutput, THTensor *gradWeight, THTensor *gradBias,
+    THTensor *finput, int kW, int kH, int dW, int dH, int padW, int padH, int dilationW, int dilationH,
+    accreal scale)
+{
+  THCConvCall c;
+  TH_TRY(THNN_(SpatialDilatedConvolution_call)(state, input, gradOutput, gradWeight, "gradWeight",
+                                               gradBias, "gradBias", kW, kH, dW, dH, padW, padH,
+                                               dilationW, dilationH, &c));
+  return THNN_(cuConvGradParameters)(state, &c, input, gradOutput, gradWeight, gradBias, finput, scale);
+}
+
+#endif
