@@ -1,5 +1,7 @@
 import numpy as np
 
+from thnn.cuda import CudaTensor
+
 from .Criterion import Criterion
 
 
@@ -17,6 +19,8 @@ class ClassNLLCriterion(Criterion):
     Gradient: ``dL/dx[i, t_i] = -w[t_i]`` (divided likewise), 0 elsewhere.
     """
 
+    _cuda_ready = True
+
     def __init__(self, weights=None, sizeAverage=True, ignore_index=-100):
         super().__init__()
         self.weights = None if weights is None else np.asarray(weights, dtype=np.float64)
@@ -27,18 +31,25 @@ class ClassNLLCriterion(Criterion):
         self.output_tensor = None
         self.total_weight_tensor = None
 
-    def _target(self, target):
+    def _target(self, target, input):
+        if isinstance(target, CudaTensor):
+            return target
         if isinstance(target, (int, np.integer)):
-            return np.array([target], dtype=np.int64)
+            target = np.array([target], dtype=np.int64)
         if not isinstance(target, np.ndarray):
             target = np.asarray(target)
         if target.ndim == 0:
             target = target.reshape(1)
+        if isinstance(input, CudaTensor):   # host targets follow a device input
+            return input.device.to_device(target)
         return target
 
     def _weights(self, input):
         # a converted copy: storing it would round float64 weights to float32
         # for good after a single float32 call
+        if isinstance(self.weights, CudaTensor) and self.weights.dtype != input.dtype:
+            raise TypeError(f"ClassNLLCriterion: weights are {self.weights.dtype} on the device, input is "
+                            f"{input.dtype}; convert the criterion before cuda()")
         if self.weights is not None and self.weights.dtype != input.dtype:
             return self.weights.astype(input.dtype)
         return self.weights
@@ -46,7 +57,7 @@ class ClassNLLCriterion(Criterion):
     def updateOutput(self, input, target):
         k = self._kernels(input)
         self.output_tensor, self.total_weight_tensor = k.ClassNLLCriterion_updateOutput(
-            input, self._target(target), self.output_tensor, self.sizeAverage, self._weights(input),
+            input, self._target(target, input), self.output_tensor, self.sizeAverage, self._weights(input),
             self.total_weight_tensor, self.ignore_index)
         self.output = float(self.output_tensor[0])
         return self.output
@@ -56,6 +67,6 @@ class ClassNLLCriterion(Criterion):
         if self.total_weight_tensor is None or self.total_weight_tensor.dtype != input.dtype:
             self.updateOutput(input, target)
         self.gradInput = k.ClassNLLCriterion_updateGradInput(
-            input, self._target(target), self.gradInput, self.sizeAverage, self._weights(input),
+            input, self._target(target, input), self.gradInput, self.sizeAverage, self._weights(input),
             self.total_weight_tensor, self.ignore_index)
         return self.gradInput

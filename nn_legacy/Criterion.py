@@ -75,7 +75,24 @@ class Criterion:
         return thnn.backend(input.dtype)
 
     def _float_target(self, input, target):
-        """A float target as an array of input's dtype (numbers and lists accepted)."""
+        """A float target as an array of input's dtype (numbers and lists
+        accepted); for a device input, on its device (a host target is copied)."""
+        if isinstance(target, CudaTensor):
+            if target.dtype != input.dtype:
+                raise TypeError(f"{type(self).__name__}: target is {target.dtype} on the device, input {input.dtype}")
+            return target
+        if not isinstance(target, np.ndarray):
+            target = np.asarray(target, dtype=input.dtype)
+        if target.dtype.kind not in "fiub":
+            raise TypeError(f"{type(self).__name__}: target must be numeric, got {target.dtype}")
+        if target.dtype != input.dtype:
+            target = target.astype(input.dtype)
+        if isinstance(input, CudaTensor):
+            return input.device.to_device(target)
+        return target
+        if isinstance(input, CudaTensor):
+            return input.device.to_device(self._float_target(input.numpy()[:0].reshape(0) if False else
+                                                              _HostLike(input), target))
         if not isinstance(target, np.ndarray):
             target = np.asarray(target, dtype=input.dtype)
         if target.dtype.kind not in "fiub":
