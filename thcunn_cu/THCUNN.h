@@ -11,6 +11,23 @@
 
 /* ==== activations and softmax ==== */
 THC_LAYER(Sigmoid)
+THC_LAYER(Tanh)
+THC_LAYER(Threshold)
+THC_LAYER(Abs)
+THC_LAYER(ELU)
+THC_LAYER(GatedLinear)
+THC_LAYER(HardShrink)
+THC_LAYER(HardTanh)
+THC_LAYER(LeakyReLU)
+THC_LAYER(LogSigmoid)
+THC_LAYER(PReLU)
+THC_LAYER(RReLU)
+THC_LAYER(SoftPlus)
+THC_LAYER(SoftShrink)
+THC_LAYER(Sqrt)
+THC_LAYER(Square)
+THC_LAYER(SoftMax)
+THC_LAYER(LogSoftMax)
 /* ==== end of activations and softmax ==== */
 
 

@@ -10,7 +10,62 @@
 
 /* ==== activations and softmax ==== */
 
+/* the elementwise driver of the activation twins (before them) */
+#define TH_GENERIC_FILE "generic/Activation.cu"
+#include "THCGenerateFloatTypes.h"
+
 #define TH_GENERIC_FILE "generic/Sigmoid.cu"
+#include "THCGenerateFloatTypes.h"
+
+#define TH_GENERIC_FILE "generic/Tanh.cu"
+#include "THCGenerateFloatTypes.h"
+
+#define TH_GENERIC_FILE "generic/Threshold.cu"
+#include "THCGenerateFloatTypes.h"
+
+#define TH_GENERIC_FILE "generic/Abs.cu"
+#include "THCGenerateFloatTypes.h"
+
+#define TH_GENERIC_FILE "generic/ELU.cu"
+#include "THCGenerateFloatTypes.h"
+
+#define TH_GENERIC_FILE "generic/GatedLinear.cu"
+#include "THCGenerateFloatTypes.h"
+
+#define TH_GENERIC_FILE "generic/HardShrink.cu"
+#include "THCGenerateFloatTypes.h"
+
+#define TH_GENERIC_FILE "generic/HardTanh.cu"
+#include "THCGenerateFloatTypes.h"
+
+#define TH_GENERIC_FILE "generic/LeakyReLU.cu"
+#include "THCGenerateFloatTypes.h"
+
+#define TH_GENERIC_FILE "generic/LogSigmoid.cu"
+#include "THCGenerateFloatTypes.h"
+
+#define TH_GENERIC_FILE "generic/PReLU.cu"
+#include "THCGenerateFloatTypes.h"
+
+#define TH_GENERIC_FILE "generic/RReLU.cu"
+#include "THCGenerateFloatTypes.h"
+
+#define TH_GENERIC_FILE "generic/SoftPlus.cu"
+#include "THCGenerateFloatTypes.h"
+
+#define TH_GENERIC_FILE "generic/SoftShrink.cu"
+#include "THCGenerateFloatTypes.h"
+
+#define TH_GENERIC_FILE "generic/Sqrt.cu"
+#include "THCGenerateFloatTypes.h"
+
+#define TH_GENERIC_FILE "generic/Square.cu"
+#include "THCGenerateFloatTypes.h"
+
+#define TH_GENERIC_FILE "generic/SoftMax.cu"
+#include "THCGenerateFloatTypes.h"
+
+#define TH_GENERIC_FILE "generic/LogSoftMax.cu"
 #include "THCGenerateFloatTypes.h"
 
 /* ==== end of activations and softmax ==== */
