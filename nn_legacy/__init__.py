@@ -157,7 +157,14 @@ from .VolumetricMaxUnpooling import VolumetricMaxUnpooling
 # ==== end of spatial and volumetric pooling ====
 
 # ==== volumetric convolutions ====
-
+from .VolumetricConvolution import VolumetricConvolution
+from .VolumetricConvolutionMM import VolumetricConvolutionMM
+from .VolumetricDilatedConvolution import VolumetricDilatedConvolution
+from .VolumetricFullConvolution import VolumetricFullConvolution
+from .VolumetricFullDilatedConvolution import VolumetricFullDilatedConvolution
+from .SpatialConvolutionLocal import SpatialConvolutionLocal
+from .SpatialConvolutionMap import SpatialConvolutionMap
+from .SpatialFullConvolutionMap import SpatialFullConvolutionMap
 # ==== end of volumetric convolutions ====
 
 # ==== padding and resampling ====
@@ -180,7 +187,14 @@ from .VolumetricBatchNormalization import VolumetricBatchNormalization
 # ==== end of batch normalization ====
 
 # ==== spatial modules in numpy ====
-
+from .PixelShuffle import PixelShuffle
+from .SpatialCrossMapLRN import SpatialCrossMapLRN
+from .SpatialDropout import SpatialDropout
+from .SpatialLPPooling import SpatialLPPooling
+from .SpatialLogSoftMax import SpatialLogSoftMax
+from .SpatialSoftMax import SpatialSoftMax
+from .SpatialZeroPadding import SpatialZeroPadding
+from .VolumetricDropout import VolumetricDropout
 # ==== end of spatial modules in numpy ====
 
 # ==== containers ====

@@ -88,7 +88,8 @@ def assert_same(a, b, path="obj", seen=None):
 
 # ---------------------------------------------------------------- every class
 ARGUMENTS = [(), (2,), (4, 3), (4, 3, 2), (1, 2), (np.ones(3),), (nn.Linear(4, 3),), (nn.MSECriterion(),),
-             (2, 2, 2, 1), (2, 2, 2, 2, 1, 1), (nn.SpatialMaxPooling(2, 2),), (nn.VolumetricMaxPooling(1, 2, 2),)]
+             (2, 2, 2, 1), (2, 2, 2, 2, 1, 1), (nn.SpatialMaxPooling(2, 2),), (nn.VolumetricMaxPooling(1, 2, 2),),
+             (np.array([[0, 0], [1, 0]]), 2, 2)]
 
 
 def build(cls):
@@ -114,7 +115,8 @@ def test_every_class_can_be_built_for_the_round_trip():
 MODULE_PROBES = [lambda: uniform((2, 4), 1), lambda: uniform((4,), 2), lambda: uniform((2, 3, 4), 3),
                  lambda: uniform((2, 2), 8), lambda: np.array([0, 1, 2]),
                  lambda: [uniform((2, 4), 4), uniform((2, 3), 5)], lambda: [uniform((2, 4), 6), uniform((2, 4), 7)],
-                 lambda: [uniform((2, 2, 2), 9), uniform((2, 2, 2), 10)]]
+                 lambda: [uniform((2, 2, 2), 9), uniform((2, 2, 2), 10)],
+                 lambda: uniform((1, 2, 3, 3, 3), 11), lambda: uniform((2, 2, 2), 12)]
 CRITERION_PROBES = [lambda: (uniform((2, 4), 1), uniform((2, 4), 2)), lambda: (uniform((2, 4), 1), classes(2, 4)),
                     lambda: (uniform((2, 4), 1), np.array([1.0, -1.0])),
                     lambda: (uniform((2, 4), 1), np.sign(uniform((2, 4), 2))), lambda: (uniform((2, 4), 1), None),

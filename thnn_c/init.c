@@ -217,6 +217,36 @@
 /* ==== end of spatial and volumetric pooling ==== */
 
 /* ==== volumetric convolutions ==== */
+/* vol2col.c first: the geometry and engine the others share; each dilation-1
+ * layer after the dilated one it forwards to; SpatialFullConvolutionMap after
+ * SpatialConvolutionMap, whose plane helpers it uses */
+
+#define TH_GENERIC_FILE "generic/vol2col.c"
+#include "THGenerateFloatTypes.h"
+
+#define TH_GENERIC_FILE "generic/VolumetricConvolution.c"
+#include "THGenerateFloatTypes.h"
+
+#define TH_GENERIC_FILE "generic/VolumetricDilatedConvolution.c"
+#include "THGenerateFloatTypes.h"
+
+#define TH_GENERIC_FILE "generic/VolumetricConvolutionMM.c"
+#include "THGenerateFloatTypes.h"
+
+#define TH_GENERIC_FILE "generic/VolumetricFullDilatedConvolution.c"
+#include "THGenerateFloatTypes.h"
+
+#define TH_GENERIC_FILE "generic/VolumetricFullConvolution.c"
+#include "THGenerateFloatTypes.h"
+
+#define TH_GENERIC_FILE "generic/SpatialConvolutionLocal.c"
+#include "THGenerateFloatTypes.h"
+
+#define TH_GENERIC_FILE "generic/SpatialConvolutionMap.c"
+#include "THGenerateFloatTypes.h"
+
+#define TH_GENERIC_FILE "generic/SpatialFullConvolutionMap.c"
+#include "THGenerateFloatTypes.h"
 
 /* ==== end of volumetric convolutions ==== */
 

@@ -5,6 +5,8 @@
 /* In training the slope of each element comes from noise (drawn by the
  * caller); in evaluation every x <= 0 gets the mean slope (lower + upper) / 2. */
 
+/* The forward pass writes noise in place, so it must be contiguous there;
+ * the backward pass only reads it (gradOutput given), through a copy if need be. */
 static int THNN_(RReLU_shapeCheck)(THNNState *state, THTensor *input, THTensor *gradOutput, THTensor *noise,
                                    accreal lower, accreal upper, bool train)
 {
@@ -15,7 +17,8 @@ static int THNN_(RReLU_shapeCheck)(THNNState *state, THTensor *input, THTensor *
     if (!noise)
       return THError(state, "noise is required in training mode (the caller draws the slopes into it)");
     TH_TRY(THTensor_(checkSameSize)(state, "noise", noise, "input", input));
-    TH_TRY(THTensor_(checkContiguous)(state, "noise", noise));
+    if (!gradOutput)
+      TH_TRY(THTensor_(checkContiguous)(state, "noise", noise));
   }
   if (gradOutput)
     TH_TRY(THTensor_(checkSameSize)(state, "gradOutput", gradOutput, "input", input));
@@ -58,14 +61,15 @@ int THNN_(RReLU_updateGradInput)(THNNState *state, THTensor *input, THTensor *gr
                                  THTensor *noise, accreal lower, accreal upper, bool train, bool inplace)
 {
   TH_TRY(THNN_(RReLU_shapeCheck)(state, input, gradOutput, noise, lower, upper, train));
-  THTensor xTmp = {0}, gTmp = {0};
+  THTensor xTmp = {0}, gTmp = {0}, nTmp = {0};
   const THTensor *x = THTensor_(contiguous)(state, input, &xTmp);
   const THTensor *g = x ? THTensor_(contiguous)(state, gradOutput, &gTmp) : NULL;
+  const THTensor *slopes = g && train ? THTensor_(contiguous)(state, noise, &nTmp) : NULL;
   THTensor *dst = inplace ? (g == gradOutput ? gradOutput : &gTmp) : gradInput;
   int rc = -1;
-  if (g && (inplace || THTensor_(resizeAs)(state, gradInput, input) == 0)) {
+  if (g && (!train || slopes) && (inplace || THTensor_(resizeAs)(state, gradInput, input) == 0)) {
     const real *in = THTensor_(data)(x), *go = THTensor_(data)(g);
-    const real *slope = train ? THTensor_(data)(noise) : NULL;
+    const real *slope = train ? THTensor_(data)(slopes) : NULL;
     real *gi = THTensor_(data)(dst);
     const real meanSlope = (real)((lower + upper) / 2);
     int64_t n = THTensor_(nElement)(input);
@@ -80,6 +84,7 @@ int THNN_(RReLU_updateGradInput)(THNNState *state, THTensor *input, THTensor *gr
   }
   THTensor_(release)(&xTmp);
   THTensor_(release)(&gTmp);
+  THTensor_(release)(&nTmp);
   return rc;
 }
 

@@ -1411,6 +1411,441 @@ TH_API int THNN_(FeatureLPPooling_updateGradInput)(
 
 /* ==== volumetric convolutions ==== */
 
+/* Volumetric layers take a volume [nPlane, T, H, W] or a batch of them
+ * [batch, nPlane, T, H, W]; settings come in Torch7's order time, width,
+ * height (kT, kW, kH), weights are laid out [.., kT, kH, kW].  Along each
+ * axis a kernel of k taps, dilation apart, slides in steps of d over the
+ * input padded with pad zeros at both ends: (in + 2*pad - (k-1)*dilation - 1) / d + 1
+ * positions, at least 1.  The full (transposed) convolutions give
+ * (in - 1)*d - 2*pad + (k-1)*dilation + 1 + adj voxels along each axis. */
+
+/* ---- VolumetricConvolution: output[o] = bias[o] + sum over c of weight[o, c] (*) input[c], computed directly ---- */
+TH_API int THNN_(VolumetricConvolution_updateOutput)(
+          THNNState *state,            // library state: receives the error message
+          THTensor *input,             // input, [nInputPlane, T, H, W] or [batch, nInputPlane, T, H, W]
+          THTensor *output,            // [OUT] output, [(batch,) nOutputPlane, outT, outH, outW]
+          THTensor *weight,            // weight, [nOutputPlane, nInputPlane, kT, kH, kW]
+          THTensor *bias,              // [OPTIONAL] bias, [nOutputPlane]
+          int kT,                      // kernel depth (time)
+          int kW,                      // kernel width
+          int kH,                      // kernel height
+          int dT,                      // step in time
+          int dW,                      // horizontal step
+          int dH,                      // vertical step
+          int padT,                    // zero frames added before and after, >= 0
+          int padW,                    // zero columns added left and right, >= 0
+          int padH);                   // zero rows added above and below, >= 0
+TH_API int THNN_(VolumetricConvolution_updateGradInput)(
+          THNNState *state,            // library state: receives the error message
+          THTensor *input,             // input of the forward pass
+          THTensor *gradOutput,        // gradient w.r.t. output, shaped as output
+          THTensor *gradInput,         // [OUT] gradient w.r.t. input, shaped as input
+          THTensor *weight,            // weight, [nOutputPlane, nInputPlane, kT, kH, kW]
+          int kT,                      // kernel depth (time)
+          int kW,                      // kernel width
+          int kH,                      // kernel height
+          int dT,                      // step in time
+          int dW,                      // horizontal step
+          int dH,                      // vertical step
+          int padT,                    // zero frames added before and after
+          int padW,                    // zero columns added left and right
+          int padH);                   // zero rows added above and below
+TH_API int THNN_(VolumetricConvolution_accGradParameters)(
+          THNNState *state,            // library state: receives the error message
+          THTensor *input,             // input of the forward pass
+          THTensor *gradOutput,        // gradient w.r.t. output, shaped as output
+          THTensor *gradWeight,        // [INOUT] accumulates scale * dL/dweight, contiguous [nOutputPlane, nInputPlane, kT, kH, kW]
+          THTensor *gradBias,          // [INOUT] [OPTIONAL] accumulates scale * dL/dbias, contiguous [nOutputPlane]
+          int kT,                      // kernel depth (time)
+          int kW,                      // kernel width
+          int kH,                      // kernel height
+          int dT,                      // step in time
+          int dW,                      // horizontal step
+          int dH,                      // vertical step
+          int padT,                    // zero frames added before and after
+          int padW,                    // zero columns added left and right
+          int padH,                    // zero rows added above and below
+          accreal scale);              // factor applied to the accumulated gradients
+
+/* ---- VolumetricDilatedConvolution: VolumetricConvolution with taps dilation apart, by vol2col + GEMM ---- */
+TH_API int THNN_(VolumetricDilatedConvolution_updateOutput)(
+          THNNState *state,            // library state: receives the error message
+          THTensor *input,             // input, [nInputPlane, T, H, W] or [batch, nInputPlane, T, H, W]
+          THTensor *output,            // [OUT] output, [(batch,) nOutputPlane, outT, outH, outW]
+          THTensor *weight,            // weight, [nOutputPlane, nInputPlane, kT, kH, kW] or [nOutputPlane, nInputPlane*kT*kH*kW]
+          THTensor *bias,              // [OPTIONAL] bias, [nOutputPlane]
+          THTensor *finput,            // [BUFFER] the columns of one sample, [nInputPlane*kT*kH*kW, outT*outH*outW]
+          int kT,                      // kernel depth (taps in time)
+          int kW,                      // kernel width (taps)
+          int kH,                      // kernel height (taps)
+          int dT,                      // step in time
+          int dW,                      // horizontal step
+          int dH,                      // vertical step
+          int padT,                    // zero frames added before and after, >= 0
+          int padW,                    // zero columns added left and right, >= 0
+          int padH,                    // zero rows added above and below, >= 0
+          int dilationT,               // distance between taps in time
+          int dilationW,               // horizontal distance between taps
+          int dilationH);              // vertical distance between taps
+TH_API int THNN_(VolumetricDilatedConvolution_updateGradInput)(
+          THNNState *state,            // library state: receives the error message
+          THTensor *input,             // input of the forward pass
+          THTensor *gradOutput,        // gradient w.r.t. output, shaped as output
+          THTensor *gradInput,         // [OUT] gradient w.r.t. input, shaped as input
+          THTensor *weight,            // weight, as in the forward pass
+          THTensor *fgradInput,        // [BUFFER] the columns of one sample, [nInputPlane*kT*kH*kW, outT*outH*outW]
+          int kT,                      // kernel depth (taps in time)
+          int kW,                      // kernel width (taps)
+          int kH,                      // kernel height (taps)
+          int dT,                      // step in time
+          int dW,                      // horizontal step
+          int dH,                      // vertical step
+          int padT,                    // zero frames added before and after
+          int padW,                    // zero columns added left and right
+          int padH,                    // zero rows added above and below
+          int dilationT,               // distance between taps in time
+          int dilationW,               // horizontal distance between taps
+          int dilationH);              // vertical distance between taps
+TH_API int THNN_(VolumetricDilatedConvolution_accGradParameters)(
+          THNNState *state,            // library state: receives the error message
+          THTensor *input,             // input of the forward pass
+          THTensor *gradOutput,        // gradient w.r.t. output, shaped as output
+          THTensor *gradWeight,        // [INOUT] accumulates scale * dL/dweight, contiguous, shaped as weight
+          THTensor *gradBias,          // [INOUT] [OPTIONAL] accumulates scale * dL/dbias, contiguous [nOutputPlane]
+          THTensor *finput,            // [BUFFER] the columns of one sample (recomputed from input)
+          int kT,                      // kernel depth (taps in time)
+          int kW,                      // kernel width (taps)
+          int kH,                      // kernel height (taps)
+          int dT,                      // step in time
+          int dW,                      // horizontal step
+          int dH,                      // vertical step
+          int padT,                    // zero frames added before and after
+          int padW,                    // zero columns added left and right
+          int padH,                    // zero rows added above and below
+          int dilationT,               // distance between taps in time
+          int dilationW,               // horizontal distance between taps
+          int dilationH,               // vertical distance between taps
+          accreal scale);              // factor applied to the accumulated gradients
+
+/* ---- VolumetricConvolutionMM: VolumetricConvolution by vol2col + GEMM (VolumetricDilatedConvolution with dilation 1) ---- */
+TH_API int THNN_(VolumetricConvolutionMM_updateOutput)(
+          THNNState *state,            // library state: receives the error message
+          THTensor *input,             // input, [nInputPlane, T, H, W] or [batch, nInputPlane, T, H, W]
+          THTensor *output,            // [OUT] output, [(batch,) nOutputPlane, outT, outH, outW]
+          THTensor *weight,            // weight, [nOutputPlane, nInputPlane, kT, kH, kW] or [nOutputPlane, nInputPlane*kT*kH*kW]
+          THTensor *bias,              // [OPTIONAL] bias, [nOutputPlane]
+          THTensor *finput,            // [BUFFER] the columns of one sample, [nInputPlane*kT*kH*kW, outT*outH*outW]
+          int kT,                      // kernel depth (time)
+          int kW,                      // kernel width
+          int kH,                      // kernel height
+          int dT,                      // step in time
+          int dW,                      // horizontal step
+          int dH,                      // vertical step
+          int padT,                    // zero frames added before and after, >= 0
+          int padW,                    // zero columns added left and right, >= 0
+          int padH);                   // zero rows added above and below, >= 0
+TH_API int THNN_(VolumetricConvolutionMM_updateGradInput)(
+          THNNState *state,            // library state: receives the error message
+          THTensor *input,             // input of the forward pass
+          THTensor *gradOutput,        // gradient w.r.t. output, shaped as output
+          THTensor *gradInput,         // [OUT] gradient w.r.t. input, shaped as input
+          THTensor *weight,            // weight, as in the forward pass
+          THTensor *fgradInput,        // [BUFFER] the columns of one sample, [nInputPlane*kT*kH*kW, outT*outH*outW]
+          int kT,                      // kernel depth (time)
+          int kW,                      // kernel width
+          int kH,                      // kernel height
+          int dT,                      // step in time
+          int dW,                      // horizontal step
+          int dH,                      // vertical step
+          int padT,                    // zero frames added before and after
+          int padW,                    // zero columns added left and right
+          int padH);                   // zero rows added above and below
+TH_API int THNN_(VolumetricConvolutionMM_accGradParameters)(
+          THNNState *state,            // library state: receives the error message
+          THTensor *input,             // input of the forward pass
+          THTensor *gradOutput,        // gradient w.r.t. output, shaped as output
+          THTensor *gradWeight,        // [INOUT] accumulates scale * dL/dweight, contiguous, shaped as weight
+          THTensor *gradBias,          // [INOUT] [OPTIONAL] accumulates scale * dL/dbias, contiguous [nOutputPlane]
+          THTensor *finput,            // [BUFFER] the columns of one sample (recomputed from input)
+          int kT,                      // kernel depth (time)
+          int kW,                      // kernel width
+          int kH,                      // kernel height
+          int dT,                      // step in time
+          int dW,                      // horizontal step
+          int dH,                      // vertical step
+          int padT,                    // zero frames added before and after
+          int padW,                    // zero columns added left and right
+          int padH,                    // zero rows added above and below
+          accreal scale);              // factor applied to the accumulated gradients
+
+/* ---- VolumetricFullDilatedConvolution: the transpose of VolumetricDilatedConvolution ---- */
+TH_API int THNN_(VolumetricFullDilatedConvolution_updateOutput)(
+          THNNState *state,            // library state: receives the error message
+          THTensor *input,             // input, [nInputPlane, T, H, W] or [batch, nInputPlane, T, H, W]
+          THTensor *output,            // [OUT] output, [(batch,) nOutputPlane, (T-1)*dT - 2*padT + (kT-1)*dilationT + 1 + adjT, same for H, W]
+          THTensor *weight,            // weight, [nInputPlane, nOutputPlane, kT, kH, kW]
+          THTensor *bias,              // [OPTIONAL] bias, [nOutputPlane]
+          THTensor *finput,            // [BUFFER] the columns of one sample, [nOutputPlane*kT*kH*kW, T*H*W]
+          int kT,                      // kernel depth (taps in time)
+          int kW,                      // kernel width (taps)
+          int kH,                      // kernel height (taps)
+          int dT,                      // step in time
+          int dW,                      // horizontal step
+          int dH,                      // vertical step
+          int padT,                    // frames cropped at the start and the end, >= 0
+          int padW,                    // columns cropped left and right, >= 0
+          int padH,                    // rows cropped above and below, >= 0
+          int dilationT,               // distance between taps in time
+          int dilationW,               // horizontal distance between taps
+          int dilationH,               // vertical distance between taps
+          int adjT,                    // extra output frames at the end, >= 0 and < dT or < dilationT
+          int adjW,                    // extra output columns on the right, >= 0 and < dW or < dilationW
+          int adjH);                   // extra output rows at the bottom, >= 0 and < dH or < dilationH
+TH_API int THNN_(VolumetricFullDilatedConvolution_updateGradInput)(
+          THNNState *state,            // library state: receives the error message
+          THTensor *input,             // input of the forward pass
+          THTensor *gradOutput,        // gradient w.r.t. output, shaped as output
+          THTensor *gradInput,         // [OUT] gradient w.r.t. input, shaped as input
+          THTensor *weight,            // weight, [nInputPlane, nOutputPlane, kT, kH, kW]
+          THTensor *fgradInput,        // [BUFFER] the columns of one sample, [nOutputPlane*kT*kH*kW, T*H*W]
+          int kT,                      // kernel depth (taps in time)
+          int kW,                      // kernel width (taps)
+          int kH,                      // kernel height (taps)
+          int dT,                      // step in time
+          int dW,                      // horizontal step
+          int dH,                      // vertical step
+          int padT,                    // frames cropped at the start and the end
+          int padW,                    // columns cropped left and right
+          int padH,                    // rows cropped above and below
+          int dilationT,               // distance between taps in time
+          int dilationW,               // horizontal distance between taps
+          int dilationH,               // vertical distance between taps
+          int adjT,                    // extra output frames at the end
+          int adjW,                    // extra output columns on the right
+          int adjH);                   // extra output rows at the bottom
+TH_API int THNN_(VolumetricFullDilatedConvolution_accGradParameters)(
+          THNNState *state,            // library state: receives the error message
+          THTensor *input,             // input of the forward pass
+          THTensor *gradOutput,        // gradient w.r.t. output, shaped as output
+          THTensor *gradWeight,        // [INOUT] accumulates scale * dL/dweight, contiguous [nInputPlane, nOutputPlane, kT, kH, kW]
+          THTensor *gradBias,          // [INOUT] [OPTIONAL] accumulates scale * dL/dbias, contiguous [nOutputPlane]
+          THTensor *finput,            // [BUFFER] the columns of one sample (recomputed from gradOutput)
+          int kT,                      // kernel depth (taps in time)
+          int kW,                      // kernel width (taps)
+          int kH,                      // kernel height (taps)
+          int dT,                      // step in time
+          int dW,                      // horizontal step
+          int dH,                      // vertical step
+          int padT,                    // frames cropped at the start and the end
+          int padW,                    // columns cropped left and right
+          int padH,                    // rows cropped above and below
+          int dilationT,               // distance between taps in time
+          int dilationW,               // horizontal distance between taps
+          int dilationH,               // vertical distance between taps
+          int adjT,                    // extra output frames at the end
+          int adjW,                    // extra output columns on the right
+          int adjH,                    // extra output rows at the bottom
+          accreal scale);              // factor applied to the accumulated gradients
+
+/* ---- VolumetricFullConvolution: the transpose of VolumetricConvolution (VolumetricFullDilatedConvolution with dilation 1) ---- */
+TH_API int THNN_(VolumetricFullConvolution_updateOutput)(
+          THNNState *state,            // library state: receives the error message
+          THTensor *input,             // input, [nInputPlane, T, H, W] or [batch, nInputPlane, T, H, W]
+          THTensor *output,            // [OUT] output, [(batch,) nOutputPlane, (T-1)*dT - 2*padT + kT + adjT, same for H, W]
+          THTensor *weight,            // weight, [nInputPlane, nOutputPlane, kT, kH, kW]
+          THTensor *bias,              // [OPTIONAL] bias, [nOutputPlane]
+          THTensor *finput,            // [BUFFER] the columns of one sample, [nOutputPlane*kT*kH*kW, T*H*W]
+          int kT,                      // kernel depth (time)
+          int kW,                      // kernel width
+          int kH,                      // kernel height
+          int dT,                      // step in time
+          int dW,                      // horizontal step
+          int dH,                      // vertical step
+          int padT,                    // frames cropped at the start and the end, >= 0
+          int padW,                    // columns cropped left and right, >= 0
+          int padH,                    // rows cropped above and below, >= 0
+          int adjT,                    // extra output frames at the end, in [0, dT)
+          int adjW,                    // extra output columns on the right, in [0, dW)
+          int adjH);                   // extra output rows at the bottom, in [0, dH)
+TH_API int THNN_(VolumetricFullConvolution_updateGradInput)(
+          THNNState *state,            // library state: receives the error message
+          THTensor *input,             // input of the forward pass
+          THTensor *gradOutput,        // gradient w.r.t. output, shaped as output
+          THTensor *gradInput,         // [OUT] gradient w.r.t. input, shaped as input
+          THTensor *weight,            // weight, [nInputPlane, nOutputPlane, kT, kH, kW]
+          THTensor *fgradInput,        // [BUFFER] the columns of one sample, [nOutputPlane*kT*kH*kW, T*H*W]
+          int kT,                      // kernel depth (time)
+          int kW,                      // kernel width
+          int kH,                      // kernel height
+          int dT,                      // step in time
+          int dW,                      // horizontal step
+          int dH,                      // vertical step
+          int padT,                    // frames cropped at the start and the end
+          int padW,                    // columns cropped left and right
+          int padH,                    // rows cropped above and below
+          int adjT,                    // extra output frames at the end
+          int adjW,                    // extra output columns on the right
+          int adjH);                   // extra output rows at the bottom
+TH_API int THNN_(VolumetricFullConvolution_accGradParameters)(
+          THNNState *state,            // library state: receives the error message
+          THTensor *input,             // input of the forward pass
+          THTensor *gradOutput,        // gradient w.r.t. output, shaped as output
+          THTensor *gradWeight,        // [INOUT] accumulates scale * dL/dweight, contiguous [nInputPlane, nOutputPlane, kT, kH, kW]
+          THTensor *gradBias,          // [INOUT] [OPTIONAL] accumulates scale * dL/dbias, contiguous [nOutputPlane]
+          THTensor *finput,            // [BUFFER] the columns of one sample (recomputed from gradOutput)
+          int kT,                      // kernel depth (time)
+          int kW,                      // kernel width
+          int kH,                      // kernel height
+          int dT,                      // step in time
+          int dW,                      // horizontal step
+          int dH,                      // vertical step
+          int padT,                    // frames cropped at the start and the end
+          int padW,                    // columns cropped left and right
+          int padH,                    // rows cropped above and below
+          int adjT,                    // extra output frames at the end
+          int adjW,                    // extra output columns on the right
+          int adjH,                    // extra output rows at the bottom
+          accreal scale);              // factor applied to the accumulated gradients
+
+/* ---- SpatialConvolutionLocal: a kernel of its own at every output pixel,
+ *      output[o, y, x] = bias[o, y, x] + sum over c, i, j of
+ *          weight[y, x, o, c, i, j] * input[c, y*dH - padH + i, x*dW - padW + j] ---- */
+TH_API int THNN_(SpatialConvolutionLocal_updateOutput)(
+          THNNState *state,            // library state: receives the error message
+          THTensor *input,             // input, [nInputPlane, inputHeight, inputWidth] or [batch, nInputPlane, inputHeight, inputWidth]
+          THTensor *output,            // [OUT] output, [(batch,) nOutputPlane, outputHeight, outputWidth]
+          THTensor *weight,            // weight, [oH, oW, nOutputPlane, nInputPlane, kH, kW] or [oH*oW, nOutputPlane, nInputPlane*kH*kW]
+          THTensor *bias,              // bias, [nOutputPlane, oH, oW]
+          int kW,                      // kernel width
+          int kH,                      // kernel height
+          int dW,                      // horizontal step
+          int dH,                      // vertical step
+          int padW,                    // zero columns added left and right, >= 0
+          int padH,                    // zero rows added above and below, >= 0
+          int64_t inputWidth,          // iW: the input must be this wide
+          int64_t inputHeight,         // iH: the input must be this high
+          int64_t outputWidth,         // oW = (iW + 2*padW - kW) / dW + 1
+          int64_t outputHeight);       // oH = (iH + 2*padH - kH) / dH + 1
+TH_API int THNN_(SpatialConvolutionLocal_updateGradInput)(
+          THNNState *state,            // library state: receives the error message
+          THTensor *input,             // input of the forward pass
+          THTensor *gradOutput,        // gradient w.r.t. output, shaped as output
+          THTensor *gradInput,         // [OUT] gradient w.r.t. input, shaped as input
+          THTensor *weight,            // weight, as in the forward pass
+          int kW,                      // kernel width
+          int kH,                      // kernel height
+          int dW,                      // horizontal step
+          int dH,                      // vertical step
+          int padW,                    // zero columns added left and right
+          int padH,                    // zero rows added above and below
+          int64_t inputWidth,          // iW
+          int64_t inputHeight,         // iH
+          int64_t outputWidth,         // oW
+          int64_t outputHeight);       // oH
+TH_API int THNN_(SpatialConvolutionLocal_accGradParameters)(
+          THNNState *state,            // library state: receives the error message
+          THTensor *input,             // input of the forward pass
+          THTensor *gradOutput,        // gradient w.r.t. output, shaped as output
+          THTensor *gradWeight,        // [INOUT] accumulates scale * dL/dweight, contiguous, shaped as weight
+          THTensor *gradBias,          // [INOUT] accumulates scale * dL/dbias, contiguous [nOutputPlane, oH, oW]
+          int kW,                      // kernel width
+          int kH,                      // kernel height
+          int dW,                      // horizontal step
+          int dH,                      // vertical step
+          int padW,                    // zero columns added left and right
+          int padH,                    // zero rows added above and below
+          int64_t inputWidth,          // iW
+          int64_t inputHeight,         // iH
+          int64_t outputWidth,         // oW
+          int64_t outputHeight,        // oH
+          accreal scale);              // factor applied to the accumulated gradients
+
+/* ---- SpatialConvolutionMap: planes linked by a connection table; row k = (i, o) adds
+ *      weight[k] (*) input[i] (valid cross-correlation, steps dW, dH) to output[o] ---- */
+TH_API int THNN_(SpatialConvolutionMap_updateOutput)(
+          THNNState *state,            // library state: receives the error message
+          THTensor *input,             // input, [planes, iH, iW] or [batch, planes, iH, iW], planes >= nInputPlane
+          THTensor *output,            // [OUT] output, [(batch,) nOutputPlane, (iH - kH) / dH + 1, (iW - kW) / dW + 1]
+          THTensor *weight,            // weight, [nConnections, kH, kW]: the kernel of each row of connTable
+          THTensor *bias,              // bias, [nOutputPlane]
+          THIndexTensor *connTable,    // [nConnections, 2] rows (input plane, output plane), 0-based, in range
+          int nInputPlane,             // input planes the table may name
+          int nOutputPlane,            // output planes
+          int kW,                      // kernel width
+          int kH,                      // kernel height
+          int dW,                      // horizontal step
+          int dH);                     // vertical step
+TH_API int THNN_(SpatialConvolutionMap_updateGradInput)(
+          THNNState *state,            // library state: receives the error message
+          THTensor *input,             // input of the forward pass
+          THTensor *gradOutput,        // gradient w.r.t. output, shaped as output
+          THTensor *gradInput,         // [OUT] gradient w.r.t. input, shaped as input (0 for planes no row names)
+          THTensor *weight,            // weight, [nConnections, kH, kW]
+          THIndexTensor *connTable,    // [nConnections, 2] rows (input plane, output plane), 0-based
+          int nInputPlane,             // input planes the table may name
+          int nOutputPlane,            // output planes
+          int kW,                      // kernel width
+          int kH,                      // kernel height
+          int dW,                      // horizontal step
+          int dH);                     // vertical step
+TH_API int THNN_(SpatialConvolutionMap_accGradParameters)(
+          THNNState *state,            // library state: receives the error message
+          THTensor *input,             // input of the forward pass
+          THTensor *gradOutput,        // gradient w.r.t. output, shaped as output
+          THTensor *gradWeight,        // [INOUT] accumulates scale * dL/dweight, contiguous [nConnections, kH, kW]
+          THTensor *gradBias,          // [INOUT] accumulates scale * dL/dbias, contiguous [nOutputPlane]
+          THIndexTensor *connTable,    // [nConnections, 2] rows (input plane, output plane), 0-based
+          int nInputPlane,             // input planes the table may name
+          int nOutputPlane,            // output planes
+          int kW,                      // kernel width
+          int kH,                      // kernel height
+          int dW,                      // horizontal step
+          int dH,                      // vertical step
+          accreal scale);              // factor applied to the accumulated gradients
+
+/* ---- SpatialFullConvolutionMap: the transpose of SpatialConvolutionMap; row k = (i, o)
+ *      spreads input[i] over output[o]: output[o, y*dH + a, x*dW + b] += weight[k, a, b] * input[i, y, x] ---- */
+TH_API int THNN_(SpatialFullConvolutionMap_updateOutput)(
+          THNNState *state,            // library state: receives the error message
+          THTensor *input,             // input, [planes, iH, iW] or [batch, planes, iH, iW], planes >= nInputPlane
+          THTensor *output,            // [OUT] output, [(batch,) nOutputPlane, (iH - 1) * dH + kH, (iW - 1) * dW + kW]
+          THTensor *weight,            // weight, [nConnections, kH, kW]: the kernel of each row of connTable
+          THTensor *bias,              // bias, [nOutputPlane]
+          THIndexTensor *connTable,    // [nConnections, 2] rows (input plane, output plane), 0-based, in range
+          int nInputPlane,             // input planes the table may name
+          int nOutputPlane,            // output planes
+          int kW,                      // kernel width
+          int kH,                      // kernel height
+          int dW,                      // horizontal step
+          int dH);                     // vertical step
+TH_API int THNN_(SpatialFullConvolutionMap_updateGradInput)(
+          THNNState *state,            // library state: receives the error message
+          THTensor *input,             // input of the forward pass
+          THTensor *gradOutput,        // gradient w.r.t. output, shaped as output
+          THTensor *gradInput,         // [OUT] gradient w.r.t. input, shaped as input (0 for planes no row names)
+          THTensor *weight,            // weight, [nConnections, kH, kW]
+          THIndexTensor *connTable,    // [nConnections, 2] rows (input plane, output plane), 0-based
+          int nInputPlane,             // input planes the table may name
+          int nOutputPlane,            // output planes
+          int kW,                      // kernel width
+          int kH,                      // kernel height
+          int dW,                      // horizontal step
+          int dH);                     // vertical step
+TH_API int THNN_(SpatialFullConvolutionMap_accGradParameters)(
+          THNNState *state,            // library state: receives the error message
+          THTensor *input,             // input of the forward pass
+          THTensor *gradOutput,        // gradient w.r.t. output, shaped as output
+          THTensor *gradWeight,        // [INOUT] accumulates scale * dL/dweight, contiguous [nConnections, kH, kW]
+          THTensor *gradBias,          // [INOUT] accumulates scale * dL/dbias, contiguous [nOutputPlane]
+          THIndexTensor *connTable,    // [nConnections, 2] rows (input plane, output plane), 0-based
+          int nInputPlane,             // input planes the table may name
+          int nOutputPlane,            // output planes
+          int kW,                      // kernel width
+          int kH,                      // kernel height
+          int dW,                      // horizontal step
+          int dH,                      // vertical step
+          accreal scale);              // factor applied to the accumulated gradients
+
 /* ==== end of volumetric convolutions ==== */
 
 /* ==== padding and resampling ==== */

@@ -1,0 +1,92 @@
+import numbers
+
+import numpy as np
+
+from ._arrays import check_like, name_of, reuse
+from ._dims import check_int, lua_int
+from ._planes import as_batch, check_planes
+from .Module import Module
+
+
+class SpatialCrossMapLRN(Module):
+    """Local response normalisation across planes (Krizhevsky et al. 2012),
+    at every pixel::
+
+        scale[c] = k + alpha / size * sum of x[d]^2 over the planes d of window(c)
+        y[c]     = x[c] * scale[c]^(-beta)
+
+    where window(c) holds the planes ``c - size//2`` to ``c + (size-1)//2``
+    that exist: centred on c for an odd size, as in Torch7 (the sum is still
+    divided by ``size`` where the window is cut at the first or last plane).
+    For an even size, where Torch7's Lua code indexed half planes, the window
+    has one plane more before c than after, as PyTorch's
+    ``local_response_norm``, which computes the same normalisation.
+
+    input ``[planes, H, W]`` or ``[batch, planes, H, W]``, float.
+
+    Gradient::
+
+        dL/dx[d] = dL/dy[d] scale[d]^(-beta)
+                   - 2 alpha beta / size * x[d] * sum of dL/dy[c] y[c] / scale[c]
+                     over the planes c whose window holds d
+
+    Torch7's defaults: ``alpha = 1e-4``, ``beta = 0.75``, ``k = 1``.
+    """
+
+    def __init__(self, size, alpha=1e-4, beta=0.75, k=1):
+        super().__init__()
+        self.size = check_int(self, size, "size", 1)
+        for name, value in (("alpha", alpha), ("beta", beta), ("k", k)):
+            if not isinstance(value, numbers.Real) or isinstance(value, bool):
+                raise TypeError(f"{name_of(self)}: {name} must be a number, got {value!r}")
+            setattr(self, name, float(value))
+
+    def _t7_fixup(self, version):
+        self.size = lua_int(self.size)
+        for name in ("scale", "paddedRatio", "accumRatio"):   # Torch7's work buffers
+            self.__dict__.pop(name, None)
+
+    def _scale(self, x):
+        """scale for the contiguous batch x ``[batch, planes, H, W]``."""
+        square_sums = _window_sum(x * x, self.size // 2, (self.size - 1) // 2)
+        return square_sums * (self.alpha / self.size) + self.k
+
+    def updateOutput(self, input):
+        self._kernels(input)
+        batched = check_planes(self, input)
+        x = as_batch(np.ascontiguousarray(input), batched)
+        self.output = reuse(self.output, input.shape, input.dtype, input)
+        with np.errstate(all="ignore"):
+            as_batch(self.output, batched)[...] = x * self._scale(x) ** -self.beta
+        return self.output
+
+    def updateGradInput(self, input, gradOutput):
+        self._kernels(input)
+        batched = check_planes(self, input)
+        check_like(self, gradOutput, "gradOutput", input, "the input")
+        x = as_batch(np.ascontiguousarray(input), batched)
+        g = as_batch(np.ascontiguousarray(gradOutput), batched)
+        self.gradInput = reuse(self.gradInput, input.shape, input.dtype, input, gradOutput)
+        with np.errstate(all="ignore"):
+            scale = self._scale(x)
+            powered = scale ** -self.beta            # y = x * powered
+            ratio = g * x * powered / scale          # dL/dy[c] y[c] / scale[c]
+            spread = _window_sum(ratio, (self.size - 1) // 2, self.size // 2)
+            as_batch(self.gradInput, batched)[...] = \
+                g * powered - (2 * self.alpha * self.beta / self.size) * x * spread
+        return self.gradInput
+
+    def __repr__(self):
+        return f"nn.SpatialCrossMapLRN({self.size}, alpha={self.alpha:g}, beta={self.beta:g}, k={self.k:g})"
+
+
+def _window_sum(v, before, after):
+    """out[:, c] = sum of v[:, d] for d from c - before to c + after (the
+    planes that exist), for v ``[batch, planes, H, W]``."""
+    n = v.shape[1]
+    out = np.zeros_like(v)
+    for offset in range(-before, after + 1):
+        lo, hi = max(0, -offset), min(n, n - offset)
+        if lo < hi:
+            out[:, lo:hi] += v[:, lo + offset:hi + offset]
+    return out

@@ -1,0 +1,128 @@
+"""nn_legacy.VolumetricFullDilatedConvolution and its kernels: the transpose
+of VolumetricDilatedConvolution (taps dilation apart, adj below the stride or
+the dilation)."""
+import numpy as np
+import pytest
+
+import nn_legacy as nn
+import thnn
+from layer_checks import check_bad_arrays, raises_exactly, uniform
+from volumetric_checks import (as_batch, assert_module_matches, check_empty_batch, check_properties,
+                               full_conv3d_loops, memory_order, save_and_load, torch7, torch_reference)
+
+N_IN, N_OUT = 2, 3
+SIZE = (3, 2, 4)                       # T, H, W
+# (kT, kW, kH, dT, dW, dH, padT, padW, padH, dilationT, dilationW, dilationH, adjT, adjW, adjH)
+SETTINGS = [
+    (2, 3, 2, 1, 1, 1, 0, 0, 0, 2, 1, 3, 0, 0, 2),    # adjH = 2 >= dH: allowed below dilationH
+    (2, 2, 3, 2, 1, 2, 1, 2, 0, 1, 3, 2, 1, 0, 1),
+    (3, 1, 2, 1, 2, 3, 2, 0, 1, 2, 2, 1, 0, 1, 2),
+    (1, 2, 1, 1, 1, 1, 0, 1, 0, 1, 1, 1, 0, 0, 0),    # dilation 1: VolumetricFullConvolution
+]
+IDS = ["k232-dil213-a002", "k223-d212-p120-dil132-a101", "k312-d123-p201-dil221-a012", "dil111"]
+
+
+def make(settings=SETTINGS[1]):
+    return nn.VolumetricFullDilatedConvolution(N_IN, N_OUT, *settings)
+
+
+def data(m, batch=2, size=SIZE, seed=1):
+    shape = ((batch,) if batch is not None else ()) + (N_IN,) + size
+    x = uniform(shape, seed)
+    return x, uniform(m.forward(x).shape, seed + 1)
+
+
+def dilation_and_adj(s):
+    """((dilationT, dilationH, dilationW), (adjT, adjH, adjW)): memory order."""
+    return (s[9], s[11], s[10]), (s[12], s[14], s[13])
+
+
+@pytest.mark.parametrize("settings", SETTINGS, ids=IDS)
+@pytest.mark.parametrize("batch", [None, 2], ids=["4D", "5D"])
+def test_forward_and_backward_match_loops(settings, batch):
+    m = make(settings)
+    x, g = data(m, batch)
+    k, step, pad = memory_order(*settings[:9])
+    dilation, adj = dilation_and_adj(settings)
+    out, gx, gw, gb = full_conv3d_loops(as_batch(x), m.weight, m.bias, as_batch(g), step, pad, adj, dilation)
+    assert_module_matches(m, x, g, out.reshape(g.shape), gx.reshape(x.shape), gw, gb)
+
+
+@pytest.mark.parametrize("settings", SETTINGS, ids=IDS)
+def test_matches_torch_conv_transpose3d(settings):
+    torch = pytest.importorskip("torch")
+    m = make(settings)
+    x, g = data(m)
+    k, step, pad = memory_order(*settings[:9])
+    dilation, adj = dilation_and_adj(settings)
+    out, gin, (gw, gb) = torch_reference(
+        lambda t, w, b: torch.nn.functional.conv_transpose3d(t, w, b, stride=step, padding=pad, output_padding=adj,
+                                                             dilation=dilation),
+        x, [m.weight, m.bias], g)
+    assert_module_matches(m, x, g, out, gin, gw, gb)
+
+
+def test_dilation_one_is_VolumetricFullConvolution():
+    s = SETTINGS[3]
+    m = make(s)
+    plain = nn.VolumetricFullConvolution(N_IN, N_OUT, *s[:9], *s[12:])
+    plain.weight[...], plain.bias[...] = m.weight, m.bias
+    x, g = data(m)
+    np.testing.assert_array_equal(m.forward(x), plain.forward(x))
+    np.testing.assert_array_equal(m.backward(x, g), plain.backward(x, g))
+
+
+def test_properties():
+    m = make(SETTINGS[2])
+    x, g = data(m, 2, (2, 2, 3))
+    x_small, g_small = data(m, 1, (2, 2, 3), seed=5)
+    check_properties(lambda: make(SETTINGS[2]), x, g, x_small, g_small)
+
+
+def test_empty_batch():
+    assert check_empty_batch(make(), (N_IN,) + SIZE) == (0, N_OUT, 5, 8, 3)
+
+
+def test_repr_and_defaults():
+    m = nn.VolumetricFullDilatedConvolution(2, 3, 3, 2, 1)
+    assert (m.dilationT, m.dilationW, m.dilationH) == (1, 1, 1)
+    assert repr(m) == "nn.VolumetricFullDilatedConvolution(2 -> 3, 2x1x3, dilation 1,1,1)"
+    assert repr(make()) == "nn.VolumetricFullDilatedConvolution(2 -> 3, 2x3x2, 1,2,2, 2,0,1, 0,1,1, dilation 3,2,1)"
+
+
+def test_adj_below_the_dilation_but_not_the_stride():
+    with raises_exactly(ValueError, "VolumetricFullDilatedConvolution: adjT, adjW, adjH must be smaller than the "
+                                    "stride or the dilation, got adjT=0, adjW=0, adjH=3, dT=1, dW=1, dH=1, "
+                                    "dilationT=2, dilationW=1, dilationH=3"):
+        nn.VolumetricFullDilatedConvolution(2, 3, 2, 3, 2, 1, 1, 1, 0, 0, 0, 2, 1, 3, 0, 0, 3)
+    m = make(SETTINGS[0])          # adjH = 2 with dH = 1: the output has rows no input voxel reaches
+    out = m.forward(uniform((N_IN,) + SIZE))
+    np.testing.assert_array_equal(out[:, :, -1, :], np.broadcast_to(m.bias[:, None, None], out[:, :, -1, :].shape))
+
+
+def test_kernel_refuses_bad_adj():
+    w, x = np.zeros((N_IN, N_OUT, 1, 1, 1)), np.zeros((N_IN, 3, 3, 3))
+    with raises_exactly(thnn.THNNError, "VolumetricFullDilatedConvolution_accGradParameters: output padding must be "
+                                        "at least 0 and smaller than the stride or the dilation, got adjT=0, "
+                                        "adjW=0, adjH=-1 with dT=1, dW=1, dH=1, dilationT=1, dilationW=1, "
+                                        "dilationH=1"):
+        thnn.Double.VolumetricFullDilatedConvolution_accGradParameters(x, x, w.copy(), None, None, 1, 1, 1, 1, 1, 1,
+                                                                       0, 0, 0, 1, 1, 1, 0, 0, -1, 1.0)
+
+
+def test_bad_array_types():
+    m = make()
+    x, g = data(m)
+    check_bad_arrays(m, x, g, "VolumetricFullDilatedConvolution")
+
+
+def test_a_torch7_file_loads(tmp_path):
+    fresh = make()
+    fields = dict(zip(("kT", "kW", "kH", "dT", "dW", "dH", "padT", "padW", "padH", "dilationT", "dilationW",
+                       "dilationH", "adjT", "adjW", "adjH"), map(float, SETTINGS[1])))
+    saved = torch7("nn.VolumetricFullDilatedConvolution", nInputPlane=2.0, nOutputPlane=3.0, weight=fresh.weight,
+                   bias=fresh.bias, gradWeight=fresh.weight, gradBias=fresh.bias, **fields)
+    loaded = save_and_load(tmp_path, saved)
+    assert repr(loaded) == repr(fresh)
+    x = uniform((N_IN,) + SIZE)
+    np.testing.assert_array_equal(loaded.forward(x), fresh.forward(x))

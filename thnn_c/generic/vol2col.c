@@ -1,0 +1,316 @@
+/* Shared by the volumetric convolutions: their geometry and its checks, and
+ * the unfolding of a volume into columns (vol2col) and back (col2vol), with
+ * the three matrix products a convolution and its transpose are made of.
+ *
+ * Geometry.  Axes are numbered in memory order: 0 = time (T), 1 = height (H),
+ * 2 = width (W); the kernels take their arguments in Torch7's order (kT, kW,
+ * kH, ...) and put them in this order once, in their shape check.  A kernel
+ * of k[0] x k[1] x k[2] taps, dilation[a] apart along axis a (so it spans
+ * (k - 1) * dilation + 1 voxels), slides over a volume padded with pad[a]
+ * zeros on both ends of each axis, in steps of d[a].  Output voxel
+ * (t, y, x) sees input voxel
+ *     (t*d[0] - pad[0] + a*dilation[0], y*d[1] - pad[1] + b*dilation[1], x*d[2] - pad[2] + e*dilation[2])
+ * through tap (a, b, e); there are (in + 2*pad - span) / d + 1 positions
+ * along each axis.
+ *
+ * Columns.  The columns of one volume are a matrix [nPlane*kT*kH*kW, outT*outH*outW]:
+ * row ((c*kT + a)*kH + b)*kW + e holds, for every output voxel, the input
+ * voxel that tap (a, b, e) of plane c sees there (0 in the padding).  A
+ * convolution is then one matrix product with the weight viewed as
+ * [nOutputPlane, nPlane*kT*kH*kW] (the memory of [nOutputPlane, nPlane, kT, kH, kW]).
+ *
+ * The engine.  A convolution and its transpose (the "full" convolution) are
+ * the same three products with the roles swapped.  Call "image" the side the
+ * kernel slides over (the input of a convolution, the output of a full
+ * convolution) and "other" the other side: nOther planes of `area` =
+ * outT*outH*outW voxels.  With K = nPlane*kT*kH*kW and w a [nOther, K] matrix:
+ *     volUnfoldMultiply:  other [nOther, area] = w * columns(image) [K, area]
+ *     volMultiplyFold:    image = col2vol(w^T [K, nOther] * other [nOther, area])
+ *     volGradWeight:      gw [nOther, K] += scale * other * columns(image)^T
+ * BLAS is column-major, where a row-major [r, c] matrix is its transpose:
+ * hence the transposition flags of the gemm calls.  Samples are done one
+ * after the other through one column buffer [K, area].
+ *
+ * (The spatial convolutions have their own 2D unfolding in unfold.c; this
+ * file is its 3D counterpart, kept apart so that neither constrains the
+ * other.  Names here start with Vol / vol so the two never collide.) */
+#ifndef TH_GENERIC_FILE
+#define TH_GENERIC_FILE "generic/vol2col.c"
+#else
+
+/* ---- the parts that do not depend on the element type, compiled once ---- */
+#ifndef THNN_VOL2COL_SHARED
+#define THNN_VOL2COL_SHARED
+
+typedef struct THNNVolGeometry {
+  int k[3];                    /* taps along T, H, W */
+  int d[3];                    /* steps */
+  int pad[3];                  /* zeros added at both ends */
+  int dilation[3];             /* distance between taps */
+  int64_t nPlane;              /* planes of the image the kernel slides over */
+  int64_t in[3];               /* size of that image */
+  int64_t out[3];              /* positions of the kernel */
+} THNNVolGeometry;
+
+/* Voxels a dilated kernel spans along one axis. */
+static int64_t THNNVol_span(int k, int dilation)
+{
+  return (int64_t)(k - 1) * dilation + 1;
+}
+
+/* Check the kernel settings (sizes, steps, dilations positive; pads at
+ * least 0) and put them into g in T, H, W order; the arguments come in
+ * Torch7's order T, W, H, as do the names in the messages.  0, or -1 with
+ * the reason. */
+static int THNNVol_settings(THNNState *state, THNNVolGeometry *g, int kT, int kW, int kH, int dT, int dW, int dH,
+                            int padT, int padW, int padH, int dilationT, int dilationW, int dilationH)
+{
+  if (kT <= 0 || kW <= 0 || kH <= 0)
+    return THError(state, "kernel size must be positive, got kT=%d, kW=%d, kH=%d", kT, kW, kH);
+  if (dT <= 0 || dW <= 0 || dH <= 0)
+    return THError(state, "stride must be positive, got dT=%d, dW=%d, dH=%d", dT, dW, dH);
+  if (padT < 0 || padW < 0 || padH < 0)
+    return THError(state, "padding must be at least 0, got padT=%d, padW=%d, padH=%d", padT, padW, padH);
+  if (dilationT <= 0 || dilationW <= 0 || dilationH <= 0)
+    return THError(state, "dilation must be positive, got dilationT=%d, dilationW=%d, dilationH=%d",
+                   dilationT, dilationW, dilationH);
+  *g = (THNNVolGeometry){{kT, kH, kW}, {dT, dH, dW}, {padT, padH, padW}, {dilationT, dilationH, dilationW},
+                         0, {0, 0, 0}, {0, 0, 0}};
+  return 0;
+}
+
+/* kT*kH*kW, or -1 when it overflows. */
+static int64_t THNNVol_taps(const THNNVolGeometry *g)
+{
+  return THMulSizes(THMulSizes(g->k[0], g->k[1]), g->k[2]);
+}
+
+/* Fill in, out and return 1 when a convolution with g's kernel fits in a
+ * volume of `in` voxels (T, H, W order) with at least one position along
+ * each axis; else return 0 with need[] the smallest such volume. */
+static int THNNVol_setOutput(THNNVolGeometry *g, const int64_t *in, int64_t *need)
+{
+  int fits = 1;
+  for (int a = 0; a < 3; a++) {
+    int64_t span = THNNVol_span(g->k[a], g->dilation[a]);
+    need[a] = span - 2 * (int64_t)g->pad[a] < 1 ? 1 : span - 2 * (int64_t)g->pad[a];
+    g->in[a] = in[a];
+    g->out[a] = in[a] >= need[a] ? (in[a] + 2 * (int64_t)g->pad[a] - span) / g->d[a] + 1 : 0;
+    fits = fits && in[a] >= need[a];
+  }
+  return fits;
+}
+
+/* Output positions x in [0, n) whose voxel x*step + offset lies in [0, size):
+ * the range [first, last). */
+static void THNNVol_inside(int64_t offset, int step, int64_t size, int64_t n, int64_t *first, int64_t *last)
+{
+  int64_t lo = offset >= 0 ? 0 : (-offset + step - 1) / step;
+  int64_t hi = size - offset <= 0 ? 0 : (size - offset + step - 1) / step;
+  *first = lo < n ? lo : n;
+  *last = hi < n ? hi : n;
+  if (*last < *first)
+    *last = *first;
+}
+
+/* What one tap (a, b, e) sees: the offset of its voxel from the output
+ * position times the step, and the output positions where it lies inside. */
+typedef struct THNNVolTap {
+  int64_t offset[3];
+  int64_t first[3], last[3];
+} THNNVolTap;
+
+static THNNVolTap THNNVol_tap(const THNNVolGeometry *g, int a, int b, int e)
+{
+  THNNVolTap tap;
+  int tapIndex[3] = {a, b, e};
+  for (int x = 0; x < 3; x++) {
+    tap.offset[x] = (int64_t)tapIndex[x] * g->dilation[x] - g->pad[x];
+    THNNVol_inside(tap.offset[x], g->d[x], g->in[x], g->out[x], &tap.first[x], &tap.last[x]);
+  }
+  return tap;
+}
+
+/* Elements of the columns of one sample: K = nPlane*kT*kH*kW rows of
+ * area = outT*outH*outW; -1 (error set) when a product overflows. */
+static int THNNVol_columnSizes(THNNState *state, const THNNVolGeometry *g, int64_t *K, int64_t *area)
+{
+  int64_t k = g->nPlane, n = 1;
+  for (int a = 0; a < 3; a++) {
+    k = THMulSizes(k, g->k[a]);
+    n = THMulSizes(n, g->out[a]);
+  }
+  if (k < 0 || n < 0)
+    return THError(state, "the unfolded volume (planes x taps, output voxels) is too large");
+  *K = k;
+  *area = n;
+  return 0;
+}
+
+#endif /* THNN_VOL2COL_SHARED */
+
+/* ---- per element type ---- */
+
+/* The input of a convolution: 4D [nIn, T, H, W] or 5D [batch, nIn, T, H,
+ * W], large enough for at least one kernel position along each axis.
+ * Fills g's nPlane, in and out (its kernel settings already set) and
+ * checks gradOutput, when given, is [(batch,) nOut, outT, outH, outW]. */
+static int THNN_(volConvCheckInput)(THNNState *state, const THTensor *input, const THTensor *gradOutput,
+                                    int64_t nIn, int64_t nOut, THNNVolGeometry *g)
+{
+  int batched = input->nDimension == 5;
+  if (!(input->nDimension == 4 || batched) || input->size[batched] != nIn)
+    return THTensor_(shapeError)(state, "input", input,
+                                 "4D [nInputPlane, T, H, W] or 5D [batch, nInputPlane, T, H, W] with %lld planes",
+                                 (long long)nIn);
+  int64_t need[3];
+  g->nPlane = nIn;
+  if (!THNNVol_setOutput(g, input->size + batched + 1, need))
+    return THTensor_(shapeError)(state, "input", input,
+                                 "at least %lld x %lld x %lld (T x H x W) for this kernel, padding and dilation",
+                                 (long long)need[0], (long long)need[1], (long long)need[2]);
+  if (THMulSizes(THMulSizes(g->out[0], g->out[1]), g->out[2]) < 0)
+    return THError(state, "the output volume (%lld x %lld x %lld voxels, T x H x W) is too large",
+                   (long long)g->out[0], (long long)g->out[1], (long long)g->out[2]);
+  if (gradOutput) {
+    int64_t size[5] = {input->size[0], nOut, g->out[0], g->out[1], g->out[2]};
+    TH_TRY(THTensor_(checkSizes)(state, "gradOutput", gradOutput, input->nDimension, size + !batched));
+  }
+  return 0;
+}
+
+/* columns [K, area] <- the voxels each tap of each plane sees (see the top). */
+static void THNN_(vol2col)(const THNNVolGeometry *g, const real *vol, real *columns)
+{
+  const int64_t plane = g->in[0] * g->in[1] * g->in[2];
+  const int64_t area = g->out[0] * g->out[1] * g->out[2];
+  real *row = columns;
+  for (int64_t c = 0; c < g->nPlane; c++)
+    for (int a = 0; a < g->k[0]; a++)
+      for (int b = 0; b < g->k[1]; b++)
+        for (int e = 0; e < g->k[2]; e++, row += area) {
+          THNNVolTap tap = THNNVol_tap(g, a, b, e);
+          memset(row, 0, (size_t)area * sizeof(real));
+          for (int64_t t = tap.first[0]; t < tap.last[0]; t++)
+            for (int64_t y = tap.first[1]; y < tap.last[1]; y++) {
+              real *dst = row + (t * g->out[1] + y) * g->out[2];
+              /* input index of output x: src + x * d[2] (inside for x in [first, last)) */
+              int64_t src = c * plane + ((t * g->d[0] + tap.offset[0]) * g->in[1] + y * g->d[1] + tap.offset[1])
+                            * g->in[2] + tap.offset[2];
+              for (int64_t x = tap.first[2]; x < tap.last[2]; x++)
+                dst[x] = vol[src + x * g->d[2]];
+            }
+        }
+}
+
+/* vol [nPlane, inT, inH, inW] += the columns folded back: every entry is
+ * added to the voxel vol2col would have copied it from (entries in the
+ * padding are dropped). */
+static void THNN_(col2vol)(const THNNVolGeometry *g, const real *columns, real *vol)
+{
+  const int64_t plane = g->in[0] * g->in[1] * g->in[2];
+  const int64_t area = g->out[0] * g->out[1] * g->out[2];
+  const real *row = columns;
+  for (int64_t c = 0; c < g->nPlane; c++)
+    for (int a = 0; a < g->k[0]; a++)
+      for (int b = 0; b < g->k[1]; b++)
+        for (int e = 0; e < g->k[2]; e++, row += area) {
+          THNNVolTap tap = THNNVol_tap(g, a, b, e);
+          for (int64_t t = tap.first[0]; t < tap.last[0]; t++)
+            for (int64_t y = tap.first[1]; y < tap.last[1]; y++) {
+              const real *src = row + (t * g->out[1] + y) * g->out[2];
+              int64_t dst = c * plane + ((t * g->d[0] + tap.offset[0]) * g->in[1] + y * g->d[1] + tap.offset[1])
+                            * g->in[2] + tap.offset[2];
+              for (int64_t x = tap.first[2]; x < tap.last[2]; x++)
+                vol[dst + x * g->d[2]] += src[x];
+            }
+        }
+}
+
+/* Give the column buffer the shape [K, area].  Every sample overwrites all
+ * of it; without samples it is zeroed, so that it never holds
+ * uninitialised memory. */
+static int THNN_(volResizeColumns)(THNNState *state, THTensor *columns, int64_t K, int64_t area, int64_t batch)
+{
+  TH_TRY(THTensor_(resize2d)(state, columns, K, area));
+  if (batch == 0)
+    memset(THTensor_(data)(columns), 0, (size_t)(K * area) * sizeof(real));
+  return 0;
+}
+
+/* Each of nPlane planes of `area` elements set to its bias value (bias may
+ * be strided), or to 0 without a bias. */
+static void THNN_(volFillBias)(real *data, const THTensor *bias, int64_t nPlane, int64_t area)
+{
+  const real *b = bias ? THTensor_(data)(bias) : NULL;
+  for (int64_t p = 0; p < nPlane; p++) {
+    real v = b ? b[p * bias->stride[0]] : 0;
+    for (int64_t i = 0; i < area; i++)
+      data[p * area + i] = v;
+  }
+}
+
+/* other = w * columns(image) for each of `batch` samples, each plane o of
+ * other starting from bias[o] (bias may be NULL).  w is [nOther, K],
+ * contiguous; columns has room for [K, area]. */
+static int THNN_(volUnfoldMultiply)(THNNState *state, const THNNVolGeometry *g, int64_t batch, int64_t nOther,
+                                    const real *image, const real *w, const THTensor *bias, real *other,
+                                    real *columns, int64_t K, int64_t area)
+{
+  const int64_t imageSize = g->nPlane * g->in[0] * g->in[1] * g->in[2];
+  for (int64_t n = 0; n < batch; n++) {
+    real *out = other + n * nOther * area;
+    THNN_(vol2col)(g, image + n * imageSize, columns);
+    THNN_(volFillBias)(out, bias, nOther, area);
+    TH_TRY(THBlas_(gemm)(state, 'n', 'n', area, nOther, K, 1, columns, area, w, K, 1, out, area));
+  }
+  return 0;
+}
+
+/* image = col2vol(w^T * other) for each of `batch` samples, each image plane
+ * c starting from bias[c] (0 when bias is NULL).  w is [nOther, K]. */
+static int THNN_(volMultiplyFold)(THNNState *state, const THNNVolGeometry *g, int64_t batch, int64_t nOther,
+                                  const real *other, const real *w, const THTensor *bias, real *image,
+                                  real *columns, int64_t K, int64_t area)
+{
+  const int64_t planeSize = g->in[0] * g->in[1] * g->in[2];
+  for (int64_t n = 0; n < batch; n++) {
+    real *img = image + n * g->nPlane * planeSize;
+    TH_TRY(THBlas_(gemm)(state, 'n', 't', area, K, nOther, 1, other + n * nOther * area, area, w, K,
+                         0, columns, area));
+    THNN_(volFillBias)(img, bias, g->nPlane, planeSize);
+    THNN_(col2vol)(g, columns, img);
+  }
+  return 0;
+}
+
+/* gw [nOther, K] += scale * the sum over samples of other * columns(image)^T
+ * (gw contiguous). */
+static int THNN_(volGradWeight)(THNNState *state, const THNNVolGeometry *g, int64_t batch, int64_t nOther,
+                                const real *image, const real *other, real *gw, real *columns,
+                                int64_t K, int64_t area, accreal scale)
+{
+  const int64_t imageSize = g->nPlane * g->in[0] * g->in[1] * g->in[2];
+  for (int64_t n = 0; n < batch; n++) {
+    THNN_(vol2col)(g, image + n * imageSize, columns);
+    TH_TRY(THBlas_(gemm)(state, 't', 'n', K, nOther, area, (real)scale, columns, area,
+                         other + n * nOther * area, area, 1, gw, K));
+  }
+  return 0;
+}
+
+/* gb[c] += scale * the sum of plane c over every sample (batch samples of
+ * nPlane planes of `area` elements; gb contiguous). */
+static void THNN_(volGradBias)(real *gb, const real *grad, int64_t batch, int64_t nPlane, int64_t area,
+                               accreal scale)
+{
+  for (int64_t c = 0; c < nPlane; c++) {
+    accreal s = 0;
+    for (int64_t n = 0; n < batch; n++)
+      for (int64_t i = 0; i < area; i++)
+        s += grad[(n * nPlane + c) * area + i];
+    gb[c] += (real)(scale * s);
+  }
+}
+
+#endif
