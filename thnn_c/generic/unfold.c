@@ -392,16 +392,36 @@ static int THNN_(convGradWeight)(THNNState *state, const THNNConvGeometry *g, co
   return 0;
 }
 
+/* The sum of n elements, in accreal, over 8 running sums (so the loop
+ * vectorizes; the order is fixed, so the result does not vary). */
+static accreal THNN_(convSum)(const real *x, int64_t n)
+{
+  accreal part[8] = {0};
+  int64_t k = 0;
+  for (; k + 8 <= n; k += 8)
+    for (int j = 0; j < 8; j++)
+      part[j] += x[k + j];
+  accreal s = 0;
+  for (; k < n; k++)
+    s += x[k];
+  for (int j = 0; j < 8; j++)
+    s += part[j];
+  return s;
+}
+
 /* gb[c] += scale * the sum of plane c over every sample (batch samples of
- * nPlane planes of `area` elements). */
+ * nPlane planes of `area` elements); the planes are shared between threads. */
 static void THNN_(convGradBias)(real *gb, const real *grad, int64_t batch, int64_t nPlane, int64_t area,
                                 accreal scale)
 {
+#ifdef _OPENMP
+  int nThreads = THNNConv_threads(nPlane, (double)batch * nPlane * area);
+#pragma omp parallel for num_threads(nThreads) schedule(static) if (nThreads > 1)
+#endif
   for (int64_t c = 0; c < nPlane; c++) {
     accreal s = 0;
     for (int64_t n = 0; n < batch; n++)
-      for (int64_t k = 0; k < area; k++)
-        s += grad[(n * nPlane + c) * area + k];
+      s += THNN_(convSum)(grad + (n * nPlane + c) * area, area);
     gb[c] += (real)(scale * s);
   }
 }
