@@ -319,7 +319,7 @@ def _volumetric(transposed, dilated, buffered):
     """The volumetric convolutions, 5D input [n, 2, 3, 4, 5]; the full
     (transposed) ones with adj.  Kernel 2x1x3 (T x H x W), steps (1, 1, 2),
     pads (1, 1, 0): no two sizes alike."""
-    def build(dtype, rng, n, verb):
+    def build(dtype, rng, n, fn):
         n_in, n_out, size = 2, 3, (3, 4, 5)                    # T, H, W
         k, d, pad, dil, adj = (2, 1, 3), (1, 1, 2), (1, 1, 0), (2, 3, 1) if dilated else (1, 1, 1), (0, 0, 1)
         kw = dict(kT=k[0], kH=k[1], kW=k[2], dT=d[0], dH=d[1], dW=d[2], padT=pad[0], padH=pad[1], padW=pad[2])
@@ -333,9 +333,9 @@ def _volumetric(transposed, dilated, buffered):
             out = tuple((i + 2 * p - (q - 1) * e - 1) // s + 1 for i, s, p, q, e in zip(size, d, pad, k, dil))
         w = _u(rng, ((n_in, n_out) if transposed else (n_out, n_in)) + k, dtype)
         kw["input"] = _u(rng, (n, n_in) + size, dtype)
-        if verb == "updateOutput":
+        if fn.verb == "updateOutput":
             kw.update(output=None, weight=w, bias=_u(rng, (n_out,), dtype))
-        elif verb == "updateGradInput":
+        elif fn.verb == "updateGradInput":
             kw.update(gradOutput=_u(rng, (n, n_out) + out, dtype), gradInput=None, weight=w)
         else:
             kw.update(gradOutput=_u(rng, (n, n_out) + out, dtype), gradWeight=_u(rng, w.shape, dtype),
@@ -346,14 +346,14 @@ def _volumetric(transposed, dilated, buffered):
     return build
 
 
-def _spatial_local(dtype, rng, n, verb):
+def _spatial_local(dtype, rng, n, fn):
     n_in, n_out, iH, iW, kH, kW, oH, oW = 2, 3, 4, 5, 2, 3, 5, 2
     kw = dict(input=_u(rng, (n, n_in, iH, iW), dtype), kW=kW, kH=kH, dW=2, dH=1, padW=0, padH=1,
               inputWidth=iW, inputHeight=iH, outputWidth=oW, outputHeight=oH)
     w = _u(rng, (oH, oW, n_out, n_in, kH, kW), dtype)
-    if verb == "updateOutput":
+    if fn.verb == "updateOutput":
         kw.update(output=None, weight=w, bias=_u(rng, (n_out, oH, oW), dtype))
-    elif verb == "updateGradInput":
+    elif fn.verb == "updateGradInput":
         kw.update(gradOutput=_u(rng, (n, n_out, oH, oW), dtype), gradInput=None, weight=w)
     else:
         kw.update(gradOutput=_u(rng, (n, n_out, oH, oW), dtype), gradWeight=_u(rng, w.shape, dtype),
@@ -363,16 +363,16 @@ def _spatial_local(dtype, rng, n, verb):
 
 def _connection_map(transposed):
     """SpatialConvolutionMap, and SpatialFullConvolutionMap (transposed)."""
-    def build(dtype, rng, n, verb):
+    def build(dtype, rng, n, fn):
         table = np.array([[0, 0], [2, 0], [1, 1], [2, 1], [0, 2]], dtype=np.int64)
         kH, kW, dH, dW = 2, 3, 1, 2
         out_hw = ((4 - 1) * dH + kH, (5 - 1) * dW + kW) if transposed else ((4 - kH) // dH + 1, (5 - kW) // dW + 1)
         kw = dict(input=_u(rng, (n, 3, 4, 5), dtype), connTable=table, nInputPlane=3, nOutputPlane=3,
                   kW=kW, kH=kH, dW=dW, dH=dH)
         w = _u(rng, (len(table), kH, kW), dtype)
-        if verb == "updateOutput":
+        if fn.verb == "updateOutput":
             kw.update(output=None, weight=w, bias=_u(rng, (3,), dtype))
-        elif verb == "updateGradInput":
+        elif fn.verb == "updateGradInput":
             kw.update(gradOutput=_u(rng, (n, 3) + out_hw, dtype), gradInput=None, weight=w)
         else:
             kw.update(gradOutput=_u(rng, (n, 3) + out_hw, dtype), gradWeight=_u(rng, w.shape, dtype),
