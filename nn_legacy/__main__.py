@@ -7,13 +7,17 @@ It loads the digits bundled with scikit-learn (no download), checks the
 gradients of every layer, of the whole model and of the criterion against
 central differences in float64, trains with minibatch SGD (or Adam) from
 nn_legacy.optim on the flattened parameters, and reports the accuracy on
-held-out digits.  The exit status is 1 if a gradient check fails or the
-held-out accuracy is below 90 %, so it doubles as a smoke test of the C
+held-out digits; then it saves the model (nn_legacy.save), loads it back
+and checks that the reloaded model's predictions are identical.  The exit
+status is 1 if a gradient check fails, the held-out accuracy is below 90 %
+or the reloaded model differs, so it doubles as a smoke test of the C
 kernels and of the explicit-backprop plumbing.
 """
 import argparse
 import math
+import os
 import sys
+import tempfile
 import time
 
 import numpy as np
@@ -145,6 +149,22 @@ def accuracy(model, x, y, batch_size=256):
     return correct / len(x)
 
 
+def save_and_reload(model, x):
+    """Save the trained model with nn_legacy.save, load it back, and compare
+    the two models' scores on x (they must be identical)."""
+    with tempfile.TemporaryDirectory() as folder:
+        path = os.path.join(folder, "digits-mlp.thnn")
+        nn.save(model, path)
+        size = os.path.getsize(path)
+        loaded = nn.load(path)
+    loaded.evaluate()
+    model.evaluate()
+    same = np.array_equal(loaded.forward(x), model.forward(x))
+    print(f"saved and reloaded ({size} bytes): predictions on the held-out set "
+          f"{'identical' if same else 'DIFFER'}")
+    return same
+
+
 def parse_args(argv):
     p = argparse.ArgumentParser(prog="python -m nn_legacy", description=__doc__.split("\n\n")[0])
     p.add_argument("--epochs", type=int, default=20, help="passes over the training set (default 20)")
@@ -199,9 +219,12 @@ def main(argv=None):
     print(f"training accuracy: {100 * train_acc:.2f} %")
     print(f"held-out accuracy: {100 * test_acc:.2f} % ({round(test_acc * len(y_test))}/{len(y_test)}; "
           f"required {100 * REQUIRED_ACCURACY:.0f} %)")
+    same = save_and_reload(model, x_test)
     print(f"total time: {time.perf_counter() - started:.2f} s")
 
     failures = []
+    if not same:
+        failures.append("the reloaded model predicts differently")
     if not grads_ok:
         failures.append(f"a gradient check exceeded {GRADIENT_TOLERANCE:g}")
     if test_acc < REQUIRED_ACCURACY:

@@ -314,6 +314,26 @@ def _batch_norm(dtype, rng, n, fn):
     return kw
 
 
+def _spatial_conv(make):
+    """The spatial convolutions on input [n, 2, 5, 7]: the module make(nn)
+    builds gives the shapes (weight, bias, and the output from a forward
+    pass) and the scalar fields by their header names; the values come from
+    rng, so a case repeats."""
+    def build(dtype, rng, n, fn):
+        import nn_legacy
+        m = make(nn_legacy)
+        m = m.float() if dtype == np.float32 else m.double()
+        x = _u(rng, (n, 2, 5, 7), dtype)
+        out = m.forward(x).shape
+        kw = {a.name: getattr(m, a.name) for a in fn.args[1:] if not a.is_tensor and hasattr(m, a.name)}
+        kw.update(input=x, weight=_u(rng, m.weight.shape, dtype), bias=_u(rng, m.bias.shape, dtype),
+                  finput=None, fgradInput=None, scale=0.5, gradOutput=_u(rng, out, dtype))
+        if fn.verb == "accGradParameters":
+            kw.update(gradWeight=_u(rng, m.weight.shape, dtype), gradBias=_u(rng, m.bias.shape, dtype))
+        return kw
+    return build
+
+
 # ---- volumetric convolutions, SpatialConvolutionLocal and the connection-table maps ----
 def _volumetric(transposed, dilated, buffered):
     """The volumetric convolutions, 5D input [n, 2, 3, 4, 5]; the full
@@ -567,6 +587,18 @@ CASES += [
          _connection_map(True)),
     Case("SpatialFullConvolutionMap_accGradParameters", "SpatialFullConvolutionMap_accGradParameters",
          _connection_map(True)),
+]
+CASES += [
+    *_cases("SpatialConvolutionMM", _spatial_conv(lambda nn: nn.SpatialConvolutionMM(2, 3, 3, 2, 2, 1, 1, 0))),
+    *_cases("SpatialDilatedConvolution",
+            _spatial_conv(lambda nn: nn.SpatialDilatedConvolution(2, 3, 2, 3, 1, 2, 1, 0, 2, 1))),
+    *_cases("SpatialFullConvolution",
+            _spatial_conv(lambda nn: nn.SpatialFullConvolution(2, 3, 3, 2, 2, 1, 1, 0, 1, 0))),
+    *_cases("SpatialFullDilatedConvolution",
+            _spatial_conv(lambda nn: nn.SpatialFullDilatedConvolution(2, 3, 3, 2, 2, 1, 1, 0, 2, 1, 1, 0))),
+    *_cases("SpatialDepthWiseConvolution",
+            _spatial_conv(lambda nn: nn.SpatialDepthWiseConvolution(2, 2, 3, 2, 2, 1, 1, 0))),
+    *_cases("SpatialSubSampling", _spatial_conv(lambda nn: nn.SpatialSubSampling(2, 3, 2, 2, 1))),
 ]
 from pooling_cases import BUILDERS as _POOLING  # noqa: E402  (the pooling layers keep their builders there)
 
