@@ -34,8 +34,9 @@ class SpatialConvolution(Module):
     over threads).  The buffers ``finput`` and ``fgradInput`` hold those
     columns, one matrix per thread; clearState() frees them.  On CPUs with
     AVX-512, a batch (at least one sample per thread) with ``dW = 1`` is
-    convolved by direct vector loops instead, in the forward pass and, when
-    ``dH = 1`` too, for gradInput; the buffer of that pass is then empty.  reset() draws
+    convolved by direct vector loops instead, in the forward pass, for the
+    weight gradient and, when ``dH = 1`` too, for gradInput; the buffer of
+    such a pass is then empty.  reset() draws
     weight and bias from U(-1/sqrt(kW*kH*nInputPlane), +...) as Torch7 did;
     noBias() drops the bias.
     """

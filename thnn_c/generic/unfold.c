@@ -42,8 +42,9 @@
  * not depend on timing either.
  *
  * Direct loops.  On a CPU with AVX-512, a batch with a sample for every
- * thread and steps of 1 along rows is convolved without columns (see
- * convDirectMultiply): OpenBLAS may run AVX2 kernels (OPENBLAS_CORETYPE),
+ * thread and steps of 1 along rows is convolved, and its weight gradient
+ * summed, without columns (see "direct convolution" below): OpenBLAS may
+ * run AVX2 kernels (OPENBLAS_CORETYPE),
  * and then these loops are about twice as fast as the matrix product.  They
  * add the taps in another order, so a sample's output differs in rounding
  * from the same sample convolved alone (by the product). */
