@@ -61,7 +61,10 @@ def _data(shape, dtype, seed):
 class Case:
     """One layer to time: a name, an input shape, how to build it on each
     side (ours(nn) with nn = nn_legacy; torch(torch, dtype)), and the target
-    ratios for the two passes (None: informational).
+    ratios for the two passes (None: informational).  flops: the forward
+    pass's floating-point operations, when worth reporting as GFLOP/s (the
+    backward pass counts twice as many).  dtype: run in this type whatever
+    --dtype says (None: --dtype).
 
     inputs(shape, dtype, seed) makes the input (default: standard normal
     values of the benchmark's dtype).  grad says which gradient the two sides
@@ -69,9 +72,12 @@ class Case:
     has no gradient (indices): then torch differentiates with respect to the
     parameters only, and the first parameter's gradient is compared."""
 
-    def __init__(self, name, shape, ours, torch, target_fwd=None, target_fb=None, inputs=_data, grad="input"):
+    def __init__(self, name, shape, ours, torch, target_fwd=None, target_fb=None, flops=None, dtype=None,
+                 inputs=_data, grad="input"):
         self.name, self.shape, self.ours, self.torch = name, shape, ours, torch
         self.target = dict(zip(PASSES, (target_fwd, target_fb)))
+        self.flops = {"fwd": flops, "fwd+bwd": 3 * flops} if flops else None
+        self.dtype = dtype
         self.inputs, self.grad = inputs, grad
 
 
@@ -118,6 +124,17 @@ def _torch_log_softmax_nll(torch, dtype):
     return lambda x: torch.nn.functional.nll_loss(torch.log_softmax(x, 1), target).reshape(1)
 
 
+def _conv(n, c_in, c_out, k, pad, size, dtype=None, target_fwd=None, target_fb=None):
+    """SpatialConvolution(c_in, c_out, k, k, 1, 1, pad, pad) on n x c_in x size x size
+    against torch's Conv2d; 2*N*Cout*Cin*k*k*outH*outW flops forward."""
+    out = size + 2 * pad - k + 1
+    name = f"SpatialConvolution {k}x{k} {c_in}->{c_out}" + (f" {dtype}" if dtype else "")
+    return Case(name, (n, c_in, size, size),
+                lambda nn: nn.SpatialConvolution(c_in, c_out, k, k, 1, 1, pad, pad),
+                lambda torch, dt: torch.nn.Conv2d(c_in, c_out, k, padding=pad, dtype=dt),
+                target_fwd, target_fb, flops=2 * n * c_out * c_in * k * k * out * out, dtype=dtype)
+
+
 CASES = [
     Case("Linear 1024->1024, batch 128", (128, 1024),
          lambda nn: nn.Linear(1024, 1024), lambda torch, dt: torch.nn.Linear(1024, 1024, dtype=dt),
@@ -136,6 +153,15 @@ CASES = [
     # backward: gradWeight accumulates (ours, in place) / torch's weight gradient
     Case("LookupTable 10000x128, 256x32 indices", TOKENS, lambda nn: nn.LookupTable(*EMBEDDING),
          lambda torch, dt: torch.nn.Embedding(*EMBEDDING, dtype=dt), inputs=_indices, grad="weight"),
+    _conv(32, 64, 64, 3, 1, 32, target_fwd=1.1, target_fb=1.3),          # 32x64x32x32
+    _conv(64, 3, 16, 5, 0, 32, target_fwd=2.0),                          # 64x3x32x32
+    _conv(32, 64, 64, 3, 1, 32, dtype="float64", target_fb=1.0),
+    Case("SpatialMaxPooling 2x2/2 32x64x32x32", IMAGE, lambda nn: nn.SpatialMaxPooling(2, 2, 2, 2),
+         lambda torch, dt: torch.nn.MaxPool2d(2, 2), target_fb=0.7),
+    Case("SpatialAveragePooling 2x2/2 32x64x32x32", IMAGE, lambda nn: nn.SpatialAveragePooling(2, 2, 2, 2),
+         lambda torch, dt: torch.nn.AvgPool2d(2, 2), target_fb=1.2),
+    Case("SpatialBatchNormalization 32x64x32x32", IMAGE, lambda nn: nn.SpatialBatchNormalization(64),
+         lambda torch, dt: torch.nn.BatchNorm2d(64, dtype=dt), target_fb=1.2),  # training: batch statistics
 ]
 
 
@@ -319,16 +345,18 @@ def main(argv=None):
         print(f"WARNING: other processes used {busy:.0%} of the CPUs just before the run; "
               f"the times below are not reliable")
     print()
-    header = f"{'case':38s} {'pass':8s} {'ours ms':>9s} {'torch ms':>9s} {'ratio':>6s}  {'target':12s} max rel diff"
+    header = (f"{'case':40s} {'pass':8s} {'ours ms':>9s} {'torch ms':>9s} {'ratio':>6s}  {'target':12s} "
+              f"max rel diff  GFLOP/s")
     print(header)
     print("-" * len(header))
     start = time.perf_counter()
     for index, case in enumerate(CASES):
         if args.only.lower() not in case.name.lower():
             continue
-        params = ours.build(index, dtype, 1000)
+        case_dtype = case.dtype or dtype
+        params = ours.build(index, case_dtype, 1000)
         if theirs:
-            theirs.build(index, dtype, params)
+            theirs.build(index, case_dtype, params)
         diff = ""
         if theirs:
             (y0, g0), (y1, g1) = ours.result(), theirs.result()
@@ -346,13 +374,18 @@ def main(argv=None):
             verdict = ""
             if target is not None:
                 verdict = f"<= {target}" + ("" if ratio is None else (" ok" if ratio <= target else " MISSED"))
-            print(f"{case.name if which == 'fwd' else '':38s} {which:8s} {a * 1e3:9.3f} "
+            rate = ""
+            if case.flops:
+                gflops = [f"{case.flops[which] / t / 1e9:.0f}" for t in (a, b) if t]
+                rate = "  " + " vs ".join(gflops)
+            print(f"{case.name if which == 'fwd' else '':40s} {which:8s} {a * 1e3:9.3f} "
                   f"{'-' if b is None else f'{b * 1e3:.3f}':>9s} {'-' if ratio is None else f'{ratio:.2f}':>6s}  "
-                  f"{verdict:12s} {diff if which == 'fwd' else ''}", flush=True)
+                  f"{verdict:12s} {diff if which == 'fwd' else '':12s}{rate}", flush=True)
     if theirs:
         theirs.close()
     busy_after = _cpu_busy_elsewhere(0.3)
-    print(f"\n{time.perf_counter() - start:.0f} s; targets: float32, 2 threads")
+    print(f"\n{time.perf_counter() - start:.0f} s; targets: float32 (rows named float64: float64), 2 threads; "
+          f"GFLOP/s: ours vs torch")
     if busy_after is not None and busy_after > 0.10:
         print(f"WARNING: other processes used {busy_after:.0%} of the CPUs right after the run")
 

@@ -32,7 +32,11 @@ class SpatialConvolution(Module):
     unfolded into a matrix of columns ``[nInputPlane*kH*kW, oH*oW]`` and
     multiplied by the weight (one matrix product per sample, samples spread
     over threads).  The buffers ``finput`` and ``fgradInput`` hold those
-    columns, one matrix per thread; clearState() frees them.  reset() draws
+    columns, one matrix per thread; clearState() frees them.  On CPUs with
+    AVX-512, a batch (at least one sample per thread) with ``dW = 1`` is
+    convolved by direct vector loops instead, in the forward pass, for the
+    weight gradient and, when ``dH = 1`` too, for gradInput; the buffer of
+    such a pass is then empty.  reset() draws
     weight and bias from U(-1/sqrt(kW*kH*nInputPlane), +...) as Torch7 did;
     noBias() drops the bias.
     """

@@ -6,6 +6,7 @@ import operator
 import numpy as np
 
 from ._checks import check_positive
+from . import _spatial
 
 
 def non_negative(layer, **values):
@@ -49,10 +50,7 @@ def output_size(size, k, step, pad, dilation=1):
     return room // step + 1 if room >= 0 else 0
 
 
-def t7_ints(module, *names):
-    """After load_lua: Lua numbers arrive as floats; make these fields ints."""
-    for name in names:
-        setattr(module, name, int(getattr(module, name)))
+t7_ints = _spatial.t7_ints    # Lua numbers -> ints, as the spatial convolutions do
 
 
 def t7_defaults(module, **defaults):

@@ -59,6 +59,22 @@ def test_output_size_formula():
     assert m.forward(uniform((2, 9, 11))).shape == (5, 5, 4)
 
 
+def test_inf_reaches_only_the_weight_gradients_of_taps_that_see_it():
+    # the last input column (inf) is seen by the right column of taps only,
+    # at the first output row by the top tap only; rows of 18 output pixels
+    # leave a partial vector in the direct loops, whose extra lanes must not
+    # turn 0 * inf into NaN
+    m = nn.SpatialConvolution(1, 1, 3, 3).noBias()
+    x = np.zeros((2, 1, 6, 20))
+    x[:, 0, 0, -1] = np.inf
+    m.forward(x)
+    m.zeroGradParameters()
+    m.backward(x, np.ones((2, 1, 4, 18)))
+    want = np.zeros((3, 3))
+    want[0, 2] = np.inf
+    np.testing.assert_array_equal(m.gradWeight[0, 0], want)
+
+
 def test_one_pixel_kernel_is_a_matrix_product_per_pixel():
     m = nn.SpatialConvolution(3, 2, 1, 1)
     x = uniform((2, 3, 4, 5))

@@ -6,9 +6,9 @@ import pytest
 
 import nn_legacy as nn
 import thnn
+from conv_checks import assert_module_matches, check_properties
 from layer_checks import check_bad_arrays, raises_exactly, uniform
-from volumetric_checks import (as_image_batch, assert_module_matches, check_empty_batch, check_properties,
-                               local_loops, save_and_load, torch7)
+from volumetric_checks import as_image_batch, check_empty_batch, local_loops, save_and_load, torch7
 
 N_IN, N_OUT = 2, 3
 # (iW, iH, kW, kH, dW, dH, padW, padH): width and height always different

@@ -7,7 +7,7 @@ import nn_legacy as nn
 import thnn
 from conv_checks import (as_batch, assert_module_matches, check_empty_batch, check_properties, check_threads,
                          conv_loops, t7_object, torch_reference)
-from layer_checks import check_bad_arrays, raises_exactly, uniform
+from layer_checks import check_bad_arrays, check_float32, raises_exactly, uniform
 
 # (nIn, nOut, kW, kH, dW, dH, padW, padH, dilationW, dilationH), input [batch, 3, 7, 8]
 SETTINGS = [(3, 4, 2, 3, 1, 2, 1, 2, 3, 2), (3, 4, 3, 2, 2, 1, 0, 1, 1, 3), (3, 4, 2, 3, 1, 1, 1, 2, 2, 2)]
@@ -56,6 +56,29 @@ def test_matches_torch(setting):
                                                    dilation=(dilH, dilW)),
         x, [m.weight, m.bias], g)
     assert_module_matches(m, x, g, out, gin, gw, gb)
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+def test_wide_rows_and_many_planes_match_torch(threads):
+    # On AVX-512 a batch convolves directly, in blocks of 8 output planes by
+    # 2 vectors of an output row (32 floats, 16 doubles): 11 planes and rows
+    # of 43 pixels leave partial blocks in both; padding, dilation and a row
+    # step of 2 as well.
+    torch = pytest.importorskip("torch")
+    setting = (3, 11, 3, 2, 1, 2, 1, 2, 2, 3)
+    m = make(setting)
+    x, g = data(setting, (4, 3, 9, 45))
+    assert g.shape == (4, 11, 5, 43)
+    out, gin, (gw, gb) = torch_reference(
+        lambda t, w, b: torch.nn.functional.conv2d(t, w, b, stride=(2, 1), padding=(2, 1), dilation=(3, 2)),
+        x, [m.weight, m.bias], g)
+    before = thnn.get_num_threads()
+    try:
+        thnn.set_num_threads(threads)
+        assert_module_matches(m, x, g, out, gin, gw, gb)
+        check_float32(make(setting), x, g)
+    finally:
+        thnn.set_num_threads(before)
 
 
 def test_dilation_one_is_SpatialConvolution():

@@ -6,9 +6,9 @@ import pytest
 
 import nn_legacy as nn
 import thnn
+from conv_checks import assert_module_matches, check_properties
 from layer_checks import check_bad_arrays, raises_exactly, uniform
-from volumetric_checks import (as_image_batch, assert_module_matches, check_empty_batch, check_properties, map_loops,
-                               save_and_load, torch7)
+from volumetric_checks import as_image_batch, check_empty_batch, map_loops, save_and_load, torch7
 
 FullMap = nn.SpatialFullConvolutionMap
 IRREGULAR = np.array([[0, 0], [2, 0], [1, 1], [2, 2], [2, 2], [0, 2]])

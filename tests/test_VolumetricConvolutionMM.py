@@ -6,9 +6,9 @@ import pytest
 
 import nn_legacy as nn
 import thnn
+from conv_checks import assert_module_matches, check_properties, torch_reference
 from layer_checks import check_bad_arrays, raises_exactly, uniform
-from volumetric_checks import (SETTING_IDS, VOLUMETRIC_SETTINGS, as_batch, assert_module_matches, check_empty_batch,
-                               check_properties, conv3d_loops, memory_order, torch_reference)
+from volumetric_checks import SETTING_IDS, VOLUMETRIC_SETTINGS, as_batch, check_empty_batch, conv3d_loops, memory_order
 
 N_IN, N_OUT = 2, 3
 SIZE = (4, 5, 6)                       # T, H, W

@@ -5,9 +5,9 @@ import pytest
 
 import nn_legacy as nn
 import thnn
+from conv_checks import assert_module_matches, check_properties, torch_reference
 from layer_checks import check_bad_arrays, raises_exactly, uniform
-from volumetric_checks import (as_batch, assert_module_matches, check_empty_batch, check_properties, conv3d_loops,
-                               memory_order, save_and_load, torch7, torch_reference)
+from volumetric_checks import as_batch, check_empty_batch, conv3d_loops, memory_order, save_and_load, torch7
 
 N_IN, N_OUT = 2, 3
 SIZE = (5, 6, 7)                       # T, H, W

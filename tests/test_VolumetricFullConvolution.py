@@ -6,9 +6,9 @@ import pytest
 
 import nn_legacy as nn
 import thnn
+from conv_checks import assert_module_matches, check_properties, torch_reference
 from layer_checks import check_bad_arrays, raises_exactly, uniform
-from volumetric_checks import (as_batch, assert_module_matches, check_empty_batch, check_properties,
-                               full_conv3d_loops, memory_order, save_and_load, torch7, torch_reference)
+from volumetric_checks import as_batch, check_empty_batch, full_conv3d_loops, memory_order, save_and_load, torch7
 
 N_IN, N_OUT = 2, 3
 SIZE = (3, 4, 2)                       # T, H, W

@@ -4,8 +4,10 @@ and the connection-table maps, on top of layer_checks:
 - reference results by explicit loops over every output element and tap
   (tiny sizes only), written from the formulas in the class docstrings and
   independent of the kernels;
-- the same through torch autograd (conv3d / conv_transpose3d), when installed;
-- the property checks every such layer runs (``check_properties``);
+- (torch_reference, assert_module_matches and check_properties, the
+  layer_checks properties every such layer runs, are the spatial
+  convolutions', in tests/conv_checks.py);
+- an empty batch of any number of dims (``check_empty_batch``);
 - Torch7 files of one object (``save_and_load``).
 
 Sizes are given in memory order, (T, H, W); the layers take Torch7's order
@@ -14,9 +16,6 @@ Sizes are given in memory order, (T, H, W); the layers take Torch7's order
 import numpy as np
 
 import nn_legacy as nn
-from layer_checks import (assert_input_jacobian, assert_parameter_jacobians, check_acc_update,
-                          check_batch_equals_samples, check_buffer_reuse, check_float32,
-                          check_noncontiguous, check_pickle, torch_or_skip)
 from t7_writer import T7Object, t7_bytes
 
 # (kT, kW, kH, dT, dW, dH, padT, padW, padH) with all three kernel sizes different, and the
@@ -146,57 +145,7 @@ def as_image_batch(a):
     return a if a is None or a.ndim == 4 else a[None]
 
 
-# ---------------------------------------------------------------- torch
-def torch_reference(fn, x, params, g):
-    """(fn(x, *params), dL/dx, [dL/dparam]) by torch autograd in float64,
-    as numpy; None params stay None (and get None gradients)."""
-    torch = torch_or_skip()
-    tx = torch.from_numpy(np.array(x, dtype=np.float64)).requires_grad_(True)
-    tp = [None if p is None else torch.from_numpy(np.array(p, dtype=np.float64)).requires_grad_(True)
-          for p in params]
-    ty = fn(tx, *tp)
-    ty.backward(torch.from_numpy(np.array(g, dtype=np.float64)))
-    return ty.detach().numpy(), tx.grad.numpy(), [None if p is None else p.grad.numpy() for p in tp]
-
-
-def assert_module_matches(m, x, g, want_out, want_gin, want_gw, want_gb, rtol=1e-12, atol=1e-13):
-    """forward and backward (scale 0.5, then 1.5 more: gradients accumulate)
-    of module m give these values; gradWeight compared in m.gradWeight's shape."""
-    m.zeroGradParameters()
-    np.testing.assert_allclose(m.forward(x), want_out, rtol=rtol, atol=atol, err_msg="output")
-    np.testing.assert_allclose(m.backward(x, g, 0.5), want_gin, rtol=rtol, atol=atol, err_msg="gradInput")
-    m.backward(x, g, 1.5)
-    np.testing.assert_allclose(m.gradWeight, 2 * np.reshape(want_gw, m.gradWeight.shape), rtol=rtol, atol=atol,
-                               err_msg="gradWeight")
-    if want_gb is not None:
-        np.testing.assert_allclose(m.gradBias, 2 * np.reshape(want_gb, m.gradBias.shape), rtol=rtol, atol=atol,
-                                   err_msg="gradBias")
-    else:
-        assert m.gradBias is None
-
-
 # ---------------------------------------------------------------- properties
-def check_properties(make, x, g, x_small, g_small):
-    """The checks of layer_checks on a batch x / g (and x_small / g_small, a
-    smaller batch): Jacobians w.r.t. input and every parameter (also without
-    bias when the layer has noBias), the accUpdateGradParameters step,
-    float32, strided input, batch = its samples one by one, buffer reuse
-    across batch sizes, pickling."""
-    m = make()
-    assert_input_jacobian(m, x)
-    assert_parameter_jacobians(m, x)
-    if hasattr(m, "noBias"):
-        nobias = make().noBias()
-        assert_input_jacobian(nobias, x)
-        assert_parameter_jacobians(nobias, x)
-    check_acc_update(make(), x, g)
-    check_float32(make(), x, g)
-    check_noncontiguous(make(), x, g)
-    check_batch_equals_samples(make(), x, g)
-    check_buffer_reuse(make(), x, g, x_small, g_small)
-    check_pickle(make(), x, g)
-
-
 def check_empty_batch(m, sample_shape):
     """A batch of 0 samples: empty output and gradInput, parameter gradients
     untouched, buffers holding no memory nothing wrote (zeros)."""

@@ -217,9 +217,10 @@
 /* ==== end of spatial and volumetric pooling ==== */
 
 /* ==== volumetric convolutions ==== */
-/* vol2col.c first: the geometry and engine the others share; each dilation-1
- * layer after the dilated one it forwards to; SpatialFullConvolutionMap after
- * SpatialConvolutionMap, whose plane helpers it uses */
+/* vol2col.c first (it builds on unfold.c, above): the geometry and engine
+ * the others share; each dilation-1 layer after the dilated one it forwards
+ * to; SpatialFullConvolutionMap after SpatialConvolutionMap, whose plane
+ * helpers it uses */
 
 #define TH_GENERIC_FILE "generic/vol2col.c"
 #include "THGenerateFloatTypes.h"

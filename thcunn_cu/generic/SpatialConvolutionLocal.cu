@@ -10,12 +10,7 @@
 
 #ifndef THC_LOCAL_SHARED
 #define THC_LOCAL_SHARED
-/* The CPU geometry, field for field (thnn_c/generic/SpatialConvolutionLocal.c). */
-typedef struct THNNLocalGeometry {
-  int kW, kH, dW, dH, padW, padH;
-  int64_t nIn, nOut, iH, iW, oH, oW;
-} THNNLocalGeometry;
-static_assert(sizeof(THNNLocalGeometry) == 6 * sizeof(int) + 6 * sizeof(int64_t), "layout of the CPU file");
+#include "THConvGeometry.h"   /* THNNLocalGeometry, filled by the CPU shape check */
 #endif
 
 /* shared with the CPU kernel */

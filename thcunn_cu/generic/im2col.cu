@@ -18,20 +18,7 @@
 #ifndef THC_IM2COL_SHARED
 #define THC_IM2COL_SHARED
 
-/* The CPU geometries, field for field (thnn_c/generic/unfold.c and
- * vol2col.c define them in C; the CPU shape checks fill them). */
-typedef struct THNNConvGeometry {
-  int kW, kH, dW, dH, padW, padH, dilationW, dilationH;
-  int64_t nPlane, inH, inW, outH, outW;
-} THNNConvGeometry;
-
-typedef struct THNNVolGeometry {
-  int k[3], d[3], pad[3], dilation[3];   /* T, H, W order */
-  int64_t nPlane, in[3], out[3];
-} THNNVolGeometry;
-
-static_assert(sizeof(THNNConvGeometry) == 8 * sizeof(int) + 5 * sizeof(int64_t), "layout of unfold.c");
-static_assert(sizeof(THNNVolGeometry) == 12 * sizeof(int) + 7 * sizeof(int64_t), "layout of vol2col.c");
+#include "THConvGeometry.h"   /* the geometries the CPU shape checks fill */
 
 /* A spatial geometry as a volume of one time step. */
 static inline THNNVolGeometry THCConv_volume(const THNNConvGeometry *g)

@@ -16,10 +16,7 @@
 #ifndef THNN_LOCAL_SHARED
 #define THNN_LOCAL_SHARED
 
-typedef struct THNNLocalGeometry {
-  int kW, kH, dW, dH, padW, padH;
-  int64_t nIn, nOut, iH, iW, oH, oW;
-} THNNLocalGeometry;
+#include "THConvGeometry.h"   /* THNNLocalGeometry */
 
 /* The taps i in [first, last) of a kernel of k taps whose pixel
  * pos*step - pad + i lies in [0, size). */

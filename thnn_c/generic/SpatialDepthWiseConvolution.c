@@ -72,10 +72,14 @@ static void THNN_(SpatialDepthWiseConvolution_plane)(const THNNConvGeometry *g, 
         int64_t iy = y * g->dH + i - g->padH;
         if (iy < 0 || iy >= g->inH)
           continue;
-        real *o = out + y * g->outW;
-        const real *r = in + iy * g->inW;
-        for (int64_t x = x0; x < x1; x++)
-          o[x] += wv * r[x * g->dW + offW];
+        real *o = out + y * g->outW + x0;
+        const real *r = in + iy * g->inW + x0 * g->dW + offW;   /* the pixel output x0 sees */
+        if (g->dW == 1)
+          for (int64_t x = 0; x < x1 - x0; x++)
+            o[x] += wv * r[x];
+        else
+          for (int64_t x = 0; x < x1 - x0; x++)
+            o[x] += wv * r[x * g->dW];
       }
     }
 }
@@ -93,10 +97,14 @@ static void THNN_(SpatialDepthWiseConvolution_planeBack)(const THNNConvGeometry 
         int64_t iy = y * g->dH + i - g->padH;
         if (iy < 0 || iy >= g->inH)
           continue;
-        const real *o = gout + y * g->outW;
-        real *r = gin + iy * g->inW;
-        for (int64_t x = x0; x < x1; x++)
-          r[x * g->dW + offW] += wv * o[x];
+        const real *o = gout + y * g->outW + x0;
+        real *r = gin + iy * g->inW + x0 * g->dW + offW;
+        if (g->dW == 1)
+          for (int64_t x = 0; x < x1 - x0; x++)
+            r[x] += wv * o[x];
+        else
+          for (int64_t x = 0; x < x1 - x0; x++)
+            r[x * g->dW] += wv * o[x];
       }
     }
 }
@@ -115,10 +123,10 @@ static void THNN_(SpatialDepthWiseConvolution_planeGrad)(const THNNConvGeometry 
         int64_t iy = y * g->dH + i - g->padH;
         if (iy < 0 || iy >= g->inH)
           continue;
-        const real *o = gout + y * g->outW;
-        const real *r = in + iy * g->inW;
-        for (int64_t x = x0; x < x1; x++)
-          s += (accreal)o[x] * r[x * g->dW + offW];
+        const real *o = gout + y * g->outW + x0;
+        const real *r = in + iy * g->inW + x0 * g->dW + offW;
+        for (int64_t x = 0; x < x1 - x0; x++)
+          s += (accreal)o[x] * r[x * g->dW];
       }
       sums[i * g->kW + j] += s;
     }

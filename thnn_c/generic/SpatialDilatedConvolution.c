@@ -71,12 +71,51 @@ int THNN_(SpatialDilatedConvolution_updateOutput)(
   const THTensor *x = THTensor_(contiguous)(state, input, &xTmp);
   const THTensor *w = x ? THTensor_(contiguous)(state, weight, &wTmp) : NULL;
   int rc = -1;
-  if (w && THTensor_(resizeNd)(state, output, 3 + batched, outSize + !batched) == 0 &&
-      THNN_(convResizeColumns)(state, finput, &p) == 0)
+  if (w && THTensor_(resizeNd)(state, output, 3 + batched, outSize + !batched) == 0)
     rc = THNN_(convUnfoldMultiply)(state, &g, &p, THTensor_(data)(x), THTensor_(data)(w), bias,
-                                   THTensor_(data)(output), THTensor_(data)(finput));
+                                   THTensor_(data)(output), finput);
   THTensor_(release)(&xTmp);
   THTensor_(release)(&wTmp);
+  return rc;
+}
+
+/* With steps of 1, gradInput (each input pixel collects weight times
+ * gradOutput over the output pixels it fed) is itself a convolution: of
+ * gradOutput, padded by span - 1 - pad, with the weight's taps reversed and
+ * its planes swapped, w'[c, o, i, j] = w[o, c, kH-1-i, kW-1-j].  Fills that
+ * convolution's geometry t and plan tp and says whether unfold.c's direct
+ * loops should run it (else: the matrix products and folding). */
+static int THNN_(SpatialDilatedConvolution_flipped)(const THNNConvGeometry *g, const THNNConvPlan *p,
+                                                    THNNConvGeometry *t, THNNConvPlan *tp)
+{
+  int64_t padW = THNNConv_span(g->kW, g->dilationW) - 1 - g->padW;
+  int64_t padH = THNNConv_span(g->kH, g->dilationH) - 1 - g->padH;
+  if (g->dW != 1 || g->dH != 1 || padW > INT_MAX || padH > INT_MAX)
+    return 0;
+  *t = (THNNConvGeometry){g->kW, g->kH, 1, 1, (int)padW, (int)padH, g->dilationW, g->dilationH,
+                          p->nOther, g->outH, g->outW, g->inH, g->inW};
+  *tp = THNNConv_plan(p->batch, t, g->nPlane);
+  return THNN_(convDirectWorth)(t, tp);
+}
+
+/* gradInput = gradOutput convolved with the flipped weight (see above);
+ * the column buffer is emptied, as it is not used. */
+static int THNN_(SpatialDilatedConvolution_gradInputFlipped)(THNNState *state, const THNNConvGeometry *t,
+                                                            const THNNConvPlan *tp, const real *gy, const real *w,
+                                                            real *gradInput, THTensor *columnBuffer)
+{
+  int64_t nIn = tp->nOther, nOut = t->nPlane, kH = t->kH, kW = t->kW, none[3] = {0, tp->K, tp->area};
+  TH_TRY(THTensor_(resizeNd)(state, columnBuffer, 3, none));
+  real *flipped = THAlloc((size_t)(nIn * tp->K) * sizeof(real));
+  if (!flipped)
+    return THError(state, "out of memory for the flipped weight");
+  for (int64_t c = 0; c < nIn; c++)
+    for (int64_t o = 0; o < nOut; o++)
+      for (int64_t i = 0; i < kH; i++)
+        for (int64_t j = 0; j < kW; j++)
+          flipped[((c * nOut + o) * kH + i) * kW + j] = w[((o * nIn + c) * kH + kH - 1 - i) * kW + kW - 1 - j];
+  int rc = THNN_(convDirectMultiply)(state, t, tp, gy, flipped, NULL, gradInput);
+  THFree(flipped);
   return rc;
 }
 
@@ -92,9 +131,13 @@ int THNN_(SpatialDilatedConvolution_updateGradInput)(
   THTensor gTmp = {0}, wTmp = {0};
   const THTensor *gy = THTensor_(contiguous)(state, gradOutput, &gTmp);
   const THTensor *w = gy ? THTensor_(contiguous)(state, weight, &wTmp) : NULL;
-  int rc = -1;
-  if (w && THTensor_(resizeAs)(state, gradInput, input) == 0 &&
-      THNN_(convResizeColumns)(state, fgradInput, &p) == 0)
+  THNNConvGeometry t;
+  THNNConvPlan tp;
+  int rc = w ? THTensor_(resizeAs)(state, gradInput, input) : -1;
+  if (rc == 0 && THNN_(SpatialDilatedConvolution_flipped)(&g, &p, &t, &tp))
+    rc = THNN_(SpatialDilatedConvolution_gradInputFlipped)(state, &t, &tp, THTensor_(data)(gy), THTensor_(data)(w),
+                                                           THTensor_(data)(gradInput), fgradInput);
+  else if (rc == 0 && (rc = THNN_(convResizeColumns)(state, fgradInput, &p)) == 0)
     rc = THNN_(convMultiplyFold)(state, &g, &p, THTensor_(data)(gy), THTensor_(data)(w), NULL,
                                  THTensor_(data)(gradInput), THTensor_(data)(fgradInput));
   THTensor_(release)(&gTmp);
@@ -123,9 +166,9 @@ int THNN_(SpatialDilatedConvolution_accGradParameters)(
   int rc = -1;
   if (!partial)
     rc = THError(state, "out of memory for the per-thread weight gradients");
-  else if (gy && THNN_(convResizeColumns)(state, finput, &p) == 0)
+  else if (gy)
     rc = THNN_(convGradWeight)(state, &g, &p, THTensor_(data)(x), THTensor_(data)(gy),
-                               THTensor_(data)(gradWeight), THTensor_(data)(finput), partial, scale);
+                               THTensor_(data)(gradWeight), finput, partial, scale);
   if (rc == 0 && gradBias)
     THNN_(convGradBias)(THTensor_(data)(gradBias), THTensor_(data)(gy), p.batch, nOut, p.area, scale);
   THFree(partial);

@@ -101,10 +101,9 @@ int THNN_(SpatialFullDilatedConvolution_updateGradInput)(
   const THTensor *gy = THTensor_(contiguous)(state, gradOutput, &gTmp);
   const THTensor *w = gy ? THTensor_(contiguous)(state, weight, &wTmp) : NULL;
   int rc = -1;
-  if (w && THTensor_(resizeAs)(state, gradInput, input) == 0 &&
-      THNN_(convResizeColumns)(state, fgradInput, &p) == 0)
+  if (w && THTensor_(resizeAs)(state, gradInput, input) == 0)
     rc = THNN_(convUnfoldMultiply)(state, &g, &p, THTensor_(data)(gy), THTensor_(data)(w), NULL,
-                                   THTensor_(data)(gradInput), THTensor_(data)(fgradInput));
+                                   THTensor_(data)(gradInput), fgradInput);
   THTensor_(release)(&gTmp);
   THTensor_(release)(&wTmp);
   return rc;
@@ -131,9 +130,9 @@ int THNN_(SpatialFullDilatedConvolution_accGradParameters)(
   int rc = -1;
   if (!partial)
     rc = THError(state, "out of memory for the per-thread weight gradients");
-  else if (gy && THNN_(convResizeColumns)(state, finput, &p) == 0)
+  else if (gy)
     rc = THNN_(convGradWeight)(state, &g, &p, THTensor_(data)(gy), THTensor_(data)(x),
-                               THTensor_(data)(gradWeight), THTensor_(data)(finput), partial, scale);
+                               THTensor_(data)(gradWeight), finput, partial, scale);
   if (rc == 0 && gradBias)
     THNN_(convGradBias)(THTensor_(data)(gradBias), THTensor_(data)(gy), p.batch, g.nPlane, g.inH * g.inW, scale);
   THFree(partial);

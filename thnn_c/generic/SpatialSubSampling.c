@@ -45,8 +45,12 @@ static void THNN_(SpatialSubSampling_windowSums)(const THNNConvGeometry *g, cons
       const real *r = in + (y * g->dH + i) * g->inW;
       real *o = out + y * g->outW;
       for (int j = 0; j < g->kW; j++)
-        for (int64_t x = 0; x < g->outW; x++)
-          o[x] += r[x * g->dW + j];
+        if (g->dW == 1)
+          for (int64_t x = 0; x < g->outW; x++)
+            o[x] += r[x + j];
+        else
+          for (int64_t x = 0; x < g->outW; x++)
+            o[x] += r[x * g->dW + j];
     }
 }
 

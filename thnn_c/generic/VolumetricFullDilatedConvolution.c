@@ -55,7 +55,7 @@ int THNN_(VolumetricFullDilatedConvolution_shapeCheck)(
     int64_t steps = THMulSizes(in[a] - 1, g->d[a]);
     if (steps < 0 || steps > INT64_MAX / 4)
       return THTensor_(shapeError)(state, "input", input, "small enough for the output size to fit in 64 bits");
-    out[a] = steps - 2 * (int64_t)g->pad[a] + THNNVol_span(g->k[a], g->dilation[a]) + adj[a];
+    out[a] = steps - 2 * (int64_t)g->pad[a] + THNNConv_span(g->k[a], g->dilation[a]) + adj[a];
   }
   if (out[0] < 1 || out[1] < 1 || out[2] < 1)
     return THTensor_(shapeError)(state, "input", input,

@@ -39,11 +39,20 @@
  * others up); each sample's result is the same whichever thread makes it.
  * Gradients of the weight, summed over samples, are summed per thread over
  * a fixed share of the batch and the sums added in thread order, so they do
- * not depend on timing either. */
+ * not depend on timing either.
+ *
+ * Direct loops.  On a CPU with AVX-512, a batch with a sample for every
+ * thread and steps of 1 along rows is convolved, and its weight gradient
+ * summed, without columns (see "direct convolution" below): OpenBLAS may
+ * run AVX2 kernels (OPENBLAS_CORETYPE),
+ * and then these loops are about twice as fast as the matrix product.  They
+ * add the taps in another order, so a sample's output differs in rounding
+ * from the same sample convolved alone (by the product). */
 #ifndef TH_GENERIC_FILE
 #define TH_GENERIC_FILE "generic/unfold.c"
 #else
 
+#include <limits.h>
 #include "THLoop.h"
 #ifdef _OPENMP
 #include <cblas.h>
@@ -54,15 +63,7 @@
 #ifndef THNN_UNFOLD_SHARED
 #define THNN_UNFOLD_SHARED
 
-typedef struct THNNConvGeometry {
-  int kW, kH;                  /* taps */
-  int dW, dH;                  /* steps */
-  int padW, padH;              /* zeros added on each side */
-  int dilationW, dilationH;    /* distance between taps */
-  int64_t nPlane;              /* planes of the image the kernel slides over */
-  int64_t inH, inW;            /* size of that image */
-  int64_t outH, outW;          /* positions of the kernel */
-} THNNConvGeometry;
+#include "THConvGeometry.h"   /* THNNConvGeometry */
 
 /* Pixels a dilated kernel spans along one axis. */
 static int64_t THNNConv_span(int k, int dilation)
@@ -180,6 +181,24 @@ static int THNNConv_sameRows(const THNNConvGeometry *g)
 {
   return g->dW == 1 && g->dH == 1 && g->outW == g->inW;
 }
+
+/* The direct forward convolution below: compiled for AVX-512 (with gcc on
+ * x86-64) and used when the CPU has it. */
+#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__)
+#define THNN_CONV_DIRECT_TARGET __attribute__((target("avx512f,fma")))
+static int THNNConv_directAvailable(void)
+{
+  return __builtin_cpu_supports("avx512f");
+}
+#else
+#define THNN_CONV_DIRECT_TARGET
+static int THNNConv_directAvailable(void)
+{
+  return 0;
+}
+#endif
+#define THNN_CONV_DIRECT_PLANES 8      /* output planes in one block of accumulators */
+#define THNN_CONV_DIRECT_VECTORS 2     /* vectors of an output row in that block */
 
 #endif /* THNN_UNFOLD_SHARED */
 
@@ -304,12 +323,257 @@ static void THNN_(convFillBias)(real *data, const THTensor *bias, int64_t nPlane
   }
 }
 
+/* ---- direct convolution (no columns): steps of 1 along rows ----
+ *
+ * Each sample is copied once into a zero-padded image (`padded`: nPlane
+ * planes of rows `rowLength` long, its padW zeros, the row and zeros to the
+ * end), so that every tap reads a contiguous run of a padded row.
+ *
+ * Output.  A block of PLANES output planes times VECTORS vectors of one
+ * output row sits in registers; for every input plane and tap it reads
+ * VECTORS vectors of input and adds them times the tap's weight of each of
+ * the PLANES planes.  The weights are repacked as wp[plane block][input
+ * plane][tap][PLANES] (the planes past nOther are 0 and their results are
+ * dropped), so one block reads them in order.
+ *
+ * Weight gradient.  For GRAD_PLANES output planes and GRAD_TAPS taps of one
+ * input plane, GRAD_PLANES x GRAD_TAPS vectors sum gradOutput times what the
+ * tap sees over a sample's output pixels, a vector at a time (the last of a
+ * row with zeros past its end, in both factors); each vector's lanes are
+ * then added into the gradient.
+ *
+ * On AVX-512 these loops are about twice as fast as the matrix products when
+ * OpenBLAS runs AVX2 kernels, and they skip the columns. */
+
+typedef real THNN_(ConvVector) __attribute__((vector_size(64), aligned(sizeof(real))));
+#define THNN_CONV_LANES ((int64_t)(64 / sizeof(real)))
+#define THNN_CONV_BLOCK_WIDTH (THNN_CONV_DIRECT_VECTORS * THNN_CONV_LANES)
+#define THNN_CONV_GRAD_PLANES 4
+#define THNN_CONV_GRAD_TAPS 3
+
+typedef struct THNN_(ConvDirect) {
+  int64_t rowLength, paddedPlane;    /* a padded row; a padded plane */
+  int64_t padSize;                   /* a padded image */
+  int64_t gradRow, gradSize;         /* the weight gradient's copy of gradOutput: its rows, its size */
+  int nTap;                          /* kH * kW */
+  int64_t *tap;                      /* offset of each tap in the padded image */
+  real *padded;                      /* per thread: one padded image, then (for the gradient) one gradOutput */
+} THNN_(ConvDirect);
+
+/* d for geometry g, nThreads threads and nGrad planes of gradOutput (0
+ * without the weight gradient); -1 when out of memory. */
+static int THNN_(convDirectStart)(THNNState *state, const THNNConvGeometry *g, int nThreads, int64_t nGrad,
+                                  THNN_(ConvDirect) *d)
+{
+  int64_t widthUp = (g->outW + THNN_CONV_BLOCK_WIDTH - 1) / THNN_CONV_BLOCK_WIDTH * THNN_CONV_BLOCK_WIDTH;
+  d->rowLength = widthUp + THNNConv_span(g->kW, g->dilationW) - 1;
+  d->paddedPlane = (g->inH + 2 * (int64_t)g->padH) * d->rowLength;
+  d->gradRow = widthUp;
+  d->gradSize = nGrad * g->outH * widthUp;
+  d->padSize = g->nPlane * d->paddedPlane + d->gradSize;
+  d->nTap = g->kH * g->kW;
+  d->tap = THAlloc((size_t)d->nTap * sizeof(int64_t));
+  d->padded = THAlloc((size_t)(nThreads * d->padSize) * sizeof(real));
+  if (!d->tap || !d->padded) {
+    THFree(d->tap);
+    THFree(d->padded);
+    return THError(state, "out of memory for a convolution's padded images");
+  }
+  for (int i = 0; i < g->kH; i++)
+    for (int j = 0; j < g->kW; j++)
+      d->tap[i * g->kW + j] = (int64_t)i * g->dilationH * d->rowLength + (int64_t)j * g->dilationW;
+  return 0;
+}
+
+static void THNN_(convDirectEnd)(THNN_(ConvDirect) *d)
+{
+  THFree(d->tap);
+  THFree(d->padded);
+}
+
+/* out planes [o0, o0 + PLANES) of nOther, row y, pixels [x, x + BLOCK_WIDTH)
+ * of outW: bias plus the sum over input planes and taps (see above). */
+THNN_CONV_DIRECT_TARGET
+static void THNN_(convDirectBlock)(const THNNConvGeometry *g, const THNN_(ConvDirect) *d, const real *padded,
+                                   const real *wp, const real *bp, int64_t o0, int64_t nOther, int64_t y,
+                                   int64_t x, real *out)
+{
+  THNN_(ConvVector) acc[THNN_CONV_DIRECT_PLANES][THNN_CONV_DIRECT_VECTORS];
+  for (int o = 0; o < THNN_CONV_DIRECT_PLANES; o++)
+    for (int v = 0; v < THNN_CONV_DIRECT_VECTORS; v++)
+      acc[o][v] = (THNN_(ConvVector)){0} + bp[o];
+  const real *in = padded + y * g->dH * d->rowLength + x;
+  for (int64_t c = 0; c < g->nPlane; c++, in += d->paddedPlane)
+    for (int t = 0; t < d->nTap; t++, wp += THNN_CONV_DIRECT_PLANES)
+      for (int v = 0; v < THNN_CONV_DIRECT_VECTORS; v++) {
+        THNN_(ConvVector) pixels;
+        memcpy(&pixels, in + d->tap[t] + v * THNN_CONV_LANES, sizeof(pixels));
+        for (int o = 0; o < THNN_CONV_DIRECT_PLANES; o++)
+          acc[o][v] += wp[o] * pixels;
+      }
+  /* (through a copy of each vector: acc itself is never addressed, so that it stays in registers) */
+  int64_t width = g->outW - x < THNN_CONV_BLOCK_WIDTH ? g->outW - x : THNN_CONV_BLOCK_WIDTH;
+  for (int o = 0; o < THNN_CONV_DIRECT_PLANES && o0 + o < nOther; o++) {
+    real row[THNN_CONV_BLOCK_WIDTH];
+    for (int v = 0; v < THNN_CONV_DIRECT_VECTORS; v++) {
+      THNN_(ConvVector) vector = acc[o][v];
+      memcpy(row + v * THNN_CONV_LANES, &vector, sizeof(vector));
+    }
+    memcpy(out + (o0 + o) * g->outH * g->outW + y * g->outW + x, row, (size_t)width * sizeof(real));
+  }
+}
+
+/* Whether to convolve directly: on AVX-512, with steps of 1 along rows, a
+ * kernel that needs columns, and a sample for every thread of the pool
+ * (a single sample runs faster as a matrix product split between threads). */
+static int THNN_(convDirectWorth)(const THNNConvGeometry *g, const THNNConvPlan *p)
+{
+#ifdef _OPENMP
+  return THNNConv_directAvailable() && g->dW == 1 && !p->direct &&
+         p->batch >= THNNConv_threads(INT64_MAX, (double)INT64_MAX);
+#else
+  (void)g;
+  (void)p;
+  return 0;   /* OpenBLAS threads the products, the direct loops would run in one thread */
+#endif
+}
+
+/* The calling thread's padded image, filled with the image and its zeros. */
+static real *THNN_(convDirectPad)(const THNNConvGeometry *g, const THNN_(ConvDirect) *d, const real *image)
+{
+  real *padded = d->padded + THNNConv_threadId() * d->padSize;
+  THNN_(convZero)(padded, d->padSize - d->gradSize);
+  for (int64_t c = 0; c < g->nPlane; c++)
+    for (int64_t y = 0; y < g->inH; y++)
+      memcpy(padded + c * d->paddedPlane + (y + g->padH) * d->rowLength + g->padW,
+             image + (c * g->inH + y) * g->inW, (size_t)g->inW * sizeof(real));
+  return padded;
+}
+
+/* other = w * image convolved, for every sample (see above); w is
+ * [nOther, K], bias NULL or nOther values.  -1 when out of memory. */
+static int THNN_(convDirectMultiply)(THNNState *state, const THNNConvGeometry *g, const THNNConvPlan *p,
+                                     const real *image, const real *w, const THTensor *bias, real *other)
+{
+  const int P = THNN_CONV_DIRECT_PLANES;
+  int64_t nBlocks = (p->nOther + P - 1) / P, wpSize = nBlocks * P * p->K;
+  THNN_(ConvDirect) d;
+  real *wp = THAlloc((size_t)(wpSize + nBlocks * P) * sizeof(real));
+  if (!wp)
+    return THError(state, "out of memory for a convolution's repacked weight");
+  if (THNN_(convDirectStart)(state, g, p->nThreads, 0, &d) != 0) {
+    THFree(wp);
+    return -1;
+  }
+  real *bp = wp + wpSize;
+  for (int64_t o = 0; o < nBlocks * P; o++) {
+    for (int64_t k = 0; k < p->K; k++)
+      wp[(o / P * p->K + k) * P + o % P] = o < p->nOther ? w[o * p->K + k] : 0;
+    bp[o] = o < p->nOther && bias ? THTensor_(data)(bias)[o * bias->stride[0]] : 0;
+  }
+#ifdef _OPENMP
+#pragma omp parallel for num_threads(p->nThreads) schedule(dynamic, 1) if (p->nThreads > 1)
+#endif
+  for (int64_t n = 0; n < p->batch; n++) {
+    const real *pad = THNN_(convDirectPad)(g, &d, image + n * p->imageSize);
+    for (int64_t b = 0; b < nBlocks; b++)
+      for (int64_t y = 0; y < g->outH; y++)
+        for (int64_t x = 0; x < g->outW; x += THNN_CONV_BLOCK_WIDTH)
+          THNN_(convDirectBlock)(g, &d, pad, wp + b * P * p->K, bp + b * P, b * P, p->nOther, y, x,
+                                 other + n * p->nOther * p->area);
+  }
+  THFree(wp);
+  THNN_(convDirectEnd)(&d);
+  return 0;
+}
+
+/* gw[o * K + t] += alpha * sum over the output pixels of one sample of
+ * gradOutput plane o times what tap t of the padded plane sees, for planes
+ * o0.. and taps t0.. of a GRAD_PLANES x GRAD_TAPS block (see above; grad is
+ * gradOutput with rows d->gradRow long, zeros past outW; gw points at the
+ * plane's taps; planes and taps past the ends are computed on the last one
+ * and dropped).  Past outW the image is set to 0 too (by a mask of the
+ * lanes inside), as 0 * inf would be NaN. */
+THNN_CONV_DIRECT_TARGET
+static void THNN_(convDirectGradBlock)(const THNNConvGeometry *g, const THNN_(ConvDirect) *d, const real *plane,
+                                       const real *grad, int64_t o0, int64_t nOther, int t0, real *gw, int64_t K,
+                                       real alpha)
+{
+  enum { GP = THNN_CONV_GRAD_PLANES, GT = THNN_CONV_GRAD_TAPS };
+  THNN_(ConvVector) acc[GP][GT], lane;
+  const real *gy[GP];
+  int64_t tap[GT];
+  for (int o = 0; o < GP; o++) {
+    gy[o] = grad + (o0 + o < nOther ? o0 + o : nOther - 1) * g->outH * d->gradRow;
+    for (int t = 0; t < GT; t++)
+      acc[o][t] = (THNN_(ConvVector)){0};
+  }
+  for (int t = 0; t < GT; t++)
+    tap[t] = d->tap[t0 + t < d->nTap ? t0 + t : d->nTap - 1];
+  for (int l = 0; l < THNN_CONV_LANES; l++)
+    lane[l] = l;
+  for (int64_t y = 0; y < g->outH; y++) {
+    const real *in = plane + y * g->dH * d->rowLength;
+    for (int64_t x = 0; x < g->outW; x += THNN_CONV_LANES) {
+      __typeof__(lane < lane) inside = lane < (THNN_(ConvVector)){0} + (real)(g->outW - x);
+      THNN_(ConvVector) gv[GP];
+      for (int o = 0; o < GP; o++)
+        memcpy(&gv[o], gy[o] + y * d->gradRow + x, sizeof(gv[o]));
+      for (int t = 0; t < GT; t++) {
+        THNN_(ConvVector) pixels;
+        memcpy(&pixels, in + tap[t] + x, sizeof(pixels));
+        pixels = (THNN_(ConvVector))((__typeof__(inside))pixels & inside);
+        for (int o = 0; o < GP; o++)
+          acc[o][t] += gv[o] * pixels;
+      }
+    }
+  }
+  for (int o = 0; o < GP && o0 + o < nOther; o++)
+    for (int t = 0; t < GT && t0 + t < d->nTap; t++) {
+      THNN_(ConvVector) v = acc[o][t];
+      real sum = 0;
+      for (int l = 0; l < THNN_CONV_LANES; l++)
+        sum += v[l];
+      gw[(o0 + o) * K + t0 + t] += alpha * sum;
+    }
+}
+
+/* gw [nOther, K] += alpha * what one sample's image and gradOutput gy give
+ * (see above), in the calling thread's buffers. */
+static void THNN_(convDirectGrad)(const THNNConvGeometry *g, const THNN_(ConvDirect) *d, const real *image,
+                                  const real *gy, int64_t nOther, real *gw, real alpha)
+{
+  const int64_t K = g->nPlane * d->nTap;
+  const real *padded = THNN_(convDirectPad)(g, d, image);
+  real *grad = (real *)padded + d->padSize - d->gradSize;
+  THNN_(convZero)(grad, d->gradSize);
+  for (int64_t r = 0; r < nOther * g->outH; r++)
+    memcpy(grad + r * d->gradRow, gy + r * g->outW, (size_t)g->outW * sizeof(real));
+  for (int64_t o = 0; o < nOther; o += THNN_CONV_GRAD_PLANES)
+    for (int64_t c = 0; c < g->nPlane; c++)
+      for (int t = 0; t < d->nTap; t += THNN_CONV_GRAD_TAPS)
+        THNN_(convDirectGradBlock)(g, d, padded + c * d->paddedPlane, grad, o, nOther, t, gw + c * d->nTap, K,
+                                   alpha);
+}
+
+#undef THNN_CONV_LANES
+#undef THNN_CONV_BLOCK_WIDTH
+
 /* other = w * columns(image) for every sample, each plane o of other
- * starting from bias[o] (bias may be NULL).  w is [nOther, K], contiguous. */
+ * starting from bias[o] (bias may be NULL).  w is [nOther, K], contiguous.
+ * columnBuffer is resized to hold the columns, or to none when the
+ * convolution runs directly. */
 static int THNN_(convUnfoldMultiply)(THNNState *state, const THNNConvGeometry *g, const THNNConvPlan *p,
                                      const real *image, const real *w, const THTensor *bias, real *other,
-                                     real *columns)
+                                     THTensor *columnBuffer)
 {
+  if (THNN_(convDirectWorth)(g, p)) {
+    int64_t none[3] = {0, p->K, p->area};
+    TH_TRY(THTensor_(resizeNd)(state, columnBuffer, 3, none));
+    return THNN_(convDirectMultiply)(state, g, p, image, w, bias, other);
+  }
+  TH_TRY(THNN_(convResizeColumns)(state, columnBuffer, p));
+  real *columns = THTensor_(data)(columnBuffer);
   int failed = 0;
 #ifdef _OPENMP
 #pragma omp parallel for num_threads(p->nThreads) schedule(dynamic, 1) reduction(|:failed) if (p->nThreads > 1)
@@ -359,13 +623,21 @@ static int THNN_(convMultiplyFold)(THNNState *state, const THNNConvGeometry *g, 
 
 /* gw [nOther, K] += scale * sum over samples of other * columns(image)^T.
  * One thread adds straight into gw; several each sum their samples into
- * their part of `partial` (nThreads * nOther*K reals), added to gw after. */
+ * their part of `partial` (nThreads * nOther*K reals), added to gw after.
+ * columnBuffer is resized to hold the columns, or to none when the
+ * direct loops run. */
 static int THNN_(convGradWeight)(THNNState *state, const THNNConvGeometry *g, const THNNConvPlan *p,
-                                 const real *image, const real *other, real *gw, real *columns,
+                                 const real *image, const real *other, real *gw, THTensor *columnBuffer,
                                  real *partial, accreal scale)
 {
-  int failed = 0, single = p->nThreads == 1;
-  int64_t wSize = p->nOther * p->K;
+  int failed = 0, single = p->nThreads == 1, directly = THNN_(convDirectWorth)(g, p);
+  int64_t wSize = p->nOther * p->K, none[3] = {0, p->K, p->area};
+  THNN_(ConvDirect) d;
+  TH_TRY(directly ? THTensor_(resizeNd)(state, columnBuffer, 3, none)
+                  : THNN_(convResizeColumns)(state, columnBuffer, p));
+  if (directly)
+    TH_TRY(THNN_(convDirectStart)(state, g, p->nThreads, p->nOther, &d));
+  real *columns = THTensor_(data)(columnBuffer);
   if (!single)
     THNN_(convZero)(partial, p->nThreads * wSize);
 #ifdef _OPENMP
@@ -374,16 +646,22 @@ static int THNN_(convGradWeight)(THNNState *state, const THNNConvGeometry *g, co
   for (int64_t n = 0; n < p->batch; n++) {
     THNNState local = {0};
     int t = THNNConv_threadId();
-    const real *img = image + n * p->imageSize, *cols = img;
+    const real *img = image + n * p->imageSize, *cols = img, *grad = other + n * p->nOther * p->area;
+    real *sums = single ? gw : partial + t * wSize, alpha = single ? (real)scale : 1;
+    if (directly) {
+      THNN_(convDirectGrad)(g, &d, img, grad, p->nOther, sums, alpha);
+      continue;
+    }
     if (!p->direct) {
       real *buffer = columns + t * p->K * p->area;
       THNN_(unfoldedCopy)(g, img, buffer);
       cols = buffer;
     }
-    failed |= THBlas_(gemm)(&local, 't', 'n', p->K, p->nOther, p->area, single ? (real)scale : 1, cols, p->area,
-                            other + n * p->nOther * p->area, p->area, 1, single ? gw : partial + t * wSize,
-                            p->K) != 0;
+    failed |= THBlas_(gemm)(&local, 't', 'n', p->K, p->nOther, p->area, alpha, cols, p->area,
+                            grad, p->area, 1, sums, p->K) != 0;
   }
+  if (directly)
+    THNN_(convDirectEnd)(&d);
   if (failed)
     return THNNConv_blasError(state, p);
   for (int t = 0; !single && t < p->nThreads; t++)
@@ -392,16 +670,36 @@ static int THNN_(convGradWeight)(THNNState *state, const THNNConvGeometry *g, co
   return 0;
 }
 
+/* The sum of n elements, in accreal, over 8 running sums (so the loop
+ * vectorizes; the order is fixed, so the result does not vary). */
+static accreal THNN_(convSum)(const real *x, int64_t n)
+{
+  accreal part[8] = {0};
+  int64_t k = 0;
+  for (; k + 8 <= n; k += 8)
+    for (int j = 0; j < 8; j++)
+      part[j] += x[k + j];
+  accreal s = 0;
+  for (; k < n; k++)
+    s += x[k];
+  for (int j = 0; j < 8; j++)
+    s += part[j];
+  return s;
+}
+
 /* gb[c] += scale * the sum of plane c over every sample (batch samples of
- * nPlane planes of `area` elements). */
+ * nPlane planes of `area` elements); the planes are shared between threads. */
 static void THNN_(convGradBias)(real *gb, const real *grad, int64_t batch, int64_t nPlane, int64_t area,
                                 accreal scale)
 {
+#ifdef _OPENMP
+  int nThreads = THNNConv_threads(nPlane, (double)batch * nPlane * area);
+#pragma omp parallel for num_threads(nThreads) schedule(static) if (nThreads > 1)
+#endif
   for (int64_t c = 0; c < nPlane; c++) {
     accreal s = 0;
     for (int64_t n = 0; n < batch; n++)
-      for (int64_t k = 0; k < area; k++)
-        s += grad[(n * nPlane + c) * area + k];
+      s += THNN_(convSum)(grad + (n * nPlane + c) * area, area);
     gb[c] += (real)(scale * s);
   }
 }

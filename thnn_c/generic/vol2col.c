@@ -31,9 +31,12 @@
  * hence the transposition flags of the gemm calls.  Samples are done one
  * after the other through one column buffer [K, area].
  *
- * (The spatial convolutions have their own 2D unfolding in unfold.c; this
- * file is its 3D counterpart, kept apart so that neither constrains the
- * other.  Names here start with Vol / vol so the two never collide.) */
+ * The unfolding of each frame (the H x W part of a tap, at one output time
+ * t) is the spatial convolutions' own, convUnfoldTap / convFoldTap of
+ * unfold.c (included before this file), as are the span and inside-range
+ * helpers; this file adds the time axis, the 3D geometry and its checks, and
+ * an engine that takes one sample at a time (the products inside are split
+ * between threads by THBlas_(gemm)).  Names here start with Vol / vol. */
 #ifndef TH_GENERIC_FILE
 #define TH_GENERIC_FILE "generic/vol2col.c"
 #else
@@ -42,21 +45,7 @@
 #ifndef THNN_VOL2COL_SHARED
 #define THNN_VOL2COL_SHARED
 
-typedef struct THNNVolGeometry {
-  int k[3];                    /* taps along T, H, W */
-  int d[3];                    /* steps */
-  int pad[3];                  /* zeros added at both ends */
-  int dilation[3];             /* distance between taps */
-  int64_t nPlane;              /* planes of the image the kernel slides over */
-  int64_t in[3];               /* size of that image */
-  int64_t out[3];              /* positions of the kernel */
-} THNNVolGeometry;
-
-/* Voxels a dilated kernel spans along one axis. */
-static int64_t THNNVol_span(int k, int dilation)
-{
-  return (int64_t)(k - 1) * dilation + 1;
-}
+#include "THConvGeometry.h"   /* THNNVolGeometry */
 
 /* Check the kernel settings (sizes, steps, dilations positive; pads at
  * least 0) and put them into g in T, H, W order; the arguments come in
@@ -92,25 +81,13 @@ static int THNNVol_setOutput(THNNVolGeometry *g, const int64_t *in, int64_t *nee
 {
   int fits = 1;
   for (int a = 0; a < 3; a++) {
-    int64_t span = THNNVol_span(g->k[a], g->dilation[a]);
-    need[a] = span - 2 * (int64_t)g->pad[a] < 1 ? 1 : span - 2 * (int64_t)g->pad[a];
+    int64_t room = THNNConv_span(g->k[a], g->dilation[a]) - 2 * (int64_t)g->pad[a];
+    need[a] = room < 1 ? 1 : room;
     g->in[a] = in[a];
-    g->out[a] = in[a] >= need[a] ? (in[a] + 2 * (int64_t)g->pad[a] - span) / g->d[a] + 1 : 0;
-    fits = fits && in[a] >= need[a];
+    g->out[a] = in[a] >= 1 ? THNNConv_outputSize(in[a], g->k[a], g->d[a], g->pad[a], g->dilation[a]) : 0;
+    fits = fits && g->out[a] >= 1;
   }
   return fits;
-}
-
-/* Output positions x in [0, n) whose voxel x*step + offset lies in [0, size):
- * the range [first, last). */
-static void THNNVol_inside(int64_t offset, int step, int64_t size, int64_t n, int64_t *first, int64_t *last)
-{
-  int64_t lo = offset >= 0 ? 0 : (-offset + step - 1) / step;
-  int64_t hi = size - offset <= 0 ? 0 : (size - offset + step - 1) / step;
-  *first = lo < n ? lo : n;
-  *last = hi < n ? hi : n;
-  if (*last < *first)
-    *last = *first;
 }
 
 /* What one tap (a, b, e) sees: the offset of its voxel from the output
@@ -126,7 +103,7 @@ static THNNVolTap THNNVol_tap(const THNNVolGeometry *g, int a, int b, int e)
   int tapIndex[3] = {a, b, e};
   for (int x = 0; x < 3; x++) {
     tap.offset[x] = (int64_t)tapIndex[x] * g->dilation[x] - g->pad[x];
-    THNNVol_inside(tap.offset[x], g->d[x], g->in[x], g->out[x], &tap.first[x], &tap.last[x]);
+    THNNConv_inside(tap.offset[x], g->d[x], g->in[x], g->out[x], &tap.first[x], &tap.last[x]);
   }
   return tap;
 }
@@ -145,6 +122,13 @@ static int THNNVol_columnSizes(THNNState *state, const THNNVolGeometry *g, int64
   *K = k;
   *area = n;
   return 0;
+}
+
+/* The H x W part of the geometry: what unfold.c's tap helpers take for one frame. */
+static THNNConvGeometry THNNVol_frame(const THNNVolGeometry *g)
+{
+  return (THNNConvGeometry){g->k[2], g->k[1], g->d[2], g->d[1], g->pad[2], g->pad[1], g->dilation[2],
+                            g->dilation[1], 1, g->in[1], g->in[2], g->out[1], g->out[2]};
 }
 
 #endif /* THNN_VOL2COL_SHARED */
@@ -179,51 +163,44 @@ static int THNN_(volConvCheckInput)(THNNState *state, const THTensor *input, con
   return 0;
 }
 
-/* columns [K, area] <- the voxels each tap of each plane sees (see the top). */
+/* columns [K, area] <- the voxels each tap of each plane sees (see the
+ * top): for tap (a, b, e) and output time t, the frame of input time
+ * t*dT - padT + a*dilationT unfolded through (b, e), or zeros outside. */
 static void THNN_(vol2col)(const THNNVolGeometry *g, const real *vol, real *columns)
 {
-  const int64_t plane = g->in[0] * g->in[1] * g->in[2];
-  const int64_t area = g->out[0] * g->out[1] * g->out[2];
+  const THNNConvGeometry frame = THNNVol_frame(g);
+  const int64_t frameSize = g->in[1] * g->in[2], slab = g->out[1] * g->out[2];
   real *row = columns;
   for (int64_t c = 0; c < g->nPlane; c++)
     for (int a = 0; a < g->k[0]; a++)
       for (int b = 0; b < g->k[1]; b++)
-        for (int e = 0; e < g->k[2]; e++, row += area) {
+        for (int e = 0; e < g->k[2]; e++, row += g->out[0] * slab) {
           THNNVolTap tap = THNNVol_tap(g, a, b, e);
-          memset(row, 0, (size_t)area * sizeof(real));
+          memset(row, 0, (size_t)(tap.first[0] * slab) * sizeof(real));
+          memset(row + tap.last[0] * slab, 0, (size_t)((g->out[0] - tap.last[0]) * slab) * sizeof(real));
           for (int64_t t = tap.first[0]; t < tap.last[0]; t++)
-            for (int64_t y = tap.first[1]; y < tap.last[1]; y++) {
-              real *dst = row + (t * g->out[1] + y) * g->out[2];
-              /* input index of output x: src + x * d[2] (inside for x in [first, last)) */
-              int64_t src = c * plane + ((t * g->d[0] + tap.offset[0]) * g->in[1] + y * g->d[1] + tap.offset[1])
-                            * g->in[2] + tap.offset[2];
-              for (int64_t x = tap.first[2]; x < tap.last[2]; x++)
-                dst[x] = vol[src + x * g->d[2]];
-            }
+            THNN_(convUnfoldTap)(&frame, vol + (c * g->in[0] + t * g->d[0] + tap.offset[0]) * frameSize,
+                                 tap.offset[1], tap.offset[2], row + t * slab);
         }
 }
 
 /* vol [nPlane, inT, inH, inW] += the columns folded back: every entry is
  * added to the voxel vol2col would have copied it from (entries in the
- * padding are dropped). */
-static void THNN_(col2vol)(const THNNVolGeometry *g, const real *columns, real *vol)
+ * padding are dropped).  The columns are scratch: unfold.c's fold may zero
+ * entries that fall in the padding. */
+static void THNN_(col2vol)(const THNNVolGeometry *g, real *columns, real *vol)
 {
-  const int64_t plane = g->in[0] * g->in[1] * g->in[2];
-  const int64_t area = g->out[0] * g->out[1] * g->out[2];
-  const real *row = columns;
+  const THNNConvGeometry frame = THNNVol_frame(g);
+  const int64_t frameSize = g->in[1] * g->in[2], slab = g->out[1] * g->out[2];
+  real *row = columns;
   for (int64_t c = 0; c < g->nPlane; c++)
     for (int a = 0; a < g->k[0]; a++)
       for (int b = 0; b < g->k[1]; b++)
-        for (int e = 0; e < g->k[2]; e++, row += area) {
+        for (int e = 0; e < g->k[2]; e++, row += g->out[0] * slab) {
           THNNVolTap tap = THNNVol_tap(g, a, b, e);
           for (int64_t t = tap.first[0]; t < tap.last[0]; t++)
-            for (int64_t y = tap.first[1]; y < tap.last[1]; y++) {
-              const real *src = row + (t * g->out[1] + y) * g->out[2];
-              int64_t dst = c * plane + ((t * g->d[0] + tap.offset[0]) * g->in[1] + y * g->d[1] + tap.offset[1])
-                            * g->in[2] + tap.offset[2];
-              for (int64_t x = tap.first[2]; x < tap.last[2]; x++)
-                vol[dst + x * g->d[2]] += src[x];
-            }
+            THNN_(convFoldTap)(&frame, row + t * slab, tap.offset[1], tap.offset[2],
+                               vol + (c * g->in[0] + t * g->d[0] + tap.offset[0]) * frameSize);
         }
 }
 
