@@ -27,4 +27,21 @@ THC_LAYER(Sigmoid)
 
 
 /* ==== pooling, padding, up-sampling, grid sampling ==== */
+THC_LAYER(SpatialMaxPooling)
+THC_LAYER(SpatialDilatedMaxPooling)
+THC_LAYER(SpatialAveragePooling)
+THC_LAYER(SpatialAdaptiveMaxPooling)
+THC_LAYER(SpatialAdaptiveAveragePooling)
+THC_LAYER(SpatialMaxUnpooling)
+THC_LAYER(VolumetricMaxPooling)
+THC_LAYER(VolumetricDilatedMaxPooling)
+THC_LAYER(VolumetricAveragePooling)
+THC_LAYER(VolumetricMaxUnpooling)
+THC_LAYER(SpatialReflectionPadding)
+THC_LAYER(SpatialReplicationPadding)
+THC_LAYER(VolumetricReplicationPadding)
+THC_LAYER(SpatialUpSamplingNearest)
+THC_LAYER(VolumetricUpSamplingNearest)
+THC_LAYER(SpatialUpSamplingBilinear)
+THC_LAYER(VolumetricUpSamplingTrilinear)
 /* ==== end of pooling, padding, up-sampling, grid sampling ==== */

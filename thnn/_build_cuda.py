@@ -152,8 +152,9 @@ def gpu_builder(toolchain):
     cublas = next(os.path.basename(p) for p in sorted(glob.glob(os.path.join(cublas_lib, "libcublas.so*"))))
     ffi.set_source(
         "thnn._thcunn",
-        # the twins are in the nvcc object; this module only declares them (the cdef is C)
-        CDEF.replace("int THCDeviceCount", "extern int THCDeviceCount") + "\n"
+        # the twins are in the nvcc object; this module only declares them (the cdef is C,
+        # and THNN.h's prototypes use bool)
+        "#include <stdbool.h>\n" + CDEF.replace("int THCDeviceCount", "extern int THCDeviceCount") + "\n"
         f"static const char THNN_HEADER_TEXT[] = {json.dumps(thnn_h)};\n"
         f"static const char THCUNN_LAYERS_TEXT[] = {json.dumps(thcunn_h)};\n"
         "const char *THNN_headerText(void) { return THNN_HEADER_TEXT; }\n"
