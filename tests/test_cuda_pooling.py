@@ -271,3 +271,115 @@ def test_padding_and_up_sampling(layer, shape, scalars, dtype, device):
     gi = _cpu(dtype, f"{layer}_updateGradInput")(x, g, None, *scalars)
     dgi = _twin(dev, dtype, f"{layer}_updateGradInput")(dev.to_device(x), dev.to_device(g), None, *scalars)
     _close(dgi.numpy(), gi, dtype, False)
+
+
+FRACTIONAL = [("SpatialFractionalMaxPooling", (3, 9, 11), (5, 4, 3, 2)),
+              ("SpatialFractionalMaxPooling", (2, 3, 40, 37), (17, 25, 2, 3)),
+              ("SpatialFractionalMaxPooling", (2, 3, 6, 7), (1, 1, 3, 2)),
+              ("VolumetricFractionalMaxPooling", (2, 3, 5, 6, 7), (3, 4, 3, 2, 3, 2)),
+              ("VolumetricFractionalMaxPooling", (2, 6, 9, 10), (4, 5, 6, 2, 2, 2))]
+
+
+@pytest.mark.parametrize("device", DEVICES)
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("layer,shape,scalars", FRACTIONAL, ids=[f"{c[0]}-{c[1]}" for c in FRACTIONAL])
+def test_fractional_max_pooling(layer, shape, scalars, dtype, device):
+    dev = _device(device)
+    rng = _rng(13)
+    nd = 2 if layer.startswith("Spatial") else 3
+    batch = shape[0] if len(shape) == nd + 2 else 1
+    x = rng.standard_normal(shape).astype(dtype)
+    u = rng.random((batch, shape[-nd - 1], nd)).astype(dtype)
+    u[0, 0] = 0.999999                            # windows near the end of the input
+    out, ind = _cpu(dtype, f"{layer}_updateOutput")(x, None, *scalars, None, u)
+    # the samples handed in transposed (a non-contiguous view)
+    du = dev.to_device(np.ascontiguousarray(u.swapaxes(0, 1))).transpose(0, 1)
+    dout, dind = _twin(dev, dtype, f"{layer}_updateOutput")(dev.to_device(x), None, *scalars, None, du)
+    np.testing.assert_array_equal(dind.numpy(), ind)
+    _close(dout.numpy(), out, dtype, True)
+    g = rng.standard_normal(out.shape).astype(dtype)
+    gi = _cpu(dtype, f"{layer}_updateGradInput")(x, g, None, *scalars, ind)
+    dgi = _twin(dev, dtype, f"{layer}_updateGradInput")(dev.to_device(x), dev.to_device(g), None, *scalars, dind)
+    _close(dgi.numpy(), gi, dtype, False)
+
+
+@pytest.mark.parametrize("device", DEVICES)
+@pytest.mark.parametrize("bad", [1.0, -0.25, np.nan])
+def test_fractional_samples_out_of_range(bad, device):
+    dev = _device(device)
+    x = np.ones((2, 3, 9, 11))
+    u = np.full((2, 3, 2), 0.5)
+    u[1, 2, 1] = bad
+    msg = _same_refusal(thnn.Double.SpatialFractionalMaxPooling_updateOutput,
+                        dev.CudaDouble.SpatialFractionalMaxPooling_updateOutput,
+                        (x, None, 5, 4, 3, 2, None, u), (dev.to_device(x), None, 5, 4, 3, 2, None, dev.to_device(u)))
+    assert "randomSamples[1, 2, 1]" in msg
+    _same_refusal(thnn.Double.SpatialFractionalMaxPooling_updateOutput,
+                  dev.CudaDouble.SpatialFractionalMaxPooling_updateOutput,
+                  (x, None, 5, 4, 3, 2, None, u[:, :2]),
+                  (dev.to_device(x), None, 5, 4, 3, 2, None, dev.to_device(np.ascontiguousarray(u[:, :2]))))
+
+
+def _grid(rng, shape, dtype):
+    g = rng.uniform(-1.3, 1.3, size=shape)
+    g[0, 0, 0] = (-1, -1)                         # the corners and beyond
+    g[0, 0, 1] = (1, 1)
+    g[0, 1, 0] = (np.nan, 0.2)
+    g[-1, -1, -1] = (5.0, -7.0)
+    return g.astype(dtype)
+
+
+@pytest.mark.parametrize("device", DEVICES)
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("padding_mode", [0, 1])
+@pytest.mark.parametrize("shape,out", [((2, 3, 5, 7), (4, 6)), ((3, 2, 17, 23), (21, 19)), ((2, 1, 1, 6), (3, 2))])
+def test_grid_sampler(shape, out, padding_mode, dtype, device):
+    dev = _device(device)
+    rng = _rng(14)
+    x = rng.standard_normal(shape).astype(dtype)
+    grid = _grid(rng, (shape[0],) + out + (2,), dtype)
+    y = thnn.backend(dtype).SpatialGridSamplerBilinear_updateOutput(x, grid, None, padding_mode)
+    dy = _twin(dev, dtype, "SpatialGridSamplerBilinear_updateOutput")(dev.to_device(x), dev.to_device(grid), None,
+                                                                       padding_mode)
+    np.testing.assert_array_equal(np.isnan(dy.numpy()), np.isnan(y))
+    _close(np.nan_to_num(dy.numpy()), np.nan_to_num(y), dtype, True)
+    g = rng.standard_normal(y.shape).astype(dtype)
+    gi, gg = thnn.backend(dtype).SpatialGridSamplerBilinear_updateGradInput(x, None, grid, None, g, padding_mode)
+    dgi, dgg = _twin(dev, dtype, "SpatialGridSamplerBilinear_updateGradInput")(
+        dev.to_device(x), None, dev.to_device(grid), None, dev.to_device(g), padding_mode)
+    _close(dgi.numpy(), gi, dtype, False)
+    np.testing.assert_array_equal(np.isnan(dgg.numpy()), np.isnan(gg))
+    _close(np.nan_to_num(dgg.numpy()), np.nan_to_num(gg), dtype, False)
+
+
+@pytest.mark.parametrize("device", DEVICES)
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("shape,power,width,stride,batch", [
+    ((9,), 2.0, 3, 2, False), ((11, 4, 5), 1.5, 4, 1, False), ((3, 16, 7), 3.0, 5, 3, True),
+    ((2, 12, 6, 5), 2.5, 2, 4, True), ((40, 20), 1.0, 16, 1, True)])
+def test_feature_lp_pooling(shape, power, width, stride, batch, dtype, device):
+    dev = _device(device)
+    x = _rng(15).uniform(0.1, 2.0, size=shape).astype(dtype)
+    y = thnn.backend(dtype).FeatureLPPooling_updateOutput(x, None, power, width, stride, batch)
+    dy = _twin(dev, dtype, "FeatureLPPooling_updateOutput")(dev.to_device(x), None, power, width, stride, batch)
+    _close(dy.numpy(), y, dtype, True)
+    g = _rng(16).standard_normal(y.shape).astype(dtype)
+    gi = thnn.backend(dtype).FeatureLPPooling_updateGradInput(g, x, y, None, power, width, stride, batch)
+    dgi = _twin(dev, dtype, "FeatureLPPooling_updateGradInput")(dev.to_device(g), dev.to_device(x), dy, None, power,
+                                                                 width, stride, batch)
+    _close(dgi.numpy(), gi, dtype, False)
+
+
+@pytest.mark.parametrize("device", DEVICES)
+def test_more_same_refusals(device):
+    dev = _device(device)
+    x = np.ones((2, 3, 4, 5))
+    _same_refusal(thnn.Double.SpatialGridSamplerBilinear_updateOutput,
+                  dev.CudaDouble.SpatialGridSamplerBilinear_updateOutput,
+                  (x, np.zeros((3, 2, 2, 2)), None, 0), (dev.to_device(x), dev.to_device(np.zeros((3, 2, 2, 2))), None, 0))
+    _same_refusal(thnn.Double.FeatureLPPooling_updateOutput, dev.CudaDouble.FeatureLPPooling_updateOutput,
+                  (x, None, 2.0, 4, 1, True), (dev.to_device(x), None, 2.0, 4, 1, True))
+    _same_refusal(thnn.Double.VolumetricFractionalMaxPooling_updateOutput,
+                  dev.CudaDouble.VolumetricFractionalMaxPooling_updateOutput,
+                  (x, None, 3, 3, 3, 2, 2, 2, None, np.full((1, 2, 3), 0.5)),
+                  (dev.to_device(x), None, 3, 3, 3, 2, 2, 2, None, dev.to_device(np.full((1, 2, 3), 0.5))))

@@ -44,4 +44,8 @@ THC_LAYER(SpatialUpSamplingNearest)
 THC_LAYER(VolumetricUpSamplingNearest)
 THC_LAYER(SpatialUpSamplingBilinear)
 THC_LAYER(VolumetricUpSamplingTrilinear)
+THC_LAYER(SpatialGridSamplerBilinear)
+THC_LAYER(FeatureLPPooling)
+THC_LAYER(SpatialFractionalMaxPooling)
+THC_LAYER(VolumetricFractionalMaxPooling)
 /* ==== end of pooling, padding, up-sampling, grid sampling ==== */

@@ -90,4 +90,16 @@
 #define TH_GENERIC_FILE "generic/VolumetricUpSamplingTrilinear.cu"
 #include "THCGenerateFloatTypes.h"
 
+#define TH_GENERIC_FILE "generic/SpatialGridSamplerBilinear.cu"
+#include "THCGenerateFloatTypes.h"
+
+#define TH_GENERIC_FILE "generic/FeatureLPPooling.cu"
+#include "THCGenerateFloatTypes.h"
+
+#define TH_GENERIC_FILE "generic/SpatialFractionalMaxPooling.cu"
+#include "THCGenerateFloatTypes.h"
+
+#define TH_GENERIC_FILE "generic/VolumetricFractionalMaxPooling.cu"
+#include "THCGenerateFloatTypes.h"
+
 /* ==== end of pooling, padding, up-sampling, grid sampling ==== */

@@ -104,29 +104,37 @@ __global__ void THCPool_unpoolWinnerKernel(const int64_t *ind, int *win, int64_t
 
 /* ---------------------------------------------------------------- max */
 
-/* out[i], ind[i]: the largest tap of output i's window and its offset,
+/* The largest tap of the window at offset first of plane x with count[a]
+ * taps dil[a] apart along each axis (in: the plane's sizes), and its offset,
  * by the CPU's rule (v > best || isnan(v): the first of equal values, the
  * last NaN). */
+__device__ inline void THNN_(Pool_maxWindow)(const real *x, const int64_t *in, int64_t first, const int64_t *count,
+                                             const int *dil, real *best, int64_t *at)
+{
+  real m = x[first];
+  int64_t where = first;
+  for (int64_t jt = 0; jt < count[0]; jt++)
+    for (int64_t jh = 0; jh < count[1]; jh++)
+      for (int64_t jw = 0; jw < count[2]; jw++) {
+        int64_t k = first + (jt * dil[0] * in[1] + jh * dil[1]) * in[2] + jw * dil[2];
+        if (x[k] > m || x[k] != x[k]) {
+          m = x[k];
+          where = k;
+        }
+      }
+  *best = m;
+  *at = where;
+}
+
+/* out[i], ind[i]: the largest tap of output i's window and its offset. */
 __global__ void THNN_(Pool_maxKernel)(const real *in, real *out, int64_t *ind, THCPoolGrid g, int64_t n)
 {
   int64_t inPlane = THCPool_planeSize(g.in), outPlane = THCPool_planeSize(g.out);
   THC_KERNEL_LOOP(i, n) {
     int64_t ot, oh, ow;
     int64_t first = THCPool_window(g, i % outPlane, &ot, &oh, &ow);
-    const real *x = in + i / outPlane * inPlane;
-    real best = x[first];
-    int64_t at = first;
-    for (int64_t jt = 0; jt < g.count[0][ot]; jt++)
-      for (int64_t jh = 0; jh < g.count[1][oh]; jh++)
-        for (int64_t jw = 0; jw < g.count[2][ow]; jw++) {
-          int64_t k = first + (jt * g.dil[0] * g.in[1] + jh * g.dil[1]) * g.in[2] + jw * g.dil[2];
-          if (x[k] > best || x[k] != x[k]) {
-            best = x[k];
-            at = k;
-          }
-        }
-    out[i] = best;
-    ind[i] = at;
+    int64_t count[3] = {g.count[0][ot], g.count[1][oh], g.count[2][ow]};
+    THNN_(Pool_maxWindow)(in + i / outPlane * inPlane, g.in, first, count, g.dil, &out[i], &ind[i]);
   }
 }
 
@@ -276,6 +284,78 @@ static int THNN_(Pool_avg)(THNNState *state, THTensor *input, THTensor *gradOutp
   THCTensor_(release)(&xTmp);
   THCLongTensor_release(&gridMem);
   return rc;
+}
+
+/* ---------------------------------------------------------------- fractional */
+
+/* The start of window o along an axis for the sample u, in the element type
+ * as the CPU's Pool_fractionalStarts: alpha = (in - pool) / (out - 1),
+ * start = int((o + u) alpha) - int(u alpha), the last window ending at the
+ * input's end. */
+__device__ inline int64_t THNN_(Pool_fractionalStart)(real u, int64_t in, int64_t out, int pool, int64_t o)
+{
+  if (o == out - 1)
+    return in - pool;
+  real alpha = (real)(in - pool) / (real)(out - 1);
+  int64_t first = (int64_t)((o + u) * alpha) - (int64_t)(u * alpha);
+  return first > in - pool ? in - pool : first;
+}
+
+/* Fractional max pooling: plane p's windows start where its nd samples
+ * (u[p * nd ..], width first, then height, then time) put them. */
+__global__ void THNN_(Pool_fractionalKernel)(const real *in, const real *u, real *out, int64_t *ind,
+                                             THCPoolGrid g, int nd, int px, int py, int pz, int64_t n)
+{
+  int64_t inPlane = THCPool_planeSize(g.in), outPlane = THCPool_planeSize(g.out);
+  const int64_t pool[3] = {pz, py, px};
+  const int sampleAxis[3] = {nd == 3 ? 0 : -1, nd == 3 ? 2 : 1, nd == 3 ? 1 : 0};  /* as the CPU's */
+  const int dil[3] = {1, 1, 1};
+  THC_KERNEL_LOOP(i, n) {
+    int64_t p = i / outPlane, o = i % outPlane;
+    int64_t pos[3] = {o / (g.out[2] * g.out[1]), o / g.out[2] % g.out[1], o % g.out[2]}, first[3];
+    for (int a = 0; a < 3; a++)
+      first[a] = sampleAxis[a] < 0 ? 0 : THNN_(Pool_fractionalStart)(u[p * nd + sampleAxis[a]], g.in[a], g.out[a],
+                                                                      (int)pool[a], pos[a]);
+    int64_t at = (first[0] * g.in[1] + first[1]) * g.in[2] + first[2];
+    THNN_(Pool_maxWindow)(in + p * inPlane, g.in, at, pool, dil, &out[i], &ind[i]);
+  }
+}
+
+/* updateOutput of fractional max pooling: samples is the host copy the CPU
+ * check read, sx its device original (contiguous); pool[] along T, H, W. */
+static int THNN_(Pool_fractionalOutput)(THNNState *state, THTensor *input, THTensor *output,
+                                        THIndexTensor *indices, const THTensor *sx, const THPoolShape *s,
+                                        const int *pool)
+{
+  int64_t dims[5];
+  int nd = THPoolDims(s, s->out, dims);
+  TH_TRY(THCTensor_(resizeNd)(state, output, nd, dims));
+  TH_TRY(THCLongTensor_resizeNd(state, indices, nd, dims));
+  THTensor xTmp = {};
+  const THTensor *x = THCTensor_(contiguous)(state, input, &xTmp);
+  if (!x)
+    return -1;
+  THCPoolGrid g = {};
+  for (int a = 0; a < 3; a++) {
+    g.in[a] = s->in[a];
+    g.out[a] = s->out[a];
+  }
+  int64_t n = THTensor_(nElement)(output);
+  THC_LAUNCH(THC_blocks(n), THC_NUM_THREADS, THNN_(Pool_fractionalKernel))(
+      THTensor_(data)(x), THTensor_(data)(sx), THTensor_(data)(output), THLongTensor_data(indices), g, s->nd,
+      pool[2], pool[1], pool[0], n);
+  int rc = THCCheckLaunch(state, "Pool_fractionalOutput");
+  THCTensor_(release)(&xTmp);
+  return rc;
+}
+
+/* A host copy (in host, zeroed; release it) of the contiguous device tensor
+ * c, for a CPU check that reads values (fractional pooling's samples). */
+static int THNN_(Pool_hostCopy)(THNNState *state, const THTensor *c, THTensor *host)
+{
+  int64_t n = THTensor_(nElement)(c);
+  TH_TRY(THTensor_(resizeNd)(state, host, c->nDimension, c->size));
+  return n > 0 ? THCStorage_(copyToHost)(state, THTensor_(data)(host), c->storage, c->storageOffset, n) : 0;
 }
 
 /* ---------------------------------------------------------------- unpooling */
