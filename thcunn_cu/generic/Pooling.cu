@@ -57,7 +57,7 @@ __device__ inline int64_t THCPool_window(const THCPoolGrid &g, int64_t o, int64_
   return (g.first[0][*ot] * g.in[1] + g.first[1][*oh]) * g.in[2] + g.first[2][*ow];
 }
 
-/* Records the first element of ind[0..n) outside [0, limit). */
+/* Records an element of ind[0..n) outside [0, limit), if any. */
 __global__ void THCPool_rangeKernel(const int64_t *ind, int64_t n, int64_t limit, THCErrorSlot *slot)
 {
   THC_KERNEL_LOOP(i, n) {
@@ -84,11 +84,10 @@ static int THCPool_checkIndices(THNNState *state, const THLongTensor *ix, int64_
   if (!bad.flag)
     return 0;
   THLongTensor host = {};
-  int rc = THLongTensor_resizeNd(state, &host, ix->nDimension, ix->size);
-  if (rc == 0)
-    rc = THCLongStorage_copyToHost(state, THLongTensor_data(&host), ix->storage, ix->storageOffset, n);
-  if (rc == 0 && THPoolCheckIndices(state, "indices", &host, limit) == 0)
-    rc = THError(state, "indices[%lld] = %lld is out of range [0, %lld)", bad.where, bad.value, (long long)limit);
+  if (THLongTensor_resizeNd(state, &host, ix->nDimension, ix->size) == 0 &&
+      THCLongStorage_copyToHost(state, THLongTensor_data(&host), ix->storage, ix->storageOffset, n) == 0 &&
+      THPoolCheckIndices(state, "indices", &host, limit) == 0)  /* it cannot pass: the device saw a bad value */
+    THError(state, "indices[%lld] = %lld is out of range [0, %lld)", bad.where, bad.value, (long long)limit);
   THLongTensor_release(&host);
   return -1;
 }
