@@ -159,4 +159,73 @@
 
 /* ==== pooling, padding, up-sampling, grid sampling ==== */
 
+#define TH_GENERIC_FILE "generic/Pooling.cu"
+#include "THCGenerateFloatTypes.h"
+
+#define TH_GENERIC_FILE "generic/SpatialMaxPooling.cu"
+#include "THCGenerateFloatTypes.h"
+
+#define TH_GENERIC_FILE "generic/SpatialDilatedMaxPooling.cu"
+#include "THCGenerateFloatTypes.h"
+
+#define TH_GENERIC_FILE "generic/SpatialAveragePooling.cu"
+#include "THCGenerateFloatTypes.h"
+
+#define TH_GENERIC_FILE "generic/SpatialAdaptiveMaxPooling.cu"
+#include "THCGenerateFloatTypes.h"
+
+#define TH_GENERIC_FILE "generic/SpatialAdaptiveAveragePooling.cu"
+#include "THCGenerateFloatTypes.h"
+
+#define TH_GENERIC_FILE "generic/SpatialMaxUnpooling.cu"
+#include "THCGenerateFloatTypes.h"
+
+#define TH_GENERIC_FILE "generic/VolumetricMaxPooling.cu"
+#include "THCGenerateFloatTypes.h"
+
+#define TH_GENERIC_FILE "generic/VolumetricDilatedMaxPooling.cu"
+#include "THCGenerateFloatTypes.h"
+
+#define TH_GENERIC_FILE "generic/VolumetricAveragePooling.cu"
+#include "THCGenerateFloatTypes.h"
+
+#define TH_GENERIC_FILE "generic/VolumetricMaxUnpooling.cu"
+#include "THCGenerateFloatTypes.h"
+
+#define TH_GENERIC_FILE "generic/Resampling.cu"
+#include "THCGenerateFloatTypes.h"
+
+#define TH_GENERIC_FILE "generic/SpatialReflectionPadding.cu"
+#include "THCGenerateFloatTypes.h"
+
+#define TH_GENERIC_FILE "generic/SpatialReplicationPadding.cu"
+#include "THCGenerateFloatTypes.h"
+
+#define TH_GENERIC_FILE "generic/VolumetricReplicationPadding.cu"
+#include "THCGenerateFloatTypes.h"
+
+#define TH_GENERIC_FILE "generic/SpatialUpSamplingNearest.cu"
+#include "THCGenerateFloatTypes.h"
+
+#define TH_GENERIC_FILE "generic/VolumetricUpSamplingNearest.cu"
+#include "THCGenerateFloatTypes.h"
+
+#define TH_GENERIC_FILE "generic/SpatialUpSamplingBilinear.cu"
+#include "THCGenerateFloatTypes.h"
+
+#define TH_GENERIC_FILE "generic/VolumetricUpSamplingTrilinear.cu"
+#include "THCGenerateFloatTypes.h"
+
+#define TH_GENERIC_FILE "generic/SpatialGridSamplerBilinear.cu"
+#include "THCGenerateFloatTypes.h"
+
+#define TH_GENERIC_FILE "generic/FeatureLPPooling.cu"
+#include "THCGenerateFloatTypes.h"
+
+#define TH_GENERIC_FILE "generic/SpatialFractionalMaxPooling.cu"
+#include "THCGenerateFloatTypes.h"
+
+#define TH_GENERIC_FILE "generic/VolumetricFractionalMaxPooling.cu"
+#include "THCGenerateFloatTypes.h"
+
 /* ==== end of pooling, padding, up-sampling, grid sampling ==== */

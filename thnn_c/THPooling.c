@@ -239,8 +239,15 @@ static int THPoolIndexError(THNNState *state, const char *arg, const THLongTenso
                  (long long)limit);
 }
 
+/* as thcunn_cu/THC.h: a CUDA tensor, whose memory the host cannot read */
+#ifndef TH_STORAGE_DEVICE
+#define TH_STORAGE_DEVICE 2
+#endif
+
 int THPoolCheckIndices(THNNState *state, const char *arg, const THLongTensor *t, int64_t limit)
 {
+  if (t->storage && (t->storage->flag & TH_STORAGE_DEVICE))
+    return 0;  /* the CUDA twin checks the values on the device (thcunn_cu/generic/Pooling.cu) */
   int64_t n = THLongTensor_nElement(t);
   const int64_t *idx = THLongTensor_data(t);
   if (!THLongTensor_isContiguous(t)) {

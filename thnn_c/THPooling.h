@@ -93,7 +93,8 @@ void THPoolDescribe(const THPoolShape *s, const int64_t *sizes, char *buf, size_
 
 /* Checks that every index in t (any strides) lies in [0, limit); on the
  * first that does not, an error "<arg>[i, j, ...] = v is out of range
- * [0, limit)". */
+ * [0, limit)".  The values of a CUDA tensor (device memory) are not read
+ * here: its twin checks them on the device. */
 int THPoolCheckIndices(THNNState *state, const char *arg, const THLongTensor *t, int64_t limit);
 
 /* Adaptive pooling: window o of out along an axis of size in spans

@@ -1,0 +1,44 @@
+#ifndef TH_GENERIC_FILE
+#define TH_GENERIC_FILE "generic/SpatialAveragePooling.cu"
+#else
+
+/* shared with the CPU kernel (thnn_c/generic/SpatialAveragePooling.c) */
+extern "C" int THNN_CPU_(SpatialAveragePooling_shapeCheck)(THNNState *state, THTensor *input, THTensor *gradOutput,
+                                                           int kW, int kH, int dW, int dH, int padW, int padH,
+                                                           bool ceil_mode, THPoolShape *s, THPoolWindow *w);
+
+/* Both passes: the CPU's checks and windows, then the shared loops. */
+static int THNN_(SpatialAveragePooling_run)(THNNState *state, THTensor *input, THTensor *gradOutput,
+                                            THTensor *result, int kW, int kH, int dW, int dH, int padW,
+                                            int padH, bool ceil_mode, bool count_include_pad)
+{
+  THPoolShape s;
+  THPoolWindow w;
+  THPoolGrid g;
+  TH_TRY(THNN_CPU_(SpatialAveragePooling_shapeCheck)(state, input, gradOutput, kW, kH, dW, dH, padW, padH,
+                                                     ceil_mode, &s, &w));
+  int rc = THPoolGridWindows(state, &g, &s, &w);
+  if (rc == 0)
+    rc = THNN_(Pool_avg)(state, input, gradOutput, result, &s, &g,
+                         count_include_pad ? TH_POOL_COUNT_PADDING : TH_POOL_COUNT_INPUT);
+  THPoolGridFree(&g);
+  return rc;
+}
+
+int THNN_(SpatialAveragePooling_updateOutput)(THNNState *state, THTensor *input, THTensor *output,
+                                              int kW, int kH, int dW, int dH, int padW, int padH,
+                                              bool ceil_mode, bool count_include_pad)
+{
+  return THNN_(SpatialAveragePooling_run)(state, input, NULL, output, kW, kH, dW, dH, padW, padH, ceil_mode,
+                                          count_include_pad);
+}
+
+int THNN_(SpatialAveragePooling_updateGradInput)(THNNState *state, THTensor *input, THTensor *gradOutput,
+                                                 THTensor *gradInput, int kW, int kH, int dW, int dH,
+                                                 int padW, int padH, bool ceil_mode, bool count_include_pad)
+{
+  return THNN_(SpatialAveragePooling_run)(state, input, gradOutput, gradInput, kW, kH, dW, dH, padW, padH,
+                                          ceil_mode, count_include_pad);
+}
+
+#endif
