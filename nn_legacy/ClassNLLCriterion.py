@@ -28,6 +28,8 @@ class ClassNLLCriterion(Criterion):
         self.total_weight_tensor = None
 
     def _target(self, target):
+        if isinstance(target, np.ndarray) and target.ndim:   # the usual batch of class indices, as it is
+            return target
         if isinstance(target, (int, np.integer)):
             return np.array([target], dtype=np.int64)
         if not isinstance(target, np.ndarray):
