@@ -582,8 +582,10 @@ def test_kernel_errors_are_value_errors():
 # ---- the C structs a kernel reuses from call to call (Kernel._spare) ----
 
 def test_calls_from_several_threads_at_once_each_get_their_own_structs():
-    # the GIL is released during the C call, so without a struct set per call
-    # two threads would fill and read each other's tensors
+    # the GIL is released during the C call and threads switch between
+    # bytecodes, so without a struct set per call, kept until the results are
+    # read from it, two threads would fill and read each other's tensors
+    import sys
     import threading
     rng = np.random.default_rng(0)
     shapes = [(3, 7), (5, 11), (2, 13), (6, 5)]
@@ -594,17 +596,22 @@ def test_calls_from_several_threads_at_once_each_get_their_own_structs():
     def work(i):
         start.wait()
         out = None
-        for _ in range(300):
-            out = thnn.Double.LogSoftMax_updateOutput(inputs[i], out)
+        for n in range(300):
+            out = thnn.Double.LogSoftMax_updateOutput(inputs[i], None if n % 2 else out)
             if out.shape != shapes[i] or not np.array_equal(out, expected[i]):
                 failures.append(i)
                 return
 
     threads = [threading.Thread(target=work, args=(i,)) for i in range(len(shapes))]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
+    interval = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)   # switch threads between almost any two bytecodes
+    try:
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+    finally:
+        sys.setswitchinterval(interval)
     assert failures == []
 
 

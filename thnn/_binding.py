@@ -256,12 +256,14 @@ class Kernel:
         if self._c(state, *c_args) != 0:
             _release(outs)   # and the structs are not reused: the state holds the error
             raise self._error(ffi.string(state.message).decode("utf-8", "replace"))
-        self._spare.append(structs)
         if len(outs) == 1:
-            return outs[0].result(wrapped)
-        if not outs:
-            return None
-        return tuple([t.result(wrapped) for t in outs])
+            result = outs[0].result(wrapped)
+        elif not outs:
+            result = None
+        else:
+            result = tuple([t.result(wrapped) for t in outs])
+        self._spare.append(structs)   # only now: result() reads the structs
+        return result
 
     def _new_structs(self):
         """A THNNState and a (tensor, storage) pair per tensor argument."""
