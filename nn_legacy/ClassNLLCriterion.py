@@ -34,6 +34,8 @@ class ClassNLLCriterion(Criterion):
     def _target(self, target, input):
         if isinstance(target, CudaTensor):
             return target
+        if isinstance(target, np.ndarray) and target.ndim and isinstance(input, np.ndarray):
+            return target   # the usual batch of class indices, as it is
         if isinstance(target, (int, np.integer)):
             target = np.array([target], dtype=np.int64)
         if not isinstance(target, np.ndarray):

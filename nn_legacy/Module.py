@@ -172,8 +172,12 @@ class Module:
         return _move(self, device or cuda.default(), {})
 
     def _dtype(self):
-        params = self.parameters()[0]
-        return params[0].dtype if params else None
+        """The dtype of the first parameter, None without parameters."""
+        entries = self._all_parameters()
+        if not entries:
+            return None
+        module, name, _ = entries[0]
+        return getattr(module, name).dtype
 
     def clearState(self):
         """Drop output, gradInput and work buffers (before saving a model)."""

@@ -577,3 +577,65 @@ def test_kernel_errors_are_value_errors():
     with pytest.raises(ValueError, match=r"^Linear_updateOutput: input must be 1D or 2D with 20 features, "
                                          r"got 2D of size \[4, 21\]$"):
         thnn.Double.Linear_updateOutput(np.zeros((4, 21)), None, np.zeros((5, 20)), None)
+
+
+# ---- the C structs a kernel reuses from call to call (Kernel._spare) ----
+
+def test_calls_from_several_threads_at_once_each_get_their_own_structs():
+    # the GIL is released during the C call and threads switch between
+    # bytecodes, so without a struct set per call, kept until the results are
+    # read from it, two threads would fill and read each other's tensors
+    import sys
+    import threading
+    rng = np.random.default_rng(0)
+    shapes = [(3, 7), (5, 11), (2, 13), (6, 5)]
+    inputs = [rng.standard_normal(s) for s in shapes]
+    expected = [thnn.Double.LogSoftMax_updateOutput(x, None) for x in inputs]
+    failures, start = [], threading.Barrier(len(shapes))
+
+    def work(i):
+        start.wait()
+        out = None
+        for n in range(300):
+            out = thnn.Double.LogSoftMax_updateOutput(inputs[i], None if n % 2 else out)
+            if out.shape != shapes[i] or not np.array_equal(out, expected[i]):
+                failures.append(i)
+                return
+
+    threads = [threading.Thread(target=work, args=(i,)) for i in range(len(shapes))]
+    interval = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)   # switch threads between almost any two bytecodes
+    try:
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+    finally:
+        sys.setswitchinterval(interval)
+    assert failures == []
+
+
+def test_a_call_after_a_failed_call_starts_clean():
+    k = thnn.Double.Linear_updateOutput
+    good = (np.ones((4, 20)), None, np.ones((5, 20)), None)
+    first = k(*good).copy()
+    with pytest.raises(thnn.THNNError, match="input must be 1D or 2D with 20 features"):
+        k(np.zeros((4, 21)), None, np.zeros((5, 20)), None)
+    np.testing.assert_array_equal(k(*good), first)
+    # an [OUT] passed as None after calls that passed arrays gets a new array
+    out = k(*good)
+    assert k(good[0], out, good[2], None) is out
+    again = k(*good)
+    assert again is not out
+    np.testing.assert_array_equal(again, first)
+
+
+def test_reused_structs_keep_no_array_alive():
+    import gc
+    import weakref
+    x = np.random.default_rng(1).standard_normal((3, 4)).astype(np.float32)
+    out = thnn.Float.LogSoftMax_updateOutput(x, None)
+    refs = [weakref.ref(x), weakref.ref(out)]
+    del x, out
+    gc.collect()
+    assert [r() for r in refs] == [None, None]

@@ -52,20 +52,26 @@ _STATE = ffi.typeof("THNNState*")
 
 
 class _Tensor:
-    """The TH tensor struct of one numpy array (or of no array yet)."""
+    """The TH tensor struct of one numpy array (or of no array yet).
+
+    structs, if given, is a (tensor, storage) pair of C structs to fill
+    instead of allocating two (see Kernel._spare); only for an array."""
 
     __slots__ = ("types", "array", "storage", "tensor")
 
-    def __init__(self, real, ctype, array):
+    def __init__(self, real, ctype, array, structs=None):
         # ctype ('float', 'double', 'int64_t') follows from real; the
         # argument stays for callers that name both
         types = self.types = real if isinstance(real, _Types) else _TYPES[real]
         self.array = array
-        self.tensor = ffi.new(types.tensor)
         if array is None:
+            self.tensor = ffi.new(types.tensor)
             self.storage = ffi.NULL
             return
-        self.storage = ffi.new(types.storage)
+        if structs is None:
+            self.tensor, self.storage = ffi.new(types.tensor), ffi.new(types.storage)
+        else:
+            self.tensor, self.storage = structs
         # the same address either way; the buffer protocol is ~1 us faster
         # per array than .ctypes, and takes C-contiguous arrays only
         if array.flags.c_contiguous:
@@ -151,12 +157,19 @@ class Kernel:
         self._c = getattr(lib, f"THNN_{real}{function.name}")
         self._args = function.args[1:]
         self._inplace = next((i for i, a in enumerate(self._args) if a.name == "inplace"), None)
-        # the per-call plan: (position, arg, Python type wanted) of each
-        # scalar with a rule, and what to do with each tensor, in order
-        self._scalars = [(i, a, _SCALARS[a.ctype]) for i, a in enumerate(self._args)
+        # the per-call plan: (position, arg, Python type wanted, integer
+        # range or None) of each scalar with a rule, and what to do with each
+        # tensor, in order
+        self._scalars = [(i, a, _SCALARS[a.ctype], _INT_RANGE.get(a.ctype)) for i, a in enumerate(self._args)
                          if not a.is_tensor and a.ctype in _SCALARS]
         self._tensors = [_TensorArg(i, a, real) for i, a in enumerate(self._args) if a.is_tensor]
         self._reads = [t.position for t in self._tensors if not t.produced]
+        # C structs for a call (a THNNState, and a tensor and a storage per
+        # tensor argument), reused from call to call: a call takes a set off
+        # this list and puts it back when the kernel returned without error,
+        # so calls from several threads at once each have their own (pop and
+        # append are atomic).  They hold addresses only, never an array.
+        self._spare = []
         self.__name__ = function.name
         self.__doc__ = f"THNN_{real}{function.name}(" + ", ".join(
             f"{a.name}: {a.doc}" for a in self._args) + ")"
@@ -200,15 +213,23 @@ class Kernel:
             raise TypeError(f"{self.function.name} takes {len(self._args)} arguments "
                             f"({', '.join(a.name for a in self._args)}), got {len(values)}")
         c_args = list(values)
-        for i, arg, kind in self._scalars:
-            c_args[i] = self._scalar(arg, kind, values[i])
+        for i, arg, kind, bounds in self._scalars:
+            value = values[i]
+            # a bool, float, or int in range passes as it is (what _scalar returns for it)
+            if type(value) is not kind or (bounds is not None and not bounds[0] <= value <= bounds[1]):
+                c_args[i] = self._scalar(arg, kind, value)
         inplace = self._inplace is not None and c_args[self._inplace]
         wrapped, outs = [], []
         # arrays the kernel reads (or writes in place): an [OUT] array that
         # overlaps one of them, or an earlier [OUT] array, is not written into
         # (listed when the first [OUT] array is passed in)
         taken = None
-        for plan in self._tensors:
+        try:
+            structs = self._spare.pop()
+        except IndexError:
+            structs = self._new_structs()
+        state, pairs = structs
+        for plan, pair in zip(self._tensors, pairs):
             value = values[plan.position]
             if plan.produced:
                 if value is not None:
@@ -220,7 +241,7 @@ class Kernel:
                     value = self._reusable(value, taken, plan.dtype)
                     if value is not None:
                         taken.append(value)
-                t = _Tensor(plan.types, None, value)
+                t = _Tensor(plan.types, None, value, pair)
                 outs.append(t)
             elif value is None:
                 if not plan.optional:
@@ -229,18 +250,24 @@ class Kernel:
                 continue
             else:
                 written = plan.written or (plan.inplace_written and inplace)
-                t = _Tensor(plan.types, None, self._check_array(plan, value, written))
+                t = _Tensor(plan.types, None, self._check_array(plan, value, written), pair)
             wrapped.append(t)
             c_args[plan.position] = t.tensor
-        state = ffi.new(_STATE)
         if self._c(state, *c_args) != 0:
-            _release(outs)
+            _release(outs)   # and the structs are not reused: the state holds the error
             raise self._error(ffi.string(state.message).decode("utf-8", "replace"))
         if len(outs) == 1:
-            return outs[0].result(wrapped)
-        if not outs:
-            return None
-        return tuple([t.result(wrapped) for t in outs])
+            result = outs[0].result(wrapped)
+        elif not outs:
+            result = None
+        else:
+            result = tuple([t.result(wrapped) for t in outs])
+        self._spare.append(structs)   # only now: result() reads the structs
+        return result
+
+    def _new_structs(self):
+        """A THNNState and a (tensor, storage) pair per tensor argument."""
+        return ffi.new(_STATE), [(ffi.new(p.types.tensor), ffi.new(p.types.storage)) for p in self._tensors]
 
     def _reusable(self, a, taken, dtype):
         """An [OUT]/[BUFFER] array of dtype the kernel may write into, or None."""
@@ -294,8 +321,13 @@ Float = Backend("Float", FUNCTIONS)
 Double = Backend("Double", FUNCTIONS)
 
 
+_BACKENDS = {Float.dtype: Float, Double.dtype: Double}
+
+
 def backend(dtype):
     """The backend for float32 or float64; TypeError for anything else."""
+    if isinstance(dtype, np.dtype) and dtype in _BACKENDS:   # an array's dtype: one look-up
+        return _BACKENDS[dtype]
     dtype = np.dtype(dtype)
     if dtype == np.float32:
         return Float

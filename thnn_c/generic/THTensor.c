@@ -23,6 +23,10 @@ void THTensor_(wrap)(THTensor *t, THStorage *s, real *data, int64_t nElement, in
     t->size[d] = size[d];
     t->stride[d] = strideBytes[d] / (int64_t)sizeof(real);
   }
+  for (int d = nDimension; d < TH_MAX_DIM; d++) {   /* as in a new struct: the binding reuses them */
+    t->size[d] = 0;
+    t->stride[d] = 0;
+  }
 }
 
 int64_t THTensor_(nElement)(const THTensor *t)

@@ -38,7 +38,9 @@ void THStorage_(free)(THStorage *storage);   /* frees an owned storage: its data
 /* The binding's wrapper of a numpy array: s (flag 0, never freed by C) holds
  * the nElement elements at data, and t views s with these sizes and strides
  * (numpy's strides, in bytes: each a whole number of elements, which the
- * binding has checked).  One C call instead of a dozen field stores from Python. */
+ * binding has checked); the sizes and strides past nDimension are zeroed, so
+ * a struct filled again is the same as a new one.  One C call instead of a
+ * dozen field stores from Python. */
 void THTensor_(wrap)(THTensor *t, THStorage *s, real *data, int64_t nElement, int nDimension,
                      const int64_t *size, const int64_t *strideBytes);
 /* cdef-end */
