@@ -153,7 +153,8 @@ def gpu_builder(toolchain):
     ffi.set_source(
         "thnn._thcunn",
         # the twins are in the nvcc object; this module only declares them (the cdef is C)
-        CDEF.replace("int THCDeviceCount", "extern int THCDeviceCount") + "\n"
+        "#include <stdbool.h>\n"   # the cdef's bool arguments
+        + CDEF.replace("int THCDeviceCount", "extern int THCDeviceCount") + "\n"
         f"static const char THNN_HEADER_TEXT[] = {json.dumps(thnn_h)};\n"
         f"static const char THCUNN_LAYERS_TEXT[] = {json.dumps(thcunn_h)};\n"
         "const char *THNN_headerText(void) { return THNN_HEADER_TEXT; }\n"
