@@ -19,6 +19,15 @@ THC_LAYER(Sigmoid)
 
 
 /* ==== linear, embedding, sparse, temporal, fused cells, batch normalization ==== */
+THC_LAYER(Linear)
+THC_LAYER(BatchNormalization)
+THC_LAYER(LookupTable)
+THC_LAYER(GRUFused)
+THC_LAYER(LSTMFused)
+THC_LAYER(TemporalConvolution)
+THC_LAYER(TemporalSubSampling)
+THC_LAYER(TemporalRowConvolution)
+THC_LAYER(TemporalMaxPooling)
 /* ==== end of linear, embedding, sparse, temporal, fused cells, batch normalization ==== */
 
 
