@@ -280,3 +280,73 @@ def test_temporal_max_pooling_nan_and_ties(dev):
     got, tind = dev.CudaDouble.TemporalMaxPooling_updateOutput(dev.to_device(x), None, None, 3, 2)
     np.testing.assert_array_equal(tind.numpy(), ind)
     np.testing.assert_array_equal(got.numpy(), want)
+
+
+# ---- SparseLinear: entries checked on the device, atomics ----
+
+def test_sparse_linear_bad_entries(dev):
+    coo = np.array([[0, 1, 1.0], [1, 4, 2.0]])
+    assert _same_error(dev, np.float64, "SparseLinear_updateOutput", coo, None, np.ones((2, 4)), np.ones(2), 2) \
+        .endswith("input[1, 1] = 4 is not a feature index, an integer in [0, 4)")
+    assert "input[1, 0] = 1 is not a sample index" in _same_error(
+        dev, np.float64, "SparseLinear_updateOutput", coo, None, np.ones((2, 5)), np.ones(2), 1)
+    assert "batchSize must be non-negative" in _same_error(
+        dev, np.float64, "SparseLinear_updateOutput", coo, None, np.ones((2, 5)), np.ones(2), -1)
+    neg = np.array([[0, 1, 1.0], [-1, 2, 1.0]])
+    assert "input[1, 0] = -1 is not a sample index, a non-negative integer" in _same_error(
+        dev, np.float64, "SparseLinear_zeroGradParameters", np.zeros((2, 5)), np.zeros(2), neg)
+    legacy = np.array([[[0, 1.0], [2.5, 1.0]]], np.float32)
+    assert "input[0, 1, 0] = 2.5 is not a feature index" in _same_error(
+        dev, np.float32, "SparseLinear_legacyAccGradParameters", legacy, np.ones((1, 2), np.float32),
+        np.zeros((2, 4), np.float32), np.zeros(2, np.float32), np.ones((2, 4), np.float32), np.ones(2, np.float32),
+        0.0, 1.0)
+
+
+def test_sparse_linear_reports_the_first_bad_entry(dev):
+    rng = np.random.default_rng(11)
+    coo = np.stack([rng.integers(0, 20, 3000), rng.integers(0, 7, 3000), rng.uniform(-1, 1, 3000)], axis=1)
+    coo[2900, 1] = 7.0
+    coo[1234, 0] = 20.0      # the first: sample out of range
+    coo[2000, 1] = 0.5
+    msg = _same_error(dev, np.float64, "SparseLinear_updateOutput", coo, None, np.ones((3, 7)), np.ones(3), 20)
+    assert msg.endswith("input[1234, 0] = 20 is not a sample index, an integer in [0, 20)")
+
+
+@DTYPES
+@pytest.mark.parametrize("legacy", [False, True], ids=["coo", "legacy"])
+def test_sparse_linear_colliding_entries(dev, dtype, legacy):
+    """600 entries over 4 samples and 3 features, many zero values, every
+    verb in turn (update and zero touch each feature's column once however
+    often it occurs)."""
+    rng = np.random.default_rng(12)
+    n_out, n_in, batch, per = 50, 6, 4, 150
+    features = rng.integers(0, 3, (batch, per)).astype(dtype)
+    values = np.where(rng.random((batch, per)) < 0.3, 0, rng.uniform(-1, 1, (batch, per))).astype(dtype)
+    if legacy:
+        inp = np.stack([features, values], axis=-1)
+    else:
+        inp = np.stack([np.repeat(np.arange(batch), per).astype(dtype), features.ravel(), values.ravel()], axis=1)
+    w, b = rng.uniform(-1, 1, (n_out, n_in)).astype(dtype), rng.uniform(-1, 1, n_out).astype(dtype)
+    go = rng.uniform(-1, 1, (batch, n_out)).astype(dtype)
+    gw, gb = rng.uniform(-1, 1, w.shape).astype(dtype), rng.uniform(-1, 1, n_out).astype(dtype)
+    cpu, twin, up = thnn.backend(dtype), dev.backend(dtype), dev.to_device
+    pre = "SparseLinear_legacy" if legacy else "SparseLinear_"
+    name = lambda verb: pre + (verb[0].upper() + verb[1:] if legacy else verb)  # noqa: E731
+    size = () if legacy else (batch,)
+    _close(getattr(twin, name("updateOutput"))(up(inp), None, up(w), up(b), *size),
+           getattr(cpu, name("updateOutput"))(inp, None, w, b, *size), _tol(dtype, False))
+    tgw, tgb = up(gw), up(gb)
+    getattr(cpu, name("accGradParameters"))(inp, go, gw, gb, w, b, 0.01, 0.5)
+    getattr(twin, name("accGradParameters"))(up(inp), up(go), tgw, tgb, up(w), up(b), 0.01, 0.5)
+    _close(tgw, gw, _tol(dtype, True))
+    _close(tgb, gb, _tol(dtype, True))
+    tw, tb = up(w), up(b)
+    getattr(cpu, name("updateParameters"))(w, b, gw, gb, inp, 0.1)
+    getattr(twin, name("updateParameters"))(tw, tb, tgw, tgb, up(inp), 0.1)
+    _close(tw, w, _tol(dtype, True))
+    _close(tb, b, _tol(dtype, True))
+    getattr(cpu, name("zeroGradParameters"))(gw, gb, inp)
+    getattr(twin, name("zeroGradParameters"))(tgw, tgb, up(inp))
+    _close(tgw, gw, _tol(dtype, True))
+    assert not tgb.numpy().any()
+    assert (gw[:, 3:] != 0).all()     # untouched columns keep their gradient

@@ -28,6 +28,7 @@ THC_LAYER(TemporalConvolution)
 THC_LAYER(TemporalSubSampling)
 THC_LAYER(TemporalRowConvolution)
 THC_LAYER(TemporalMaxPooling)
+THC_LAYER(SparseLinear)
 /* ==== end of linear, embedding, sparse, temporal, fused cells, batch normalization ==== */
 
 

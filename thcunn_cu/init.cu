@@ -50,6 +50,9 @@
 #define TH_GENERIC_FILE "generic/TemporalMaxPooling.cu"
 #include "THCGenerateFloatTypes.h"
 
+#define TH_GENERIC_FILE "generic/SparseLinear.cu"
+#include "THCGenerateFloatTypes.h"
+
 /* ==== end of linear, embedding, sparse, temporal, fused cells, batch normalization ==== */
 
 
