@@ -350,3 +350,64 @@ def test_sparse_linear_colliding_entries(dev, dtype, legacy):
     _close(tgw, gw, _tol(dtype, True))
     assert not tgb.numpy().any()
     assert (gw[:, 3:] != 0).all()     # untouched columns keep their gradient
+
+
+# ---- IndexLinear: keys checked on the device, order-dependent updates ----
+
+def test_index_linear_bad_keys_and_sizes(dev):
+    assert _same_error(dev, np.float64, "IndexLinear_updateOutput", np.array([0, 5]), 1, np.ones(2), np.array([2]),
+                       None, np.ones((6, 3)), np.ones(3), None, False) \
+        .endswith("keys[1] = 5 with keysOffset 1 is out of range: rows are [0, 6)")
+    assert "sizes sum to 2 but there are 3 keys" in _same_error(
+        dev, np.float64, "IndexLinear_accGradParameters", np.array([0, 1, 2]), 0, np.ones(3), np.array([1, 1]),
+        np.ones((2, 3)), None, np.zeros(3), np.ones((6, 3)), np.ones(3), 1.0)
+    assert "sizes[1] = -1: sizes must be non-negative" in _same_error(
+        dev, np.float64, "IndexLinear_updateOutput", np.array([0, 1]), 0, np.ones(2), np.array([1, -1]), None,
+        np.ones((6, 3)), np.ones(3), None, False)
+    keys = np.arange(4000) % 5
+    keys[3999], keys[2500] = -2, 9
+    assert _same_error(dev, np.float64, "IndexLinear_updateParameters", np.ones((4000, 3)), np.ones(3),
+                       np.ones((6, 3)), np.ones(3), keys, 0, 0.0, 0.1).endswith("keys[2500] = 9 with keysOffset 0 "
+                                                                                 "is out of range: rows are [0, 6)")
+
+
+@DTYPES
+@pytest.mark.parametrize("normalized", [True, False], ids=["normalized", "plain"])
+def test_index_linear_repeated_keys(dev, dtype, normalized):
+    """600 entries over 100 samples naming 4 features again and again: the
+    running max of training and the per-entry steps follow the entries' order."""
+    rng = np.random.default_rng(13)
+    n_in, n_out, batch = 6, 40, 100
+    sizes = rng.integers(0, 12, batch)
+    nnz = int(sizes.sum())
+    keys, values = rng.integers(0, 4, nnz), rng.uniform(-3, 3, nnz).astype(dtype)
+    w = rng.uniform(-1, 1, (n_in, n_out)).astype(dtype)
+    if normalized:
+        m = rng.uniform(0.5, 2.0, (n_in, 1))
+        w = np.concatenate([m, 1 / m, np.ones_like(m), rng.uniform(-0.1, 0.1, (n_in, 1)), w], axis=1).astype(dtype)
+    b, go = rng.uniform(-1, 1, n_out).astype(dtype), rng.uniform(-1, 1, (batch, n_out)).astype(dtype)
+    cpu, twin, up = thnn.backend(dtype), dev.backend(dtype), dev.to_device
+    for train in (False, True):
+        cw, tw = w.copy(), up(w)
+        want = cpu.IndexLinear_updateOutput(keys, 0, values, sizes, None, cw, b, None, train)
+        got = twin.IndexLinear_updateOutput(up(keys), 0, up(values), up(sizes), None, tw, up(b), None, train)
+        for g, x in zip(got, want):
+            if x is not None:
+                _close(g, x, _tol(dtype, False))
+        _close(tw, cw, _tol(dtype, False))
+    u = want[1] if normalized else values
+    gb = rng.uniform(-1, 1, n_out).astype(dtype)
+    tgb = up(gb)
+    gw = cpu.IndexLinear_accGradParameters(keys, 0, u, sizes, go, None, gb, cw, b, 0.5)
+    tgw = twin.IndexLinear_accGradParameters(up(keys), 0, up(u), up(sizes), up(go), None, tgb, tw, up(b), 0.5)
+    _close(tgw, gw, _tol(dtype, True))
+    _close(tgb, gb, _tol(dtype, True))
+    cb, tb = b.copy(), up(b)
+    cpu.IndexLinear_updateParameters(gw, gb, cw, cb, keys, 0, 0.01, 0.1)
+    twin.IndexLinear_updateParameters(tgw, tgb, tw, tb, up(keys), 0, 0.01, 0.1)
+    _close(tw, cw, _tol(dtype, True))
+    _close(tb, cb, _tol(dtype, True))
+    cpu.IndexLinear_accUpdateGradParameters(keys, 0, u, sizes, go, cw, cb, 0.01, 0.1)
+    twin.IndexLinear_accUpdateGradParameters(up(keys), 0, up(u), up(sizes), up(go), tw, tb, 0.01, 0.1)
+    _close(tw, cw, _tol(dtype, True))
+    _close(tb, cb, _tol(dtype, True))

@@ -29,6 +29,7 @@ THC_LAYER(TemporalSubSampling)
 THC_LAYER(TemporalRowConvolution)
 THC_LAYER(TemporalMaxPooling)
 THC_LAYER(SparseLinear)
+THC_LAYER(IndexLinear)
 /* ==== end of linear, embedding, sparse, temporal, fused cells, batch normalization ==== */
 
 

@@ -53,6 +53,9 @@
 #define TH_GENERIC_FILE "generic/SparseLinear.cu"
 #include "THCGenerateFloatTypes.h"
 
+#define TH_GENERIC_FILE "generic/IndexLinear.cu"
+#include "THCGenerateFloatTypes.h"
+
 /* ==== end of linear, embedding, sparse, temporal, fused cells, batch normalization ==== */
 
 
