@@ -48,6 +48,17 @@ THC_LAYER(SpatialClassNLLCriterion)
 
 
 /* ==== linear, embedding, sparse, temporal, fused cells, batch normalization ==== */
+THC_LAYER(Linear)
+THC_LAYER(BatchNormalization)
+THC_LAYER(LookupTable)
+THC_LAYER(GRUFused)
+THC_LAYER(LSTMFused)
+THC_LAYER(TemporalConvolution)
+THC_LAYER(TemporalSubSampling)
+THC_LAYER(TemporalRowConvolution)
+THC_LAYER(TemporalMaxPooling)
+THC_LAYER(SparseLinear)
+THC_LAYER(IndexLinear)
 /* ==== end of linear, embedding, sparse, temporal, fused cells, batch normalization ==== */
 
 

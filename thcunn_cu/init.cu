@@ -118,6 +118,39 @@
 
 /* ==== linear, embedding, sparse, temporal, fused cells, batch normalization ==== */
 
+#define TH_GENERIC_FILE "generic/Linear.cu"
+#include "THCGenerateFloatTypes.h"
+
+#define TH_GENERIC_FILE "generic/BatchNormalization.cu"
+#include "THCGenerateFloatTypes.h"
+
+#define TH_GENERIC_FILE "generic/LookupTable.cu"
+#include "THCGenerateFloatTypes.h"
+
+#define TH_GENERIC_FILE "generic/GRUFused.cu"
+#include "THCGenerateFloatTypes.h"
+
+#define TH_GENERIC_FILE "generic/LSTMFused.cu"
+#include "THCGenerateFloatTypes.h"
+
+#define TH_GENERIC_FILE "generic/TemporalConvolution.cu"
+#include "THCGenerateFloatTypes.h"
+
+#define TH_GENERIC_FILE "generic/TemporalSubSampling.cu"
+#include "THCGenerateFloatTypes.h"
+
+#define TH_GENERIC_FILE "generic/TemporalRowConvolution.cu"
+#include "THCGenerateFloatTypes.h"
+
+#define TH_GENERIC_FILE "generic/TemporalMaxPooling.cu"
+#include "THCGenerateFloatTypes.h"
+
+#define TH_GENERIC_FILE "generic/SparseLinear.cu"
+#include "THCGenerateFloatTypes.h"
+
+#define TH_GENERIC_FILE "generic/IndexLinear.cu"
+#include "THCGenerateFloatTypes.h"
+
 /* ==== end of linear, embedding, sparse, temporal, fused cells, batch normalization ==== */
 
 

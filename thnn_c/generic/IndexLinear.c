@@ -18,14 +18,24 @@ static int THNN_(IndexLinear_normalized)(const THTensor *weight, const THTensor 
   return weight->size[1] != bias->size[0];
 }
 
-/* Checks every given tensor and key, so the verbs may index freely.  keys
- * and values are [nnz] (values may be NULL), sizes [batch] with non-negative
- * entries summing to nnz (or NULL), gradOutput [batch, nOut], gradWeight
- * [nnz, nOut] or [nnz, 2 nOut] with normalisation, gradBias [nOut]. */
-int THNN_(IndexLinear_shapeCheck)(THNNState *state, THIndexTensor *keys, int64_t keysOffset,
-                                         THTensor *values, THIndexTensor *sizes, THTensor *gradOutput,
-                                         THTensor *weight, THTensor *bias, THTensor *gradWeight,
-                                         THTensor *gradBias)
+/* The error for keys[i] = key, out of range with keysOffset (shared with
+ * the CUDA twin, which finds it on the device). */
+int THNN_(IndexLinear_keyError)(THNNState *state, int64_t i, int64_t key, int64_t keysOffset, int64_t nIn)
+{
+  return THError(state, "keys[%lld] = %lld with keysOffset %lld is out of range: rows are [0, %lld)",
+                 (long long)i, (long long)key, (long long)keysOffset, (long long)nIn);
+}
+
+/* Checks every given tensor, all but the keys' values.  keys and values are
+ * [nnz] (values may be NULL), sizes [batch] with non-negative entries
+ * summing to nnz (or NULL; the entries are read from hostSizes, sizes itself
+ * here, a host copy shaped as sizes in the CUDA twin), gradOutput [batch,
+ * nOut], gradWeight [nnz, nOut] or [nnz, 2 nOut] with normalisation,
+ * gradBias [nOut]. */
+int THNN_(IndexLinear_checkShapes)(THNNState *state, THIndexTensor *keys, THTensor *values,
+                                          THIndexTensor *sizes, THIndexTensor *hostSizes, THTensor *gradOutput,
+                                          THTensor *weight, THTensor *bias, THTensor *gradWeight,
+                                          THTensor *gradBias)
 {
   if (bias->nDimension != 1)
     return THTensor_(shapeError)(state, "bias", bias, "1D [nOut]");
@@ -33,7 +43,6 @@ int THNN_(IndexLinear_shapeCheck)(THNNState *state, THIndexTensor *keys, int64_t
   if (weight->nDimension != 2 || (weight->size[1] != nOut && weight->size[1] != 4 + nOut))
     return THTensor_(shapeError)(state, "weight", weight, "2D [nIn, %lld] or [nIn, %lld] (normalized)",
                                  (long long)nOut, (long long)(4 + nOut));
-  int64_t nIn = weight->size[0];
   char actual[160];
   if (keys->nDimension != 1) {
     THLongTensor_describe(keys, actual, sizeof actual);
@@ -49,7 +58,7 @@ int THNN_(IndexLinear_shapeCheck)(THNNState *state, THIndexTensor *keys, int64_t
     }
     int64_t total = 0;
     for (int64_t j = 0; j < sizes->size[0]; j++) {
-      int64_t n = THLongTensor_data(sizes)[j * sizes->stride[0]];
+      int64_t n = THLongTensor_data(hostSizes)[j * hostSizes->stride[0]];
       if (n < 0 || n > nnz - total)
         return THError(state, "sizes[%lld] = %lld: sizes must be non-negative and sum to the %lld keys",
                        (long long)j, (long long)n, (long long)nnz);
@@ -68,11 +77,21 @@ int THNN_(IndexLinear_shapeCheck)(THNNState *state, THIndexTensor *keys, int64_t
   }
   if (gradBias)
     TH_TRY(THTensor_(checkSizes)(state, "gradBias", gradBias, 1, &nOut));
-  for (int64_t i = 0; i < nnz; i++) {
+  return 0;
+}
+
+/* checkShapes, and every key, so the verbs may index freely. */
+int THNN_(IndexLinear_shapeCheck)(THNNState *state, THIndexTensor *keys, int64_t keysOffset,
+                                         THTensor *values, THIndexTensor *sizes, THTensor *gradOutput,
+                                         THTensor *weight, THTensor *bias, THTensor *gradWeight,
+                                         THTensor *gradBias)
+{
+  TH_TRY(THNN_(IndexLinear_checkShapes)(state, keys, values, sizes, sizes, gradOutput, weight, bias, gradWeight,
+                                        gradBias));
+  for (int64_t i = 0, nIn = weight->size[0]; i < keys->size[0]; i++) {
     int64_t key = THLongTensor_data(keys)[i * keys->stride[0]], row;
     if (__builtin_add_overflow(key, keysOffset, &row) || row < 0 || row >= nIn)
-      return THError(state, "keys[%lld] = %lld with keysOffset %lld is out of range: rows are [0, %lld)",
-                     (long long)i, (long long)key, (long long)keysOffset, (long long)nIn);
+      return THNN_(IndexLinear_keyError)(state, i, key, keysOffset, nIn);
   }
   return 0;
 }

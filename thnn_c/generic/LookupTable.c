@@ -14,14 +14,27 @@ static int64_t THNN_(LookupTable_indexAt)(const THIndexTensor *input, int64_t e)
   return d[(e / n) * input->stride[0] + (e % n) * input->stride[1]];
 }
 
-/* Checks the table, the index tensor (named inputName) and every index in
- * it, and gradOutput when given, so the verbs may index freely. */
-int THNN_(LookupTable_shapeCheck)(THNNState *state, THIndexTensor *input, const char *inputName,
-                                         THTensor *gradOutput, THTensor *table, const char *tableName)
+/* The error for index k at row-major position e of input (named inputName)
+ * outside [0, nIndex): shared with the CUDA twin, which finds it on the device. */
+int THNN_(LookupTable_indexError)(THNNState *state, THIndexTensor *input, const char *inputName,
+                                         int64_t e, int64_t k, int64_t nIndex)
+{
+  if (input->nDimension == 1)
+    return THError(state, "%s[%lld] = %lld is out of range [0, %lld)", inputName,
+                   (long long)e, (long long)k, (long long)nIndex);
+  return THError(state, "%s[%lld, %lld] = %lld is out of range [0, %lld)", inputName,
+                 (long long)(e / input->size[1]), (long long)(e % input->size[1]),
+                 (long long)k, (long long)nIndex);
+}
+
+/* Checks the table, the shape of the index tensor (named inputName) and
+ * gradOutput when given, without reading an index (the CUDA twin's check). */
+int THNN_(LookupTable_checkShapes)(THNNState *state, THIndexTensor *input, const char *inputName,
+                                          THTensor *gradOutput, THTensor *table, const char *tableName)
 {
   if (table->nDimension != 2)
     return THTensor_(shapeError)(state, tableName, table, "2D [nIndex, nOutput]");
-  int64_t nIndex = table->size[0], nOutput = table->size[1];
+  int64_t nOutput = table->size[1];
   int nd = input->nDimension;
   if (nd != 1 && nd != 2) {
     char actual[160];
@@ -32,17 +45,19 @@ int THNN_(LookupTable_shapeCheck)(THNNState *state, THIndexTensor *input, const 
     int64_t size[3] = {input->size[0], nd == 2 ? input->size[1] : nOutput, nOutput};
     TH_TRY(THTensor_(checkSizes)(state, "gradOutput", gradOutput, nd + 1, size));
   }
-  int64_t numel = THLongTensor_nElement(input);
+  return 0;
+}
+
+/* checkShapes, and every index in range, so the verbs may index freely. */
+int THNN_(LookupTable_shapeCheck)(THNNState *state, THIndexTensor *input, const char *inputName,
+                                         THTensor *gradOutput, THTensor *table, const char *tableName)
+{
+  TH_TRY(THNN_(LookupTable_checkShapes)(state, input, inputName, gradOutput, table, tableName));
+  int64_t nIndex = table->size[0], numel = THLongTensor_nElement(input);
   for (int64_t e = 0; e < numel; e++) {
     int64_t k = THNN_(LookupTable_indexAt)(input, e);
-    if (k >= 0 && k < nIndex)
-      continue;
-    if (nd == 1)
-      return THError(state, "%s[%lld] = %lld is out of range [0, %lld)", inputName,
-                     (long long)e, (long long)k, (long long)nIndex);
-    return THError(state, "%s[%lld, %lld] = %lld is out of range [0, %lld)", inputName,
-                   (long long)(e / input->size[1]), (long long)(e % input->size[1]),
-                   (long long)k, (long long)nIndex);
+    if (k < 0 || k >= nIndex)
+      return THNN_(LookupTable_indexError)(state, input, inputName, e, k, nIndex);
   }
   return 0;
 }

@@ -38,17 +38,39 @@ static int THNN_(SparseLinear_isIndex)(accreal x, int64_t bound)
   return x >= 0 && x < (accreal)bound && x == floor(x);
 }
 
-/* Checks the layout (legacy or COO) and every entry, and whichever of
- * gradOutput, bias, gradWeight, gradBias are given.  table is weight or
- * gradWeight, [nOut, nIn].  batch bounds the COO sample column (-1: only
- * require non-negative integers); with gradOutput it is gradOutput's rows. */
-int THNN_(SparseLinear_shapeCheck)(THNNState *state, THTensor *input, bool legacy, int64_t batch,
-                                          THTensor *gradOutput, THTensor *table, THTensor *bias,
-                                          THTensor *gradWeight, THTensor *gradBias)
+/* The check of entry e (sample and feature as stored; perSample entries a
+ * sample in the legacy layout): 0, or the error naming it.  Shared with the
+ * CUDA twin, which finds the first bad entry on the device. */
+int THNN_(SparseLinear_checkEntry)(THNNState *state, bool legacy, int64_t e, int64_t perSample,
+                                          accreal sample, accreal feature, int64_t nIn, int64_t batch)
+{
+  if (legacy && !THNN_(SparseLinear_isIndex)(feature, nIn))
+    return THError(state, "input[%lld, %lld, 0] = %g is not a feature index, an integer in [0, %lld)",
+                   (long long)(e / perSample), (long long)(e % perSample), feature, (long long)nIn);
+  if (!legacy && !THNN_(SparseLinear_isIndex)(feature, nIn))
+    return THError(state, "input[%lld, 1] = %g is not a feature index, an integer in [0, %lld)",
+                   (long long)e, feature, (long long)nIn);
+  if (!legacy && batch >= 0 && !THNN_(SparseLinear_isIndex)(sample, batch))
+    return THError(state, "input[%lld, 0] = %g is not a sample index, an integer in [0, %lld)",
+                   (long long)e, sample, (long long)batch);
+  if (!legacy && batch < 0 && !THNN_(SparseLinear_isIndex)(sample, INT64_MAX))
+    return THError(state, "input[%lld, 0] = %g is not a sample index, a non-negative integer",
+                   (long long)e, sample);
+  return 0;
+}
+
+/* Checks the layout (legacy or COO) and whichever of gradOutput, bias,
+ * gradWeight, gradBias are given, without reading an entry.  table is
+ * weight or gradWeight, [nOut, nIn].  *batch bounds the COO sample column
+ * (-1: only require non-negative integers); it becomes gradOutput's rows
+ * with gradOutput, the batch of a legacy input. */
+int THNN_(SparseLinear_checkShapes)(THNNState *state, THTensor *input, bool legacy, int64_t *batch,
+                                           THTensor *gradOutput, THTensor *table, THTensor *bias,
+                                           THTensor *gradWeight, THTensor *gradBias)
 {
   if (table->nDimension != 2)
     return THTensor_(shapeError)(state, table == gradWeight ? "gradWeight" : "weight", table, "2D [nOut, nIn]");
-  int64_t nOut = table->size[0], nIn = table->size[1];
+  int64_t nOut = table->size[0];
   if (legacy && !(input->nDimension == 3 && input->size[2] == 2))
     return THTensor_(shapeError)(state, "input", input, "3D [batch, nnz, 2] of (feature, value) pairs");
   if (!legacy && !(input->nDimension == 2 && input->size[1] == 3))
@@ -60,29 +82,29 @@ int THNN_(SparseLinear_shapeCheck)(THNNState *state, THTensor *input, bool legac
   if (gradBias)
     TH_TRY(THTensor_(checkSizes)(state, "gradBias", gradBias, 1, &nOut));
   if (legacy)
-    batch = input->size[0];
+    *batch = input->size[0];
   if (gradOutput) {
-    if (gradOutput->nDimension != 2 || gradOutput->size[1] != nOut || (legacy && gradOutput->size[0] != batch))
+    if (gradOutput->nDimension != 2 || gradOutput->size[1] != nOut || (legacy && gradOutput->size[0] != *batch))
       return THTensor_(shapeError)(state, "gradOutput", gradOutput, "2D [%s, %lld]",
                                    legacy ? "batch" : "nSamples", (long long)nOut);
-    batch = gradOutput->size[0];
+    *batch = gradOutput->size[0];
   }
+  return 0;
+}
+
+/* checkShapes, and every entry (checkEntry). */
+int THNN_(SparseLinear_shapeCheck)(THNNState *state, THTensor *input, bool legacy, int64_t batch,
+                                          THTensor *gradOutput, THTensor *table, THTensor *bias,
+                                          THTensor *gradWeight, THTensor *gradBias)
+{
+  TH_TRY(THNN_(SparseLinear_checkShapes)(state, input, legacy, &batch, gradOutput, table, bias, gradWeight,
+                                         gradBias));
   int64_t n = THNN_(SparseLinear_nEntries)(input);
   for (int64_t e = 0; e < n; e++) {
     accreal sample, feature;
     THNN_(SparseLinear_entry)(input, e, &sample, &feature);
-    if (legacy && !THNN_(SparseLinear_isIndex)(feature, nIn))
-      return THError(state, "input[%lld, %lld, 0] = %g is not a feature index, an integer in [0, %lld)",
-                     (long long)(e / input->size[1]), (long long)(e % input->size[1]), feature, (long long)nIn);
-    if (!legacy && !THNN_(SparseLinear_isIndex)(feature, nIn))
-      return THError(state, "input[%lld, 1] = %g is not a feature index, an integer in [0, %lld)",
-                     (long long)e, feature, (long long)nIn);
-    if (!legacy && batch >= 0 && !THNN_(SparseLinear_isIndex)(sample, batch))
-      return THError(state, "input[%lld, 0] = %g is not a sample index, an integer in [0, %lld)",
-                     (long long)e, sample, (long long)batch);
-    if (!legacy && batch < 0 && !THNN_(SparseLinear_isIndex)(sample, INT64_MAX))
-      return THError(state, "input[%lld, 0] = %g is not a sample index, a non-negative integer",
-                     (long long)e, sample);
+    TH_TRY(THNN_(SparseLinear_checkEntry)(state, legacy, e, legacy ? input->size[1] : 1, sample, feature,
+                                          table->size[1], batch));
   }
   return 0;
 }
