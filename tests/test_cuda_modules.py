@@ -46,6 +46,10 @@ MODULES = {
     "LogSoftMax": (lambda: nn.LogSoftMax(), lambda r: _u(r, 7, 1300), None),
     "SpatialSoftMax": (lambda: nn.SpatialSoftMax(), lambda r: _u(r, 2, 6, 9, 11), None),
     "SpatialLogSoftMax": (lambda: nn.SpatialLogSoftMax(), lambda r: _u(r, 2, 6, 9, 11), None),
+    # linear, batch normalization, temporal
+    "Linear": (lambda: nn.Linear(300, 70), lambda r: _u(r, 9, 300), None),
+    "TemporalConvolution": (lambda: nn.TemporalConvolution(6, 5, 3, 2), lambda r: _u(r, 3, 20, 6), None),
+    "TemporalSubSampling": (lambda: nn.TemporalSubSampling(6, 3, 2), lambda r: _u(r, 3, 20, 6), None),
     # pooling, padding, up-sampling
     "SpatialMaxPooling": (lambda: nn.SpatialMaxPooling(3, 2, 2, 2, 1, 0), lambda r: _u(r, 2, 3, 11, 9), None),
     "SpatialDilatedMaxPooling": (lambda: nn.SpatialDilatedMaxPooling(2, 2, 1, 2, 0, 1, 2, 1), lambda r: _u(r, 2, 3, 11, 9), None),
