@@ -34,11 +34,12 @@ def _describe(a):
 class _Tensor:
     """The TH tensor struct of one numpy array (or of no array yet)."""
 
-    __slots__ = ("real", "array", "storage", "tensor")
+    __slots__ = ("real", "array", "storage", "tensor", "adopted")
 
     def __init__(self, real, ctype, array):
         self.real = real      # 'Float', 'Double' or 'Long' (index tensors)
         self.array = array
+        self.adopted = False  # a storage the kernel allocated now belongs to a numpy array
         self.tensor = ffi.new(f"TH{real}Tensor*")
         if array is None:
             self.storage = ffi.NULL
@@ -69,25 +70,33 @@ class _Tensor:
                 return other.array
         if t.storage == ffi.NULL:
             return None
-        return _adopt(self.real, t)
+        return _adopt(self, t)
 
 
-def _adopt(real, t):
+def _adopt(wrapped, t):
     """Wrap a storage the kernel allocated as a numpy array that frees it."""
+    real = wrapped.real
     dtype = _REAL.get(real, _INDEX)
     shape = tuple(t.size[d] for d in range(t.nDimension))
     storage = ffi.cast(f"TH{real}Storage*", t.storage)
     free = getattr(lib, f"TH{real}Storage_free")
-    owner = ffi.gc(ffi.cast("char*", storage.data), lambda _, s=storage: free(s))
+    data = ffi.cast("char*", storage.data)
+    # From the flag on, the owner frees the storage, not _release: no call
+    # (where a KeyboardInterrupt could land) comes between the two, and one
+    # landing after ffi.gc drops the owner, which frees it.
+    wrapped.adopted = True
+    owner = ffi.gc(data, lambda _, s=storage: free(s))
     n = int(np.prod(shape, dtype=np.int64)) if shape else 0
     return np.frombuffer(ffi.buffer(owner, n * dtype.itemsize), dtype=dtype).reshape(shape)
 
 
 def _release(tensors):
-    """After a failed call: free what the kernel allocated for [OUT]/[BUFFER]."""
+    """After a failed or interrupted call: free what the kernel allocated
+    for [OUT]/[BUFFER] and no numpy array owns yet."""
     for wrapped in tensors:
         t = wrapped.tensor
-        if t.storage != ffi.NULL and t.storage != wrapped.storage and t.storage.flag & 1:
+        if (not wrapped.adopted and t.storage != ffi.NULL and t.storage != wrapped.storage
+                and t.storage.flag & 1):
             getattr(lib, f"TH{wrapped.real}Storage_free")(t.storage)
             t.storage = ffi.NULL
 
@@ -177,10 +186,15 @@ class Kernel:
                 outs.append(t)
             c_args.append(t.tensor)
         state = ffi.new("THNNState*")
-        if self._c(state, *c_args) != 0:
-            _release(outs)
-            raise self._error(ffi.string(state.message).decode("utf-8", "replace"))
-        results = [t.result(wrapped) for t in outs]
+        done = False
+        try:
+            if self._c(state, *c_args) != 0:
+                raise self._error(ffi.string(state.message).decode("utf-8", "replace"))
+            results = [t.result(wrapped) for t in outs]
+            done = True
+        finally:
+            if not done:  # an error, or a KeyboardInterrupt right after the kernel returned
+                _release(outs)
         if not results:
             return None
         return results[0] if len(results) == 1 else tuple(results)
