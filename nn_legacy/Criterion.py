@@ -3,6 +3,8 @@ import numpy as np
 import thnn
 from thnn.cuda import CudaTensor
 
+from . import _threads
+
 _FLOATS = (np.dtype(np.float32), np.dtype(np.float64))
 
 
@@ -10,6 +12,10 @@ class Criterion:
     """The base of every loss: forward(input, target) returns the loss as a
     Python float; backward(input, target) returns its gradient w.r.t. input
     (an array the criterion owns and reuses, like a module's gradInput)."""
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        _threads.guard_verbs(cls)  # one thread at a time per criterion: see _threads
 
     def __init__(self):
         self.output = 0.0
@@ -100,3 +106,6 @@ class Criterion:
         if target.dtype != input.dtype:
             target = target.astype(input.dtype)
         return target
+
+
+_threads.guard_verbs(Criterion)

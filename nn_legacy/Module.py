@@ -5,6 +5,7 @@ import numpy as np
 import thnn
 from thnn.cuda import CudaTensor
 
+from . import _threads
 from ._random import generator
 from .Criterion import Criterion
 
@@ -29,6 +30,10 @@ class Module:
     _parameter_names = ()
     #: attributes that hold work buffers, emptied by clearState()
     _buffer_names = ()
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        _threads.guard_verbs(cls)  # one thread at a time per module: see _threads
 
     def __init__(self):
         self.output = None
@@ -383,3 +388,6 @@ def _flatten(arrays, owners):
     for a, (module, name) in zip(arrays, owners):
         setattr(module, name, views[id(a)])
     return flat
+
+
+_threads.guard_verbs(Module)

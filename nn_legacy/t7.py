@@ -172,15 +172,17 @@ class _Ascii:
         if n > (self.remaining() + 1) // 2:
             raise T7Error(f"truncated or hostile file: {what} declares {n} elements "
                           f"but only {self.remaining()} bytes remain")
+        # straight into the array: at most 8 bytes for each 2 of the file
+        # (a list of Python numbers would take 16 times the file's size)
         parse = float if np.dtype(dtype).kind == "f" else int
-        values = []
-        for _ in range(n):
+        values = np.empty(n, dtype=dtype)
+        for k in range(n):
             token = self._token(what)
             try:
-                values.append(parse(token))
-            except ValueError:
+                values[k] = parse(token)
+            except (ValueError, OverflowError):
                 raise T7Error(f"bad ASCII file: {what} holds {token[:20]!r}") from None
-        return np.array(values, dtype=dtype)
+        return values
 
 
 class Reader:
@@ -299,6 +301,12 @@ class Reader:
             return np.zeros(sizes, dtype=dtype)
         if not isinstance(storage, np.ndarray) or storage.dtype != np.dtype(dtype):
             raise T7Error(f"{name}: its storage is missing or of another type")
+        # An expanded view (stride 0) may name more elements than its storage
+        # holds; refused, so that no array is larger than the file (a module's
+        # gradients are allocated at the size of its weights)
+        if numel > storage.size:
+            raise T7Error(f"{name} of size {sizes} (strides {strides}) has {numel} elements, more than its "
+                          f"storage of {storage.size}: expanded views are not loaded")
         last = offset + sum((n - 1) * st for n, st in zip(sizes, strides))
         if last >= storage.size:
             raise T7Error(f"{name} of size {sizes} (strides {strides}, offset {offset + 1}) reaches element "

@@ -1,6 +1,7 @@
 """nn_legacy.t7: reading real Torch7 files, and refusing bad ones cleanly."""
 import os
 import struct
+import tracemalloc
 
 import numpy as np
 import pytest
@@ -231,3 +232,164 @@ def test_bit_flips_never_escape_as_other_errors(f):
             Reader(bytes(damaged), ascii=f.endswith(".txt")).read()
         except T7Error:
             pass
+
+
+# ---------------------------------------------------------------- hostile files, without the sample data
+def _peak_of(call):
+    """(the exception call raised, the peak bytes Python allocated meanwhile)."""
+    tracemalloc.start()
+    try:
+        with pytest.raises(T7Error) as info:
+            call()
+        return info.value, tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+
+
+def _object(class_name, fields_table, index):
+    return _i(4) + _i(index) + _s("V 1") + _s(class_name) + fields_table
+
+
+HUGE = {
+    "a storage of 2**60 doubles": _tensor(np.arange(4.0), count=2 ** 60),
+    "a table of 2**31 - 1 entries": _i(3) + _i(1) + _i(2 ** 31 - 1),
+    "a string of 2 GB": _i(2) + _i(2 ** 31 - 1) + b"abc",
+    "a class name of 2 GB": _i(4) + _i(1) + _i(2 ** 31 - 1) + b"V 1",
+    "a tds.Vec of 2**62 items": _i(4) + _i(1) + _s("V 1") + _s("tds.Vec") + struct.pack("<q", 2 ** 62),
+    "a tds.Hash of 2**62 items": _i(4) + _i(1) + _s("V 1") + _s("tds.Hash") + struct.pack("<q", 2 ** 62),
+    "2**31 - 1 dimensions": _i(4) + _i(1) + _s("V 1") + _s("torch.DoubleTensor") + _i(2 ** 31 - 1),
+    "sizes 2**40 x 2**40, strides 0": _tensor(np.arange(1.0), sizes=[2 ** 40, 2 ** 40], strides=[0, 0]),
+    "sizes 2**31 x 2**31, strides 0": _tensor(np.arange(1.0), sizes=[2 ** 31, 2 ** 31], strides=[0, 0]),
+    "2**20 elements of a 1-element storage": _tensor(np.arange(1.0), sizes=[2 ** 20], strides=[0]),
+    "sizes of 2**63 - 1": _tensor(np.arange(4.0), sizes=[2 ** 63 - 1, 2], strides=[1, 1]),
+    "an ASCII storage of 2**60 numbers": b"4\n1\n3\nV 1\n19\ntorch.DoubleStorage\n1152921504606846976\n1 2 3\n",
+}
+
+
+@pytest.mark.parametrize("case", HUGE, ids=list(HUGE))
+def test_hostile_sizes_are_refused_before_allocating(case):
+    error, peak = _peak_of(lambda: Reader(HUGE[case]).read())
+    assert peak < 1_000_000, f"{case}: {peak} bytes at the peak ({error})"
+
+
+def test_an_expanded_weight_is_refused_before_its_gradient_is_allocated(tmp_path):
+    # a Linear whose weight claims 2**17 x 2**17 elements of one stored number:
+    # load_lua would allocate a 128 GB gradWeight for it; it refuses the view
+    weight = _tensor(np.arange(1.0), sizes=[2 ** 17, 2 ** 17], strides=[0, 0])
+    fields = _i(3) + _i(11) + _i(1) + _i(2) + _s("weight") + weight   # (the tensor has index 1, its storage 2)
+    f = tmp_path / "expanded.t7"
+    f.write_bytes(_object("nn.Linear", fields, 10))
+    error, peak = _peak_of(lambda: load_lua(str(f)))
+    assert "expanded views are not loaded" in str(error) and peak < 1_000_000
+
+
+def test_an_ascii_storage_takes_at_most_four_times_its_bytes():
+    n = 200_000
+    data = f"4\n1\n3\nV 1\n19\ntorch.DoubleStorage\n{n}\n".encode() + b"1 " * n + b"\n"
+    tracemalloc.start()
+    try:
+        values = Reader(data).read()
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert values.shape == (n,) and values.sum() == n
+    assert peak < 4 * len(data) + 100_000, peak
+    with pytest.raises(T7Error, match="holds b'99999999999999999999'"):
+        Reader(b"4\n1\n3\nV 1\n17\ntorch.LongStorage\n2\n1 99999999999999999999\n").read()
+
+
+def test_reference_cycles_are_rebuilt_without_recursion():
+    # a table holding itself; an object whose field table refers back to it
+    table = Reader(_i(3) + _i(1) + _i(1) + _i(2) + _s("self") + _i(3) + _i(1)).read()
+    assert table["self"] is table
+    obj = Reader(_object("Blah", _i(3) + _i(2) + _i(1) + _i(2) + _s("me") + _i(4) + _i(1), 1)).read()
+    assert obj.class_name == "Blah" and obj.fields["me"] is obj
+    # a Sequential whose child points back at it (a field holding its parent)
+    linear_fields = _i(3) + _i(4) + _i(1) + _i(2) + _s("parent") + _i(4) + _i(1)
+    seq_fields = (_i(3) + _i(2) + _i(1) + _i(2) + _s("modules")
+                  + _i(3) + _i(3) + _i(1) + _i(1) + struct.pack("<d", 1.0) + _object("nn.Identity", linear_fields, 5))
+    seq = Reader(_object("nn.Sequential", seq_fields, 1)).read()
+    assert seq.fields["modules"][1.0].fields["parent"] is seq
+
+
+def test_load_lua_of_a_cycle(tmp_path):
+    linear_fields = _i(3) + _i(4) + _i(1) + _i(2) + _s("parent") + _i(4) + _i(1)
+    seq_fields = (_i(3) + _i(2) + _i(1) + _i(2) + _s("modules")
+                  + _i(3) + _i(3) + _i(1) + _i(1) + struct.pack("<d", 1.0) + _object("nn.Identity", linear_fields, 5))
+    f = tmp_path / "cycle.t7"
+    f.write_bytes(_object("nn.Sequential", seq_fields, 1))
+    seq = load_lua(str(f))
+    assert isinstance(seq, nn.Sequential) and seq.get(0).parent is seq
+    np.testing.assert_array_equal(seq.forward(np.ones(3)), np.ones(3))
+
+
+def _nested_sequentials(levels):
+    """nn.Sequential inside nn.Sequential, levels deep, an Identity inside."""
+    data, index = _object("nn.Identity", _i(3) + _i(1) + _i(0), 1), 1
+    for _ in range(levels):
+        index += 3
+        modules = _i(3) + _i(index - 1) + _i(1) + _i(1) + struct.pack("<d", 1.0) + data
+        data = _object("nn.Sequential", _i(3) + _i(index - 2) + _i(1) + _i(2) + _s("modules") + modules, index)
+    return data
+
+
+def test_load_lua_at_the_deepest_nesting_allowed_needs_no_more_stack(tmp_path):
+    # each Sequential is 3 levels (object, field table, modules table): the
+    # deepest file Reader takes loads and converts without RecursionError,
+    # even with only 400 frames of Python stack to spare
+    import sys
+    from nn_legacy.t7 import MAX_DEPTH
+    deepest = (MAX_DEPTH - 1) // 3
+    f = tmp_path / "deep.t7"
+    f.write_bytes(_nested_sequentials(deepest))
+    depth = len(__import__("inspect").stack())
+    old = sys.getrecursionlimit()
+    sys.setrecursionlimit(depth + 400 + 8 * deepest)
+    try:
+        m = load_lua(str(f))
+    finally:
+        sys.setrecursionlimit(old)
+    for _ in range(deepest):
+        assert isinstance(m, nn.Sequential)
+        m = m.get(0)
+    assert isinstance(m, nn.Identity)
+    f.write_bytes(_nested_sequentials(deepest + 1))
+    with pytest.raises(T7Error, match="nested deeper than"):
+        load_lua(str(f))
+
+
+def _written_model():
+    from t7_writer import T7Object, t7_bytes
+    rng = np.random.default_rng(0)
+
+    def linear(n_in, n_out):
+        return T7Object("nn.Linear", {"weight": rng.standard_normal((n_out, n_in)),
+                                      "bias": rng.standard_normal(n_out), "train": True})
+    return t7_bytes(T7Object("nn.Sequential", {"modules": {1: linear(3, 4), 2: T7Object("nn.Tanh", {}),
+                                                           3: linear(4, 2)}, "train": True}))
+
+
+def test_truncations_and_bit_flips_of_a_written_model(tmp_path):
+    # (the same checks as the two above, on a file written here, so they run
+    # without shared/t7data): load_lua loads a damaged file or raises T7Error
+    raw = _written_model()
+    f = tmp_path / "net.t7"
+    f.write_bytes(raw)
+    assert isinstance(load_lua(str(f)), nn.Sequential)
+    for n in range(len(raw)):
+        f.write_bytes(raw[:n])
+        with pytest.raises(T7Error):
+            load_lua(str(f))
+    rng = np.random.default_rng(5)
+    loaded = 0
+    for _ in range(800):
+        damaged = bytearray(raw)
+        for pos in rng.integers(0, len(raw), size=int(rng.integers(1, 4))):
+            damaged[pos] ^= 1 << int(rng.integers(0, 8))
+        f.write_bytes(bytes(damaged))
+        try:
+            load_lua(str(f), unknown_classes="object")
+            loaded += 1
+        except T7Error:
+            pass
+    assert 0 < loaded < 800   # (flips in the weights' bytes load; the others are refused)

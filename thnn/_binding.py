@@ -57,13 +57,14 @@ class _Tensor:
     structs, if given, is a (tensor, storage) pair of C structs to fill
     instead of allocating two (see Kernel._spare); only for an array."""
 
-    __slots__ = ("types", "array", "storage", "tensor")
+    __slots__ = ("types", "array", "storage", "tensor", "adopted")
 
     def __init__(self, real, ctype, array, structs=None):
         # ctype ('float', 'double', 'int64_t') follows from real; the
         # argument stays for callers that name both
         types = self.types = real if isinstance(real, _Types) else _TYPES[real]
         self.array = array
+        self.adopted = False  # a storage the kernel allocated now belongs to a numpy array
         if array is None:
             self.tensor = ffi.new(types.tensor)
             self.storage = ffi.NULL
@@ -94,24 +95,32 @@ class _Tensor:
                 return other.array
         if storage == ffi.NULL:
             return None
-        return _adopt(self.types, self.tensor)
+        return _adopt(self)
 
 
-def _adopt(types, t):
+def _adopt(wrapped):
     """Wrap a storage the kernel allocated as a numpy array that frees it."""
+    types, t = wrapped.types, wrapped.tensor
     dtype = _REAL.get(types.real, _INDEX)
     shape = tuple(t.size[0:t.nDimension])
     storage = ffi.cast(types.storage, t.storage)
-    owner = ffi.gc(ffi.cast("char*", storage.data), lambda _, s=storage, free=types.free: free(s))
+    data = ffi.cast("char*", storage.data)
+    # From the flag on, the owner frees the storage, not _release: no call
+    # (where a KeyboardInterrupt could land) comes between the two, and one
+    # landing after ffi.gc drops the owner, which frees it.
+    wrapped.adopted = True
+    owner = ffi.gc(data, lambda _, s=storage, free=types.free: free(s))
     n = int(np.prod(shape, dtype=np.int64)) if shape else 0
     return np.frombuffer(ffi.buffer(owner, n * dtype.itemsize), dtype=dtype).reshape(shape)
 
 
 def _release(tensors):
-    """After a failed call: free what the kernel allocated for [OUT]/[BUFFER]."""
+    """After a failed or interrupted call: free what the kernel allocated
+    for [OUT]/[BUFFER] and no numpy array owns yet."""
     for wrapped in tensors:
         t = wrapped.tensor
-        if t.storage != ffi.NULL and t.storage != wrapped.storage and t.storage.flag & 1:
+        if (not wrapped.adopted and t.storage != ffi.NULL and t.storage != wrapped.storage
+                and t.storage.flag & 1):
             wrapped.types.free(t.storage)
             t.storage = ffi.NULL
 
@@ -253,15 +262,20 @@ class Kernel:
                 t = _Tensor(plan.types, None, self._check_array(plan, value, written), pair)
             wrapped.append(t)
             c_args[plan.position] = t.tensor
-        if self._c(state, *c_args) != 0:
-            _release(outs)   # and the structs are not reused: the state holds the error
-            raise self._error(ffi.string(state.message).decode("utf-8", "replace"))
-        if len(outs) == 1:
-            result = outs[0].result(wrapped)
-        elif not outs:
-            result = None
-        else:
-            result = tuple([t.result(wrapped) for t in outs])
+        done = False
+        try:
+            if self._c(state, *c_args) != 0:   # (the structs are not reused: the state holds the error)
+                raise self._error(ffi.string(state.message).decode("utf-8", "replace"))
+            if len(outs) == 1:
+                result = outs[0].result(wrapped)
+            elif not outs:
+                result = None
+            else:
+                result = tuple([t.result(wrapped) for t in outs])
+            done = True
+        finally:
+            if not done:  # an error, or a KeyboardInterrupt right after the kernel returned
+                _release(outs)
         self._spare.append(structs)   # only now: result() reads the structs
         return result
 

@@ -1,0 +1,491 @@
+"""Header-driven fuzzing of every kernel of THNN.h.
+
+For every function the parsed header declares (thnn.FUNCTIONS, so a kernel
+added to THNN.h is fuzzed as soon as tests/kernel_cases.py has its valid
+call), calls are made from the valid call of kernel_cases with one to three
+arguments mutated (or every integer scalar set to one value): another number of dimensions, a size off by one, zero or
+one element, strided, reversed and overlapping views (zero strides), NaN
+and infinities, out-of-range indices, sizes of 2**31 and more (stride-0 views:
+nothing is allocated), None, another dtype or no array at all, scalars of
+0, -1, huge or NaN.  Each call must return or raise a Python exception; the
+process must never die, hang or corrupt memory.
+
+Call i of a run with seed s is a pure function of (s, i): kernel
+FUNCTIONS[i % K] (K kernels), valid on its first round (i < K), mutated
+after.  So any call reproduces alone:
+
+    python tests/fuzz_kernels.py --seed S --start I --stop I+1 --show
+
+The calls run in a worker subprocess which prints the index of each call
+before making it; if the worker dies (a signal, a sanitizer report) or
+falls silent, run() reports the kernel and the mutations of that call, with
+the worker's stderr, and carries on with a new worker from the next call.
+A call still running after SLOW seconds (a valid call on 2**31 elements of a
+stride-0 view can take that long) is given up and listed, not failed.
+tests/test_fuzz_kernels.py runs a bounded budget in the test suite
+(THNN_FUZZ_CALLS, THNN_FUZZ_SEED); a long run:
+
+    THNN_FUZZ_CALLS=1000000 python tests/fuzz_kernels.py
+
+The worker caps its address space (RLIMIT_AS, or ASan's
+max_allocation_size_mb under the sanitizers) so that a kernel asking for
+more than a few GB gets NULL, and must report "out of memory", instead of
+the machine swapping.
+"""
+import argparse
+import ctypes
+import json
+import os
+import random
+import resource
+import select
+import subprocess
+import sys
+import threading
+import time
+from collections import Counter
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+for _p in (HERE, ROOT):
+    if _p not in sys.path:
+        sys.path.insert(0, _p)
+
+import numpy as np  # noqa: E402
+
+import thnn  # noqa: E402
+from kernel_cases import CASES, DTYPES  # noqa: E402
+
+KERNELS = [f.name for f in thnn.FUNCTIONS]
+CASES_OF = {name: [c for c in CASES if c.function == name] for name in KERNELS}
+HEADROOM = 3 * 2 ** 30       # bytes of address space a worker may add to what it has after warm-up
+_ASAN = "asan" in os.environ.get("LD_PRELOAD", "")
+# A call that reads every element of a stride-0 view of 2**31 elements or
+# more, or makes an output of a billion, is slow but correct: after SLOW
+# seconds the worker gives it up (reported, not a failure) and the run goes
+# on.  A worker silent for HANG seconds, after SLOW, has failed.  A long run
+# may raise both to see whether a slow call ever ends.
+SLOW = float(os.environ.get("THNN_FUZZ_SLOW", "4" if _ASAN else "2"))
+HANG = float(os.environ.get("THNN_FUZZ_HANG", "60"))
+STARTUP = 600   # seconds a worker may take to import and warm up
+SLOW_EXIT = 75  # the worker's status when it gave a call up
+HUGE_INTS = (2 ** 31 - 1, -2 ** 31, 2 ** 31, 2 ** 62, -2 ** 63, 2 ** 63 - 1, 2 ** 64)
+INDEX_VALUES = (-1, -2, 2 ** 31 - 1, 2 ** 31, 2 ** 32 + 1, 2 ** 62, -2 ** 63, 2 ** 63 - 1)
+FLOAT_VALUES = (float("nan"), float("inf"), float("-inf"), 0.0, -1.0, 1e30, -1e30, 1e-30)
+
+
+# ---- one call ----
+
+def build(seed, i):
+    """Call i of a run with this seed: (kernel, case id, dtype, labels of
+    the mutations ([] for the valid call), arguments in header order)."""
+    kernel = KERNELS[i % len(KERNELS)]
+    rng = random.Random(f"{seed}:{i}")
+    case = rng.choice(CASES_OF[kernel])
+    dtype = np.dtype(rng.choice(DTYPES))
+    kw = case.kwargs(dtype, n=rng.choice((1, 2, 3)), seed=rng.randrange(2 ** 32))
+    labels = []
+    if i >= len(KERNELS):
+        # one or two arguments, each mutated once (a second mutation of a
+        # stride-0 view of 2**40 elements could copy it)
+        ints = [a for a in case.params if a.ctype in ("int", "int64_t")]
+        if ints and rng.random() < 0.05:
+            # every integer scalar at once (sizes, strides, paddings...): one value
+            v = rng.choice((0, -1, 1, 2 ** 31 - 1, -2 ** 31, 2 ** 30, 65536))
+            kw.update({a.name: v for a in ints})
+            return kernel, case.id, dtype, [f"every integer scalar {v}"], [kw[a.name] for a in case.params]
+        count = rng.choices((1, 2, 3), weights=(70, 20, 10))[0]
+        params = rng.sample(case.params, min(len(case.params), count))
+        labels = [_mutate(rng, arg, dtype, kw) for arg in params]
+    return kernel, case.id, dtype, labels, [kw[a.name] for a in case.params]
+
+
+def _mutate(rng, arg, dtype, kw):
+    """Change argument arg of kw in place; a label saying what was done."""
+    value = kw[arg.name]
+    if arg.is_tensor:
+        name, new = _mutate_tensor(rng, arg, value, dtype, kw)
+    else:
+        name, new = _mutate_scalar(rng, arg, value)
+    kw[arg.name] = new
+    return f"{arg.name}: {name}"
+
+
+def _mutate_tensor(rng, arg, a, dtype, kw):
+    if not isinstance(a, np.ndarray):
+        # None (an optional or an [OUT] argument): an array of some shape, or a wrong type
+        shape = tuple(rng.choice((0, 1, 2, 3, 5)) for _ in range(rng.randint(1, 4)))
+        kind = rng.choice(("array", "array", "not an array"))
+        if kind == "not an array":
+            return "a list instead of None", [1.0, 2.0]
+        dt = np.int64 if arg.is_index else dtype
+        return f"an array {shape} instead of None", np.ones(shape, dt)
+    choices = [_none, _ndim_up, _ndim_down, _size_off, _zero_size, _one_element, _reversed, _gapped,
+               _transposed, _zero_strides, _overlapping, _huge_dim, _huge_dims, _wrong_dtype, _not_an_array,
+               _alias]
+    if a.dtype.kind == "f":
+        choices += [_nan, _inf, _extreme]
+    if a.dtype.kind in "iu" or arg.is_index:
+        choices += [_bad_index, _bad_index, _all_bad_index]
+    return rng.choice(choices)(rng, a, arg, kw)
+
+
+def _none(rng, a, arg, kw):
+    return "None", None
+
+
+def _ndim_up(rng, a, arg, kw):
+    axis = rng.randint(0, a.ndim)
+    return f"new axis {axis}", np.expand_dims(a, axis).copy()
+
+
+def _ndim_down(rng, a, arg, kw):
+    if a.ndim == 1:
+        return "first element only, 0D", a.reshape(-1)[:1].reshape(()) if a.size else a.reshape(-1)
+    axis = rng.randrange(a.ndim)
+    return f"axis {axis} dropped", np.take(a, 0, axis=axis).copy() if a.shape[axis] else \
+        a.reshape(a.shape[:axis] + a.shape[axis + 1:])
+
+
+def _size_off(rng, a, arg, kw):
+    axis = rng.randrange(a.ndim)
+    shape = list(a.shape)
+    shape[axis] = max(0, shape[axis] + rng.choice((-1, 1, 2, 7)))
+    return f"size {shape[axis]} along axis {axis}", _resized(a, shape)
+
+
+def _zero_size(rng, a, arg, kw):
+    axis = rng.randrange(a.ndim)
+    shape = list(a.shape)
+    shape[axis] = 0
+    return f"size 0 along axis {axis}", np.zeros(shape, a.dtype)
+
+
+def _one_element(rng, a, arg, kw):
+    return "one element", _resized(a, [1] * a.ndim)
+
+
+def _reversed(rng, a, arg, kw):
+    return "reversed view", np.flip(a)
+
+
+def _gapped(rng, a, arg, kw):
+    buf = np.zeros(tuple(2 * s + 1 for s in a.shape), a.dtype)
+    view = buf[tuple(slice(1, None, 2) for _ in a.shape)]
+    view[...] = a
+    return "strided view with gaps", view
+
+
+def _transposed(rng, a, arg, kw):
+    return "transposed", a.T
+
+
+def _zero_strides(rng, a, arg, kw):
+    if a.size == 0:
+        return "size 0 (no element to repeat)", a
+    return "all strides 0", np.lib.stride_tricks.as_strided(a, a.shape, (0,) * a.ndim, writeable=True)
+
+
+def _overlapping(rng, a, arg, kw):
+    """Every stride one element: rows overlap, the view stays inside a's buffer."""
+    if a.size == 0:
+        return "size 0 (nothing to overlap)", a
+    c = np.ascontiguousarray(a)
+    return "overlapping strides", np.lib.stride_tricks.as_strided(c, c.shape, (c.itemsize,) * c.ndim,
+                                                                  writeable=True)
+
+
+def _huge_dim(rng, a, arg, kw):
+    """One dim of 2**31 or more elements, a view of a single element."""
+    axis = rng.randrange(a.ndim)
+    shape = list(a.shape)
+    shape[axis] = rng.choice((2 ** 31, 2 ** 31 + 1, 2 ** 32 + 3, 2 ** 40))
+    return f"size {shape[axis]} along axis {axis} (stride 0)", _broadcast(a, shape)
+
+
+def _huge_dims(rng, a, arg, kw):
+    """Every dim large, the element count near 2**62: sizes whose products
+    overflow once multiplied by anything else."""
+    per = max(2, int(2 ** (58 / a.ndim)))
+    shape = [per] * a.ndim
+    return f"shape {shape} (stride 0)", _broadcast(a, shape)
+
+
+def _broadcast(a, shape):
+    """A stride-0 view of a's first element; numpy wants fewer than 2**63 bytes."""
+    while np.prod(shape, dtype=float) * a.itemsize >= 2.0 ** 62:
+        shape[shape.index(max(shape))] //= 2
+    one = np.ascontiguousarray(a.reshape(-1)[:1] if a.size else np.zeros(1, a.dtype))
+    return np.lib.stride_tricks.as_strided(one, tuple(shape), (0,) * len(shape), writeable=True)
+
+
+def _wrong_dtype(rng, a, arg, kw):
+    dt = rng.choice((np.float16, np.float32, np.float64, np.int32, np.int64, np.uint8, np.bool_, np.complex64))
+    return f"dtype {np.dtype(dt)}", a.astype(dt)
+
+
+def _not_an_array(rng, a, arg, kw):
+    return rng.choice((("a list", a.tolist()), ("a float", 1.5), ("a string", "x"), ("a tuple", (1, 2))))
+
+
+def _alias(rng, a, arg, kw):
+    others = [k for k, v in kw.items() if isinstance(v, np.ndarray) and v is not a]
+    if not others:
+        return "unchanged (no other array)", a
+    name = rng.choice(sorted(others))
+    return f"the array of {name}", kw[name]
+
+
+def _nan(rng, a, arg, kw):
+    return _filled(rng, a, float("nan"), "NaN")
+
+
+def _inf(rng, a, arg, kw):
+    return _filled(rng, a, rng.choice((float("inf"), float("-inf"))), "inf")
+
+
+def _extreme(rng, a, arg, kw):
+    return _filled(rng, a, rng.choice((3e38, -3e38, 1e-45, 1e300)), "extreme values")
+
+
+def _filled(rng, a, value, name):
+    b = a.copy()
+    with np.errstate(over="ignore"):
+        if rng.random() < 0.5 or b.size == 0:
+            b[...] = value
+            return f"all {name}", b
+        b.reshape(-1)[rng.randrange(b.size)] = value
+    return f"one {name}", b
+
+
+def _bad_index(rng, a, arg, kw):
+    if a.size == 0:
+        return "size 0 (no index to spoil)", a
+    b = a.astype(np.int64)
+    value = rng.choice(INDEX_VALUES + (int(b.max()) + 1, int(b.max()) + 2, int(b.min()) - 1))
+    pos = rng.randrange(b.size)
+    b.reshape(-1)[pos] = value
+    return f"index {value} at flat position {pos}", b
+
+
+def _all_bad_index(rng, a, arg, kw):
+    value = rng.choice(INDEX_VALUES)
+    return f"every index {value}", np.full(a.shape, value, np.int64)
+
+
+def _resized(a, shape):
+    """An array of this shape with a's values repeated (zeros when a is empty)."""
+    if a.size == 0:
+        return np.zeros(shape, a.dtype)
+    return np.resize(a, shape)
+
+
+def _mutate_scalar(rng, arg, value):
+    if arg.ctype == "bool":
+        return rng.choice((("flipped", not value), ("2", 2), ("None", None), ("a string", "true")))
+    if arg.ctype in ("int", "int64_t"):
+        v = rng.choice((0, -1, 1, 2, 3, 7, 100, 10 ** 4, value + 1, value - 1, -value, 2 * value + 5,
+                        *HUGE_INTS))
+        if rng.random() < 0.05:
+            return rng.choice((("a float", 1.5), ("None", None), ("NaN", float("nan"))))
+        return str(v), v
+    v = rng.choice(FLOAT_VALUES + (-value, 2 * value, value + 1))
+    if rng.random() < 0.05:
+        return rng.choice((("a string", "1"), ("None", None), ("a complex", 1j)))
+    return repr(v), v
+
+
+def describe(seed, i):
+    kernel, case_id, dtype, labels, _ = build(seed, i)
+    what = "; ".join(labels) if labels else "the valid call"
+    return f"call {i} (seed {seed}): {kernel} [{dtype}, case {case_id}]: {what}"
+
+
+# ---- the worker ----
+
+def _limit_address_space():
+    """Cap the address space, so a kernel's huge allocation fails instead of
+    swapping.  Under ASan (which reserves terabytes of shadow memory) the
+    parent sets max_allocation_size_mb instead."""
+    if _ASAN:
+        return
+    with open("/proc/self/statm") as f:
+        vsize = int(f.read().split()[0]) * os.sysconf("SC_PAGE_SIZE")
+    resource.setrlimit(resource.RLIMIT_AS, (vsize + HEADROOM, resource.getrlimit(resource.RLIMIT_AS)[1]))
+
+
+def work(seed, start, stop, out):
+    """Make calls start..stop-1, printing each index before its call; then
+    one line of JSON with what happened."""
+    if not _ASAN:
+        # warm up first: the OpenMP and BLAS thread pools start before the cap
+        for i in range(min(len(KERNELS), stop - start)):
+            kernel, _, dtype, _, args = build(seed, i)
+            getattr(thnn.backend(dtype), kernel)(*args)
+        _limit_address_space()
+    out.write("ready\n")
+    out.flush()
+    valid, mutated, outcomes = Counter(), Counter(), Counter()
+    current = [None, 0.0]  # the call being made, and when it started
+
+    def watch():
+        # the kernels run without the GIL, so this thread runs during a call
+        while True:
+            time.sleep(SLOW / 10)
+            i, started = current
+            if i is not None and time.monotonic() - started > SLOW:
+                out.write(json.dumps({"slow": i, "valid": valid, "mutated": mutated, "outcomes": outcomes}) + "\n")
+                out.flush()
+                os._exit(SLOW_EXIT)
+    threading.Thread(target=watch, daemon=True).start()
+    crash_at = int(os.environ.get("THNN_FUZZ_CRASH_AT", -1))  # (tests/test_fuzz_kernels.py: does run() notice?)
+    for i in range(start, stop):
+        out.write(f"{i}\n")
+        out.flush()
+        kernel, _, dtype, labels, args = build(seed, i)
+        (mutated if labels else valid)[kernel] += 1
+        current[:] = i, time.monotonic()
+        if i == crash_at:
+            ctypes.string_at(0)  # a read of address 0: SIGSEGV
+        try:
+            getattr(thnn.backend(dtype), kernel)(*args)
+            outcomes["returned"] += 1
+        except Exception as e:  # any Python exception is a correct answer to a bad call
+            outcomes[type(e).__name__] += 1
+        current[0] = None
+        del args
+    out.write(json.dumps({"valid": valid, "mutated": mutated, "outcomes": outcomes}) + "\n")
+    out.flush()
+
+
+# ---- the parent ----
+
+class Report:
+    def __init__(self, seed, calls):
+        self.seed, self.calls = seed, calls
+        self.valid, self.mutated, self.outcomes = Counter(), Counter(), Counter()
+        self.failures = []        # (call index, what happened, description, worker stderr)
+        self.slow = []            # descriptions of the calls given up after SLOW seconds
+        self.seconds = 0.0
+
+    @property
+    def kernels(self):
+        return len(set(self.valid) | set(self.mutated))
+
+    def summary(self):
+        made = sum(self.valid.values()) + sum(self.mutated.values())
+        raised = {k: v for k, v in self.outcomes.items() if k != "returned"}
+        return (f"fuzz_kernels: seed {self.seed}: {made} calls ({sum(self.valid.values())} valid, "
+                f"{sum(self.mutated.values())} mutated) over {self.kernels} of {len(KERNELS)} kernels in "
+                f"{self.seconds:.0f} s: {self.outcomes['returned']} returned, "
+                f"{sum(raised.values())} raised {dict(sorted(raised.items()))}, "
+                f"{len(self.slow)} given up after {SLOW:g} s; {len(self.failures)} crashes or hangs")
+
+
+def _worker_env():
+    env = dict(os.environ)
+    if _ASAN:
+        opts = env.get("ASAN_OPTIONS", "")
+        env["ASAN_OPTIONS"] = ":".join(filter(None, [opts, "allocator_may_return_null=1",
+                                                    f"max_allocation_size_mb={HEADROOM // 2 ** 20}"]))
+    return env
+
+
+def run(seed, calls, start=0, max_failures=5, log=None):
+    """Fuzz calls start..calls-1 in worker subprocesses; a Report."""
+    report = Report(seed, calls)
+    t0 = time.monotonic()
+    i = start
+    while i < calls and len(report.failures) < max_failures:
+        proc = subprocess.Popen([sys.executable, os.path.abspath(__file__), "--worker", "--seed", str(seed),
+                                 "--start", str(i), "--stop", str(calls)],
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=_worker_env(), text=True)
+        current, result, hung, started = None, None, False, False
+        while True:
+            # (starting a worker under ASan on a busy machine can take minutes)
+            ready, _, _ = select.select([proc.stdout], [], [], SLOW + HANG if started else STARTUP)
+            if not ready:
+                hung = True
+                proc.kill()
+                break
+            line = proc.stdout.readline()
+            if not line:
+                break
+            if line.startswith("{"):
+                result = json.loads(line)
+            elif line == "ready\n":
+                started = True
+            else:
+                current = int(line)
+        _, err = proc.communicate()
+        if result is not None:
+            report.valid.update(result["valid"])
+            report.mutated.update(result["mutated"])
+            report.outcomes.update(result["outcomes"])
+        if result is not None and proc.returncode == 0:
+            break
+        if result is not None and proc.returncode == SLOW_EXIT and "slow" in result:
+            slow = result["slow"]  # (counted by the worker)
+            report.slow.append(describe(seed, slow))
+            if log:
+                log(f"gave up after {SLOW:g} s: {describe(seed, slow)}")
+            i = slow + 1
+            continue
+        failed = current if current is not None else i
+        if not started:  # no call was made: a broken setup, not a kernel's fault
+            problem = f"took over {STARTUP} s to start" if hung else f"died starting (status {proc.returncode})"
+            raise RuntimeError(f"fuzz_kernels: a worker {problem}:\n{err[-6000:]}")
+        if hung:
+            what = f"no progress for {SLOW + HANG:.0f} s"
+        elif proc.returncode < 0:
+            what = f"worker died with signal {-proc.returncode}"
+        else:
+            what = f"worker died with status {proc.returncode}"
+        report.failures.append((failed, what, describe(seed, failed), err[-6000:]))
+        if log:
+            log(f"FAILED {describe(seed, failed)}: {what}\n{err[-6000:]}")
+        # count what the dead worker did before it died, then go on after the bad call
+        for j in range(i, failed + 1):
+            kernel, _, _, labels, _ = build(seed, j)
+            (report.mutated if labels else report.valid)[kernel] += 1
+        i = failed + 1
+    report.seconds = time.monotonic() - t0
+    return report
+
+
+def default_seed():
+    seed = os.environ.get("THNN_FUZZ_SEED")
+    return int(seed) if seed else random.SystemRandom().randrange(2 ** 31)
+
+
+def main(argv=None):
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--seed", type=int, default=None, help="default: $THNN_FUZZ_SEED, else random (printed)")
+    p.add_argument("--calls", type=int, default=int(os.environ.get("THNN_FUZZ_CALLS", "100000")))
+    p.add_argument("--start", type=int, default=0)
+    p.add_argument("--stop", type=int, default=None, help="(--worker, --show) the last call + 1")
+    p.add_argument("--show", action="store_true", help="print calls start..stop-1, then make each in this process")
+    p.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
+    opts = p.parse_args(argv)
+    seed = default_seed() if opts.seed is None else opts.seed
+    if opts.worker:
+        work(seed, opts.start, opts.stop, sys.stdout)
+        return 0
+    if opts.show:
+        for i in range(opts.start, opts.stop if opts.stop is not None else opts.start + 1):
+            print(describe(seed, i), flush=True)
+            kernel, _, dtype, _, args = build(seed, i)
+            try:
+                getattr(thnn.backend(dtype), kernel)(*args)
+                print("  returned")
+            except Exception as e:
+                print(f"  raised {type(e).__name__}: {e}")
+        return 0
+    print(f"fuzz_kernels: seed {seed} (THNN_FUZZ_SEED={seed} repeats this run), {opts.calls} calls", flush=True)
+    report = run(seed, opts.calls, opts.start, max_failures=50, log=lambda s: print(s, flush=True))
+    print(report.summary())
+    return 1 if report.failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
