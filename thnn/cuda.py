@@ -298,18 +298,28 @@ class CudaKernel:
                 outs[i] = (arg, None, t, ffi.NULL)
             seen.add(key)
         state = ffi.new("THNNState*")
-        status = self._c(state, *c_args)
-        if status != 0:
-            for arg, value, t, storage in outs:
-                if t.storage != ffi.NULL and t.storage != storage and t.storage.flag & 1:
-                    getattr(self.device.lib, f"THC{'Long' if arg.is_index else self.real}Storage_free")(t.storage)
-            raise self._error(ffi.string(state.message).decode("utf-8", "replace"))
-        results = [self._result(arg, value, t, storage, inputs) for arg, value, t, storage in outs]
+        results, adopted = None, set()
+        try:
+            if self._c(state, *c_args) != 0:
+                raise self._error(ffi.string(state.message).decode("utf-8", "replace"))
+            done = []
+            for i, (arg, value, t, storage) in enumerate(outs):
+                adopted.add(i)   # from here on the result owns what the kernel allocated (a leak at worst)
+                done.append(self._result(arg, value, t, storage, inputs))
+            results = done
+        finally:
+            if results is None:   # an error, or a KeyboardInterrupt right after the kernel returned
+                for i, (arg, value, t, storage) in enumerate(outs):
+                    if i not in adopted and t.storage != ffi.NULL and t.storage != storage and t.storage.flag & 1:
+                        getattr(self.device.lib, f"THC{'Long' if arg.is_index else self.real}Storage_free")(
+                            t.storage)
         if not results:
             return None
         return results[0] if len(results) == 1 else tuple(results)
 
     def _result(self, arg, value, t, storage, inputs):
+        """The CudaTensor an [OUT]/[BUFFER] argument holds after the call (one
+        over a storage the kernel allocated owns it)."""
         ffi = self.device.ffi
         if t.storage == ffi.NULL:
             return None
