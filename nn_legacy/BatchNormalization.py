@@ -38,6 +38,8 @@ class BatchNormalization(Module):
     training forward are kept in ``save_mean`` and ``save_std`` for backward.
     """
 
+    _cuda_ready = True
+
     _parameter_names = (("weight", "gradWeight"), ("bias", "gradBias"))
     _buffer_names = ("save_mean", "save_std")
     #: dims of a batch of input (the input may have one less in evaluation)
@@ -84,13 +86,13 @@ class BatchNormalization(Module):
     def _batched(self, array, name):
         """array as a batch (a view with a batch dim of 1 for one sample in
         evaluation), after checking its layout."""
-        check_float_array(self, array, name)
+        check_float_array(self, array, name, device_ok=True)
         layout, n = self._layout()
         one = array.ndim == self.nDim - 1 and not self.train
         if (array.ndim != self.nDim and not one) or array.shape[0 if one else 1] != n:
             sample = f" (or {self.nDim - 1}D without the batch dim in evaluation)"
             raise ValueError(f"{type(self).__name__}: {name} must be {layout}{sample}, got {describe(array)}")
-        return array[None] if one else array
+        return array.reshape((1,) + array.shape) if one else array
 
     @staticmethod
     def _into(buffer, batched_shape, sample):
@@ -99,7 +101,7 @@ class BatchNormalization(Module):
         if buffer is None:
             return None
         if sample:
-            return buffer[None] if buffer.shape == batched_shape[1:] else None
+            return buffer.reshape((1,) + buffer.shape) if buffer.shape == batched_shape[1:] else None
         return buffer if buffer.shape == batched_shape else None
 
     # ---- the verbs ----
@@ -114,7 +116,7 @@ class BatchNormalization(Module):
         if self.train:
             self.save_mean, self.save_std = save_mean, save_std
         if out is not target:                    # a new array: the shape changed
-            self.output = out[0] if sample else out
+            self.output = out.reshape(out.shape[1:]) if sample else out
         return self.output
 
     def _backward(self, input, gradOutput, scale, gradInput, gradParams):
@@ -129,7 +131,7 @@ class BatchNormalization(Module):
         gi = None
         if gradInput:
             self.gradInput = reuse(self.gradInput, input.shape, input.dtype, input, gradOutput)
-            gi = self.gradInput[None] if x is not input else self.gradInput
+            gi = self.gradInput.reshape((1,) + self.gradInput.shape) if x is not input else self.gradInput
         gw, gb = (self.gradWeight, self.gradBias) if gradParams else (None, None)
         kernels.BatchNormalization_backward(
             x, g, gi, gw, gb, self.weight, self.running_mean, self.running_var,

@@ -4,6 +4,8 @@ the argument and the sizes), and the Torch7 rules for a parameter that is
 added to or multiplied with an input of another shape (Add, CAdd, CMul)."""
 import numpy as np
 
+from thnn.cuda import CudaTensor
+
 _FLOATS = (np.dtype(np.float32), np.dtype(np.float64))
 
 
@@ -27,6 +29,13 @@ def reuse(buffer, shape, dtype, *avoid):
     the module's own output fed back to it as input) is not reused either.
     """
     shape = tuple(shape)
+    device = next((a.device for a in avoid if isinstance(a, CudaTensor)), None)
+    if device is not None:   # the arrays live on a CUDA device: so does the buffer
+        if (isinstance(buffer, CudaTensor) and buffer.device is device and buffer.shape == shape
+                and buffer.dtype == dtype and buffer.is_contiguous()
+                and not any(isinstance(a, CudaTensor) and a.shares_memory(buffer) for a in avoid)):
+            return buffer
+        return device.empty(shape, dtype)
     if (isinstance(buffer, np.ndarray) and buffer.shape == shape and buffer.dtype == dtype
             and buffer.flags.writeable and not any(a is not None and np.may_share_memory(buffer, a)
                                                    for a in avoid)):
@@ -34,9 +43,10 @@ def reuse(buffer, shape, dtype, *avoid):
     return np.empty(shape, dtype)
 
 
-def check_float_array(module, value, name, dtype=None):
-    """value must be a float32/float64 numpy array (of ``dtype`` when given)."""
-    if not isinstance(value, np.ndarray):
+def check_float_array(module, value, name, dtype=None, device_ok=False):
+    """value must be a float32/float64 numpy array (of ``dtype`` when given);
+    device_ok: a CudaTensor too (for the modules that run on CUDA)."""
+    if not isinstance(value, np.ndarray) and not (device_ok and isinstance(value, CudaTensor)):
         raise TypeError(f"{name_of(module)}: {name} must be a numpy array, got {type(value).__name__}")
     if value.dtype not in _FLOATS:
         raise TypeError(f"{name_of(module)}: {name} must be float32 or float64, got {value.dtype}")

@@ -50,6 +50,9 @@ MODULES = {
     "Linear": (lambda: nn.Linear(300, 70), lambda r: _u(r, 9, 300), None),
     "TemporalConvolution": (lambda: nn.TemporalConvolution(6, 5, 3, 2), lambda r: _u(r, 3, 20, 6), None),
     "TemporalSubSampling": (lambda: nn.TemporalSubSampling(6, 3, 2), lambda r: _u(r, 3, 20, 6), None),
+    "BatchNormalization": (lambda: nn.BatchNormalization(40), lambda r: _u(r, 16, 40), None),
+    "SpatialBatchNormalization": (lambda: nn.SpatialBatchNormalization(5), lambda r: _u(r, 4, 5, 9, 7), None),
+    "VolumetricBatchNormalization": (lambda: nn.VolumetricBatchNormalization(3), lambda r: _u(r, 2, 3, 4, 5, 6), None),
     # pooling, padding, up-sampling
     "SpatialMaxPooling": (lambda: nn.SpatialMaxPooling(3, 2, 2, 2, 1, 0), lambda r: _u(r, 2, 3, 11, 9), None),
     "SpatialDilatedMaxPooling": (lambda: nn.SpatialDilatedMaxPooling(2, 2, 1, 2, 0, 1, 2, 1), lambda r: _u(r, 2, 3, 11, 9), None),
@@ -165,3 +168,22 @@ def test_mixing_host_and_device_arrays_is_refused_clearly():
     m.forward(np.ones((2, 3)))
     with pytest.raises(TypeError, match="output must be a CudaTensor, got ndarray"):
         m.forward(dev.to_device(np.ones((2, 3))))
+
+
+@pytest.mark.parametrize("device", DEVICES)
+def test_batch_normalization_evaluates_one_sample_on_the_device(device):
+    """In evaluation a sample without the batch dim is a batch of one: a view on both sides."""
+    dev = cuda.emulator() if device == "emulator" else cuda.gpu()
+    rng = np.random.default_rng(3)
+    host = nn.SpatialBatchNormalization(4)
+    host.forward(rng.uniform(-2, 2, (6, 4, 5, 5)))       # running statistics from a training step
+    host.evaluate()
+    on_device = host.clone().cuda(dev)
+    x = rng.uniform(-2, 2, (4, 5, 5))
+    gy = rng.uniform(-1, 1, (4, 5, 5))
+    y, gx = host.forward(x), host.backward(x, gy)
+    y_d = on_device.forward(dev.to_device(x))
+    gx_d = on_device.backward(dev.to_device(x), dev.to_device(gy))
+    assert y_d.shape == (4, 5, 5) and gx_d.shape == (4, 5, 5)
+    np.testing.assert_allclose(y_d.numpy(), y, rtol=1e-10, atol=1e-12)
+    np.testing.assert_allclose(gx_d.numpy(), gx, rtol=1e-10, atol=1e-12)

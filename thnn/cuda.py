@@ -133,6 +133,25 @@ class CudaTensor:
     def _view(self, shape, strides, offset):
         return CudaTensor._own(self.device, self.real, self._storage, offset, shape, strides, self._owner)
 
+    def shares_memory(self, other):
+        """True when both tensors are views of one storage."""
+        return self.device is other.device and self._storage.data == other._storage.data
+
+    def reshape(self, *shape):
+        """A view of a contiguous tensor with another shape of as many elements."""
+        if len(shape) == 1 and isinstance(shape[0], (tuple, list)):
+            shape = tuple(shape[0])
+        shape = tuple(int(n) for n in shape)
+        n = int(np.prod(shape, dtype=np.int64)) if shape else 1
+        if n != self.size or not self.is_contiguous():
+            raise ValueError(f"cannot view a {'contiguous' if self.is_contiguous() else 'strided'} tensor of shape "
+                             f"{self.shape} as {shape}")
+        strides, step = [], 1
+        for size in reversed(shape):
+            strides.append(step)
+            step *= max(size, 1)
+        return self._view(shape, tuple(reversed(strides)), self.offset)
+
     def transpose(self, d0, d1):
         shape, strides = list(self.shape), list(self.strides)
         shape[d0], shape[d1] = shape[d1], shape[d0]
