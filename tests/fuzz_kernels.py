@@ -27,6 +27,23 @@ tests/test_fuzz_kernels.py runs a bounded budget in the test suite
 
     THNN_FUZZ_CALLS=1000000 python tests/fuzz_kernels.py
 
+Device mode (--device emulator, or THNN_FUZZ_DEVICE=emulator) makes the
+same calls on the CUDA twins run by the emulator (every function of
+thnn.cuda.emulator().functions; while every kernel has a twin, call i of
+seed s is the same call in both modes):
+
+    python tests/fuzz_kernels.py --device emulator --seed S --start I --show
+
+The worker uploads each numpy array argument before the call: the memory
+its elements span, then a CudaTensor view of it with the array's strides
+(CudaTensor._view), so reversed, gapped, transposed, overlapping and
+stride-0 views stay such views on the device, and a stride-0 view of 2**31
+or more elements costs a one-element upload.  An array passed twice is one
+tensor; None and other values pass as they are; integer arrays go up as
+int64 (to_device), float16, bool or complex ones are refused (TypeError).
+An array spanning more than UPLOAD_CAP elements is not uploaded: the call
+is counted as skipped.
+
 The worker caps its address space (RLIMIT_AS, or ASan's
 max_allocation_size_mb under the sanitizers) so that a kernel asking for
 more than a few GB gets NULL, and must report "out of memory", instead of
@@ -34,6 +51,7 @@ the machine swapping.
 """
 import argparse
 import ctypes
+import functools
 import json
 import os
 import random
@@ -54,6 +72,7 @@ for _p in (HERE, ROOT):
 import numpy as np  # noqa: E402
 
 import thnn  # noqa: E402
+import thnn.cuda  # noqa: E402
 from kernel_cases import CASES, DTYPES  # noqa: E402
 
 KERNELS = [f.name for f in thnn.FUNCTIONS]
@@ -72,20 +91,32 @@ SLOW_EXIT = 75  # the worker's status when it gave a call up
 HUGE_INTS = (2 ** 31 - 1, -2 ** 31, 2 ** 31, 2 ** 62, -2 ** 63, 2 ** 63 - 1, 2 ** 64)
 INDEX_VALUES = (-1, -2, 2 ** 31 - 1, 2 ** 31, 2 ** 32 + 1, 2 ** 62, -2 ** 63, 2 ** 63 - 1)
 FLOAT_VALUES = (float("nan"), float("inf"), float("-inf"), 0.0, -1.0, 1e30, -1e30, 1e-30)
+DEVICES = ("cpu", "emulator")
+UPLOAD_CAP = 2 ** 22   # (device mode) the most elements an array's memory may span to be uploaded
 
 
 # ---- one call ----
 
-def build(seed, i):
+@functools.lru_cache(maxsize=None)
+def kernels(device="cpu"):
+    """The functions fuzzed on this device, in the order calls go round them."""
+    if device == "cpu":
+        return KERNELS
+    twins = {f.name for f in thnn.cuda.emulator().functions}
+    return [name for name in KERNELS if name in twins]
+
+
+def build(seed, i, device="cpu"):
     """Call i of a run with this seed: (kernel, case id, dtype, labels of
     the mutations ([] for the valid call), arguments in header order)."""
-    kernel = KERNELS[i % len(KERNELS)]
+    names = kernels(device)
+    kernel = names[i % len(names)]
     rng = random.Random(f"{seed}:{i}")
     case = rng.choice(CASES_OF[kernel])
     dtype = np.dtype(rng.choice(DTYPES))
     kw = case.kwargs(dtype, n=rng.choice((1, 2, 3)), seed=rng.randrange(2 ** 32))
     labels = []
-    if i >= len(KERNELS):
+    if i >= len(names):
         # one or two arguments, each mutated once (a second mutation of a
         # stride-0 view of 2**40 elements could copy it)
         ints = [a for a in case.params if a.ctype in ("int", "int64_t")]
@@ -295,10 +326,66 @@ def _mutate_scalar(rng, arg, value):
     return repr(v), v
 
 
-def describe(seed, i):
-    kernel, case_id, dtype, labels, _ = build(seed, i)
+def describe(seed, i, device="cpu"):
+    kernel, case_id, dtype, labels, _ = build(seed, i, device)
     what = "; ".join(labels) if labels else "the valid call"
-    return f"call {i} (seed {seed}): {kernel} [{dtype}, case {case_id}]: {what}"
+    on = "" if device == "cpu" else f" on {device}"
+    return f"call {i} (seed {seed}{on}): {kernel} [{dtype}, case {case_id}]: {what}"
+
+
+# ---- device mode ----
+
+class TooLarge(Exception):
+    """An array whose memory is too large to upload: the call is skipped."""
+
+
+def upload(dev, args):
+    """The arguments of a call for a twin on device dev: every numpy array a
+    CudaTensor with its shape and strides (one tensor for an array passed
+    twice); anything else as it is."""
+    done = {}
+    out = []
+    for a in args:
+        if isinstance(a, np.ndarray):
+            if id(a) not in done:
+                done[id(a)] = _upload(dev, a)
+            a = done[id(a)]
+        out.append(a)
+    return out
+
+
+def _upload(dev, a):
+    """a on the device: the memory its elements span, uploaded, then viewed
+    with a's strides (in elements) from a's first element."""
+    item = a.itemsize
+    if a.ndim == 0:   # (to_device would make it 1D)
+        return dev.to_device(a.reshape(1))._view((), (), 0)
+    if a.size == 0 or any(s % item for s in a.strides):
+        return dev.to_device(a)   # (no element to place; or strides no view can have: a contiguous copy)
+    low = sum((n - 1) * s for n, s in zip(a.shape, a.strides) if s < 0)
+    high = sum((n - 1) * s for n, s in zip(a.shape, a.strides) if s > 0)
+    span = (high - low) // item + 1
+    if span > UPLOAD_CAP:
+        raise TooLarge(f"an array of shape {a.shape} spans {span} elements")
+    # the element at the lowest address, and the memory from it on
+    first = a[tuple(slice(n - 1, n) if s < 0 else slice(0, 1) for n, s in zip(a.shape, a.strides))]
+    memory = np.lib.stride_tricks.as_strided(first, (span,), (item,), writeable=False)
+    t = dev.to_device(memory)   # (integers become int64: the strides count elements, so they still fit)
+    return t._view(a.shape, tuple(s // item for s in a.strides), -low // item)
+
+
+def backend(device, dtype):
+    """The kernels of this device for dtype."""
+    if device == "cpu":
+        return thnn.backend(dtype)
+    return thnn.cuda.emulator().backend(dtype)
+
+
+def make(device, kernel, dtype, args):
+    """Make one call on this device (arrays uploaded first in device mode)."""
+    if device != "cpu":
+        args = upload(thnn.cuda.emulator(), args)
+    return getattr(backend(device, dtype), kernel)(*args)
 
 
 # ---- the worker ----
@@ -314,14 +401,14 @@ def _limit_address_space():
     resource.setrlimit(resource.RLIMIT_AS, (vsize + HEADROOM, resource.getrlimit(resource.RLIMIT_AS)[1]))
 
 
-def work(seed, start, stop, out):
+def work(seed, start, stop, out, device="cpu"):
     """Make calls start..stop-1, printing each index before its call; then
     one line of JSON with what happened."""
     if not _ASAN:
         # warm up first: the OpenMP and BLAS thread pools start before the cap
-        for i in range(min(len(KERNELS), stop - start)):
-            kernel, _, dtype, _, args = build(seed, i)
-            getattr(thnn.backend(dtype), kernel)(*args)
+        for i in range(min(len(kernels(device)), stop - start)):
+            kernel, _, dtype, _, args = build(seed, i, device)
+            make(device, kernel, dtype, args)
         _limit_address_space()
     out.write("ready\n")
     out.flush()
@@ -342,14 +429,16 @@ def work(seed, start, stop, out):
     for i in range(start, stop):
         out.write(f"{i}\n")
         out.flush()
-        kernel, _, dtype, labels, args = build(seed, i)
+        kernel, _, dtype, labels, args = build(seed, i, device)
         (mutated if labels else valid)[kernel] += 1
         current[:] = i, time.monotonic()
         if i == crash_at:
             ctypes.string_at(0)  # a read of address 0: SIGSEGV
         try:
-            getattr(thnn.backend(dtype), kernel)(*args)
+            make(device, kernel, dtype, args)
             outcomes["returned"] += 1
+        except TooLarge:
+            outcomes["skipped"] += 1
         except Exception as e:  # any Python exception is a correct answer to a bad call
             outcomes[type(e).__name__] += 1
         current[0] = None
@@ -361,8 +450,8 @@ def work(seed, start, stop, out):
 # ---- the parent ----
 
 class Report:
-    def __init__(self, seed, calls):
-        self.seed, self.calls = seed, calls
+    def __init__(self, seed, calls, device="cpu"):
+        self.seed, self.calls, self.device = seed, calls, device
         self.valid, self.mutated, self.outcomes = Counter(), Counter(), Counter()
         self.failures = []        # (call index, what happened, description, worker stderr)
         self.slow = []            # descriptions of the calls given up after SLOW seconds
@@ -374,11 +463,14 @@ class Report:
 
     def summary(self):
         made = sum(self.valid.values()) + sum(self.mutated.values())
-        raised = {k: v for k, v in self.outcomes.items() if k != "returned"}
+        raised = {k: v for k, v in self.outcomes.items() if k not in ("returned", "skipped")}
+        on = skipped = ""
+        if self.device != "cpu":
+            on, skipped = f" (twins on {self.device})", f"{self.outcomes['skipped']} skipped (too large to upload), "
         return (f"fuzz_kernels: seed {self.seed}: {made} calls ({sum(self.valid.values())} valid, "
-                f"{sum(self.mutated.values())} mutated) over {self.kernels} of {len(KERNELS)} kernels in "
-                f"{self.seconds:.0f} s: {self.outcomes['returned']} returned, "
-                f"{sum(raised.values())} raised {dict(sorted(raised.items()))}, "
+                f"{sum(self.mutated.values())} mutated) over {self.kernels} of {len(kernels(self.device))} "
+                f"kernels{on} in {self.seconds:.0f} s: {self.outcomes['returned']} returned, "
+                f"{sum(raised.values())} raised {dict(sorted(raised.items()))}, {skipped}"
                 f"{len(self.slow)} given up after {SLOW:g} s; {len(self.failures)} crashes or hangs")
 
 
@@ -391,14 +483,16 @@ def _worker_env():
     return env
 
 
-def run(seed, calls, start=0, max_failures=5, log=None):
+def run(seed, calls, start=0, max_failures=5, log=None, device="cpu"):
     """Fuzz calls start..calls-1 in worker subprocesses; a Report."""
-    report = Report(seed, calls)
+    if device not in DEVICES:
+        raise ValueError(f"device must be one of {DEVICES}, got {device!r}")
+    report = Report(seed, calls, device)
     t0 = time.monotonic()
     i = start
     while i < calls and len(report.failures) < max_failures:
         proc = subprocess.Popen([sys.executable, os.path.abspath(__file__), "--worker", "--seed", str(seed),
-                                 "--start", str(i), "--stop", str(calls)],
+                                 "--start", str(i), "--stop", str(calls), "--device", device],
                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=_worker_env(), text=True)
         current, result, hung, started = None, None, False, False
         while True:
@@ -426,9 +520,9 @@ def run(seed, calls, start=0, max_failures=5, log=None):
             break
         if result is not None and proc.returncode == SLOW_EXIT and "slow" in result:
             slow = result["slow"]  # (counted by the worker)
-            report.slow.append(describe(seed, slow))
+            report.slow.append(describe(seed, slow, device))
             if log:
-                log(f"gave up after {SLOW:g} s: {describe(seed, slow)}")
+                log(f"gave up after {SLOW:g} s: {describe(seed, slow, device)}")
             i = slow + 1
             continue
         failed = current if current is not None else i
@@ -441,12 +535,12 @@ def run(seed, calls, start=0, max_failures=5, log=None):
             what = f"worker died with signal {-proc.returncode}"
         else:
             what = f"worker died with status {proc.returncode}"
-        report.failures.append((failed, what, describe(seed, failed), err[-6000:]))
+        report.failures.append((failed, what, describe(seed, failed, device), err[-6000:]))
         if log:
-            log(f"FAILED {describe(seed, failed)}: {what}\n{err[-6000:]}")
+            log(f"FAILED {describe(seed, failed, device)}: {what}\n{err[-6000:]}")
         # count what the dead worker did before it died, then go on after the bad call
         for j in range(i, failed + 1):
-            kernel, _, _, labels, _ = build(seed, j)
+            kernel, _, _, labels, _ = build(seed, j, device)
             (report.mutated if labels else report.valid)[kernel] += 1
         i = failed + 1
     report.seconds = time.monotonic() - t0
@@ -465,24 +559,29 @@ def main(argv=None):
     p.add_argument("--start", type=int, default=0)
     p.add_argument("--stop", type=int, default=None, help="(--worker, --show) the last call + 1")
     p.add_argument("--show", action="store_true", help="print calls start..stop-1, then make each in this process")
+    p.add_argument("--device", choices=DEVICES, default=os.environ.get("THNN_FUZZ_DEVICE", "cpu"),
+                   help="cpu: the kernels of THNN.h; emulator: their CUDA twins on the emulator "
+                        "(default: $THNN_FUZZ_DEVICE, else cpu)")
     p.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     opts = p.parse_args(argv)
     seed = default_seed() if opts.seed is None else opts.seed
     if opts.worker:
-        work(seed, opts.start, opts.stop, sys.stdout)
+        work(seed, opts.start, opts.stop, sys.stdout, opts.device)
         return 0
     if opts.show:
         for i in range(opts.start, opts.stop if opts.stop is not None else opts.start + 1):
-            print(describe(seed, i), flush=True)
-            kernel, _, dtype, _, args = build(seed, i)
+            print(describe(seed, i, opts.device), flush=True)
+            kernel, _, dtype, _, args = build(seed, i, opts.device)
             try:
-                getattr(thnn.backend(dtype), kernel)(*args)
+                make(opts.device, kernel, dtype, args)
                 print("  returned")
             except Exception as e:
                 print(f"  raised {type(e).__name__}: {e}")
         return 0
-    print(f"fuzz_kernels: seed {seed} (THNN_FUZZ_SEED={seed} repeats this run), {opts.calls} calls", flush=True)
-    report = run(seed, opts.calls, opts.start, max_failures=50, log=lambda s: print(s, flush=True))
+    print(f"fuzz_kernels: seed {seed} (THNN_FUZZ_SEED={seed} repeats this run), {opts.calls} calls on "
+          f"{opts.device}", flush=True)
+    report = run(seed, opts.calls, opts.start, max_failures=50, log=lambda s: print(s, flush=True),
+                 device=opts.device)
     print(report.summary())
     return 1 if report.failures else 0
 

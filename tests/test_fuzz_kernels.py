@@ -6,12 +6,19 @@ The budget is THNN_FUZZ_CALLS calls (CALLS by default: about a minute; `make
 asan` sets a smaller one), the seed THNN_FUZZ_SEED (random by default, and
 printed: a failure names it, and the call to repeat alone).  A long run is
 `THNN_FUZZ_CALLS=1000000 python tests/fuzz_kernels.py`.
+
+The CUDA twins on the emulator get the same calls (fuzz_kernels.py --device
+emulator): a budget of THNN_FUZZ_DEVICE_CALLS (DEVICE_CALLS by default).
 """
 import os
+
+import numpy as np
+import pytest
 
 import fuzz_kernels as fk
 
 CALLS = 30_000
+DEVICE_CALLS = 40_000
 
 
 def _failures(report):
@@ -37,6 +44,54 @@ def test_fuzz_every_kernel():
     assert report.outcomes["returned"] > calls // 10 and report.outcomes["THNNError"] > calls // 10
 
 
+def test_fuzz_every_cuda_twin_on_the_emulator():
+    import thnn.cuda
+    twins = [f.name for f in thnn.cuda.emulator().functions]
+    seed = fk.default_seed()
+    calls = max(int(os.environ.get("THNN_FUZZ_DEVICE_CALLS", DEVICE_CALLS)), 2 * len(twins))
+    print(f"\nTHNN_FUZZ_SEED={seed} THNN_FUZZ_DEVICE_CALLS={calls}")
+    report = fk.run(seed, calls, device="emulator")
+    print(report.summary())
+    for desc in report.slow:
+        print("  given up (slow, not a failure):", desc)
+    failures = _failures(report).replace("--show", "--device emulator --show")
+    assert not report.failures, f"seed {seed}, device emulator:\n{failures}"
+    assert sorted(fk.kernels("emulator")) == sorted(twins)
+    # every twin made at least one valid and one mutated call
+    assert [k for k in twins if not report.valid[k]] == []
+    assert [k for k in twins if not report.mutated[k]] == []
+    assert sum(report.valid.values()) + sum(report.mutated.values()) == calls
+    # the twins' own checks refuse many calls (CudaError, a THNNError), and pass many
+    assert report.outcomes["returned"] > calls // 10 and report.outcomes["CudaError"] > calls // 10
+
+
+def test_device_mode_uploads_views_as_views():
+    # the mutations survive the upload: a stride-0 view of 2**31+ elements
+    # costs one element, reversed / transposed / overlapping views keep their
+    # strides, 0D stays 0D, an array passed twice is one tensor
+    import thnn.cuda
+    dev = thnn.cuda.emulator()
+    base = np.arange(12, dtype=np.float32).reshape(3, 4)
+    overlapping = np.lib.stride_tricks.as_strided(base, (3, 4), (4, 4))
+    for a in (base, base.T, np.flip(base), base[::2, 1::2], overlapping, base[1, 2].reshape(())):
+        t = fk._upload(dev, a)
+        assert t.shape == a.shape and t.strides == tuple(s // 4 for s in a.strides)
+        assert np.array_equal(t.numpy(), a)
+    huge = fk._broadcast(base, [2 ** 32 + 3, 4])
+    t = fk._upload(dev, huge)
+    assert t.shape == huge.shape and t.strides == (0, 0) and t._storage.size == 1
+    # (memory spanning more than UPLOAD_CAP elements is not read: the call is skipped)
+    far = np.lib.stride_tricks.as_strided(base, (2,), (4 * fk.UPLOAD_CAP,))
+    with pytest.raises(fk.TooLarge):
+        fk._upload(dev, far)
+    assert fk._upload(dev, np.arange(3, dtype=np.int8)).dtype == np.int64
+    with pytest.raises(TypeError):
+        fk._upload(dev, base.astype(np.float16))
+    x, y = fk.upload(dev, [base, base])
+    assert x is y
+    assert fk.upload(dev, [None, 1.5, [1, 2]]) == [None, 1.5, [1, 2]]
+
+
 def test_the_kernel_list_is_the_header():
     import thnn
     assert fk.KERNELS == [f.name for f in thnn.FUNCTIONS] and len(set(fk.KERNELS)) == len(fk.KERNELS)
@@ -46,6 +101,7 @@ def test_a_call_repeats_from_seed_and_index():
     for i in (0, len(fk.KERNELS) + 5, 12345):
         a, b = fk.build(99, i), fk.build(99, i)
         assert a[:4] == b[:4]
+        assert fk.build(99, i, "emulator")[:4] == a[:4]   # (every kernel has a twin: the same call)
         for x, y in zip(a[4], b[4]):
             assert type(x) is type(y)
             if hasattr(x, "shape"):
