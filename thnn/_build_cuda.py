@@ -141,8 +141,11 @@ def nvcc_compile(toolchain, output):
     subprocess.run(command, check=True)
 
 
-def gpu_builder(toolchain):
-    """thnn._thcunn: the twins compiled by nvcc, for a real GPU."""
+def gpu_builder(toolchain, absolute_paths=False):
+    """thnn._thcunn: the twins compiled by nvcc, for a real GPU.  Paths are
+    relative to the repository for setup.py; absolute for ffi.compile, which
+    builds from inside its tmpdir."""
+    place = (lambda paths: [os.path.join(ROOT, p) for p in paths]) if absolute_paths else (lambda paths: paths)
     _, _, cuda_lib, _, cublas_lib = toolchain
     obj = os.path.join(ROOT, "build", "nvcc", "thcunn_all.o")
     nvcc_compile(toolchain, obj)
@@ -159,8 +162,8 @@ def gpu_builder(toolchain):
         f"static const char THCUNN_LAYERS_TEXT[] = {json.dumps(thcunn_h)};\n"
         "const char *THNN_headerText(void) { return THNN_HEADER_TEXT; }\n"
         "const char *THCUNN_layersText(void) { return THCUNN_LAYERS_TEXT; }\n",
-        sources=CPU_SOURCES,
-        depends=DEPENDS,
+        sources=place(CPU_SOURCES),
+        depends=place(DEPENDS),
         extra_objects=[obj],
         libraries=[scipy_openblas32.get_library(), "m", "stdc++"],
         extra_compile_args=compile_args,
@@ -181,6 +184,6 @@ if __name__ == "__main__":
         toolchain = nvcc_toolchain()
         if isinstance(toolchain, str):
             sys.exit(f"cannot build thnn._thcunn: {toolchain}")
-        gpu_builder(toolchain).compile(tmpdir=tmp, target=None, verbose=True)
+        gpu_builder(toolchain, absolute_paths=True).compile(tmpdir=tmp, verbose=True)
     else:
         emulation.compile(tmpdir=tmp, verbose=True)
