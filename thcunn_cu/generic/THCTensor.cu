@@ -56,33 +56,15 @@ int THCStorage_(copyToHost)(THNNState *state, real *dst, const THStorage *src, i
 
 int THCTensor_(resizeNd)(THNNState *state, THTensor *t, int nDimension, const int64_t *size)
 {
-  if (nDimension < 0 || nDimension > TH_MAX_DIM)
-    return THError(state, "cannot resize to %d dimensions (at most %d)", nDimension, TH_MAX_DIM);
-  int same = t->storage != NULL && t->nDimension == nDimension && THTensor_(isContiguous)(t);
-  int64_t numel = nDimension > 0 ? 1 : 0;
-  for (int d = 0; d < nDimension; d++) {
-    if (size[d] < 0)
-      return THError(state, "cannot resize to a negative size (%lld)", (long long)size[d]);
-    numel = THMulSizes(numel, size[d]);
-    if (numel < 0)
-      return THError(state, "cannot resize: the number of elements overflows");
-    same = same && t->size[d] == size[d];
-  }
-  if (same)
-    return 0;
+  int64_t numel;
+  int kept = THTensor_(resizeCheck)(state, t, nDimension, size, &numel);
+  if (kept != 0)
+    return kept < 0 ? -1 : 0;
   THStorage *storage = THCStorage_(new)(state, numel);
   if (!storage)
     return -1;
   THCStorage_(free)(t->storage);
-  t->storage = storage;
-  t->storageOffset = 0;
-  t->nDimension = nDimension;
-  int64_t stride = 1;
-  for (int d = nDimension - 1; d >= 0; d--) {
-    t->size[d] = size[d];
-    t->stride[d] = stride;
-    stride *= size[d] > 0 ? size[d] : 1;
-  }
+  THTensor_(setContiguous)(t, storage, nDimension, size);
   return 0;
 }
 

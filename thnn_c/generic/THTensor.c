@@ -124,23 +124,43 @@ int THTensor_(checkContiguous)(THNNState *state, const char *arg, const THTensor
   return THError(state, "%s must be contiguous (it is written in place)", arg);
 }
 
-int THTensor_(resizeNd)(THNNState *state, THTensor *t, int nDimension, const int64_t *size)
+int THTensor_(resizeCheck)(THNNState *state, const THTensor *t, int nDimension, const int64_t *size,
+                          int64_t *numel)
 {
   if (nDimension < 0 || nDimension > TH_MAX_DIM)
     return THError(state, "cannot resize to %d dimensions (at most %d)", nDimension, TH_MAX_DIM);
   int same = t->storage != NULL && t->nDimension == nDimension && THTensor_(isContiguous)(t);
-  int64_t numel = nDimension > 0 ? 1 : 0;
+  *numel = nDimension > 0 ? 1 : 0;
   for (int d = 0; d < nDimension; d++) {
     if (size[d] < 0)
       return THError(state, "cannot resize to a negative size (%lld)", (long long)size[d]);
-    numel = THMulSizes(numel, size[d]);
-    if (numel < 0 || numel > (int64_t)(SIZE_MAX / 2 / sizeof(real)))
+    *numel = THMulSizes(*numel, size[d]);
+    if (*numel < 0 || *numel > (int64_t)(SIZE_MAX / 2 / sizeof(real)))
       return THError(state, "cannot resize: the number of elements overflows");
     same = same && t->size[d] == size[d];
   }
-  if (same)
-    return 0;
+  return same;
+}
 
+void THTensor_(setContiguous)(THTensor *t, THStorage *storage, int nDimension, const int64_t *size)
+{
+  t->storage = storage;
+  t->storageOffset = 0;
+  t->nDimension = nDimension;
+  int64_t stride = 1;
+  for (int d = nDimension - 1; d >= 0; d--) {
+    t->size[d] = size[d];
+    t->stride[d] = stride;
+    stride *= size[d] > 0 ? size[d] : 1;
+  }
+}
+
+int THTensor_(resizeNd)(THNNState *state, THTensor *t, int nDimension, const int64_t *size)
+{
+  int64_t numel;
+  int kept = THTensor_(resizeCheck)(state, t, nDimension, size, &numel);
+  if (kept != 0)
+    return kept < 0 ? -1 : 0;
   THStorage *storage = THAlloc(sizeof(THStorage));
   real *data = THAlloc((size_t)numel * sizeof(real));
   if (!storage || !data) {
@@ -151,17 +171,8 @@ int THTensor_(resizeNd)(THNNState *state, THTensor *t, int nDimension, const int
   storage->data = data;
   storage->size = numel;
   storage->flag = TH_STORAGE_OWNED;
-
   THStorage_(free)(t->storage);  /* only frees what this library owns */
-  t->storage = storage;
-  t->storageOffset = 0;
-  t->nDimension = nDimension;
-  int64_t stride = 1;
-  for (int d = nDimension - 1; d >= 0; d--) {
-    t->size[d] = size[d];
-    t->stride[d] = stride;
-    stride *= size[d] > 0 ? size[d] : 1;
-  }
+  THTensor_(setContiguous)(t, storage, nDimension, size);
   return 0;
 }
 

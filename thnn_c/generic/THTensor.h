@@ -69,6 +69,15 @@ int THTensor_(checkSameNumel)(THNNState *state, const char *arg, const THTensor 
 /* 0 when t is contiguous (accumulators written in place must be). */
 int THTensor_(checkContiguous)(THNNState *state, const char *arg, const THTensor *t);
 
+/* The two halves of a resize, shared with the device tensors of thcunn_cu:
+ * resizeCheck returns -1 (error set) for sizes that cannot be, 1 when t
+ * already has exactly these sizes and is contiguous (nothing to do), else 0
+ * with *numel the elements a new storage needs; setContiguous points t at
+ * storage with these sizes and contiguous strides. */
+int THTensor_(resizeCheck)(THNNState *state, const THTensor *t, int nDimension, const int64_t *size,
+                          int64_t *numel);
+void THTensor_(setContiguous)(THTensor *t, THStorage *storage, int nDimension, const int64_t *size);
+
 /* Give t these sizes, contiguous.  Keeps its memory when it already has
  * exactly these sizes and is contiguous; otherwise points it at a new owned
  * storage (releasing an owned one it had).  -1 on overflow or no memory. */
