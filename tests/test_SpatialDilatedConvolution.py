@@ -58,12 +58,14 @@ def test_matches_torch(setting):
     assert_module_matches(m, x, g, out, gin, gw, gb)
 
 
+@pytest.mark.parametrize("avx512", [True, False], ids=["avx512", "portable"])
 @pytest.mark.parametrize("threads", [1, 2])
-def test_wide_rows_and_many_planes_match_torch(threads):
+def test_wide_rows_and_many_planes_match_torch(threads, avx512):
     # On AVX-512 a batch convolves directly, in blocks of 8 output planes by
     # 2 vectors of an output row (32 floats, 16 doubles): 11 planes and rows
     # of 43 pixels leave partial blocks in both; padding, dilation and a row
-    # step of 2 as well.
+    # step of 2 as well.  With the AVX-512 loops disallowed (or without
+    # AVX-512) the same runs through im2col and GEMM.
     torch = pytest.importorskip("torch")
     setting = (3, 11, 3, 2, 1, 2, 1, 2, 2, 3)
     m = make(setting)
@@ -72,13 +74,14 @@ def test_wide_rows_and_many_planes_match_torch(threads):
     out, gin, (gw, gb) = torch_reference(
         lambda t, w, b: torch.nn.functional.conv2d(t, w, b, stride=(2, 1), padding=(2, 1), dilation=(3, 2)),
         x, [m.weight, m.bias], g)
-    before = thnn.get_num_threads()
+    before, allowed = thnn.get_num_threads(), thnn.allow_avx512(avx512)
     try:
         thnn.set_num_threads(threads)
         assert_module_matches(m, x, g, out, gin, gw, gb)
         check_float32(make(setting), x, g)
     finally:
         thnn.set_num_threads(before)
+        thnn.allow_avx512(allowed)
 
 
 def test_dilation_one_is_SpatialConvolution():

@@ -13,7 +13,7 @@ from ._binding import FUNCTIONS, MAX_DIM, Backend, Double, Float, Kernel, THNNEr
 from ._thnn import lib as _lib
 
 __all__ = ["Float", "Double", "backend", "THNNError", "FUNCTIONS", "MAX_DIM", "Backend", "Kernel",
-           "set_num_threads", "get_num_threads"]
+           "set_num_threads", "get_num_threads", "allow_avx512"]
 
 
 def set_num_threads(n):
@@ -25,3 +25,12 @@ def set_num_threads(n):
 
 def get_num_threads():
     return _lib.THGetNumThreads()
+
+
+def allow_avx512(allow):
+    """Whether the hand-written AVX-512 loops (direct convolution, the
+    exponentials of the softmax layers) may run; they do by default where the
+    CPU has AVX-512.  ``False`` makes every kernel take its portable loops,
+    whose results round as on a CPU without AVX-512.  Returns the setting
+    before the call.  Change it between kernel calls, not during one."""
+    return bool(_lib.THAllowAVX512(1 if allow else 0))

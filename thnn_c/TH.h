@@ -9,11 +9,15 @@
 #define THTensor TH_CONCAT_3(TH, Real, Tensor)
 #define THTensor_(NAME) TH_CONCAT_4(TH, Real, Tensor_, NAME)
 #define THBlas_(NAME) TH_CONCAT_4(TH, Real, Blas_, NAME)
+#define THVector_(NAME) TH_CONCAT_4(TH, Real, Vector_, NAME)
 
 #define TH_GENERIC_FILE "generic/THTensor.h"
 #include "THGenerateAllTypes.h"
 
 #define TH_GENERIC_FILE "generic/THBlas.h"
+#include "THGenerateFloatTypes.h"
+
+#define TH_GENERIC_FILE "generic/THVector.h"
 #include "THGenerateFloatTypes.h"
 
 #endif

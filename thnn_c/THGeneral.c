@@ -4,6 +4,25 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+static int THAVX512Allowed = 1;
+
+int THAllowAVX512(int allow)
+{
+  int before = THAVX512Allowed;
+  if (allow >= 0)
+    THAVX512Allowed = allow != 0;
+  return before;
+}
+
+int THUseAVX512(void)
+{
+#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__)
+  return THAVX512Allowed && __builtin_cpu_supports("avx512f");
+#else
+  return 0;
+#endif
+}
+
 int THError(THNNState *state, const char *fmt, ...)
 {
   va_list args;

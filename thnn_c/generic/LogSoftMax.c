@@ -22,11 +22,7 @@ TH_VECTOR_CLONES static void THNN_(LogSoftMax_row)(const real *in, real *out, in
 #pragma omp simd reduction(max : max)
   for (int64_t i = 0; i < n; i++)
     max = in[i] > max ? in[i] : max;
-  accreal sum = 0;
-#pragma omp simd reduction(+ : sum)
-  for (int64_t i = 0; i < n; i++)
-    sum += THVector_exp(in[i] - max);
-  accreal logSum = max + log(sum);
+  accreal logSum = max + log(THVector_(expSum)(NULL, in, max, n));
   for (int64_t i = 0; i < n; i++)
     out[i] = (real)(in[i] - logSum);
 }
@@ -38,8 +34,7 @@ TH_VECTOR_CLONES static void THNN_(LogSoftMax_rowBackward)(const real *go, const
 #pragma omp simd reduction(+ : sum)
   for (int64_t i = 0; i < n; i++)
     sum += go[i];
-  for (int64_t i = 0; i < n; i++)
-    gi[i] = (real)(go[i] - THVector_exp(out[i]) * sum);
+  THVector_(subExpMul)(gi, go, out, sum, n);
 }
 
 /* A [dim, stride] frame of the 3D and 4D layouts, down every column, over

@@ -23,12 +23,7 @@ TH_VECTOR_CLONES static void THNN_(SoftMax_row)(const real *in, real *out, int64
 #pragma omp simd reduction(max : max)
   for (int64_t i = 0; i < n; i++)
     max = in[i] > max ? in[i] : max;
-  accreal sum = 0;
-#pragma omp simd reduction(+ : sum)
-  for (int64_t i = 0; i < n; i++) {
-    out[i] = THVector_exp(in[i] - max);
-    sum += out[i];
-  }
+  accreal sum = THVector_(expSum)(out, in, max, n);
   for (int64_t i = 0; i < n; i++)
     out[i] = (real)(out[i] / sum);
 }

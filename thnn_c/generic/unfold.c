@@ -183,19 +183,11 @@ static int THNNConv_sameRows(const THNNConvGeometry *g)
 }
 
 /* The direct forward convolution below: compiled for AVX-512 (with gcc on
- * x86-64) and used when the CPU has it. */
+ * x86-64) and used when THUseAVX512() says so. */
 #if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__)
 #define THNN_CONV_DIRECT_TARGET __attribute__((target("avx512f,fma")))
-static int THNNConv_directAvailable(void)
-{
-  return __builtin_cpu_supports("avx512f");
-}
 #else
 #define THNN_CONV_DIRECT_TARGET
-static int THNNConv_directAvailable(void)
-{
-  return 0;
-}
 #endif
 #define THNN_CONV_DIRECT_PLANES 8      /* output planes in one block of accumulators */
 #define THNN_CONV_DIRECT_VECTORS 2     /* vectors of an output row in that block */
@@ -429,7 +421,7 @@ static void THNN_(convDirectBlock)(const THNNConvGeometry *g, const THNN_(ConvDi
 static int THNN_(convDirectWorth)(const THNNConvGeometry *g, const THNNConvPlan *p)
 {
 #ifdef _OPENMP
-  return THNNConv_directAvailable() && g->dW == 1 && !p->direct &&
+  return THUseAVX512() && g->dW == 1 && !p->direct &&
          p->batch >= THNNConv_threads(INT64_MAX, (double)INT64_MAX);
 #else
   (void)g;
