@@ -93,6 +93,23 @@ def test_weight_is_read_through_its_strides():
     np.testing.assert_array_equal(m.forward(x), expected)
 
 
+@pytest.mark.parametrize("threads", [1, 2])
+@pytest.mark.parametrize("layout", ["contiguous", "strided"])
+def test_large_batch_copies_on_every_thread(threads, layout):
+    # 40x100 indices of 300 rows of 64: above the size at which the rows are
+    # copied on several threads; the strided table takes the element loop
+    m = nn.LookupTable(300, 64)
+    if layout == "strided":
+        m.weight = np.asfortranarray(m.weight)
+    x = indices((40, 100), 3, n=300)
+    before = thnn.get_num_threads()
+    try:
+        thnn.set_num_threads(threads)
+        np.testing.assert_array_equal(m.forward(x), m.weight[x])
+    finally:
+        thnn.set_num_threads(before)
+
+
 # ---------------------------------------------------------------- maxNorm
 @pytest.mark.parametrize("p", [1, 2, 3.5, np.inf])
 def test_renorm_rescales_only_the_referenced_rows_above_maxNorm(p):

@@ -2,6 +2,8 @@
 #define TH_GENERIC_FILE "generic/LookupTable.c"
 #else
 
+#include "THLoop.h"
+
 /* The table is [nIndex, nOutput]; an index input is 1D [n] or 2D [batch, n]
  * of 0-based row numbers, read in row-major order through its strides. */
 
@@ -92,6 +94,7 @@ int THNN_(LookupTable_updateOutput)(THNNState *state, THIndexTensor *input, THTe
   real *y = THTensor_(data)(output);
   const real *w = THTensor_(data)(weight);
   int64_t numel = THLongTensor_nElement(input);
+#pragma omp parallel for num_threads(THLoopThreads(numel * nOutput))
   for (int64_t e = 0; e < numel; e++) {
     const real *row = w + THNN_(LookupTable_indexAt)(input, e) * weight->stride[0];
     real *dst = y + e * nOutput;
