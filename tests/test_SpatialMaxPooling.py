@@ -73,7 +73,7 @@ def test_unbatched_input_matches_torch():
 def test_ties_keep_the_first_and_nan_wins(window, dtype):
     """Equal values: the first in row-major order; NaN: the output is NaN and
     its index the window's last NaN (PyTorch's rule), in the 2x2 fast path
-    too (float32) and elsewhere."""
+    (both types) and elsewhere."""
     x = np.zeros((1, 1, 4, 6), dtype=dtype)
     x[0, 0, 0, 2] = x[0, 0, 1, 2] = x[0, 0, 1, 3] = 1.0      # a tie
     x[0, 0, 2, 0] = x[0, 0, 3, 1] = np.nan                    # two NaNs in one window

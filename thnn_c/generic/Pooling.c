@@ -2,6 +2,8 @@
 #define TH_GENERIC_FILE "generic/Pooling.c"
 #else
 
+#include "THLoop.h"
+
 /* The loops every spatial and volumetric pooling layer shares; the window
  * geometry is in THPooling.h.  Each layer's file checks its arguments in its
  * shapeCheck and calls these.  They work plane by plane on contiguous
@@ -96,7 +98,7 @@ static void THNN_(Pool_maxPlane)(const real *in, real *out, int64_t *ind, const 
 /* The same for the 2x2 stride-2 window, an output row at a time in two
  * passes the compiler vectorizes: the maxima with a small code for where
  * each lies (bit 0: right column, bit 1: lower row), then the offsets. */
-static void THNN_(Pool_maxRow2x2)(const real *r0, const real *r1, real *y, int64_t *yi, int64_t base,
+TH_VECTOR_CLONES static void THNN_(Pool_maxRow2x2)(const real *r0, const real *r1, real *y, int64_t *yi, int64_t base,
                                   int64_t inW, int64_t outW)
 {
   int32_t code[256];
@@ -142,15 +144,12 @@ static void THNN_(Pool_maxPlane2x2)(const real *in, real *out, int64_t *ind, con
 
 /* updateOutput of max pooling over the windows of g (the same for every
  * plane): output and indices resized to the output of s.  The 2x2 rows are
- * taken only for float: with the baseline x86-64 instructions the compiler
- * vectorizes them for float but not for double, where the branch-free
- * general loop is the faster. */
+ * compiled for AVX-512 and AVX2 too (TH_VECTOR_CLONES): with the baseline
+ * x86-64 instructions alone the compiler vectorized them for float but not
+ * for double. */
 static int THNN_(Pool_maxOutput)(THNNState *state, THTensor *input, THTensor *output, THIndexTensor *indices,
                                  const THPoolShape *s, const THPoolGrid *g, bool fast2x2)
 {
-#ifndef TH_REAL_IS_FLOAT
-  fast2x2 = false;
-#endif
   int64_t dims[5];
   int n = THPoolDims(s, s->out, dims);
   TH_TRY(THTensor_(resizeNd)(state, output, n, dims));
