@@ -98,8 +98,8 @@ static void THNN_(Pool_maxPlane)(const real *in, real *out, int64_t *ind, const 
 /* The same for the 2x2 stride-2 window, an output row at a time in two
  * passes the compiler vectorizes: the maxima with a small code for where
  * each lies (bit 0: right column, bit 1: lower row), then the offsets. */
-TH_VECTOR_CLONES static void THNN_(Pool_maxRow2x2)(const real *r0, const real *r1, real *y, int64_t *yi, int64_t base,
-                                  int64_t inW, int64_t outW)
+TH_VECTOR_CLONES static void THNN_(Pool_maxRow2x2)(const real *r0, const real *r1, real *y, int64_t *yi,
+                                                   int64_t base, int64_t inW, int64_t outW)
 {
   int32_t code[256];
   for (int64_t o0 = 0; o0 < outW; o0 += 256) {
