@@ -30,7 +30,8 @@ def get_num_threads():
 def allow_avx512(allow):
     """Whether the hand-written AVX-512 loops (direct convolution, the
     exponentials of the softmax layers) may run; they do by default where the
-    CPU has AVX-512.  ``False`` makes every kernel take its portable loops,
-    whose results round as on a CPU without AVX-512.  Returns the setting
-    before the call.  Change it between kernel calls, not during one."""
+    CPU has AVX-512.  ``False`` makes every kernel take its portable loops;
+    the loops the compiler vectorizes still use the widest instructions the
+    CPU has, so a sum may still differ from another CPU's in the last bits.
+    Returns the setting before the call.  Change it between kernel calls, not during one."""
     return bool(_lib.THAllowAVX512(1 if allow else 0))

@@ -25,8 +25,8 @@ void THSetNumThreads(int n);  /* threads of the BLAS (and of the library's own l
 int THGetNumThreads(void);
 /* Whether the hand-written AVX-512 loops (direct convolution, rows of
  * exponentials) may run: 1 (the default) where the CPU has AVX-512, 0 for
- * the portable loops everywhere, which round as on a CPU without it.  A
- * negative value only asks.  Returns the setting before the call; set it
+ * the portable loops everywhere (the loops the compiler vectorizes still
+ * use the widest instructions the CPU has).  A negative value only asks.  Returns the setting before the call; set it
  * between kernel calls, not during one. */
 int THAllowAVX512(int allow);
 /* Whether the AVX-512 loops run now: allowed, and the CPU has AVX-512. */
