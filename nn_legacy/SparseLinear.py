@@ -165,7 +165,9 @@ class SparseLinear(Module):
                 self.gradInput = []
             return self.gradInput
         _, g = self._gradOutput2d(input, gradOutput)
-        dense = g @ self.weight  # [batch, nIn]
+        # numpy's matmul rounds differently for strided operands: contiguous
+        # gradOutput gives every memory layout the same gradInput
+        dense = np.ascontiguousarray(g) @ self.weight  # [batch, nIn]
         n_in = self.weight.shape[1]
         if isinstance(input, np.ndarray):
             shape = (input.shape[0], n_in, 2) if input.ndim == 3 else (n_in, 2)
