@@ -342,26 +342,40 @@ def _nn_classes():
             if isinstance(value, type) and issubclass(value, (Module, Criterion))}
 
 
-def _class_names(value, seen):
-    """Every torch class name in the graph below value."""
+def _class_names(value, seen, classes=None):
+    """Every torch class name in the graph below value, except inside the
+    fields a known class takes raw (``_t7_raw_fields``, see _Converter)."""
     if id(value) in seen:
         return set()
     seen.add(id(value))
     names = set()
     if isinstance(value, TorchObject):
         names.add(value.class_name)
-        names |= _class_names(value.fields, seen)
+        cls = (classes or {}).get(value.class_name)
+        raw = getattr(cls, "_t7_raw_fields", ())
+        if raw and isinstance(value.fields, dict):
+            for k, v in value.fields.items():
+                if k not in raw:
+                    names |= _class_names(k, seen, classes) | _class_names(v, seen, classes)
+            return names
+        names |= _class_names(value.fields, seen, classes)
     elif isinstance(value, dict):
         for k, v in value.items():
-            names |= _class_names(k, seen) | _class_names(v, seen)
+            names |= _class_names(k, seen, classes) | _class_names(v, seen, classes)
     elif isinstance(value, list):
         for v in value:
-            names |= _class_names(v, seen)
+            names |= _class_names(v, seen, classes)
     return names
 
 
 class _Converter:
-    """Turns the objects of nn classes into nn_legacy modules."""
+    """Turns the objects of nn classes into nn_legacy modules.
+
+    A class may name fields it takes as read (``_t7_raw_fields``, a tuple of
+    field names): those reach the module unconverted (TorchObject / LuaTable
+    trees, as ``read_t7`` gives them), the classes inside them are not
+    checked against the known ones, and the class's ``_t7_fixup`` rebuilds
+    what it needs from them (an rnn-package cell built with nngraph, say)."""
 
     def __init__(self, classes):
         self.classes = classes
@@ -395,10 +409,12 @@ class _Converter:
         module.output, module.gradInput = None, None
         module.train = True
         fields = obj.fields if isinstance(obj.fields, dict) else {}
+        raw = getattr(cls, "_t7_raw_fields", ())
         for key, value in fields.items():
             if not isinstance(key, str) or key == "_type":
                 continue
-            value = self.convert(value)
+            if key not in raw:
+                value = self.convert(value)
             if key == "train":
                 value = bool(value)          # written as a boolean or as the number 0
             elif isinstance(value, np.ndarray) and value.size == 0 and key in ("output", "gradInput"):
@@ -450,7 +466,7 @@ def load_lua(path, unknown_classes="error", ascii=None, long_size=8):
     raw = read_t7(path, ascii=ascii, long_size=long_size)
     classes = _nn_classes()
     if unknown_classes == "error":
-        unknown = sorted(name for name in _class_names(raw, set()) if name not in classes)
+        unknown = sorted(name for name in _class_names(raw, set(), classes) if name not in classes)
         if unknown:
             raise T7Error(f"{path}: classes nn_legacy does not have: {', '.join(unknown)} "
                           "(load_lua(..., unknown_classes='object') keeps them as TorchObject)")

@@ -393,3 +393,28 @@ def test_truncations_and_bit_flips_of_a_written_model(tmp_path):
         except T7Error:
             pass
     assert 0 < loaded < 800   # (flips in the weights' bytes load; the others are refused)
+
+
+def test_raw_fields_reach_the_fixup_unconverted(tmp_path, monkeypatch):
+    """A class naming _t7_raw_fields gets those fields as read (an unknown
+    class inside them is no error) and rebuilds from them in _t7_fixup; its
+    other fields are converted as usual."""
+    from t7_writer import T7Object, t7_bytes
+
+    class Holder(nn.Identity):
+        _t7_raw_fields = ("cell",)
+
+        def _t7_fixup(self, version):
+            self.rebuilt = (self.cell.class_name, float(self.cell.fields["n"]))
+
+    monkeypatch.setattr(nn, "Holder", Holder, raising=False)
+    cell = T7Object("nn.gModule", {"n": 3.0})
+    path = tmp_path / "holder.t7"
+    path.write_bytes(t7_bytes(T7Object("nn.Holder", {"cell": cell, "inner": T7Object("nn.Tanh", {})})))
+    m = load_lua(str(path))
+    assert isinstance(m, Holder) and isinstance(m.cell, TorchObject)
+    assert m.rebuilt == ("nn.gModule", 3.0)
+    assert isinstance(m.inner, nn.Tanh)
+    path.write_bytes(t7_bytes(T7Object("nn.Identity", {"cell": cell})))   # not raw elsewhere
+    with pytest.raises(T7Error, match="nn.gModule"):
+        load_lua(str(path))
