@@ -9,11 +9,12 @@ class Abs(Module):
     """
 
     _cuda_ready = True
+    _kernel = "Abs"
 
     def updateOutput(self, input):
-        self.output = self._kernels(input).Abs_updateOutput(input, self.output)
+        self.output = self._kernel_of(input, "updateOutput")(input, self.output)
         return self.output
 
     def updateGradInput(self, input, gradOutput):
-        self.gradInput = self._kernels(input).Abs_updateGradInput(input, gradOutput, self.gradInput)
+        self.gradInput = self._kernel_of(input, "updateGradInput")(input, gradOutput, self.gradInput)
         return self.gradInput

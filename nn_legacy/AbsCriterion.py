@@ -1,7 +1,7 @@
-from .Criterion import Criterion
+from ._pointwise_criterion import PointwiseCriterion
 
 
-class AbsCriterion(Criterion):
+class AbsCriterion(PointwiseCriterion):
     """Mean absolute error: ``loss = sum_i |x_i - t_i|``, divided by the number
     of elements when ``sizeAverage`` (the default).  input and target need the
     same number of elements.
@@ -11,20 +11,4 @@ class AbsCriterion(Criterion):
     """
 
     _cuda_ready = True
-
-    def __init__(self, sizeAverage=True):
-        super().__init__()
-        self.sizeAverage = bool(sizeAverage)
-        self.output_tensor = None
-
-    def updateOutput(self, input, target):
-        k = self._kernels(input)
-        self.output_tensor = k.AbsCriterion_updateOutput(
-            input, self._float_target(input, target), self.output_tensor, self.sizeAverage)
-        self.output = float(self.output_tensor[0])
-        return self.output
-
-    def updateGradInput(self, input, target):
-        self.gradInput = self._kernels(input).AbsCriterion_updateGradInput(
-            input, self._float_target(input, target), self.gradInput, self.sizeAverage)
-        return self.gradInput
+    _kernel = "AbsCriterion"

@@ -23,6 +23,8 @@ class BCECriterion(Criterion):
     (divided likewise).
     """
 
+    _kernel = "BCECriterion"
+
     def __init__(self, weights=None, sizeAverage=True):
         super().__init__()
         self.weights = None if weights is None else np.asarray(weights, dtype=np.float64)
@@ -44,15 +46,14 @@ class BCECriterion(Criterion):
                              f"its shape {list(input.shape)}, got shape {list(self.weights.shape)}") from None
 
     def updateOutput(self, input, target):
-        k = self._kernels(input)
-        self.output_tensor = k.BCECriterion_updateOutput(
+        self.output_tensor = self._kernel_of(input, "updateOutput")(
             input, self._float_target(input, target), self.output_tensor, self.sizeAverage,
             self._weights(input))
         self.output = float(self.output_tensor[0])
         return self.output
 
     def updateGradInput(self, input, target):
-        self.gradInput = self._kernels(input).BCECriterion_updateGradInput(
+        self.gradInput = self._kernel_of(input, "updateGradInput")(
             input, self._float_target(input, target), self.gradInput, self.sizeAverage,
             self._weights(input))
         return self.gradInput

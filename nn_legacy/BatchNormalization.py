@@ -39,6 +39,7 @@ class BatchNormalization(Module):
     """
 
     _cuda_ready = True
+    _kernel = "BatchNormalization"
 
     _parameter_names = (("weight", "gradWeight"), ("bias", "gradBias"))
     _buffer_names = ("save_mean", "save_std")
@@ -106,11 +107,10 @@ class BatchNormalization(Module):
 
     # ---- the verbs ----
     def updateOutput(self, input):
-        kernels = self._kernels(input)
         x = self._batched(input, "input")
         sample = x is not input
         target = self._into(self.output, x.shape, sample)
-        out, save_mean, save_std = kernels.BatchNormalization_updateOutput(
+        out, save_mean, save_std = self._kernel_of(input, "updateOutput")(
             x, target, self.weight, self.bias, self.running_mean, self.running_var,
             self.save_mean, self.save_std, self.train, self.momentum, self.eps)
         if self.train:

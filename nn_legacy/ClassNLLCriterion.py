@@ -20,6 +20,7 @@ class ClassNLLCriterion(Criterion):
     """
 
     _cuda_ready = True
+    _kernel = "ClassNLLCriterion"
 
     def __init__(self, weights=None, sizeAverage=True, ignore_index=-100):
         super().__init__()
@@ -57,18 +58,16 @@ class ClassNLLCriterion(Criterion):
         return self.weights
 
     def updateOutput(self, input, target):
-        k = self._kernels(input)
-        self.output_tensor, self.total_weight_tensor = k.ClassNLLCriterion_updateOutput(
+        self.output_tensor, self.total_weight_tensor = self._kernel_of(input, "updateOutput")(
             input, self._target(target, input), self.output_tensor, self.sizeAverage, self._weights(input),
             self.total_weight_tensor, self.ignore_index)
         self.output = float(self.output_tensor[0])
         return self.output
 
     def updateGradInput(self, input, target):
-        k = self._kernels(input)
         if self.total_weight_tensor is None or self.total_weight_tensor.dtype != input.dtype:
             self.updateOutput(input, target)
-        self.gradInput = k.ClassNLLCriterion_updateGradInput(
+        self.gradInput = self._kernel_of(input, "updateGradInput")(
             input, self._target(target, input), self.gradInput, self.sizeAverage, self._weights(input),
             self.total_weight_tensor, self.ignore_index)
         return self.gradInput

@@ -4,14 +4,17 @@ import thnn
 from thnn.cuda import CudaTensor
 
 from . import _threads
+from ._backend import FLOATS as _FLOATS, Layer
+from ._backend import convert as _convert, device_kernels as _device_kernels, move as _move
 
-_FLOATS = (np.dtype(np.float32), np.dtype(np.float64))
 
-
-class Criterion:
+class Criterion(Layer):
     """The base of every loss: forward(input, target) returns the loss as a
     Python float; backward(input, target) returns its gradient w.r.t. input
     (an array the criterion owns and reuses, like a module's gradInput)."""
+
+    #: the THNN name of the criterion's kernels (subclasses inherit it); None for numpy criterions
+    _kernel = None
 
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)
@@ -36,7 +39,6 @@ class Criterion:
     def type(self, dtype=None, _memo=None):
         if dtype is None:
             return None
-        from .Module import _convert  # arrays such as class weights follow the type
         dtype = np.dtype(dtype)
         if dtype not in _FLOATS:
             raise TypeError(f"{type(self).__name__}.type: float32 or float64, got {dtype}")
@@ -56,7 +58,6 @@ class Criterion:
     def cuda(self, device=None):
         """Move the criterion's arrays to a CUDA device (see Module.cuda)."""
         from thnn import cuda
-        from .Module import _move
         return _move(self, device or cuda.default(), {})
 
     def clearState(self):
@@ -72,13 +73,16 @@ class Criterion:
 
     def _kernels(self, input):
         if isinstance(input, CudaTensor):
-            from .Module import _device_kernels
             return _device_kernels(self, input, "input")
         if not isinstance(input, np.ndarray):
             raise TypeError(f"{type(self).__name__}: input must be a numpy array, got {type(input).__name__}")
         if input.dtype not in _FLOATS:
             raise TypeError(f"{type(self).__name__}: input must be float32 or float64, got {input.dtype}")
         return thnn.backend(input.dtype)
+
+    def _kernel_of(self, input, verb):
+        """The kernel ``<_kernel>_<verb>`` for input's dtype and device."""
+        return getattr(self._kernels(input), f"{self._kernel}_{verb}")
 
     def _float_target(self, input, target):
         """A float target as an array of input's dtype (numbers and lists
@@ -95,16 +99,6 @@ class Criterion:
             target = target.astype(input.dtype)
         if isinstance(input, CudaTensor):
             return input.device.to_device(target)
-        return target
-        if isinstance(input, CudaTensor):
-            return input.device.to_device(self._float_target(input.numpy()[:0].reshape(0) if False else
-                                                              _HostLike(input), target))
-        if not isinstance(target, np.ndarray):
-            target = np.asarray(target, dtype=input.dtype)
-        if target.dtype.kind not in "fiub":
-            raise TypeError(f"{type(self).__name__}: target must be numeric, got {target.dtype}")
-        if target.dtype != input.dtype:
-            target = target.astype(input.dtype)
         return target
 
 

@@ -1,7 +1,7 @@
-from .Criterion import Criterion
+from ._pointwise_criterion import PointwiseCriterion
 
 
-class DistKLDivCriterion(Criterion):
+class DistKLDivCriterion(PointwiseCriterion):
     """Kullback-Leibler divergence of the input distribution from the target,
     for an input of log-probabilities (the output of LogSoftMax) and a target
     of probabilities: ``loss = sum_{i: t_i > 0} t_i (log t_i - x_i)``, divided
@@ -13,19 +13,4 @@ class DistKLDivCriterion(Criterion):
     Gradient: ``dL/dx_i = -t_i`` where ``t_i > 0``, else 0 (divided likewise).
     """
 
-    def __init__(self, sizeAverage=True):
-        super().__init__()
-        self.sizeAverage = bool(sizeAverage)
-        self.output_tensor = None
-
-    def updateOutput(self, input, target):
-        k = self._kernels(input)
-        self.output_tensor = k.DistKLDivCriterion_updateOutput(
-            input, self._float_target(input, target), self.output_tensor, self.sizeAverage)
-        self.output = float(self.output_tensor[0])
-        return self.output
-
-    def updateGradInput(self, input, target):
-        self.gradInput = self._kernels(input).DistKLDivCriterion_updateGradInput(
-            input, self._float_target(input, target), self.gradInput, self.sizeAverage)
-        return self.gradInput
+    _kernel = "DistKLDivCriterion"

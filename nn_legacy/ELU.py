@@ -17,6 +17,7 @@ class ELU(Module):
     """
 
     _cuda_ready = True
+    _kernel = "ELU"
 
     inplace = False  # for Torch7 files older than the in-place option
 
@@ -28,11 +29,11 @@ class ELU(Module):
             raise ValueError(f"ELU: in-place mode needs alpha >= 0, got alpha={self.alpha}")
 
     def updateOutput(self, input):
-        self.output = self._kernels(input).ELU_updateOutput(input, self.output, self.alpha, self.inplace)
+        self.output = self._kernel_of(input, "updateOutput")(input, self.output, self.alpha, self.inplace)
         return self.output
 
     def updateGradInput(self, input, gradOutput):
-        self.gradInput = self._kernels(input).ELU_updateGradInput(
+        self.gradInput = self._kernel_of(input, "updateGradInput")(
             input, gradOutput, self.gradInput, self.output, self.alpha, self.inplace)
         return self.gradInput
 

@@ -21,6 +21,8 @@ class FeatureLPPooling(Module):
     ``1 <= stride <= 4``; ``power`` must be > 0.
     """
 
+    _kernel = "FeatureLPPooling"
+
     def __init__(self, width, stride, power, batch_mode=False):
         super().__init__()
         self.width = integer("FeatureLPPooling", "width", width)
@@ -35,12 +37,12 @@ class FeatureLPPooling(Module):
             raise ValueError(f"FeatureLPPooling: power must be > 0, got {self.power}")
 
     def updateOutput(self, input):
-        self.output = self._kernels(input).FeatureLPPooling_updateOutput(
+        self.output = self._kernel_of(input, "updateOutput")(
             input, self.output, self.power, self.width, self.stride, self.batch_mode)
         return self.output
 
     def updateGradInput(self, input, gradOutput):
-        self.gradInput = self._kernels(input).FeatureLPPooling_updateGradInput(
+        self.gradInput = self._kernel_of(input, "updateGradInput")(
             gradOutput, input, self.output, self.gradInput, self.power, self.width, self.stride, self.batch_mode)
         return self.gradInput
 

@@ -34,6 +34,8 @@ class GRUCellFused(Module):
     over the batch.
     """
 
+    _kernel = "GRUFused"
+
     _parameter_names = (("inputBias", "gradInputBias"), ("hiddenBias", "gradHiddenBias"))
     _buffer_names = ("storage", "_accGrads")
 

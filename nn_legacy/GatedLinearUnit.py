@@ -15,6 +15,7 @@ class GatedLinearUnit(Module):
     """
 
     _cuda_ready = True
+    _kernel = "GatedLinear"
 
     def __init__(self, dim=None):
         super().__init__()
@@ -30,13 +31,11 @@ class GatedLinearUnit(Module):
         return self.dim % ndim
 
     def updateOutput(self, input):
-        kernels = self._kernels(input)
-        self.output = kernels.GatedLinear_updateOutput(input, self.output, self._dim(input))
+        self.output = self._kernel_of(input, "updateOutput")(input, self.output, self._dim(input))
         return self.output
 
     def updateGradInput(self, input, gradOutput):
-        kernels = self._kernels(input)
-        self.gradInput = kernels.GatedLinear_updateGradInput(input, gradOutput, self.gradInput, self._dim(input))
+        self.gradInput = self._kernel_of(input, "updateGradInput")(input, gradOutput, self.gradInput, self._dim(input))
         return self.gradInput
 
     def _t7_fixup(self, version):

@@ -9,17 +9,18 @@ class HardShrink(Module):
     """
 
     _cuda_ready = True
+    _kernel = "HardShrink"
 
     def __init__(self, lam=0.5):
         super().__init__()
         self.lambd = float(lam)
 
     def updateOutput(self, input):
-        self.output = self._kernels(input).HardShrink_updateOutput(input, self.output, self.lambd)
+        self.output = self._kernel_of(input, "updateOutput")(input, self.output, self.lambd)
         return self.output
 
     def updateGradInput(self, input, gradOutput):
-        self.gradInput = self._kernels(input).HardShrink_updateGradInput(
+        self.gradInput = self._kernel_of(input, "updateGradInput")(
             input, gradOutput, self.gradInput, self.lambd)
         return self.gradInput
 

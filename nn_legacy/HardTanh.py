@@ -17,6 +17,7 @@ class HardTanh(Module):
     """
 
     _cuda_ready = True
+    _kernel = "HardTanh"
 
     inplace = False  # for Torch7 files older than the in-place option
 
@@ -30,12 +31,12 @@ class HardTanh(Module):
                              f"got min_value={self.min_val}, max_value={self.max_val}")
 
     def updateOutput(self, input):
-        self.output = self._kernels(input).HardTanh_updateOutput(
+        self.output = self._kernel_of(input, "updateOutput")(
             input, self.output, self.min_val, self.max_val, self.inplace)
         return self.output
 
     def updateGradInput(self, input, gradOutput):
-        self.gradInput = self._kernels(input).HardTanh_updateGradInput(
+        self.gradInput = self._kernel_of(input, "updateGradInput")(
             input, gradOutput, self.gradInput, self.min_val, self.max_val, self.inplace)
         return self.gradInput
 

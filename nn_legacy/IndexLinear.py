@@ -55,6 +55,8 @@ class IndexLinear(Module):
     pairs of the last forward, as in Torch7.
     """
 
+    _kernel = "IndexLinear"
+
     _parameter_names = (("weight", "gradWeight"), ("bias", "gradBias"))
     _buffer_names = ("normalizedValues", "keys", "values", "sizes")
 

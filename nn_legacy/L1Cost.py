@@ -10,6 +10,8 @@ class L1Cost(Criterion):
     Gradient: ``dL/dx_i = sign(x_i)``, 0 where ``x_i == 0``.
     """
 
+    _kernel = "L1Cost"
+
     def __init__(self):
         super().__init__()
         self.output_tensor = None
@@ -22,13 +24,13 @@ class L1Cost(Criterion):
 
     def updateOutput(self, input, target=None):
         self._no_target(target)
-        self.output_tensor = self._kernels(input).L1Cost_updateOutput(input, self.output_tensor)
+        self.output_tensor = self._kernel_of(input, "updateOutput")(input, self.output_tensor)
         self.output = float(self.output_tensor[0])
         return self.output
 
     def updateGradInput(self, input, target=None):
         self._no_target(target)
-        self.gradInput = self._kernels(input).L1Cost_updateGradInput(input, self.gradInput)
+        self.gradInput = self._kernel_of(input, "updateGradInput")(input, self.gradInput)
         return self.gradInput
     @staticmethod
     def _no_target(target):

@@ -37,6 +37,8 @@ class LSTMCellFused(Module):
     the batch.
     """
 
+    _kernel = "LSTMFused"
+
     _parameter_names = (("inputBias", "gradInputBias"), ("hiddenBias", "gradHiddenBias"))
     _buffer_names = ("storage", "_accGrads")
 

@@ -13,6 +13,7 @@ class LeakyReLU(Module):
     """
 
     _cuda_ready = True
+    _kernel = "LeakyReLU"
 
     inplace = False  # for Torch7 files older than the in-place option
 
@@ -24,11 +25,11 @@ class LeakyReLU(Module):
             raise ValueError(f"LeakyReLU: in-place mode needs negval >= 0, got negval={self.negval}")
 
     def updateOutput(self, input):
-        self.output = self._kernels(input).LeakyReLU_updateOutput(input, self.output, self.negval, self.inplace)
+        self.output = self._kernel_of(input, "updateOutput")(input, self.output, self.negval, self.inplace)
         return self.output
 
     def updateGradInput(self, input, gradOutput):
-        self.gradInput = self._kernels(input).LeakyReLU_updateGradInput(
+        self.gradInput = self._kernel_of(input, "updateGradInput")(
             input, gradOutput, self.gradInput, self.negval, self.inplace)
         return self.gradInput
 

@@ -17,6 +17,7 @@ class Linear(Module):
     """
 
     _cuda_ready = True
+    _kernel = "Linear"
 
     _parameter_names = (("weight", "gradWeight"), ("bias", "gradBias"))
 
@@ -42,16 +43,16 @@ class Linear(Module):
         return self
 
     def updateOutput(self, input):
-        self.output = self._kernels(input).Linear_updateOutput(input, self.output, self.weight, self.bias)
+        self.output = self._kernel_of(input, "updateOutput")(input, self.output, self.weight, self.bias)
         return self.output
 
     def updateGradInput(self, input, gradOutput):
-        self.gradInput = self._kernels(input).Linear_updateGradInput(
+        self.gradInput = self._kernel_of(input, "updateGradInput")(
             input, gradOutput, self.gradInput, self.weight)
         return self.gradInput
 
     def accGradParameters(self, input, gradOutput, scale=1):
-        self._kernels(input).Linear_accGradParameters(
+        self._kernel_of(input, "accGradParameters")(
             input, gradOutput, self.weight, self.bias, self.gradWeight, self.gradBias, scale)
 
     def __repr__(self):

@@ -12,6 +12,7 @@ class LogSigmoid(Module):
     """
 
     _cuda_ready = True
+    _kernel = "LogSigmoid"
 
     _buffer_names = ("buffer",)
 
@@ -20,10 +21,10 @@ class LogSigmoid(Module):
         self.buffer = None
 
     def updateOutput(self, input):
-        self.output, self.buffer = self._kernels(input).LogSigmoid_updateOutput(input, self.output, self.buffer)
+        self.output, self.buffer = self._kernel_of(input, "updateOutput")(input, self.output, self.buffer)
         return self.output
 
     def updateGradInput(self, input, gradOutput):
-        self.gradInput = self._kernels(input).LogSigmoid_updateGradInput(
+        self.gradInput = self._kernel_of(input, "updateGradInput")(
             input, gradOutput, self.gradInput, self.buffer)
         return self.gradInput

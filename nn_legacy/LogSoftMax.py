@@ -10,12 +10,13 @@ class LogSoftMax(Module):
     """
 
     _cuda_ready = True
+    _kernel = "LogSoftMax"
 
     def updateOutput(self, input):
-        self.output = self._kernels(input).LogSoftMax_updateOutput(input, self.output)
+        self.output = self._kernel_of(input, "updateOutput")(input, self.output)
         return self.output
 
     def updateGradInput(self, input, gradOutput):
-        self.gradInput = self._kernels(input).LogSoftMax_updateGradInput(
+        self.gradInput = self._kernel_of(input, "updateGradInput")(
             input, gradOutput, self.gradInput, self.output)
         return self.gradInput

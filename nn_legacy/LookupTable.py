@@ -30,6 +30,8 @@ class LookupTable(Module):
     accUpdateGradParameters (the table is then not listed by parameters()).
     """
 
+    _kernel = "LookupTable"
+
     _parameter_names = (("weight", "gradWeight"),)
 
     def __init__(self, nIndex, nOutput, paddingValue=-1, maxNorm=None, normType=None):
@@ -111,7 +113,7 @@ class LookupTable(Module):
         if self.gradWeight is None:
             raise ValueError("LookupTable: accUpdateOnly() dropped gradWeight; "
                              "train with accUpdateGradParameters / backwardUpdate")
-        self._kernels(gradOutput, "gradOutput").LookupTable_accGradParameters(
+        self._kernel_of(gradOutput, "accGradParameters", "gradOutput")(
             self._indices(input), gradOutput, self.gradWeight, self.shouldScaleGradByFreq,
             -1 if self.paddingValue is None else int(self.paddingValue), scale)
 

@@ -1,7 +1,7 @@
-from .Criterion import Criterion
+from ._pointwise_criterion import PointwiseCriterion
 
 
-class MSECriterion(Criterion):
+class MSECriterion(PointwiseCriterion):
     """Mean squared error: ``loss = sum_i (x_i - t_i)^2``, divided by the
     number of elements when ``sizeAverage`` (the default).  input and target
     need the same number of elements (as in Torch7).
@@ -10,20 +10,4 @@ class MSECriterion(Criterion):
     """
 
     _cuda_ready = True
-
-    def __init__(self, sizeAverage=True):
-        super().__init__()
-        self.sizeAverage = bool(sizeAverage)
-        self.output_tensor = None
-
-    def updateOutput(self, input, target):
-        k = self._kernels(input)
-        self.output_tensor = k.MSECriterion_updateOutput(
-            input, self._float_target(input, target), self.output_tensor, self.sizeAverage)
-        self.output = float(self.output_tensor[0])
-        return self.output
-
-    def updateGradInput(self, input, target):
-        self.gradInput = self._kernels(input).MSECriterion_updateGradInput(
-            input, self._float_target(input, target), self.gradInput, self.sizeAverage)
-        return self.gradInput
+    _kernel = "MSECriterion"

@@ -11,6 +11,8 @@ class MarginCriterion(Criterion):
     (divided likewise).
     """
 
+    _kernel = "MarginCriterion"
+
     def __init__(self, margin=1, sizeAverage=True):
         super().__init__()
         self.margin = float(margin)
@@ -18,14 +20,13 @@ class MarginCriterion(Criterion):
         self.output_tensor = None
 
     def updateOutput(self, input, target):
-        k = self._kernels(input)
-        self.output_tensor = k.MarginCriterion_updateOutput(
+        self.output_tensor = self._kernel_of(input, "updateOutput")(
             input, self._float_target(input, target), self.output_tensor, self.sizeAverage, self.margin)
         self.output = float(self.output_tensor[0])
         return self.output
 
     def updateGradInput(self, input, target):
-        self.gradInput = self._kernels(input).MarginCriterion_updateGradInput(
+        self.gradInput = self._kernel_of(input, "updateGradInput")(
             input, self._float_target(input, target), self.gradInput, self.sizeAverage, self.margin)
         return self.gradInput
 

@@ -7,12 +7,11 @@ from thnn.cuda import CudaTensor
 
 from . import _threads
 from ._random import generator
-from .Criterion import Criterion
+from ._backend import FLOATS as _FLOATS, Layer
+from ._backend import convert as _convert, device_kernels as _device_kernels, move as _move
 
-_FLOATS = (np.dtype(np.float32), np.dtype(np.float64))
 
-
-class Module:
+class Module(Layer):
     """The base of every layer: explicit forward and backward over numpy arrays.
 
     A module owns its ``output`` and ``gradInput`` arrays.  While the shapes
@@ -30,6 +29,9 @@ class Module:
     _parameter_names = ()
     #: attributes that hold work buffers, emptied by clearState()
     _buffer_names = ()
+    #: the THNN name of the layer's kernels (``"Threshold"`` for ReLU, whose
+    #: kernels are Threshold's; subclasses inherit it); None for numpy layers
+    _kernel = None
 
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)
@@ -273,72 +275,14 @@ class Module:
                             f"convert the input or call module.{'float' if input.dtype == np.float32 else 'double'}()")
         return thnn.backend(input.dtype)
 
+    def _kernel_of(self, input, verb, name="input"):
+        """The kernel ``<_kernel>_<verb>`` for input's dtype and device."""
+        return getattr(self._kernels(input, name), f"{self._kernel}_{verb}")
+
 
 def uniform(shape, stdv, dtype):
     """U(-stdv, stdv) from the module generator."""
     return generator().uniform(-stdv, stdv, size=shape).astype(dtype)
-
-
-def _device_kernels(module, input, name):
-    """The CUDA backend of input's device and dtype, for a module on that device."""
-    if input.dtype not in _FLOATS:
-        raise TypeError(f"{type(module).__name__}: {name} must be float32 or float64, got {input.dtype}")
-    params = module.parameters()[0] if isinstance(module, Module) else []
-    if params and not (isinstance(params[0], CudaTensor) and params[0].device is input.device):
-        raise TypeError(f"{type(module).__name__}: {name} is on CUDA device {input.device.name!r} but the module "
-                        f"is not; call module.cuda() first")
-    if params and params[0].dtype != input.dtype:
-        raise TypeError(f"{type(module).__name__}: {name} is {input.dtype} but the module is {params[0].dtype}")
-    return input.device.backend(input.dtype)
-
-
-def _move(value, device, memo):
-    """value with every array moved to device (see Module.cuda); memo as in _convert."""
-    if isinstance(value, (Module, Criterion)):
-        if id(value) in memo:
-            return memo[id(value)][1]
-        if not type(value)._cuda_ready:
-            raise TypeError(f"{type(value).__name__} does not run on CUDA yet (a step of it has no CUDA twin "
-                            "or is numpy code); see README, CUDA")
-        memo[id(value)] = (value, value)
-        for key, v in list(vars(value).items()):
-            setattr(value, key, _move(v, device, memo))
-        return value
-    if isinstance(value, (np.ndarray, CudaTensor)):
-        if isinstance(value, CudaTensor) and value.device is device:
-            return value
-        if id(value) not in memo:
-            host = value.numpy() if isinstance(value, CudaTensor) else value
-            memo[id(value)] = (value, device.to_device(host))
-        return memo[id(value)][1]
-    if isinstance(value, list):
-        return [_move(v, device, memo) for v in value]
-    return value
-
-
-def _convert(value, dtype, memo):
-    """value with its float arrays converted; memo maps id(original) to
-    (original, converted), holding the original so its id stays unique.
-    Arrays on a CUDA device come back to the host."""
-    if isinstance(value, CudaTensor):
-        if id(value) not in memo:
-            host = value.numpy()
-            memo[id(value)] = (value, host.astype(dtype) if host.dtype in _FLOATS else host)
-        return memo[id(value)][1]
-    if isinstance(value, np.ndarray) and value.dtype in _FLOATS:
-        if value.dtype == dtype:  # kept, so views (flattenParameters) and references stay live
-            return value
-        if id(value) not in memo:  # the original is kept too, so its id cannot be reused meanwhile
-            memo[id(value)] = (value, value.astype(dtype))
-        return memo[id(value)][1]
-    if isinstance(value, (Module, Criterion)):  # a criterion may hold others (CrossEntropy's nll)
-        if id(value) in memo:  # reached before (MapTable's module, a module in two places): done
-            return memo[id(value)][1]
-        memo[id(value)] = (value, value)
-        return value.type(dtype, memo)
-    if isinstance(value, list):
-        return [_convert(v, dtype, memo) for v in value]
-    return value
 
 
 def _matches(module, typename):

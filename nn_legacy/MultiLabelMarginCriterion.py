@@ -21,6 +21,8 @@ class MultiLabelMarginCriterion(Criterion):
     buffer (1 where a class is in its row's set).
     """
 
+    _kernel = "MultiLabelMarginCriterion"
+
     def __init__(self, sizeAverage=True):
         super().__init__()
         self.sizeAverage = bool(sizeAverage)
@@ -32,14 +34,13 @@ class MultiLabelMarginCriterion(Criterion):
         return target if isinstance(target, np.ndarray) else np.asarray(target)
 
     def updateOutput(self, input, target):
-        k = self._kernels(input)
-        self.output_tensor, self.isTarget = k.MultiLabelMarginCriterion_updateOutput(
+        self.output_tensor, self.isTarget = self._kernel_of(input, "updateOutput")(
             input, self._target(target), self.output_tensor, self.isTarget, self.sizeAverage)
         self.output = float(self.output_tensor[0])
         return self.output
 
     def updateGradInput(self, input, target):
-        self.gradInput, self.isTarget = self._kernels(input).MultiLabelMarginCriterion_updateGradInput(
+        self.gradInput, self.isTarget = self._kernel_of(input, "updateGradInput")(
             input, self._target(target), self.gradInput, self.isTarget, self.sizeAverage)
         return self.gradInput
     def clearState(self):

@@ -17,6 +17,8 @@ class MultiMarginCriterion(Criterion):
     ``x[y]`` (divided likewise).
     """
 
+    _kernel = "MultiMarginCriterion"
+
     def __init__(self, p=1, weights=None, margin=1, sizeAverage=True):
         super().__init__()
         if p not in (1, 2):
@@ -45,15 +47,14 @@ class MultiMarginCriterion(Criterion):
         return self.weights
 
     def updateOutput(self, input, target):
-        k = self._kernels(input)
-        self.output_tensor = k.MultiMarginCriterion_updateOutput(
+        self.output_tensor = self._kernel_of(input, "updateOutput")(
             input, self._target(target), self.output_tensor, self.sizeAverage, self.p,
             self._weights(input), self.margin)
         self.output = float(self.output_tensor[0])
         return self.output
 
     def updateGradInput(self, input, target):
-        self.gradInput = self._kernels(input).MultiMarginCriterion_updateGradInput(
+        self.gradInput = self._kernel_of(input, "updateGradInput")(
             input, self._target(target), self.gradInput, self.sizeAverage, self.p,
             self._weights(input), self.margin)
         return self.gradInput

@@ -22,6 +22,7 @@ class PReLU(Module):
     """
 
     _cuda_ready = True
+    _kernel = "PReLU"
 
     _parameter_names = (("weight", "gradWeight"),)
 
@@ -38,16 +39,16 @@ class PReLU(Module):
         return self
 
     def updateOutput(self, input):
-        self.output = self._kernels(input).PReLU_updateOutput(input, self.output, self.weight, self.nOutputPlane)
+        self.output = self._kernel_of(input, "updateOutput")(input, self.output, self.weight, self.nOutputPlane)
         return self.output
 
     def updateGradInput(self, input, gradOutput):
-        self.gradInput = self._kernels(input).PReLU_updateGradInput(
+        self.gradInput = self._kernel_of(input, "updateGradInput")(
             input, gradOutput, self.gradInput, self.weight, self.nOutputPlane)
         return self.gradInput
 
     def accGradParameters(self, input, gradOutput, scale=1):
-        self._kernels(input).PReLU_accGradParameters(
+        self._kernel_of(input, "accGradParameters")(
             input, gradOutput, self.weight, self.gradWeight, self.nOutputPlane, scale)
 
     def __repr__(self):

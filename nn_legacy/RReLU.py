@@ -26,6 +26,8 @@ class RReLU(Module):
     Torch7's defaults: ``RReLU(1/8, 1/3, False)``.
     """
 
+    _kernel = "RReLU"
+
     _buffer_names = ("noise",)
 
     def __init__(self, lower=1 / 8, upper=1 / 3, inplace=False):
@@ -39,18 +41,17 @@ class RReLU(Module):
         self.noise = None
 
     def updateOutput(self, input):
-        kernels = self._kernels(input)
         if self.train:
             # the kernel has no generator: it applies the slopes drawn here
             self.noise = np.ascontiguousarray(
                 generator().uniform(self.lower, self.upper, size=np.shape(input)), dtype=input.dtype)
-        self.output = kernels.RReLU_updateOutput(
+        self.output = self._kernel_of(input, "updateOutput")(
             input, self.output, self.noise if self.train else None, self.lower, self.upper, self.train,
             self.inplace)
         return self.output
 
     def updateGradInput(self, input, gradOutput):
-        self.gradInput = self._kernels(input).RReLU_updateGradInput(
+        self.gradInput = self._kernel_of(input, "updateGradInput")(
             input, gradOutput, self.gradInput, self.noise if self.train else None, self.lower, self.upper,
             self.train, self.inplace)
         return self.gradInput

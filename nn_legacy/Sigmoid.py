@@ -8,11 +8,12 @@ class Sigmoid(Module):
     """
 
     _cuda_ready = True
+    _kernel = "Sigmoid"
 
     def updateOutput(self, input):
-        self.output = self._kernels(input).Sigmoid_updateOutput(input, self.output)
+        self.output = self._kernel_of(input, "updateOutput")(input, self.output)
         return self.output
 
     def updateGradInput(self, input, gradOutput):
-        self.gradInput = self._kernels(input).Sigmoid_updateGradInput(gradOutput, self.gradInput, self.output)
+        self.gradInput = self._kernel_of(input, "updateGradInput")(gradOutput, self.gradInput, self.output)
         return self.gradInput

@@ -1,7 +1,7 @@
-from .Criterion import Criterion
+from ._pointwise_criterion import PointwiseCriterion
 
 
-class SmoothL1Criterion(Criterion):
+class SmoothL1Criterion(PointwiseCriterion):
     """Huber loss with threshold 1: with ``d_i = x_i - t_i``,
     ``loss = sum_i (0.5 d_i^2 if |d_i| < 1 else |d_i| - 0.5)``, divided by the
     number of elements when ``sizeAverage`` (the default).  input and target
@@ -11,20 +11,4 @@ class SmoothL1Criterion(Criterion):
     """
 
     _cuda_ready = True
-
-    def __init__(self, sizeAverage=True):
-        super().__init__()
-        self.sizeAverage = bool(sizeAverage)
-        self.output_tensor = None
-
-    def updateOutput(self, input, target):
-        k = self._kernels(input)
-        self.output_tensor = k.SmoothL1Criterion_updateOutput(
-            input, self._float_target(input, target), self.output_tensor, self.sizeAverage)
-        self.output = float(self.output_tensor[0])
-        return self.output
-
-    def updateGradInput(self, input, target):
-        self.gradInput = self._kernels(input).SmoothL1Criterion_updateGradInput(
-            input, self._float_target(input, target), self.gradInput, self.sizeAverage)
-        return self.gradInput
+    _kernel = "SmoothL1Criterion"

@@ -13,12 +13,13 @@ class SoftMax(Module):
     """
 
     _cuda_ready = True
+    _kernel = "SoftMax"
 
     def updateOutput(self, input):
-        self.output = self._kernels(input).SoftMax_updateOutput(input, self.output)
+        self.output = self._kernel_of(input, "updateOutput")(input, self.output)
         return self.output
 
     def updateGradInput(self, input, gradOutput):
-        self.gradInput = self._kernels(input).SoftMax_updateGradInput(
+        self.gradInput = self._kernel_of(input, "updateGradInput")(
             input, gradOutput, self.gradInput, self.output)
         return self.gradInput

@@ -14,6 +14,8 @@ class SoftMin(Module):
     (the SoftMax gradient at ``-x``, negated).
     """
 
+    _kernel = "SoftMax"
+
     _buffer_names = ("_negated",)
     _negated = None  # also for modules loaded from Torch7 files
 

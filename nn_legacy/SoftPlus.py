@@ -13,6 +13,7 @@ class SoftPlus(Module):
     """
 
     _cuda_ready = True
+    _kernel = "SoftPlus"
 
     threshold = 20.0  # for Torch7 files that did not store it
 
@@ -24,11 +25,11 @@ class SoftPlus(Module):
             raise ValueError(f"SoftPlus: beta must be > 0, got {self.beta}")
 
     def updateOutput(self, input):
-        self.output = self._kernels(input).SoftPlus_updateOutput(input, self.output, self.beta, self.threshold)
+        self.output = self._kernel_of(input, "updateOutput")(input, self.output, self.beta, self.threshold)
         return self.output
 
     def updateGradInput(self, input, gradOutput):
-        self.gradInput = self._kernels(input).SoftPlus_updateGradInput(
+        self.gradInput = self._kernel_of(input, "updateGradInput")(
             input, gradOutput, self.gradInput, self.output, self.beta, self.threshold)
         return self.gradInput
 

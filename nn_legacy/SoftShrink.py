@@ -13,6 +13,7 @@ class SoftShrink(Module):
     """
 
     _cuda_ready = True
+    _kernel = "SoftShrink"
 
     def __init__(self, lam=0.5):
         super().__init__()
@@ -21,11 +22,11 @@ class SoftShrink(Module):
             raise ValueError(f"SoftShrink: lambda must be >= 0, got {self.lambd}")
 
     def updateOutput(self, input):
-        self.output = self._kernels(input).SoftShrink_updateOutput(input, self.output, self.lambd)
+        self.output = self._kernel_of(input, "updateOutput")(input, self.output, self.lambd)
         return self.output
 
     def updateGradInput(self, input, gradOutput):
-        self.gradInput = self._kernels(input).SoftShrink_updateGradInput(
+        self.gradInput = self._kernel_of(input, "updateGradInput")(
             input, gradOutput, self.gradInput, self.lambd)
         return self.gradInput
 

@@ -43,6 +43,8 @@ class SparseLinear(Module):
     (and all of the bias); otherwise they run dense.
     """
 
+    _kernel = "SparseLinear"
+
     _parameter_names = (("weight", "gradWeight"), ("bias", "gradBias"))
 
     def __init__(self, inputSize, outputSize, doGradInput=False):

@@ -18,6 +18,7 @@ class SpatialAdaptiveAveragePooling(Module):
     """
 
     _cuda_ready = True
+    _kernel = "SpatialAdaptiveAveragePooling"
 
     def __init__(self, W, H):
         super().__init__()
@@ -25,12 +26,12 @@ class SpatialAdaptiveAveragePooling(Module):
         self.W, self.H = integer(name, "W", W), integer(name, "H", H)
 
     def updateOutput(self, input):
-        self.output = self._kernels(input).SpatialAdaptiveAveragePooling_updateOutput(
+        self.output = self._kernel_of(input, "updateOutput")(
             input, self.output, self.W, self.H)
         return self.output
 
     def updateGradInput(self, input, gradOutput):
-        self.gradInput = self._kernels(input).SpatialAdaptiveAveragePooling_updateGradInput(
+        self.gradInput = self._kernel_of(input, "updateGradInput")(
             input, gradOutput, self.gradInput, self.W, self.H)
         return self.gradInput
 

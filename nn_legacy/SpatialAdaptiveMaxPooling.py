@@ -19,6 +19,7 @@ class SpatialAdaptiveMaxPooling(Module):
     """
 
     _cuda_ready = True
+    _kernel = "SpatialAdaptiveMaxPooling"
 
     _buffer_names = ("indices",)
 
@@ -28,12 +29,12 @@ class SpatialAdaptiveMaxPooling(Module):
         self.indices = None
 
     def updateOutput(self, input):
-        self.output, self.indices = self._kernels(input).SpatialAdaptiveMaxPooling_updateOutput(
+        self.output, self.indices = self._kernel_of(input, "updateOutput")(
             input, self.output, self.indices, self.W, self.H)
         return self.output
 
     def updateGradInput(self, input, gradOutput):
-        self.gradInput = self._kernels(input).SpatialAdaptiveMaxPooling_updateGradInput(
+        self.gradInput = self._kernel_of(input, "updateGradInput")(
             input, gradOutput, self.gradInput, self.indices, self.W, self.H)
         return self.gradInput
 

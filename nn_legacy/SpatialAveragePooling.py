@@ -25,6 +25,7 @@ class SpatialAveragePooling(Module):
     """
 
     _cuda_ready = True
+    _kernel = "SpatialAveragePooling"
 
     def __init__(self, kW, kH, dW=1, dH=1, padW=0, padH=0):
         super().__init__()
@@ -56,13 +57,13 @@ class SpatialAveragePooling(Module):
         return (self.kW, self.kH, self.dW, self.dH, self.padW, self.padH, self.ceil_mode, self.count_include_pad)
 
     def updateOutput(self, input):
-        self.output = self._kernels(input).SpatialAveragePooling_updateOutput(input, self.output, *self._args())
+        self.output = self._kernel_of(input, "updateOutput")(input, self.output, *self._args())
         if not self.divide:
             self.output *= self.kW * self.kH
         return self.output
 
     def updateGradInput(self, input, gradOutput):
-        self.gradInput = self._kernels(input).SpatialAveragePooling_updateGradInput(
+        self.gradInput = self._kernel_of(input, "updateGradInput")(
             input, gradOutput, self.gradInput, *self._args())
         if not self.divide:
             self.gradInput *= self.kW * self.kH

@@ -34,6 +34,8 @@ class SpatialConvolutionLocal(Module):
     kernels sum directly.
     """
 
+    _kernel = "SpatialConvolutionLocal"
+
     _parameter_names = (("weight", "gradWeight"), ("bias", "gradBias"))
 
     def __init__(self, nInputPlane, nOutputPlane, iW, iH, kW, kH, dW=1, dH=1, padW=0, padH=None):
@@ -69,17 +71,17 @@ class SpatialConvolutionLocal(Module):
         return self
 
     def updateOutput(self, input):
-        self.output = self._kernels(input).SpatialConvolutionLocal_updateOutput(
+        self.output = self._kernel_of(input, "updateOutput")(
             input, self.output, self.weight, self.bias, *self._settings())
         return self.output
 
     def updateGradInput(self, input, gradOutput):
-        self.gradInput = self._kernels(input).SpatialConvolutionLocal_updateGradInput(
+        self.gradInput = self._kernel_of(input, "updateGradInput")(
             input, gradOutput, self.gradInput, self.weight, *self._settings())
         return self.gradInput
 
     def accGradParameters(self, input, gradOutput, scale=1):
-        self._kernels(input).SpatialConvolutionLocal_accGradParameters(
+        self._kernel_of(input, "accGradParameters")(
             input, gradOutput, self.gradWeight, self.gradBias, *self._settings(), scale)
 
     def _t7_fixup(self, version):

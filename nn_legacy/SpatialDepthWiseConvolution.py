@@ -35,6 +35,8 @@ class SpatialDepthWiseConvolution(Module):
     noBias() drops the bias.
     """
 
+    _kernel = "SpatialDepthWiseConvolution"
+
     _parameter_names = (("weight", "gradWeight"), ("bias", "gradBias"))
 
     def __init__(self, nInputPlane, depthwiseMultiplier, kW, kH, dW=1, dH=1, padW=0, padH=None):
@@ -68,17 +70,17 @@ class SpatialDepthWiseConvolution(Module):
         return (self.kW, self.kH, self.dW, self.dH, self.padW, self.padH)
 
     def updateOutput(self, input):
-        self.output = self._kernels(input).SpatialDepthWiseConvolution_updateOutput(
+        self.output = self._kernel_of(input, "updateOutput")(
             input, self.output, self.weight, self.bias, *self._settings())
         return self.output
 
     def updateGradInput(self, input, gradOutput):
-        self.gradInput = self._kernels(input).SpatialDepthWiseConvolution_updateGradInput(
+        self.gradInput = self._kernel_of(input, "updateGradInput")(
             input, gradOutput, self.gradInput, self.weight, *self._settings())
         return self.gradInput
 
     def accGradParameters(self, input, gradOutput, scale=1):
-        self._kernels(input).SpatialDepthWiseConvolution_accGradParameters(
+        self._kernel_of(input, "accGradParameters")(
             input, gradOutput, self.gradWeight, self.gradBias, *self._settings(), scale)
 
     def _t7_fixup(self, version):

@@ -14,20 +14,21 @@ class SpatialDilatedMaxPooling(SpatialMaxPooling):
     ``dH = kH``, no padding, dilation 1.
     """
 
+    _kernel = "SpatialDilatedMaxPooling"
+
     def __init__(self, kW, kH, dW=None, dH=None, padW=0, padH=0, dilationW=1, dilationH=1):
         super().__init__(kW, kH, dW, dH, padW, padH)
         self.dilationW = integer(type(self).__name__, "dilationW", dilationW)
         self.dilationH = integer(type(self).__name__, "dilationH", dilationH)
 
     def updateOutput(self, input):
-        kernels = self._kernels(input)
-        self.output, self.indices = kernels.SpatialDilatedMaxPooling_updateOutput(
+        self.output, self.indices = self._kernel_of(input, "updateOutput")(
             input, self.output, self.indices, *self._window(), self.dilationW, self.dilationH, self.ceil_mode)
         self.iheight, self.iwidth = input.shape[-2:]
         return self.output
 
     def updateGradInput(self, input, gradOutput):
-        self.gradInput = self._kernels(input).SpatialDilatedMaxPooling_updateGradInput(
+        self.gradInput = self._kernel_of(input, "updateGradInput")(
             input, gradOutput, self.gradInput, self.indices, *self._window(), self.dilationW, self.dilationH,
             self.ceil_mode)
         return self.gradInput

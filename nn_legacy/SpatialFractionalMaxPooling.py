@@ -43,6 +43,8 @@ class SpatialFractionalMaxPooling(Module):
     stay fixed.
     """
 
+    _kernel = "SpatialFractionalMaxPooling"
+
     _buffer_names = ("indices",)
 
     def __init__(self, poolSizeW, poolSizeH, arg1, arg2):
@@ -89,17 +91,16 @@ class SpatialFractionalMaxPooling(Module):
         return self.randomSamples
 
     def updateOutput(self, input):
-        kernels = self._kernels(input)
+        kernel = self._kernel_of(input, "updateOutput")   # (checks the input before samples are drawn in its dtype)
         outW, outH = self._output_size(input)
         samples = self._draw_samples(input)
-        self.output, self.indices = kernels.SpatialFractionalMaxPooling_updateOutput(
+        self.output, self.indices = kernel(
             input, self.output, outW, outH, self.poolSizeW, self.poolSizeH, self.indices, samples)
         return self.output
 
     def updateGradInput(self, input, gradOutput):
-        kernels = self._kernels(input)
         outW, outH = self._output_size(input)
-        self.gradInput = kernels.SpatialFractionalMaxPooling_updateGradInput(
+        self.gradInput = self._kernel_of(input, "updateGradInput")(
             input, gradOutput, self.gradInput, outW, outH, self.poolSizeW, self.poolSizeH, self.indices)
         return self.gradInput
 

@@ -90,9 +90,6 @@ class SpatialFullConvolution(Module):
             self.bias[...] = uniform(self.bias.shape, stdv, self.bias.dtype)
         return self
 
-    def _kernel_of(self, input, verb):
-        return getattr(self._kernels(input), f"{self._kernel}_{verb}")
-
     def updateOutput(self, input):
         self.output, self.finput = self._kernel_of(input, "updateOutput")(
             input, self.output, self.weight, self.bias, self.finput, *self._settings())

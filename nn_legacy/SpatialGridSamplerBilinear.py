@@ -24,6 +24,8 @@ class SpatialGridSamplerBilinear(Module):
     summed over the planes.
     """
 
+    _kernel = "SpatialGridSamplerBilinear"
+
     def __init__(self, padding_mode="zeros"):
         super().__init__()
         if padding_mode not in _MODES:
@@ -33,14 +35,14 @@ class SpatialGridSamplerBilinear(Module):
 
     def updateOutput(self, input):
         x, grid = table_of_two(self, input, "[input, grid]", "input")
-        self.output = self._kernels(x, "input[0]").SpatialGridSamplerBilinear_updateOutput(
+        self.output = self._kernel_of(x, "updateOutput", "input[0]")(
             x, grid, self.output, _MODES[self.padding_mode])
         return self.output
 
     def updateGradInput(self, input, gradOutput):
         x, grid = table_of_two(self, input, "[input, grid]", "input")
         previous = self.gradInput if isinstance(self.gradInput, list) and len(self.gradInput) == 2 else [None, None]
-        gin, ggrid = self._kernels(x, "input[0]").SpatialGridSamplerBilinear_updateGradInput(
+        gin, ggrid = self._kernel_of(x, "updateGradInput", "input[0]")(
             x, previous[0], grid, previous[1], gradOutput, _MODES[self.padding_mode])
         if previous is self.gradInput and previous[0] is gin and previous[1] is ggrid:
             return self.gradInput

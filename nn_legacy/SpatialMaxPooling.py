@@ -25,6 +25,7 @@ class SpatialMaxPooling(Module):
     """
 
     _cuda_ready = True
+    _kernel = "SpatialMaxPooling"
 
     _buffer_names = ("indices",)
 
@@ -50,14 +51,13 @@ class SpatialMaxPooling(Module):
         return (self.kW, self.kH, self.dW, self.dH, self.padW, self.padH)
 
     def updateOutput(self, input):
-        kernels = self._kernels(input)
-        self.output, self.indices = kernels.SpatialMaxPooling_updateOutput(
+        self.output, self.indices = self._kernel_of(input, "updateOutput")(
             input, self.output, self.indices, *self._window(), self.ceil_mode)
         self.iheight, self.iwidth = input.shape[-2:]
         return self.output
 
     def updateGradInput(self, input, gradOutput):
-        self.gradInput = self._kernels(input).SpatialMaxPooling_updateGradInput(
+        self.gradInput = self._kernel_of(input, "updateGradInput")(
             input, gradOutput, self.gradInput, self.indices, *self._window(), self.ceil_mode)
         return self.gradInput
 

@@ -18,6 +18,8 @@ class SpatialMaxUnpooling(Module):
     Gradient: ``dL/dx[i] = dL/dy[plane][indices[i]]``.
     """
 
+    _kernel = "SpatialMaxUnpooling"
+
     def __init__(self, poolingModule):
         super().__init__()
         if not isinstance(poolingModule, SpatialMaxPooling):
@@ -38,16 +40,14 @@ class SpatialMaxUnpooling(Module):
         self.oheight, self.owidth = self.pooling.iheight, self.pooling.iwidth
 
     def updateOutput(self, input):
-        kernels = self._kernels(input)
         self.setParams()
-        self.output = kernels.SpatialMaxUnpooling_updateOutput(input, self.output, self.indices,
+        self.output = self._kernel_of(input, "updateOutput")(input, self.output, self.indices,
                                                                self.owidth, self.oheight)
         return self.output
 
     def updateGradInput(self, input, gradOutput):
-        kernels = self._kernels(input)
         self.setParams()
-        self.gradInput = kernels.SpatialMaxUnpooling_updateGradInput(input, gradOutput, self.gradInput,
+        self.gradInput = self._kernel_of(input, "updateGradInput")(input, gradOutput, self.gradInput,
                                                                      self.indices, self.owidth, self.oheight)
         return self.gradInput
 

@@ -20,6 +20,7 @@ class SpatialReflectionPadding(Module):
     """
 
     _cuda_ready = True
+    _kernel = "SpatialReflectionPadding"
 
     def __init__(self, pad_l, pad_r=None, pad_t=None, pad_b=None):
         super().__init__()
@@ -32,12 +33,12 @@ class SpatialReflectionPadding(Module):
         return (self.pad_l, self.pad_r, self.pad_t, self.pad_b)
 
     def updateOutput(self, input):
-        self.output = self._kernels(input).SpatialReflectionPadding_updateOutput(
+        self.output = self._kernel_of(input, "updateOutput")(
             input, self.output, *self._pads())
         return self.output
 
     def updateGradInput(self, input, gradOutput):
-        self.gradInput = self._kernels(input).SpatialReflectionPadding_updateGradInput(
+        self.gradInput = self._kernel_of(input, "updateGradInput")(
             input, gradOutput, self.gradInput, *self._pads())
         return self.gradInput
 

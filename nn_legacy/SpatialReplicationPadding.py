@@ -18,6 +18,7 @@ class SpatialReplicationPadding(Module):
     """
 
     _cuda_ready = True
+    _kernel = "SpatialReplicationPadding"
 
     def __init__(self, pad_l, pad_r=None, pad_t=None, pad_b=None):
         super().__init__()
@@ -30,12 +31,12 @@ class SpatialReplicationPadding(Module):
         return (self.pad_l, self.pad_r, self.pad_t, self.pad_b)
 
     def updateOutput(self, input):
-        self.output = self._kernels(input).SpatialReplicationPadding_updateOutput(
+        self.output = self._kernel_of(input, "updateOutput")(
             input, self.output, *self._pads())
         return self.output
 
     def updateGradInput(self, input, gradOutput):
-        self.gradInput = self._kernels(input).SpatialReplicationPadding_updateGradInput(
+        self.gradInput = self._kernel_of(input, "updateGradInput")(
             input, gradOutput, self.gradInput, *self._pads())
         return self.gradInput
 

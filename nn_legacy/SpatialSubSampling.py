@@ -25,6 +25,7 @@ class SpatialSubSampling(Module):
     """
 
     _cuda_ready = True
+    _kernel = "SpatialSubSampling"
 
     _parameter_names = (("weight", "gradWeight"), ("bias", "gradBias"))
 
@@ -51,17 +52,17 @@ class SpatialSubSampling(Module):
         return (self.kW, self.kH, self.dW, self.dH)
 
     def updateOutput(self, input):
-        self.output = self._kernels(input).SpatialSubSampling_updateOutput(
+        self.output = self._kernel_of(input, "updateOutput")(
             input, self.output, self.weight, self.bias, *self._settings())
         return self.output
 
     def updateGradInput(self, input, gradOutput):
-        self.gradInput = self._kernels(input).SpatialSubSampling_updateGradInput(
+        self.gradInput = self._kernel_of(input, "updateGradInput")(
             input, gradOutput, self.gradInput, self.weight, *self._settings())
         return self.gradInput
 
     def accGradParameters(self, input, gradOutput, scale=1):
-        self._kernels(input).SpatialSubSampling_accGradParameters(
+        self._kernel_of(input, "accGradParameters")(
             input, gradOutput, self.gradWeight, self.gradBias, *self._settings(), scale)
 
     def _t7_fixup(self, version):

@@ -20,6 +20,7 @@ class SpatialUpSamplingBilinear(Module):
     """
 
     _cuda_ready = True
+    _kernel = "SpatialUpSamplingBilinear"
 
     def __init__(self, scale_factor=None, oheight=None, owidth=None):
         super().__init__()
@@ -40,12 +41,11 @@ class SpatialUpSamplingBilinear(Module):
                 integer(self, "the output width", w * self.scale_factor, low=0))
 
     def updateOutput(self, input):
-        kernels = self._kernels(input)
-        self.output = kernels.SpatialUpSamplingBilinear_updateOutput(input, self.output, *self._output_size(input))
+        self.output = self._kernel_of(input, "updateOutput")(input, self.output, *self._output_size(input))
         return self.output
 
     def updateGradInput(self, input, gradOutput):
-        self.gradInput = self._kernels(input).SpatialUpSamplingBilinear_updateGradInput(
+        self.gradInput = self._kernel_of(input, "updateGradInput")(
             input, gradOutput, self.gradInput, *self._output_size(input))
         return self.gradInput
 

@@ -11,17 +11,18 @@ class Sqrt(Module):
     """
 
     _cuda_ready = True
+    _kernel = "Sqrt"
 
     def __init__(self, eps=0):
         super().__init__()
         self.eps = float(eps)
 
     def updateOutput(self, input):
-        self.output = self._kernels(input).Sqrt_updateOutput(input, self.output, self.eps)
+        self.output = self._kernel_of(input, "updateOutput")(input, self.output, self.eps)
         return self.output
 
     def updateGradInput(self, input, gradOutput):
-        self.gradInput = self._kernels(input).Sqrt_updateGradInput(
+        self.gradInput = self._kernel_of(input, "updateGradInput")(
             input, gradOutput, self.gradInput, self.output)
         return self.gradInput
 

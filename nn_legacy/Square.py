@@ -8,11 +8,12 @@ class Square(Module):
     """
 
     _cuda_ready = True
+    _kernel = "Square"
 
     def updateOutput(self, input):
-        self.output = self._kernels(input).Square_updateOutput(input, self.output)
+        self.output = self._kernel_of(input, "updateOutput")(input, self.output)
         return self.output
 
     def updateGradInput(self, input, gradOutput):
-        self.gradInput = self._kernels(input).Square_updateGradInput(input, gradOutput, self.gradInput)
+        self.gradInput = self._kernel_of(input, "updateGradInput")(input, gradOutput, self.gradInput)
         return self.gradInput

@@ -8,11 +8,12 @@ class Tanh(Module):
     """
 
     _cuda_ready = True
+    _kernel = "Tanh"
 
     def updateOutput(self, input):
-        self.output = self._kernels(input).Tanh_updateOutput(input, self.output)
+        self.output = self._kernel_of(input, "updateOutput")(input, self.output)
         return self.output
 
     def updateGradInput(self, input, gradOutput):
-        self.gradInput = self._kernels(input).Tanh_updateGradInput(gradOutput, self.gradInput, self.output)
+        self.gradInput = self._kernel_of(input, "updateGradInput")(gradOutput, self.gradInput, self.output)
         return self.gradInput

@@ -26,6 +26,7 @@ class TemporalConvolution(Module):
     """
 
     _cuda_ready = True
+    _kernel = "TemporalConvolution"
 
     _parameter_names = (("weight", "gradWeight"), ("bias", "gradBias"))
 
@@ -48,18 +49,18 @@ class TemporalConvolution(Module):
         return self
 
     def updateOutput(self, input):
-        self.output = self._kernels(input).TemporalConvolution_updateOutput(
+        self.output = self._kernel_of(input, "updateOutput")(
             input, self.output, self.weight, self.bias, self.kW, self.dW, self.inputFrameSize,
             self.outputFrameSize)
         return self.output
 
     def updateGradInput(self, input, gradOutput):
-        self.gradInput = self._kernels(input).TemporalConvolution_updateGradInput(
+        self.gradInput = self._kernel_of(input, "updateGradInput")(
             input, gradOutput, self.gradInput, self.weight, self.kW, self.dW)
         return self.gradInput
 
     def accGradParameters(self, input, gradOutput, scale=1):
-        self._kernels(input).TemporalConvolution_accGradParameters(
+        self._kernel_of(input, "accGradParameters")(
             input, gradOutput, self.gradWeight, self.gradBias, self.kW, self.dW, scale)
 
     def __repr__(self):

@@ -23,6 +23,8 @@ class TemporalMaxPooling(Module):
     ``dW`` defaults to ``kW``.
     """
 
+    _kernel = "TemporalMaxPooling"
+
     _buffer_names = ("indices",)
 
     def __init__(self, kW, dW=None):
@@ -36,14 +38,14 @@ class TemporalMaxPooling(Module):
         # only an int64 array may be offered for reuse: the binding would let the
         # kernel write int64 values into a float32 array of the same shape
         indices = self.indices if isinstance(self.indices, np.ndarray) and self.indices.dtype == np.int64 else None
-        self.output, self.indices = self._kernels(input).TemporalMaxPooling_updateOutput(
+        self.output, self.indices = self._kernel_of(input, "updateOutput")(
             input, self.output, indices, self.kW, self.dW)
         return self.output
 
     def updateGradInput(self, input, gradOutput):
         if self.indices is None:
             raise RuntimeError("TemporalMaxPooling: updateGradInput needs the indices of a forward pass first")
-        self.gradInput = self._kernels(input).TemporalMaxPooling_updateGradInput(
+        self.gradInput = self._kernel_of(input, "updateGradInput")(
             input, gradOutput, self.gradInput, self.indices, self.kW, self.dW)
         return self.gradInput
 

@@ -29,6 +29,8 @@ class TemporalRowConvolution(Module):
     buffers are kept: the kernel runs over the taps directly.
     """
 
+    _kernel = "TemporalRowConvolution"
+
     _parameter_names = (("weight", "gradWeight"), ("bias", "gradBias"))
 
     def __init__(self, inputFrameSize, kW, dW=1, featFirst=False):
@@ -54,17 +56,17 @@ class TemporalRowConvolution(Module):
         return self
 
     def updateOutput(self, input):
-        self.output = self._kernels(input).TemporalRowConvolution_updateOutput(
+        self.output = self._kernel_of(input, "updateOutput")(
             input, self.output, self.weight, self.bias, self.kW, self.dW, self.featFirst)
         return self.output
 
     def updateGradInput(self, input, gradOutput):
-        self.gradInput = self._kernels(input).TemporalRowConvolution_updateGradInput(
+        self.gradInput = self._kernel_of(input, "updateGradInput")(
             input, gradOutput, self.gradInput, self.weight, self.kW, self.dW, self.featFirst)
         return self.gradInput
 
     def accGradParameters(self, input, gradOutput, scale=1):
-        self._kernels(input).TemporalRowConvolution_accGradParameters(
+        self._kernel_of(input, "accGradParameters")(
             input, gradOutput, self.gradWeight, self.gradBias, self.kW, self.dW, self.featFirst, scale)
 
     def __repr__(self):

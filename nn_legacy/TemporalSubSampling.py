@@ -26,6 +26,7 @@ class TemporalSubSampling(Module):
     """
 
     _cuda_ready = True
+    _kernel = "TemporalSubSampling"
 
     _parameter_names = (("weight", "gradWeight"), ("bias", "gradBias"))
 
@@ -46,17 +47,17 @@ class TemporalSubSampling(Module):
         return self
 
     def updateOutput(self, input):
-        self.output = self._kernels(input).TemporalSubSampling_updateOutput(
+        self.output = self._kernel_of(input, "updateOutput")(
             input, self.output, self.weight, self.bias, self.kW, self.dW, self.inputFrameSize)
         return self.output
 
     def updateGradInput(self, input, gradOutput):
-        self.gradInput = self._kernels(input).TemporalSubSampling_updateGradInput(
+        self.gradInput = self._kernel_of(input, "updateGradInput")(
             input, gradOutput, self.gradInput, self.weight, self.kW, self.dW)
         return self.gradInput
 
     def accGradParameters(self, input, gradOutput, scale=1):
-        self._kernels(input).TemporalSubSampling_accGradParameters(
+        self._kernel_of(input, "accGradParameters")(
             input, gradOutput, self.gradWeight, self.gradBias, self.kW, self.dW, scale)
 
     def __repr__(self):

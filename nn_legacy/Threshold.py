@@ -14,6 +14,7 @@ class Threshold(Module):
     """
 
     _cuda_ready = True
+    _kernel = "Threshold"
 
     def __init__(self, threshold=1e-6, value=0, inplace=False):
         super().__init__()
@@ -25,12 +26,12 @@ class Threshold(Module):
                              f"got value={self.val}, threshold={self.threshold}")
 
     def updateOutput(self, input):
-        self.output = self._kernels(input).Threshold_updateOutput(
+        self.output = self._kernel_of(input, "updateOutput")(
             input, self.output, self.threshold, self.val, self.inplace)
         return self.output
 
     def updateGradInput(self, input, gradOutput):
-        self.gradInput = self._kernels(input).Threshold_updateGradInput(
+        self.gradInput = self._kernel_of(input, "updateGradInput")(
             input, gradOutput, self.gradInput, self.threshold, self.val, self.inplace)
         return self.gradInput
 

@@ -25,6 +25,7 @@ class VolumetricAveragePooling(Module):
     """
 
     _cuda_ready = True
+    _kernel = "VolumetricAveragePooling"
 
     def __init__(self, kT, kW, kH, dT=None, dW=None, dH=None, padT=0, padW=0, padH=0):
         super().__init__()
@@ -59,11 +60,11 @@ class VolumetricAveragePooling(Module):
                 self.ceil_mode, self.count_include_pad)
 
     def updateOutput(self, input):
-        self.output = self._kernels(input).VolumetricAveragePooling_updateOutput(input, self.output, *self._args())
+        self.output = self._kernel_of(input, "updateOutput")(input, self.output, *self._args())
         return self.output
 
     def updateGradInput(self, input, gradOutput):
-        self.gradInput = self._kernels(input).VolumetricAveragePooling_updateGradInput(
+        self.gradInput = self._kernel_of(input, "updateGradInput")(
             input, gradOutput, self.gradInput, *self._args())
         return self.gradInput
 

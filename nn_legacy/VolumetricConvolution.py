@@ -72,9 +72,6 @@ class VolumetricConvolution(Module):
             self.bias[...] = uniform(self.bias.shape, stdv, self.bias.dtype)
         return self
 
-    def _kernel_of(self, input, verb):
-        return getattr(self._kernels(input), f"{self._kernel}_{verb}")
-
     def updateOutput(self, input):
         self.output = self._kernel_of(input, "updateOutput")(
             input, self.output, self.weight, self.bias, *self._settings())

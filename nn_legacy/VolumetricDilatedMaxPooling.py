@@ -14,6 +14,8 @@ class VolumetricDilatedMaxPooling(VolumetricMaxPooling):
     the kernel, no padding, dilation 1.
     """
 
+    _kernel = "VolumetricDilatedMaxPooling"
+
     def __init__(self, kT, kW, kH, dT=None, dW=None, dH=None, padT=0, padW=0, padH=0,
                  dilationT=1, dilationW=1, dilationH=1):
         super().__init__(kT, kW, kH, dT, dW, dH, padT, padW, padH)
@@ -26,14 +28,13 @@ class VolumetricDilatedMaxPooling(VolumetricMaxPooling):
         return (self.dilationT, self.dilationW, self.dilationH)
 
     def updateOutput(self, input):
-        kernels = self._kernels(input)
-        self.output, self.indices = kernels.VolumetricDilatedMaxPooling_updateOutput(
+        self.output, self.indices = self._kernel_of(input, "updateOutput")(
             input, self.output, self.indices, *self._window(), *self._dilation(), self.ceil_mode)
         self.itime, self.iheight, self.iwidth = input.shape[-3:]
         return self.output
 
     def updateGradInput(self, input, gradOutput):
-        self.gradInput = self._kernels(input).VolumetricDilatedMaxPooling_updateGradInput(
+        self.gradInput = self._kernel_of(input, "updateGradInput")(
             input, gradOutput, self.gradInput, self.indices, *self._window(), *self._dilation(), self.ceil_mode)
         return self.gradInput
 

@@ -34,6 +34,8 @@ class VolumetricFractionalMaxPooling(Module):
     every other volumetric layer (and of PyTorch).
     """
 
+    _kernel = "VolumetricFractionalMaxPooling"
+
     _buffer_names = ("indices",)
 
     def __init__(self, poolSizeT, poolSizeW, poolSizeH, arg1, arg2, arg3):
@@ -87,16 +89,14 @@ class VolumetricFractionalMaxPooling(Module):
         return (self.poolSizeT, self.poolSizeW, self.poolSizeH)
 
     def updateOutput(self, input):
-        kernels = self._kernels(input)
+        kernel = self._kernel_of(input, "updateOutput")   # (checks the input before samples are drawn in its dtype)
         out = self._output_size(input)
         samples = self._draw_samples(input)
-        self.output, self.indices = kernels.VolumetricFractionalMaxPooling_updateOutput(
-            input, self.output, *out, *self._pool(), self.indices, samples)
+        self.output, self.indices = kernel(input, self.output, *out, *self._pool(), self.indices, samples)
         return self.output
 
     def updateGradInput(self, input, gradOutput):
-        kernels = self._kernels(input)
-        self.gradInput = kernels.VolumetricFractionalMaxPooling_updateGradInput(
+        self.gradInput = self._kernel_of(input, "updateGradInput")(
             input, gradOutput, self.gradInput, *self._output_size(input), *self._pool(), self.indices)
         return self.gradInput
 

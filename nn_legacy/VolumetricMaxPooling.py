@@ -25,6 +25,7 @@ class VolumetricMaxPooling(Module):
     """
 
     _cuda_ready = True
+    _kernel = "VolumetricMaxPooling"
 
     _buffer_names = ("indices",)
 
@@ -52,14 +53,13 @@ class VolumetricMaxPooling(Module):
         return (self.kT, self.kW, self.kH, self.dT, self.dW, self.dH, self.padT, self.padW, self.padH)
 
     def updateOutput(self, input):
-        kernels = self._kernels(input)
-        self.output, self.indices = kernels.VolumetricMaxPooling_updateOutput(
+        self.output, self.indices = self._kernel_of(input, "updateOutput")(
             input, self.output, self.indices, *self._window(), self.ceil_mode)
         self.itime, self.iheight, self.iwidth = input.shape[-3:]
         return self.output
 
     def updateGradInput(self, input, gradOutput):
-        self.gradInput = self._kernels(input).VolumetricMaxPooling_updateGradInput(
+        self.gradInput = self._kernel_of(input, "updateGradInput")(
             input, gradOutput, self.gradInput, self.indices, *self._window(), self.ceil_mode)
         return self.gradInput
 

@@ -19,6 +19,8 @@ class VolumetricMaxUnpooling(Module):
     Gradient: ``dL/dx[i] = dL/dy[plane][indices[i]]``.
     """
 
+    _kernel = "VolumetricMaxUnpooling"
+
     def __init__(self, poolingModule):
         super().__init__()
         if not isinstance(poolingModule, VolumetricMaxPooling):
@@ -39,16 +41,14 @@ class VolumetricMaxUnpooling(Module):
         self.otime, self.oheight, self.owidth = self.pooling.itime, self.pooling.iheight, self.pooling.iwidth
 
     def updateOutput(self, input):
-        kernels = self._kernels(input)
         self.setParams()
-        self.output = kernels.VolumetricMaxUnpooling_updateOutput(input, self.output, self.indices,
+        self.output = self._kernel_of(input, "updateOutput")(input, self.output, self.indices,
                                                                   self.otime, self.owidth, self.oheight)
         return self.output
 
     def updateGradInput(self, input, gradOutput):
-        kernels = self._kernels(input)
         self.setParams()
-        self.gradInput = kernels.VolumetricMaxUnpooling_updateGradInput(
+        self.gradInput = self._kernel_of(input, "updateGradInput")(
             input, gradOutput, self.gradInput, self.indices, self.otime, self.owidth, self.oheight)
         return self.gradInput
 

@@ -17,6 +17,7 @@ class VolumetricReplicationPadding(Module):
     """
 
     _cuda_ready = True
+    _kernel = "VolumetricReplicationPadding"
 
     def __init__(self, pleft, pright=None, ptop=None, pbottom=None, pfront=None, pback=None):
         super().__init__()
@@ -31,12 +32,12 @@ class VolumetricReplicationPadding(Module):
         return (self.pleft, self.pright, self.ptop, self.pbottom, self.pfront, self.pback)
 
     def updateOutput(self, input):
-        self.output = self._kernels(input).VolumetricReplicationPadding_updateOutput(
+        self.output = self._kernel_of(input, "updateOutput")(
             input, self.output, *self._pads())
         return self.output
 
     def updateGradInput(self, input, gradOutput):
-        self.gradInput = self._kernels(input).VolumetricReplicationPadding_updateGradInput(
+        self.gradInput = self._kernel_of(input, "updateGradInput")(
             input, gradOutput, self.gradInput, *self._pads())
         return self.gradInput
 

@@ -14,18 +14,19 @@ class VolumetricUpSamplingNearest(Module):
     """
 
     _cuda_ready = True
+    _kernel = "VolumetricUpSamplingNearest"
 
     def __init__(self, scale_factor):
         super().__init__()
         self.scale_factor = integer(self, "scale_factor", scale_factor, low=1)
 
     def updateOutput(self, input):
-        self.output = self._kernels(input).VolumetricUpSamplingNearest_updateOutput(
+        self.output = self._kernel_of(input, "updateOutput")(
             input, self.output, self.scale_factor)
         return self.output
 
     def updateGradInput(self, input, gradOutput):
-        self.gradInput = self._kernels(input).VolumetricUpSamplingNearest_updateGradInput(
+        self.gradInput = self._kernel_of(input, "updateGradInput")(
             input, gradOutput, self.gradInput, self.scale_factor)
         return self.gradInput
 

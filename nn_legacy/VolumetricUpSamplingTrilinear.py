@@ -21,6 +21,7 @@ class VolumetricUpSamplingTrilinear(Module):
     """
 
     _cuda_ready = True
+    _kernel = "VolumetricUpSamplingTrilinear"
 
     def __init__(self, scale_factor=None, odepth=None, oheight=None, owidth=None):
         super().__init__()
@@ -45,13 +46,12 @@ class VolumetricUpSamplingTrilinear(Module):
                      for name, n in (("depth", t), ("height", h), ("width", w)))
 
     def updateOutput(self, input):
-        kernels = self._kernels(input)
-        self.output = kernels.VolumetricUpSamplingTrilinear_updateOutput(input, self.output,
+        self.output = self._kernel_of(input, "updateOutput")(input, self.output,
                                                                          *self._output_size(input))
         return self.output
 
     def updateGradInput(self, input, gradOutput):
-        self.gradInput = self._kernels(input).VolumetricUpSamplingTrilinear_updateGradInput(
+        self.gradInput = self._kernel_of(input, "updateGradInput")(
             input, gradOutput, self.gradInput, *self._output_size(input))
         return self.gradInput
 

@@ -105,9 +105,6 @@ class ConnectionMap(Module):
         """The kernel's arguments after bias, in header order."""
         return (self.connTable, self.nInputPlane, self.nOutputPlane, self.kW, self.kH, self.dW, self.dH)
 
-    def _kernel_of(self, input, verb):
-        return getattr(self._kernels(input), f"{self._kernel}_{verb}")
-
     def updateOutput(self, input):
         self.output = self._kernel_of(input, "updateOutput")(input, self.output, self.weight, self.bias,
                                                              *self._settings())

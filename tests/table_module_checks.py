@@ -65,6 +65,15 @@ class Flattened(Module):
         self.module, self.like = module, like
         self.free = free_mask(like, fixed)
         self.out_like = None
+        self.last = None    # (vector, table) of the last forward
+
+    def input_for(self, x):
+        """The table forward last took, when x is its vector (backward gets the
+        very input forward got, which an in-place module overwrote), else a
+        fresh one."""
+        if self.last is not None and np.array_equal(self.last[0], x):
+            return self.last[1]
+        return self.table(x)
 
     def table(self, x):
         """The input table with its free float arrays taken from the vector x."""
@@ -82,13 +91,14 @@ class Flattened(Module):
         return map_table(put, self.like)
 
     def updateOutput(self, x):
-        out = self.module.updateOutput(self.table(x))
+        self.last = (np.array(x, copy=True), self.table(x))
+        out = self.module.updateOutput(self.last[1])
         self.out_like = map_table(lambda a: np.array(a, copy=True) if isinstance(a, np.ndarray) else a, out)
         self.output = flat(out)
         return self.output
 
     def updateGradInput(self, x, g):
-        grad = self.module.updateGradInput(self.table(x), unflat(g, self.out_like))
+        grad = self.module.updateGradInput(self.input_for(x), unflat(g, self.out_like))
         grad_shapes = [np.shape(leaf) for leaf in table_leaves(grad)]
         like_shapes = [np.shape(leaf) for leaf in table_leaves(self.like)]
         assert grad_shapes == like_shapes, f"gradInput shapes {grad_shapes} for input shapes {like_shapes}"
@@ -99,10 +109,10 @@ class Flattened(Module):
     # the module's parameters and parameter verbs are the wrapper's, so the
     # parameter checks of layer_checks go through the module's own code
     def accGradParameters(self, x, g, scale=1):
-        self.module.accGradParameters(self.table(x), unflat(g, self.out_like), scale)
+        self.module.accGradParameters(self.input_for(x), unflat(g, self.out_like), scale)
 
     def accUpdateGradParameters(self, x, g, lr):
-        self.module.accUpdateGradParameters(self.table(x), unflat(g, self.out_like), lr)
+        self.module.accUpdateGradParameters(self.input_for(x), unflat(g, self.out_like), lr)
 
     def _all_parameters(self):
         return self.module._all_parameters()
