@@ -8,8 +8,6 @@ class Container(Module):
     conversion and the tree operations reach every child.  An error raised
     by a child names its place: ``Sequential (2) -> Linear_updateOutput: ...``."""
 
-    _kernel = "Linear"
-
     def __init__(self, *modules):
         super().__init__()
         self.modules = []

@@ -21,7 +21,7 @@ def test_matches_numpy(shape):
 
 
 def test_matches_torch():
-    torch = torch_or_skip()
+    torch_or_skip()
     x, g = uniform((4, 5), 1), uniform((4, 5), 2)
     out, gin = torch_forward_backward(lambda t: t + (-3.25), x, g)
     m = nn.AddConstant(-3.25)

@@ -1,6 +1,5 @@
 """nn_legacy.Concat: children on the same input, outputs joined along a dim."""
 import numpy as np
-import pytest
 
 import nn_legacy as nn
 from layer_checks import (assert_input_jacobian, assert_parameter_jacobians, check_acc_update,

@@ -18,9 +18,8 @@ with the reason, when not)."""
 import numpy as np
 import pytest
 
-import thnn
 import thnn.cuda as cuda
-from kernel_cases import CASES, PRODUCED, read_only, written
+from kernel_cases import CASES, read_only, written
 
 # [BUFFER]s that are only scratch space of one call: their layout is each side's own
 SCRATCH = {"finput", "fgradInput", "columns", "ones", "fgradInput_", "buffer_"}

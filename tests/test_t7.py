@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 import nn_legacy as nn
-from nn_legacy.t7 import LuaTable, T7Error, TorchObject, load_lua, read_t7, Reader
+from nn_legacy.t7 import T7Error, TorchObject, load_lua, read_t7, Reader
 
 DATA = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "..", "shared", "t7data")
 if not os.path.isdir(DATA):
