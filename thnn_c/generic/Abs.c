@@ -2,6 +2,8 @@
 #define TH_GENERIC_FILE "generic/Abs.c"
 #else
 
+#include "generic/Pointwise.h"
+
 int THNN_(Abs_shapeCheck)(THNNState *state, THTensor *input, THTensor *gradOutput)
 {
   if (gradOutput)
@@ -9,43 +11,30 @@ int THNN_(Abs_shapeCheck)(THNNState *state, THTensor *input, THTensor *gradOutpu
   return 0;
 }
 
+/* The loops (a: the input; backward a: gradOutput, b: the input).
+ * dL/dx = dL/dy * sign(x), with sign(0) = +1 as in Torch7. */
+THNN_POINTWISE_LOOP(THNN_(Abs_forward))
+{
+  for (int64_t i = 0; i < n; i++)
+    out[i] = a[i] >= 0 ? a[i] : -a[i];
+}
+
+THNN_POINTWISE_LOOP(THNN_(Abs_backward))
+{
+  for (int64_t i = 0; i < n; i++)
+    out[i] = b[i] >= 0 ? a[i] : -a[i];
+}
+
 int THNN_(Abs_updateOutput)(THNNState *state, THTensor *input, THTensor *output)
 {
   TH_TRY(THNN_(Abs_shapeCheck)(state, input, NULL));
-  THTensor xTmp = {0};
-  const THTensor *x = THTensor_(contiguous)(state, input, &xTmp);
-  if (!x || THTensor_(resizeAs)(state, output, input) != 0) {
-    THTensor_(release)(&xTmp);
-    return -1;
-  }
-  const real *in = THTensor_(data)(x);
-  real *out = THTensor_(data)(output);
-  int64_t n = THTensor_(nElement)(input);
-  for (int64_t i = 0; i < n; i++)
-    out[i] = in[i] >= 0 ? in[i] : -in[i];
-  THTensor_(release)(&xTmp);
-  return 0;
+  return THNN_(Pointwise_map)(state, output, false, THNN_(Abs_forward), NULL, input, NULL, NULL);
 }
 
-/* dL/dx = dL/dy * sign(x), with sign(0) = +1 as in Torch7. */
 int THNN_(Abs_updateGradInput)(THNNState *state, THTensor *input, THTensor *gradOutput, THTensor *gradInput)
 {
   TH_TRY(THNN_(Abs_shapeCheck)(state, input, gradOutput));
-  THTensor xTmp = {0}, gTmp = {0};
-  const THTensor *x = THTensor_(contiguous)(state, input, &xTmp);
-  const THTensor *g = x ? THTensor_(contiguous)(state, gradOutput, &gTmp) : NULL;
-  int rc = -1;
-  if (g && THTensor_(resizeAs)(state, gradInput, input) == 0) {
-    const real *in = THTensor_(data)(x), *go = THTensor_(data)(g);
-    real *gi = THTensor_(data)(gradInput);
-    int64_t n = THTensor_(nElement)(input);
-    for (int64_t i = 0; i < n; i++)
-      gi[i] = in[i] >= 0 ? go[i] : -go[i];
-    rc = 0;
-  }
-  THTensor_(release)(&xTmp);
-  THTensor_(release)(&gTmp);
-  return rc;
+  return THNN_(Pointwise_map)(state, gradInput, false, THNN_(Abs_backward), NULL, gradOutput, input, NULL);
 }
 
 #endif

@@ -2,56 +2,43 @@
 #define TH_GENERIC_FILE "generic/AbsCriterion.c"
 #else
 
+#include "generic/Pointwise.h"
+
 int THNN_(AbsCriterion_shapeCheck)(THNNState *state, THTensor *input, THTensor *target)
 {
   return THTensor_(checkSameNumel)(state, "target", target, "input", input);
+}
+
+/* The formulas (a: the input, b: the target; arg[0]: the gradient's factor).
+ * As Torch7: the gradient at x == t is +1 (PyTorch's l1_loss uses 0 there). */
+THNN_POINTWISE_SUM(THNN_(AbsCriterion_sum))
+{
+  accreal sum = 0;
+  for (int64_t i = 0; i < n; i++)
+    sum += fabs((accreal)a[i] - b[i]);
+  return sum;
+}
+
+THNN_POINTWISE_LOOP(THNN_(AbsCriterion_grad))
+{
+  const real norm = (real)arg[0];
+  for (int64_t i = 0; i < n; i++)
+    out[i] = a[i] - b[i] >= 0 ? norm : -norm;
 }
 
 int THNN_(AbsCriterion_updateOutput)(THNNState *state, THTensor *input, THTensor *target,
                                      THTensor *output, bool sizeAverage)
 {
   TH_TRY(THNN_(AbsCriterion_shapeCheck)(state, input, target));
-  THTensor xTmp = {0}, tTmp = {0};
-  const THTensor *x = THTensor_(contiguous)(state, input, &xTmp);
-  const THTensor *t = x ? THTensor_(contiguous)(state, target, &tTmp) : NULL;
-  int rc = -1;
-  if (t && THTensor_(resize1d)(state, output, 1) == 0) {
-    const real *in = THTensor_(data)(x), *tg = THTensor_(data)(t);
-    int64_t n = THTensor_(nElement)(input);
-    accreal sum = 0;
-    for (int64_t i = 0; i < n; i++)
-      sum += fabs((accreal)in[i] - tg[i]);
-    if (sizeAverage && n > 0)
-      sum /= n;
-    THTensor_(data)(output)[0] = (real)sum;
-    rc = 0;
-  }
-  THTensor_(release)(&xTmp);
-  THTensor_(release)(&tTmp);
-  return rc;
+  return THNN_(Pointwise_sum)(state, output, THNN_(AbsCriterion_sum), NULL, sizeAverage, input, target, NULL);
 }
 
-/* As Torch7: the gradient at x == t is +1 (PyTorch's l1_loss uses 0 there). */
 int THNN_(AbsCriterion_updateGradInput)(THNNState *state, THTensor *input, THTensor *target,
                                         THTensor *gradInput, bool sizeAverage)
 {
   TH_TRY(THNN_(AbsCriterion_shapeCheck)(state, input, target));
-  THTensor xTmp = {0}, tTmp = {0};
-  const THTensor *x = THTensor_(contiguous)(state, input, &xTmp);
-  const THTensor *t = x ? THTensor_(contiguous)(state, target, &tTmp) : NULL;
-  int rc = -1;
-  if (t && THTensor_(resizeAs)(state, gradInput, input) == 0) {
-    const real *in = THTensor_(data)(x), *tg = THTensor_(data)(t);
-    real *gi = THTensor_(data)(gradInput);
-    int64_t n = THTensor_(nElement)(input);
-    real norm = (real)(sizeAverage && n > 0 ? 1.0 / n : 1.0);
-    for (int64_t i = 0; i < n; i++)
-      gi[i] = in[i] - tg[i] >= 0 ? norm : -norm;
-    rc = 0;
-  }
-  THTensor_(release)(&xTmp);
-  THTensor_(release)(&tTmp);
-  return rc;
+  accreal norm = (real)THNN_(Pointwise_norm)(input, sizeAverage, 1.0);
+  return THNN_(Pointwise_map)(state, gradInput, false, THNN_(AbsCriterion_grad), &norm, input, target, NULL);
 }
 
 #endif

@@ -2,6 +2,8 @@
 #define TH_GENERIC_FILE "generic/BCECriterion.c"
 #else
 
+#include "generic/Pointwise.h"
+
 /* Logs are clamped at -100 and the gradient's denominator x (1 - x) at 1e-12,
  * as PyTorch does, so probabilities of exactly 0 or 1 stay finite. */
 #define THNN_BCE_MIN_LOG (-100.0)
@@ -37,67 +39,43 @@ static int THNN_(BCECriterion_check)(THNNState *state, THTensor *input, THTensor
   return 0;
 }
 
+/* The formulas (a: the input, b: the target, c: the weights or NULL; arg[0]:
+ * the gradient's factor).  dL/dx = w (x - t) / max(x (1 - x), eps). */
+THNN_POINTWISE_SUM(THNN_(BCECriterion_sum))
+{
+  accreal sum = 0;
+  for (int64_t i = 0; i < n; i++) {
+    accreal logX = fmax(log((accreal)a[i]), THNN_BCE_MIN_LOG);
+    accreal log1mX = fmax(log1p(-(accreal)a[i]), THNN_BCE_MIN_LOG);
+    accreal l = -(b[i] * logX + (1 - (accreal)b[i]) * log1mX);
+    sum += c ? c[i] * l : l;
+  }
+  return sum;
+}
+
+THNN_POINTWISE_LOOP(THNN_(BCECriterion_grad))
+{
+  const accreal norm = arg[0];
+  for (int64_t i = 0; i < n; i++) {
+    accreal xi = a[i];
+    accreal g = norm * (xi - b[i]) / fmax(xi * (1 - xi), THNN_BCE_EPS);
+    out[i] = (real)(c ? c[i] * g : g);
+  }
+}
+
 int THNN_(BCECriterion_updateOutput)(THNNState *state, THTensor *input, THTensor *target,
                                      THTensor *output, bool sizeAverage, THTensor *weights)
 {
   TH_TRY(THNN_(BCECriterion_check)(state, input, target, weights));
-  THTensor xTmp = {0}, tTmp = {0}, wTmp = {0};
-  const THTensor *x = THTensor_(contiguous)(state, input, &xTmp);
-  const THTensor *t = x ? THTensor_(contiguous)(state, target, &tTmp) : NULL;
-  const THTensor *w = t && weights ? THTensor_(contiguous)(state, weights, &wTmp) : NULL;
-  int rc = -1;
-  if (t && (w || !weights) && THTensor_(resize1d)(state, output, 1) == 0) {
-    const real *in = THTensor_(data)(x), *tg = THTensor_(data)(t);
-    const real *wt = w ? THTensor_(data)(w) : NULL;
-    int64_t n = THTensor_(nElement)(input);
-    accreal sum = 0;
-    for (int64_t i = 0; i < n; i++) {
-      accreal logX = fmax(log((accreal)in[i]), THNN_BCE_MIN_LOG);
-      accreal log1mX = fmax(log1p(-(accreal)in[i]), THNN_BCE_MIN_LOG);
-      accreal l = -(tg[i] * logX + (1 - (accreal)tg[i]) * log1mX);
-      sum += wt ? wt[i] * l : l;
-    }
-    if (sizeAverage && n > 0)
-      sum /= n;
-    THTensor_(data)(output)[0] = (real)sum;
-    rc = 0;
-  }
-  THTensor_(release)(&xTmp);
-  THTensor_(release)(&tTmp);
-  THTensor_(release)(&wTmp);
-  return rc;
+  return THNN_(Pointwise_sum)(state, output, THNN_(BCECriterion_sum), NULL, sizeAverage, input, target, weights);
 }
 
-/* dL/dx = w (x - t) / max(x (1 - x), eps) */
 int THNN_(BCECriterion_updateGradInput)(THNNState *state, THTensor *input, THTensor *target,
                                         THTensor *gradInput, bool sizeAverage, THTensor *weights)
 {
   TH_TRY(THNN_(BCECriterion_check)(state, input, target, weights));
-  THTensor xTmp = {0}, tTmp = {0}, wTmp = {0};
-  const THTensor *x = THTensor_(contiguous)(state, input, &xTmp);
-  const THTensor *t = x ? THTensor_(contiguous)(state, target, &tTmp) : NULL;
-  const THTensor *w = t && weights ? THTensor_(contiguous)(state, weights, &wTmp) : NULL;
-  int rc = -1;
-  if (t && (w || !weights) && THTensor_(resizeAs)(state, gradInput, input) == 0) {
-    const real *in = THTensor_(data)(x), *tg = THTensor_(data)(t);
-    const real *wt = w ? THTensor_(data)(w) : NULL;
-    real *gi = THTensor_(data)(gradInput);
-    int64_t n = THTensor_(nElement)(input);
-    accreal norm = sizeAverage && n > 0 ? 1.0 / n : 1.0;
-    for (int64_t i = 0; i < n; i++) {
-      accreal xi = in[i];
-      accreal g = norm * (xi - tg[i]) / fmax(xi * (1 - xi), THNN_BCE_EPS);
-      gi[i] = (real)(wt ? wt[i] * g : g);
-    }
-    rc = 0;
-  }
-  THTensor_(release)(&xTmp);
-  THTensor_(release)(&tTmp);
-  THTensor_(release)(&wTmp);
-  return rc;
+  accreal norm = THNN_(Pointwise_norm)(input, sizeAverage, 1.0);
+  return THNN_(Pointwise_map)(state, gradInput, false, THNN_(BCECriterion_grad), &norm, input, target, weights);
 }
-
-#undef THNN_BCE_MIN_LOG
-#undef THNN_BCE_EPS
 
 #endif

@@ -2,55 +2,46 @@
 #define TH_GENERIC_FILE "generic/DistKLDivCriterion.c"
 #else
 
+#include "generic/Pointwise.h"
+
 int THNN_(DistKLDivCriterion_shapeCheck)(THNNState *state, THTensor *input, THTensor *target)
 {
   return THTensor_(checkSameNumel)(state, "target", target, "input", input);
 }
 
-/* Elements with target <= 0 add nothing (as Torch7; 0 log 0 = 0). */
+/* The formulas (a: the input, b: the target; arg[0]: the gradient's factor).
+ * Elements with target <= 0 add nothing (as Torch7; 0 log 0 = 0). */
+THNN_POINTWISE_SUM(THNN_(DistKLDivCriterion_sum))
+{
+  accreal sum = 0;
+  for (int64_t i = 0; i < n; i++)
+    if (b[i] > 0)
+      sum += (accreal)b[i] * (log((accreal)b[i]) - a[i]);
+  return sum;
+}
+
+THNN_POINTWISE_LOOP(THNN_(DistKLDivCriterion_grad))
+{
+  const accreal norm = arg[0];
+  for (int64_t i = 0; i < n; i++)
+    out[i] = b[i] > 0 ? (real)(-norm * b[i]) : 0;
+}
+
 int THNN_(DistKLDivCriterion_updateOutput)(THNNState *state, THTensor *input, THTensor *target,
                                            THTensor *output, bool sizeAverage)
 {
   TH_TRY(THNN_(DistKLDivCriterion_shapeCheck)(state, input, target));
-  THTensor xTmp = {0}, tTmp = {0};
-  const THTensor *x = THTensor_(contiguous)(state, input, &xTmp);
-  const THTensor *t = x ? THTensor_(contiguous)(state, target, &tTmp) : NULL;
-  int rc = -1;
-  if (t && THTensor_(resize1d)(state, output, 1) == 0) {
-    const real *in = THTensor_(data)(x), *tg = THTensor_(data)(t);
-    int64_t n = THTensor_(nElement)(input);
-    accreal sum = 0;
-    for (int64_t i = 0; i < n; i++)
-      if (tg[i] > 0)
-        sum += (accreal)tg[i] * (log((accreal)tg[i]) - in[i]);
-    if (sizeAverage && n > 0)
-      sum /= n;
-    THTensor_(data)(output)[0] = (real)sum;
-    rc = 0;
-  }
-  THTensor_(release)(&xTmp);
-  THTensor_(release)(&tTmp);
-  return rc;
+  return THNN_(Pointwise_sum)(state, output, THNN_(DistKLDivCriterion_sum), NULL, sizeAverage, input, target,
+                              NULL);
 }
 
 int THNN_(DistKLDivCriterion_updateGradInput)(THNNState *state, THTensor *input, THTensor *target,
                                               THTensor *gradInput, bool sizeAverage)
 {
   TH_TRY(THNN_(DistKLDivCriterion_shapeCheck)(state, input, target));
-  THTensor tTmp = {0};
-  const THTensor *t = THTensor_(contiguous)(state, target, &tTmp);
-  int rc = -1;
-  if (t && THTensor_(resizeAs)(state, gradInput, input) == 0) {
-    const real *tg = THTensor_(data)(t);
-    real *gi = THTensor_(data)(gradInput);
-    int64_t n = THTensor_(nElement)(input);
-    accreal norm = sizeAverage && n > 0 ? 1.0 / n : 1.0;
-    for (int64_t i = 0; i < n; i++)
-      gi[i] = tg[i] > 0 ? (real)(-norm * tg[i]) : 0;
-    rc = 0;
-  }
-  THTensor_(release)(&tTmp);
-  return rc;
+  accreal norm = THNN_(Pointwise_norm)(input, sizeAverage, 1.0);
+  return THNN_(Pointwise_map)(state, gradInput, false, THNN_(DistKLDivCriterion_grad), &norm, input, target,
+                              NULL);
 }
 
 #endif

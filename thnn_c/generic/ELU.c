@@ -2,6 +2,8 @@
 #define TH_GENERIC_FILE "generic/ELU.c"
 #else
 
+#include "generic/Pointwise.h"
+
 int THNN_(ELU_shapeCheck)(THNNState *state, THTensor *input, THTensor *gradOutput, THTensor *output,
                                  accreal alpha, bool inplace)
 {
@@ -16,61 +18,42 @@ int THNN_(ELU_shapeCheck)(THNNState *state, THTensor *input, THTensor *gradOutpu
   return 0;
 }
 
+/* The loops (a: the input, arg[0]: alpha; backward a: gradOutput, b: the
+ * input, or in place the output).  dL/dx = dL/dy where x > 0, else
+ * dL/dy * alpha * exp(x); in place, from the output y, as dL/dy * (y + alpha). */
+THNN_POINTWISE_LOOP(THNN_(ELU_forward))
+{
+  const accreal alpha = arg[0];
+  for (int64_t i = 0; i < n; i++)
+    out[i] = a[i] > 0 ? a[i] : (real)(alpha * expm1(a[i]));
+}
+
+THNN_POINTWISE_LOOP(THNN_(ELU_backward))
+{
+  const accreal alpha = arg[0];
+  for (int64_t i = 0; i < n; i++)
+    out[i] = b[i] > 0 ? a[i] : (real)(a[i] * (alpha * exp(b[i])));
+}
+
+THNN_POINTWISE_LOOP(THNN_(ELU_backwardInPlace))
+{
+  const accreal alpha = arg[0];
+  for (int64_t i = 0; i < n; i++)
+    out[i] = b[i] > 0 ? a[i] : (real)(a[i] * (b[i] + alpha));
+}
+
 int THNN_(ELU_updateOutput)(THNNState *state, THTensor *input, THTensor *output, accreal alpha, bool inplace)
 {
   TH_TRY(THNN_(ELU_shapeCheck)(state, input, NULL, NULL, alpha, inplace));
-  THTensor xTmp = {0};
-  const THTensor *x = THTensor_(contiguous)(state, input, &xTmp);
-  THTensor *dst = inplace ? (x == input ? input : &xTmp) : output;
-  if (!x || (!inplace && THTensor_(resizeAs)(state, output, input) != 0)) {
-    THTensor_(release)(&xTmp);
-    return -1;
-  }
-  const real *in = THTensor_(data)(x);
-  real *out = THTensor_(data)(dst);
-  int64_t n = THTensor_(nElement)(input);
-  for (int64_t i = 0; i < n; i++)
-    out[i] = in[i] > 0 ? in[i] : (real)(alpha * expm1(in[i]));
-  if (inplace) {
-    if (dst != input)
-      THTensor_(copy)(input, dst);
-    THTensor_(set)(output, input);
-  }
-  THTensor_(release)(&xTmp);
-  return 0;
+  return THNN_(Pointwise_map)(state, output, inplace, THNN_(ELU_forward), &alpha, input, NULL, NULL);
 }
 
-/* dL/dx = dL/dy where x > 0, else dL/dy * alpha * exp(x).  Out of place
- * from the input; in place (input then holds y) as dL/dy * (y + alpha). */
 int THNN_(ELU_updateGradInput)(THNNState *state, THTensor *input, THTensor *gradOutput, THTensor *gradInput,
                                THTensor *output, accreal alpha, bool inplace)
 {
   TH_TRY(THNN_(ELU_shapeCheck)(state, input, gradOutput, output, alpha, inplace));
-  THTensor vTmp = {0}, gTmp = {0};
-  const THTensor *v = THTensor_(contiguous)(state, inplace ? output : input, &vTmp);
-  const THTensor *g = v ? THTensor_(contiguous)(state, gradOutput, &gTmp) : NULL;
-  THTensor *dst = inplace ? (g == gradOutput ? gradOutput : &gTmp) : gradInput;
-  int rc = -1;
-  if (g && (inplace || THTensor_(resizeAs)(state, gradInput, input) == 0)) {
-    const real *val = THTensor_(data)(v), *go = THTensor_(data)(g);
-    real *gi = THTensor_(data)(dst);
-    int64_t n = THTensor_(nElement)(input);
-    for (int64_t i = 0; i < n; i++) {
-      if (val[i] > 0)
-        gi[i] = go[i];
-      else
-        gi[i] = (real)(go[i] * (inplace ? val[i] + alpha : alpha * exp(val[i])));
-    }
-    if (inplace) {
-      if (dst != gradOutput)
-        THTensor_(copy)(gradOutput, dst);
-      THTensor_(set)(gradInput, gradOutput);
-    }
-    rc = 0;
-  }
-  THTensor_(release)(&vTmp);
-  THTensor_(release)(&gTmp);
-  return rc;
+  return THNN_(Pointwise_map)(state, gradInput, inplace, inplace ? THNN_(ELU_backwardInPlace) : THNN_(ELU_backward),
+                              &alpha, gradOutput, inplace ? output : input, NULL);
 }
 
 #endif

@@ -2,6 +2,8 @@
 #define TH_GENERIC_FILE "generic/HardTanh.c"
 #else
 
+#include "generic/Pointwise.h"
+
 int THNN_(HardTanh_shapeCheck)(THNNState *state, THTensor *input, THTensor *gradOutput,
                                       accreal min_val, accreal max_val)
 {
@@ -12,60 +14,38 @@ int THNN_(HardTanh_shapeCheck)(THNNState *state, THTensor *input, THTensor *grad
   return 0;
 }
 
+/* The loops (a: the input, arg: min_val and max_val; backward a:
+ * gradOutput, b: the input).  A NaN passes through.  dL/dx = dL/dy where
+ * min_val < x < max_val, else 0.  In place, the backward pass sees the
+ * output as input, which lies strictly inside exactly where the input did. */
+THNN_POINTWISE_LOOP(THNN_(HardTanh_forward))
+{
+  const real lo = (real)arg[0], hi = (real)arg[1];
+  for (int64_t i = 0; i < n; i++)
+    out[i] = a[i] < lo ? lo : a[i] > hi ? hi : a[i];
+}
+
+THNN_POINTWISE_LOOP(THNN_(HardTanh_backward))
+{
+  const real lo = (real)arg[0], hi = (real)arg[1];
+  for (int64_t i = 0; i < n; i++)
+    out[i] = (b[i] <= lo || b[i] >= hi) ? 0 : a[i];
+}
+
 int THNN_(HardTanh_updateOutput)(THNNState *state, THTensor *input, THTensor *output,
                                  accreal min_val, accreal max_val, bool inplace)
 {
   TH_TRY(THNN_(HardTanh_shapeCheck)(state, input, NULL, min_val, max_val));
-  THTensor xTmp = {0};
-  const THTensor *x = THTensor_(contiguous)(state, input, &xTmp);
-  THTensor *dst = inplace ? (x == input ? input : &xTmp) : output;
-  if (!x || (!inplace && THTensor_(resizeAs)(state, output, input) != 0)) {
-    THTensor_(release)(&xTmp);
-    return -1;
-  }
-  const real *in = THTensor_(data)(x);
-  real *out = THTensor_(data)(dst);
-  const real lo = (real)min_val, hi = (real)max_val;
-  int64_t n = THTensor_(nElement)(input);
-  for (int64_t i = 0; i < n; i++)
-    out[i] = in[i] < lo ? lo : in[i] > hi ? hi : in[i];   /* NaN passes through */
-  if (inplace) {
-    if (dst != input)
-      THTensor_(copy)(input, dst);
-    THTensor_(set)(output, input);
-  }
-  THTensor_(release)(&xTmp);
-  return 0;
+  const accreal arg[2] = {min_val, max_val};
+  return THNN_(Pointwise_map)(state, output, inplace, THNN_(HardTanh_forward), arg, input, NULL, NULL);
 }
 
-/* dL/dx = dL/dy where min_val < x < max_val, else 0.  In place, input holds
- * the output, which lies strictly inside exactly where the input did. */
 int THNN_(HardTanh_updateGradInput)(THNNState *state, THTensor *input, THTensor *gradOutput,
                                     THTensor *gradInput, accreal min_val, accreal max_val, bool inplace)
 {
   TH_TRY(THNN_(HardTanh_shapeCheck)(state, input, gradOutput, min_val, max_val));
-  THTensor xTmp = {0}, gTmp = {0};
-  const THTensor *x = THTensor_(contiguous)(state, input, &xTmp);
-  const THTensor *g = x ? THTensor_(contiguous)(state, gradOutput, &gTmp) : NULL;
-  THTensor *dst = inplace ? (g == gradOutput ? gradOutput : &gTmp) : gradInput;
-  int rc = -1;
-  if (g && (inplace || THTensor_(resizeAs)(state, gradInput, input) == 0)) {
-    const real *in = THTensor_(data)(x), *go = THTensor_(data)(g);
-    real *gi = THTensor_(data)(dst);
-    const real lo = (real)min_val, hi = (real)max_val;
-    int64_t n = THTensor_(nElement)(input);
-    for (int64_t i = 0; i < n; i++)
-      gi[i] = (in[i] <= lo || in[i] >= hi) ? 0 : go[i];
-    if (inplace) {
-      if (dst != gradOutput)
-        THTensor_(copy)(gradOutput, dst);
-      THTensor_(set)(gradInput, gradOutput);
-    }
-    rc = 0;
-  }
-  THTensor_(release)(&xTmp);
-  THTensor_(release)(&gTmp);
-  return rc;
+  const accreal arg[2] = {min_val, max_val};
+  return THNN_(Pointwise_map)(state, gradInput, inplace, THNN_(HardTanh_backward), arg, gradOutput, input, NULL);
 }
 
 #endif

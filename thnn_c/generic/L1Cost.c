@@ -2,42 +2,32 @@
 #define TH_GENERIC_FILE "generic/L1Cost.c"
 #else
 
-/* Any input shape is valid, so there is no shape check. */
+#include "generic/Pointwise.h"
+
+/* Any input shape is valid, so there is no shape check.  The formulas
+ * (a: the input): the sum of |x|, and its gradient sign(x), 0 at 0. */
+THNN_POINTWISE_SUM(THNN_(L1Cost_sum))
+{
+  accreal sum = 0;
+  for (int64_t i = 0; i < n; i++)
+    sum += fabs((accreal)a[i]);
+  return sum;
+}
+
+THNN_POINTWISE_LOOP(THNN_(L1Cost_grad))
+{
+  for (int64_t i = 0; i < n; i++)
+    out[i] = (real)((a[i] > 0) - (a[i] < 0));
+}
 
 int THNN_(L1Cost_updateOutput)(THNNState *state, THTensor *input, THTensor *output)
 {
-  THTensor xTmp = {0};
-  const THTensor *x = THTensor_(contiguous)(state, input, &xTmp);
-  int rc = -1;
-  if (x && THTensor_(resize1d)(state, output, 1) == 0) {
-    const real *in = THTensor_(data)(x);
-    int64_t n = THTensor_(nElement)(input);
-    accreal sum = 0;
-    for (int64_t i = 0; i < n; i++)
-      sum += fabs((accreal)in[i]);
-    THTensor_(data)(output)[0] = (real)sum;
-    rc = 0;
-  }
-  THTensor_(release)(&xTmp);
-  return rc;
+  return THNN_(Pointwise_sum)(state, output, THNN_(L1Cost_sum), NULL, false, input, NULL, NULL);
 }
 
-/* sign(x), 0 at 0 */
 int THNN_(L1Cost_updateGradInput)(THNNState *state, THTensor *input, THTensor *gradInput)
 {
-  THTensor xTmp = {0};
-  const THTensor *x = THTensor_(contiguous)(state, input, &xTmp);
-  int rc = -1;
-  if (x && THTensor_(resizeAs)(state, gradInput, input) == 0) {
-    const real *in = THTensor_(data)(x);
-    real *gi = THTensor_(data)(gradInput);
-    int64_t n = THTensor_(nElement)(input);
-    for (int64_t i = 0; i < n; i++)
-      gi[i] = (real)((in[i] > 0) - (in[i] < 0));
-    rc = 0;
-  }
-  THTensor_(release)(&xTmp);
-  return rc;
+  return THNN_(Pointwise_map)(state, gradInput, false, THNN_(L1Cost_grad), NULL, input, NULL, NULL);
 }
 
 #endif

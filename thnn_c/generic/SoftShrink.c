@@ -2,6 +2,8 @@
 #define TH_GENERIC_FILE "generic/SoftShrink.c"
 #else
 
+#include "generic/Pointwise.h"
+
 int THNN_(SoftShrink_shapeCheck)(THNNState *state, THTensor *input, THTensor *gradOutput, accreal lambda)
 {
   if (!(lambda >= 0))
@@ -11,46 +13,34 @@ int THNN_(SoftShrink_shapeCheck)(THNNState *state, THTensor *input, THTensor *gr
   return 0;
 }
 
+/* The loops (a: the input, arg[0]: lambda; backward a: gradOutput, b: the input).
+ * dL/dx = dL/dy where |x| > lambda, else 0; NaN * 0 keeps a NaN. */
+THNN_POINTWISE_LOOP(THNN_(SoftShrink_forward))
+{
+  const real l = (real)arg[0];
+  for (int64_t i = 0; i < n; i++)
+    out[i] = a[i] > l ? a[i] - l : a[i] < -l ? a[i] + l : a[i] * 0;
+}
+
+THNN_POINTWISE_LOOP(THNN_(SoftShrink_backward))
+{
+  const real l = (real)arg[0];
+  for (int64_t i = 0; i < n; i++)
+    out[i] = (b[i] >= -l && b[i] <= l) ? 0 : a[i];
+}
+
 int THNN_(SoftShrink_updateOutput)(THNNState *state, THTensor *input, THTensor *output, accreal lambda)
 {
   TH_TRY(THNN_(SoftShrink_shapeCheck)(state, input, NULL, lambda));
-  THTensor xTmp = {0};
-  const THTensor *x = THTensor_(contiguous)(state, input, &xTmp);
-  if (!x || THTensor_(resizeAs)(state, output, input) != 0) {
-    THTensor_(release)(&xTmp);
-    return -1;
-  }
-  const real *in = THTensor_(data)(x);
-  real *out = THTensor_(data)(output);
-  const real l = (real)lambda;
-  int64_t n = THTensor_(nElement)(input);
-  for (int64_t i = 0; i < n; i++)
-    out[i] = in[i] > l ? in[i] - l : in[i] < -l ? in[i] + l : in[i] * 0;   /* NaN * 0 keeps NaN */
-  THTensor_(release)(&xTmp);
-  return 0;
+  return THNN_(Pointwise_map)(state, output, false, THNN_(SoftShrink_forward), &lambda, input, NULL, NULL);
 }
 
-/* dL/dx = dL/dy where |x| > lambda, else 0 */
 int THNN_(SoftShrink_updateGradInput)(THNNState *state, THTensor *input, THTensor *gradOutput,
                                       THTensor *gradInput, accreal lambda)
 {
   TH_TRY(THNN_(SoftShrink_shapeCheck)(state, input, gradOutput, lambda));
-  THTensor xTmp = {0}, gTmp = {0};
-  const THTensor *x = THTensor_(contiguous)(state, input, &xTmp);
-  const THTensor *g = x ? THTensor_(contiguous)(state, gradOutput, &gTmp) : NULL;
-  int rc = -1;
-  if (g && THTensor_(resizeAs)(state, gradInput, input) == 0) {
-    const real *in = THTensor_(data)(x), *go = THTensor_(data)(g);
-    real *gi = THTensor_(data)(gradInput);
-    const real l = (real)lambda;
-    int64_t n = THTensor_(nElement)(input);
-    for (int64_t i = 0; i < n; i++)
-      gi[i] = (in[i] >= -l && in[i] <= l) ? 0 : go[i];
-    rc = 0;
-  }
-  THTensor_(release)(&xTmp);
-  THTensor_(release)(&gTmp);
-  return rc;
+  return THNN_(Pointwise_map)(state, gradInput, false, THNN_(SoftShrink_backward), &lambda, gradOutput, input,
+                              NULL);
 }
 
 #endif
