@@ -14,6 +14,12 @@ if sys.path[0] != ROOT:
     sys.path.insert(0, ROOT)
 
 import nn_legacy  # noqa: E402  (after the path fix on purpose)
+from skip_guard import SkipGuard  # noqa: E402
+
+
+def pytest_configure(config):
+    """The skip guard (tests/skip_guard.py), enforced when CI is set."""
+    config.pluginmanager.register(SkipGuard(enforce=bool(os.environ.get("CI"))), "thnn-skip-guard")
 
 
 @pytest.fixture(autouse=True)
