@@ -6,7 +6,7 @@
 
 #include <stdint.h>
 
-/* 2D: unfold.c (im2col) and the spatial convolutions. */
+/* 2D: unfold.h (im2col) and the spatial convolutions. */
 typedef struct THNNConvGeometry {
   int kW, kH;                  /* taps */
   int dW, dH;                  /* steps */
@@ -17,7 +17,7 @@ typedef struct THNNConvGeometry {
   int64_t outH, outW;          /* positions of the kernel */
 } THNNConvGeometry;
 
-/* 3D: vol2col.c and the volumetric convolutions. */
+/* 3D: vol2col.h and the volumetric convolutions. */
 typedef struct THNNVolGeometry {
   int k[3];                    /* taps along T, H, W */
   int d[3];                    /* steps */

@@ -1,4 +1,7 @@
-/* Every kernel, expanded for Float and Double: one generic file per layer. */
+/* Every kernel, expanded for Float and Double: one generic file per layer, in
+ * any order (the helpers several layers share are generic headers that each
+ * includes: generic/Pointwise.h, unfold.h, vol2col.h, Pooling.h, Resampling.h,
+ * ConnectionMap.h).  tests/test_layout.py checks that every layer file is here. */
 #include "THNN.h"
 
 #include <math.h>
@@ -141,12 +144,6 @@
 /* ==== end of temporal layers and recurrent cells ==== */
 
 /* ==== spatial convolutions ==== */
-/* unfold.c first: the helpers the others share; each dilation-1 layer after the
- * dilated one it forwards to */
-
-#define TH_GENERIC_FILE "generic/unfold.c"
-#include "THGenerateFloatTypes.h"
-
 #define TH_GENERIC_FILE "generic/SpatialDilatedConvolution.c"
 #include "THGenerateFloatTypes.h"
 
@@ -168,12 +165,6 @@
 /* ==== end of spatial convolutions ==== */
 
 /* ==== spatial and volumetric pooling ==== */
-
-#include "THPooling.h"
-
-/* the loops the pooling layers share */
-#define TH_GENERIC_FILE "generic/Pooling.c"
-#include "THGenerateFloatTypes.h"
 
 #define TH_GENERIC_FILE "generic/SpatialDilatedMaxPooling.c"
 #include "THGenerateFloatTypes.h"
@@ -217,13 +208,6 @@
 /* ==== end of spatial and volumetric pooling ==== */
 
 /* ==== volumetric convolutions ==== */
-/* vol2col.c first (it builds on unfold.c, above): the geometry and engine
- * the others share; each dilation-1 layer after the dilated one it forwards
- * to; SpatialFullConvolutionMap after SpatialConvolutionMap, whose plane
- * helpers it uses */
-
-#define TH_GENERIC_FILE "generic/vol2col.c"
-#include "THGenerateFloatTypes.h"
 
 #define TH_GENERIC_FILE "generic/VolumetricConvolution.c"
 #include "THGenerateFloatTypes.h"
@@ -252,10 +236,6 @@
 /* ==== end of volumetric convolutions ==== */
 
 /* ==== padding and resampling ==== */
-
-/* helpers shared by the padding and up-sampling layers: first */
-#define TH_GENERIC_FILE "generic/Resampling.c"
-#include "THGenerateFloatTypes.h"
 
 #define TH_GENERIC_FILE "generic/SpatialReflectionPadding.c"
 #include "THGenerateFloatTypes.h"

@@ -2,7 +2,7 @@
 #define TH_GENERIC_FILE "generic/Pooling.cu"
 #else
 
-/* What the pooling twins share, as thnn_c/generic/Pooling.c for the CPU
+/* What the pooling twins share, as thnn_c/generic/Pooling.h for the CPU
  * layers.  The window geometry is the CPU's own: the host builds the grid
  * of windows with THPooling.c (THPoolGridWindows, THPoolGridAdaptive) and
  * copies it to the device, so both sides read exactly the same taps.  One

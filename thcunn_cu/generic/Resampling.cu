@@ -3,7 +3,7 @@
 #else
 
 /* What the padding and up-sampling twins share, as
- * thnn_c/generic/Resampling.c for the CPU layers (whose shape checks they
+ * thnn_c/generic/Resampling.h for the CPU layers (whose shape checks they
  * call).  The input is `planes` volumes of t x h x w (t = 1 for the spatial
  * layers).  Padding and nearest up-sampling copy one input element per
  * output element, chosen per dim by the CPU's maps (computed here on the
@@ -14,7 +14,7 @@
 #ifndef THC_RESAMPLING_SHARED
 #define THC_RESAMPLING_SHARED
 
-/* The layout of THVolume in thnn_c/generic/Resampling.c (the CPU shape checks fill it). */
+/* The layout of THVolume in thnn_c/generic/Resampling.h (the CPU shape checks fill it). */
 typedef struct THVolume {
   int64_t planes;
   int64_t size[3];

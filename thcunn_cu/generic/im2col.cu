@@ -1,7 +1,7 @@
 /* Shared by the convolution twins: the unfolding of an image into columns
  * (im2col, vol2col) and back (col2im, col2vol) as device kernels, and the
  * three matrix products a convolution and its transpose are made of.  The
- * semantics are those of thnn_c/generic/unfold.c (2D) and vol2col.c (3D):
+ * semantics are those of thnn_c/generic/unfold.h (2D) and vol2col.h (3D):
  * read their header comments for the geometry, the column layout and the
  * roles of "image" (the side the kernel slides over) and "other".
  *

@@ -2,10 +2,12 @@
 #define TH_GENERIC_FILE "generic/SpatialAdaptiveAveragePooling.c"
 #else
 
+#include "generic/Pooling.h"
+
 /* Mean over the windows that split each plane of [planes, H, W] or
  * [batch, planes, H, W] into an owidth x oheight grid (the windows of
  * SpatialAdaptiveMaxPooling); the sum is divided by the window's height,
- * then by its width, as PyTorch does.  The loops are in Pooling.c. */
+ * then by its width, as PyTorch does.  The loops are in Pooling.h. */
 
 int THNN_(SpatialAdaptiveAveragePooling_shapeCheck)(THNNState *state, THTensor *input,
                                                            THTensor *gradOutput, int owidth, int oheight,

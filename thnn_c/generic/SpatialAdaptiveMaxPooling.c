@@ -2,10 +2,12 @@
 #define TH_GENERIC_FILE "generic/SpatialAdaptiveMaxPooling.c"
 #else
 
+#include "generic/Pooling.h"
+
 /* Max over the windows that split each plane of [planes, H, W] or
  * [batch, planes, H, W] into an owidth x oheight grid: output (i, j) reads
  * rows [floor(i H / oheight), ceil((i + 1) H / oheight)) and the columns
- * likewise.  The loops are in Pooling.c. */
+ * likewise.  The loops are in Pooling.h. */
 
 int THNN_(SpatialAdaptiveMaxPooling_shapeCheck)(THNNState *state, THTensor *input, THTensor *gradOutput,
                                                        THIndexTensor *indices, int owidth, int oheight,

@@ -2,8 +2,10 @@
 #define TH_GENERIC_FILE "generic/SpatialAveragePooling.c"
 #else
 
+#include "generic/Pooling.h"
+
 /* Mean over the windows of each plane of [planes, H, W] or
- * [batch, planes, H, W]; the loops are in Pooling.c. */
+ * [batch, planes, H, W]; the loops are in Pooling.h. */
 
 int THNN_(SpatialAveragePooling_shapeCheck)(THNNState *state, THTensor *input, THTensor *gradOutput,
                                                    int kW, int kH, int dW, int dH, int padW, int padH,

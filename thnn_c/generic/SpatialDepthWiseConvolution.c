@@ -2,6 +2,8 @@
 #define TH_GENERIC_FILE "generic/SpatialDepthWiseConvolution.c"
 #else
 
+#include "generic/unfold.h"
+
 /* Every input plane c is convolved on its own with depthwiseMultiplier
  * kernels; kernel m of plane c gives output plane c*depthwiseMultiplier + m:
  *     output[c*M + m, y, x] = bias[m, c] + sum over i, j of

@@ -2,10 +2,12 @@
 #define TH_GENERIC_FILE "generic/SpatialDilatedConvolution.c"
 #else
 
+#include "generic/unfold.h"
+
 /* output[o, y, x] = bias[o] + sum over c, i, j of
  *     weight[o, c, i, j] * input[c, y*dH - padH + i*dilationH, x*dW - padW + j*dilationW]
  * (0 outside the image), for each sample: the input is the "image" of the
- * batch engine in unfold.c, the output its "other" side, and the weight,
+ * batch engine in unfold.h, the output its "other" side, and the weight,
  * [nOutputPlane, nInputPlane*kH*kW] in memory, its matrix w.
  * SpatialConvolutionMM is this layer with dilation 1. */
 
@@ -83,7 +85,7 @@ int THNN_(SpatialDilatedConvolution_updateOutput)(
  * gradOutput over the output pixels it fed) is itself a convolution: of
  * gradOutput, padded by span - 1 - pad, with the weight's taps reversed and
  * its planes swapped, w'[c, o, i, j] = w[o, c, kH-1-i, kW-1-j].  Fills that
- * convolution's geometry t and plan tp and says whether unfold.c's direct
+ * convolution's geometry t and plan tp and says whether unfold.h's direct
  * loops should run it (else: the matrix products and folding). */
 static int THNN_(SpatialDilatedConvolution_flipped)(const THNNConvGeometry *g, const THNNConvPlan *p,
                                                     THNNConvGeometry *t, THNNConvPlan *tp)

@@ -2,8 +2,10 @@
 #define TH_GENERIC_FILE "generic/SpatialDilatedMaxPooling.c"
 #else
 
+#include "generic/Pooling.h"
+
 /* Max over dilated windows of each plane of [planes, H, W] or
- * [batch, planes, H, W]; the loops are in Pooling.c. */
+ * [batch, planes, H, W]; the loops are in Pooling.h. */
 
 int THNN_(SpatialDilatedMaxPooling_shapeCheck)(THNNState *state, THTensor *input, THTensor *gradOutput,
                                                       THIndexTensor *indices, int kW, int kH, int dW, int dH,

@@ -2,11 +2,13 @@
 #define TH_GENERIC_FILE "generic/SpatialFractionalMaxPooling.c"
 #else
 
+#include "generic/Pooling.h"
+
 /* Fractional max pooling (Graham, 2014) of [planes, H, W] or
  * [batch, planes, H, W]: poolSizeW x poolSizeH windows whose starts are
  * spread pseudo-randomly over the plane by the plane's two samples
  * (randomSamples [batch, planes, 2]: width, then height).  The loops are in
- * Pooling.c. */
+ * Pooling.h. */
 
 int THNN_(SpatialFractionalMaxPooling_shapeCheck)(THNNState *state, THTensor *input, THTensor *gradOutput,
                                                          THIndexTensor *indices, THTensor *randomSamples,

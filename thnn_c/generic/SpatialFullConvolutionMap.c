@@ -2,13 +2,16 @@
 #define TH_GENERIC_FILE "generic/SpatialFullConvolutionMap.c"
 #else
 
+#include "generic/vol2col.h"
+#include "generic/ConnectionMap.h"
+
 /* The transpose of SpatialConvolutionMap: row k = (i, o) of connTable
  * spreads every pixel of input plane i over a kH x kW patch of output
  * plane o, weighted by weight[k]:
  *     output[o, y*dH + a, x*dW + b] += weight[k, a, b] * input[i, y, x]
  * on top of bias[o].  The output is [(iH - 1)*dH + kH, (iW - 1)*dW + kW].
  * The output plane is the "image" of the plane helpers of
- * SpatialConvolutionMap.c (included before), the input plane its positions;
+ * ConnectionMap.h, the input plane its positions;
  * so this layer's forward pass is the backward pass of a SpatialConvolutionMap
  * whose table has its two columns swapped, and the other way round. */
 

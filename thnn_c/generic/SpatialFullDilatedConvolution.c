@@ -2,11 +2,13 @@
 #define TH_GENERIC_FILE "generic/SpatialFullDilatedConvolution.c"
 #else
 
+#include "generic/unfold.h"
+
 /* The transpose of SpatialDilatedConvolution ("deconvolution"): every input
  * pixel (y, x) of plane c adds weight[c, o, i, j] * input[c, y, x] to output
  * pixel (y*dH - padH + i*dilationH, x*dW - padW + j*dilationW) of plane o,
  * over a bias[o] start; pixels falling in the padding are dropped.  So the
- * output is the "image" of the batch engine in unfold.c, the input its
+ * output is the "image" of the batch engine in unfold.h, the input its
  * "other" side, and the weight, [nInputPlane, nOutputPlane*kH*kW] in memory,
  * its matrix w.  The output is
  *     (in - 1) * step - 2 * pad + (k - 1) * dilation + 1 + adj

@@ -2,10 +2,12 @@
 #define TH_GENERIC_FILE "generic/SpatialMaxUnpooling.c"
 #else
 
+#include "generic/Pooling.h"
+
 /* The inverse of max pooling on [planes, h, w] or [batch, planes, h, w]:
  * an oheight x owidth plane of zeros with every input element put at its
  * index (0-based within the plane, as SpatialMaxPooling's indices).  The
- * loops are in Pooling.c. */
+ * loops are in Pooling.h. */
 
 int THNN_(SpatialMaxUnpooling_shapeCheck)(THNNState *state, THTensor *input, THTensor *gradOutput,
                                                  THIndexTensor *indices, int owidth, int oheight,

@@ -2,10 +2,12 @@
 #define TH_GENERIC_FILE "generic/SpatialReflectionPadding.c"
 #else
 
+#include "generic/Resampling.h"
+
 /* Output column j copies input column u = j - pad_l, mirrored about the
  * first or last column when u falls outside the input (likewise for rows);
  * a negative pad crops.  The work is shared with the other padding layers
- * (generic/Resampling.c). */
+ * (generic/Resampling.h). */
 
 int THNN_(SpatialReflectionPadding_shapeCheck)(THNNState *state, THTensor *input, THTensor *gradOutput,
                                                       const int64_t pads[6], THVolume *vin, THVolume *vout)

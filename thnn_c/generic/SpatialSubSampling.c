@@ -2,6 +2,8 @@
 #define TH_GENERIC_FILE "generic/SpatialSubSampling.c"
 #else
 
+#include "generic/unfold.h"
+
 /* Each plane k: the sum over every kW x kH window, scaled by its own weight
  * and shifted by its own bias (no padding):
  *     output[k, y, x] = bias[k] + weight[k] * sum over i < kH, j < kW of input[k, y*dH + i, x*dW + j]

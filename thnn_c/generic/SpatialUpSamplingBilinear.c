@@ -2,11 +2,13 @@
 #define TH_GENERIC_FILE "generic/SpatialUpSamplingBilinear.c"
 #else
 
+#include "generic/Resampling.h"
+
 /* Output row i samples input row i * (h - 1) / (outputHeight - 1), blending
  * the rows on either side (likewise for columns), so the corner pixels of
  * input and output coincide.  Positions and weights are computed in double
  * for both types; the work is shared with the trilinear layer
- * (generic/Resampling.c). */
+ * (generic/Resampling.h). */
 
 int THNN_(SpatialUpSamplingBilinear_shapeCheck)(THNNState *state, THTensor *input, THTensor *gradOutput,
                                                        int outputHeight, int outputWidth,

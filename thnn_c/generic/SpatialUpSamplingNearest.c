@@ -2,9 +2,11 @@
 #define TH_GENERIC_FILE "generic/SpatialUpSamplingNearest.c"
 #else
 
+#include "generic/Resampling.h"
+
 /* y[.., i, j] = x[.., i / scale, j / scale]; the gradient of an input pixel
  * is the sum over its scale x scale block.  The work is shared with the
- * padding layers (generic/Resampling.c): both copy through index maps. */
+ * padding layers (generic/Resampling.h): both copy through index maps. */
 
 int THNN_(SpatialUpSamplingNearest_shapeCheck)(THNNState *state, THTensor *input, THTensor *gradOutput,
                                                       int scale_factor, THVolume *vin, THVolume *vout)

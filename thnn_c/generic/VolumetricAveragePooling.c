@@ -2,8 +2,10 @@
 #define TH_GENERIC_FILE "generic/VolumetricAveragePooling.c"
 #else
 
+#include "generic/Pooling.h"
+
 /* Mean over the windows of each plane of [planes, T, H, W] or
- * [batch, planes, T, H, W]; the loops are in Pooling.c. */
+ * [batch, planes, T, H, W]; the loops are in Pooling.h. */
 
 int THNN_(VolumetricAveragePooling_shapeCheck)(THNNState *state, THTensor *input, THTensor *gradOutput,
                                                       int kT, int kW, int kH, int dT, int dW, int dH,

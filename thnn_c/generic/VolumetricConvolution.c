@@ -2,11 +2,13 @@
 #define TH_GENERIC_FILE "generic/VolumetricConvolution.c"
 #else
 
+#include "generic/vol2col.h"
+
 /* output[o, t, y, x] = bias[o] + sum over c, a, b, e of weight[o, c, a, b, e] *
  *     input[c, t*dT - padT + a, y*dH - padH + b, x*dW - padW + e]
  * (0 outside the volume), computed directly, one tap at a time: for each
  * (output plane, input plane, tap) a sweep over the output voxels where the
- * tap lands inside the input (the geometry of vol2col.c).  No work space;
+ * tap lands inside the input (the geometry of vol2col.h).  No work space;
  * VolumetricConvolutionMM computes the same through columns and GEMM. */
 
 #ifndef THNN_VOLUMETRIC_CONVOLUTION_SHARED

@@ -2,10 +2,12 @@
 #define TH_GENERIC_FILE "generic/VolumetricDilatedConvolution.c"
 #else
 
+#include "generic/vol2col.h"
+
 /* output[o, t, y, x] = bias[o] + sum over c, a, b, e of weight[o, c, a, b, e] *
  *     input[c, t*dT - padT + a*dilationT, y*dH - padH + b*dilationH, x*dW - padW + e*dilationW]
  * (0 outside the volume), for each sample: the input is the "image" of the
- * engine in vol2col.c, the output its "other" side, and the weight,
+ * engine in vol2col.h, the output its "other" side, and the weight,
  * [nOutputPlane, nInputPlane*kT*kH*kW] in memory, its matrix w.
  * VolumetricConvolutionMM is this layer with dilation 1. */
 

@@ -2,8 +2,10 @@
 #define TH_GENERIC_FILE "generic/VolumetricDilatedMaxPooling.c"
 #else
 
+#include "generic/Pooling.h"
+
 /* Max over dilated windows of each plane of [planes, T, H, W] or
- * [batch, planes, T, H, W]; the loops are in Pooling.c. */
+ * [batch, planes, T, H, W]; the loops are in Pooling.h. */
 
 int THNN_(VolumetricDilatedMaxPooling_shapeCheck)(THNNState *state, THTensor *input, THTensor *gradOutput,
                                                          THIndexTensor *indices, int kT, int kW, int kH,

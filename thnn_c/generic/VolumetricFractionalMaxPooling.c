@@ -2,11 +2,13 @@
 #define TH_GENERIC_FILE "generic/VolumetricFractionalMaxPooling.c"
 #else
 
+#include "generic/Pooling.h"
+
 /* Fractional max pooling of [planes, T, H, W] or [batch, planes, T, H, W]:
  * poolSizeT x poolSizeW x poolSizeH windows whose starts are spread
  * pseudo-randomly by the plane's three samples (randomSamples
  * [batch, planes, 3]: time, width, height, Torch7's order).  The loops are
- * in Pooling.c. */
+ * in Pooling.h. */
 
 int THNN_(VolumetricFractionalMaxPooling_shapeCheck)(THNNState *state, THTensor *input,
                                                             THTensor *gradOutput, THIndexTensor *indices,

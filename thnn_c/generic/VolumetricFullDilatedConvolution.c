@@ -2,12 +2,15 @@
 #define TH_GENERIC_FILE "generic/VolumetricFullDilatedConvolution.c"
 #else
 
+#include "generic/vol2col.h"
+#include "generic/unfold.h"
+
 /* The transpose of VolumetricDilatedConvolution ("deconvolution"): every
  * input voxel (t, y, x) of plane c adds weight[c, o, a, b, e] * input[c, t, y, x]
  * to output voxel
  *     (t*dT - padT + a*dilationT, y*dH - padH + b*dilationH, x*dW - padW + e*dilationW)
  * of plane o, over a bias[o] start; voxels falling in the cropped padding
- * are dropped.  So the output is the "image" of the engine in vol2col.c,
+ * are dropped.  So the output is the "image" of the engine in vol2col.h,
  * the input its "other" side, and the weight, [nInputPlane,
  * nOutputPlane*kT*kH*kW] in memory, its matrix w.  Along each axis the output has
  *     (in - 1) * step - 2 * pad + (k - 1) * dilation + 1 + adj

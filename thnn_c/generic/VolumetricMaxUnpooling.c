@@ -2,10 +2,12 @@
 #define TH_GENERIC_FILE "generic/VolumetricMaxUnpooling.c"
 #else
 
+#include "generic/Pooling.h"
+
 /* The inverse of max pooling on [planes, t, h, w] or
  * [batch, planes, t, h, w]: an oT x oheight x owidth block of zeros with
  * every input element put at its index (0-based within the block, as
- * VolumetricMaxPooling's indices).  The loops are in Pooling.c. */
+ * VolumetricMaxPooling's indices).  The loops are in Pooling.h. */
 
 int THNN_(VolumetricMaxUnpooling_shapeCheck)(THNNState *state, THTensor *input, THTensor *gradOutput,
                                                     THIndexTensor *indices, int oT, int oW, int oH,

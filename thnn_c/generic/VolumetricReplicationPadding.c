@@ -2,9 +2,11 @@
 #define TH_GENERIC_FILE "generic/VolumetricReplicationPadding.c"
 #else
 
+#include "generic/Resampling.h"
+
 /* SpatialReplicationPadding with a third dim, time: output frame a copies
  * input frame a - pfront clamped into the input (a negative pad crops).
- * The work is shared with the other padding layers (generic/Resampling.c). */
+ * The work is shared with the other padding layers (generic/Resampling.h). */
 
 int THNN_(VolumetricReplicationPadding_shapeCheck)(THNNState *state, THTensor *input, THTensor *gradOutput,
                                                           const int64_t pads[6], THVolume *vin, THVolume *vout)

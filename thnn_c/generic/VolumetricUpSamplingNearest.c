@@ -2,8 +2,10 @@
 #define TH_GENERIC_FILE "generic/VolumetricUpSamplingNearest.c"
 #else
 
+#include "generic/Resampling.h"
+
 /* y[.., a, i, j] = x[.., a / scale, i / scale, j / scale]; the gradient of
- * an input voxel is the sum over its scale^3 block (generic/Resampling.c). */
+ * an input voxel is the sum over its scale^3 block (generic/Resampling.h). */
 
 int THNN_(VolumetricUpSamplingNearest_shapeCheck)(THNNState *state, THTensor *input, THTensor *gradOutput,
                                                          int scale_factor, THVolume *vin, THVolume *vout)

@@ -2,9 +2,11 @@
 #define TH_GENERIC_FILE "generic/VolumetricUpSamplingTrilinear.c"
 #else
 
+#include "generic/Resampling.h"
+
 /* SpatialUpSamplingBilinear along time too: output frame a samples input
  * frame a * (t - 1) / (outputDepth - 1), corners aligned
- * (generic/Resampling.c). */
+ * (generic/Resampling.h). */
 
 int THNN_(VolumetricUpSamplingTrilinear_shapeCheck)(THNNState *state, THTensor *input, THTensor *gradOutput,
                                                            int outputDepth, int outputHeight, int outputWidth,

@@ -33,13 +33,25 @@
  *
  * The unfolding of each frame (the H x W part of a tap, at one output time
  * t) is the spatial convolutions' own, convUnfoldTap / convFoldTap of
- * unfold.c (included before this file), as are the span and inside-range
+ * unfold.h (included below), as are the span and inside-range
  * helpers; this file adds the time axis, the 3D geometry and its checks, and
  * an engine that takes one sample at a time (the products inside are split
  * between threads by THBlas_(gemm)).  Names here start with Vol / vol. */
-#ifndef TH_GENERIC_FILE
-#define TH_GENERIC_FILE "generic/vol2col.c"
-#else
+/* A generic header: each generic file that uses these helpers includes it,
+ * and it defines them once per element type, whatever the order of the
+ * files in init.c. */
+#if defined(TH_REAL_IS_FLOAT) && !defined(THNN_VOL2COL_H_FLOAT)
+#define THNN_VOL2COL_H_FLOAT
+#define THNN_VOL2COL_H_NOW
+#elif defined(TH_REAL_IS_DOUBLE) && !defined(THNN_VOL2COL_H_DOUBLE)
+#define THNN_VOL2COL_H_DOUBLE
+#define THNN_VOL2COL_H_NOW
+#endif
+
+#ifdef THNN_VOL2COL_H_NOW
+#undef THNN_VOL2COL_H_NOW
+
+#include "generic/unfold.h"
 
 /* ---- the parts that do not depend on the element type, compiled once ---- */
 #ifndef THNN_VOL2COL_SHARED
@@ -124,7 +136,7 @@ static int THNNVol_columnSizes(THNNState *state, const THNNVolGeometry *g, int64
   return 0;
 }
 
-/* The H x W part of the geometry: what unfold.c's tap helpers take for one frame. */
+/* The H x W part of the geometry: what unfold.h's tap helpers take for one frame. */
 static THNNConvGeometry THNNVol_frame(const THNNVolGeometry *g)
 {
   return (THNNConvGeometry){g->k[2], g->k[1], g->d[2], g->d[1], g->pad[2], g->pad[1], g->dilation[2],
@@ -186,7 +198,7 @@ static void THNN_(vol2col)(const THNNVolGeometry *g, const real *vol, real *colu
 
 /* vol [nPlane, inT, inH, inW] += the columns folded back: every entry is
  * added to the voxel vol2col would have copied it from (entries in the
- * padding are dropped).  The columns are scratch: unfold.c's fold may zero
+ * padding are dropped).  The columns are scratch: unfold.h's fold may zero
  * entries that fall in the padding. */
 static void THNN_(col2vol)(const THNNVolGeometry *g, real *columns, real *vol)
 {

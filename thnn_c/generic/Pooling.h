@@ -1,6 +1,18 @@
-#ifndef TH_GENERIC_FILE
-#define TH_GENERIC_FILE "generic/Pooling.c"
-#else
+/* A generic header: each generic file that uses these helpers includes it,
+ * and it defines them once per element type, whatever the order of the
+ * files in init.c. */
+#if defined(TH_REAL_IS_FLOAT) && !defined(THNN_POOLING_H_FLOAT)
+#define THNN_POOLING_H_FLOAT
+#define THNN_POOLING_H_NOW
+#elif defined(TH_REAL_IS_DOUBLE) && !defined(THNN_POOLING_H_DOUBLE)
+#define THNN_POOLING_H_DOUBLE
+#define THNN_POOLING_H_NOW
+#endif
+
+#ifdef THNN_POOLING_H_NOW
+#undef THNN_POOLING_H_NOW
+
+#include "THPooling.h"
 
 #include "THLoop.h"
 

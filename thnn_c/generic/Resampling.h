@@ -1,6 +1,16 @@
-#ifndef TH_GENERIC_FILE
-#define TH_GENERIC_FILE "generic/Resampling.c"
-#else
+/* A generic header: each generic file that uses these helpers includes it,
+ * and it defines them once per element type, whatever the order of the
+ * files in init.c. */
+#if defined(TH_REAL_IS_FLOAT) && !defined(THNN_RESAMPLING_H_FLOAT)
+#define THNN_RESAMPLING_H_FLOAT
+#define THNN_RESAMPLING_H_NOW
+#elif defined(TH_REAL_IS_DOUBLE) && !defined(THNN_RESAMPLING_H_DOUBLE)
+#define THNN_RESAMPLING_H_DOUBLE
+#define THNN_RESAMPLING_H_NOW
+#endif
+
+#ifdef THNN_RESAMPLING_H_NOW
+#undef THNN_RESAMPLING_H_NOW
 
 /* What the padding and up-sampling layers share.  Each of them sees its
  * input as `planes` volumes of t x h x w elements (t = 1 for the spatial

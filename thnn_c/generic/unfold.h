@@ -48,9 +48,19 @@
  * and then these loops are about twice as fast as the matrix product.  They
  * add the taps in another order, so a sample's output differs in rounding
  * from the same sample convolved alone (by the product). */
-#ifndef TH_GENERIC_FILE
-#define TH_GENERIC_FILE "generic/unfold.c"
-#else
+/* A generic header: each generic file that uses these helpers includes it,
+ * and it defines them once per element type, whatever the order of the
+ * files in init.c. */
+#if defined(TH_REAL_IS_FLOAT) && !defined(THNN_UNFOLD_H_FLOAT)
+#define THNN_UNFOLD_H_FLOAT
+#define THNN_UNFOLD_H_NOW
+#elif defined(TH_REAL_IS_DOUBLE) && !defined(THNN_UNFOLD_H_DOUBLE)
+#define THNN_UNFOLD_H_DOUBLE
+#define THNN_UNFOLD_H_NOW
+#endif
+
+#ifdef THNN_UNFOLD_H_NOW
+#undef THNN_UNFOLD_H_NOW
 
 #include <limits.h>
 #include "THLoop.h"

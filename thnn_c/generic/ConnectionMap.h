@@ -1,0 +1,129 @@
+/* The plane helpers and the checks of the connection table that
+ * SpatialConvolutionMap and SpatialFullConvolutionMap share (the forward pass
+ * of one is the backward pass of the other, with the table's columns swapped).
+ * A generic header: each generic file that uses these helpers includes it,
+ * and it defines them once per element type, whatever the order of the
+ * files in init.c. */
+#if defined(TH_REAL_IS_FLOAT) && !defined(THNN_CONNECTIONMAP_H_FLOAT)
+#define THNN_CONNECTIONMAP_H_FLOAT
+#define THNN_CONNECTIONMAP_H_NOW
+#elif defined(TH_REAL_IS_DOUBLE) && !defined(THNN_CONNECTIONMAP_H_DOUBLE)
+#define THNN_CONNECTIONMAP_H_DOUBLE
+#define THNN_CONNECTIONMAP_H_NOW
+#endif
+
+#ifdef THNN_CONNECTIONMAP_H_NOW
+#undef THNN_CONNECTIONMAP_H_NOW
+
+/* ---- the parts that do not depend on the element type, compiled once ---- */
+#ifndef THNN_MAP_SHARED
+#define THNN_MAP_SHARED
+
+/* One connection: a kernel of kH x kW taps slides in steps of dH, dW over
+ * an image plane [imageH, imageW] (no padding), to posH x posW positions. */
+typedef struct THNNMapPlanes {
+  int64_t kH, kW, dH, dW;
+  int64_t imageH, imageW;
+  int64_t posH, posW;
+} THNNMapPlanes;
+
+/* Entry j (0: input plane, 1: output plane) of row k of the table. */
+static int64_t THNNMap_entry(const THLongTensor *connTable, int64_t k, int j)
+{
+  return THLongTensor_data(connTable)[k * connTable->stride[0] + j * connTable->stride[1]];
+}
+
+/* Each row of the table connects an input plane in [0, nInputPlane) to an
+ * output plane in [0, nOutputPlane), and there is one row per kernel. */
+static int THNNMap_checkTable(THNNState *state, const THLongTensor *connTable, int64_t nConnections,
+                              int nInputPlane, int nOutputPlane)
+{
+  if (nInputPlane < 0 || nOutputPlane < 0)
+    return THError(state, "nInputPlane and nOutputPlane must be at least 0, got %d and %d",
+                   nInputPlane, nOutputPlane);
+  if (!(connTable->nDimension == 2 && connTable->size[0] == nConnections && connTable->size[1] == 2))
+    return THLongTensor_shapeError(state, "connTable", connTable,
+                                   "2D [nConnections, 2] with one row per kernel of the weight (%lld)",
+                                   (long long)nConnections);
+  for (int64_t k = 0; k < nConnections; k++) {
+    int64_t i = THNNMap_entry(connTable, k, 0), o = THNNMap_entry(connTable, k, 1);
+    if (i < 0 || i >= nInputPlane || o < 0 || o >= nOutputPlane)
+      return THError(state, "connTable row %lld is (%lld, %lld): it must connect an input plane in [0, %d) to an "
+                     "output plane in [0, %d)", (long long)k, (long long)i, (long long)o, nInputPlane,
+                     nOutputPlane);
+  }
+  return 0;
+}
+
+#endif /* THNN_MAP_SHARED */
+
+/* ---- per element type ---- */
+
+/* pos[y, x] += sum over a, b of kernel[a, b] * image[y*dH + a, x*dW + b] */
+static void THNN_(mapCorrelate)(const THNNMapPlanes *p, const real *image, const real *kernel, real *pos)
+{
+  for (int64_t y = 0; y < p->posH; y++)
+    for (int64_t x = 0; x < p->posW; x++) {
+      const real *corner = image + y * p->dH * p->imageW + x * p->dW;
+      accreal sum = 0;
+      for (int64_t a = 0; a < p->kH; a++)
+        for (int64_t b = 0; b < p->kW; b++)
+          sum += (accreal)kernel[a * p->kW + b] * corner[a * p->imageW + b];
+      pos[y * p->posW + x] += (real)sum;
+    }
+}
+
+/* image[y*dH + a, x*dW + b] += kernel[a, b] * pos[y, x]: the transpose of mapCorrelate */
+static void THNN_(mapSpread)(const THNNMapPlanes *p, const real *pos, const real *kernel, real *image)
+{
+  for (int64_t y = 0; y < p->posH; y++)
+    for (int64_t x = 0; x < p->posW; x++) {
+      real *corner = image + y * p->dH * p->imageW + x * p->dW;
+      real v = pos[y * p->posW + x];
+      for (int64_t a = 0; a < p->kH; a++)
+        for (int64_t b = 0; b < p->kW; b++)
+          corner[a * p->imageW + b] += kernel[a * p->kW + b] * v;
+    }
+}
+
+/* kernel[a, b] += scale * sum over y, x of pos[y, x] * image[y*dH + a, x*dW + b] */
+static void THNN_(mapKernelGradient)(const THNNMapPlanes *p, const real *image, const real *pos, real *kernel,
+                                     accreal scale)
+{
+  for (int64_t a = 0; a < p->kH; a++)
+    for (int64_t b = 0; b < p->kW; b++) {
+      accreal sum = 0;
+      for (int64_t y = 0; y < p->posH; y++)
+        for (int64_t x = 0; x < p->posW; x++)
+          sum += (accreal)pos[y * p->posW + x] * image[(y * p->dH + a) * p->imageW + x * p->dW + b];
+      kernel[a * p->kW + b] += (real)(scale * sum);
+    }
+}
+
+/* The checks both Map layers share: kernel settings, weight [nConnections,
+ * kH, kW] (named wName), the table, bias [nOutputPlane] (named bName, may be
+ * NULL), and an input of 3 or 4 dims with at least nInputPlane planes (more
+ * are allowed and unused, as in Torch7).  Sets *batched. */
+static int THNN_(mapCheckCommon)(THNNState *state, const THTensor *input, const THTensor *weight, const char *wName,
+                                 const THTensor *bias, const char *bName, const THLongTensor *connTable,
+                                 int nInputPlane, int nOutputPlane, int kW, int kH, int dW, int dH, int *batched)
+{
+  if (kW <= 0 || kH <= 0)
+    return THError(state, "kernel size must be positive, got kW=%d, kH=%d", kW, kH);
+  if (dW <= 0 || dH <= 0)
+    return THError(state, "stride must be positive, got dW=%d, dH=%d", dW, dH);
+  if (!(weight->nDimension == 3 && weight->size[1] == kH && weight->size[2] == kW))
+    return THTensor_(shapeError)(state, wName, weight, "3D [nConnections, kH=%d, kW=%d]", kH, kW);
+  TH_TRY(THNNMap_checkTable(state, connTable, weight->size[0], nInputPlane, nOutputPlane));
+  int64_t nOut = nOutputPlane;
+  if (bias)
+    TH_TRY(THTensor_(checkSizes)(state, bName, bias, 1, &nOut));
+  *batched = input->nDimension == 4;
+  if (!(input->nDimension == 3 || *batched) || input->size[*batched] < nInputPlane)
+    return THTensor_(shapeError)(state, "input", input,
+                                 "3D [nInputPlane, iH, iW] or 4D [batch, nInputPlane, iH, iW] with at least "
+                                 "%d planes", nInputPlane);
+  return 0;
+}
+
+#endif
