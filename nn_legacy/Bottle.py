@@ -73,8 +73,10 @@ class Bottle(Container):
 
     def _inner_grad(self, gradOutput):
         self._need_output()
-        if not isinstance(gradOutput, np.ndarray) or gradOutput.shape != self.output.shape:
-            got = describe(gradOutput) if isinstance(gradOutput, np.ndarray) else type(gradOutput).__name__
+        if not isinstance(gradOutput, np.ndarray):
+            raise TypeError(f"{type(self).__name__}: gradOutput must be a numpy array, got {type(gradOutput).__name__}")
+        if gradOutput.shape != self.output.shape:
+            got = describe(gradOutput)
             raise ValueError(f"{type(self).__name__}: gradOutput must be shaped as output "
                              f"{list(self.output.shape)}, got {got}")
         return gradOutput.reshape(self.modules[0].output.shape)

@@ -39,10 +39,11 @@ class Concat(Container):
 
     def _check_grad(self, gradOutput):
         self._need_output()
-        if not isinstance(gradOutput, np.ndarray) or gradOutput.shape != self.output.shape:
-            shape = getattr(gradOutput, "shape", type(gradOutput).__name__)
+        if not isinstance(gradOutput, np.ndarray):
+            raise TypeError(f"{type(self).__name__}: gradOutput must be a numpy array, got {type(gradOutput).__name__}")
+        if gradOutput.shape != self.output.shape:
             raise ValueError(f"{type(self).__name__}: gradOutput must be shaped as output {list(self.output.shape)}, "
-                             f"got {list(shape) if isinstance(shape, tuple) else shape}")
+                             f"got {list(gradOutput.shape)}")
 
     def _sum_grad_inputs(self, input, method, gradOutput, *extra):
         self._check_grad(gradOutput)

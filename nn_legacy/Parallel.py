@@ -39,9 +39,11 @@ class Parallel(Container):
         return self.output
 
     def _parts(self, gradOutput):
-        if not isinstance(gradOutput, np.ndarray) or gradOutput.shape != self.output.shape:
+        if not isinstance(gradOutput, np.ndarray):
+            raise TypeError(f"{type(self).__name__}: gradOutput must be a numpy array, got {type(gradOutput).__name__}")
+        if gradOutput.shape != self.output.shape:
             raise ValueError(f"{type(self).__name__}: gradOutput must be shaped as output "
-                             f"{list(self.output.shape)}, got {list(getattr(gradOutput, 'shape', ()))}")
+                             f"{list(self.output.shape)}, got {list(gradOutput.shape)}")
         parts, offset = [], 0
         for m in self.modules:
             n = m.output.shape[self.outputDimension]

@@ -41,11 +41,12 @@ class RReLU(Module):
         self.noise = None
 
     def updateOutput(self, input):
+        kernel = self._kernel_of(input, "updateOutput")   # (checks the input before the noise takes its dtype)
         if self.train:
             # the kernel has no generator: it applies the slopes drawn here
             self.noise = np.ascontiguousarray(
                 generator().uniform(self.lower, self.upper, size=np.shape(input)), dtype=input.dtype)
-        self.output = self._kernel_of(input, "updateOutput")(
+        self.output = kernel(
             input, self.output, self.noise if self.train else None, self.lower, self.upper, self.train,
             self.inplace)
         return self.output

@@ -425,12 +425,29 @@ def _longer(a):
 
 
 def module_dtype(c):
+    """An input (one float array of a table input) of int64 or float16, or
+    as a list (array inputs), refused; so is a gradOutput of int64, as a
+    list, or of the other float precision; and a module with parameters
+    refuses an input of the other precision."""
     m = c.module
-    for what, bad in _bad_dtypes(c.input):
+    bad_inputs = _bad_dtypes(c.input)
+    if isinstance(c.input, np.ndarray):
+        bad_inputs.append(("list", c.input.tolist()))
+    if m.parameters()[0] and isinstance(c.input, np.ndarray) and is_free(c.input):
+        bad_inputs.append(("float32 for a float64 module", c.input.astype(np.float32)))
+    for what, bad in bad_inputs:
         with pytest.raises(TypeError) as info:
             c.forward(m, bad)
         _names_the_layer(c, info.value)
     g = c.grad_output()
+    if isinstance(g, np.ndarray) and is_free(g) and g.ndim:
+        x = copies(c.input)
+        c.forward(m, x)
+        for what, bad in (("list", g.tolist()), ("int64", (g * 4).astype(np.int64)),
+                          ("float32", g.astype(np.float32))):
+            with pytest.raises(TypeError) as info:
+                m.backward(x, bad)
+            _names_the_layer(c, info.value)
     assert_same(c.forward_backward(m, c.input, g), c.forward_backward(m.clone(), c.input, g), "after the errors: ")
 
 

@@ -2,7 +2,7 @@
 #define TH_GENERIC_FILE "generic/SpatialConvolutionMM.c"
 #else
 
-/* SpatialDilatedConvolution with dilation 1 (included after it). */
+/* SpatialDilatedConvolution with dilation 1 (its public functions, declared in THNN.h). */
 
 int THNN_(SpatialConvolutionMM_updateOutput)(
     THNNState *state, THTensor *input, THTensor *output, THTensor *weight, THTensor *bias,

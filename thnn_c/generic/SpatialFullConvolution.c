@@ -2,7 +2,7 @@
 #define TH_GENERIC_FILE "generic/SpatialFullConvolution.c"
 #else
 
-/* SpatialFullDilatedConvolution with dilation 1 (included after it). */
+/* SpatialFullDilatedConvolution with dilation 1 (its public functions, declared in THNN.h). */
 
 int THNN_(SpatialFullConvolution_updateOutput)(
     THNNState *state, THTensor *input, THTensor *output, THTensor *weight, THTensor *bias, THTensor *finput,

@@ -2,7 +2,7 @@
 #define TH_GENERIC_FILE "generic/VolumetricConvolutionMM.c"
 #else
 
-/* VolumetricDilatedConvolution with dilation 1 (included after it). */
+/* VolumetricDilatedConvolution with dilation 1 (its public functions, declared in THNN.h). */
 
 int THNN_(VolumetricConvolutionMM_updateOutput)(
     THNNState *state, THTensor *input, THTensor *output, THTensor *weight, THTensor *bias, THTensor *finput,

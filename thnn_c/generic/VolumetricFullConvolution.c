@@ -2,7 +2,7 @@
 #define TH_GENERIC_FILE "generic/VolumetricFullConvolution.c"
 #else
 
-/* VolumetricFullDilatedConvolution with dilation 1 (included after it). */
+/* VolumetricFullDilatedConvolution with dilation 1 (its public functions, declared in THNN.h). */
 
 int THNN_(VolumetricFullConvolution_updateOutput)(
     THNNState *state, THTensor *input, THTensor *output, THTensor *weight, THTensor *bias, THTensor *finput,
