@@ -3,8 +3,7 @@ import numpy as np
 import pytest
 
 import nn_legacy as nn
-from layer_checks import (assert_input_jacobian, check_batch_equals_samples, check_buffer_reuse, check_float32,
-                          check_noncontiguous, check_pickle, raises_exactly, torch_forward_backward, torch_or_skip,
+from layer_checks import (assert_input_jacobian, raises_exactly, torch_forward_backward, torch_or_skip,
                           uniform)
 from numpy_checks import check_bad_arrays_numpy
 
@@ -64,28 +63,6 @@ def test_in_place_masks_gradOutput_like_torch7s_in_place_relu():
     np.testing.assert_array_equal(m.backward(x_in, g_in), expected[1])
     np.testing.assert_array_equal(g_in, np.where(expected[0] > 0, g, 0))
     assert_input_jacobian(nn.CReLU(1, inplace=True), x, kinks=(0,))
-
-
-def test_float32_matches_float64():
-    check_float32(nn.CReLU(1), uniform((6, 5), 1), uniform((6, 10), 2))
-
-
-@pytest.mark.parametrize("n_dims, shape, dim", LAYOUTS[:4], ids=IDS[:4])
-def test_noncontiguous_input_and_gradOutput(n_dims, shape, dim):
-    check_noncontiguous(nn.CReLU(n_dims), with_zeros(shape), uniform(out_shape(shape, dim), 2))
-
-
-def test_batch_equals_samples():
-    check_batch_equals_samples(nn.CReLU(3), with_zeros((3, 2, 2, 2)), uniform((3, 4, 2, 2), 2))
-
-
-def test_buffer_reuse_across_batch_sizes():
-    check_buffer_reuse(nn.CReLU(1), uniform((8, 5), 1), uniform((8, 10), 2), uniform((4, 5), 3),
-                       uniform((4, 10), 4))
-
-
-def test_pickle_round_trip():
-    check_pickle(nn.CReLU(1), uniform((4, 5), 1), uniform((4, 10), 2))
 
 
 def test_bad_arrays():

@@ -5,8 +5,6 @@ import pytest
 import nn_legacy as nn
 from layer_checks import raises_exactly, uniform
 from numpy_checks import from_torch7
-from table_module_checks import (assert_table_jacobian, check_table_batch_equals_samples, check_table_noncontiguous,
-                                 check_table_pickle)
 
 
 @pytest.mark.parametrize("in_shape,out_shape", [((3, 4), (12,)), ((2, 3, 4), (2, 12)), ((0, 3, 4), (0, 12))],
@@ -19,15 +17,6 @@ def test_shapes(in_shape, out_shape):
     np.testing.assert_array_equal(out.ravel(), x.ravel())
     g = uniform(out_shape, 2)
     np.testing.assert_array_equal(m.backward(x, g), g.reshape(in_shape))
-
-
-def test_jacobian_batches_strides_pickle():
-    m = nn.Collapse(2)
-    assert_table_jacobian(m, uniform((3, 2), 1))
-    assert_table_jacobian(m, uniform((2, 3, 2), 1))
-    check_table_batch_equals_samples(m, uniform((2, 3, 2), 1), uniform((2, 6), 2))
-    check_table_noncontiguous(m, uniform((2, 3, 2), 1), uniform((2, 6), 2))
-    check_table_pickle(m, uniform((2, 3, 2), 1), uniform((2, 6), 2))
 
 
 def test_bad_arguments():

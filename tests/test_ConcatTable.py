@@ -4,10 +4,7 @@ import pickle
 import numpy as np
 
 import nn_legacy as nn
-from layer_checks import check_acc_update, raises_exactly, uniform
-from table_module_checks import (Flattened, assert_table_jacobian, assert_table_parameter_jacobians,
-                                 check_table_buffer_reuse, check_table_float32, check_table_noncontiguous,
-                                 check_table_pickle)
+from layer_checks import raises_exactly, uniform
 
 
 def make():
@@ -72,31 +69,9 @@ def test_accumulates_scaled_parameter_gradients():
 
 
 # ---------------------------------------------------------------- gradients
-def test_jacobians_for_an_array_input():
-    m, x = make(), uniform((3, 5), 5)
-    assert_table_jacobian(m, x)
-    assert_table_parameter_jacobians(m, x)
-
-
-def test_jacobians_for_a_table_input():
-    x = [uniform((2, 5), 6), uniform((2, 4), 7)]
-    assert_table_jacobian(table_input_make(), x)
-    assert_table_parameter_jacobians(table_input_make(), x)
-
-
 def grad_for_table_input(batch, seed):
     return [[uniform((batch, 3), seed), uniform((batch, 4), seed + 1)],
             [uniform((batch, 5), seed + 2), uniform((batch, 2), seed + 3)]]
-
-
-def test_table_properties():
-    x, g = [uniform((4, 5), 8), uniform((4, 4), 9)], grad_for_table_input(4, 10)
-    flat = Flattened(table_input_make(), x)
-    check_acc_update(flat, flat.vector(), uniform((4 * 14,), 10))
-    check_table_float32(table_input_make(), x, g)
-    check_table_noncontiguous(table_input_make(), x, g)
-    check_table_pickle(table_input_make(), x, g)
-    check_table_buffer_reuse(table_input_make(), x, g, [a[:2].copy() for a in x], grad_for_table_input(2, 20))
 
 
 def test_pickle_of_the_container_itself():

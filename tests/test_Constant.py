@@ -5,7 +5,6 @@ import pytest
 import nn_legacy as nn
 from layer_checks import raises_exactly, uniform
 from numpy_checks import from_torch7
-from table_module_checks import check_table_buffer_reuse, check_table_pickle
 
 VALUE = np.array([[1.0, 2.0], [3.0, 4.0]])
 
@@ -33,12 +32,6 @@ def test_float_converts_the_value():
 
 def test_integer_values_become_float64():
     assert nn.Constant(np.array([1, 2])).value.dtype == np.float64
-
-
-def test_buffers_and_pickle():
-    m = nn.Constant(VALUE, 1)
-    check_table_buffer_reuse(m, uniform((4, 5), 1), uniform((4, 2, 2), 2), uniform((3, 5), 3), uniform((3, 2, 2), 4))
-    check_table_pickle(m, uniform((3, 5), 1), uniform((3, 2, 2), 2))
 
 
 def test_bad_input():

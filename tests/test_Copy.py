@@ -5,8 +5,6 @@ import pytest
 import nn_legacy as nn
 from layer_checks import raises_exactly, uniform
 from numpy_checks import from_torch7
-from table_module_checks import (assert_table_jacobian, check_table_buffer_reuse, check_table_noncontiguous,
-                                 check_table_pickle)
 
 
 def test_converts_both_ways():
@@ -30,27 +28,12 @@ def test_same_types_pass_through_unless_forced():
     assert gin is not g and np.array_equal(gin, g)
 
 
-def test_jacobian():
-    assert_table_jacobian(nn.Copy(np.float32, np.float64), uniform((3, 4), 1))
-    assert_table_jacobian(nn.Copy(forceCopy=True), uniform((3, 4), 1))
-
-
 def test_type_sets_both_types_unless_dontCast():
     m = nn.Copy(np.float64, np.float64, forceCopy=True).float()
     assert m.intype == np.float32 and m.outtype == np.float32
     assert m.forward(uniform((2,), 1)).dtype == np.float32
     kept = nn.Copy(np.float32, np.float64, dontCast=True).float()
     assert kept.intype == np.float32 and kept.outtype == np.float64
-
-
-def test_noncontiguous_and_buffers():
-    m = nn.Copy(np.float64, np.float32)
-    check_table_noncontiguous(m, uniform((3, 4), 1), uniform((3, 4), 2).astype(np.float32))
-    check_table_buffer_reuse(m, uniform((5, 4), 1), uniform((5, 4), 2), uniform((3, 4), 3), uniform((3, 4), 4))
-
-
-def test_pickle_round_trip():
-    check_table_pickle(nn.Copy(np.float64, np.float32), uniform((3, 4), 1), uniform((3, 4), 2))
 
 
 def test_bad_arguments():

@@ -4,7 +4,7 @@ import pytest
 
 import nn_legacy as nn
 from layer_checks import classes, raises_exactly, uniform
-from table_module_checks import assert_table_jacobian, check_table_float32, check_table_pickle
+from table_module_checks import assert_table_jacobian
 
 
 def test_forward_is_the_loss_and_backward_its_gradient_times_gradOutput():
@@ -47,13 +47,6 @@ def test_jacobian_wrt_the_input(criterion):
     x, t = uniform((3, 4), 1, 0.1, 0.9), uniform((3, 4), 2, 0.1, 0.9)
     assert np.min(np.abs(x - t)) > 1e-3   # away from AbsCriterion's kink
     assert_table_jacobian(nn.CriterionTable(criterion), [x, t], fixed={"[1]"})
-
-
-def test_float32_and_pickle():
-    m = nn.CriterionTable(nn.MSECriterion())
-    t = [uniform((3, 4), 1), uniform((3, 4), 2)]
-    check_table_float32(m, t, 1.5)
-    check_table_pickle(m, t, 1.5)
 
 
 def test_clearState_reaches_the_criterion():

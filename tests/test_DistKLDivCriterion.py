@@ -6,8 +6,7 @@ import pytest
 
 import nn_legacy as nn
 import thnn
-from layer_checks import (assert_criterion_gradient, check_criterion_buffer_reuse, check_criterion_pickle,
-                          check_float32_criterion, check_noncontiguous_criterion, raises_exactly,
+from layer_checks import (raises_exactly,
                           torch_or_skip, uniform)
 
 SHAPES = [(7,), (4, 5), (2, 3, 4)]
@@ -75,31 +74,6 @@ def test_negative_targets_count_for_nothing_as_in_torch7():
 
 def test_default_is_size_average():
     assert nn.DistKLDivCriterion().sizeAverage
-
-
-@pytest.mark.parametrize("sizeAverage", [True, False], ids=["mean", "sum"])
-@pytest.mark.parametrize("shape", SHAPES, ids=str)
-def test_gradient(shape, sizeAverage):
-    assert_criterion_gradient(nn.DistKLDivCriterion(sizeAverage), log_probs(shape, 3), probs(shape, 4))
-
-
-def test_float32_matches_float64():
-    check_float32_criterion(nn.DistKLDivCriterion(), log_probs((6, 5), 1), probs((6, 5), 2))
-    check_float32_criterion(nn.DistKLDivCriterion(False), log_probs((6, 5), 1), probs((6, 5), 2))
-
-
-@pytest.mark.parametrize("shape", SHAPES, ids=str)
-def test_noncontiguous_input_and_target(shape):
-    check_noncontiguous_criterion(nn.DistKLDivCriterion(), log_probs(shape, 1), probs(shape, 2))
-
-
-def test_buffer_reuse_across_batch_sizes():
-    check_criterion_buffer_reuse(nn.DistKLDivCriterion(), log_probs((8, 5), 1), probs((8, 5), 2),
-                                 log_probs((4, 5), 3), probs((4, 5), 4))
-
-
-def test_pickle_round_trip():
-    check_criterion_pickle(nn.DistKLDivCriterion(False), log_probs((4, 5), 1), probs((4, 5), 2))
 
 
 def test_repr():

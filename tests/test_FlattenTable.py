@@ -3,7 +3,6 @@ import numpy as np
 
 import nn_legacy as nn
 from layer_checks import raises_exactly, uniform
-from table_module_checks import assert_table_jacobian, check_table_noncontiguous, check_table_pickle
 
 
 def nested():
@@ -24,14 +23,6 @@ def test_an_array_alone():
     x = uniform((3,), 1)
     out = nn.FlattenTable().forward(x)
     assert len(out) == 1 and out[0] is x
-
-
-def test_jacobian_strides_pickle():
-    m = nn.FlattenTable()
-    assert_table_jacobian(m, nested())
-    g = [uniform((2,), 5), uniform((3,), 6), uniform((1, 2), 7), uniform((4,), 8)]
-    check_table_noncontiguous(m, nested(), g)
-    check_table_pickle(m, nested(), g)
 
 
 def test_bad_input():

@@ -7,8 +7,7 @@ import pytest
 
 import nn_legacy as nn
 import thnn
-from layer_checks import (assert_input_jacobian, assert_parameter_jacobians, check_acc_update, check_float32,
-                          check_noncontiguous, check_pickle, raises_exactly, torch_or_skip, uniform)
+from layer_checks import (check_pickle, raises_exactly, torch_or_skip, uniform)
 from table_checks import Slot
 
 H, B = 3, 4
@@ -121,36 +120,7 @@ def test_reset_draws_from_the_torch_range():
 
 
 # ---------------------------------------------------------------- gradients
-@pytest.mark.parametrize("slot", range(3), ids=SLOTS)
-@pytest.mark.parametrize("batch", [B, None], ids=["2D", "1D"])
-@pytest.mark.parametrize("bias", [True, False], ids=["bias", "nobias"])
-def test_jacobians(slot, batch, bias):
-    m = make(bias)
-    t = table(batch, seed=4)
-    wrapped = Slot(m, t, slot)
-    assert_input_jacobian(wrapped, t[slot])
-    if bias:
-        assert_parameter_jacobians(wrapped, t[slot])
-
-
-def test_accUpdateGradParameters():
-    t = table()
-    check_acc_update(Slot(make(), t, 0), t[0], uniform((B, H), 9), lr=0.3)
-
-
 # ---------------------------------------------------------------- generic properties
-@pytest.mark.parametrize("slot", range(3), ids=SLOTS)
-def test_float32_matches_float64(slot):
-    t = table()
-    check_float32(Slot(make(), t, slot), t[slot], uniform((B, H), 9))
-
-
-@pytest.mark.parametrize("slot", range(3), ids=SLOTS)
-def test_noncontiguous_inputs_and_gradOutput(slot):
-    t = table()
-    check_noncontiguous(Slot(make(), t, slot), t[slot], uniform((B, H), 9))
-
-
 def test_batch_equals_samples():
     m = make()
     t, g = table(), uniform((B, H), 9)

@@ -6,8 +6,7 @@ import pytest
 import nn_legacy as nn
 import thnn
 from activation_checks import t7_module
-from layer_checks import (arbitrary_views, assert_input_jacobian, check_bad_arrays, check_batch_equals_samples,
-                          check_buffer_reuse, check_float32, check_noncontiguous, check_pickle, draw_shape,
+from layer_checks import (arbitrary_views, draw_shape,
                           raises_exactly, run_hypothesis, torch_forward_backward, torch_or_skip, uniform)
 
 # (input shape, dim)
@@ -60,39 +59,8 @@ def test_extreme_gates_saturate_without_nan():
     np.testing.assert_array_equal(m.backward(x, np.ones(2)), [0.0, 1.0, 0.0, 0.0])
 
 
-@pytest.mark.parametrize("shape, dim", CASES, ids=CASE_IDS)
-def test_jacobian(shape, dim):
-    assert_input_jacobian(nn.GatedLinearUnit(dim), uniform(shape, 3))
-
-
 def test_has_no_parameters():
     assert nn.GatedLinearUnit().parameters() == ([], [])
-
-
-@pytest.mark.parametrize("dim", [0, 1])
-def test_float32_matches_float64(dim):
-    x = uniform((6, 4), 1)
-    check_float32(nn.GatedLinearUnit(dim), x, uniform(halved(x.shape, dim), 2))
-
-
-@pytest.mark.parametrize("shape, dim", CASES[:5], ids=CASE_IDS[:5])
-def test_noncontiguous_input_and_gradOutput(shape, dim):
-    check_noncontiguous(nn.GatedLinearUnit(dim), uniform(shape, 1), uniform(halved(shape, dim), 2))
-
-
-@pytest.mark.parametrize("dim", [None, -1, -2])
-def test_batch_equals_samples(dim):
-    x = uniform((5, 4, 6), 1)
-    check_batch_equals_samples(nn.GatedLinearUnit(dim), x, uniform(halved(x.shape, dim or -1), 2))
-
-
-def test_buffer_reuse_across_batch_sizes():
-    check_buffer_reuse(nn.GatedLinearUnit(), uniform((8, 6), 1), uniform((8, 3), 2), uniform((4, 6), 3),
-                       uniform((4, 3), 4))
-
-
-def test_pickle_round_trip():
-    check_pickle(nn.GatedLinearUnit(0), uniform((4, 6), 1), uniform((2, 6), 2))
 
 
 @pytest.mark.parametrize("index", [(1, 1), (1, 4)], ids=["in a", "in b"])
@@ -171,10 +139,6 @@ def test_kernel_refuses_dim_out_of_range(dim):
     with raises_exactly(thnn.THNNError, f"GatedLinear_updateOutput: input must be a tensor with a dim {dim} "
                                         f"(0-based) to halve, got 2D of size [4, 6]"):
         thnn.Double.GatedLinear_updateOutput(np.zeros((4, 6)), None, dim)
-
-
-def test_bad_array_types():
-    check_bad_arrays(nn.GatedLinearUnit(), uniform((4, 6), 1), uniform((4, 3), 2), "GatedLinear")
 
 
 @pytest.mark.parametrize("g_shape, described", [((4, 6), "2D of size [4, 6]"), ((2, 6), "2D of size [2, 6]"),

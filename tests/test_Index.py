@@ -5,8 +5,6 @@ import pytest
 import nn_legacy as nn
 from layer_checks import raises_exactly, torch_or_skip, uniform
 from numpy_checks import from_torch7
-from table_module_checks import (assert_table_jacobian, check_table_buffer_reuse, check_table_float32,
-                                 check_table_noncontiguous, check_table_pickle)
 
 INDICES = np.array([2, 0, 2, 3])
 
@@ -35,20 +33,6 @@ def test_matches_torch_index_select():
     m = nn.Index(1)
     np.testing.assert_array_equal(m.forward([x, INDICES]), out.detach().numpy())
     np.testing.assert_allclose(m.backward([x, INDICES], g)[0], tx.grad.numpy(), rtol=1e-15)
-
-
-@pytest.mark.parametrize("shape,dim", [((5,), 0), ((4, 5), 1), ((2, 4, 3), 1)])
-def test_jacobian_wrt_the_tensor(shape, dim):
-    assert_table_jacobian(nn.Index(dim), [uniform(shape, 1), np.array([1, 3, 1])])
-
-
-def test_float32_strides_buffers_pickle():
-    m = nn.Index(1)
-    t, g = [uniform((3, 5), 1), INDICES], uniform((3, 4), 2)
-    check_table_float32(m, t, g)
-    check_table_noncontiguous(m, t, g)
-    check_table_buffer_reuse(m, [uniform((6, 5), 1), INDICES], uniform((6, 4), 2), t, g)
-    check_table_pickle(m, t, g)
 
 
 def test_bad_input():

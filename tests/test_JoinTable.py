@@ -5,8 +5,6 @@ import pytest
 import nn_legacy as nn
 from layer_checks import raises_exactly, torch_or_skip, uniform
 from numpy_checks import from_torch7
-from table_module_checks import (assert_table_jacobian, check_table_batch_equals_samples, check_table_buffer_reuse,
-                                 check_table_float32, check_table_noncontiguous, check_table_pickle)
 
 
 def table(axis, shape=(2, 3), sizes=(1, 3, 2), seed=1):
@@ -44,21 +42,6 @@ def test_matches_torch_cat():
     np.testing.assert_array_equal(m.forward(t), out.detach().numpy())
     for got, expected in zip(m.backward(t, g), ts):
         np.testing.assert_array_equal(got, expected.grad.numpy())
-
-
-@pytest.mark.parametrize("axis", [0, 1])
-def test_jacobian_wrt_every_entry(axis):
-    assert_table_jacobian(nn.JoinTable(axis), table(axis))
-
-
-def test_batch_float32_strides_buffers_pickle():
-    m = nn.JoinTable(0, 1)
-    t, g = table(1, (3, 4)), uniform((3, 6), 9)
-    check_table_batch_equals_samples(m, t, g)
-    check_table_float32(m, t, g)
-    check_table_noncontiguous(m, t, g)
-    check_table_buffer_reuse(m, table(1, (5, 4)), uniform((5, 6), 9), t, g)
-    check_table_pickle(m, t, g)
 
 
 def test_one_entry_and_other_dtypes():

@@ -4,9 +4,7 @@ import numpy as np
 import pytest
 
 import nn_legacy as nn
-from layer_checks import (assert_table_criterion_gradient, check_float32_table_criterion,
-                          check_noncontiguous_table_criterion, check_table_criterion_buffer_reuse,
-                          check_table_criterion_pickle, raises_exactly, torch_or_skip, uniform)
+from layer_checks import (raises_exactly, torch_or_skip, uniform)
 
 
 def numpy_l1_hinge(x1, x2, y, margin=1.0):
@@ -70,13 +68,6 @@ def test_default_margin():
     assert c.forward([np.array([0.0, 0.25]), np.array([0.0, 0.0])], -1) == 0.75
 
 
-@pytest.mark.parametrize("y, factor", CASES.values(), ids=CASES.keys())
-@pytest.mark.parametrize("shape", [(6,), (3, 4)], ids=str)
-def test_gradient(shape, y, factor):
-    x = pair(shape, seed=4)
-    assert_table_criterion_gradient(nn.L1HingeEmbeddingCriterion(margin_around(x, factor)), x, y)
-
-
 def test_at_the_margin_the_gradient_is_kept_as_in_torch7():
     c = nn.L1HingeEmbeddingCriterion(0.5)
     x = [np.array([0.5, 1.0]), np.array([0.0, 1.0])]
@@ -97,27 +88,6 @@ def test_equal_elements_get_no_gradient():
     np.testing.assert_array_equal(grads[0], [0.0, 1.0])
     np.testing.assert_array_equal(grads[1], [0.0, -1.0])
     assert not np.signbit(grads[1][0]), "a zero gradient is +0"
-
-
-def test_float32_matches_float64():
-    x = pair()
-    for y, factor in CASES.values():
-        check_float32_table_criterion(nn.L1HingeEmbeddingCriterion(margin_around(x, factor)), x, y)
-
-
-@pytest.mark.parametrize("shape", [(6,), (3, 4)], ids=str)
-def test_noncontiguous_inputs(shape):
-    x = pair(shape)
-    check_noncontiguous_table_criterion(nn.L1HingeEmbeddingCriterion(margin_around(x, 1.5)), x, -1)
-
-
-def test_buffer_reuse_across_sizes():
-    check_table_criterion_buffer_reuse(nn.L1HingeEmbeddingCriterion(), pair((8,), 1), 1, pair((4,), 3), 1)
-
-
-def test_pickle_round_trip():
-    x = pair()
-    check_table_criterion_pickle(nn.L1HingeEmbeddingCriterion(margin_around(x, 2)), x, -1)
 
 
 def test_empty_vectors_are_at_distance_zero():

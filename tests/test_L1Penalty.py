@@ -3,8 +3,7 @@ import numpy as np
 import pytest
 
 import nn_legacy as nn
-from layer_checks import (assert_input_jacobian, check_batch_equals_samples, check_buffer_reuse, check_float32,
-                          check_noncontiguous, check_pickle, noncontiguous_views, torch_or_skip, uniform)
+from layer_checks import (assert_input_jacobian, check_noncontiguous, noncontiguous_views, torch_or_skip, uniform)
 from numpy_checks import check_bad_arrays_numpy
 
 W = 0.3
@@ -81,10 +80,6 @@ def test_jacobian_of_the_output_is_the_identity():
     assert_input_jacobian(nn.L1Penalty(0), uniform((3, 4), 3))
 
 
-def test_float32_matches_float64():
-    check_float32(nn.L1Penalty(W), uniform((6, 5), 1), uniform((6, 5), 2))
-
-
 @pytest.mark.parametrize("shape", [(7,), (4, 5)], ids=str)
 def test_noncontiguous_input_and_gradOutput(shape):
     m = nn.L1Penalty(W)
@@ -95,19 +90,6 @@ def test_noncontiguous_input_and_gradOutput(shape):
     for name, view in noncontiguous_views(x):
         m.forward(view)
         assert m.loss == loss, name
-
-
-def test_batch_equals_samples():
-    check_batch_equals_samples(nn.L1Penalty(W), with_zeros((5, 3)), uniform((5, 3), 2))
-
-
-def test_buffer_reuse_across_batch_sizes():
-    check_buffer_reuse(nn.L1Penalty(W), uniform((8, 5), 1), uniform((8, 5), 2), uniform((4, 5), 3),
-                       uniform((4, 5), 4))
-
-
-def test_pickle_round_trip():
-    check_pickle(nn.L1Penalty(W, True), uniform((4, 5), 1), uniform((4, 5), 2))
 
 
 def test_bad_arrays():

@@ -6,8 +6,7 @@ import pytest
 
 import nn_legacy as nn
 import thnn
-from layer_checks import (assert_parameter_jacobians, check_acc_update, check_batch_equals_samples,
-                          check_buffer_reuse, check_float32, check_noncontiguous, check_pickle,
+from layer_checks import (check_pickle,
                           raises_exactly, torch_or_skip, uniform)
 
 N_INDEX, N_OUT = 10, 4
@@ -183,16 +182,6 @@ def test_maxNorm_matches_torch_embedding(p):
 
 
 # ---------------------------------------------------------------- gradients
-@pytest.mark.parametrize("shape", [(6,), (2, 3)], ids=["1D", "2D"])
-def test_jacobian_wrt_the_table(shape):
-    # indices are not differentiable; the checks perturb the table only
-    assert_parameter_jacobians(nn.LookupTable(N_INDEX, N_OUT), indices(shape, 4).astype(np.float64))
-
-
-def test_accUpdateGradParameters():
-    check_acc_update(nn.LookupTable(N_INDEX, N_OUT), indices((3, 4), 1), uniform((3, 4, N_OUT), 2), lr=0.3)
-
-
 def test_accUpdateOnly_drops_the_gradient_but_still_trains():
     m = nn.LookupTable(N_INDEX, N_OUT).accUpdateOnly()
     assert m.gradWeight is None and m.parameters() == ([], [])
@@ -220,10 +209,6 @@ def test_in_a_sequential_the_gradient_reaches_the_table():
 
 
 # ---------------------------------------------------------------- generic properties
-def test_float32_matches_float64():
-    check_float32(nn.LookupTable(N_INDEX, N_OUT), indices((3, 5), 1), uniform((3, 5, N_OUT), 2))
-
-
 def test_float32_renorm_matches_float64():
     m = nn.LookupTable(N_INDEX, N_OUT, maxNorm=1.0)
     m32 = m.clone().float()
@@ -231,21 +216,6 @@ def test_float32_renorm_matches_float64():
     out32 = m32.forward(x)
     assert out32.dtype == np.float32 and m32.weight.dtype == np.float32
     np.testing.assert_allclose(out32, m.forward(x), rtol=1e-4 * np.abs(m.weight).max())
-
-
-@pytest.mark.parametrize("shape", [(7,), (3, 5)], ids=["1D", "2D"])
-def test_noncontiguous_indices_and_gradOutput(shape):
-    # the gaps of the strided index views hold -7, which the kernels would refuse if they read it
-    check_noncontiguous(nn.LookupTable(N_INDEX, N_OUT), indices(shape, 1), uniform(shape + (N_OUT,), 2))
-
-
-def test_batch_equals_samples():
-    check_batch_equals_samples(nn.LookupTable(N_INDEX, N_OUT), indices((4, 3), 1), uniform((4, 3, N_OUT), 2))
-
-
-def test_buffer_reuse_across_shapes():
-    check_buffer_reuse(nn.LookupTable(N_INDEX, N_OUT), indices((4, 5), 1), uniform((4, 5, N_OUT), 2),
-                       indices((2, 5), 3), uniform((2, 5, N_OUT), 4))
 
 
 def test_pickle_round_trip():

@@ -5,8 +5,6 @@ import pytest
 import nn_legacy as nn
 from layer_checks import raises_exactly, torch_or_skip, uniform
 from numpy_checks import from_torch7
-from table_module_checks import (assert_table_jacobian, check_table_batch_equals_samples, check_table_buffer_reuse,
-                                 check_table_float32, check_table_noncontiguous, check_table_pickle)
 
 TRANS = {"plain": (False, False), "transA": (True, False), "transB": (False, True), "both": (True, True)}
 
@@ -52,22 +50,6 @@ def test_matches_torch(trans, batch):
     ga, gb = m.backward([a, b], g)
     np.testing.assert_allclose(ga, ta.grad.numpy(), rtol=1e-13)
     np.testing.assert_allclose(gb, tb.grad.numpy(), rtol=1e-13)
-
-
-@pytest.mark.parametrize("batch", [None, 2], ids=["2D", "3D"])
-@pytest.mark.parametrize("trans", TRANS.values(), ids=TRANS.keys())
-def test_jacobian_wrt_both(trans, batch):
-    assert_table_jacobian(nn.MM(*trans), operands(*trans, batch))
-
-
-def test_batch_float32_strides_buffers_pickle():
-    m = nn.MM(True, False)
-    t, g = operands(True, False, 3), uniform((3, 3, 2), 3)
-    check_table_batch_equals_samples(m, t, g)
-    check_table_float32(m, t, g)
-    check_table_noncontiguous(m, t, g)
-    check_table_buffer_reuse(m, operands(True, False, 5), uniform((5, 3, 2), 4), t, g)
-    check_table_pickle(m, t, g)
 
 
 def test_bad_input():

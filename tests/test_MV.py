@@ -5,8 +5,6 @@ import pytest
 import nn_legacy as nn
 from layer_checks import raises_exactly, torch_or_skip, uniform
 from numpy_checks import from_torch7
-from table_module_checks import (assert_table_jacobian, check_table_batch_equals_samples, check_table_buffer_reuse,
-                                 check_table_float32, check_table_noncontiguous, check_table_pickle)
 
 
 def operands(trans, batch=None, seed=1):
@@ -45,22 +43,6 @@ def test_matches_torch(trans, batch):
     gm, gv = m.backward([mat, v], g)
     np.testing.assert_allclose(gm, tm.grad.numpy(), rtol=1e-13)
     np.testing.assert_allclose(gv, tv.grad.numpy(), rtol=1e-13)
-
-
-@pytest.mark.parametrize("batch", [None, 2], ids=["2D", "3D"])
-@pytest.mark.parametrize("trans", [False, True], ids=["plain", "trans"])
-def test_jacobian_wrt_both(trans, batch):
-    assert_table_jacobian(nn.MV(trans), operands(trans, batch))
-
-
-def test_batch_float32_strides_buffers_pickle():
-    m = nn.MV(True)
-    t, g = operands(True, 3), uniform((3, 3), 3)
-    check_table_batch_equals_samples(m, t, g)
-    check_table_float32(m, t, g)
-    check_table_noncontiguous(m, t, g)
-    check_table_buffer_reuse(m, operands(True, 5), uniform((5, 3), 4), t, g)
-    check_table_pickle(m, t, g)
 
 
 def test_bad_input():

@@ -5,10 +5,7 @@ import numpy as np
 import pytest
 
 import nn_legacy as nn
-from layer_checks import check_acc_update, raises_exactly, uniform
-from table_module_checks import (Flattened, assert_table_jacobian, assert_table_parameter_jacobians,
-                                 check_table_buffer_reuse, check_table_float32, check_table_noncontiguous,
-                                 check_table_pickle)
+from layer_checks import raises_exactly, uniform
 
 
 def make(shared=True):
@@ -87,23 +84,6 @@ def test_longer_and_shorter_tables():
     assert m.forward([]) == []
     m.clearState()
     assert m.modules == [m.module] and m.output is None
-
-
-def test_jacobians_through_shared_parameters():
-    x = inputs(3, 2, 20)
-    assert_table_jacobian(make(), x)
-    assert_table_parameter_jacobians(make(), x)
-
-
-def test_table_properties():
-    x = inputs(3, 2, 30)
-    g = [uniform((2, 3), 31 + i) for i in range(3)]
-    flat = Flattened(make(), x)
-    check_acc_update(flat, flat.vector(), uniform((18,), 31))
-    check_table_float32(make(), x, g)
-    check_table_noncontiguous(make(), x, g)
-    check_table_pickle(make(), x, g)
-    check_table_buffer_reuse(make(), x, g, inputs(3, 1, 40), [uniform((1, 3), 41 + i) for i in range(3)])
 
 
 def test_type_conversion_and_pickle_keep_the_clones_shared():

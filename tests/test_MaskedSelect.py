@@ -4,8 +4,6 @@ import pytest
 
 import nn_legacy as nn
 from layer_checks import raises_exactly, torch_or_skip, uniform
-from table_module_checks import (assert_table_jacobian, check_table_buffer_reuse, check_table_float32,
-                                 check_table_noncontiguous, check_table_pickle)
 
 
 def mask(shape, seed=0):
@@ -36,22 +34,6 @@ def test_matches_torch_masked_select():
     m = nn.MaskedSelect()
     np.testing.assert_array_equal(m.forward([x, where]), out.detach().numpy())
     np.testing.assert_array_equal(m.backward([x, where], g)[0], tx.grad.numpy())
-
-
-def test_jacobian():
-    assert_table_jacobian(nn.MaskedSelect(), [uniform((3, 4), 1), mask((3, 4))])
-    assert_table_jacobian(nn.MaskedSelect(), [uniform((5,), 1), mask((5,), 1)])
-
-
-def test_float32_strides_buffers_pickle():
-    m = nn.MaskedSelect()
-    where = mask((3, 4))
-    t, g = [uniform((3, 4), 1), where], uniform((int(where.sum()),), 2)
-    check_table_float32(m, t, g)
-    check_table_noncontiguous(m, t, g)
-    big = mask((5, 4), 3)
-    check_table_buffer_reuse(m, [uniform((5, 4), 1), big], uniform((int(big.sum()),), 2), t, g)
-    check_table_pickle(m, t, g)
 
 
 def test_bad_input():

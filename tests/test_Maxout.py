@@ -6,9 +6,8 @@ import nn_legacy as nn
 import thnn
 from nn_legacy import jacobian
 from layer_checks import (JACOBIAN_TOL, STEP, assert_input_jacobian, assert_parameter_jacobians, check_acc_update,
-                          check_batch_equals_samples, check_buffer_reuse, check_float32, check_noncontiguous,
                           check_pickle, raises_exactly, torch_forward_backward, torch_or_skip, uniform)
-from numpy_checks import check_bad_arrays_numpy, check_float64_module_refuses_float32
+from numpy_checks import check_bad_arrays_numpy
 
 N_IN, N_OUT, PIECES = 4, 3, 2
 
@@ -72,14 +71,6 @@ def test_preprocess_is_applied_before_the_maximum():
     np.testing.assert_allclose(m.forward(x), (-z).max(axis=1), rtol=1e-14, atol=1e-15)
 
 
-@pytest.mark.parametrize("shape", [(N_IN,), (3, N_IN)], ids=["1D", "2D"])
-def test_jacobians(shape):
-    m = nn.Maxout(N_IN, N_OUT, PIECES)
-    x = uniform(shape, 3)
-    assert_input_jacobian(m, x)
-    assert_parameter_jacobians(m, x)
-
-
 def test_jacobians_with_a_preprocess_that_has_parameters():
     m = nn.Maxout(N_IN, N_OUT, PIECES, nn.CMul(PIECES, N_OUT))
     assert len(m.parameters()[0]) == 3
@@ -101,25 +92,6 @@ def test_accUpdateGradParameters():
     check_acc_update(nn.Maxout(N_IN, N_OUT, PIECES), uniform((3, N_IN), 1), uniform((3, N_OUT), 2), lr=0.3)
     check_acc_update(nn.Maxout(N_IN, N_OUT, PIECES, nn.CMul(PIECES, N_OUT)), uniform((3, N_IN), 1),
                      uniform((3, N_OUT), 2), lr=0.3)
-
-
-def test_float32_matches_float64():
-    check_float32(nn.Maxout(N_IN, N_OUT, PIECES), uniform((6, N_IN), 1), uniform((6, N_OUT), 2))
-    check_float64_module_refuses_float32(nn.Maxout(N_IN, N_OUT, PIECES), uniform((3, N_IN)))
-
-
-@pytest.mark.parametrize("shape", [(N_IN,), (3, N_IN)], ids=["1D", "2D"])
-def test_noncontiguous_input_and_gradOutput(shape):
-    check_noncontiguous(nn.Maxout(N_IN, N_OUT, PIECES), uniform(shape, 1), uniform(shape[:-1] + (N_OUT,), 2))
-
-
-def test_batch_equals_samples():
-    check_batch_equals_samples(nn.Maxout(N_IN, N_OUT, PIECES), uniform((4, N_IN), 1), uniform((4, N_OUT), 2))
-
-
-def test_buffer_reuse_across_batch_sizes():
-    check_buffer_reuse(nn.Maxout(N_IN, N_OUT, PIECES), uniform((8, N_IN), 1), uniform((8, N_OUT), 2),
-                       uniform((3, N_IN), 3), uniform((3, N_OUT), 4))
 
 
 def test_pickle_round_trip():

@@ -3,7 +3,7 @@ import numpy as np
 import pytest
 
 import nn_legacy as nn
-from layer_checks import assert_input_jacobian, torch_forward_backward, uniform
+from layer_checks import torch_forward_backward, uniform
 from reduction_checks import DIMS, check_reduction, out_shape
 
 
@@ -29,11 +29,6 @@ def test_matches_torch_mean():
 def test_is_a_Sum_with_sizeAverage():
     m = nn.Mean(1, 2)
     assert isinstance(m, nn.Sum) and m.sizeAverage and (m.dimension, m.nInputDims) == (1, 2)
-
-
-@pytest.mark.parametrize("shape,dim", [((4,), 0), ((3, 4), 1)])
-def test_jacobian(shape, dim):
-    assert_input_jacobian(nn.Mean(dim), uniform(shape, 1))
 
 
 def test_common_checks():

@@ -5,8 +5,6 @@ import pytest
 import nn_legacy as nn
 from layer_checks import raises_exactly, uniform
 from numpy_checks import from_torch7
-from table_module_checks import (assert_table_jacobian, check_table_batch_equals_samples, check_table_buffer_reuse,
-                                 check_table_float32, check_table_noncontiguous, check_table_pickle)
 
 B, N = 4, 3
 
@@ -56,27 +54,6 @@ def test_experts_in_one_array_match_the_table(dim, batch):
     got = m.backward([gater, stacked], g)
     np.testing.assert_allclose(got[0], grad_gater, rtol=1e-13)
     np.testing.assert_allclose(got[1], np.stack(grad_experts, axis=axis), rtol=1e-13)
-
-
-@pytest.mark.parametrize("batch", [2, None], ids=["batch", "one sample"])
-def test_jacobian_wrt_gater_and_experts(batch):
-    gater = uniform((batch, N) if batch else (N,), 1)
-    assert_table_jacobian(nn.MixtureTable(), [gater, experts_table(batch, (2,))])
-    assert_table_jacobian(nn.MixtureTable(), [gater, np.stack(experts_table(batch, (2,)), axis=1 if batch else 0)])
-
-
-def test_batch_float32_strides_buffers_pickle():
-    m = nn.MixtureTable()
-    t, g = [uniform((B, N), 1), experts_table()], uniform((B, 2, 5), 9)
-    check_table_batch_equals_samples(m, t, g)
-    check_table_float32(m, t, g)
-    check_table_noncontiguous(m, t, g)
-    check_table_buffer_reuse(m, [uniform((6, N), 1), experts_table(6)], uniform((6, 2, 5), 9), t, g)
-    check_table_pickle(m, t, g)
-    tensor = [t[0], np.stack(t[1], axis=1)]
-    check_table_float32(m, tensor, g)
-    check_table_buffer_reuse(m, [uniform((6, N), 1), np.stack(experts_table(6), axis=1)], uniform((6, 2, 5), 9),
-                             tensor, g)
 
 
 def test_bad_input():

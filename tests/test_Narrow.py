@@ -5,8 +5,6 @@ import pytest
 import nn_legacy as nn
 from layer_checks import raises_exactly, torch_forward_backward, torch_or_skip, uniform
 from numpy_checks import from_torch7
-from table_module_checks import (assert_table_jacobian, check_table_buffer_reuse, check_table_float32,
-                                 check_table_noncontiguous, check_table_pickle)
 
 # (dimension, offset, length) -> the slice of a [3, 6] input it takes
 CASES = {
@@ -41,24 +39,10 @@ def test_matches_torch_narrow():
     np.testing.assert_array_equal(m.backward(x, g), gin)
 
 
-@pytest.mark.parametrize("shape", [(6,), (2, 6), (2, 3, 6)], ids=["1D", "2D", "3D"])
-def test_jacobian(shape):
-    assert_table_jacobian(nn.Narrow(-1, 1, 3), uniform(shape, 1))
-
-
 def test_other_dtypes_move_as_they_are():
     m = nn.Narrow(0, 1, 2)
     np.testing.assert_array_equal(m.forward(np.arange(5)), [1, 2])
     assert m.output.dtype == np.int64
-
-
-def test_float32_strides_buffers_pickle():
-    m = nn.Narrow(1, 1, 2)
-    x, g = uniform((3, 4), 1), uniform((3, 2), 2)
-    check_table_float32(m, x, g)
-    check_table_noncontiguous(m, x, g)
-    check_table_buffer_reuse(m, uniform((5, 4), 1), uniform((5, 2), 2), x, g)
-    check_table_pickle(m, x, g)
 
 
 def test_bad_arguments():

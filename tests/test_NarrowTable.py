@@ -5,8 +5,6 @@ import pytest
 import nn_legacy as nn
 from layer_checks import raises_exactly, uniform
 from numpy_checks import from_torch7
-from table_module_checks import (assert_table_jacobian, check_table_buffer_reuse, check_table_float32,
-                                 check_table_noncontiguous, check_table_pickle)
 
 
 def table(n=5):
@@ -29,19 +27,6 @@ def test_takes_the_entries_themselves(args, part):
     positions = range(len(t))[part]
     for i, (x, grad) in enumerate(zip(t, gin)):
         np.testing.assert_array_equal(grad, g[i - positions.start] if i in positions else np.zeros_like(x))
-
-
-def test_jacobian():
-    assert_table_jacobian(nn.NarrowTable(1, 2), table())
-
-
-def test_float32_strides_buffers_pickle():
-    m = nn.NarrowTable(1, 2)
-    t, g = table(), [uniform((2,), 8), uniform((3,), 9)]
-    check_table_float32(m, t, g)
-    check_table_noncontiguous(m, t, g)
-    check_table_buffer_reuse(m, table(4), g, table(3), [uniform((2,), 1), uniform((3,), 2)], owns_output=False)
-    check_table_pickle(m, t, g)
 
 
 def test_bad_input():

@@ -5,7 +5,6 @@ import pytest
 import nn_legacy as nn
 from layer_checks import raises_exactly, torch_or_skip
 from numpy_checks import from_torch7
-from table_module_checks import check_table_buffer_reuse, check_table_pickle
 
 
 @pytest.mark.parametrize("dtype", [np.int64, np.int32, np.uint8, np.float64])
@@ -36,12 +35,6 @@ def test_float_makes_float32_output():
     m = nn.OneHot(3).float()
     assert m.forward(np.array([2])).dtype == np.float32
     assert m.type() is None
-
-
-def test_buffers_and_pickle():
-    check_table_buffer_reuse(nn.OneHot(4), np.array([0, 1, 2, 3, 0]), np.ones((5, 4)), np.array([3, 2]),
-                             np.ones((2, 4)))
-    check_table_pickle(nn.OneHot(4), np.array([1, 3]), np.ones((2, 4)))
 
 
 def test_bad_input():

@@ -5,8 +5,7 @@ import pytest
 import nn_legacy as nn
 from layer_checks import raises_exactly, torch_forward_backward, torch_or_skip, uniform
 from numpy_checks import from_torch7
-from table_module_checks import (assert_table_jacobian, check_table_batch_equals_samples, check_table_buffer_reuse,
-                                 check_table_float32, check_table_noncontiguous, check_table_pickle)
+from table_module_checks import (check_table_batch_equals_samples)
 
 V = 9.0
 # (pad, index) -> the output for input [1, 2, 3, 4]
@@ -46,20 +45,6 @@ def test_nInputDim_counts_dim_after_the_batch():
     assert m.forward(uniform((3, 4))).shape == (4, 4)
     assert m.forward(uniform((2, 3, 4))).shape == (2, 4, 4)
     check_table_batch_equals_samples(m, uniform((2, 3, 4), 1), uniform((2, 4, 4), 2))
-
-
-@pytest.mark.parametrize("pad,index", [(-2, 1), (2, 1), (3, 0)])
-def test_jacobian(pad, index):
-    assert_table_jacobian(nn.Padding(1, pad, index=index, value=0.5), uniform((2, 3), 1))
-
-
-def test_float32_strides_buffers_pickle():
-    m = nn.Padding(1, 2, index=1)
-    x, g = uniform((3, 4), 1), uniform((3, 6), 2)
-    check_table_float32(m, x, g)
-    check_table_noncontiguous(m, x, g)
-    check_table_buffer_reuse(m, uniform((5, 4), 1), uniform((5, 6), 2), x, g)
-    check_table_pickle(m, x, g)
 
 
 def test_bad_arguments():

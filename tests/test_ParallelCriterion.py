@@ -3,9 +3,7 @@ input[k] and target[k] (or the one target with repeatTarget)."""
 import numpy as np
 
 import nn_legacy as nn
-from layer_checks import (assert_table_criterion_gradient, check_float32_table_criterion,
-                          check_noncontiguous_table_criterion, check_table_criterion_buffer_reuse,
-                          check_table_criterion_pickle, classes, raises_exactly, uniform)
+from layer_checks import (assert_table_criterion_gradient, classes, raises_exactly, uniform)
 
 
 def nll_and_mse():
@@ -38,11 +36,6 @@ def test_weighted_sum_of_losses_and_gradients():
     assert isinstance(g, list) and len(g) == 2
     np.testing.assert_allclose(g[0], 0.5 * nll.backward(x[0], t[0]), rtol=1e-15)
     np.testing.assert_allclose(g[1], mse.backward(x[1], t[1]), rtol=1e-15)
-
-
-def test_gradient():
-    assert_table_criterion_gradient(nll_and_mse(), *nll_mse_data(3, 4))
-    assert_table_criterion_gradient(nested(), *nested_data(4, 5))
 
 
 def test_nested_tables():
@@ -82,27 +75,6 @@ def test_no_criterion_gives_zero():
     c = nn.ParallelCriterion()
     assert c.forward(x, t) == 0.0
     assert [g.tolist() for g in c.backward(x, t)] == [np.zeros((3, 4)).tolist()] * 2
-
-
-def test_float32_matches_float64():
-    check_float32_table_criterion(nll_and_mse(), *nll_mse_data())
-    check_float32_table_criterion(nested(), *nested_data())
-
-
-def test_noncontiguous_inputs():
-    x, t = nll_mse_data()
-    check_noncontiguous_table_criterion(nll_and_mse(), x, t)
-    check_noncontiguous_table_criterion(nested(), *nested_data())
-
-
-def test_buffer_reuse_across_batch_sizes():
-    check_table_criterion_buffer_reuse(nll_and_mse(), *nll_mse_data(6, 1), *nll_mse_data(3, 2))
-    check_table_criterion_buffer_reuse(nested(), *nested_data(6, 1), *nested_data(4, 2))
-
-
-def test_pickle_round_trip():
-    check_table_criterion_pickle(nll_and_mse(), *nll_mse_data())
-    check_table_criterion_pickle(nested(), *nested_data())
 
 
 def test_empty_batch():

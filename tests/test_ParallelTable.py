@@ -49,12 +49,6 @@ def test_nested_tables():
     assert_table_parameter_jacobians(m, x)
 
 
-def test_jacobians():
-    x = inputs(3, 8)
-    assert_table_jacobian(make(), x)
-    assert_table_parameter_jacobians(make(), x)
-
-
 def grads(batch=4, seed=10):
     return [uniform((batch, 3), seed), uniform((batch, 3), seed + 1), uniform((batch, 4), seed + 2)]
 

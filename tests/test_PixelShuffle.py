@@ -3,8 +3,7 @@ import numpy as np
 import pytest
 
 import nn_legacy as nn
-from layer_checks import (assert_input_jacobian, check_batch_equals_samples, check_buffer_reuse, check_float32,
-                          check_noncontiguous, check_pickle, raises_exactly, torch_forward_backward, torch_or_skip,
+from layer_checks import (raises_exactly, torch_forward_backward, torch_or_skip,
                           uniform)
 from numpy_checks import from_torch7
 
@@ -50,26 +49,6 @@ def test_moves_any_numbers():
     out = nn.PixelShuffle(2).forward(x)
     assert out.dtype == np.int64
     np.testing.assert_array_equal(out, [[[0, 2, 1, 3], [4, 6, 5, 7]]])
-
-
-@pytest.mark.parametrize("r, shape", [(2, (8, 2, 3)), (2, (2, 4, 1, 3))], ids=["3D", "4D"])
-def test_jacobian(r, shape):
-    assert_input_jacobian(nn.PixelShuffle(r), uniform(shape, 3))
-
-
-def test_float32_strides_batches_pickle():
-    r, shape = CASES["r=2, 4D"]
-    x, g = uniform(shape, 1), uniform(out_shape(r, shape), 2)
-    check_float32(nn.PixelShuffle(r), x, g)
-    check_noncontiguous(nn.PixelShuffle(r), x, g)
-    check_batch_equals_samples(nn.PixelShuffle(r), x, g)
-    check_pickle(nn.PixelShuffle(r), x, g)
-
-
-def test_buffer_reuse_across_batch_sizes():
-    big, small = (4, 8, 2, 3), (2, 8, 2, 3)
-    check_buffer_reuse(nn.PixelShuffle(2), uniform(big, 1), uniform(out_shape(2, big), 2),
-                       uniform(small, 3), uniform(out_shape(2, small), 4))
 
 
 # ---------------------------------------------------------------- bad input

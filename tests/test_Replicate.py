@@ -5,8 +5,7 @@ import pytest
 import nn_legacy as nn
 from layer_checks import raises_exactly, torch_forward_backward, uniform
 from numpy_checks import from_torch7
-from table_module_checks import (assert_table_jacobian, check_table_batch_equals_samples, check_table_buffer_reuse,
-                                 check_table_float32, check_table_noncontiguous, check_table_pickle)
+from table_module_checks import (check_table_batch_equals_samples)
 
 
 @pytest.mark.parametrize("dim", [0, 1, 2, -1])
@@ -39,20 +38,6 @@ def test_output_is_a_writeable_copy():
     x = uniform((2,), 1)
     out = nn.Replicate(2).forward(x)
     assert out.flags.writeable and not np.shares_memory(out, x)
-
-
-@pytest.mark.parametrize("shape", [(4,), (2, 4)], ids=["1D", "2D"])
-def test_jacobian(shape):
-    assert_table_jacobian(nn.Replicate(3, 1), uniform(shape, 1))
-
-
-def test_float32_strides_buffers_pickle():
-    m = nn.Replicate(3, 1)
-    x, g = uniform((2, 4), 1), uniform((2, 3, 4), 2)
-    check_table_float32(m, x, g)
-    check_table_noncontiguous(m, x, g)
-    check_table_buffer_reuse(m, uniform((5, 4), 1), uniform((5, 3, 4), 2), x, g)
-    check_table_pickle(m, x, g)
 
 
 def test_bad_arguments():

@@ -5,8 +5,7 @@ import pytest
 import nn_legacy as nn
 from layer_checks import raises_exactly, uniform
 from numpy_checks import from_torch7
-from table_module_checks import (assert_table_jacobian, check_table_batch_equals_samples, check_table_buffer_reuse,
-                                 check_table_noncontiguous, check_table_pickle)
+from table_module_checks import (check_table_noncontiguous)
 
 # (constructor arguments, input shape, output shape)
 CASES = {
@@ -46,16 +45,6 @@ def test_strided_input_is_copied():
     out = nn.Reshape(3, 2).forward(x)
     np.testing.assert_array_equal(out, np.ascontiguousarray(x).reshape(2, 3, 2))
     check_table_noncontiguous(nn.Reshape(3, 2), uniform((2, 6), 1), uniform((2, 3, 2), 2))
-
-
-def test_jacobian_batches_buffers_pickle():
-    m = nn.Reshape(3, 2)
-    assert_table_jacobian(m, uniform((6,), 1))
-    assert_table_jacobian(m, uniform((2, 6), 1))
-    check_table_batch_equals_samples(m, uniform((3, 6), 1), uniform((3, 3, 2), 2))
-    check_table_buffer_reuse(m, uniform((4, 6), 1), uniform((4, 3, 2), 2), uniform((2, 6), 3),
-                             uniform((2, 3, 2), 4), owns_output=False, owns_gradInput=False)
-    check_table_pickle(m, uniform((2, 6), 1), uniform((2, 3, 2), 2))
 
 
 def test_bad_arguments():

@@ -5,8 +5,6 @@ import pytest
 import nn_legacy as nn
 from layer_checks import raises_exactly, torch_forward_backward, uniform
 from numpy_checks import from_torch7
-from table_module_checks import (assert_table_jacobian, check_table_buffer_reuse, check_table_float32,
-                                 check_table_noncontiguous, check_table_pickle)
 
 CASES = {"dim 0": ((0, 1), np.s_[1]), "dim 1": ((1, 2), np.s_[:, 2]), "last": ((1, -1), np.s_[:, 3]),
          "negative dim": ((-2, -3), np.s_[0])}
@@ -36,20 +34,6 @@ def test_selecting_from_1D_gives_0D():
     x = uniform((4,), 1)
     assert m.forward(x).shape == () and m.output == x[2]
     np.testing.assert_array_equal(m.backward(x, np.array(5.0)), [0, 0, 5, 0])
-
-
-@pytest.mark.parametrize("shape", [(4,), (3, 4), (2, 3, 4)], ids=["1D", "2D", "3D"])
-def test_jacobian(shape):
-    assert_table_jacobian(nn.Select(-1, 1), uniform(shape, 1))
-
-
-def test_float32_strides_buffers_pickle():
-    m = nn.Select(1, 1)
-    x, g = uniform((3, 4), 1), uniform((3,), 2)
-    check_table_float32(m, x, g)
-    check_table_noncontiguous(m, x, g)
-    check_table_buffer_reuse(m, uniform((5, 4), 1), uniform((5,), 2), x, g)
-    check_table_pickle(m, x, g)
 
 
 def test_bad_arguments():

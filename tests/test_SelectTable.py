@@ -5,8 +5,6 @@ import pytest
 import nn_legacy as nn
 from layer_checks import raises_exactly, uniform
 from numpy_checks import from_torch7
-from table_module_checks import (assert_table_jacobian, check_table_buffer_reuse, check_table_float32,
-                                 check_table_noncontiguous, check_table_pickle)
 
 
 def table(n=3, seed=1):
@@ -28,21 +26,6 @@ def test_selects_the_entry_itself(index, k):
         else:
             np.testing.assert_array_equal(grad, expected)
     assert gin[k] is not g   # a copy: gradOutput's arrays stay the caller's
-
-
-@pytest.mark.parametrize("index", [0, 1, -1])
-def test_jacobian(index):
-    assert_table_jacobian(nn.SelectTable(index), table())
-
-
-def test_float32_strides_buffers_pickle():
-    m = nn.SelectTable(1)
-    t, g = table(), [uniform((3,), 7), uniform((1, 2), 8)]
-    check_table_float32(m, t, g)
-    check_table_noncontiguous(m, t, g)
-    check_table_buffer_reuse(m, [uniform((5,), 1), [uniform((2,), 2), uniform((3, 2), 3)]],
-                             [uniform((2,), 4), uniform((3, 2), 5)], t[:2], g, owns_output=False)
-    check_table_pickle(m, t, g)
 
 
 def test_bad_input():

@@ -6,8 +6,7 @@ import pytest
 
 import nn_legacy as nn
 import thnn
-from layer_checks import (assert_criterion_gradient, check_criterion_buffer_reuse, check_criterion_pickle,
-                          check_float32_criterion, check_noncontiguous_criterion, raises_exactly,
+from layer_checks import (raises_exactly,
                           torch_or_skip, uniform)
 
 SHAPES = [(7,), (4, 5), (2, 3, 4)]
@@ -54,31 +53,6 @@ def test_values_at_the_joins():
 
 def test_default_is_size_average():
     assert nn.SmoothL1Criterion().sizeAverage
-
-
-@pytest.mark.parametrize("sizeAverage", [True, False], ids=["mean", "sum"])
-@pytest.mark.parametrize("shape", SHAPES, ids=str)
-def test_gradient(shape, sizeAverage):
-    assert_criterion_gradient(nn.SmoothL1Criterion(sizeAverage), uniform(shape, 3), uniform(shape, 4))
-
-
-def test_float32_matches_float64():
-    check_float32_criterion(nn.SmoothL1Criterion(), uniform((6, 5), 1), uniform((6, 5), 2))
-    check_float32_criterion(nn.SmoothL1Criterion(False), uniform((6, 5), 1), uniform((6, 5), 2))
-
-
-@pytest.mark.parametrize("shape", SHAPES, ids=str)
-def test_noncontiguous_input_and_target(shape):
-    check_noncontiguous_criterion(nn.SmoothL1Criterion(), uniform(shape, 1), uniform(shape, 2))
-
-
-def test_buffer_reuse_across_batch_sizes():
-    check_criterion_buffer_reuse(nn.SmoothL1Criterion(), uniform((8, 5), 1), uniform((8, 5), 2),
-                                 uniform((4, 5), 3), uniform((4, 5), 4))
-
-
-def test_pickle_round_trip():
-    check_criterion_pickle(nn.SmoothL1Criterion(False), uniform((4, 5), 1), uniform((4, 5), 2))
 
 
 def test_empty_input_gives_zero_loss():

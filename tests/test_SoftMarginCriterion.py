@@ -6,8 +6,7 @@ import pytest
 
 import nn_legacy as nn
 import thnn
-from layer_checks import (assert_criterion_gradient, check_criterion_buffer_reuse, check_criterion_pickle,
-                          check_float32_criterion, check_noncontiguous_criterion, raises_exactly,
+from layer_checks import (raises_exactly,
                           torch_or_skip, uniform)
 
 SHAPES = [(7,), (4, 5), (2, 3, 4)]
@@ -61,36 +60,6 @@ def test_default_is_size_average():
     c = nn.SoftMarginCriterion()
     assert c.sizeAverage
     np.testing.assert_allclose(c.forward(np.zeros(3), np.ones(3)), np.log(2), rtol=1e-15)
-
-
-@pytest.mark.parametrize("sizeAverage", [True, False], ids=["mean", "sum"])
-@pytest.mark.parametrize("shape", SHAPES, ids=str)
-def test_gradient(shape, sizeAverage):
-    assert_criterion_gradient(nn.SoftMarginCriterion(sizeAverage), uniform(shape, 3), signs(shape, 4))
-
-
-def test_gradient_for_non_unit_targets():
-    """The formula holds for any real target, as in Torch7."""
-    assert_criterion_gradient(nn.SoftMarginCriterion(), uniform((3, 4), 3), uniform((3, 4), 4))
-
-
-def test_float32_matches_float64():
-    check_float32_criterion(nn.SoftMarginCriterion(), uniform((6, 5), 1), signs((6, 5), 2))
-    check_float32_criterion(nn.SoftMarginCriterion(False), uniform((6, 5), 1), signs((6, 5), 2))
-
-
-@pytest.mark.parametrize("shape", SHAPES, ids=str)
-def test_noncontiguous_input_and_target(shape):
-    check_noncontiguous_criterion(nn.SoftMarginCriterion(), uniform(shape, 1), signs(shape, 2))
-
-
-def test_buffer_reuse_across_batch_sizes():
-    check_criterion_buffer_reuse(nn.SoftMarginCriterion(), uniform((8, 5), 1), signs((8, 5), 2),
-                                 uniform((4, 5), 3), signs((4, 5), 4))
-
-
-def test_pickle_round_trip():
-    check_criterion_pickle(nn.SoftMarginCriterion(False), uniform((4, 5), 1), signs((4, 5), 2))
 
 
 def test_repr():

@@ -3,8 +3,7 @@ import numpy as np
 import pytest
 
 import nn_legacy as nn
-from layer_checks import (assert_input_jacobian, check_batch_equals_samples, check_buffer_reuse, check_float32,
-                          check_nan_propagates, check_noncontiguous, check_pickle, raises_exactly,
+from layer_checks import (check_nan_propagates, raises_exactly,
                           torch_forward_backward, torch_or_skip, uniform)
 from numpy_checks import check_bad_arrays_numpy, from_torch7
 
@@ -49,37 +48,10 @@ def test_smallest_input_gets_the_largest_probability_and_large_inputs_do_not_ove
     np.testing.assert_array_equal(out, [[0.0, 1.0, 0.0]])
 
 
-@pytest.mark.parametrize("shape", LAYOUTS, ids=LAYOUT_IDS)
-def test_jacobian(shape):
-    assert_input_jacobian(nn.SoftMin(), uniform(shape, 3))
-
-
-def test_float32_matches_float64():
-    check_float32(nn.SoftMin(), uniform((6, 5), 1), uniform((6, 5), 2))
-
-
-@pytest.mark.parametrize("shape", [(6,), (4, 5), (2, 4, 3, 2)], ids=["1D", "2D", "4D"])
-def test_noncontiguous_input_and_gradOutput(shape):
-    check_noncontiguous(nn.SoftMin(), uniform(shape, 1), uniform(shape, 2))
-
-
-def test_batch_equals_samples():
-    check_batch_equals_samples(nn.SoftMin(), uniform((5, 4), 1), uniform((5, 4), 2))
-
-
-def test_buffer_reuse_across_batch_sizes():
-    check_buffer_reuse(nn.SoftMin(), uniform((8, 5), 1), uniform((8, 5), 2), uniform((4, 5), 3),
-                       uniform((4, 5), 4))
-
-
 def test_nan_spreads_over_its_sample_only():
     mask = np.zeros((3, 4), dtype=bool)
     mask[1] = True
     check_nan_propagates(nn.SoftMin(), uniform((3, 4), 1), (1, 2), mask, uniform((3, 4), 2))
-
-
-def test_pickle_round_trip():
-    check_pickle(nn.SoftMin(), uniform((4, 5), 1), uniform((4, 5), 2))
 
 
 def test_clearState_drops_the_negated_input():

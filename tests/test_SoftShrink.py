@@ -5,9 +5,7 @@ import pytest
 import nn_legacy as nn
 import thnn
 from activation_checks import check_any_layout, t7_module
-from layer_checks import (assert_input_jacobian, check_bad_arrays, check_batch_equals_samples,
-                          check_buffer_reuse, check_float32, check_nan_propagates, check_noncontiguous,
-                          check_pickle, raises_exactly, torch_forward_backward, torch_or_skip, uniform)
+from layer_checks import (assert_input_jacobian, check_nan_propagates, raises_exactly, torch_forward_backward, torch_or_skip, uniform)
 
 LAM = 0.7
 SHAPES = [(7,), (4, 5), (2, 3, 4), (2, 2, 2, 3)]
@@ -56,28 +54,6 @@ def test_has_no_parameters():
     assert nn.SoftShrink().parameters() == ([], [])
 
 
-def test_float32_matches_float64():
-    check_float32(nn.SoftShrink(LAM), uniform((6, 5), 1), uniform((6, 5), 2))
-
-
-@pytest.mark.parametrize("shape", [(7,), (4, 5), (2, 3, 4)], ids=str)
-def test_noncontiguous_input_and_gradOutput(shape):
-    check_noncontiguous(nn.SoftShrink(LAM), uniform(shape, 1), uniform(shape, 2))
-
-
-def test_batch_equals_samples():
-    check_batch_equals_samples(nn.SoftShrink(LAM), uniform((5, 3, 2), 1), uniform((5, 3, 2), 2))
-
-
-def test_buffer_reuse_across_batch_sizes():
-    check_buffer_reuse(nn.SoftShrink(LAM), uniform((8, 5), 1), uniform((8, 5), 2), uniform((4, 5), 3),
-                       uniform((4, 5), 4))
-
-
-def test_pickle_round_trip():
-    check_pickle(nn.SoftShrink(LAM), uniform((4, 5), 1), uniform((4, 5), 2))
-
-
 def test_nan_propagates():
     x = uniform((3, 4), 1)
     mask = np.zeros(x.shape, dtype=bool)
@@ -105,10 +81,6 @@ def test_negative_lambda_is_refused():
         nn.SoftShrink(-0.5)
     with raises_exactly(thnn.THNNError, "SoftShrink_updateOutput: lambda must be >= 0, got -0.5"):
         thnn.Double.SoftShrink_updateOutput(uniform((3,)), None, -0.5)
-
-
-def test_bad_array_types():
-    check_bad_arrays(nn.SoftShrink(), uniform((4, 5), 1), uniform((4, 5), 2), "SoftShrink")
 
 
 def test_mismatched_gradOutput():

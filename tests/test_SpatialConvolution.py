@@ -8,7 +8,7 @@ import nn_legacy as nn
 import thnn
 from conv_checks import (as_batch, assert_module_matches, check_empty_batch, check_properties, check_threads,
                          conv_loops, t7_object, torch_reference)
-from layer_checks import check_bad_arrays, raises_exactly, uniform
+from layer_checks import raises_exactly, uniform
 
 # (nIn, nOut, kW, kH, dW, dH, padW, padH), input [batch, nIn, H, W]; the 1x1 kernel
 # takes the path without columns, the "same" padding the one copying whole taps at once
@@ -166,11 +166,6 @@ def test_loads_old_files_with_one_padding_field(tmp_path):
 
 
 # ---------------------------------------------------------------- bad input
-def test_bad_array_types():
-    x, g = data()
-    check_bad_arrays(make(), x, g, "SpatialConvolutionMM")
-
-
 @pytest.mark.parametrize("shape, described", [
     ((2, 4, 6, 7), "4D of size [2, 4, 6, 7]"),
     ((4, 6, 7), "3D of size [4, 6, 7]"),

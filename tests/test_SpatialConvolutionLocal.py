@@ -7,7 +7,7 @@ import pytest
 import nn_legacy as nn
 import thnn
 from conv_checks import assert_module_matches, check_properties
-from layer_checks import check_bad_arrays, raises_exactly, uniform
+from layer_checks import raises_exactly, uniform
 from volumetric_checks import as_image_batch, check_empty_batch, local_loops, save_and_load, torch7
 
 N_IN, N_OUT = 2, 3
@@ -143,12 +143,6 @@ def test_mismatched_gradOutput():
     with raises_exactly(thnn.THNNError, "SpatialConvolutionLocal_accGradParameters: gradOutput must be 4D of size "
                                         "[2, 3, 3, 4], got 4D of size [2, 3, 4, 3]"):
         m.accGradParameters(x, np.zeros((2, N_OUT, 4, 3)))
-
-
-def test_bad_array_types():
-    m = make()
-    x, g = data(m)
-    check_bad_arrays(m, x, g, "SpatialConvolutionLocal")
 
 
 def test_a_torch7_file_loads(tmp_path):

@@ -3,8 +3,7 @@ import numpy as np
 import pytest
 
 import nn_legacy as nn
-from layer_checks import (assert_input_jacobian, check_batch_equals_samples, check_buffer_reuse, check_float32,
-                          check_noncontiguous, check_pickle, raises_exactly, torch_forward_backward, torch_or_skip,
+from layer_checks import (raises_exactly, torch_forward_backward, torch_or_skip,
                           uniform)
 from numpy_checks import check_bad_arrays_numpy, from_torch7
 
@@ -76,30 +75,6 @@ def test_a_cut_window_still_divides_by_size():
 def test_torch7_defaults():
     m = nn.SpatialCrossMapLRN(5)
     assert (m.size, m.alpha, m.beta, m.k) == (5, 1e-4, 0.75, 1.0)
-
-
-@pytest.mark.parametrize("size", [1, 3, 4])
-@pytest.mark.parametrize("shape", [(5, 3, 2), (2, 4, 2, 3)], ids=["3D", "4D"])
-def test_jacobian(size, shape):
-    assert_input_jacobian(nn.SpatialCrossMapLRN(size, ALPHA, BETA, K), uniform(shape, 3))
-
-
-@pytest.mark.parametrize("size", [3, 4])
-def test_float32_strides_batches(size):
-    x, g = uniform((3, 5, 4, 3), 1), uniform((3, 5, 4, 3), 2)
-    check_float32(nn.SpatialCrossMapLRN(size, ALPHA, BETA, K), x, g)
-    check_noncontiguous(nn.SpatialCrossMapLRN(size, ALPHA, BETA, K), x, g)
-    check_batch_equals_samples(nn.SpatialCrossMapLRN(size, ALPHA, BETA, K), x, g)
-
-
-def test_buffer_reuse_across_batch_sizes():
-    big, small = (4, 5, 2, 3), (2, 5, 2, 3)
-    check_buffer_reuse(nn.SpatialCrossMapLRN(3, ALPHA, BETA, K), uniform(big, 1), uniform(big, 2),
-                       uniform(small, 3), uniform(small, 4))
-
-
-def test_pickle_round_trip():
-    check_pickle(nn.SpatialCrossMapLRN(3, ALPHA, BETA, K), uniform((5, 2, 3), 1), uniform((5, 2, 3), 2))
 
 
 def test_has_no_parameters():

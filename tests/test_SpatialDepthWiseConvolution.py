@@ -9,7 +9,7 @@ import nn_legacy as nn
 import thnn
 from conv_checks import (as_batch, assert_module_matches, check_empty_batch, check_properties, check_threads,
                          conv_loops, t7_object, torch_reference)
-from layer_checks import check_bad_arrays, raises_exactly, uniform
+from layer_checks import raises_exactly, uniform
 
 N_IN, M = 3, 2
 # (kW, kH, dW, dH, padW, padH), input [batch, 3, 6, 5]
@@ -151,10 +151,6 @@ def test_loads_torch7_files_of_both_versions(tmp_path, version, multiplier_field
 
 
 # ---------------------------------------------------------------- bad input
-def test_bad_array_types():
-    check_bad_arrays(make(), *data(), "SpatialDepthWiseConvolution")
-
-
 def test_wrong_planes():
     with raises_exactly(thnn.THNNError, "SpatialDepthWiseConvolution_updateOutput: input must be 3D or 4D with 3 "
                                         "planes, got 4D of size [2, 6, 6, 5]"):

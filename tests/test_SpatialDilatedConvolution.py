@@ -7,7 +7,7 @@ import nn_legacy as nn
 import thnn
 from conv_checks import (as_batch, assert_module_matches, check_empty_batch, check_properties, check_threads,
                          conv_loops, t7_object, torch_reference)
-from layer_checks import check_bad_arrays, check_float32, raises_exactly, uniform
+from layer_checks import check_float32, raises_exactly, uniform
 
 # (nIn, nOut, kW, kH, dW, dH, padW, padH, dilationW, dilationH), input [batch, 3, 7, 8]
 SETTINGS = [(3, 4, 2, 3, 1, 2, 1, 2, 3, 2), (3, 4, 3, 2, 2, 1, 0, 1, 1, 3), (3, 4, 2, 3, 1, 1, 1, 2, 2, 2)]
@@ -123,10 +123,6 @@ def test_loads_from_torch7_fields(tmp_path):
 
 
 # ---------------------------------------------------------------- bad input
-def test_bad_array_types():
-    check_bad_arrays(make(), *data(), "SpatialDilatedConvolution")
-
-
 def test_input_smaller_than_the_dilated_kernel():
     m = make()   # covers 4 columns and 5 rows, padded by 1 and 2
     m.forward(np.zeros((3, 1, 2)))

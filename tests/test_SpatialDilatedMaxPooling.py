@@ -5,8 +5,7 @@ import pytest
 
 import nn_legacy as nn
 import thnn
-from layer_checks import (assert_input_jacobian, check_bad_arrays, check_batch_equals_samples, check_buffer_reuse,
-                          check_float32, check_noncontiguous, check_pickle, raises_exactly, torch_or_skip, uniform)
+from layer_checks import (raises_exactly, torch_or_skip, uniform)
 from pooling_checks import distinct, fixed_windows, ref_index_grad, ref_max, torch_module_grad
 
 # (kW, kH, dW, dH, padW, padH, dilationW, dilationH, ceil)
@@ -64,32 +63,6 @@ def test_dilation_1_is_SpatialMaxPooling():
     np.testing.assert_array_equal(m.backward(x, g), plain.backward(x, g))
 
 
-@pytest.mark.parametrize("window", WINDOWS[:3], ids=str)
-def test_jacobian(window):
-    assert_input_jacobian(make(*window), distinct((2, 2, 7, 8), 3))
-
-
-def test_float32_matches_float64():
-    check_float32(make(), uniform(SHAPE, 1), uniform(OUT, 2))
-
-
-def test_noncontiguous_input_and_gradOutput():
-    check_noncontiguous(make(ceil=True), uniform(SHAPE, 1), uniform(OUT, 2))
-
-
-def test_batch_equals_samples():
-    check_batch_equals_samples(make(), uniform((3, 2, 7, 9), 1), uniform((3, 2, 6, 4), 2))
-
-
-def test_buffer_reuse_across_batch_sizes():
-    check_buffer_reuse(make(), uniform((4, 2, 7, 9), 1), uniform((4, 2, 6, 4), 2),
-                       uniform((2, 2, 7, 9), 3), uniform((2, 2, 6, 4), 4))
-
-
-def test_pickle_round_trip():
-    check_pickle(make(), uniform(SHAPE, 1), uniform(OUT, 2))
-
-
 def test_is_a_SpatialMaxPooling_with_torch7s_defaults():
     m = nn.SpatialDilatedMaxPooling(3, 2)
     assert isinstance(m, nn.SpatialMaxPooling)
@@ -113,10 +86,6 @@ def test_a_torch7_module_loads(tmp_path):
 
 
 # ---------------------------------------------------------------- bad input
-def test_bad_array_types():
-    check_bad_arrays(make(), uniform(SHAPE, 1), uniform(OUT, 2), "SpatialDilatedMaxPooling")
-
-
 @pytest.mark.parametrize("dilation, message", [((0, 1), "dilation must be > 0, got dilationW=0"),
                                                ((2, -1), "dilation must be > 0, got dilationH=-1")])
 def test_bad_dilation(dilation, message):

@@ -9,7 +9,7 @@ import pytest
 
 import nn_legacy as nn
 import thnn
-from layer_checks import (assert_input_jacobian, check_bad_arrays, check_float32, check_noncontiguous, check_pickle,
+from layer_checks import (check_pickle,
                           raises_exactly, torch_or_skip, uniform)
 from pooling_checks import distinct, fractional_windows, ref_index_grad, ref_max, torch_module_grad
 
@@ -176,21 +176,6 @@ def test_pool_sizes_at_least_2():
 
 
 # ---------------------------------------------------------------- the harness
-@pytest.mark.parametrize("case", CASES[:2], ids=str)
-def test_jacobian(case):
-    m = make(*case, u=samples(2, 2))
-    assert_input_jacobian(m, distinct((2, 2, 9, 11), 3))
-
-
-def test_float32_matches_float64():
-    # window starts agree in both precisions: alpha = (11 - 3) / (5 - 1) and the samples are exact
-    check_float32(make(), uniform(SHAPE, 1), uniform((2, 3, 8, 5), 2))
-
-
-def test_noncontiguous_input_and_gradOutput():
-    check_noncontiguous(make(), uniform(SHAPE, 1), uniform((2, 3, 8, 5), 2))
-
-
 def test_batch_equals_samples():
     x, g = uniform((3, 2, 9, 11), 1), uniform((3, 2, 8, 5), 2)
     u = samples(3, 2)
@@ -250,10 +235,6 @@ def test_a_torch7_module_loads_with_its_samples(tmp_path):
 
 
 # ---------------------------------------------------------------- bad input
-def test_bad_array_types():
-    check_bad_arrays(make(), uniform(SHAPE, 1), uniform((2, 3, 8, 5), 2), "SpatialFractionalMaxPooling")
-
-
 def test_output_too_large_for_the_pool_size():
     with raises_exactly(thnn.THNNError, "SpatialFractionalMaxPooling_updateOutput: outputW=10 with poolSizeW=3 "
                                         "needs an input of at least 12 along width, got input 4D of size "

@@ -9,7 +9,7 @@ import nn_legacy as nn
 import thnn
 from conv_checks import (as_batch, assert_module_matches, check_empty_batch, check_properties, check_threads,
                          full_conv_loops, t7_object, torch_reference)
-from layer_checks import check_bad_arrays, raises_exactly, uniform
+from layer_checks import raises_exactly, uniform
 
 # (nIn, nOut, kW, kH, dW, dH, padW, padH, adjW, adjH), input [batch, 3, 3, 4]; the 1x1
 # kernel takes the path without columns, the output as large as the input ("same") the one
@@ -129,10 +129,6 @@ def test_loads_files_older_than_adj(tmp_path):
 
 
 # ---------------------------------------------------------------- bad input
-def test_bad_array_types():
-    check_bad_arrays(make(), *data(), "SpatialFullConvolution")
-
-
 def test_wrong_planes():
     with raises_exactly(thnn.THNNError, "SpatialFullConvolution_updateOutput: input must be 3D or 4D with 3 planes, "
                                         "got 3D of size [4, 3, 4]"):

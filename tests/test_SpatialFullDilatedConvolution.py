@@ -7,7 +7,7 @@ import nn_legacy as nn
 import thnn
 from conv_checks import (as_batch, assert_module_matches, check_empty_batch, check_properties, check_threads,
                          full_conv_loops, t7_object, torch_reference)
-from layer_checks import check_bad_arrays, raises_exactly, uniform
+from layer_checks import raises_exactly, uniform
 
 # (nIn, nOut, kW, kH, dW, dH, padW, padH, dilationW, dilationH, adjW, adjH), input [batch, 3, 3, 4].
 # The first has adjH = 2 >= dH = 1, allowed because it is below dilationH = 3.
@@ -114,10 +114,6 @@ def test_loads_from_torch7_fields(tmp_path):
 
 
 # ---------------------------------------------------------------- bad input
-def test_bad_array_types():
-    check_bad_arrays(make(), *data(), "SpatialFullDilatedConvolution")
-
-
 @pytest.mark.parametrize("settings, message", [
     ((1, 3, 2, 0), "output padding must be at least 0 and smaller than the stride or the dilation, got adjW=2, "
                    "adjH=0 with dW=2, dH=1, dilationW=1, dilationH=3"),

@@ -3,8 +3,7 @@ import numpy as np
 import pytest
 
 import nn_legacy as nn
-from layer_checks import (assert_input_jacobian, check_batch_equals_samples, check_buffer_reuse, check_float32,
-                          check_noncontiguous, check_pickle, raises_exactly, torch_forward_backward, torch_or_skip,
+from layer_checks import (raises_exactly, torch_forward_backward, torch_or_skip,
                           uniform)
 from numpy_checks import from_torch7
 
@@ -75,22 +74,6 @@ def test_is_a_sequential_of_power_pooling_scaling_and_root():
 def test_windows_side_by_side_by_default():
     m = nn.SpatialLPPooling(1, 2, 3, 2)
     assert (m.dW, m.dH) == (3, 2)
-
-
-@pytest.mark.parametrize("case", CASES.values(), ids=CASES.keys())
-def test_jacobian(case):
-    assert_input_jacobian(make(*case), uniform(case[-1], 3, 0.2, 2))
-
-
-def test_float32_strides_batches_buffers_pickle():
-    case = CASES["p=3, 2x3 stride 1,2"][:5] + ((2, 3, 7, 5),)
-    x, g = uniform(case[-1], 1, 0.1, 2), uniform(out_shape(*case), 2)
-    check_float32(make(*case), x, g)
-    check_noncontiguous(make(*case), x, g)
-    check_batch_equals_samples(make(*case), x, g)
-    check_pickle(make(*case), x, g)
-    small = case[:5] + ((1, 3, 7, 5),)
-    check_buffer_reuse(make(*case), x, g, uniform(small[-1], 3, 0.1, 2), uniform(out_shape(*small), 4))
 
 
 # ---------------------------------------------------------------- bad input

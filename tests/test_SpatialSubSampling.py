@@ -7,7 +7,7 @@ import nn_legacy as nn
 import thnn
 from conv_checks import (as_batch, assert_module_matches, check_empty_batch, check_properties, check_threads,
                          t7_object, torch_reference)
-from layer_checks import check_bad_arrays, raises_exactly, uniform
+from layer_checks import raises_exactly, uniform
 
 N_IN = 3
 # (kW, kH, dW, dH), input [batch, 3, 5, 8]
@@ -107,10 +107,6 @@ def test_loads_from_torch7_fields(tmp_path):
 
 
 # ---------------------------------------------------------------- bad input
-def test_bad_array_types():
-    check_bad_arrays(make(), *data(), "SpatialSubSampling")
-
-
 def test_wrong_planes():
     with raises_exactly(thnn.THNNError, "SpatialSubSampling_updateOutput: input must be 3D or 4D with 3 planes, "
                                         "got 3D of size [2, 5, 8]"):

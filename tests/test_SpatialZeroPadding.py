@@ -3,8 +3,7 @@ import numpy as np
 import pytest
 
 import nn_legacy as nn
-from layer_checks import (assert_input_jacobian, check_batch_equals_samples, check_buffer_reuse, check_float32,
-                          check_noncontiguous, check_pickle, raises_exactly, torch_forward_backward, torch_or_skip,
+from layer_checks import (raises_exactly, torch_forward_backward, torch_or_skip,
                           uniform)
 from numpy_checks import from_torch7
 
@@ -84,33 +83,6 @@ def test_moves_any_numbers():
     assert out.dtype == np.int32
     np.testing.assert_array_equal(out, [[[0, 0, 1, 2, 3], [0, 4, 5, 6, 7]]])
     np.testing.assert_array_equal(m.backward(x, out), [[[0, 1, 2, 3], [4, 5, 6, 7], [0, 0, 0, 0]]])
-
-
-@pytest.mark.parametrize("pads", PADS.values(), ids=PADS.keys())
-@pytest.mark.parametrize("shape", [(2, 4, 5), (2, 2, 3, 4)], ids=["3D", "4D"])
-def test_jacobian(pads, shape):
-    assert_input_jacobian(nn.SpatialZeroPadding(*pads), uniform(shape, 3))
-
-
-@pytest.mark.parametrize("pads", PADS.values(), ids=PADS.keys())
-def test_float32_strides_batches(pads):
-    x = uniform((3, 2, 5, 4), 1)
-    g = uniform(out_shape(x.shape, *pads), 2)
-    check_float32(nn.SpatialZeroPadding(*pads), x, g)
-    check_noncontiguous(nn.SpatialZeroPadding(*pads), x, g)
-    check_batch_equals_samples(nn.SpatialZeroPadding(*pads), x, g)
-
-
-def test_buffer_reuse_across_batch_sizes():
-    pads = PADS["mixed"]
-    big, small = (4, 2, 5, 4), (2, 2, 5, 4)
-    check_buffer_reuse(nn.SpatialZeroPadding(*pads), uniform(big, 1), uniform(out_shape(big, *pads), 2),
-                       uniform(small, 3), uniform(out_shape(small, *pads), 4))
-
-
-def test_pickle_round_trip():
-    x = uniform((2, 5, 4), 1)
-    check_pickle(nn.SpatialZeroPadding(*PADS["mixed"]), x, uniform(out_shape(x.shape, *PADS["mixed"]), 2))
 
 
 # ---------------------------------------------------------------- bad input

@@ -5,8 +5,6 @@ import pytest
 import nn_legacy as nn
 from layer_checks import raises_exactly, torch_or_skip, uniform
 from numpy_checks import from_torch7
-from table_module_checks import (assert_table_jacobian, check_table_batch_equals_samples, check_table_buffer_reuse,
-                                 check_table_float32, check_table_noncontiguous, check_table_pickle)
 
 # (dimension, nInputDims, input shape) -> the numpy axis split
 DIMS = {"dim 0": ((0, None, (3, 4)), 0), "dim 1": ((1, None, (3, 4)), 1), "negative": ((-1, None, (2, 3, 4)), 2),
@@ -33,22 +31,6 @@ def test_matches_torch_unbind():
     parts = torch.unbind(torch.from_numpy(x), 1)
     for part, expected in zip(nn.SplitTable(1).forward(x), parts):
         np.testing.assert_array_equal(part, expected.numpy())
-
-
-@pytest.mark.parametrize("shape", [(4,), (3, 4)], ids=["1D", "2D"])
-def test_jacobian(shape):
-    assert_table_jacobian(nn.SplitTable(-1), uniform(shape, 1))
-
-
-def test_batch_float32_strides_buffers_pickle():
-    m = nn.SplitTable(0, 1)
-    x, g = uniform((3, 4), 1), [uniform((3,), 10 + i) for i in range(4)]
-    check_table_batch_equals_samples(m, x, g, lambda i: (x[i], [a[i, ...] for a in g]))
-    check_table_float32(m, x, g)
-    check_table_noncontiguous(m, x, g)
-    check_table_buffer_reuse(m, uniform((5, 4), 1), [uniform((5,), 10 + i) for i in range(4)], x, g,
-                             owns_output=False)
-    check_table_pickle(m, x, g)
 
 
 def test_bad_input():

@@ -5,8 +5,6 @@ import pytest
 import nn_legacy as nn
 from layer_checks import raises_exactly, torch_forward_backward, uniform
 from numpy_checks import from_torch7
-from table_module_checks import (assert_table_jacobian, check_table_batch_equals_samples, check_table_noncontiguous,
-                                 check_table_pickle)
 
 # (dim, numInputDims, input shape, output shape)
 CASES = {
@@ -41,15 +39,6 @@ def test_matches_torch_squeeze():
     m = nn.Squeeze()
     np.testing.assert_array_equal(m.forward(x), out)
     np.testing.assert_array_equal(m.backward(x, g), gin)
-
-
-def test_jacobian_batches_strides_pickle():
-    m = nn.Squeeze(0, numInputDims=2)
-    assert_table_jacobian(m, uniform((1, 3), 1))
-    assert_table_jacobian(m, uniform((4, 1, 3), 1))
-    check_table_batch_equals_samples(m, uniform((4, 1, 3), 1), uniform((4, 3), 2))
-    check_table_noncontiguous(m, uniform((4, 1, 3), 1), uniform((4, 3), 2))
-    check_table_pickle(m, uniform((4, 1, 3), 1), uniform((4, 3), 2))
 
 
 def test_bad_arguments():

@@ -1,12 +1,9 @@
 """nn_legacy.Transpose: dims swapped pair by pair (a contiguous copy)."""
 import numpy as np
-import pytest
 
 import nn_legacy as nn
 from layer_checks import raises_exactly, torch_forward_backward, uniform
 from numpy_checks import from_torch7
-from table_module_checks import (assert_table_jacobian, check_table_buffer_reuse, check_table_float32,
-                                 check_table_noncontiguous, check_table_pickle)
 
 
 def test_pairs_apply_in_order():
@@ -32,20 +29,6 @@ def test_no_pairs_copies():
     out = nn.Transpose().forward(x)
     np.testing.assert_array_equal(out, x)
     assert not np.shares_memory(out, x)
-
-
-@pytest.mark.parametrize("pairs", [[(0, 1)], [(0, -1), (1, 2)]], ids=["one pair", "negative"])
-def test_jacobian(pairs):
-    assert_table_jacobian(nn.Transpose(*pairs), uniform((2, 3, 2), 1))
-
-
-def test_float32_strides_buffers_pickle():
-    m = nn.Transpose((0, 1))
-    x, g = uniform((3, 4), 1), uniform((4, 3), 2)
-    check_table_float32(m, x, g)
-    check_table_noncontiguous(m, x, g)
-    check_table_buffer_reuse(m, uniform((5, 4), 1), uniform((4, 5), 2), x, g)
-    check_table_pickle(m, x, g)
 
 
 def test_bad_arguments():

@@ -5,8 +5,6 @@ import pytest
 import nn_legacy as nn
 from layer_checks import raises_exactly, torch_forward_backward, uniform
 from numpy_checks import from_torch7
-from table_module_checks import (assert_table_jacobian, check_table_batch_equals_samples, check_table_noncontiguous,
-                                 check_table_pickle)
 
 # (pos, numInputDims, input shape, output shape)
 CASES = {
@@ -43,15 +41,6 @@ def test_the_batch_rule_is_not_remembered():
     m = nn.Unsqueeze(1)
     assert m.forward(uniform((2, 3))).shape == (2, 1, 3)
     assert m.forward(uniform((2, 3, 4))).shape == (2, 1, 3, 4)
-
-
-def test_jacobian_batches_strides_pickle():
-    m = nn.Unsqueeze(1).setNumInputDims(1)
-    assert_table_jacobian(m, uniform((3,), 1))
-    assert_table_jacobian(m, uniform((2, 3), 1))
-    check_table_batch_equals_samples(m, uniform((2, 3), 1), uniform((2, 3, 1), 2))
-    check_table_noncontiguous(m, uniform((2, 3), 1), uniform((2, 3, 1), 2))
-    check_table_pickle(m, uniform((2, 3), 1), uniform((2, 3, 1), 2))
 
 
 def test_bad_arguments():

@@ -5,8 +5,6 @@ import pytest
 import nn_legacy as nn
 from layer_checks import raises_exactly, uniform
 from numpy_checks import from_torch7
-from table_module_checks import (assert_table_jacobian, check_table_batch_equals_samples, check_table_noncontiguous,
-                                 check_table_pickle)
 
 # (sizes, numInputDims, input shape, output shape)
 CASES = {
@@ -37,15 +35,6 @@ def test_shapes(sizes, n, in_shape, out_shape):
     gin = m.backward(x, g)
     assert gin.shape == in_shape and np.shares_memory(gin, g)
     np.testing.assert_array_equal(gin.ravel(), g.ravel())
-
-
-def test_jacobian_batches_strides_pickle():
-    m = nn.View(-1).setNumInputDims(2)
-    assert_table_jacobian(m, uniform((3, 4), 1))
-    assert_table_jacobian(m, uniform((2, 3, 4), 1))
-    check_table_batch_equals_samples(m, uniform((2, 3, 4), 1), uniform((2, 12), 2))
-    check_table_noncontiguous(m, uniform((2, 3, 4), 1), uniform((2, 12), 2))
-    check_table_pickle(m, uniform((2, 3, 4), 1), uniform((2, 12), 2))
 
 
 def test_bad_arguments():

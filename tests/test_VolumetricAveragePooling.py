@@ -5,8 +5,7 @@ import pytest
 
 import nn_legacy as nn
 import thnn
-from layer_checks import (assert_input_jacobian, check_bad_arrays, check_batch_equals_samples, check_buffer_reuse,
-                          check_float32, check_noncontiguous, check_pickle, raises_exactly, torch_or_skip, uniform)
+from layer_checks import (raises_exactly, torch_or_skip, uniform)
 from pooling_checks import fixed_windows, ref_avg, ref_avg_grad, torch_module_grad
 
 # (kT, kW, kH, dT, dW, dH, padT, padW, padH, ceil, count_include_pad)
@@ -58,32 +57,6 @@ def test_matches_torch(window):
     np.testing.assert_array_equal(m.backward(x, g), t_grad)
 
 
-@pytest.mark.parametrize("window", WINDOWS[:2], ids=str)
-def test_jacobian(window):
-    assert_input_jacobian(make(*window), uniform((1, 2, 3, 4, 5), 3))
-
-
-def test_float32_matches_float64():
-    check_float32(make(count_include_pad=False), uniform(SHAPE, 1), uniform(OUT, 2))
-
-
-def test_noncontiguous_input_and_gradOutput():
-    check_noncontiguous(make(), uniform(SHAPE, 1), uniform(OUT, 2))
-
-
-def test_batch_equals_samples():
-    check_batch_equals_samples(make(), uniform(SHAPE, 1), uniform(OUT, 2))
-
-
-def test_buffer_reuse_across_batch_sizes():
-    check_buffer_reuse(make(), uniform((3,) + SHAPE[1:], 1), uniform((3,) + OUT[1:], 2),
-                       uniform(SHAPE, 3), uniform(OUT, 4))
-
-
-def test_pickle_round_trip():
-    check_pickle(make(ceil=True), uniform(SHAPE, 1), uniform((2, 3, 5, 4, 4), 2))
-
-
 def test_defaults_and_repr():
     m = nn.VolumetricAveragePooling(2, 3, 2)
     assert (m.dT, m.dW, m.dH, m.padT, m.padW, m.padH, m.ceil_mode, m.count_include_pad) == \
@@ -102,10 +75,6 @@ def test_a_torch7_module_without_padding_fields_loads(tmp_path):
     assert (m.padT, m.padW, m.padH, m.ceil_mode, m.count_include_pad) == (0, 0, 0, False, True)
     x = uniform(SHAPE, 1)
     np.testing.assert_array_equal(m.forward(x), make(padT=0, padW=0).forward(x))
-
-
-def test_bad_array_types():
-    check_bad_arrays(make(), uniform(SHAPE, 1), uniform(OUT, 2), "VolumetricAveragePooling")
 
 
 def test_bad_padding():

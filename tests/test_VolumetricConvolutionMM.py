@@ -7,7 +7,7 @@ import pytest
 import nn_legacy as nn
 import thnn
 from conv_checks import assert_module_matches, check_properties, torch_reference
-from layer_checks import check_bad_arrays, raises_exactly, uniform
+from layer_checks import raises_exactly, uniform
 from volumetric_checks import SETTING_IDS, VOLUMETRIC_SETTINGS, as_batch, check_empty_batch, conv3d_loops, memory_order
 
 N_IN, N_OUT = 2, 3
@@ -115,12 +115,6 @@ def test_weight_matrix_of_the_wrong_width():
                                         "[2, 4, 5, 6]"):
         thnn.Double.VolumetricConvolutionMM_updateOutput(x, None, np.zeros((N_OUT, 18)), None, None,
                                                          2, 3, 1, 1, 1, 1, 0, 0, 0)
-
-
-def test_bad_array_types():
-    m = make()
-    x, g = data(m)
-    check_bad_arrays(m, x, g, "VolumetricConvolutionMM")
 
 
 def test_kernel_refuses_bad_settings():

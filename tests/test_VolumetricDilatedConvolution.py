@@ -6,7 +6,7 @@ import pytest
 import nn_legacy as nn
 import thnn
 from conv_checks import assert_module_matches, check_properties, torch_reference
-from layer_checks import check_bad_arrays, raises_exactly, uniform
+from layer_checks import raises_exactly, uniform
 from volumetric_checks import as_batch, check_empty_batch, conv3d_loops, memory_order, save_and_load, torch7
 
 N_IN, N_OUT = 2, 3
@@ -107,12 +107,6 @@ def test_input_smaller_than_the_dilated_kernel():
                                         "size [2, 1, 4, 1]"):
         m.forward(np.zeros((N_IN, 1, 4, 1)))
     assert m.forward(np.zeros((N_IN, 1, 5, 1))).shape == (N_OUT, 1, 1, 2)
-
-
-def test_bad_array_types():
-    m = make()
-    x, g = data(m)
-    check_bad_arrays(m, x, g, "VolumetricDilatedConvolution")
 
 
 def test_a_torch7_file_loads(tmp_path):

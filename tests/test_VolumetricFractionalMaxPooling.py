@@ -7,8 +7,7 @@ import pytest
 
 import nn_legacy as nn
 import thnn
-from layer_checks import (assert_input_jacobian, check_bad_arrays, check_float32, check_noncontiguous, check_pickle,
-                          raises_exactly, torch_or_skip, uniform)
+from layer_checks import (raises_exactly, torch_or_skip, uniform)
 from pooling_checks import distinct, fractional_windows, ref_index_grad, ref_max, torch_module_grad
 
 SHAPE = (2, 2, 6, 7, 9)      # T = 6, H = 7, W = 9
@@ -95,20 +94,6 @@ def test_ratios():
         m.forward(uniform((2, 1, 7, 9), 1))
 
 
-def test_jacobian():
-    m = make(*CASES[2], u=samples(1, 2))
-    assert_input_jacobian(m, distinct((1, 2, 6, 5, 6), 3))
-
-
-def test_float32_matches_float64():
-    # alpha is exact in float32 for CASES[0] on SHAPE: (6-2)/4, (9-3)/6, (7-2)/5
-    check_float32(make(), uniform(SHAPE, 1), uniform((2, 2, 5, 6, 7), 2))
-
-
-def test_noncontiguous_input_and_gradOutput():
-    check_noncontiguous(make(), uniform(SHAPE, 1), uniform((2, 2, 5, 6, 7), 2))
-
-
 def test_batch_equals_samples():
     x, g = uniform(SHAPE, 1), uniform((2, 2, 5, 6, 7), 2)
     u = samples(2, 2)
@@ -132,10 +117,6 @@ def test_buffers_are_reused_for_the_same_shape_only():
         np.testing.assert_array_equal(array, before)
 
 
-def test_pickle_round_trip():
-    check_pickle(make(), uniform(SHAPE, 1), uniform((2, 2, 5, 6, 7), 2))
-
-
 def test_repr_and_arguments():
     assert repr(nn.VolumetricFractionalMaxPooling(2, 3, 2, 5, 7, 6)) == \
         "nn.VolumetricFractionalMaxPooling(5x7x6, 2,3,2)"
@@ -156,10 +137,6 @@ def test_a_torch7_module_loads(tmp_path):
     m = nn.load_lua(str(tmp_path / "v.t7"))
     x = uniform(SHAPE, 1)
     np.testing.assert_array_equal(m.forward(x), make(u=u).forward(x))
-
-
-def test_bad_array_types():
-    check_bad_arrays(make(), uniform(SHAPE, 1), uniform((2, 2, 5, 6, 7), 2), "VolumetricFractionalMaxPooling")
 
 
 def test_output_too_large_for_the_pool_size():

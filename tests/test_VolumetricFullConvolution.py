@@ -7,7 +7,7 @@ import pytest
 import nn_legacy as nn
 import thnn
 from conv_checks import assert_module_matches, check_properties, torch_reference
-from layer_checks import check_bad_arrays, raises_exactly, uniform
+from layer_checks import raises_exactly, uniform
 from volumetric_checks import as_batch, check_empty_batch, full_conv3d_loops, memory_order, save_and_load, torch7
 
 N_IN, N_OUT = 2, 3
@@ -144,12 +144,6 @@ def test_mismatched_gradOutput():
     with raises_exactly(thnn.THNNError, "VolumetricFullConvolution_updateGradInput: gradOutput must be 4D of size "
                                         "[3, 6, 11, 2], got 4D of size [3, 6, 2, 11]"):
         m.backward(x, np.zeros((N_OUT, 6, 2, 11)))
-
-
-def test_bad_array_types():
-    m = make()
-    x, g = data(m)
-    check_bad_arrays(m, x, g, "VolumetricFullConvolution")
 
 
 def test_a_torch7_file_loads(tmp_path):

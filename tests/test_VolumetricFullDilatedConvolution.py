@@ -7,7 +7,7 @@ import pytest
 import nn_legacy as nn
 import thnn
 from conv_checks import assert_module_matches, check_properties, torch_reference
-from layer_checks import check_bad_arrays, raises_exactly, uniform
+from layer_checks import raises_exactly, uniform
 from volumetric_checks import as_batch, check_empty_batch, full_conv3d_loops, memory_order, save_and_load, torch7
 
 N_IN, N_OUT = 2, 3
@@ -108,12 +108,6 @@ def test_kernel_refuses_bad_adj():
                                         "dilationH=1"):
         thnn.Double.VolumetricFullDilatedConvolution_accGradParameters(x, x, w.copy(), None, None, 1, 1, 1, 1, 1, 1,
                                                                        0, 0, 0, 1, 1, 1, 0, 0, -1, 1.0)
-
-
-def test_bad_array_types():
-    m = make()
-    x, g = data(m)
-    check_bad_arrays(m, x, g, "VolumetricFullDilatedConvolution")
 
 
 def test_a_torch7_file_loads(tmp_path):

@@ -5,8 +5,7 @@ import pytest
 
 import nn_legacy as nn
 import thnn
-from layer_checks import (assert_input_jacobian, check_bad_arrays, check_batch_equals_samples, check_buffer_reuse,
-                          check_float32, check_noncontiguous, check_pickle, raises_exactly, torch_or_skip, uniform)
+from layer_checks import (raises_exactly, torch_or_skip, uniform)
 from pooling_checks import distinct, fixed_windows, ref_index_grad, ref_max, torch_module_grad
 
 # (kT, kW, kH, dT, dW, dH, padT, padW, padH, ceil)
@@ -57,31 +56,6 @@ def test_matches_torch(window):
     np.testing.assert_array_equal(m.backward(x, g), torch_module_grad(torch, pool, x, g)[1])
 
 
-def test_jacobian():
-    assert_input_jacobian(make(), distinct((1, 2, 3, 4, 5), 3))
-
-
-def test_float32_matches_float64():
-    check_float32(make(), uniform(SHAPE, 1), uniform(OUT, 2))
-
-
-def test_noncontiguous_input_and_gradOutput():
-    check_noncontiguous(make(), uniform(SHAPE, 1), uniform(OUT, 2))
-
-
-def test_batch_equals_samples():
-    check_batch_equals_samples(make(ceil=True), uniform(SHAPE, 1), uniform((2, 3, 5, 4, 4), 2))
-
-
-def test_buffer_reuse_across_batch_sizes():
-    check_buffer_reuse(make(), uniform((3,) + SHAPE[1:], 1), uniform((3,) + OUT[1:], 2),
-                       uniform(SHAPE, 3), uniform(OUT, 4))
-
-
-def test_pickle_round_trip():
-    check_pickle(make(), uniform(SHAPE, 1), uniform(OUT, 2))
-
-
 def test_defaults_repr_and_input_size():
     m = nn.VolumetricMaxPooling(2, 3, 2)
     assert (m.dT, m.dW, m.dH, m.padT, m.padW, m.padH, m.ceil_mode) == (2, 3, 2, 0, 0, 0, False)
@@ -104,10 +78,6 @@ def test_a_torch7_module_loads(tmp_path):
 
 
 # ---------------------------------------------------------------- bad input
-def test_bad_array_types():
-    check_bad_arrays(make(), uniform(SHAPE, 1), uniform(OUT, 2), "VolumetricMaxPooling")
-
-
 def test_wrong_number_of_dims():
     with raises_exactly(thnn.THNNError, "VolumetricMaxPooling_updateOutput: input must be 4D [planes, time, height, "
                                         "width] or 5D [batch, planes, time, height, width], got 3D of size [4, 5, 6]"):

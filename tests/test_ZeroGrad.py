@@ -3,7 +3,6 @@ import numpy as np
 
 import nn_legacy as nn
 from layer_checks import raises_exactly, uniform
-from table_module_checks import check_table_buffer_reuse, check_table_pickle
 
 
 def test_output_is_the_input_and_gradient_is_zero():
@@ -21,12 +20,6 @@ def test_tables_get_a_table_of_zeros():
     gin = m.backward(table, [uniform((2,), 3), [uniform((3, 1), 4)]])
     assert gin[0].shape == (2,) and gin[1][0].shape == (3, 1) and gin[1][0].dtype == np.float32
     assert not gin[0].any() and not gin[1][0].any()
-
-
-def test_buffers_and_pickle():
-    check_table_buffer_reuse(nn.ZeroGrad(), uniform((5, 4), 1), uniform((5, 4), 2), uniform((3, 4), 3),
-                             uniform((3, 4), 4), owns_output=False)
-    check_table_pickle(nn.ZeroGrad(), [uniform((3,), 1)], [uniform((3,), 2)])
 
 
 def test_bad_gradOutput():

@@ -1,7 +1,6 @@
 """nn_legacy.ZipTable: [[a1, a2], [b1, b2]] -> [[a1, b1], [a2, b2]]."""
 import nn_legacy as nn
 from layer_checks import raises_exactly, uniform
-from table_module_checks import assert_table_jacobian, check_table_noncontiguous, check_table_pickle
 
 
 def table():
@@ -17,14 +16,6 @@ def test_zips_the_entries_themselves():
     g = [[a + 1 for a in pair] for pair in out]
     gin = m.backward(t, g)
     assert len(gin) == 2 and all(gin[i][j] is g[j][i] for i in range(2) for j in range(3))
-
-
-def test_jacobian_strides_pickle():
-    m = nn.ZipTable()
-    assert_table_jacobian(m, table())
-    g = [[uniform(a.shape, 10), uniform(b.shape, 11)] for a, b in zip(*table())]
-    check_table_noncontiguous(m, table(), g)
-    check_table_pickle(m, table(), g)
 
 
 def test_bad_input():

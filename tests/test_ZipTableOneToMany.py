@@ -3,8 +3,6 @@ import numpy as np
 
 import nn_legacy as nn
 from layer_checks import raises_exactly, uniform
-from table_module_checks import (assert_table_jacobian, check_table_buffer_reuse, check_table_noncontiguous,
-                                 check_table_pickle)
 
 
 def table(n=3):
@@ -24,16 +22,6 @@ def test_pairs_and_the_gradient_of_the_one_sums():
     gin = m.backward(t, g)
     np.testing.assert_allclose(gin[0], g[0][0] + g[1][0] + g[2][0], rtol=1e-15)
     assert all(a is pair[1] for a, pair in zip(gin[1], g))
-
-
-def test_jacobian_strides_buffers_pickle():
-    m = nn.ZipTableOneToMany()
-    assert_table_jacobian(m, table())
-    check_table_noncontiguous(m, table(), grads(table()))
-    check_table_pickle(m, table(), grads(table()))
-    big, small = [uniform((4,), 1), table()[1]], [uniform((2,), 1), table(2)[1]]
-    big_g = [[uniform((4,), 10 + i), g[1]] for i, g in enumerate(grads(table()))]
-    check_table_buffer_reuse(m, big, big_g, small, grads(small), owns_output=False, owns_gradInput=False)
 
 
 def test_bad_input():
