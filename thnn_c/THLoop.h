@@ -14,6 +14,8 @@
  *   }
  *
  * Without OpenMP the pragma is ignored and the range is the whole of n.
+ * The elementwise kernels (activations, pointwise criterions) do this
+ * through one driver, generic/Pointwise.h, and only write their loops.
  *
  * Vector code.  TH_VECTOR_CLONES compiles a function for AVX-512, AVX2 and
  * baseline x86-64 and lets the loader pick one for the CPU, so the binary
