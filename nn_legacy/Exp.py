@@ -14,4 +14,6 @@ class Exp(Pointwise):
         np.exp(input, out=out)
 
     def _backward(self, input, gradOutput, out):
+        if self.output is None or self.output.shape != input.shape:
+            raise RuntimeError("Exp: backward needs the output of forward for this input: call forward first")
         np.multiply(gradOutput, self.output, out=out)

@@ -84,7 +84,7 @@ class MixtureTable(Module):
         gater, stacked, d = self._split(input)
         check_shape(self, gradOutput, "gradOutput", self._out_shape(input, stacked), gater.dtype, "the output")
         g = np.ascontiguousarray(gradOutput).reshape(stacked.shape[:1] + (1,) + stacked.shape[2:])
-        grad_gater = (g * stacked).reshape(stacked.shape[:2] + (-1,)).sum(axis=2)
+        grad_gater = (g * stacked).reshape(stacked.shape[:2] + (int(np.prod(stacked.shape[2:])),)).sum(axis=2)
         grad_experts = self._gates(gater, stacked) * g        # [batch, n, ...]
         batch, experts = input[0].ndim == 2, input[1]
         self.gradInput = nested_zeros(self.gradInput, [input[0], experts if d is not None else list(experts)])

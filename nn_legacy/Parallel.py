@@ -39,6 +39,7 @@ class Parallel(Container):
         return self.output
 
     def _parts(self, gradOutput):
+        self._need_output()
         if not isinstance(gradOutput, np.ndarray):
             raise TypeError(f"{type(self).__name__}: gradOutput must be a numpy array, got {type(gradOutput).__name__}")
         if gradOutput.shape != self.output.shape:

@@ -65,17 +65,17 @@ class PartialLinear(Module):
         """input (and gradOutput) as 2D batches, checked."""
         self._kernels(input)
         check_features(self, input, self.weight.shape[1])
-        x = np.ascontiguousarray(input).reshape(-1, self.weight.shape[1])
+        x = np.ascontiguousarray(input).reshape(int(np.prod(input.shape[:-1])), self.weight.shape[1])
         if gradOutput is None:
             return x
         shape = input.shape[:-1] + (self.partition.size,)
         check_shape(self, gradOutput, "gradOutput", shape, input.dtype, "the output")
-        return x, np.ascontiguousarray(gradOutput).reshape(-1, self.partition.size)
+        return x, np.ascontiguousarray(gradOutput).reshape(x.shape[0], self.partition.size)
 
     def updateOutput(self, input):
         x = self._rows(input)
         self.output = reuse(self.output, input.shape[:-1] + (self.partition.size,), input.dtype, input)
-        out = self.output.reshape(x.shape[0], -1)
+        out = self.output.reshape(x.shape[0], self.partition.size)
         np.matmul(x, self.weight[self.partition].T, out=out)
         if self.bias is not None:
             out += self.bias[self.partition]

@@ -49,9 +49,8 @@ class View(ViewOf):
             shape = self.size
         else:
             shape = (batch,) + self.size
-        if -1 in shape:
-            known = int(np.prod([s for s in shape if s != -1]))
-            shape = tuple(input.size // known if s == -1 else s for s in shape)
+        if -1 in shape:   # what one sample's elements leave for it (a batch of 0 samples too)
+            shape = tuple(inner // self.numElements if s == -1 else s for s in shape)
         return shape
 
     def __repr__(self):

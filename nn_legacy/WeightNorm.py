@@ -108,6 +108,7 @@ class WeightNorm(Container):
         return self.output
 
     def updateGradInput(self, input, gradOutput):
+        self._need_output()   # (the child's weight is set from v and g by forward)
         self.gradInput = self._child(0, "updateGradInput", input, gradOutput)
         return self.gradInput
 

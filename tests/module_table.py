@@ -304,7 +304,7 @@ _ENTRIES = [
                 "jacobian": "the feature column holds indices (as floats): no derivative"}),
     Entry("IndexLinear", lambda: nn.IndexLinear(6, 3).reset(), lambda r: _index_linear_input(r, 3, 6),
           integer_input=True, params=_WB,
-          skip={"batch": "a batch is a list of per-sample key arrays: there is no batch dim to slice",
+          skip={"empty": "a batch is a list of per-sample key arrays: there is no batch dim to slice", "batch": "a batch is a list of per-sample key arrays: there is no batch dim to slice",
                 "buffers": "a batch is a list of per-sample key arrays: there is no batch dim to slice",
                 "jacobian": "no gradInput without doGradInput",
                 "parameters": "gradWeight is a computed read-only view of the per-key rows: tests/test_IndexLinear.py "
@@ -315,7 +315,7 @@ _ENTRIES = [
                 "flatten": _NO_FLAT}),
     Entry("IndexLinear", lambda: nn.IndexLinear(6, 3, doGradInput=True).reset(),
           lambda r: _index_linear_input(r, 3, 6), variant="gradInput", integer_input=True, params=_WB,
-          skip={"batch": "a batch is a list of per-sample key arrays: there is no batch dim to slice",
+          skip={"empty": "a batch is a list of per-sample key arrays: there is no batch dim to slice", "batch": "a batch is a list of per-sample key arrays: there is no batch dim to slice",
                 "buffers": "a batch is a list of per-sample key arrays: there is no batch dim to slice",
                 "jacobian": "gradInput is dense over every key, not laid out as the input",
                 "parameters": "gradWeight is a computed read-only view of the per-key rows: tests/test_IndexLinear.py "
@@ -326,7 +326,7 @@ _ENTRIES = [
                 "flatten": _NO_FLAT}),
     Entry("IndexLinear", lambda: nn.IndexLinear(6, 3, normalize=True).reset(), lambda r: _index_linear_input(r, 3, 6),
           variant="normalize", integer_input=True, params=_WB,
-          skip={"batch": "a batch is a list of per-sample key arrays: there is no batch dim to slice",
+          skip={"empty": "a batch is a list of per-sample key arrays: there is no batch dim to slice", "batch": "a batch is a list of per-sample key arrays: there is no batch dim to slice",
                 "buffers": "a batch is a list of per-sample key arrays: there is no batch dim to slice",
                 "jacobian": "no gradInput without doGradInput",
                 "parameters": "gradWeight is a computed read-only view of the per-key rows: tests/test_IndexLinear.py "
@@ -423,7 +423,7 @@ _ENTRIES = [
     Entry("SpatialLPPooling", lambda: nn.SpatialLPPooling(3, 2, 2, 2), _X4),
     Entry("SpatialMaxUnpooling", lambda: nn.SpatialMaxUnpooling(_pooled_by(nn.SpatialMaxPooling(2, 2), (2, 3, 6, 4))),
           _u_(2, 3, 3, 2),
-          skip={"buffers": "the indices come from the pooling module's batch: a smaller batch does not fit them",
+          skip={"empty": "the indices come from the pooling module's batch", "buffers": "the indices come from the pooling module's batch: a smaller batch does not fit them",
                 "save": "nn.save drops the pooling module's indices (a buffer): the pair must run forward again",
                 "batch": "the indices come from the pooling module's batch"}),
     Entry("FeatureLPPooling", lambda: nn.FeatureLPPooling(2, 1, 2, True), _u_(2, 5, 3),
@@ -443,7 +443,7 @@ _ENTRIES = [
           skip={"batch": "each sample draws its pooling regions: a batch draws other numbers than the samples"}),
     Entry("VolumetricMaxUnpooling", lambda: nn.VolumetricMaxUnpooling(
         _pooled_by(nn.VolumetricMaxPooling(2, 2, 2), (2, 2, 4, 4, 6))), _u_(2, 2, 2, 2, 3),
-          skip={"buffers": "the indices come from the pooling module's batch: a smaller batch does not fit them",
+          skip={"empty": "the indices come from the pooling module's batch", "buffers": "the indices come from the pooling module's batch: a smaller batch does not fit them",
                 "save": "nn.save drops the pooling module's indices (a buffer): the pair must run forward again",
                 "batch": "the indices come from the pooling module's batch"}),
 

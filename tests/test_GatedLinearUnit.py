@@ -59,10 +59,6 @@ def test_extreme_gates_saturate_without_nan():
     np.testing.assert_array_equal(m.backward(x, np.ones(2)), [0.0, 1.0, 0.0, 0.0])
 
 
-def test_has_no_parameters():
-    assert nn.GatedLinearUnit().parameters() == ([], [])
-
-
 @pytest.mark.parametrize("index", [(1, 1), (1, 4)], ids=["in a", "in b"])
 def test_nan_reaches_only_its_output(index):
     """A NaN in a or in its gate b makes exactly that output NaN, and only

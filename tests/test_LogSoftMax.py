@@ -90,10 +90,6 @@ def test_minus_infinity_stays_minus_infinity():
     np.testing.assert_allclose(m.backward(x, np.array([[1.0, 1.0, 0.0]])), [[1.0, 0.0, -1.0]], rtol=1e-15)
 
 
-def test_has_no_parameters():
-    assert nn.LogSoftMax().parameters() == ([], [])
-
-
 def test_nan_spreads_over_its_sample_only():
     x = uniform((3, 4), 1)
     mask = np.zeros(x.shape, dtype=bool)
@@ -141,20 +137,3 @@ def test_more_than_four_dimensions():
     with raises_exactly(thnn.THNNError, "LogSoftMax_updateOutput: input must be 1D, 2D, 3D or 4D, "
                                         "got 5D of size [1, 2, 1, 2, 1]"):
         nn.LogSoftMax().forward(np.zeros((1, 2, 1, 2, 1)))
-
-
-def test_mismatched_gradOutput():
-    m = nn.LogSoftMax()
-    m.forward(uniform((2, 3, 2)))
-    with raises_exactly(thnn.THNNError, "LogSoftMax_updateGradInput: gradOutput must be shaped as input "
-                                        "(3D of size [2, 3, 2]), got 3D of size [2, 2, 3]"):
-        m.backward(uniform((2, 3, 2)), uniform((2, 2, 3)))
-
-
-def test_mixed_precision_between_input_and_gradOutput():
-    m = nn.LogSoftMax()
-    x = uniform((4, 5)).astype(np.float32)
-    m.forward(x)
-    with raises_exactly(TypeError, "LogSoftMax_updateGradInput: gradOutput must be float32 like the other "
-                                   "tensors, got float64"):
-        m.backward(x, uniform((4, 5)))

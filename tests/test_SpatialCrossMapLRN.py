@@ -77,10 +77,6 @@ def test_torch7_defaults():
     assert (m.size, m.alpha, m.beta, m.k) == (5, 1e-4, 0.75, 1.0)
 
 
-def test_has_no_parameters():
-    assert nn.SpatialCrossMapLRN(3).parameters() == ([], [])
-
-
 # ---------------------------------------------------------------- bad input
 def test_bad_arrays():
     check_bad_arrays_numpy(nn.SpatialCrossMapLRN(3), uniform((4, 2, 3), 1), uniform((4, 2, 3), 2))

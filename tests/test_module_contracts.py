@@ -20,6 +20,8 @@ skipped at run time).  The checks, by name:
 - ``repr``        "nn.<class>...", unchanged by a clone or a forward
 - ``dtype``       an input of a wrong dtype (int64, float16) refused with a TypeError naming the layer
 - ``shape``       a gradOutput (a criterion's target) of a wrong shape refused with an error naming the layer
+- ``empty``       a batch of no samples gives empty results
+- ``order``       backward before any forward: an error naming the layer, or the result forward would give
 
 The tolerances and step are tests/layer_checks.py's.
 """
@@ -41,7 +43,7 @@ SEED = 1234            # the module generator's seed before every forward of a s
 LR = 0.1
 
 MODULE_CHECKS = ("reference", "jacobian", "parameters", "accupdate", "float32", "strides", "batch", "buffers",
-                 "pickle", "save", "clearState", "type", "repr", "dtype", "shape")
+                 "pickle", "save", "clearState", "type", "repr", "dtype", "shape", "empty", "order")
 CRITERION_CHECKS = ("reference", "jacobian", "float32", "strides", "buffers", "pickle", "save", "clearState",
                     "type", "repr", "dtype", "shape")
 # (the gradInput layout and flattenParameters order are checked by test_module_table.py)
@@ -455,6 +457,11 @@ def module_dtype(c):
             with pytest.raises(TypeError) as info:
                 m.backward(x, bad)
             _names_the_layer(c, info.value)
+        m32, x32 = m.clone().float(), _to32(copies(c.input))   # and a float32 module given a float64 gradOutput
+        c.forward(m32, x32)
+        with pytest.raises(TypeError) as info:
+            m32.backward(x32, g)
+        _names_the_layer(c, info.value)
     assert_same(c.forward_backward(m, c.input, g), c.forward_backward(m.clone(), c.input, g), "after the errors: ")
 
 
@@ -470,6 +477,36 @@ def module_shape(c):
             m.backward(x, bad)
         _names_the_layer(c, info.value)
     assert_same(c.forward_backward(m, c.input, g), c.forward_backward(m.clone(), c.input, g), "after the errors: ")
+
+
+def module_empty(c):
+    """Every array of the input with no rows: a batch of no samples."""
+    m = c.module
+    x = map_table(lambda a: a[:0] if isinstance(a, np.ndarray) and a.ndim else a, c.input)
+    try:
+        out = c.forward(m, copies(x))
+    except (TypeError, ValueError) as error:   # refused, as the layer's error contract says
+        _names_the_layer(c, error)
+        return
+    assert all(np.size(a) == 0 for a in table_leaves(out) if isinstance(a, np.ndarray)), \
+        f"output of an empty batch: {[np.shape(a) for a in table_leaves(out)]}"
+    g = map_table(lambda a: np.zeros_like(a) if isinstance(a, np.ndarray) else a, out)
+    gin = m.backward(copies(x), g)
+    if "gradInput" not in c.entry.skip:
+        assert [np.shape(a) for a in table_leaves(gin)] == [np.shape(a) for a in table_leaves(x)]
+
+
+def module_order(c):
+    """backward on a module that never ran forward: an error that names the
+    layer (nothing to go back through), or the gradients forward then backward give."""
+    fresh, g = c.module.clone(), c.grad_output()
+    want = c.forward_backward(c.module, c.input, g)[1]
+    try:
+        got = fresh.backward(copies(c.input), copies(g))
+    except (TypeError, ValueError, RuntimeError) as error:
+        _names_the_layer(c, error)
+    else:
+        assert_same(got, want, "backward without forward: gradInput")
 
 
 # ---------------------------------------------------------------- criterion checks
