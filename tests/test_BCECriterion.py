@@ -153,15 +153,6 @@ def test_input_outside_0_1_in_a_strided_view():
         nn.BCECriterion().forward(x[:, ::2], binary((4, 3), 2))  # x[2, 4] is the view's [2, 2]
 
 
-def test_element_count_mismatch():
-    c = nn.BCECriterion()
-    msg = "target must be the same number of elements as input (2D of size [4, 3]), got 1D of size [4]"
-    with raises_exactly(thnn.THNNError, "BCECriterion_updateOutput: " + msg):
-        c.forward(probabilities(SHAPE, 1), binary((4,), 2))
-    with raises_exactly(thnn.THNNError, "BCECriterion_updateGradInput: " + msg):
-        c.backward(probabilities(SHAPE, 1), binary((4,), 2))
-
-
 @pytest.mark.parametrize("weights", [np.ones(2), np.ones(4), np.ones((2, 3))], ids=["2", "4", "2x3"])
 def test_wrong_weights_shape(weights):
     c = nn.BCECriterion(weights)
@@ -182,11 +173,3 @@ def test_kernel_refuses_mixed_precisions():
                                    "got float32"):
         thnn.Double.BCECriterion_updateOutput(probabilities(SHAPE, 1), binary(SHAPE, 2), None, True,
                                               ELEMENT_WEIGHTS.astype(np.float32))
-
-
-def test_input_must_be_a_float_array():
-    c = nn.BCECriterion()
-    with raises_exactly(TypeError, "BCECriterion: input must be a numpy array, got list"):
-        c.forward([0.5, 0.5], np.ones(2))
-    with raises_exactly(TypeError, "BCECriterion: input must be float32 or float64, got int64"):
-        c.forward(np.ones(2, dtype=np.int64), np.ones(2))

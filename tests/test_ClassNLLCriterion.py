@@ -269,11 +269,3 @@ def test_wrong_input_ndim(shape, described):
     with raises_exactly(thnn.THNNError, f"ClassNLLCriterion_updateOutput: input must be 1D [nClasses] or "
                                         f"2D [batch, nClasses], got {described}"):
         nn.ClassNLLCriterion().forward(np.zeros(shape), np.array([0, 1]))
-
-
-def test_input_must_be_a_float_array():
-    c = nn.ClassNLLCriterion()
-    with raises_exactly(TypeError, "ClassNLLCriterion: input must be a numpy array, got list"):
-        c.forward([[0.0, -1.0]], np.array([0]))
-    with raises_exactly(TypeError, "ClassNLLCriterion: input must be float32 or float64, got int64"):
-        c.forward(np.zeros((1, 2), dtype=np.int64), np.array([0]))

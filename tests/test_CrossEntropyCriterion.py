@@ -176,14 +176,6 @@ def test_wrong_weights_length():
         nn.CrossEntropyCriterion(np.ones(5)).forward(uniform((3, N_CLASSES)), np.array([0, 1, 2]))
 
 
-def test_input_must_be_a_float_array():
-    c = nn.CrossEntropyCriterion()
-    with raises_exactly(TypeError, "CrossEntropyCriterion: input must be a numpy array, got list"):
-        c.forward([[0.0, 1.0]], np.array([0]))
-    with raises_exactly(TypeError, "CrossEntropyCriterion: input must be float32 or float64, got int64"):
-        c.forward(np.zeros((1, 2), dtype=np.int64), np.array([0]))
-
-
 def test_float_target():
     with raises_exactly(TypeError, "ClassNLLCriterion_updateOutput: target must be an integer array "
                                    "(class indices), got float64"):

@@ -81,23 +81,6 @@ def test_repr():
 
 
 # ---------------------------------------------------------------- bad input
-def test_element_count_mismatch():
-    c = nn.DistKLDivCriterion()
-    msg = "target must be the same number of elements as input (2D of size [2, 3]), got 2D of size [3, 3]"
-    with raises_exactly(thnn.THNNError, "DistKLDivCriterion_updateOutput: " + msg):
-        c.forward(log_probs((2, 3), 1), probs((3, 3), 1))
-    with raises_exactly(thnn.THNNError, "DistKLDivCriterion_updateGradInput: " + msg):
-        c.backward(log_probs((2, 3), 1), probs((3, 3), 1))
-
-
-def test_input_must_be_a_float_array():
-    c = nn.DistKLDivCriterion()
-    with raises_exactly(TypeError, "DistKLDivCriterion: input must be a numpy array, got list"):
-        c.forward([-1.0, -2.0], np.ones(2))
-    with raises_exactly(TypeError, "DistKLDivCriterion: input must be float32 or float64, got int64"):
-        c.forward(np.ones(2, dtype=np.int64), np.ones(2))
-
-
 def test_kernel_refuses_mixed_precisions():
     with raises_exactly(TypeError, "DistKLDivCriterion_updateGradInput: target must be float64 like the "
                                    "other tensors, got float32"):

@@ -186,14 +186,6 @@ def test_non_integer_target():
         nn.MultiLabelMarginCriterion().forward(scores((2, 3), 1), np.zeros((2, 3)))
 
 
-def test_input_must_be_a_float_array():
-    c = nn.MultiLabelMarginCriterion()
-    with raises_exactly(TypeError, "MultiLabelMarginCriterion: input must be a numpy array, got list"):
-        c.forward([[0.0, 1.0]], np.array([[0, -1]]))
-    with raises_exactly(TypeError, "MultiLabelMarginCriterion: input must be float32 or float64, got int64"):
-        c.forward(np.zeros((1, 2), dtype=np.int64), np.array([[0, -1]]))
-
-
 def test_kernel_refuses_an_is_target_of_the_other_precision_by_replacing_it():
     """isTarget is a [BUFFER]: one that does not fit is replaced, never written."""
     x, t = scores((2, DIM), 1), label_sets(2, seed=2)

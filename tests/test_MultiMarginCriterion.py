@@ -194,9 +194,3 @@ def test_kernel_refuses_mixed_precisions():
     with raises_exactly(TypeError, "MultiMarginCriterion_updateOutput: weights must be float64 like the other "
                                    "tensors, got float32"):
         thnn.Double.MultiMarginCriterion_updateOutput(x, t, None, True, 1, WEIGHTS.astype(np.float32), 1.0)
-
-
-def test_input_must_be_a_float_array():
-    c = nn.MultiMarginCriterion()
-    with raises_exactly(TypeError, "MultiMarginCriterion: input must be a numpy array, got list"):
-        c.forward([[0.0, 1.0]], np.array([0]))

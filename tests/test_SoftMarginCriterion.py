@@ -67,23 +67,6 @@ def test_repr():
 
 
 # ---------------------------------------------------------------- bad input
-def test_element_count_mismatch():
-    c = nn.SoftMarginCriterion()
-    msg = "target must be the same number of elements as input (2D of size [2, 3]), got 1D of size [5]"
-    with raises_exactly(thnn.THNNError, "SoftMarginCriterion_updateOutput: " + msg):
-        c.forward(uniform((2, 3)), signs((5,), 1))
-    with raises_exactly(thnn.THNNError, "SoftMarginCriterion_updateGradInput: " + msg):
-        c.backward(uniform((2, 3)), signs((5,), 1))
-
-
-def test_input_must_be_a_float_array():
-    c = nn.SoftMarginCriterion()
-    with raises_exactly(TypeError, "SoftMarginCriterion: input must be a numpy array, got list"):
-        c.forward([1.0, 2.0], np.ones(2))
-    with raises_exactly(TypeError, "SoftMarginCriterion: input must be float32 or float64, got int32"):
-        c.forward(np.ones(2, dtype=np.int32), np.ones(2))
-
-
 def test_kernel_refuses_mixed_precisions():
     with raises_exactly(TypeError, "SoftMarginCriterion_updateOutput: target must be float64 like the other "
                                    "tensors, got float32"):

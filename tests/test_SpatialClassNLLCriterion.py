@@ -211,14 +211,6 @@ def test_kernel_refuses_mixed_precisions():
                                                          True, WEIGHTS, None, -100)
 
 
-def test_input_must_be_a_float_array():
-    c = nn.SpatialClassNLLCriterion()
-    with raises_exactly(TypeError, "SpatialClassNLLCriterion: input must be a numpy array, got list"):
-        c.forward(log_probs().tolist(), pixel_classes())
-    with raises_exactly(TypeError, "SpatialClassNLLCriterion: input must be float32 or float64, got int64"):
-        c.forward(log_probs().astype(np.int64), pixel_classes())
-
-
 @pytest.mark.slow
 def test_any_sizes_options_and_layouts():
     """Batch 0 to 3, 1 to 4 classes, maps up to 3x3, any weights,

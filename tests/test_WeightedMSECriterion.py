@@ -87,8 +87,3 @@ def test_target_element_count_must_match():
     with raises_exactly(ValueError, "WeightedMSECriterion: target must have as many elements as input "
                                     "(2D of size [4, 5]), got 2D of size [4, 4]"):
         nn.WeightedMSECriterion(np.ones(5)).backward(uniform((4, 5)), uniform((4, 4)))
-
-
-def test_input_must_be_a_float_array():
-    with raises_exactly(TypeError, "WeightedMSECriterion: input must be a numpy array, got list"):
-        nn.WeightedMSECriterion(np.ones(2)).forward([1.0, 2.0], np.ones(2))

@@ -45,7 +45,7 @@ LR = 0.1
 MODULE_CHECKS = ("reference", "jacobian", "parameters", "accupdate", "float32", "strides", "batch", "buffers",
                  "pickle", "save", "clearState", "type", "repr", "dtype", "shape", "empty", "order")
 CRITERION_CHECKS = ("reference", "jacobian", "float32", "strides", "buffers", "pickle", "save", "clearState",
-                    "type", "repr", "dtype", "shape")
+                    "type", "repr", "dtype", "shape", "empty")
 # (the gradInput layout and flattenParameters order are checked by test_module_table.py)
 KNOWN_SKIPS = set(MODULE_CHECKS) | {"gradInput", "flatten"}
 
@@ -581,7 +581,10 @@ def criterion_repr(c):
 
 def criterion_dtype(c):
     crit = c.module
-    for what, bad in _bad_dtypes(c.input):
+    bad_inputs = _bad_dtypes(c.input)
+    if isinstance(c.input, np.ndarray):
+        bad_inputs.append(("list", c.input.tolist()))
+    for what, bad in bad_inputs:
         with pytest.raises(TypeError) as info:
             crit.forward(bad, c.target)
         _names_the_layer(c, info.value)
@@ -598,6 +601,23 @@ def criterion_shape(c):
                 verb(copies(c.input), bad)
             _names_the_layer(c, info.value)
     assert crit.forward(c.input, c.target) == crit.clone().forward(c.input, c.target)
+
+
+def criterion_empty(c):
+    """No samples: a loss of 0 (an empty sum) and a gradient shaped as the
+    input, or an error naming the criterion."""
+    def empty(value):
+        return map_table(lambda a: a[:0] if isinstance(a, np.ndarray) and a.ndim else a, value)
+
+    x, t = empty(c.input), empty(c.target)
+    try:
+        loss = c.module.forward(copies(x), t)
+    except (TypeError, ValueError) as error:
+        _names_the_layer(c, error)
+        return
+    assert loss == 0.0, f"the loss of no samples is {loss}"
+    gin = c.module.backward(copies(x), t)
+    assert [np.shape(a) for a in table_leaves(gin)] == [np.shape(a) for a in table_leaves(x)]
 
 
 CHECKS = {name[len("module_"):]: fn for name, fn in globals().items() if name.startswith("module_")}
