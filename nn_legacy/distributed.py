@@ -44,6 +44,10 @@ and the ``mpich`` wheel, so no system MPI is needed; mpi4py built against a
 system MPI works too.  Without it this module imports, ``shard`` works, and
 everything that communicates raises ImportError saying what to install.
 
+The gradient is all-reduced after the whole backward, in one blocking call:
+starting it layer by layer during the backward (non-blocking, overlapped)
+was measured slower on one machine; see benchmarks/README.md.
+
 What is not synchronised: buffers that are not parameters, such as the
 running mean and variance of BatchNormalization, stay each rank's own (each
 rank sees different samples), so ranks may evaluate differently; broadcast
@@ -60,6 +64,9 @@ import traceback
 import numpy as np
 
 from .Module import Module
+
+__all__ = ["init", "communicator", "shard", "broadcast_parameters", "average_gradients", "average_value",
+           "DistributedOptim", "parameter_checksum", "max_parameter_difference", "assert_identical", "save"]
 
 INSTALL_HINT = ('pip install "thnn[mpi]" (from a clone of thnn: pip install -e ".[mpi]"), '
                 'or pip install mpi4py mpich')
@@ -308,83 +315,6 @@ def _reduce(comm, grad, weight):
         comm.Allreduce(MPI.IN_PLACE, grad, op=MPI.SUM)
         if weight is None:
             grad /= comm.Get_size()
-
-
-def backward_average(model, input, gradOutput, samples=None, scale=1, comm=None, bucket_bytes=1 << 16):
-    """``model.backward(input, gradOutput, scale)`` for a Sequential, with the
-    gradient all-reduce overlapped: as soon as the layers at the end of the
-    model have their gradients (backward runs from the last layer to the
-    first), a non-blocking all-reduce (``MPI_Iallreduce``) of their part of
-    the flat gradient starts, and it proceeds while the layers before them
-    compute theirs.  Consecutive layers are grouped until a group holds
-    ``bucket_bytes``.  It waits for every all-reduce before returning
-    gradInput; the gradients are then what ``average_gradients(model,
-    samples)`` leaves.  A model whose layers' gradients do not lie in layer
-    order in the flat gradient (shared parameters) gets a plain backward and
-    one all-reduce."""
-    from mpi4py import MPI
-
-    from .Sequential import Sequential
-    name = "backward_average"
-    if not isinstance(model, Sequential):
-        raise TypeError(f"{name}: model must be an nn_legacy Sequential, got {type(model).__name__}")
-    grad = _flat_gradient(model, name)
-    _samples(samples, name)
-    comm = communicator(comm)
-    weight = None
-    if samples is not None:
-        total = _sums(comm, samples)[0]
-        if total == 0:
-            raise ValueError(f"{name}: every rank has 0 samples; there is nothing to average")
-        weight = samples / total
-    ranges = _layer_ranges(model, grad)
-    if comm.Get_size() == 1 or ranges is None:
-        result = model.backward(input, gradOutput, scale)
-        _reduce(comm, grad, weight)
-        return result
-    model._need_output()
-    inputs = model._inputs(input)
-    current, pending, requests = gradOutput, None, []
-    for i in reversed(range(len(model.modules))):
-        current = model._child(i, "backward", inputs[i], current, scale)
-        if ranges[i] is not None:
-            lo, hi = ranges[i]
-            pending = (lo, hi if pending is None else pending[1])
-        last = i == 0
-        if pending is not None and (last or (pending[1] - pending[0]) * grad.itemsize >= bucket_bytes):
-            part = grad[pending[0]:pending[1]]
-            if weight is not None and weight != 1:
-                part *= weight
-            requests.append(comm.Iallreduce(MPI.IN_PLACE, part, op=MPI.SUM))
-            pending = None
-        elif requests:
-            MPI.Request.Testall(requests)   # MPI progresses only inside MPI calls
-    MPI.Request.Waitall(requests)
-    if weight is None:
-        grad /= comm.Get_size()
-    model.gradInput = current
-    return current
-
-
-def _layer_ranges(model, grad):
-    """[(lo, hi) of each child's gradients in grad, or None for a child
-    without], or None when they are not consecutive slices in child order."""
-    base, itemsize = grad.__array_interface__["data"][0], grad.itemsize
-    ranges, end = [], 0
-    for child in model.modules:
-        arrays = child.parameters()[1]
-        if not arrays:
-            ranges.append(None)
-            continue
-        lo = (arrays[0].__array_interface__["data"][0] - base) // itemsize
-        if lo != end:
-            return None
-        for a in arrays:
-            if (a.__array_interface__["data"][0] - base) // itemsize != end or not a.flags.c_contiguous:
-                return None
-            end += a.size
-        ranges.append((lo, end))
-    return ranges if end == grad.size else None
 
 
 def average_value(value, samples=None, comm=None):
