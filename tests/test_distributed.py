@@ -100,6 +100,17 @@ def test_without_mpi4py_the_library_imports_and_says_what_to_install():
     assert "needs mpi4py" in out.stdout and 'pip install -e ".[mpi]"' in out.stdout
 
 
+def test_main_job_distributed_without_mpi4py_says_what_to_install():
+    code = ("import sys; sys.modules['mpi4py'] = None\n"
+            "from nn_legacy.__main__ import main\n"
+            "sys.exit(main(['--distributed']))\n")
+    out = subprocess.run([sys.executable, "-c", code], check=False, capture_output=True, text=True, cwd=ROOT,
+                         timeout=60)
+    assert out.returncode == 2, out.stdout + out.stderr
+    assert out.stderr.startswith("--distributed: nn_legacy.distributed needs mpi4py"), out.stderr
+    assert 'pip install -e ".[mpi]"' in out.stderr
+
+
 # ---------------------------------------------------------------- under mpiexec
 def _load_ranks(out, prefix, n):
     return [np.load(os.path.join(out, f"{prefix}-{r}.npy")) for r in range(n)]
