@@ -72,6 +72,7 @@ INSTALL_HINT = ('pip install "thnn[mpi]" (from a clone of thnn: pip install -e "
                 'or pip install mpi4py mpich')
 
 _FLOATS = (np.dtype(np.float32), np.dtype(np.float64))
+ABORT_GRACE_SECONDS = 1.0   # between printing a rank's exception and MPI_Abort
 
 _state = {"comm": None, "hook": False}
 
@@ -126,6 +127,10 @@ def _abort_hook(previous, world):
             sys.stderr.write(f"nn_legacy.distributed: rank {world.Get_rank()} of {world.Get_size()} raised "
                              f"{exc_type.__name__}; aborting every rank\n{text}")
             sys.stderr.flush()
+            # mpiexec reads a rank's output and its abort request on separate
+            # channels, and tears the job down on the abort: give it time to
+            # forward the message first (it was lost once under heavy load).
+            time.sleep(ABORT_GRACE_SECONDS)
         except BaseException:  # noqa: BLE001  (whatever happens, abort)
             previous(exc_type, exc, tb)
         finally:
