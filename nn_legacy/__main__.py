@@ -4,7 +4,6 @@
                         [--optimizer sgd|adam]
     mpiexec -n 2 python -m nn_legacy --distributed
 
-
 It loads the digits bundled with scikit-learn (no download), checks the
 gradients of every layer, of the whole model and of the criterion against
 central differences in float64, trains with minibatch SGD (or Adam) from
@@ -126,7 +125,7 @@ def train(model, criterion, x, y, epochs, batch_size, learning_rate, rng, optimi
     # the optim methods step the flat parameter array, which the layers view
     params, grads = model.flattenParameters()
     method, config, state = OPTIMIZERS[optimizer][0], {"learningRate": learning_rate}, {}
-    method, samples = (method, {}) if step is None else (step, None)
+    method, samples = method if step is None else step, {}
     for epoch in range(1, epochs + 1):
         bar = ProgressBar(n_batches, f"epoch {epoch:>{digits}}/{epochs}")
         order = rng.permutation(n)
