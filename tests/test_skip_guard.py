@@ -12,6 +12,7 @@ from skip_guard import accepted
     "could not import 'onnxruntime': No module named 'onnxruntime'",
     "could not import 'mpi4py': No module named 'mpi4py'",
     "shared/t7data is not beside the checkout",
+    'mpi4py is not installed: pip install -e ".[mpi]" to run the MPI tests',
 ])
 def test_accepted(reason):
     assert accepted(reason)
