@@ -142,6 +142,11 @@ _NO_FLAT = "its weight gradient is per-key rows with a computed dense view: it c
 _ANY_DTYPE = "moves or picks elements without arithmetic: every dtype is valid, as for Torch7's tensor types"
 _DIM_FROM_FIRST = "counts its dimension from the first: a sample is not a batch of one (the nInputDims entry is)"
 _PASSES_GRAD = "hands gradOutput's arrays on unchecked (as Torch7): there is no shape to check against"
+_PER_SAMPLE = "a batch is a list of per-sample key arrays: there is no batch dim to slice"
+_PER_KEY = "gradWeight is a computed read-only view of the per-key rows: tests/test_IndexLinear.py checks them"
+_INDEX_LINEAR_SKIP = {"empty": _PER_SAMPLE, "batch": _PER_SAMPLE, "buffers": _PER_SAMPLE, "parameters": _PER_KEY,
+                      "accupdate": _PER_KEY, "flatten": _NO_FLAT, "jacobian": "no gradInput without doGradInput",
+                      "gradInput": "no gradInput without doGradInput (an empty list, as Torch7)"}
 _W = ("weight",)
 _WB = ("weight", "bias")
 
@@ -303,38 +308,13 @@ _ENTRIES = [
           skip={"gradInput": "the dense gradient [batch, nIn], not the input's (feature, value) layout",
                 "jacobian": "the feature column holds indices (as floats): no derivative"}),
     Entry("IndexLinear", lambda: nn.IndexLinear(6, 3).reset(), lambda r: _index_linear_input(r, 3, 6),
-          integer_input=True, params=_WB,
-          skip={"empty": "a batch is a list of per-sample key arrays: there is no batch dim to slice", "batch": "a batch is a list of per-sample key arrays: there is no batch dim to slice",
-                "buffers": "a batch is a list of per-sample key arrays: there is no batch dim to slice",
-                "jacobian": "no gradInput without doGradInput",
-                "parameters": "gradWeight is a computed read-only view of the per-key rows: tests/test_IndexLinear.py "
-                              "checks them",
-                "accupdate": "gradWeight is a computed read-only view of the per-key rows: tests/test_IndexLinear.py "
-                             "checks them",
-                "gradInput": "no gradInput without doGradInput (an empty list, as Torch7)",
-                "flatten": _NO_FLAT}),
+          integer_input=True, params=_WB, skip=_INDEX_LINEAR_SKIP),
     Entry("IndexLinear", lambda: nn.IndexLinear(6, 3, doGradInput=True).reset(),
           lambda r: _index_linear_input(r, 3, 6), variant="gradInput", integer_input=True, params=_WB,
-          skip={"empty": "a batch is a list of per-sample key arrays: there is no batch dim to slice", "batch": "a batch is a list of per-sample key arrays: there is no batch dim to slice",
-                "buffers": "a batch is a list of per-sample key arrays: there is no batch dim to slice",
-                "jacobian": "gradInput is dense over every key, not laid out as the input",
-                "parameters": "gradWeight is a computed read-only view of the per-key rows: tests/test_IndexLinear.py "
-                              "checks them",
-                "accupdate": "gradWeight is a computed read-only view of the per-key rows: tests/test_IndexLinear.py "
-                             "checks them",
-                "gradInput": "the dense gradient over every key, not the input's (keys, values) layout",
-                "flatten": _NO_FLAT}),
+          skip={**_INDEX_LINEAR_SKIP, "jacobian": "gradInput is dense over every key, not laid out as the input",
+                "gradInput": "the dense gradient over every key, not the input's (keys, values) layout"}),
     Entry("IndexLinear", lambda: nn.IndexLinear(6, 3, normalize=True).reset(), lambda r: _index_linear_input(r, 3, 6),
-          variant="normalize", integer_input=True, params=_WB,
-          skip={"empty": "a batch is a list of per-sample key arrays: there is no batch dim to slice", "batch": "a batch is a list of per-sample key arrays: there is no batch dim to slice",
-                "buffers": "a batch is a list of per-sample key arrays: there is no batch dim to slice",
-                "jacobian": "no gradInput without doGradInput",
-                "parameters": "gradWeight is a computed read-only view of the per-key rows: tests/test_IndexLinear.py "
-                              "checks them",
-                "accupdate": "gradWeight is a computed read-only view of the per-key rows: tests/test_IndexLinear.py "
-                             "checks them",
-                "gradInput": "no gradInput without doGradInput (an empty list, as Torch7)",
-                "flatten": _NO_FLAT}),
+          variant="normalize", integer_input=True, params=_WB, skip=_INDEX_LINEAR_SKIP),
     Entry("OneHot", lambda: nn.OneHot(5), lambda r: _ints(r, 0, 5, 4), integer_input=True,
           reference=lambda x: np.eye(5)[x],
           skip={"dtype": "the input is integer classes: no gradient flows back, gradOutput is not read"}),

@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 import nn_legacy as nn
+from layer_checks import table_leaves as leaves
 from module_table import ABSTRACT, ENTRIES, entries_of
 
 BY_ID = {e.id: e for e in ENTRIES}
@@ -35,12 +36,6 @@ def test_ids_are_unique_and_sorted():
     assert len(ids) == len(set(ids)), sorted({i for i in ids if ids.count(i) > 1})
     assert ids == sorted(ids)
     assert entries_of("ReLU") == [BY_ID["ReLU"], BY_ID["ReLU-inplace"]]
-
-
-def leaves(value):
-    if isinstance(value, (list, tuple)):
-        return [leaf for v in value for leaf in leaves(v)]
-    return [value]
 
 
 def like(rng, value):
