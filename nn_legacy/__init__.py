@@ -209,6 +209,7 @@ from .MapTable import MapTable
 from .ParallelTable import ParallelTable
 from .WeightNorm import WeightNorm
 from .serialization import FormatError, load, save
+from .registry import register_class
 
 # ==== end of containers ====
 
@@ -257,7 +258,7 @@ from .CosineDistance import CosineDistance
 from .CriterionTable import CriterionTable
 # ==== end of table and shape modules ====
 
-__all__ = ["jacobian", "manualSeed", "load_lua", "save", "load", "FormatError"] + sorted(
+__all__ = ["jacobian", "manualSeed", "load_lua", "save", "load", "FormatError", "register_class"] + sorted(
     name for name, value in dict(globals()).items()
     if isinstance(value, type) and issubclass(value, (Module, Criterion)))
 
