@@ -449,6 +449,10 @@ class _Converter:
     backend's module as the nn class of the same meaning, see _t7_backends);
     a registered class of that name wins over its translation.
 
+    A class may say what a field older Torch7 files lack meant
+    (``_t7_absent = {"sizeAverage": False}``: Torch7's code read the missing
+    field as nil); those values come before the constructor's defaults.
+
     A class may name fields it takes as read (``_t7_raw_fields``, a tuple of
     field names): those reach the module unconverted (TorchObject / LuaTable
     trees, as ``read_t7`` gives them), the classes inside them are not
@@ -581,6 +585,10 @@ class _Converter:
                 setattr(module, g, None)
             else:
                 setattr(module, g, np.zeros_like(param))
+        # what Torch7 made of a field older files lack (its nil), where that
+        # is not what the constructor sets today
+        for key, value in getattr(cls, "_t7_absent", {}).items():
+            module.__dict__.setdefault(key, value)
         for key, value in _defaults(cls).items():   # Torch7 makes buffers on first use
             module.__dict__.setdefault(key, value)
         fixup = getattr(module, "_t7_fixup", None)
