@@ -434,10 +434,16 @@ def _all_classes(classes=None):
 # errors a damaged file can provoke in a class's fields or _t7_fixup; reported as T7Error
 _FIELD_ERRORS = (TypeError, ValueError, AttributeError, KeyError, IndexError, ZeroDivisionError, OverflowError,
                  MemoryError)
-# methods Torch7 itself stored in fields (not user code): the class's own method is used instead
+# methods Torch7 itself stored in fields (not user code), whose work the
+# class's own method does here: field -> (the classes it is found in, None
+# for any; what put it there)
 _STORED_METHODS = {
-    "accUpdateGradParameters": "Module:share() stored it before 2017",
-    "reset": "cudnn's convolutions stored it in 2015",
+    "accUpdateGradParameters": (None, "Module:share() stored it before 2017"),
+    "reset": (None, "cudnn's convolutions stored it in 2015"),
+    "updateOutput": (("nn.SpatialMaxPooling", "nn.VolumetricMaxPooling", "nn.SpatialDilatedMaxPooling",
+                      "nn.VolumetricDilatedMaxPooling"),
+                     "Spatial/VolumetricMaxUnpooling stored it to record the input size, which this pooling "
+                     "records itself"),
 }
 
 
@@ -563,10 +569,11 @@ class _Converter:
                 continue
             where = _field_path(path, key)
             if key not in raw:
-                if isinstance(value, LuaFunction) and key in _STORED_METHODS and callable(getattr(cls, key, None)):
+                if isinstance(value, LuaFunction) and _stored_method(obj.class_name, cls, key):
                     if value.where is None:
                         value.where = where
-                        self.functions.append((where, f"the class's own method is used ({_STORED_METHODS[key]})"))
+                        note = _STORED_METHODS[key][1]
+                        self.functions.append((where, f"the class's own method is used ({note})"))
                     continue
                 value = self.convert(value, where)
             if key == "train":
@@ -594,6 +601,15 @@ class _Converter:
         fixup = getattr(module, "_t7_fixup", None)
         if fixup is not None:
             fixup(obj.version)               # class versions, 1-based fields -> 0-based
+
+
+def _stored_method(class_name, cls, key):
+    """Whether field `key` of a `class_name` object is a method Torch7
+    itself put there (see _STORED_METHODS)."""
+    if key not in _STORED_METHODS or not callable(getattr(cls, key, None)):
+        return False
+    where = _STORED_METHODS[key][0]
+    return where is None or class_name in where
 
 
 def _field_path(path, key):
