@@ -33,7 +33,7 @@ fbcunn's HalfPrecision, TemporalKMaxPooling and ModelParallel.
 """
 import numpy as np
 
-from .t7 import LuaTable, T7Error, TorchObject
+from .t7 import LuaFunction, LuaTable, T7Error, TorchObject
 
 # the Module fields Torch7 wrote for every module
 _MODULE_FIELDS = ("output", "gradInput", "train", "_type")
@@ -41,9 +41,12 @@ _MODULE_FIELDS = ("output", "gradInput", "train", "_type")
 
 def _nn(obj, name, names=(), version=None, **values):
     """A TorchObject of nn class `name` with obj's module fields, the named
-    fields of obj, and the given values (None values left out)."""
+    fields of obj, and the given values (None values left out).  Lua
+    functions in obj's fields come along, to be reported as every function
+    in a file is."""
     fields = obj.fields if isinstance(obj.fields, dict) else {}
     out = LuaTable((k, fields[k]) for k in _MODULE_FIELDS + tuple(names) if k in fields)
+    out.update((k, v) for k, v in fields.items() if isinstance(v, LuaFunction))
     out.update((k, v) for k, v in values.items() if v is not None)
     new = TorchObject(name, obj.version if version is None else version)
     new.fields = out
