@@ -258,6 +258,16 @@ from .CosineDistance import CosineDistance
 from .CriterionTable import CriterionTable
 # ==== end of table and shape modules ====
 
+# ==== modules of Torch7-era files (nnx, dpnn, fast-neural-style) ====
+from .InstanceNormalization import InstanceNormalization
+from .Inception import Inception
+from .ShaveImage import ShaveImage
+from .SpatialClassifier import SpatialClassifier
+from .SpatialNormalization import SpatialNormalization
+from .SpatialPadding import SpatialPadding
+from .TotalVariation import TotalVariation
+# ==== end of modules of Torch7-era files ====
+
 __all__ = ["jacobian", "manualSeed", "load_lua", "save", "load", "FormatError", "register_class"] + sorted(
     name for name, value in dict(globals()).items()
     if isinstance(value, type) and issubclass(value, (Module, Criterion)))
