@@ -1,9 +1,9 @@
 import numbers
 
-from ._arrays import describe, name_of, reuse
-from ._dims import check_array, check_grad, check_int, from_lua, lua_int
+from ._arrays import describe, name_of
+from ._dims import check_array, check_int, from_lua, lua_int
 from .Module import Module
-from .SpatialZeroPadding import _kept
+from .SpatialZeroPadding import _kept, padded_grad_input, padded_output
 
 
 class SpatialPadding(Module):
@@ -72,19 +72,10 @@ class SpatialPadding(Module):
         return tuple(shape), tuple(kept_out), tuple(kept_in)
 
     def updateOutput(self, input):
-        shape, kept_out, kept_in = self._layout(input)
-        self.output = reuse(self.output, shape, input.dtype, input)
-        self.output.fill(self.val)
-        self.output[kept_out] = input[kept_in]
-        return self.output
+        return padded_output(self, input, self.val)
 
     def updateGradInput(self, input, gradOutput):
-        shape, kept_out, kept_in = self._layout(input)
-        check_grad(self, gradOutput, shape)
-        self.gradInput = reuse(self.gradInput, input.shape, gradOutput.dtype, input, gradOutput)
-        self.gradInput.fill(0)
-        self.gradInput[kept_in] = gradOutput[kept_out]
-        return self.gradInput
+        return padded_grad_input(self, input, gradOutput)
 
     def __repr__(self):
         dims = "" if (self.y_dim, self.x_dim) == (-2, -1) else f", dims {self.y_dim},{self.x_dim}"

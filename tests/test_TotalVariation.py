@@ -4,8 +4,8 @@ import numpy as np
 import pytest
 
 import nn_legacy as nn
-from layer_checks import (JACOBIAN_TOL, STEP, check_batch_equals_samples, check_buffer_reuse, check_float32,
-                          check_noncontiguous, check_pickle, raises_exactly, uniform)
+from layer_checks import (JACOBIAN_TOL, STEP, check_batch_equals_samples, check_float32, check_noncontiguous,
+                          check_pickle, raises_exactly, uniform)
 from t7_writer import T7Object, t7_bytes
 
 

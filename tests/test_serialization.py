@@ -89,7 +89,7 @@ def assert_same(a, b, path="obj", seen=None):
 # ---------------------------------------------------------------- every class
 ARGUMENTS = [(), (2,), (4, 3), (4, 3, 2), (1, 2), (np.ones(3),), (nn.Linear(4, 3),), (nn.MSECriterion(),),
              (2, 2, 2, 1), (2, 2, 2, 2, 1, 1), (nn.SpatialMaxPooling(2, 2),), (nn.VolumetricMaxPooling(1, 2, 2),),
-             (np.array([[0, 0], [1, 0]]), 2, 2)]
+             (np.array([[0, 0], [1, 0]]), 2, 2), (2, [2, 1], [1, 1]), (2, np.ones((3, 3)))]
 
 
 def build(cls):
@@ -565,15 +565,6 @@ class Gain(nn.Module):
     def updateOutput(self, input):
         self.output = self.gain * input
         return self.output
-
-
-@pytest.fixture
-def registry():
-    from nn_legacy.registry import _REGISTERED
-    saved = dict(_REGISTERED)
-    yield
-    _REGISTERED.clear()
-    _REGISTERED.update(saved)
 
 
 def test_a_registered_class_saves_and_loads(registry):

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 import nn_legacy as nn
-from nn_legacy.t7 import LuaFunction, LuaTable, T7Error, T7Warning, TorchObject, load_lua, read_t7, Reader
+from nn_legacy.t7 import LuaFunction, T7Error, T7Warning, TorchObject, load_lua, read_t7, Reader
 
 DATA = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data", "t7")   # real files; see its README.md
 
@@ -625,15 +625,6 @@ class Scale(nn.Module):
     def _t7_fixup(self, version):
         self.factor = float(self.factor)
         self.loaded_version = version
-
-
-@pytest.fixture
-def registry():
-    from nn_legacy.registry import _REGISTERED
-    saved = dict(_REGISTERED)
-    yield
-    _REGISTERED.clear()
-    _REGISTERED.update(saved)
 
 
 def test_a_class_given_for_one_call(tmp_path, registry):
