@@ -249,10 +249,10 @@ def _pooling(name, ints, count_include_pad=False):
     def translate(obj):
         fields = {n: _int(obj, n, 0) for n in ints if _field(obj, n) is not None}
         extra = {"ceil_mode": bool(_field(obj, "ceil_mode", False))}
-        if count_include_pad:
+        if count_include_pad:   # the field (2016) if set, else what the mode (set by forward) says
             mode = _field(obj, "mode", "CUDNN_POOLING_AVERAGE_COUNT_INCLUDE_PADDING")
-            extra["count_include_pad"] = mode in ("CUDNN_POOLING_AVERAGE_COUNT_INCLUDE_PADDING",
-                                                  "CUDNN_POOLING_AVERAGE")
+            extra["count_include_pad"] = bool(_field(obj, "count_include_pad", mode in (
+                "CUDNN_POOLING_AVERAGE_COUNT_INCLUDE_PADDING", "CUDNN_POOLING_AVERAGE")))
             extra["divide"] = True
         return _nn(obj, name, version=2, **fields, **extra)
     return translate
