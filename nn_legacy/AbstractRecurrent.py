@@ -302,6 +302,27 @@ class AbstractRecurrent(Container):
     def _zero_state(self, input):
         return None
 
+    # ---- Torch7 files ----
+    def _t7_finish(self, step, nInputDim=None):
+        """After a subclass's _t7_fixup rebuilt the step module: the rnn
+        package's record of the last sequence goes, time starts afresh."""
+        from ._rnn_t7 import CELL_RAW_FIELDS, drop_state_fields, rho_of
+        self.rho = rho_of(self)
+        drop_state_fields(self, CELL_RAW_FIELDS)
+        for name in ("userPrevOutput", "userPrevCell"):
+            value = vars(self).get(name)
+            if value is not None and getattr(value, "size", 1) == 0:
+                vars(self).pop(name)
+        self.modules = [step]
+        self.recurrentModule = step
+        self.output = self.gradInput = None
+        self._clones = self._spare = self._states = None
+        self._forget_steps()
+        if nInputDim is not None:
+            self.maskZero(nInputDim)
+        if not self.train:
+            Container.evaluate(self)
+
     # ---- state, types, the tree ----
     def clearState(self):
         self._clones = self._spare = None
@@ -327,7 +348,7 @@ class AbstractRecurrent(Container):
         inputSize, outputSize = getattr(self, "inputSize", None), getattr(self, "outputSize", None)
         if inputSize is not None and outputSize is not None:
             return f"nn.{type(self).__name__}({inputSize} -> {outputSize})"
-        return f"nn.{type(self).__name__} @ " + repr(self.recurrentModule).replace("\n", "\n  ")
+        return f"nn.{type(self).__name__} @ " + repr(self.recurrentModule)
 
 
 _RECURRENT = (AbstractRecurrent,)

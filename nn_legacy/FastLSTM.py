@@ -1,3 +1,4 @@
+from . import _rnn_t7
 from .FastLSTMStep import FastLSTMStep
 from .LSTM import LSTM
 
@@ -32,3 +33,17 @@ class FastLSTM(LSTM):
         step = FastLSTMStep(self.inputSize, self.outputSize)
         self.i2g, self.o2g = step.i2g, step.o2g
         return step
+
+    def _t7_parameters(self, raw):
+        """i2g and o2g: the FastLSTM's own fields when the file has them (an
+        nngraph step module lists its modules in graph order)."""
+        fields = vars(self)
+        if isinstance(fields.get("i2g"), _rnn_t7.TorchObject) and isinstance(fields.get("o2g"), _rnn_t7.TorchObject):
+            return [fields["i2g"], fields["o2g"]]
+        return super()._t7_parameters(raw)
+
+    def _t7_fixup(self, version):
+        step = super()._t7_fixup(version)
+        self.i2g, self.o2g = step.i2g, step.o2g
+        for name in ("usenngraph", "bn"):
+            vars(self).pop(name, None)

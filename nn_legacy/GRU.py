@@ -1,3 +1,4 @@
+from . import _rnn_t7
 from ._checks import check_positive
 from ._recurrent import batch_size, plus, zeros
 from .AbstractRecurrent import AbstractRecurrent
@@ -20,6 +21,7 @@ class GRU(AbstractRecurrent):
     """
 
     userPrevOutput = None
+    _t7_raw_fields = _rnn_t7.CELL_RAW_FIELDS
 
     def __init__(self, inputSize, outputSize, rho=9999, p=0, mono=False):
         check_positive("GRU", inputSize=inputSize, outputSize=outputSize)
@@ -28,6 +30,19 @@ class GRU(AbstractRecurrent):
                                       "put a Dropout before the module")
         self.inputSize, self.outputSize, self.p, self.mono = int(inputSize), int(outputSize), 0, bool(mono)
         super().__init__(GRUStep(self.inputSize, self.outputSize), rho)
+
+    def _t7_fixup(self, version):
+        """The step module in the file (an nn tree) is rebuilt from its
+        weights: i2g, o2g, then the candidate's Linear and LinearNoBias, in
+        the order of the rnn package's parameters()."""
+        _rnn_t7.refuse_dropout("GRU", self)
+        raw, nInputDim = _rnn_t7.unwrap_mask(_rnn_t7.step_module(self, "GRU"))
+        self.inputSize = _rnn_t7.size_field(self, "inputSize", "inputsize")
+        self.outputSize = _rnn_t7.size_field(self, "outputSize", "outputsize")
+        self.p, self.mono = 0, bool(vars(self).get("mono", False))
+        weights = _rnn_t7.raw_parameters(raw)
+        step = _rnn_t7.fill_step(GRUStep(self.inputSize, self.outputSize), weights, "GRU")
+        self._t7_finish(step, nInputDim)
 
     def _step_input(self, input, prev, step):
         return [input, prev]

@@ -1,3 +1,4 @@
+from . import _rnn_t7
 from ._checks import check_positive
 from ._recurrent import batch_size, copy_of, plus, zeros
 from .AbstractRecurrent import AbstractRecurrent
@@ -21,6 +22,7 @@ class LSTM(AbstractRecurrent):
     """
 
     userPrevOutput = userPrevCell = None
+    _t7_raw_fields = _rnn_t7.CELL_RAW_FIELDS
 
     def __init__(self, inputSize, outputSize=None, rho=9999, cell2gate=True, p=0, mono=False):
         outputSize = inputSize if outputSize is None else outputSize
@@ -34,6 +36,25 @@ class LSTM(AbstractRecurrent):
 
     def _build_step(self):
         return LSTMStep(self.inputSize, self.outputSize, self.cell2gate)
+
+    def _t7_fixup(self, version):
+        """The step module in the file (an nn tree, or an nngraph gModule for
+        FastLSTM) is rebuilt from its weights: see nn_legacy/_rnn_t7.py."""
+        name = type(self).__name__
+        _rnn_t7.refuse_dropout(name, self)
+        raw, nInputDim = _rnn_t7.unwrap_mask(_rnn_t7.step_module(self, name))
+        _rnn_t7.refuse_batch_normalization(name, raw)
+        self.inputSize = _rnn_t7.size_field(self, "inputSize", "inputsize")
+        self.outputSize = _rnn_t7.size_field(self, "outputSize", "outputsize")
+        self.cell2gate = bool(vars(self).get("cell2gate", True))
+        self.p, self.mono = 0, bool(vars(self).get("mono", False))
+        weights = self._t7_parameters(raw)
+        step = _rnn_t7.fill_step(self._build_step(), weights, name)
+        self._t7_finish(step, nInputDim)
+        return step
+
+    def _t7_parameters(self, raw):
+        return _rnn_t7.raw_parameters(raw)
 
     # ---- the hooks: the state is [h, c] ----
     def _step_input(self, input, prev, step):

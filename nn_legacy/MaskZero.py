@@ -39,7 +39,7 @@ class MaskZero(Decorator):
     def _t7_fixup(self, version):
         self.nInputDim = int(self.nInputDim)
         self.zeroMask = self._gradOutput = None
-        for name in ("_zeroMask", "_maskbyte", "_maskindices", "gradOutput", "batchmode"):
+        for name in ("_zeroMask", "_maskbyte", "_maskindices", "gradOutput", "batchmode", "module", "v2"):
             vars(self).pop(name, None)
 
     def _mask(self, input):

@@ -47,6 +47,22 @@ class Recurrent(AbstractRecurrent):
         self.initialModule = Sequential().add(shared_clone(self.inputModule)).add(self.startModule) \
             .add(shared_clone(self.transferModule))
 
+    _t7_raw_fields = ("sharedClones", "initialModule", "recurrentModule", "outputs", "gradInputs",
+                      "_gradOutputs", "gradOutputs")
+
+    def _t7_fixup(self, version):
+        """The file's startModule ... mergeModule are kept; the modules of
+        the first and later steps are built from them again."""
+        from .t7 import T7Error
+        for name in ("startModule", "inputModule", "feedbackModule", "transferModule", "mergeModule"):
+            if not isinstance(vars(self).get(name), Module):
+                raise T7Error(f"Recurrent: the file has no {name}")
+        self._t7_finish(self._build_recurrent())
+        self.modules = [self.startModule, self.inputModule, self.feedbackModule, self.transferModule,
+                        self.mergeModule]
+        self.initialModule = Sequential().add(shared_clone(self.inputModule)).add(self.startModule) \
+            .add(shared_clone(self.transferModule))
+
     def _build_recurrent(self):
         return Sequential().add(ParallelTable().add(self.inputModule).add(self.feedbackModule)) \
             .add(self.mergeModule).add(self.transferModule)

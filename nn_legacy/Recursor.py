@@ -22,6 +22,19 @@ class Recursor(AbstractRecurrent):
         super().__init__(module, rho)
         self.module = module
 
+    # the clones and the record of the last sequence: not needed, not converted
+    _t7_raw_fields = ("sharedClones", "outputs", "gradInputs", "_gradOutputs", "gradOutputs")
+
+    def _t7_fixup(self, version):
+        step = vars(self).get("recurrentModule")
+        if not isinstance(step, Module):
+            step = self.modules[0] if isinstance(vars(self).get("modules"), list) and self.modules else None
+        if not isinstance(step, Module):
+            from .t7 import T7Error
+            raise T7Error("Recursor: the file holds no module to decorate (recurrentModule or modules[1])")
+        self._t7_finish(step)
+        self.module = step
+
     def _backward_module(self, step):
         module = super()._backward_module(step)
         for inner in top_recurrent(module, AbstractRecurrent):
@@ -33,4 +46,4 @@ class Recursor(AbstractRecurrent):
         self.recurrentModule.maxBPTTstep(rho)
 
     def __repr__(self):
-        return "nn.Recursor @ " + repr(self.recurrentModule).replace("\n", "\n  ")
+        return "nn.Recursor @ " + repr(self.recurrentModule)

@@ -33,7 +33,9 @@ class Repeater(AbstractSequencer):
         self.module.maxBPTTstep(self.rho)
 
     def _t7_fixup(self, version):
-        self.rho = int(self.rho)
+        from ._rnn_t7 import size_field
+        self.rho = size_field(self, "rho", "seqlen")
+        vars(self).pop("seqlen", None)
         self.module = self.modules[0]
         self.output = self.gradInput = None
 
@@ -65,4 +67,4 @@ class Repeater(AbstractSequencer):
         acc_update_by_swap(self, lambda: self.accGradParameters(input, gradOutput, -lr))
 
     def __repr__(self):
-        return f"nn.Repeater({self.rho}) @ " + repr(self.module).replace("\n", "\n  ")
+        return f"nn.Repeater({self.rho}) @ " + repr(self.module)

@@ -45,6 +45,18 @@ class SeqGRU(SeqRecurrent):
         self.inputSize, self.outputSize = int(inputSize), int(outputSize)
         self._init_parameters(self.inputSize, self.outputSize, 3)
 
+    def _sizes(self):
+        return self.inputSize, self.outputSize
+
+    def _t7_fixup(self, version):
+        from ._rnn_t7 import size_field
+        self.inputSize = size_field(self, "inputSize", "inputsize")
+        self.outputSize = size_field(self, "outputSize", "outputsize")
+        for name in ("inputsize", "outputsize", "seqLength", "miniBatch"):
+            vars(self).pop(name, None)
+        super()._t7_fixup(version)
+        self._check_loaded()
+
     def reset(self, std=None):
         std = 1 / math.sqrt(self.outputSize + self.inputSize) if std is None else std
         self.bias[...] = 0

@@ -63,6 +63,21 @@ class SeqLSTM(SeqRecurrent):
         self.inputsize, self.hiddensize, self.outputsize = int(inputsize), int(hiddensize), int(outputsize)
         self._init_parameters(self.inputsize, self.outputsize, 4)
 
+    def _sizes(self):
+        return self.inputsize, self.outputsize
+
+    def _t7_fixup(self, version):
+        from ._rnn_t7 import size_field
+        from .t7 import T7Error
+        if vars(self).get("weightO") is not None:
+            raise T7Error("SeqLSTM: this one has an output projection (weightO, SeqLSTMP), which nn_legacy does "
+                          "not implement")
+        self.inputsize = size_field(self, "inputsize")
+        self.outputsize = size_field(self, "outputsize")
+        self.hiddensize = size_field(self, "hiddensize", "outputsize")
+        super()._t7_fixup(version)
+        self._check_loaded()
+
     def reset(self, std=None):
         std = 1 / math.sqrt(self.outputsize + self.inputsize) if std is None else std
         self.bias[...] = 0

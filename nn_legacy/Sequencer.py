@@ -120,4 +120,4 @@ class Sequencer(AbstractSequencer):
         super().evaluate()
 
     def __repr__(self):
-        return "nn.Sequencer @ " + repr(self.module).replace("\n", "\n  ")
+        return "nn.Sequencer @ " + repr(self.module)

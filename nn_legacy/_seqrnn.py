@@ -40,8 +40,8 @@ class SeqRecurrent(Module):
         self._saved = None       # what backward needs from the forward
         self.reset()
 
-    D = property(lambda self: self.weight.shape[0] - self.weight.shape[1] // self._gates)
-    H = property(lambda self: self.weight.shape[1] // self._gates)
+    D = property(lambda self: self._sizes()[0])    # inputSize
+    H = property(lambda self: self._sizes()[1])    # outputSize
 
     # ---- options ----
     def remember(self, mode="both"):
@@ -182,7 +182,16 @@ class SeqRecurrent(Module):
         setattr(self, name, value)
         return value
 
+    def _check_loaded(self):
+        from .t7 import T7Error
+        D, H = self._sizes()
+        if not (isinstance(self.weight, np.ndarray) and isinstance(self.bias, np.ndarray)
+                and self.weight.shape == (D + H, self._gates * H) and self.bias.shape == (self._gates * H,)):
+            raise T7Error(f"{type(self).__name__}: weight {list(np.shape(self.weight))} and bias "
+                          f"{list(np.shape(self.bias))} do not fit {D} inputs and {H} outputs")
+
     def _t7_fixup(self, version):
+        vars(self).pop("v2", None)
         self._saved = None
         self._last = None
         for name in ("h0", "c0", "grad_h0", "grad_c0", "grad_x", "_grad_x", "buffer1", "buffer2", "buffer3",
