@@ -25,8 +25,10 @@ class Recurrent(AbstractRecurrent):
     steps run clones of ``recurrentModule``, ``Sequential(ParallelTable(input,
     feedback), merge, transfer)``.  Parameters: those of start, input,
     feedback, transfer and merge, in that order.  Time, BPTT and rho are
-    AbstractRecurrent's; the first step has its own module, so there is no
-    initial state to set and ``maskZero`` is refused (as in the rnn package).
+    AbstractRecurrent's.  Given a state h_0 (``setStartState``, which the
+    rnn package did not have), step 1 is ``transfer(merge([input(x_1),
+    feedback(h_0)]))`` like the others.  As the first step has a module of
+    its own, ``maskZero`` is refused (as in the rnn package).
     """
 
     def __init__(self, start, input, feedback, transfer=None, rho=9999, merge=None):
@@ -82,17 +84,24 @@ class Recurrent(AbstractRecurrent):
         self.initialModule.clearState()
         return super().clearState()
 
+    def _initial(self, step):
+        """Whether step runs initialModule: step 1 without a start state."""
+        return step == 1 and self._initial_state(None) is None
+
     def _forward_module(self, step):
-        return self._first() if step == 1 else super()._forward_module(step)
+        return self._first() if self._initial(step) else super()._forward_module(step)
 
     def _backward_module(self, step):
-        return self._first() if step == 1 else super()._backward_module(step)
+        return self._first() if self._initial(step) else super()._backward_module(step)
 
     def _initial_state(self, input):
-        return None
+        """None (step 1 runs initialModule) unless a state h_0 was given
+        (setStartState, setHiddenState(0, h)): then step 1 is a step like
+        the others, from h_0."""
+        return self._states[0] if 0 in self._states else self.startState
 
     def _step_input(self, input, prev, step):
-        return input if step == 1 else [input, prev]
+        return input if self._initial(step) else [input, prev]
 
     def _step_output(self, out):
         return out, out
@@ -101,7 +110,7 @@ class Recurrent(AbstractRecurrent):
         return plus(gradOutput, gradState)
 
     def _step_gradInput(self, gradInput, step):
-        return (gradInput, None) if step == 1 else (gradInput[0], gradInput[1])
+        return (gradInput, None) if self._initial(step) else (gradInput[0], gradInput[1])
 
     def __repr__(self):
         parts = [("start", self.startModule), ("input", self.inputModule), ("feedback", self.feedbackModule),
