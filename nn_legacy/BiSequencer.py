@@ -71,6 +71,11 @@ class BiSequencer(AbstractSequencer):
     def _t7_fixup(self, version):
         """The file's ``module`` is the rnn package's Sequential around the
         three sequencers (with dpnn's ReverseTable): rebuilt from them."""
+        from .t7 import T7Error
+        for name in ("fwdSeq", "bwdSeq", "mergeSeq"):
+            if not isinstance(vars(self).get(name), Module):
+                raise T7Error(f"{type(self).__name__}: the file has no {name}; torch/rnn's later "
+                              f"{type(self).__name__} (merging whole sequences) is not implemented")
         vars(self).pop("module", None)
         self.modules = [self.fwdSeq, self.bwdSeq, self.mergeSeq]
         self.output = self.gradInput = None

@@ -40,6 +40,9 @@ class Sequencer(AbstractSequencer):
     def _t7_fixup(self, version):
         for name in ("tableoutput", "tablegradInput", "tablegradinput", "_output", "dpnn_mediumEmpty"):
             vars(self).pop(name, None)
+        if not isinstance(self.modules[0], AbstractRecurrent):   # as the constructor does
+            from .Recursor import Recursor
+            self.modules[0] = Recursor(self.modules[0])
         self.module = self.modules[0]
         self.output = self.gradInput = None
 

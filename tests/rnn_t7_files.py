@@ -214,7 +214,13 @@ def recursor(module, rho=9999999, flavour="er"):
 
 
 # ---------------------------------------------------------------- sequencers
+RECURRENT = ("nn.FastLSTM", "nn.LSTM", "nn.GRU", "nn.Recurrent", "nn.Recursor")
+
+
 def sequencer(module, flavour="er", remember="neither"):
+    """nn.Sequencer(module): a module that is not recurrent goes in a Recursor."""
+    if module.class_name not in RECURRENT:
+        module = recursor(module, flavour=flavour)
     fields = {"modules": table(module), "output": {}, "tableoutput": {}, "tablegradInput": {}, "_output": {},
               "_remember": remember, "gradInput": {}}
     if flavour == "er":
