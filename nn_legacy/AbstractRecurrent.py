@@ -61,7 +61,6 @@ class AbstractRecurrent(Container):
     - ``_zero_state(input)``: the initial state for a batch like input.
     """
 
-    _cuda_ready = True
     _buffer_names = ("_states", "_outputs", "_clones", "_spare", "_gradStates", "_gradOutputs", "_gradInputs")
     startState = None
 

@@ -27,6 +27,11 @@ def shared_clone(module, keep=()):
             memo[id(value)] = value
     for m in keep:
         memo[id(m)] = m
+    for m in module.listModules():   # device arrays are copied on the device (deepcopy cannot)
+        for value in vars(m).values():
+            for v in (value if isinstance(value, list) else [value]):
+                if isinstance(v, CudaTensor) and id(v) not in memo:
+                    memo[id(v)] = v.clone()
     return copy.deepcopy(module, memo)
 
 
