@@ -90,9 +90,9 @@ class Sequencer(AbstractSequencer):
         self.module.maxBPTTstep(len(steps))
         if not self.hasMemory():
             self.module.forget()
-        outs = [self._child(0, "updateOutput", x) for x in steps]
-        if not self.train:
-            outs = [copy_of(o) for o in outs]
+        # in evaluation the module reuses its buffers from step to step: keep copies
+        keep = (lambda o: o) if self.train else copy_of
+        outs = [keep(self._child(0, "updateOutput", x)) for x in steps]
         self.output = self._gather(self.output, outs, input)
         return self.output
 
