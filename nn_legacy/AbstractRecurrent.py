@@ -161,11 +161,15 @@ class AbstractRecurrent(Container):
         if not self.train:
             self._forget_steps()
         super().training()
+        for m in self._spare or ():
+            m.training()
 
     def evaluate(self):
         if self.train:
             self._forget_steps()
         super().evaluate()
+        for m in self._spare or ():
+            m.evaluate()
 
     # ---- hidden states ----
     def setStartState(self, state):

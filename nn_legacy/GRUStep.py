@@ -44,7 +44,7 @@ class GRUStep(Container):
     (x, dn) and W_hn from (r * h, dn).
     """
 
-    _buffer_names = ("_saved",)
+    _buffer_names = ("_saved", "_cache")
 
     def __init__(self, inputSize, outputSize):
         check_positive("GRUStep", inputSize=inputSize, outputSize=outputSize)
@@ -52,7 +52,7 @@ class GRUStep(Container):
         self.inputSize, self.outputSize = int(inputSize), int(outputSize)
         D, H = self.inputSize, self.outputSize
         self.add(Linear(D, 2 * H)).add(LinearNoBias(H, 2 * H)).add(Linear(D, H)).add(LinearNoBias(H, H))
-        self._saved = None
+        self._saved = self._cache = None
 
     def _unpack(self, input):
         x, h = check_length(self, input, 2, "input", "[x, h]")
@@ -67,6 +67,7 @@ class GRUStep(Container):
         return x, h
 
     def updateOutput(self, input):
+        self._cache = None
         x, h = self._unpack(input)
         i2g, o2g, xn, hn = self.modules
         H = self.outputSize
@@ -93,8 +94,21 @@ class GRUStep(Container):
         dgates = np.concatenate([ds * h * r * (1 - r), g * (h - n) * z * (1 - z)], axis=-1)
         return x, h, s, dgates, dn, ds
 
+    def _deltas_of(self, input, gradOutput):
+        """_deltas, once per gradOutput: accGradParameters takes those of
+        updateGradInput for the same gradOutput object (so that stepping
+        the weights in between, as accUpdateGradParameters does over time,
+        does not change them)."""
+        cached = self._cache
+        if cached is not None and cached[0] is gradOutput and cached[1] is self.output:
+            return cached[2]
+        result = self._deltas(input, gradOutput)
+        self._cache = (gradOutput, self.output, result)
+        return result
+
     def updateGradInput(self, input, gradOutput):
-        x, h, s, dgates, dn, ds = self._deltas(input, gradOutput)
+        self._cache = None
+        x, h, s, dgates, dn, ds = self._deltas_of(input, gradOutput)
         i2g, o2g, xn, _ = self.modules
         r, z = self._saved[:2]
         gx = i2g.updateGradInput(x, dgates) + xn.updateGradInput(x, dn)
@@ -103,7 +117,7 @@ class GRUStep(Container):
         return self.gradInput
 
     def accGradParameters(self, input, gradOutput, scale=1):
-        x, h, s, dgates, dn, _ = self._deltas(input, gradOutput)
+        x, h, s, dgates, dn, _ = self._deltas_of(input, gradOutput)
         i2g, o2g, xn, hn = self.modules
         i2g.accGradParameters(x, dgates, scale)
         o2g.accGradParameters(h, dgates, scale)

@@ -48,7 +48,7 @@ class LSTMStep(Container):
     its own d. (the CMuls from c, or c' for w_co).
     """
 
-    _buffer_names = ("_gates",)
+    _buffer_names = ("_gates", "_cache")
 
     def __init__(self, inputSize, outputSize, cell2gate=True):
         check_positive("LSTMStep", inputSize=inputSize, outputSize=outputSize)
@@ -60,7 +60,7 @@ class LSTMStep(Container):
             self.add(LinearNoBias(H, H))
             if gate != "z" and self.cell2gate:
                 self.add(CMul(H))
-        self._gates = None
+        self._gates = self._cache = None
 
     def _parts(self):
         """gate -> (Linear from x, LinearNoBias from h, CMul from the cell or None)."""
@@ -92,6 +92,7 @@ class LSTMStep(Container):
         return a
 
     def updateOutput(self, input):
+        self._cache = None
         x, h, c = self._unpack(input)
         i = _sigmoid(self._pre("i", x, h, c))
         f = _sigmoid(self._pre("f", x, h, c))
@@ -125,8 +126,21 @@ class LSTMStep(Container):
         d = {"i": dcy * z * i * (1 - i), "f": dcy * c * f * (1 - f), "z": dcy * i * (1 - z * z), "o": do}
         return x, h, c, d, dcy
 
+    def _deltas_of(self, input, gradOutput):
+        """_deltas, once per gradOutput: accGradParameters takes those of
+        updateGradInput for the same gradOutput object (so that stepping
+        the weights in between, as accUpdateGradParameters does over time,
+        does not change them)."""
+        cached = self._cache
+        if cached is not None and cached[0] is gradOutput and cached[1] is self.output:
+            return cached[2]
+        result = self._deltas(input, gradOutput)
+        self._cache = (gradOutput, self.output, result)
+        return result
+
     def updateGradInput(self, input, gradOutput):
-        x, h, c, d, dcy = self._deltas(input, gradOutput)
+        self._cache = None
+        x, h, c, d, dcy = self._deltas_of(input, gradOutput)
         gx = gh = None
         gcx = dcy * self._gates[1]
         for gate, (wx, wh, wc) in self._parts().items():
@@ -138,7 +152,7 @@ class LSTMStep(Container):
         return self.gradInput
 
     def accGradParameters(self, input, gradOutput, scale=1):
-        x, h, c, d, _ = self._deltas(input, gradOutput)
+        x, h, c, d, _ = self._deltas_of(input, gradOutput)
         for gate, (wx, wh, wc) in self._parts().items():
             wx.accGradParameters(x, d[gate], scale)
             wh.accGradParameters(h, d[gate], scale)

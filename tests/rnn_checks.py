@@ -165,3 +165,19 @@ def check_remembered(module, first, second, state_of, fresh, seed=0):
     pairs = [(a, numeric(loss, x)) for a, x in zip(_arrays(gin), _arrays(second))]
     pairs += [(g, numeric(loss, p)) for p, g in zip(ref.parameters()[0], g_params)]
     return _max_error(pairs)
+
+
+def run_bptt(module, xs, gs, start=None):
+    """An AbstractRecurrent over the steps xs from start, then BPTT with the
+    gradients gs: (outputs [T, ...], gradInputs [T, ...], gradient w.r.t.
+    the initial state, copies of the parameter gradients)."""
+    module.forget()
+    module.setStartState(start)
+    ys = np.stack([np.array(module.forward(x), copy=True) for x in xs])
+    module.zeroGradParameters()
+    gx = [None] * len(xs)
+    for t in reversed(range(len(xs))):
+        gx[t] = np.array(module.backward(xs[t], gs[t]), copy=True)
+    g0 = _copy(module.getGradHiddenState(0))
+    module.setStartState(None)
+    return ys, np.stack(gx), g0, [g.copy() for g in module.parameters()[1]]
