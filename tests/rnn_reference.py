@@ -70,3 +70,47 @@ def fast_to_torch_rows(H):
 def seq_to_torch_rows(H):
     """Columns of SeqLSTM's weight (i, f, o, z) in torch's order (i, f, g, o)."""
     return np.r_[0:H, H:2 * H, 3 * H:4 * H, 2 * H:3 * H]
+
+
+def autograd(formula, arrays, gs):
+    """Gradients of sum(formula(*tensors) * gs) w.r.t. each array, by torch
+    autograd (float64): the formulas above written with torch ops."""
+    import torch
+    ts = [torch.tensor(a, requires_grad=True) for a in arrays]
+    y = formula(torch, *ts)
+    (y * torch.from_numpy(gs)).sum().backward()
+    return y.detach().numpy(), [t.grad.numpy() for t in ts]
+
+
+def gru_formula(torch, xs, h0, Wg, bg, Ug, Wn, bn, Un):
+    """gru() with torch ops."""
+    H = Un.shape[0]
+    h, out = h0, []
+    for x in xs:
+        gates = torch.sigmoid(x @ Wg.T + bg + h @ Ug.T)
+        r, z = gates[..., :H], gates[..., H:]
+        h = (1 - z) * torch.tanh(x @ Wn.T + bn + (r * h) @ Un.T) + z * h
+        out.append(h)
+    return torch.stack(out)
+
+
+def lstm_peephole_formula(torch, xs, h0, c0, *w):
+    """lstm_peephole() with torch ops; w: the arrays of the gates f, i, z, o
+    in the rnn package's parameter order (Wx, bx, Wh[, wc] each)."""
+    k, gate = 0, {}
+    for g in "fizo":
+        n = 3 if g == "z" or len(w) == 12 else 4
+        gate[g] = w[k:k + n] + (None,) * (4 - n)
+        k += n
+
+    def pre(g, x, h, c):
+        Wx, bx, Wh, wc = gate[g]
+        a = x @ Wx.T + bx + h @ Wh.T
+        return a if wc is None else a + wc * c
+    h, c, out = h0, c0, []
+    for x in xs:
+        i, f = torch.sigmoid(pre("i", x, h, c)), torch.sigmoid(pre("f", x, h, c))
+        c = f * c + i * torch.tanh(pre("z", x, h, c))
+        h = torch.sigmoid(pre("o", x, h, c)) * torch.tanh(c)
+        out.append(h)
+    return torch.stack(out)
