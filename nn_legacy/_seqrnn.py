@@ -166,6 +166,18 @@ class SeqRecurrent(Module):
     def accGradParameters(self, input, gradOutput, scale=1):
         self._backward(input, gradOutput, False, scale)
 
+    def accUpdateGradParameters(self, input, gradOutput, lr):
+        """The step -lr * gradient, computed whole before the weights move
+        (the pass through time reads them)."""
+        saved = self.gradWeight, self.gradBias
+        self.gradWeight, self.gradBias = np.zeros_like(self.weight), np.zeros_like(self.bias)
+        try:
+            self.accGradParameters(input, gradOutput, 1)
+            self.weight -= lr * self.gradWeight
+            self.bias -= lr * self.gradBias
+        finally:
+            self.gradWeight, self.gradBias = saved
+
     def backward(self, input, gradOutput, scale=1):
         """updateGradInput and accGradParameters in one pass through time."""
         return self._backward(input, gradOutput, True, scale)
