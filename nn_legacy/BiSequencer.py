@@ -1,6 +1,6 @@
 import numpy as np
 
-from ._recurrent import acc_update_by_swap, plus
+from ._recurrent import acc_update_by_swap, plus, zeros_like
 from .AbstractSequencer import AbstractSequencer
 from .JoinTable import JoinTable
 from .Module import Module
@@ -88,12 +88,31 @@ class BiSequencer(AbstractSequencer):
     def _laid_out(self, steps, like, buffer):
         return self.mergeSeq._gather(buffer, steps, like)
 
+    def _reads(self, T):
+        """(the input steps the forward module reads, those the backward one
+        reads, each in increasing order; where the output for input step s
+        is merged: s + offset, forward then backward)."""
+        return range(T), range(T), (0, 0)
+
+    def _directions(self, xs):
+        """Each direction's steps in the order it reads them, and where its
+        outputs go: [(child index, input steps, merge steps)]."""
+        fwd, bwd, (f_off, b_off) = self._reads(len(xs))
+        return [(0, list(fwd), [s + f_off for s in fwd]),
+                (1, list(reversed(bwd)), [s + b_off for s in reversed(bwd)])]
+
     def updateOutput(self, input):
         xs = self._as_steps(input)
-        f = self._child(0, "updateOutput", xs)
-        b = self._child(1, "updateOutput", xs[::-1])[::-1]
-        self._mergeInput = [[ft, bt] for ft, bt in zip(f, b)]
-        self.output = self._laid_out(self._child(2, "updateOutput", self._mergeInput), input, self.output)
+        merged = [[None, None] for _ in xs]
+        for k, steps, at in self._directions(xs):
+            for t, y in zip(at, self._child(k, "updateOutput", [xs[s] for s in steps])):
+                merged[t][k] = y
+        for pair in merged:      # a step a direction does not reach: zeros
+            for k in (0, 1):
+                if pair[k] is None:
+                    pair[k] = zeros_like(next(p[k] for p in merged if p[k] is not None))
+        self._mergeInput = merged
+        self.output = self._laid_out(self._child(2, "updateOutput", merged), input, self.output)
         self._mergeGrad = None
         return self.output
 
@@ -102,9 +121,12 @@ class BiSequencer(AbstractSequencer):
             raise RuntimeError(f"{type(self).__name__}: backward needs a forward first")
         xs = self._as_steps(input)
         self._mergeGrad = self._child(2, "updateGradInput", self._mergeInput, self._as_steps(gradOutput, "gradOutput"))
-        gf = self._child(0, "updateGradInput", xs, [g[0] for g in self._mergeGrad])
-        gb = self._child(1, "updateGradInput", xs[::-1], [g[1] for g in self._mergeGrad][::-1])[::-1]
-        self.gradInput = self._laid_out([plus(a, b) for a, b in zip(gf, gb)], input, self.gradInput)
+        total = [None] * len(xs)
+        for k, steps, at in self._directions(xs):
+            grads = self._child(k, "updateGradInput", [xs[s] for s in steps], [self._mergeGrad[t][k] for t in at])
+            for s, g in zip(steps, grads):
+                total[s] = plus(total[s], g)
+        self.gradInput = self._laid_out(total, input, self.gradInput)
         return self.gradInput
 
     def accGradParameters(self, input, gradOutput, scale=1):
@@ -112,8 +134,8 @@ class BiSequencer(AbstractSequencer):
             raise RuntimeError(f"{type(self).__name__}: accGradParameters needs updateGradInput first")
         xs = self._as_steps(input)
         self._child(2, "accGradParameters", self._mergeInput, self._as_steps(gradOutput, "gradOutput"), scale)
-        self._child(0, "accGradParameters", xs, [g[0] for g in self._mergeGrad], scale)
-        self._child(1, "accGradParameters", xs[::-1], [g[1] for g in self._mergeGrad][::-1], scale)
+        for k, steps, at in self._directions(xs):
+            self._child(k, "accGradParameters", [xs[s] for s in steps], [self._mergeGrad[t][k] for t in at], scale)
 
     def accUpdateGradParameters(self, input, gradOutput, lr):
         acc_update_by_swap(self, lambda: self.accGradParameters(input, gradOutput, -lr))

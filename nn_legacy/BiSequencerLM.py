@@ -1,4 +1,3 @@
-from ._recurrent import acc_update_by_swap, plus, zeros_like
 from .AbstractRecurrent import AbstractRecurrent
 from .BiSequencer import BiSequencer
 
@@ -44,35 +43,5 @@ class BiSequencerLM(BiSequencer):
             raise ValueError(f"BiSequencerLM: input must have at least 2 steps, got {len(steps)}")
         return steps
 
-    def updateOutput(self, input):
-        xs = self._as_steps(input)
-        f = self._child(0, "updateOutput", xs[:-1])
-        b = self._child(1, "updateOutput", xs[:0:-1])[::-1]
-        f = [zeros_like(f[0])] + list(f)
-        b = list(b) + [zeros_like(b[0])]
-        self._mergeInput = [[ft, bt] for ft, bt in zip(f, b)]
-        self.output = self._laid_out(self._child(2, "updateOutput", self._mergeInput), input, self.output)
-        self._mergeGrad = None
-        return self.output
-
-    def updateGradInput(self, input, gradOutput):
-        if self._mergeInput is None:
-            raise RuntimeError("BiSequencerLM: backward needs a forward first")
-        xs = self._as_steps(input)
-        self._mergeGrad = self._child(2, "updateGradInput", self._mergeInput, self._as_steps(gradOutput, "gradOutput"))
-        gf = self._child(0, "updateGradInput", xs[:-1], [g[0] for g in self._mergeGrad[1:]])
-        gb = self._child(1, "updateGradInput", xs[:0:-1], [g[1] for g in self._mergeGrad[:-1]][::-1])[::-1]
-        grads = [gf[0]] + [plus(a, b) for a, b in zip(gf[1:], gb[:-1])] + [gb[-1]]
-        self.gradInput = self._laid_out(grads, input, self.gradInput)
-        return self.gradInput
-
-    def accGradParameters(self, input, gradOutput, scale=1):
-        if self._mergeGrad is None:
-            raise RuntimeError("BiSequencerLM: accGradParameters needs updateGradInput first")
-        xs = self._as_steps(input)
-        self._child(2, "accGradParameters", self._mergeInput, self._as_steps(gradOutput, "gradOutput"), scale)
-        self._child(0, "accGradParameters", xs[:-1], [g[0] for g in self._mergeGrad[1:]], scale)
-        self._child(1, "accGradParameters", xs[:0:-1], [g[1] for g in self._mergeGrad[:-1]][::-1], scale)
-
-    def accUpdateGradParameters(self, input, gradOutput, lr):
-        acc_update_by_swap(self, lambda: self.accGradParameters(input, gradOutput, -lr))
+    def _reads(self, T):
+        return range(T - 1), range(1, T), (1, -1)

@@ -2,7 +2,7 @@ import numpy as np
 
 from ._arrays import reuse
 from ._checks import check_positive
-from ._recurrent import batch_size, check_like
+from ._recurrent import CachedDeltas, batch_size, check_like
 from ._tables import check_length
 from .Container import Container
 from .Linear import Linear
@@ -13,7 +13,7 @@ def _sigmoid(a):
     return 1 / (1 + np.exp(-a))
 
 
-class GRUStep(Container):
+class GRUStep(CachedDeltas, Container):
     """One step of the rnn package's GRU: the step module ``GRU`` clones for
     every time step.
 
@@ -93,18 +93,6 @@ class GRUStep(Container):
         ds = self.modules[3].updateGradInput(s, dn)
         dgates = np.concatenate([ds * h * r * (1 - r), g * (h - n) * z * (1 - z)], axis=-1)
         return x, h, s, dgates, dn, ds
-
-    def _deltas_of(self, input, gradOutput):
-        """_deltas, once per gradOutput: accGradParameters takes those of
-        updateGradInput for the same gradOutput object (so that stepping
-        the weights in between, as accUpdateGradParameters does over time,
-        does not change them)."""
-        cached = self._cache
-        if cached is not None and cached[0] is gradOutput and cached[1] is self.output:
-            return cached[2]
-        result = self._deltas(input, gradOutput)
-        self._cache = (gradOutput, self.output, result)
-        return result
 
     def updateGradInput(self, input, gradOutput):
         self._cache = None

@@ -2,7 +2,7 @@ import numpy as np
 
 from ._arrays import reuse
 from ._checks import check_positive
-from ._recurrent import batch_size, check_like
+from ._recurrent import CachedDeltas, batch_size, check_like
 from ._tables import check_length
 from .CMul import CMul
 from .Container import Container
@@ -14,7 +14,7 @@ def _sigmoid(a):
     return 1 / (1 + np.exp(-a))
 
 
-class LSTMStep(Container):
+class LSTMStep(CachedDeltas, Container):
     """One step of the rnn package's LSTM, with peephole connections: the step
     module ``LSTM`` clones for every time step.
 
@@ -125,18 +125,6 @@ class LSTMStep(Container):
             dcy += do * wco.weight
         d = {"i": dcy * z * i * (1 - i), "f": dcy * c * f * (1 - f), "z": dcy * i * (1 - z * z), "o": do}
         return x, h, c, d, dcy
-
-    def _deltas_of(self, input, gradOutput):
-        """_deltas, once per gradOutput: accGradParameters takes those of
-        updateGradInput for the same gradOutput object (so that stepping
-        the weights in between, as accUpdateGradParameters does over time,
-        does not change them)."""
-        cached = self._cache
-        if cached is not None and cached[0] is gradOutput and cached[1] is self.output:
-            return cached[2]
-        result = self._deltas(input, gradOutput)
-        self._cache = (gradOutput, self.output, result)
-        return result
 
     def updateGradInput(self, input, gradOutput):
         self._cache = None

@@ -161,3 +161,22 @@ def check_like(module, value, like, name="gradOutput", what="the output"):
     if tuple(value.shape) != tuple(like.shape) or value.dtype != like.dtype:
         raise ValueError(f"{type(module).__name__}: {name} must be {like.dtype} of size {list(like.shape)} like "
                          f"{what}, got {value.dtype} of size {list(value.shape)}")
+
+
+class CachedDeltas:
+    """For a step module whose backward starts from ``_deltas(input,
+    gradOutput)`` (LSTMStep, GRUStep): ``_deltas_of`` computes them once per
+    gradOutput object, so accGradParameters takes those of updateGradInput
+    (stepping the weights in between, as accUpdateGradParameters does over
+    time, does not change them).  updateOutput and updateGradInput set
+    ``_cache = None``."""
+
+    _cache = None
+
+    def _deltas_of(self, input, gradOutput):
+        cached = self._cache
+        if cached is not None and cached[0] is gradOutput and cached[1] is self.output:
+            return cached[2]
+        result = self._deltas(input, gradOutput)
+        self._cache = (gradOutput, self.output, result)
+        return result

@@ -43,3 +43,41 @@ ENTRIES = sorted(_ENTRIES, key=lambda e: e.id)
 def entries_of(cls_name):
     """The entries of one class."""
     return [e for e in ENTRIES if e.cls == cls_name]
+
+
+# ---- rnn
+# The rnn package's modules.  FastLSTM, LSTM, GRU, Recurrent and Recursor take
+# one time step per forward and carry their state to the next (forget() starts
+# over): their entries feed one step.  The sequencers, SeqLSTM and SeqGRU take
+# a whole sequence [seqlen, batch, size] and start afresh at each forward.
+# Backpropagation through time is checked in tests/test_rnn_gradients.py.
+def _rnn_seq(rng):
+    return rng.uniform(-2, 2, (4, 2, 3))
+
+
+def _rnn_padded(rng):
+    x = rng.uniform(-2, 2, (4, 3))
+    x[1] = 0
+    return x
+
+
+_ENTRIES += [
+    Entry("LinearNoBias", lambda: nn.LinearNoBias(5, 3), lambda r: _u(r, 4, 5)),
+    Entry("MaskZero", lambda: nn.MaskZero(nn.Linear(3, 4), 1), _rnn_padded),
+    Entry("FastLSTMStep", lambda: nn.FastLSTMStep(3, 4), lambda r: [_u(r, 2, 3), _u(r, 2, 4), _u(r, 2, 4)]),
+    Entry("LSTMStep", lambda: nn.LSTMStep(3, 4), lambda r: [_u(r, 2, 3), _u(r, 2, 4), _u(r, 2, 4)]),
+    Entry("GRUStep", lambda: nn.GRUStep(3, 4), lambda r: [_u(r, 2, 3), _u(r, 2, 4)]),
+    Entry("FastLSTM", lambda: nn.FastLSTM(3, 4), lambda r: _u(r, 2, 3)),
+    Entry("LSTM", lambda: nn.LSTM(3, 4), lambda r: _u(r, 2, 3)),
+    Entry("GRU", lambda: nn.GRU(3, 4), lambda r: _u(r, 2, 3)),
+    Entry("Recurrent", lambda: nn.Recurrent(4, nn.Linear(3, 4), nn.Linear(4, 4), nn.Tanh()), lambda r: _u(r, 2, 3)),
+    Entry("Recursor", lambda: nn.Recursor(nn.Linear(3, 4)), lambda r: _u(r, 2, 3)),
+    Entry("SeqLSTM", lambda: nn.SeqLSTM(3, 4), _rnn_seq),
+    Entry("SeqGRU", lambda: nn.SeqGRU(3, 4), _rnn_seq),
+    Entry("Sequencer", lambda: nn.Sequencer(nn.FastLSTM(3, 4)), _rnn_seq),
+    Entry("Repeater", lambda: nn.Repeater(nn.GRU(3, 4), 3), lambda r: _u(r, 2, 3)),
+    Entry("BiSequencer", lambda: nn.BiSequencer(nn.FastLSTM(3, 4), nn.GRU(3, 2)), _rnn_seq),
+    Entry("BiSequencerLM", lambda: nn.BiSequencerLM(nn.GRU(3, 4)), _rnn_seq),
+    Entry("SeqReverseSequence", lambda: nn.SeqReverseSequence(0), _rnn_seq),
+]
+ENTRIES = sorted(_ENTRIES, key=lambda e: e.id)
