@@ -99,8 +99,12 @@ class GRUStep(CachedDeltas, Container):
         x, h, s, dgates, dn, ds = self._deltas_of(input, gradOutput)
         i2g, o2g, xn, _ = self.modules
         r, z = self._saved[:2]
-        gx = i2g.updateGradInput(x, dgates) + xn.updateGradInput(x, dn)
-        gh = gradOutput * z + ds * r + o2g.updateGradInput(h, dgates)
+        old = self.gradInput if isinstance(self.gradInput, list) else (None, None)
+        gx, gh = (reuse(b, a.shape, a.dtype, x, h, gradOutput) for b, a in zip(old, (x, h)))
+        np.add(i2g.updateGradInput(x, dgates), xn.updateGradInput(x, dn), out=gx)
+        np.multiply(gradOutput, z, out=gh)
+        gh += ds * r
+        gh += o2g.updateGradInput(h, dgates)
         self.gradInput = [gx, gh]
         return self.gradInput
 

@@ -129,11 +129,13 @@ class LSTMStep(CachedDeltas, Container):
     def updateGradInput(self, input, gradOutput):
         self._cache = None
         x, h, c, d, dcy = self._deltas_of(input, gradOutput)
-        gx = gh = None
-        gcx = dcy * self._gates[1]
+        old = self.gradInput if isinstance(self.gradInput, list) else (None, None, None)
+        gx, gh, gcx = (reuse(b, a.shape, a.dtype, x, h, c, *gradOutput) for b, a in zip(old, (x, h, c)))
+        gx[...] = gh[...] = 0
+        np.multiply(dcy, self._gates[1], out=gcx)
         for gate, (wx, wh, wc) in self._parts().items():
-            gx = wx.updateGradInput(x, d[gate]) if gx is None else gx + wx.updateGradInput(x, d[gate])
-            gh = wh.updateGradInput(h, d[gate]) if gh is None else gh + wh.updateGradInput(h, d[gate])
+            gx += wx.updateGradInput(x, d[gate])
+            gh += wh.updateGradInput(h, d[gate])
             if wc is not None and gate != "o":
                 gcx += wc.updateGradInput(c, d[gate])
         self.gradInput = [gx, gh, gcx]

@@ -188,8 +188,8 @@ def sample(model, chars, length, temperature, rng, prime="\n"):
 
 def parse_args(argv):
     p = argparse.ArgumentParser(prog="python -m nn_legacy.demos.charlm", description=__doc__.split("\n\n")[0])
-    p.add_argument("--rounds", type=int, default=8, help="training rounds, each followed by validation (default 8)")
-    p.add_argument("--batches", type=int, default=60, help="chunks per round (default 60)")
+    p.add_argument("--rounds", type=int, default=10, help="training rounds, each followed by validation (default 10)")
+    p.add_argument("--batches", type=int, default=90, help="chunks per round (default 90)")
     p.add_argument("--seed", type=int, default=0, help="seed of the initialisation and the sampling (default 0)")
     p.add_argument("--embedding", type=int, default=32, help="character embedding size (default 32)")
     p.add_argument("--hidden", type=int, default=128, help="LSTM size (default 128)")
