@@ -328,9 +328,11 @@ class AbstractRecurrent(Container):
 
     # ---- state, types, the tree ----
     def clearState(self):
+        """Drop the clones and the record of the steps too (made again as needed)."""
         self._clones = self._spare = None
         super().clearState()
-        self._forget_steps()
+        self.step = 1
+        self.updateGradInputStep = self.accGradParametersStep = None
         return self
 
     def type(self, dtype=None, _memo=None):

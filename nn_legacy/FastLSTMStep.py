@@ -2,8 +2,7 @@ from thnn.cuda import CudaTensor
 
 from ._arrays import reuse
 from ._checks import check_positive
-from ._recurrent import batch_size
-from ._tables import check_length
+from ._recurrent import acc_update_by_swap, step_inputs
 from .Container import Container
 from .LSTMCellFused import LSTMCellFused
 from .Linear import Linear
@@ -64,9 +63,7 @@ class FastLSTMStep(Container):
     o2g = property(lambda self: self.modules[1])
 
     def _unpack(self, input):
-        x, h, c = check_length(self, input, 3, "input", "[x, h, c]")
-        batch_size(self, x, self.inputSize)
-        return x, h, c
+        return step_inputs(self, input, ("x", "h", "c"), device_ok=True)
 
     def updateOutput(self, input):
         x, h, c = self._unpack(input)
@@ -98,6 +95,9 @@ class FastLSTMStep(Container):
         d, _ = self._gate_gradient(c, gradOutput)
         self._child(0, "accGradParameters", x, d, scale)
         self._child(1, "accGradParameters", h, d, scale)
+
+    def accUpdateGradParameters(self, input, gradOutput, lr):
+        acc_update_by_swap(self, lambda: self.accGradParameters(input, gradOutput, -lr))
 
     def __repr__(self):
         return f"nn.FastLSTMStep({self.inputSize} -> {self.outputSize})"

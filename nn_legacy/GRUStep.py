@@ -2,8 +2,7 @@ import numpy as np
 
 from ._arrays import reuse
 from ._checks import check_positive
-from ._recurrent import CachedDeltas, batch_size, check_like
-from ._tables import check_length
+from ._recurrent import CachedDeltas, acc_update_by_swap, check_like, step_inputs
 from .Container import Container
 from .Linear import Linear
 from .LinearNoBias import LinearNoBias
@@ -55,16 +54,7 @@ class GRUStep(CachedDeltas, Container):
         self._saved = self._cache = None
 
     def _unpack(self, input):
-        x, h = check_length(self, input, 2, "input", "[x, h]")
-        for name, v in (("x", x), ("h", h)):
-            if not isinstance(v, np.ndarray):
-                raise TypeError(f"GRUStep: input {name} must be a numpy array, got {type(v).__name__}")
-        b = batch_size(self, x, self.inputSize)
-        shape = (self.outputSize,) if b is None else (b, self.outputSize)
-        if h.shape != shape or h.dtype != x.dtype:
-            raise ValueError(f"GRUStep: input h must be {x.dtype} of size {list(shape)} (x is {list(x.shape)}), "
-                             f"got {h.dtype} of size {list(h.shape)}")
-        return x, h
+        return step_inputs(self, input, ("x", "h"))
 
     def updateOutput(self, input):
         self._cache = None
@@ -78,7 +68,7 @@ class GRUStep(CachedDeltas, Container):
         self.output = reuse(self.output, h.shape, h.dtype, x, h)
         np.multiply(1 - z, n, out=self.output)
         self.output += z * h
-        self._saved = (r, z, s, n)
+        self._saved = [r, z, s, n]
         return self.output
 
     def _deltas(self, input, gradOutput):
@@ -115,6 +105,9 @@ class GRUStep(CachedDeltas, Container):
         o2g.accGradParameters(h, dgates, scale)
         xn.accGradParameters(x, dn, scale)
         hn.accGradParameters(s, dn, scale)
+
+    def accUpdateGradParameters(self, input, gradOutput, lr):
+        acc_update_by_swap(self, lambda: self.accGradParameters(input, gradOutput, -lr))
 
     def __repr__(self):
         return f"nn.GRUStep({self.inputSize} -> {self.outputSize})"

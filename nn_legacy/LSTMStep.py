@@ -2,8 +2,7 @@ import numpy as np
 
 from ._arrays import reuse
 from ._checks import check_positive
-from ._recurrent import CachedDeltas, batch_size, check_like
-from ._tables import check_length
+from ._recurrent import CachedDeltas, acc_update_by_swap, check_like, step_inputs
 from .CMul import CMul
 from .Container import Container
 from .Linear import Linear
@@ -72,17 +71,7 @@ class LSTMStep(CachedDeltas, Container):
         return parts
 
     def _unpack(self, input):
-        x, h, c = check_length(self, input, 3, "input", "[x, h, c]")
-        for name, v in (("x", x), ("h", h), ("c", c)):
-            if not isinstance(v, np.ndarray):
-                raise TypeError(f"LSTMStep: input {name} must be a numpy array, got {type(v).__name__}")
-        b = batch_size(self, x, self.inputSize)
-        shape = (self.outputSize,) if b is None else (b, self.outputSize)
-        for name, v in (("h", h), ("c", c)):
-            if v.shape != shape or v.dtype != x.dtype:
-                raise ValueError(f"LSTMStep: input {name} must be {x.dtype} of size {list(shape)} (x is "
-                                 f"{list(x.shape)}), got {v.dtype} of size {list(v.shape)}")
-        return x, h, c
+        return step_inputs(self, input, ("x", "h", "c"))
 
     def _pre(self, gate, x, h, c):
         wx, wh, wc = self._parts()[gate]
@@ -104,7 +93,7 @@ class LSTMStep(CachedDeltas, Container):
         o = _sigmoid(self._pre("o", x, h, cy))
         hy = reuse(hy, c.shape, c.dtype, x, h, c, cy)
         np.multiply(o, np.tanh(cy), out=hy)
-        self._gates = (i, f, z, o)
+        self._gates = [i, f, z, o]
         self.output = [hy, cy]
         return self.output
 
@@ -148,6 +137,9 @@ class LSTMStep(CachedDeltas, Container):
             wh.accGradParameters(h, d[gate], scale)
             if wc is not None:
                 wc.accGradParameters(self.output[1] if gate == "o" else c, d[gate], scale)
+
+    def accUpdateGradParameters(self, input, gradOutput, lr):
+        acc_update_by_swap(self, lambda: self.accGradParameters(input, gradOutput, -lr))
 
     def __repr__(self):
         return f"nn.LSTMStep({self.inputSize} -> {self.outputSize}{'' if self.cell2gate else ', no peepholes'})"

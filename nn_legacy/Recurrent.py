@@ -98,7 +98,7 @@ class Recurrent(AbstractRecurrent):
         """None (step 1 runs initialModule) unless a state h_0 was given
         (setStartState, setHiddenState(0, h)): then step 1 is a step like
         the others, from h_0."""
-        return self._states[0] if 0 in self._states else self.startState
+        return self._states[0] if self._states and 0 in self._states else self.startState
 
     def _step_input(self, input, prev, step):
         return input if self._initial(step) else [input, prev]

@@ -1,6 +1,6 @@
 from ._checks import check_positive
-from ._recurrent import acc_update_by_swap, copy_of, plus
-from ._tables import check_length
+from ._recurrent import acc_update_by_swap, add_into
+from ._tables import check_length, nested_copy
 from .AbstractRecurrent import AbstractRecurrent
 from .AbstractSequencer import AbstractSequencer
 from .Module import Module
@@ -8,7 +8,7 @@ from .Module import Module
 
 class Repeater(AbstractSequencer):
     """Feeds the same input to a recurrent module for rho steps: the output
-    is the table of its rho outputs (copies).
+    is the table of its rho outputs (copies, in arrays of its own).
 
     ``Repeater(module, rho)``; a module that is not recurrent is wrapped in
     a Recursor.  Every forward starts a new sequence (the module forgets).
@@ -42,7 +42,8 @@ class Repeater(AbstractSequencer):
     def updateOutput(self, input):
         self.module.maxBPTTstep(self.rho)
         self.module.forget()
-        self.output = [copy_of(self._child(0, "updateOutput", input)) for _ in range(self.rho)]
+        old = self.output if isinstance(self.output, list) and len(self.output) == self.rho else [None] * self.rho
+        self.output = [nested_copy(buffer, self._child(0, "updateOutput", input)) for buffer in old]
         return self.output
 
     def _check(self, gradOutput):
@@ -54,7 +55,11 @@ class Repeater(AbstractSequencer):
         grads = self._check(gradOutput)
         total = None
         for t in reversed(range(self.rho)):
-            total = plus(total, self._child(0, "updateGradInput", input, grads[t]))
+            g = self._child(0, "updateGradInput", input, grads[t])
+            if total is None:
+                total = nested_copy(self.gradInput, g)
+            else:
+                add_into(total, g)
         self.gradInput = total
         return self.gradInput
 

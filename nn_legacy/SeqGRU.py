@@ -86,7 +86,7 @@ class SeqGRU(SeqRecurrent):
                 h[t][mask[t]] = 0
                 a[mask[t]] = 0
             prev = h[t]
-        self._last = (h[T - 1].copy(),)
+        self._last = [h[T - 1].copy()]
         return h
 
     def _backward_steps(self, x, grad_h, states, mask, want_input, scale):

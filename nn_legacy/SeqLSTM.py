@@ -109,7 +109,7 @@ class SeqLSTM(SeqRecurrent):
                 for arr in (h[t], c[t], a):
                     arr[mask[t]] = 0
             prev_h, prev_c = h[t], c[t]
-        self._last = (c[T - 1].copy(), h[T - 1].copy())
+        self._last = [c[T - 1].copy(), h[T - 1].copy()]
         return h
 
     def _backward_steps(self, x, grad_h, states, mask, want_input, scale):

@@ -8,8 +8,6 @@ import numpy as np
 
 from thnn.cuda import CudaTensor
 
-from .Module import Module
-
 REMEMBER_MODES = ("both", "train", "eval", "neither")
 
 
@@ -101,6 +99,15 @@ def plus(a, b):
     return np.add(a, b)
 
 
+def add_into(total, value):
+    """total += value, array by array through the nesting (host arrays)."""
+    if isinstance(total, list):
+        for t, v in zip(total, value):
+            add_into(t, v)
+    else:
+        total += value
+
+
 def copy_of(value):
     """A new copy of an array or nested list (host or device)."""
     if isinstance(value, list):
@@ -128,6 +135,28 @@ def batch_size(module, input, n):
     raise ValueError(f"{type(module).__name__}: input must be 1D [{n}] or 2D [batch, {n}], got {got}")
 
 
+def step_inputs(module, input, names, device_ok=False):
+    """The arrays of a step module's input table (names: "x", "h"[, "c"]):
+    x float ``[inputSize]`` or ``[batch, inputSize]`` of the module's dtype,
+    each state of x's dtype and ``[outputSize]`` or ``[batch,
+    outputSize]``.  TypeError for a wrong type or dtype, ValueError for a
+    wrong size, each naming the module and the entry."""
+    from ._arrays import check_float_array
+    from ._tables import check_length
+    values = check_length(module, input, len(names), "input", "[" + ", ".join(names) + "]")
+    x = values[0]
+    check_float_array(module, x, "input x", device_ok=device_ok)
+    module._kernels(x, "input x")
+    b = batch_size(module, x, module.inputSize)
+    shape = (module.outputSize,) if b is None else (b, module.outputSize)
+    for name, v in zip(names[1:], values[1:]):
+        check_float_array(module, v, f"input {name}", x.dtype, device_ok=device_ok)
+        if tuple(v.shape) != shape:
+            raise ValueError(f"{type(module).__name__}: input {name} must be of size {list(shape)} (x is "
+                             f"{list(x.shape)}), got {list(v.shape)}")
+    return values
+
+
 def check_remember(module, mode):
     if mode not in REMEMBER_MODES:
         raise ValueError(f"{type(module).__name__}.remember: one of {', '.join(map(repr, REMEMBER_MODES))}, "
@@ -139,10 +168,6 @@ def remembers(mode, train):
     """Whether a module in remember mode keeps its state between forward
     calls, in training (train=True) or evaluation."""
     return mode == "both" or mode == ("train" if train else "eval")
-
-
-def is_module(value):
-    return isinstance(value, Module)
 
 
 def check_like(module, value, like, name="gradOutput", what="the output"):
@@ -178,5 +203,10 @@ class CachedDeltas:
         if cached is not None and cached[0] is gradOutput and cached[1] is self.output:
             return cached[2]
         result = self._deltas(input, gradOutput)
-        self._cache = (gradOutput, self.output, result)
+        self._cache = [gradOutput, self.output, result]
         return result
+
+    def type(self, dtype=None, _memo=None):
+        if dtype is not None:
+            self._cache = None       # not converted: computed again when needed
+        return super().type(dtype, _memo)

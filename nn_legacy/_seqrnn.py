@@ -131,7 +131,7 @@ class SeqRecurrent(Module):
         states = self._initial(given, x)
         mask = self._mask(x)
         out = self._forward_steps(x, states, mask)
-        self._saved = (tuple(given), states, mask)
+        self._saved = [list(given), states, mask]   # (lists: type() converts them)
         self.output = out.transpose(1, 0, 2) if self.batchfirst else out
         return self.output
 

@@ -627,7 +627,7 @@ ABSTRACT.update({
 
 _RNN_STATEFUL = "each forward is the next time step of one sequence, so repeated forwards differ"
 _RNN_SKIP_STATEFUL = {check: _RNN_STATEFUL for check in ("jacobian", "parameters", "strides", "batch", "buffers",
-                                                          "pickle")}
+                                                          "pickle", "dtype", "shape")}
 _RNN_TIME_FIRST = {"batch": "the input's first dim is time, not a batch of samples"}
 
 

@@ -186,7 +186,7 @@ def test_float32_follows_float64(name):
     ys32, gx32, _, grads32 = run_bptt(m32, XS.astype(np.float32), GS.astype(np.float32))
     for a32, a in [(ys32, ys), (gx32, gx)] + list(zip(grads32, grads)):
         assert a32.dtype == np.float32 and relative_error(a32, a) < FLOAT32_RTOL
-    with pytest.raises(TypeError, match="input is float64 but the module is float32"):
+    with pytest.raises(TypeError, match=r"\(step 1\) -> \w+: input x is float64 but the module is float32"):
         m32.forget().forward(XS[0])
 
 

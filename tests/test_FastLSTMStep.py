@@ -53,6 +53,6 @@ def test_errors():
         m.forward([np.zeros((N, D + 1)), np.zeros((N, H)), np.zeros((N, H))])
     with pytest.raises(TypeError, match=r"FastLSTMStep: input must be a table \(list\), got ndarray"):
         m.forward(np.zeros((N, D)))
-    with pytest.raises(ValueError, match="LSTMFused_updateOutput"):
+    with pytest.raises(ValueError, match=r"FastLSTMStep: input c must be of size \[5, 4\]"):
         m.forward([np.zeros((N, D)), np.zeros((N, H)), np.zeros((N, H + 1))])
     assert repr(m) == "nn.FastLSTMStep(3 -> 4)"

@@ -25,7 +25,7 @@ def test_gradients():
 
 def test_errors():
     m = nn.GRUStep(D, H)
-    with pytest.raises(ValueError, match=r"GRUStep: input h must be float64 of size \[5, 4\]"):
+    with pytest.raises(ValueError, match=r"GRUStep: input h must be of size \[5, 4\] \(x is \[5, 3\]\), got \[5, 5\]"):
         m.forward([np.zeros((N, D)), np.zeros((N, H + 1))])
     with pytest.raises(RuntimeError, match="needs the gates of a forward pass"):
         nn.GRUStep(D, H).backward([np.zeros((N, D)), np.zeros((N, H))], np.zeros((N, H)))

@@ -32,7 +32,7 @@ def test_one_sample_and_the_cell():
 
 def test_errors():
     m = nn.LSTMStep(D, H)
-    with pytest.raises(ValueError, match=r"LSTMStep: input c must be float64 of size \[5, 4\]"):
+    with pytest.raises(ValueError, match=r"LSTMStep: input c must be of size \[5, 4\] \(x is \[5, 3\]\), got \[5, 5\]"):
         m.forward([np.zeros((N, D)), np.zeros((N, H)), np.zeros((N, H + 1))])
     with pytest.raises(TypeError, match="input h must be a numpy array"):
         m.forward([np.zeros((N, D)), None, np.zeros((N, H))])
