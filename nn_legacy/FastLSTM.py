@@ -35,12 +35,15 @@ class FastLSTM(LSTM):
         return step
 
     def _t7_parameters(self, raw):
-        """i2g and o2g: the FastLSTM's own fields when the file has them (an
-        nngraph step module lists its modules in graph order)."""
+        """i2g and o2g: the FastLSTM's own fields when the file has them,
+        else told apart by their biases (an nngraph step module lists its
+        modules in graph order)."""
         fields = vars(self)
         if isinstance(fields.get("i2g"), _rnn_t7.TorchObject) and isinstance(fields.get("o2g"), _rnn_t7.TorchObject):
             return [fields["i2g"], fields["o2g"]]
-        return super()._t7_parameters(raw)
+        step = FastLSTMStep(_rnn_t7.size_field(self, "inputSize", "inputsize"),
+                            _rnn_t7.size_field(self, "outputSize", "outputsize"))
+        return _rnn_t7.by_role(step, super()._t7_parameters(raw))
 
     def _t7_fixup(self, version):
         step = super()._t7_fixup(version)

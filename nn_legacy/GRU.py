@@ -32,16 +32,16 @@ class GRU(AbstractRecurrent):
         super().__init__(GRUStep(self.inputSize, self.outputSize), rho)
 
     def _t7_fixup(self, version):
-        """The step module in the file (an nn tree) is rebuilt from its
-        weights: i2g, o2g, then the candidate's Linear and LinearNoBias, in
-        the order of the rnn package's parameters()."""
+        """The step module in the file (an nn tree, or a gModule) is rebuilt
+        from its weights: i2g, o2g, then the candidate's Linear and
+        LinearNoBias, told apart by their sizes and biases."""
         _rnn_t7.refuse_dropout("GRU", self)
         raw, nInputDim = _rnn_t7.unwrap_mask(_rnn_t7.step_module(self, "GRU"))
         self.inputSize = _rnn_t7.size_field(self, "inputSize", "inputsize")
         self.outputSize = _rnn_t7.size_field(self, "outputSize", "outputsize")
         self.p, self.mono = 0, bool(vars(self).get("mono", False))
-        weights = _rnn_t7.raw_parameters(raw)
-        step = _rnn_t7.fill_step(GRUStep(self.inputSize, self.outputSize), weights, "GRU")
+        step = GRUStep(self.inputSize, self.outputSize)
+        step = _rnn_t7.fill_step(step, _rnn_t7.by_role(step, _rnn_t7.raw_parameters(raw)), "GRU")
         self._t7_finish(step, nInputDim)
 
     def _step_input(self, input, prev, step):

@@ -182,3 +182,24 @@ def fill_step(step, raw_parameters, cls_name):
 
 def raw_parameters(raw):
     return [m for m in walk(raw) if m.class_name in PARAMETER_CLASSES]
+
+
+def by_role(step, raw_parameters):
+    """raw_parameters put in the order of step's weight layers by what each
+    layer is (a bias or not, the weight's size), not by where it sits: an
+    nngraph gModule lists its modules in graph order.  Layers alike in both
+    keep their order.  What matches nothing is left for fill_step to refuse."""
+    mine = [m for m in step.listModules()[1:] if m._owned_parameters()]
+    left, ordered = list(raw_parameters), []
+    for m in mine:
+        def fits(raw):
+            weight, bias = field(raw, "weight"), field(raw, "bias")
+            has_bias = isinstance(bias, np.ndarray) and bias.size > 0
+            return (isinstance(weight, np.ndarray) and weight.size == m.weight.size
+                    and has_bias == (getattr(m, "bias", None) is not None))
+        match = next((raw for raw in left if fits(raw)), None)
+        if match is None:
+            return raw_parameters
+        left.remove(match)
+        ordered.append(match)
+    return ordered + left

@@ -290,3 +290,19 @@ def seq_gru(weight, bias, flavour="er"):
     else:
         fields["v2"] = True
     return obj("SeqGRU", fields)
+
+
+def gru_nngraph(Wg, bg, Ug, Wn, bn, Un):
+    """A GRU object whose step module is a gModule listing its modules in
+    graph order (candidate layers first), without i2g / o2g fields: the
+    layers must be told apart by their sizes and biases."""
+    f = gru(Wg, bg, Ug, Wn, bn, Un)
+    mods = [obj("Identity"), obj("Identity"), linear_no_bias(Un), linear(Wn, bn), linear_no_bias(Ug),
+            linear(Wg, bg), obj("CAddTable"), obj("Sigmoid"), obj("Tanh")]
+    nodes = [_node(m) for m in mods]
+    step = T7Object("nn.gModule", {"modules": table(*mods), "forwardnodes": table(*nodes), "innode": nodes[0],
+                                   "outnode": nodes[-1], "nInputs": 2.0, "train": True})
+    for name in ("i2g", "o2g"):
+        del f.fields[name]
+    f.fields.update({"recurrentModule": step, "modules": table(step), "sharedClones": table(step)})
+    return f

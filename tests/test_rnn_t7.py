@@ -95,6 +95,17 @@ def test_gru(tmp_path, flavour):
     assert [p.shape for p in m.parameters()[0]] == [w.shape for w in GRU_W]
 
 
+def test_gru_built_with_nngraph(tmp_path):
+    m = load(tmp_path, F.gru_nngraph(*GRU_W))
+    np.testing.assert_allclose(steps(m), R.gru(XS, *GRU_W, ZERO), rtol=1e-13, atol=1e-14)
+
+
+def test_fast_lstm_built_with_nngraph_without_its_fields(tmp_path):
+    f = F.fast_lstm(W, U, B, nngraph=True)       # its gModule lists o2g before i2g
+    del f.fields["i2g"], f.fields["o2g"]
+    np.testing.assert_allclose(steps(load(tmp_path, f)), torch_fast_lstm(), rtol=1e-13, atol=1e-14)
+
+
 def test_recurrent(tmp_path):
     start, Wi, bi, Wf, bf = (rng.uniform(-1, 1, s) for s in ((H,), (H, D), (H,), (H, H), (H,)))
     m = load(tmp_path, F.recurrent(start, Wi, bi, Wf, bf, rho=4, used=True))
