@@ -5,6 +5,7 @@ import numpy as np
 from thnn.cuda import CudaTensor
 
 FLOATS = (np.dtype(np.float32), np.dtype(np.float64))
+CONVERTED = FLOATS + (np.dtype(np.float16),)   # type() converts half arrays too (a CudaHalf Torch7 file's)
 
 
 class Layer:
@@ -57,7 +58,7 @@ def convert(value, dtype, memo):
             host = value.numpy()
             memo[id(value)] = (value, host.astype(dtype) if host.dtype in FLOATS else host)
         return memo[id(value)][1]
-    if isinstance(value, np.ndarray) and value.dtype in FLOATS:
+    if isinstance(value, np.ndarray) and value.dtype in CONVERTED:
         if value.dtype == dtype:  # kept, so views (flattenParameters) and references stay live
             return value
         if id(value) not in memo:  # the original is kept too, so its id cannot be reused meanwhile
