@@ -71,7 +71,8 @@ class InstanceNormalization(Module):
                              f"(dim {input.ndim - 3}), got {describe(input)}")
         if input.shape[-1] * input.shape[-2] == 0:
             raise ValueError(f"{name_of(self)}: input planes must not be empty, got {describe(input)}")
-        x = np.ascontiguousarray(input).reshape((input.shape[0] if batched else 1), self.nOutput, -1)
+        x = np.ascontiguousarray(input).reshape((input.shape[0] if batched else 1), self.nOutput,
+                                                input.shape[-2] * input.shape[-1])
         centred = x - x.mean(axis=2, keepdims=True)
         inv_std = 1 / np.sqrt((centred * centred).mean(axis=2, keepdims=True) + self.eps)
         return x, centred * inv_std, inv_std

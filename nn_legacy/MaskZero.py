@@ -50,7 +50,7 @@ class MaskZero(Decorator):
         if x.ndim == self.nInputDim:
             return np.array(not np.any(x != 0))
         if x.ndim == self.nInputDim + 1:
-            return ~np.any(x.reshape(x.shape[0], -1) != 0, axis=1)
+            return ~np.any(x.reshape(x.shape[0], int(np.prod(x.shape[1:]))) != 0, axis=1)
         raise ValueError(f"MaskZero: the input's first array must have nInputDim={self.nInputDim} dims "
                          f"(one sample) or {self.nInputDim + 1} (a batch), got {describe(x)}")
 

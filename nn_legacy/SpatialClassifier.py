@@ -65,12 +65,15 @@ class SpatialClassifier(Container):
         return planes if batched else planes[0]
 
     def _grad_rows(self, input, gradOutput, shape):
+        self._need_output()
         b, _, h, w = shape
         n = self.modules[0].output.shape[1]
         want = ((b, n, h, w) if input.ndim == 4 else (n, h, w)) if self.spatialOutput else \
             ((b, h * w, n) if input.ndim == 4 else (h * w, n))
-        if not isinstance(gradOutput, np.ndarray) or gradOutput.shape != want:
-            got = describe(gradOutput) if isinstance(gradOutput, np.ndarray) else type(gradOutput).__name__
+        if not isinstance(gradOutput, np.ndarray):
+            raise TypeError(f"{name_of(self)}: gradOutput must be a numpy array, got {type(gradOutput).__name__}")
+        if gradOutput.shape != want:
+            got = describe(gradOutput)
             raise ValueError(f"{name_of(self)}: gradOutput must be of size [{', '.join(map(str, want))}] like the "
                              f"output, got {got}")
         if not self.spatialOutput:

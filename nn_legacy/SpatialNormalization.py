@@ -107,9 +107,10 @@ class SpatialNormalization(Module):
         return self.convo.type()   # the filters' (converted by float() / double())
 
     def updateOutput(self, input):
-        out = np.stack([s[1] / s[4] for s in map(self._step, self._samples(input))])
+        outs = [s[1] / s[4] for s in map(self._step, self._samples(input))]
         self.output = reuse(self.output, input.shape, input.dtype, input)
-        self.output[...] = out.reshape(input.shape)
+        if outs:   # (a batch of no samples has nothing to normalise)
+            self.output[...] = np.stack(outs).reshape(input.shape)
         return self.output
 
     def updateGradInput(self, input, gradOutput):
@@ -125,7 +126,8 @@ class SpatialNormalization(Module):
             g_zm = g_zm + 2 * zm * self.convostd.updateGradInput(zm * zm, g_var)
             grads.append(g_zm + self.convo.updateGradInput(x, -g_zm / coef))
         self.gradInput = reuse(self.gradInput, input.shape, input.dtype, input, gradOutput)
-        self.gradInput[...] = np.stack(grads).reshape(input.shape)
+        if grads:
+            self.gradInput[...] = np.stack(grads).reshape(input.shape)
         return self.gradInput
 
     def __repr__(self):

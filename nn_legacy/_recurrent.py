@@ -183,7 +183,9 @@ def check_like(module, value, like, name="gradOutput", what="the output"):
     if type(value) is not type(like) and not (isinstance(value, np.ndarray) and isinstance(like, np.ndarray)):
         raise TypeError(f"{type(module).__name__}: {name} must be a {type(like).__name__} like {what}, "
                         f"got {type(value).__name__}")
-    if tuple(value.shape) != tuple(like.shape) or value.dtype != like.dtype:
+    if value.dtype != like.dtype:
+        raise TypeError(f"{type(module).__name__}: {name} must be {like.dtype} like {what}, got {value.dtype}")
+    if tuple(value.shape) != tuple(like.shape):
         raise ValueError(f"{type(module).__name__}: {name} must be {like.dtype} of size {list(like.shape)} like "
                          f"{what}, got {value.dtype} of size {list(value.shape)}")
 

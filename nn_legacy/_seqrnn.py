@@ -91,6 +91,8 @@ class SeqRecurrent(Module):
             raise ValueError(f"{type(self).__name__}: x must be 3D {order}{self.D}], got {describe(x)}")
         if self.batchfirst:
             x = x.transpose(1, 0, 2)
+        if x.shape[0] == 0:
+            raise ValueError(f"{type(self).__name__}: x must have at least one time step, got {describe(x)}")
         shape = (x.shape[1], self.H)
         for name, s in given.items():
             if not isinstance(s, np.ndarray) or s.shape != shape or s.dtype != x.dtype:
@@ -139,8 +141,13 @@ class SeqRecurrent(Module):
         if self._saved is None:
             raise RuntimeError(f"{type(self).__name__}: backward needs a forward first")
         given, x = self._unpack(input)
-        if not isinstance(gradOutput, np.ndarray) or gradOutput.shape != self.output.shape:
-            got = describe(gradOutput) if isinstance(gradOutput, np.ndarray) else type(gradOutput).__name__
+        if not isinstance(gradOutput, np.ndarray):
+            raise TypeError(f"{type(self).__name__}: gradOutput must be a numpy array, got {type(gradOutput).__name__}")
+        if gradOutput.dtype != self.output.dtype:
+            raise TypeError(f"{type(self).__name__}: gradOutput must be {self.output.dtype} like the output, "
+                            f"got {gradOutput.dtype}")
+        if gradOutput.shape != self.output.shape:
+            got = describe(gradOutput)
             raise ValueError(f"{type(self).__name__}: gradOutput must be of size {list(self.output.shape)} like "
                              f"the output, got {got}")
         g = gradOutput.transpose(1, 0, 2) if self.batchfirst else gradOutput
