@@ -3,8 +3,7 @@ import numpy as np
 import pytest
 
 import nn_legacy as nn
-from layer_checks import (assert_input_jacobian, assert_parameter_jacobians, check_batch_equals_samples,
-                          check_buffer_reuse, check_float32, check_noncontiguous, check_pickle, raises_exactly,
+from layer_checks import (raises_exactly,
                           torch_or_skip, uniform)
 from t7_writer import T7Object, t7_bytes
 
@@ -53,24 +52,6 @@ def test_matches_the_block_built_from_torch_functions():
     assert out.shape == (2, 4 + 2 + 2 + 1, 5, 6)
     np.testing.assert_allclose(out, torch_block(torch, m, x), rtol=1e-12, atol=1e-13)
     np.testing.assert_allclose(m.forward(x[0]), out[0], rtol=1e-13)   # one sample as a batch of one
-
-
-@pytest.mark.parametrize("shape", [(2, 3, 3, 3), (3, 4, 3)], ids=["4D", "3D"])
-def test_jacobians(shape):
-    x = uniform(shape, 2) + 3   # away from the ReLU kinks and max pooling ties
-    x += np.linspace(0, 1, x.size).reshape(shape)
-    assert_input_jacobian(make(), x)
-    assert_parameter_jacobians(make(), x)
-
-
-def test_float32_strides_batches_buffers_pickle():
-    x = uniform((3, 3, 5, 5), 1)
-    g = uniform((3, 9, 5, 5), 2)
-    check_float32(make(), x, g)
-    check_noncontiguous(make(), x, g)
-    check_batch_equals_samples(make(), x, g)
-    check_buffer_reuse(make(), x, g, x[:2], g[:2])
-    check_pickle(make(), x, g)
 
 
 def test_options_build_what_dpnn_built():

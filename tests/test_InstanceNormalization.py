@@ -4,9 +4,7 @@ import numpy as np
 import pytest
 
 import nn_legacy as nn
-from layer_checks import (assert_input_jacobian, assert_parameter_jacobians, check_acc_update,
-                          check_batch_equals_samples, check_buffer_reuse, check_float32, check_noncontiguous,
-                          check_pickle, raises_exactly, torch_or_skip, uniform)
+from layer_checks import (raises_exactly, torch_or_skip, uniform)
 from numpy_checks import check_bad_arrays_numpy
 from t7_writer import T7Object, t7_bytes
 
@@ -49,25 +47,6 @@ def test_matches_torch_instance_norm():
     np.testing.assert_allclose(m.backward(x, g), tx.grad.numpy(), rtol=1e-9, atol=1e-11)
     np.testing.assert_allclose(m.gradWeight, tw.grad.numpy(), rtol=1e-10, atol=1e-12)
     np.testing.assert_allclose(m.gradBias, tb.grad.numpy(), rtol=1e-10, atol=1e-12)
-
-
-@pytest.mark.parametrize("shape", [(2, 3, 3, 4), (3, 2, 5)], ids=["4D", "3D"])
-def test_jacobians(shape):
-    m = make(shape[-3])
-    x = uniform(shape, 3)
-    assert_input_jacobian(m, x)
-    assert_parameter_jacobians(m, x)
-    assert_input_jacobian(make(shape[-3], affine=False), x)
-
-
-def test_float32_strides_batches_buffers_pickle_acc_update():
-    x, g = uniform((3, 3, 4, 4), 1), uniform((3, 3, 4, 4), 2)
-    check_float32(make(), x, g)
-    check_noncontiguous(make(), x, g)
-    check_batch_equals_samples(make(), x, g)
-    check_buffer_reuse(make(), x, g, x[:2], g[:2])
-    check_pickle(make(), x, g)
-    check_acc_update(make(), x, g)
 
 
 def test_reset_draws_weight_from_zero_to_one():

@@ -5,8 +5,7 @@ import pytest
 
 import nn_legacy as nn
 import rnn_reference as R
-from layer_checks import (check_acc_update, check_buffer_reuse, check_float32, check_noncontiguous, check_pickle,
-                          torch_or_skip, uniform)
+from layer_checks import (torch_or_skip, uniform)
 from rnn_checks import run_bptt
 
 D, H, N, T = 3, 4, 2, 6
@@ -98,15 +97,6 @@ def test_batchfirst_and_reset():
     assert np.all(m.bias[H:2 * H] == 1) and np.all(m.bias[:H] == 0)     # the forget gate's bias starts at 1
     with pytest.raises(NotImplementedError, match="SeqLSTMP"):
         nn.SeqLSTM(D, H, 2)
-
-
-def test_layer_checks():
-    m = _m()
-    check_float32(m, X, G)
-    check_noncontiguous(m, X, G)
-    check_buffer_reuse(m, X, G, X[:, :1].copy(), G[:, :1].copy())
-    check_pickle(m, X, G)
-    check_acc_update(m, X, G)
 
 
 def test_errors():

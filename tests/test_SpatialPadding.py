@@ -3,8 +3,7 @@ import numpy as np
 import pytest
 
 import nn_legacy as nn
-from layer_checks import (assert_input_jacobian, check_batch_equals_samples, check_buffer_reuse, check_float32,
-                          check_noncontiguous, check_pickle, raises_exactly, torch_forward_backward, torch_or_skip,
+from layer_checks import (raises_exactly, torch_forward_backward, torch_or_skip,
                           uniform)
 from t7_writer import T7Object, t7_bytes
 
@@ -51,18 +50,6 @@ def test_matches_torch_pad(pads):
     t_out, t_grad = torch_forward_backward(lambda t: torch.nn.functional.pad(t, pads, value=-1), x, g)
     np.testing.assert_array_equal(out, t_out)
     np.testing.assert_array_equal(m.backward(x, g), t_grad)
-
-
-def test_jacobian_float32_strides_batches_buffers_pickle():
-    m = nn.SpatialPadding(*PADS["mixed"])
-    x = uniform((3, 2, 5, 4), 1)
-    g = uniform(m.forward(x).shape, 2)
-    assert_input_jacobian(nn.SpatialPadding(*PADS["mixed"]), x)
-    check_float32(nn.SpatialPadding(*PADS["mixed"]), x, g)
-    check_noncontiguous(nn.SpatialPadding(*PADS["mixed"]), x, g)
-    check_batch_equals_samples(nn.SpatialPadding(*PADS["mixed"]), x, g)
-    check_buffer_reuse(nn.SpatialPadding(*PADS["mixed"]), x, g, x[:2], g[:2])
-    check_pickle(nn.SpatialPadding(*PADS["mixed"]), x, g)
 
 
 def test_pads_default_to_the_first_and_any_numbers_move():

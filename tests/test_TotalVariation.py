@@ -4,8 +4,7 @@ import numpy as np
 import pytest
 
 import nn_legacy as nn
-from layer_checks import (JACOBIAN_TOL, STEP, check_batch_equals_samples, check_float32, check_noncontiguous,
-                          check_pickle, raises_exactly, uniform)
+from layer_checks import (JACOBIAN_TOL, STEP, raises_exactly, uniform)
 from t7_writer import T7Object, t7_bytes
 
 
@@ -48,14 +47,6 @@ def test_penalty():
     x = np.array([[[1.0, 2.0], [4.0, 0.0]]])
     # one corner pixel: (1 - 2)^2 + (1 - 4)^2 = 10
     assert nn.TotalVariation(2).penalty(x) == 10.0
-
-
-def test_float32_strides_batches_buffers_pickle():
-    x, g = uniform((3, 2, 4, 5), 1), uniform((3, 2, 4, 5), 2)
-    check_float32(nn.TotalVariation(0.5), x, g)
-    check_noncontiguous(nn.TotalVariation(0.5), x, g)
-    check_batch_equals_samples(nn.TotalVariation(0.5), x, g)
-    check_pickle(nn.TotalVariation(0.5), x, g)
 
 
 def test_buffer_reuse():
