@@ -1,4 +1,10 @@
 """Argument checks shared by module constructors and table-input modules."""
+import functools
+import inspect
+import math
+import os
+import threading
+
 import numpy as np
 
 
@@ -15,3 +21,209 @@ def check_table(layer, what, value, names):
         return list(value)
     got = f"a {type(value).__name__} of {len(value)}" if isinstance(value, (list, tuple)) else type(value).__name__
     raise TypeError(f"{layer}: {what} must be a list [{', '.join(names)}], got {got}")
+
+
+def check_pointwise_target(layer, input_shape, target_shape):
+    """The target of a pointwise criterion (MSE, Abs, BCE, ...) has the
+    input's shape, or the same shape once the size-1 dims of both are
+    dropped (``[N, 1]`` against ``[N]``, common in Torch7 code); anything
+    else is a ValueError with both shapes.  (Torch7 only compared the
+    numbers of elements, so ``[2, 3]`` against ``[3, 2]`` gave a number.)"""
+    if tuple(input_shape) == tuple(target_shape):
+        return
+    if [n for n in input_shape if n != 1] == [n for n in target_shape if n != 1]:
+        return
+    raise ValueError(f"{layer}: target must have the shape of input {_shape(input_shape)} (size-1 dims aside), "
+                     f"got {_shape(target_shape)}")
+
+
+def _shape(shape):
+    return "[" + ", ".join(map(str, shape)) + "]"
+
+
+# ---------------------------------------------------------------- sizes given as floats
+#: Constructor arguments that are counts, sizes, dims or indices, by the names
+#: Torch7 gave them.  A float holding an integer (``Linear(4.0, 3)``, from Lua's
+#: ``/``) is taken as that integer in every constructor that has them; any other
+#: float is refused naming the layer and the argument.  A class whose own
+#: arguments of other names are integers lists them in ``_integer_arguments``;
+#: one whose argument of a listed name is a real number lists it in
+#: ``_real_arguments``.
+INTEGER_ARGUMENTS = frozenset("""
+    H W adjH adjT adjW dH dT dW depthwiseMultiplier dilationH dilationT dilationW dim dimension hiddenSize
+    iH iW ignore_index index inputDimension inputFrameSize inputSize inputSize1 inputSize2 inputsize kH kT
+    kW keysOffset length maxoutNumber minK nClasses nFeature nIndex nInputDim nInputDims nInputPlane
+    nOutput nOutputDim nOutputPlane ndim numInputDims odepth offset oheight outputDim outputDimension
+    outputFrameSize outputSize outputsize owidth pad padH padT padW pad_b pad_l pad_r pad_t paddingValue
+    pback pbottom pfront pleft poolSizeH poolSizeT poolSizeW pos pright ptop scale_factor size sizes
+    pairs stride upscaleFactor width
+""".split())
+
+
+def as_integer(layer, name, value):
+    """value with every float in it (it may be a list or tuple of them) that
+    holds an integer made that int; TypeError naming the layer and the
+    argument for any other float.  Values of other types pass unchanged,
+    for the layer's own checks."""
+    if isinstance(value, (list, tuple)):
+        return type(value)(as_integer(layer, name, v) for v in value)
+    if isinstance(value, (float, np.floating)):
+        if math.isfinite(value) and float(value).is_integer():
+            return int(value)
+        raise TypeError(f"{layer}: {name} must be an integer, got {value!r}")
+    return value
+
+
+def integral_sizes(cls):
+    """Make cls's own constructor take integral floats for its integer
+    arguments (see INTEGER_ARGUMENTS); called for every nn_legacy Module and
+    Criterion class.  User classes are left as they are."""
+    init = cls.__dict__.get("__init__")
+    if init is None or not cls.__module__.startswith("nn_legacy") or getattr(init, "_integral_sizes", False):
+        return
+    signature = inspect.signature(init)
+    wanted = (INTEGER_ARGUMENTS | set(getattr(cls, "_integer_arguments", ()))) \
+        - set(getattr(cls, "_real_arguments", ()))
+    names = [p.name for p in signature.parameters.values() if p.name in wanted]
+    if not names:
+        return
+
+    @functools.wraps(init)
+    def __init__(self, *args, **kwargs):
+        try:
+            bound = signature.bind(self, *args, **kwargs)
+        except TypeError:
+            return init(self, *args, **kwargs)   # Python's own message for a call that does not fit
+        for name in names:
+            if name in bound.arguments:
+                bound.arguments[name] = as_integer(type(self).__name__, name, bound.arguments[name])
+        _building.depth = getattr(_building, "depth", 0) + 1
+        try:
+            return init(*bound.args, **bound.kwargs)
+        except MemoryError as e:   # name the layer (once: a layer may build others)
+            text = str(e)
+            if text.split(":")[0].isidentifier():
+                raise
+            raise MemoryError(f"{type(self).__name__}: {text}") from None
+        finally:
+            _building.depth -= 1
+
+    __init__._integral_sizes = True
+    cls.__init__ = __init__
+
+
+# ---------------------------------------------------------------- Torch7's type names
+#: Torch7 / torch.legacy.nn type names -> (dtype, on a CUDA device)
+TORCH_TYPES = {
+    "torch.FloatTensor": (np.float32, False), "torch.DoubleTensor": (np.float64, False),
+    "torch.CudaTensor": (np.float32, True), "torch.CudaDoubleTensor": (np.float64, True),
+    "torch.cuda.FloatTensor": (np.float32, True), "torch.cuda.DoubleTensor": (np.float64, True),
+}
+
+
+def float_dtype(owner, dtype):
+    """dtype as float32 or float64 (a numpy dtype or a host Torch7 name),
+    or a TypeError naming owner's class."""
+    if isinstance(dtype, str) and dtype in TORCH_TYPES and not TORCH_TYPES[dtype][1]:
+        dtype = TORCH_TYPES[dtype][0]
+    try:
+        dtype = np.dtype(dtype)
+    except TypeError:
+        names = ", ".join(f"'{n}'" for n in TORCH_TYPES)
+        raise TypeError(f"{type(owner).__name__}.type: float32 or float64, or a Torch7 type name ({names}), "
+                        f"got {dtype!r}") from None
+    if dtype not in (np.dtype(np.float32), np.dtype(np.float64)):
+        raise TypeError(f"{type(owner).__name__}.type: float32 or float64, got {dtype}")
+    return dtype
+
+
+def torch_type_names(method):
+    """type(dtype) that also takes Torch7's type names (TORCH_TYPES): the
+    host ones as their dtype; the CUDA ones convert to that precision, then
+    move the module with cuda()."""
+    if getattr(method, "_torch_type_names", False):
+        return method
+
+    @functools.wraps(method)
+    def type_(self, dtype=None, *args, **kwargs):
+        if isinstance(dtype, str) and dtype in TORCH_TYPES:
+            dtype, on_device = TORCH_TYPES[dtype]
+            if on_device:
+                method(self, dtype)
+                return self.cuda()
+        elif isinstance(dtype, str) and dtype.startswith("torch."):
+            float_dtype(self, dtype)   # the TypeError listing the names it takes
+        return method(self, dtype, *args, **kwargs)
+    type_._torch_type_names = True
+    return type_
+
+
+# ---------------------------------------------------------------- memory
+def available_memory():
+    """Bytes of memory this process can still take (the system's available
+    memory, and what the cgroup limit leaves), or None when unknown."""
+    limits = []
+    try:
+        with open("/proc/meminfo") as f:
+            for line in f:
+                if line.startswith("MemAvailable:"):
+                    limits.append(int(line.split()[1]) * 1024)
+    except (OSError, ValueError, IndexError):
+        pass
+    try:
+        with open("/sys/fs/cgroup/memory.max") as f:
+            limit = f.read().strip()
+        with open("/sys/fs/cgroup/memory.current") as f:
+            used = int(f.read())
+        if limit != "max":
+            limits.append(max(int(limit) - used, 0))
+    except (OSError, ValueError):
+        pass
+    if not limits:
+        try:
+            limits.append(os.sysconf("SC_AVPHYS_PAGES") * os.sysconf("SC_PAGE_SIZE"))
+        except (OSError, ValueError, AttributeError):
+            return None
+    return min(limits)
+
+
+#: parameters of at least this many bytes are checked against the available memory
+BIG = 1 << 26
+_building = threading.local()
+
+
+def building():
+    """True while a constructor of an nn_legacy class runs (in this thread)."""
+    return getattr(_building, "depth", 0) > 0
+
+
+def check_new_parameter(array):
+    """Called when a constructor sets a parameter: a MemoryError when the
+    parameter, its gradient and the draw that initialises it need more
+    memory than is available.  numpy reserves a new array of zeros lazily,
+    so this runs before the layer touches its memory: a huge layer
+    (``Linear(2**31 + 8, 1)``) is refused instead of getting the process
+    killed by the system."""
+    if array.nbytes >= BIG:
+        _check(array.shape, array.dtype, 3 * array.dtype.itemsize + 8, "with its gradient and initialisation")
+
+
+def check_memory(shape, dtype):
+    """A MemoryError before drawing values for a parameter of this shape
+    (a float64 draw and its copy in dtype) when they cannot fit in memory."""
+    if math.prod(int(n) for n in shape) * 8 >= BIG:
+        _check(shape, dtype, 8 + np.dtype(dtype).itemsize, "to draw its initial values")
+
+
+def _check(shape, dtype, per_element, why):
+    count = math.prod(int(n) for n in shape)
+    needed = count * per_element
+    available = available_memory()
+    if available is not None and needed > available:
+        raise MemoryError(f"a parameter of size [{', '.join(map(str, shape))}] ({_gib(count * np.dtype(dtype).itemsize)}"
+                          f" as {np.dtype(dtype)}) needs about {_gib(needed)} {why}, and {_gib(available)} of memory "
+                          f"is available")
+
+
+def _gib(nbytes):
+    return f"{nbytes / 2**30:.3g} GiB"
