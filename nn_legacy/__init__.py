@@ -257,6 +257,22 @@ from .CosineDistance import CosineDistance
 from .CriterionTable import CriterionTable
 # ==== end of table and shape modules ====
 
+# ==== the rest of Lua nn ====
+from .CAddTensorTable import CAddTensorTable
+from .Convert import Convert
+from .DontCast import DontCast
+from .GPU import GPU
+from .Kmeans import Kmeans
+from .LayerNormalization import LayerNormalization
+from .LinearWeightNorm import LinearWeightNorm
+from .NaN import NaN
+from .PrintSize import PrintSize
+from .Profile import Profile
+from .SpatialAutoCropMSECriterion import SpatialAutoCropMSECriterion
+from .TemporalDynamicKMaxPooling import TemporalDynamicKMaxPooling
+from .WhiteNoise import WhiteNoise
+# ==== end of the rest of Lua nn ====
+
 __all__ = ["jacobian", "manualSeed", "load_lua", "save", "load", "FormatError"] + sorted(
     name for name, value in dict(globals()).items()
     if isinstance(value, type) and issubclass(value, (Module, Criterion)))

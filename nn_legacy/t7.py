@@ -38,6 +38,11 @@ _ELEMENTS = {
     "Int": np.int32, "Short": np.int16, "Char": np.int8, "Byte": np.uint8,
 }
 _TENSOR = re.compile(r"^torch\.(?:Cuda)?(\w+?)(Tensor|Storage)$")
+# classes whose own write() differs from the usual single field table:
+# torch.Timer writes nothing (nn.Profile holds one), nn.GPU writes a
+# header {type, device} before its fields
+_NO_PAYLOAD = frozenset({"torch.Timer"})
+_HEADED = frozenset({"nn.GPU"})
 
 
 class T7Error(ValueError):
@@ -274,6 +279,10 @@ class Reader:
             return value
         obj = TorchObject(name, version)
         self.objects[index] = obj  # before the payload: it may refer back to obj
+        if name in _NO_PAYLOAD:
+            return obj
+        if name in _HEADED:   # a header object first, then the fields
+            obj.header = self._object(depth + 1)
         obj.fields = self._object(depth + 1)
         return obj
 
