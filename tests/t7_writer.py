@@ -6,11 +6,17 @@ import struct
 import numpy as np
 
 
-class T7Object:
-    """A torch class instance to write: class name, version, field table."""
+#: fields of a T7Object whose class writes nothing (torch.Timer)
+NO_PAYLOAD = object()
 
-    def __init__(self, class_name, fields, version=1):
-        self.class_name, self.fields, self.version = class_name, fields, version
+
+class T7Object:
+    """A torch class instance to write: class name, version, field table
+    (NO_PAYLOAD: none), and a header written before the fields for classes
+    whose write() puts one there (nn.GPU)."""
+
+    def __init__(self, class_name, fields, version=1, header=None):
+        self.class_name, self.fields, self.version, self.header = class_name, fields, version, header
 
 
 def t7_bytes(value):
@@ -50,7 +56,10 @@ def t7_bytes(value):
                        + a.tobytes())
         elif isinstance(v, T7Object):
             out.append(i(4) + index() + s(f"V {v.version}") + s(v.class_name))
-            write(v.fields)
+            if v.header is not None:
+                write(v.header)
+            if v.fields is not NO_PAYLOAD:
+                write(v.fields)
         else:
             raise TypeError(f"t7_bytes cannot write {type(v).__name__}")
 

@@ -90,6 +90,8 @@ MODULES = {
                                      lambda r: _u(r, 2, 2, 6, 7, 8), None),
     "SpatialFullDilatedConvolution": (lambda: nn.SpatialFullDilatedConvolution(3, 2, 3, 2, 2, 1, 1, 0, 2, 1, 1, 0),
                                       lambda r: _u(r, 2, 3, 5, 6), None),
+    # the GPU decorator (tests/test_GPU.py checks host inputs too)
+    "GPU": (lambda: nn.GPU(nn.Sequential().add(nn.Linear(5, 4)).add(nn.Tanh()), 1), lambda r: _u(r, 3, 5), None),
 }
 
 
