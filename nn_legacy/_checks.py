@@ -47,8 +47,8 @@ def _shape(shape):
 #: ``/``) is taken as that integer in every constructor that has them; any other
 #: float is refused naming the layer and the argument.  A class whose own
 #: arguments of other names are integers lists them in ``_integer_arguments``;
-#: one whose argument of a listed name is a real number lists it in
-#: ``_real_arguments``.
+#: one that checks an argument of a listed name itself (a real number there, or
+#: a float meaning something else) lists it in ``_exact_integer_arguments``.
 INTEGER_ARGUMENTS = frozenset("""
     H W adjH adjT adjW dH dT dW depthwiseMultiplier dilationH dilationT dilationW dim dimension hiddenSize
     iH iW ignore_index index inputDimension inputFrameSize inputSize inputSize1 inputSize2 inputsize kH kT
@@ -83,7 +83,7 @@ def integral_sizes(cls):
         return
     signature = inspect.signature(init)
     wanted = (INTEGER_ARGUMENTS | set(getattr(cls, "_integer_arguments", ()))) \
-        - set(getattr(cls, "_real_arguments", ()))
+        - set(getattr(cls, "_exact_integer_arguments", ()))
     names = [p.name for p in signature.parameters.values() if p.name in wanted]
     if not names:
         return
@@ -227,3 +227,34 @@ def _check(shape, dtype, per_element, why):
 
 def _gib(nbytes):
     return f"{nbytes / 2**30:.3g} GiB"
+
+
+# ---------------------------------------------------------------- Torch7's order against torch.legacy.nn's
+def torch7_order_error(layer, call, torch7, legacy, fix):
+    """The TypeError for a call that reads as torch.legacy.nn's order
+    (``legacy``) where the arguments follow Torch7's (``torch7``)."""
+    return TypeError(f"{layer}: {call} reads as torch.legacy.nn's {legacy}, but the arguments follow Torch7's "
+                     f"{torch7}; name the argument: {fix}")
+
+
+def torch7_arguments(module, torch7, legacy, positional, **named):
+    """The optional arguments after the first of a constructor whose
+    positional order differs between Torch7 (``torch7``) and
+    torch.legacy.nn (``legacy``): ``positional`` in Torch7's order, the
+    others by name (``named``: None when not given), False by default.  A
+    single positional value that is true could be meant in either order and
+    is refused, naming both orders."""
+    layer, names = type(module).__name__, list(named)
+    if len(positional) > len(names):
+        raise TypeError(f"{layer}: takes at most {len(names) + 1} positional arguments, {torch7}; "
+                        f"got {len(positional) + 1}")
+    if len(positional) == 1 and positional[0]:
+        raise TypeError(f"{layer}: a second positional argument ({positional[0]!r}) is ambiguous: Torch7's order is "
+                        f"{torch7}, torch.legacy.nn's was {legacy}; give it by name")
+    values = dict(zip(names, positional))
+    for name, value in named.items():
+        if value is not None:
+            if name in values:
+                raise TypeError(f"{layer}: {name} given twice, by position and by name")
+            values[name] = value
+    return [values.get(name, False) for name in names]
