@@ -14,6 +14,8 @@ are 0-based.
     model.backward(x, loss.backward(out, y))
     model.updateParameters(0.1)
 """
+from thnn._version import __version__
+
 from . import jacobian
 from ._random import manualSeed
 from .t7 import load_lua
@@ -273,7 +275,7 @@ from .TemporalDynamicKMaxPooling import TemporalDynamicKMaxPooling
 from .WhiteNoise import WhiteNoise
 # ==== end of the rest of Lua nn ====
 
-__all__ = ["jacobian", "manualSeed", "load_lua", "save", "load", "FormatError"] + sorted(
+__all__ = ["__version__", "jacobian", "manualSeed", "load_lua", "save", "load", "FormatError"] + sorted(
     name for name, value in dict(globals()).items()
     if isinstance(value, type) and issubclass(value, (Module, Criterion)))
 

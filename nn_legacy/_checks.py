@@ -100,9 +100,10 @@ def integral_sizes(cls):
         _building.depth = getattr(_building, "depth", 0) + 1
         try:
             return init(*bound.args, **bound.kwargs)
-        except MemoryError as e:   # name the layer (once: a layer may build others)
+        except (MemoryError, ValueError) as e:   # name the layer (once: a layer may build others)
             text = str(e)
-            if text.split(":")[0].isidentifier():
+            too_big = isinstance(e, ValueError) and text.startswith("array is too big")   # numpy's, past 2^63 bytes
+            if not (isinstance(e, MemoryError) or too_big) or text.split(":")[0].isidentifier():
                 raise
             raise MemoryError(f"{type(self).__name__}: {text}") from None
         finally:
@@ -220,9 +221,9 @@ def _check(shape, dtype, per_element, why):
     needed = count * per_element
     available = available_memory()
     if available is not None and needed > available:
-        raise MemoryError(f"a parameter of size [{', '.join(map(str, shape))}] ({_gib(count * np.dtype(dtype).itemsize)}"
-                          f" as {np.dtype(dtype)}) needs about {_gib(needed)} {why}, and {_gib(available)} of memory "
-                          f"is available")
+        size = _gib(count * np.dtype(dtype).itemsize)
+        raise MemoryError(f"a parameter of size [{', '.join(map(str, shape))}] ({size} as {np.dtype(dtype)}) needs "
+                          f"about {_gib(needed)} {why}, and {_gib(available)} of memory is available")
 
 
 def _gib(nbytes):

@@ -132,6 +132,10 @@ def save(obj, path):
     them, arrays and plain values) to path (a file name, or a binary file
     object) in the format above.  A value the format cannot hold raises
     TypeError naming where it is (``model.modules[2].foo``)."""
+    if isinstance(obj, (str, os.PathLike)) and not isinstance(path, (str, bytes, os.PathLike)) \
+            and not hasattr(path, "write"):
+        raise TypeError(f"save(obj, path): the object comes first, then the file: nn_legacy.save(model, "
+                        f"{os.fspath(obj)!r}) (Torch7's torch.save(path, model) had them the other way round)")
     writer = _Writer()
     root = writer.value(obj, "obj", 0)
     writer.drain()
@@ -347,7 +351,9 @@ class _Reader:
         if len(data) < PRELUDE.size or not data.startswith(MAGIC):
             if data[:len(MAGIC)] == MAGIC[:len(data)]:
                 raise self.fail(f"truncated file: {len(data)} bytes, shorter than the {PRELUDE.size}-byte prelude")
-            raise self.fail("not an nn_legacy save file (it does not start with the nn_legacy magic bytes)")
+            from .t7 import looks_like_t7
+            hint = "; it looks like a Torch7 file: read it with nn_legacy.load_lua" if looks_like_t7(data) else ""
+            raise self.fail(f"not an nn_legacy save file (it does not start with the nn_legacy magic bytes){hint}")
         _, major, minor, crc, hlen = PRELUDE.unpack_from(data)
         if major > MAJOR:
             raise self.fail(f"written in format version {major}.{minor}, newer than the {MAJOR}.x this "

@@ -91,7 +91,7 @@ class _Binary:
 
     def _take(self, n, what):
         if n < 0 or n > self.remaining():
-            raise T7Error(f"truncated file: {what} needs {n} bytes at offset {self.pos}, "
+            raise T7Error(f"truncated at byte {self.pos} of {len(self.data)}: {what} needs {n} bytes, "
                           f"{self.remaining()} remain")
         chunk = self.data[self.pos:self.pos + n]
         self.pos += n
@@ -116,8 +116,9 @@ class _Binary:
     def array(self, dtype, n, what):
         dtype = np.dtype(dtype)
         if n * dtype.itemsize > self.remaining():
-            raise T7Error(f"truncated or hostile file: {what} declares {n} elements "
-                          f"({n * dtype.itemsize} bytes) but only {self.remaining()} bytes remain")
+            raise T7Error(f"truncated at byte {len(self.data)} of {self.pos + n * dtype.itemsize} or hostile: {what} "
+                          f"declares {n} elements ({n * dtype.itemsize} bytes) but only {self.remaining()} bytes "
+                          f"remain")
         raw = self._take(n * dtype.itemsize, what)
         return np.frombuffer(raw, dtype=dtype.newbyteorder("<")).astype(dtype)
 
@@ -139,7 +140,7 @@ class _Ascii:
     def _token(self, what):
         m = self._TOKEN.match(self.data, self.pos)
         if not m:
-            raise T7Error(f"truncated file: expected {what} at offset {self.pos}")
+            raise T7Error(f"truncated at byte {len(self.data)} of more: expected {what} at offset {self.pos}")
         self.pos = m.end()
         return m.group(1)
 
@@ -167,7 +168,8 @@ class _Ascii:
         if self.data[self.pos:self.pos + 1] == b"\n":  # the length's own line end
             self.pos += 1
         if n < 0 or n > self.remaining():
-            raise T7Error(f"truncated file: a string of {n} bytes at offset {self.pos}, {self.remaining()} remain")
+            raise T7Error(f"truncated at byte {len(self.data)} of {self.pos + n}: a string of {n} bytes at offset "
+                          f"{self.pos}, {self.remaining()} remain")
         chunk = self.data[self.pos:self.pos + n]
         self.pos += n
         return chunk
@@ -203,7 +205,21 @@ class Reader:
         self.objects = {}
 
     def read(self):
+        self._check_start()
         return self._object(0)
+
+    def _check_start(self):
+        """A file whose first bytes cannot open a Torch7 object is named for what it is."""
+        data = self.stream.data
+        if not data:
+            raise T7Error("not a Torch7 file: it is empty")
+        if data.startswith(b"\x89NNLEG"):
+            raise T7Error("not a Torch7 file but an nn_legacy save file: read it with nn_legacy.load")
+        if not looks_like_t7(data):
+            tag = struct.unpack("<i", data[:4])[0] if len(data) >= 4 else None
+            raise T7Error(f"not a Torch7 file: it starts with {data[:8]!r}"
+                          + (f" (read as the unknown type tag {tag})" if tag is not None else "")
+                          + ", where a Torch7 file (torch.save) starts with the type tag of its first object")
 
     def _object(self, depth):
         if depth > MAX_DEPTH:
@@ -325,6 +341,15 @@ class Reader:
                                                strides=[st * item for st in strides])
 
 
+def looks_like_t7(data):
+    """Whether data can start a Torch7 file: binary, a type tag (nil, number,
+    string, table, torch object, boolean, function) as a little-endian
+    int32; ASCII, such a tag as a decimal line."""
+    if len(data) >= 4 and struct.unpack("<i", data[:4])[0] in (NIL, NUMBER, STRING, TABLE, TORCH, BOOLEAN) + FUNCTIONS:
+        return True
+    return re.match(rb"\s*[0-8]\s", data[:16]) is not None
+
+
 def _text(raw):
     try:
         return raw.decode("utf-8")
@@ -339,7 +364,10 @@ def read_t7(path, ascii=None, long_size=8):
     written on Linux and macOS, 4 for files written on Windows."""
     with open(path, "rb") as f:
         data = f.read()
-    return Reader(data, ascii=ascii, long_size=long_size).read()
+    try:
+        return Reader(data, ascii=ascii, long_size=long_size).read()
+    except T7Error as e:
+        raise T7Error(f"{path}: {e}") from None
 
 
 # ---------------------------------------------------------------- nn modules
