@@ -31,24 +31,25 @@ class Profile(Decorator):
         for name in ("module", "timer"):   # Torch7's second reference to the module, and its timer
             self.__dict__.pop(name, None)
 
-    def updateOutput(self, input):
+    def _timed(self, passes, count, total, verb, *args):
+        """child's verb, its time added to the fields named total and count;
+        the line printed every print_interval passes."""
         start = time.perf_counter()
-        self.output = self._child(0, "updateOutput", input)
-        self.summedFwdTime += time.perf_counter() - start
-        self.numFwds += 1
-        if self.numFwds % self.print_interval == 0:
-            print(f"{self.name} took {self.summedFwdTime:.3f} seconds for {self.print_interval} forward passes")
-            self.numFwds, self.summedFwdTime = 0, 0.0
+        result = self._child(0, verb, *args)
+        setattr(self, total, getattr(self, total) + time.perf_counter() - start)
+        setattr(self, count, getattr(self, count) + 1)
+        if getattr(self, count) % self.print_interval == 0:
+            print(f"{self.name} took {getattr(self, total):.3f} seconds for {self.print_interval} {passes} passes")
+            setattr(self, count, 0)
+            setattr(self, total, 0.0)
+        return result
+
+    def updateOutput(self, input):
+        self.output = self._timed("forward", "numFwds", "summedFwdTime", "updateOutput", input)
         return self.output
 
     def updateGradInput(self, input, gradOutput):
-        start = time.perf_counter()
-        self.gradInput = self._child(0, "updateGradInput", input, gradOutput)
-        self.summedBwdTime += time.perf_counter() - start
-        self.numBwds += 1
-        if self.numBwds % self.print_interval == 0:
-            print(f"{self.name} took {self.summedBwdTime:.3f} seconds for {self.print_interval} backward passes")
-            self.numBwds, self.summedBwdTime = 0, 0.0
+        self.gradInput = self._timed("backward", "numBwds", "summedBwdTime", "updateGradInput", input, gradOutput)
         return self.gradInput
 
     backward = Module.backward   # timed through updateGradInput (Decorator's goes straight to the module)
