@@ -83,6 +83,7 @@ class LookupTable(Module):
         return input.astype(np.int64)
 
     def _backend(self):
+        self._owned_parameters()   # (which makes a weight given as a list an array)
         return thnn.backend(self.weight.dtype)
 
     def renorm(self, input):

@@ -43,15 +43,6 @@ class Module:
         if "type" in cls.__dict__:
             cls.type = _checks.torch_type_names(cls.type)
 
-    def __setattr__(self, name, value):
-        # m.weight = [[...]]: a list given for a parameter or gradient becomes an array
-        if type(value) in (list, tuple) and name in _parameter_attributes(type(self)):
-            value = _parameter_array(self, name, value)
-        elif type(value) is np.ndarray and value.base is None and _checks.building() \
-                and name in (p for p, _ in self._parameter_names):
-            _checks.check_new_parameter(value)   # a huge layer: MemoryError before its memory is touched
-        object.__setattr__(self, name, value)
-
     def __init__(self):
         self.output = None
         self.gradInput = None
@@ -96,11 +87,17 @@ class Module:
 
     # ---- parameters ----
     def _owned_parameters(self):
-        """(module, parameter name, gradient name) for every parameter present."""
+        """(module, parameter name, gradient name) for every parameter present.
+        A list or tuple assigned to a parameter or gradient (``m.weight =
+        [[...]]``) is made an array here, before anything uses it."""
         owned = []
         for p, g in self._parameter_names:
-            if getattr(self, p, None) is None:
+            value = getattr(self, p, None)
+            if value is None:
                 continue
+            for name, v in ((p, value), (g, getattr(self, g, None))):
+                if type(v) is list or type(v) is tuple:
+                    setattr(self, name, _parameter_array(self, name, v))
             if getattr(self, g, None) is None:
                 raise AttributeError(f"{type(self).__name__} has a parameter '{p}' but no gradient '{g}' to "
                                      f"accumulate into: set self.{g} = np.zeros_like(self.{p}) in __init__")
@@ -426,23 +423,20 @@ def _flatten(arrays, owners):
 
 
 # ---- parameters given as lists ----
-def _parameter_attributes(cls):
-    return {n for pair in cls._parameter_names for n in pair}
-
-
 def _parameter_array(module, name, value):
-    """A list or tuple assigned to a parameter (or gradient) attribute, as a
-    float array of the module's dtype; a TypeError naming the attribute when
-    it does not hold numbers in a regular shape."""
-    old = module.__dict__.get(name)
-    on_device = isinstance(old, CudaTensor)
-    dtype = old.dtype if isinstance(old, (np.ndarray, CudaTensor)) and old.dtype in _FLOATS else np.dtype(np.float64)
+    """A list or tuple assigned to a parameter (or gradient) attribute, as an
+    array of the dtype (and on the device) of the module's other parameter
+    arrays (float64 when there are none); a TypeError naming the attribute
+    when it does not hold numbers in a regular shape."""
+    arrays = [getattr(module, n, None) for pair in module._parameter_names for n in pair]
+    like = next((a for a in arrays if isinstance(a, (np.ndarray, CudaTensor)) and a.dtype in _FLOATS), None)
+    dtype = np.dtype(np.float64) if like is None else like.dtype
     try:
         array = np.array(value, dtype=dtype)
     except (TypeError, ValueError) as e:
         raise TypeError(f"{type(module).__name__}.{name}: expected an array (or a list of numbers of a regular "
-                        f"shape), got a {type(value).__name__} numpy cannot read as {np.dtype(dtype)} ({e})") from None
-    return old.device.to_device(array) if on_device else array
+                        f"shape), got a {type(value).__name__} numpy cannot read as {dtype} ({e})") from None
+    return like.device.to_device(array) if isinstance(like, CudaTensor) else array
 
 
 Module.type = _checks.torch_type_names(Module.type)

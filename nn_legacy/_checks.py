@@ -3,7 +3,6 @@ import functools
 import inspect
 import math
 import os
-import threading
 
 import numpy as np
 
@@ -97,7 +96,10 @@ def integral_sizes(cls):
         for name in names:
             if name in bound.arguments:
                 bound.arguments[name] = as_integer(type(self).__name__, name, bound.arguments[name])
-        _building.depth = getattr(_building, "depth", 0) + 1
+        cls = type(self)
+        watch = hasattr(cls, "_parameter_names") and not getattr(cls, "_watched", False)
+        if watch:   # the outermost constructor of this instance: see _watched
+            self.__class__ = _watched(cls)
         try:
             return init(*bound.args, **bound.kwargs)
         except (MemoryError, ValueError) as e:   # name the layer (once: a layer may build others)
@@ -107,7 +109,8 @@ def integral_sizes(cls):
                 raise
             raise MemoryError(f"{type(self).__name__}: {text}") from None
         finally:
-            _building.depth -= 1
+            if watch:
+                self.__class__ = cls
 
     __init__._integral_sizes = True
     cls.__init__ = __init__
@@ -190,23 +193,27 @@ def available_memory():
 
 #: parameters of at least this many bytes are checked against the available memory
 BIG = 1 << 26
-_building = threading.local()
+_WATCHED = {}   # class -> the subclass its instances have while their constructor runs
 
 
-def building():
-    """True while a constructor of an nn_legacy class runs (in this thread)."""
-    return getattr(_building, "depth", 0) > 0
-
-
-def check_new_parameter(array):
-    """Called when a constructor sets a parameter: a MemoryError when the
-    parameter, its gradient and the draw that initialises it need more
-    memory than is available.  numpy reserves a new array of zeros lazily,
-    so this runs before the layer touches its memory: a huge layer
-    (``Linear(2**31 + 8, 1)``) is refused instead of getting the process
-    killed by the system."""
-    if array.nbytes >= BIG:
-        _check(array.shape, array.dtype, 3 * array.dtype.itemsize + 8, "with its gradient and initialisation")
+def _watched(cls):
+    """cls, with parameters checked against the available memory as they are
+    set: the class an nn_legacy module has while its constructor runs (the
+    instance gets its own class back after), so the check costs nothing
+    once the module is built.  numpy reserves a new array of zeros lazily:
+    a new parameter is checked before the layer touches its memory (its
+    gradient, zeros_like, and reset's draw do), so a huge layer
+    (``Linear(2**31 + 8, 1)``) is refused with a MemoryError instead of
+    getting the process killed by the system."""
+    if cls not in _WATCHED:
+        def __setattr__(self, name, value):
+            if type(value) is np.ndarray and value.base is None and value.nbytes >= BIG \
+                    and any(name == p for p, _ in cls._parameter_names):
+                _check(value.shape, value.dtype, 3 * value.dtype.itemsize + 8, "with its gradient and initialisation")
+            object.__setattr__(self, name, value)
+        _WATCHED[cls] = type(cls.__name__, (cls,), {"__setattr__": __setattr__, "_watched": True,
+                                                     "__module__": cls.__module__, "__qualname__": cls.__qualname__})
+    return _WATCHED[cls]
 
 
 def check_memory(shape, dtype):

@@ -115,17 +115,20 @@ def test_test_all_parameters_never_returns_none():
 
 
 def test_a_list_assigned_to_a_parameter_becomes_an_array():
+    """(when the module next uses its parameters: forward, parameters(), ...)"""
     m = nn.Linear(2, 3).float()
     m.weight = [[1, 2], [3, 4], [5, 6]]
-    assert isinstance(m.weight, np.ndarray) and m.weight.dtype == np.float32
     np.testing.assert_array_equal(m.forward(np.ones(2, np.float32)), np.array([3, 7, 11], np.float32) + m.bias)
+    assert isinstance(m.weight, np.ndarray) and m.weight.dtype == np.float32
     m.bias = (0, 0, 0)
-    assert isinstance(m.bias, np.ndarray)
+    assert m.parameters()[0][1].dtype == np.float32 and isinstance(m.bias, np.ndarray)
+    m.weight = [[1, 2], [3]]
     with pytest.raises(TypeError, match=r"^Linear\.weight: expected an array \(or a list of numbers of a regular "
                                         r"shape\), got a list numpy cannot read as float32"):
-        m.weight = [[1, 2], [3]]
-    m.output = [1, 2]        # other attributes are left as given
-    assert m.output == [1, 2]
+        m.forward(np.ones(2, np.float32))
+    lookup = nn.LookupTable(3, 2)
+    lookup.weight = [[1, 2], [3, 4], [5, 6]]
+    np.testing.assert_array_equal(lookup.forward(np.array([2, 0])), [[5, 6], [1, 2]])
 
 
 @pytest.mark.parametrize("name, dtype", [("torch.FloatTensor", np.float32), ("torch.DoubleTensor", np.float64)])
