@@ -459,8 +459,11 @@ class _Converter:
             setattr(module, key, value)
         # gradients in Torch7 files are stale or uninitialised memory (the
         # files in the wild hold denormals and NaN there): start from zero
+        declared = any("_parameter_names" in vars(k) for k in cls.__mro__[:-2])   # not Module's weight/bias default
         for p, g in getattr(cls, "_parameter_names", ()):
             param = getattr(module, p, None)
+            if not declared and p not in vars(module) and g not in vars(module):
+                continue   # a class without parameters: no weight/bias attributes to add
             if not isinstance(param, np.ndarray):
                 setattr(module, p, None)
                 setattr(module, g, None)
