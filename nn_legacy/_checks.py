@@ -97,7 +97,8 @@ def integral_sizes(cls):
             if name in bound.arguments:
                 bound.arguments[name] = as_integer(type(self).__name__, name, bound.arguments[name])
         cls = type(self)
-        watch = hasattr(cls, "_parameter_names") and not getattr(cls, "_watched", False)
+        watch = hasattr(cls, "_parameter_names") and not getattr(cls, "_watched", False) \
+            and cls.__module__.startswith("nn_legacy")   # (a user's subclass keeps its own class throughout)
         if watch:   # the outermost constructor of this instance: see _watched
             self.__class__ = _watched(cls)
         try:
