@@ -55,7 +55,7 @@ INTEGER_ARGUMENTS = frozenset("""
     nOutput nOutputDim nOutputPlane ndim numInputDims odepth offset oheight outputDim outputDimension
     outputFrameSize outputSize outputsize owidth pad padH padT padW pad_b pad_l pad_r pad_t paddingValue
     pback pbottom pfront pleft poolSizeH poolSizeT poolSizeW pos pright ptop scale_factor size sizes
-    pairs stride upscaleFactor width
+    pairs stride upscaleFactor width rho hiddensize
 """.split())
 
 

@@ -22,6 +22,7 @@ class Inner:
 
 
 TANH, LINEAR = Inner(lambda: nn.Tanh()), Inner(lambda: nn.Linear(4, 3))
+LINEAR34, LINEAR44 = Inner(lambda: nn.Linear(3, 4)), Inner(lambda: nn.Linear(4, 4))
 CON = np.array([[0, 0], [1, 0], [1, 1]])   # a connection table (0-based)
 
 # class -> (positional arguments, keyword arguments): a valid call whose integer arguments are integers
@@ -71,6 +72,12 @@ CALLS = {
     "VolumetricMaxPooling": ((2, 3, 2, 1, 2, 1, 1, 0, 1), {}),
     "VolumetricReplicationPadding": ((1, 2, 0, 1, 2, 0), {}), "VolumetricUpSamplingNearest": ((2,), {}),
     "VolumetricUpSamplingTrilinear": ((2,), {}), "WeightNorm": ((LINEAR, 1), {}), "WeightedEuclidean": ((4, 3), {}),
+    # the rnn package
+    "AbstractRecurrent": ((LINEAR, 5), {}), "FastLSTM": ((3, 4, 5), {}), "FastLSTMStep": ((3, 4), {}),
+    "GRU": ((3, 4, 5), {}), "GRUStep": ((3, 4), {}), "LSTM": ((3, 4, 5), {}), "LSTMStep": ((3, 4), {}),
+    "LinearNoBias": ((3, 4), {}), "MaskZero": ((LINEAR, 1), {}),
+    "Recurrent": ((4, LINEAR34, LINEAR44, TANH, 5), {}), "Recursor": ((LINEAR, 5), {}), "Repeater": ((LINEAR, 5), {}),
+    "SeqGRU": ((3, 4), {}), "SeqLSTM": ((3, 4, 4), {}), "SeqReverseSequence": ((1,), {}),
 }
 
 
