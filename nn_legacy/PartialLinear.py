@@ -43,20 +43,6 @@ class PartialLinear(Module):
             self.bias.fill(0)
         return self
 
-    def _t7_fixup(self, version):
-        """Torch7 keeps the weight in a LookupTable inside ``network``
-        (ParallelTable(Identity, LookupTable) -> MM) and the partition as
-        1-based numbers."""
-        table = self.network.modules[0].modules[1]
-        self.weight = table.weight
-        self.gradWeight = np.zeros_like(self.weight)
-        if self.bias is not None:
-            self.bias = self.bias.reshape(1, -1)
-            self.gradBias = np.zeros_like(self.bias)
-        self.partition = np.asarray(self.partition).astype(np.int64).reshape(-1) - 1
-        for name in ("network", "allcolumns", "addBuffer", "buffer", "inputsize", "outputsize"):
-            self.__dict__.pop(name, None)
-
     def setPartition(self, indices):
         indices = np.asarray(indices)
         n = self.weight.shape[0]
@@ -105,6 +91,25 @@ class PartialLinear(Module):
         np.add.at(self.gradWeight, self.partition, scale * (g.T @ x))
         if self.bias is not None:
             np.add.at(self.gradBias[0], self.partition, scale * g.sum(axis=0))
+
+    def _t7_fixup(self, version):
+        """Torch7's PartialLinear kept its weight in a LookupTable inside
+        ``network`` (ParallelTable{Identity, LookupTable} then MM), its bias
+        as [1, outputsize] and its partition as 1-based indices."""
+        network = vars(self).pop("network")
+        lookup = network.modules[0].modules[1]
+        self.weight = lookup.weight
+        self.gradWeight = np.zeros_like(self.weight)
+        if self.bias is not None:
+            self.bias = np.ascontiguousarray(self.bias).reshape(1, -1)   # [1, outputsize], as here
+            self.gradBias = np.zeros_like(self.bias)
+        partition = getattr(self, "partition", None)
+        if partition is None:
+            self.resetPartition()
+        else:
+            self.setPartition(np.asarray(partition).astype(np.int64).reshape(-1) - 1)
+        for name in ("allcolumns", "inputsize", "outputsize", "buffer", "addBuffer"):
+            self.__dict__.pop(name, None)
 
     def __repr__(self):
         n_out, n_in = self.weight.shape

@@ -78,6 +78,10 @@ CALLS = {
     "LinearNoBias": ((3, 4), {}), "MaskZero": ((LINEAR, 1), {}),
     "Recurrent": ((4, LINEAR34, LINEAR44, TANH, 5), {}), "Recursor": ((LINEAR, 5), {}), "Repeater": ((LINEAR, 5), {}),
     "SeqGRU": ((3, 4), {}), "SeqLSTM": ((3, 4, 4), {}), "SeqReverseSequence": ((1,), {}),
+    # Torch7-era classes of other packages
+    "Inception": ((3, [4, 2], [2, 3, 2, 1]), {"kernelSize": [3, 1]}), "InstanceNormalization": ((3,), {}),
+    "ShaveImage": ((1,), {}), "SpatialNormalization": ((3, np.ones((3, 3)) / 9), {}),
+    "SpatialPadding": ((1, 2, 0, 1), {}),
 }
 
 
