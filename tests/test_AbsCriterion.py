@@ -5,8 +5,7 @@ import pytest
 
 import nn_legacy as nn
 import thnn
-from layer_checks import (raises_exactly,
-                          torch_or_skip, uniform)
+from layer_checks import (assert_criterion_gradient, raises_exactly, torch_or_skip, uniform)
 
 SHAPES = [(7,), (4, 5), (2, 3, 4)]
 
@@ -50,11 +49,17 @@ def test_default_is_size_average():
     assert c.forward(np.array([1.0, -3.0]), np.array([0.0, 0.0])) == 2.0
 
 
-def test_target_of_another_shape_with_as_many_elements():
+@pytest.mark.parametrize("sizeAverage", [True, False], ids=["mean", "sum"])
+@pytest.mark.parametrize("shape", SHAPES, ids=str)
+def test_gradient(shape, sizeAverage):
+    assert_criterion_gradient(nn.AbsCriterion(sizeAverage), uniform(shape, 3), uniform(shape, 4))
+
+
+def test_target_of_another_shape_but_for_size_1_dims():
     c = nn.AbsCriterion()
-    x, t = uniform((3, 4), 1), uniform((12,), 2)
-    np.testing.assert_allclose(c.forward(x, t), np.abs(x.ravel() - t).mean(), rtol=1e-14)
-    assert c.backward(x, t).shape == (3, 4)
+    x, t = uniform((1, 12), 1), uniform((12, 1), 2)
+    np.testing.assert_allclose(c.forward(x, t), np.abs(x.ravel() - t.ravel()).mean(), rtol=1e-14)
+    assert c.backward(x, t).shape == (1, 12)
 
 
 def test_target_as_list_is_converted():
@@ -68,6 +73,21 @@ def test_repr():
 
 
 # ---------------------------------------------------------------- bad input
+def test_element_count_mismatch():
+    c = nn.AbsCriterion()
+    msg = ("target must be the same number of elements as input (2D of size [2, 3]), "
+           "got 2D of size [2, 4]")
+    x, t = uniform((2, 3)), uniform((2, 4))
+    with raises_exactly(thnn.THNNError, "AbsCriterion_updateOutput: " + msg):   # the kernel only counts elements
+        thnn.Double.AbsCriterion_updateOutput(x, t, None, True)
+    with raises_exactly(thnn.THNNError, "AbsCriterion_updateGradInput: " + msg):
+        thnn.Double.AbsCriterion_updateGradInput(x, t, None, True)
+    with pytest.raises(ValueError, match=r"^AbsCriterion: target must have the shape of input \["):
+        c.forward(x, t)
+    with pytest.raises(ValueError, match=r"^AbsCriterion: target must have the shape of input \["):
+        c.backward(x, t)
+
+
 def test_kernel_refuses_mixed_precisions():
     with raises_exactly(TypeError, "AbsCriterion_updateOutput: target must be float64 like the other "
                                    "tensors, got float32"):

@@ -153,6 +153,20 @@ def test_input_outside_0_1_in_a_strided_view():
         nn.BCECriterion().forward(x[:, ::2], binary((4, 3), 2))  # x[2, 4] is the view's [2, 2]
 
 
+def test_element_count_mismatch():
+    c = nn.BCECriterion()
+    msg = "target must be the same number of elements as input (2D of size [4, 3]), got 1D of size [4]"
+    x, t = probabilities(SHAPE, 1), binary((4,), 2)
+    with raises_exactly(thnn.THNNError, "BCECriterion_updateOutput: " + msg):   # the kernel only counts elements
+        thnn.Double.BCECriterion_updateOutput(x, t, None, True, None)
+    with raises_exactly(thnn.THNNError, "BCECriterion_updateGradInput: " + msg):
+        thnn.Double.BCECriterion_updateGradInput(x, t, None, True, None)
+    with pytest.raises(ValueError, match=r"^BCECriterion: target must have the shape of input \["):
+        c.forward(x, t)
+    with pytest.raises(ValueError, match=r"^BCECriterion: target must have the shape of input \["):
+        c.backward(x, t)
+
+
 @pytest.mark.parametrize("weights", [np.ones(2), np.ones(4), np.ones((2, 3))], ids=["2", "4", "2x3"])
 def test_wrong_weights_shape(weights):
     c = nn.BCECriterion(weights)

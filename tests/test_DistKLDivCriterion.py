@@ -81,6 +81,20 @@ def test_repr():
 
 
 # ---------------------------------------------------------------- bad input
+def test_element_count_mismatch():
+    c = nn.DistKLDivCriterion()
+    msg = "target must be the same number of elements as input (2D of size [2, 3]), got 2D of size [3, 3]"
+    x, t = log_probs((2, 3), 1), probs((3, 3), 1)
+    with raises_exactly(thnn.THNNError, "DistKLDivCriterion_updateOutput: " + msg):   # the kernel only counts elements
+        thnn.Double.DistKLDivCriterion_updateOutput(x, t, None, True)
+    with raises_exactly(thnn.THNNError, "DistKLDivCriterion_updateGradInput: " + msg):
+        thnn.Double.DistKLDivCriterion_updateGradInput(x, t, None, True)
+    with pytest.raises(ValueError, match=r"^DistKLDivCriterion: target must have the shape of input \["):
+        c.forward(x, t)
+    with pytest.raises(ValueError, match=r"^DistKLDivCriterion: target must have the shape of input \["):
+        c.backward(x, t)
+
+
 def test_kernel_refuses_mixed_precisions():
     with raises_exactly(TypeError, "DistKLDivCriterion_updateGradInput: target must be float64 like the "
                                    "other tensors, got float32"):

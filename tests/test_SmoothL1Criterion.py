@@ -60,6 +60,20 @@ def test_repr():
 
 
 # ---------------------------------------------------------------- bad input
+def test_element_count_mismatch():
+    c = nn.SmoothL1Criterion()
+    msg = "target must be the same number of elements as input (1D of size [5]), got 2D of size [2, 3]"
+    x, t = uniform((5,)), uniform((2, 3))
+    with raises_exactly(thnn.THNNError, "SmoothL1Criterion_updateOutput: " + msg):   # the kernel only counts elements
+        thnn.Double.SmoothL1Criterion_updateOutput(x, t, None, True)
+    with raises_exactly(thnn.THNNError, "SmoothL1Criterion_updateGradInput: " + msg):
+        thnn.Double.SmoothL1Criterion_updateGradInput(x, t, None, True)
+    with pytest.raises(ValueError, match=r"^SmoothL1Criterion: target must have the shape of input \["):
+        c.forward(x, t)
+    with pytest.raises(ValueError, match=r"^SmoothL1Criterion: target must have the shape of input \["):
+        c.backward(x, t)
+
+
 def test_kernel_refuses_mixed_precisions():
     with raises_exactly(TypeError, "SmoothL1Criterion_updateGradInput: target must be float32 like the other "
                                    "tensors, got float64"):

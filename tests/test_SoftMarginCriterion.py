@@ -67,6 +67,20 @@ def test_repr():
 
 
 # ---------------------------------------------------------------- bad input
+def test_element_count_mismatch():
+    c = nn.SoftMarginCriterion()
+    msg = "target must be the same number of elements as input (2D of size [2, 3]), got 1D of size [5]"
+    x, t = uniform((2, 3)), signs((5,), 1)
+    with raises_exactly(thnn.THNNError, "SoftMarginCriterion_updateOutput: " + msg):   # the kernel only counts elements
+        thnn.Double.SoftMarginCriterion_updateOutput(x, t, None, True)
+    with raises_exactly(thnn.THNNError, "SoftMarginCriterion_updateGradInput: " + msg):
+        thnn.Double.SoftMarginCriterion_updateGradInput(x, t, None, True)
+    with pytest.raises(ValueError, match=r"^SoftMarginCriterion: target must have the shape of input \["):
+        c.forward(x, t)
+    with pytest.raises(ValueError, match=r"^SoftMarginCriterion: target must have the shape of input \["):
+        c.backward(x, t)
+
+
 def test_kernel_refuses_mixed_precisions():
     with raises_exactly(TypeError, "SoftMarginCriterion_updateOutput: target must be float64 like the other "
                                    "tensors, got float32"):
