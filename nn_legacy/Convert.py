@@ -119,7 +119,7 @@ class Convert(Module):
             return x.transpose([self.inputShape.index(c) for c in self.outputShape])
         if kind == "bf":
             moved = np.moveaxis(x, self.inputShape.index("b"), 0)
-            return moved.reshape(moved.shape[0], -1)
+            return moved.reshape(moved.shape[0], int(np.prod(moved.shape[1:])))
         if kind == "b":
             return np.take(x, 0, axis=self._other_axis(x))
         if kind == "bt":
