@@ -1,7 +1,8 @@
 """Builds thnn._thnn (the CPU kernels), thnn._call (the C path of kernel
-calls, thnn/_call.c), thnn._thcunn_emu (the CUDA twins on the CPU emulation)
-and, when nvcc and cuBLAS are found, thnn._thcunn (the twins for a real
-GPU).  THNN_CUDA=0 skips the nvcc build."""
+calls, thnn/_call.c, and the guard of module verbs, thnn/_guard.c),
+thnn._thcunn_emu (the CUDA twins on the CPU emulation) and, when nvcc and
+cuBLAS are found, thnn._thcunn (the twins for a real GPU).  THNN_CUDA=0
+skips the nvcc build."""
 import os
 import sys
 
@@ -18,7 +19,7 @@ if isinstance(toolchain, str):
 else:
     modules.append("thnn/_build_gpu.py:ffibuilder")
 # THNN_CFLAGS / THNN_LDFLAGS (make asan) apply here as in thnn/_build.py
-call = Extension("thnn._call", ["thnn/_call.c"], include_dirs=["thnn_c", numpy.get_include()],
+call = Extension("thnn._call", ["thnn/_call.c", "thnn/_guard.c"], include_dirs=["thnn_c", numpy.get_include()],
                  depends=["thnn_c/THGeneral.h", "thnn_c/TH.h", "thnn_c/generic/THTensor.h"],
                  extra_compile_args=["-std=gnu11", "-O2", "-Wall", "-Wextra", "-Wno-unused-parameter"]
                  + os.environ.get("THNN_CFLAGS", "").split(),

@@ -10,6 +10,7 @@ from ._random import generator
 from .Criterion import Criterion
 
 _FLOATS = (np.dtype(np.float32), np.dtype(np.float64))
+_F32, _F64 = _FLOATS
 
 
 class Module:
@@ -31,9 +32,14 @@ class Module:
     #: attributes that hold work buffers, emptied by clearState()
     _buffer_names = ()
 
+    #: whether _all_parameters is _owned_parameters of _parameter_names (set per class)
+    _plain_parameters = True
+
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)
         _threads.guard_verbs(cls)  # one thread at a time per module: see _threads
+        cls._plain_parameters = (cls._all_parameters is Module._all_parameters
+                                 and cls._owned_parameters is Module._owned_parameters)
 
     def __init__(self):
         self.output = None
@@ -178,6 +184,12 @@ class Module:
 
     def _dtype(self):
         """The dtype of the first parameter, None without parameters."""
+        if type(self)._plain_parameters:   # (the same answer, without building the list)
+            for p, _ in self._parameter_names:
+                param = getattr(self, p, None)
+                if param is not None:
+                    return param.dtype
+            return None
         entries = self._all_parameters()
         if not entries:
             return None
@@ -261,6 +273,13 @@ class Module:
     def _kernels(self, input, name="input"):
         """The thnn backend matching input (float32 or float64; on the host or
         on a CUDA device), with a clear error naming this layer for anything else."""
+        if type(input) is np.ndarray:   # the usual case first (identity tests: hashing a dtype is slow)
+            dtype = input.dtype
+            backend = thnn.Float if dtype is _F32 else thnn.Double if dtype is _F64 else None
+            if backend is not None:
+                expected = self._dtype()
+                if expected is None or expected is dtype or expected == dtype:
+                    return backend
         if isinstance(input, CudaTensor):
             return _device_kernels(self, input, name)
         if not isinstance(input, np.ndarray):

@@ -438,13 +438,13 @@ Float = Backend("Float", FUNCTIONS)
 Double = Backend("Double", FUNCTIONS)
 
 
-_BACKENDS = {Float.dtype: Float, Double.dtype: Double}
-
 
 def backend(dtype):
     """The backend for float32 or float64; TypeError for anything else."""
-    if isinstance(dtype, np.dtype) and dtype in _BACKENDS:   # an array's dtype: one look-up
-        return _BACKENDS[dtype]
+    if dtype is Float.dtype:   # an array's dtype is usually numpy's own instance (and hashing one is slow)
+        return Float
+    if dtype is Double.dtype:
+        return Double
     dtype = np.dtype(dtype)
     if dtype == np.float32:
         return Float

@@ -539,9 +539,12 @@ static PyMethodDef methods[] = {
 };
 
 static struct PyModuleDef module_def = {
-  PyModuleDef_HEAD_INIT, "thnn._call", "The C path of kernel calls (see thnn/_call.c).", -1, methods,
+  PyModuleDef_HEAD_INIT, "thnn._call",
+  "The C path of kernel calls (thnn/_call.c) and the guard of module verbs (thnn/_guard.c).", -1, methods,
   NULL, NULL, NULL, NULL
 };
+
+int thnn_guard_init(PyObject *module);   /* thnn/_guard.c */
 
 PyMODINIT_FUNC PyInit__call(void)
 {
@@ -554,6 +557,10 @@ PyMODINIT_FUNC PyInit__call(void)
   Py_INCREF(&CallerType);
   if (PyModule_AddObject(m, "Caller", (PyObject *)&CallerType) < 0) {
     Py_DECREF(&CallerType);
+    Py_DECREF(m);
+    return NULL;
+  }
+  if (thnn_guard_init(m) < 0) {
     Py_DECREF(m);
     return NULL;
   }
