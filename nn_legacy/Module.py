@@ -51,15 +51,47 @@ class Module:
         return self.updateOutput(input)
 
     def backward(self, input, gradOutput, scale=1):
-        """gradInput for gradOutput, and accumulate scale * parameter gradients."""
-        self.updateGradInput(input, gradOutput)
+        """gradInput for gradOutput, and accumulate scale * parameter gradients
+        (only the latter after skipGradInput())."""
+        if self.gradInputSkipped:
+            self.gradInput = None
+        else:
+            self.updateGradInput(input, gradOutput)
         self.accGradParameters(input, gradOutput, scale)
         return self.gradInput
 
     def backwardUpdate(self, input, gradOutput, lr):
-        self.updateGradInput(input, gradOutput)
+        if self.gradInputSkipped:
+            self.gradInput = None
+        else:
+            self.updateGradInput(input, gradOutput)
         self.accUpdateGradParameters(input, gradOutput, lr)
         return self.gradInput
+
+    #: set by skipGradInput(): backward() leaves gradInput None
+    gradInputSkipped = False
+
+    def skipGradInput(self, skip=True):
+        """Let backward() (and backwardUpdate()) skip the gradient with respect
+        to the input: they accumulate the parameter gradients only, leave
+        gradInput None and return None.  For the first layer of a network
+        whose input is data, which nobody differentiates (in LeNet the
+        first convolution's gradInput takes as long as its forward and weight
+        gradient together).  PyTorch skips it by itself when the input does
+        not require a gradient; here you say so, on the layer or on a
+        Sequential (whose first module then skips it).  Off by default, so
+        Torch7 code that reads gradInput keeps working; updateGradInput()
+        called directly always computes it.  skipGradInput(False) turns it
+        back on.  A layer whose own backward computes the two gradients
+        together (BatchNormalization) and containers other than Sequential
+        refuse it (TypeError).  Returns self."""
+        if skip and type(self).backward is not Module.backward:
+            raise TypeError(f"{type(self).__name__}.skipGradInput: its backward computes gradInput together "
+                            "with the parameter gradients; skip it on a layer or a Sequential")
+        self.gradInputSkipped = bool(skip)
+        if skip:
+            self.gradInput = None
+        return self
 
     def updateOutput(self, input):
         return self.output
