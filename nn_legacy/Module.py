@@ -11,6 +11,7 @@ from .Criterion import Criterion
 
 _FLOATS = (np.dtype(np.float32), np.dtype(np.float64))
 _F32, _F64 = _FLOATS
+_CONVERTED = _FLOATS + (np.dtype(np.float16),)   # type() converts half arrays too (a CudaHalf Torch7 file's)
 
 
 class Module:
@@ -116,7 +117,8 @@ class Module:
 
     # ---- parameters ----
     def _owned_parameters(self):
-        """(module, parameter name, gradient name) for every parameter present."""
+        """(module, parameter name, gradient name) for every parameter present.
+        (_dtype reads the first of them without building the list: change both together.)"""
         return [(self, p, g) for p, g in self._parameter_names if getattr(self, p, None) is not None]
 
     def _all_parameters(self):
@@ -238,6 +240,28 @@ class Module:
 
     def reset(self, stdv=None):
         return self
+
+    # ---- recurrence: the rnn package's additions to every module (see AbstractRecurrent) ----
+    def forget(self):
+        """Every recurrent module of the tree forgets its past steps: the
+        next sequence starts from its initial state.  Returns self."""
+        for m in getattr(self, "modules", ()):
+            m.forget()
+        return self
+
+    def remember(self, mode="both"):
+        """Sequencers and whole-sequence modules of the tree keep their state
+        from one forward call to the next ("both", "train", "eval" or
+        "neither"; see AbstractSequencer).  Returns self."""
+        for m in getattr(self, "modules", ()):
+            m.remember(mode)
+        return self
+
+    def maxBPTTstep(self, rho):
+        """rho, the most steps backpropagation through time goes back, for
+        every recurrent module of the tree."""
+        for m in getattr(self, "modules", ()):
+            m.maxBPTTstep(rho)
 
     # ---- the module tree ----
     def apply(self, fn):
@@ -376,7 +400,7 @@ def _convert(value, dtype, memo):
             host = value.numpy()
             memo[id(value)] = (value, host.astype(dtype) if host.dtype in _FLOATS else host)
         return memo[id(value)][1]
-    if isinstance(value, np.ndarray) and value.dtype in _FLOATS:
+    if isinstance(value, np.ndarray) and value.dtype in _CONVERTED:
         if value.dtype == dtype:  # kept, so views (flattenParameters) and references stay live
             return value
         if id(value) not in memo:  # the original is kept too, so its id cannot be reused meanwhile

@@ -209,6 +209,7 @@ from .MapTable import MapTable
 from .ParallelTable import ParallelTable
 from .WeightNorm import WeightNorm
 from .serialization import FormatError, load, save
+from .registry import register_class
 
 # ==== end of containers ====
 
@@ -257,7 +258,39 @@ from .CosineDistance import CosineDistance
 from .CriterionTable import CriterionTable
 # ==== end of table and shape modules ====
 
-__all__ = ["jacobian", "manualSeed", "load_lua", "save", "load", "FormatError"] + sorted(
+# ==== modules of Torch7-era files (nnx, dpnn, fast-neural-style) ====
+from .InstanceNormalization import InstanceNormalization
+from .Inception import Inception
+from .ShaveImage import ShaveImage
+from .SpatialClassifier import SpatialClassifier
+from .SpatialNormalization import SpatialNormalization
+from .SpatialPadding import SpatialPadding
+from .TotalVariation import TotalVariation
+# ==== end of modules of Torch7-era files ====
+
+# ==== recurrent modules (the rnn package) ====
+from .LinearNoBias import LinearNoBias
+from .MaskZero import MaskZero
+from .AbstractRecurrent import AbstractRecurrent
+from .LSTMStep import LSTMStep
+from .FastLSTMStep import FastLSTMStep
+from .GRUStep import GRUStep
+from .LSTM import LSTM
+from .FastLSTM import FastLSTM
+from .GRU import GRU
+from .Recurrent import Recurrent
+from .Recursor import Recursor
+from .SeqLSTM import SeqLSTM
+from .SeqGRU import SeqGRU
+from .AbstractSequencer import AbstractSequencer
+from .Sequencer import Sequencer
+from .Repeater import Repeater
+from .BiSequencer import BiSequencer
+from .BiSequencerLM import BiSequencerLM
+from .SeqReverseSequence import SeqReverseSequence
+# ==== end of recurrent modules ====
+
+__all__ = ["jacobian", "manualSeed", "load_lua", "save", "load", "FormatError", "register_class"] + sorted(
     name for name, value in dict(globals()).items()
     if isinstance(value, type) and issubclass(value, (Module, Criterion)))
 
