@@ -77,8 +77,8 @@ class Module:
         to the input: they accumulate the parameter gradients only, leave
         gradInput None and return None.  For the first layer of a network
         whose input is data, which nobody differentiates (in LeNet the
-        first convolution's gradInput takes as long as its forward and weight
-        gradient together).  PyTorch skips it by itself when the input does
+        first convolution's gradInput takes longer than its forward pass and
+        weight gradient together).  PyTorch skips it by itself when the input does
         not require a gradient; here you say so, on the layer or on a
         Sequential (whose first module then skips it).  Off by default, so
         Torch7 code that reads gradInput keeps working; updateGradInput()

@@ -134,6 +134,7 @@ static int readable(PyArrayObject *a)
   return 1;
 }
 
+/* t views a's memory through s, as THTensor_(wrap) does for the Python path. */
 static void wrap(Tensor *t, Storage *s, PyArrayObject *a)
 {
   int nd = PyArray_NDIM(a);
