@@ -82,8 +82,8 @@ class Criterion:
             return _device_kernels(self, input, "input")
         if not isinstance(input, np.ndarray):
             raise TypeError(f"{type(self).__name__}: input must be a numpy array, got {type(input).__name__}")
-        if input.dtype not in _FLOATS:
-            raise TypeError(f"{type(self).__name__}: input must be float32 or float64, got {input.dtype}")
+        from .Module import _check_float
+        _check_float(self, input, "input")
         return thnn.backend(input.dtype)
 
     def _float_target(self, input, target):

@@ -340,13 +340,25 @@ class Module:
             return _device_kernels(self, input, name)
         if not isinstance(input, np.ndarray):
             raise TypeError(f"{type(self).__name__}: {name} must be a numpy array, got {type(input).__name__}")
-        if input.dtype not in _FLOATS:
-            raise TypeError(f"{type(self).__name__}: {name} must be float32 or float64, got {input.dtype}")
+        _check_float(self, input, name)
         expected = self._dtype()
         if expected is not None and input.dtype != expected:
             raise TypeError(f"{type(self).__name__}: {name} is {input.dtype} but the module is {expected}; "
                             f"convert the input or call module.{'float' if input.dtype == np.float32 else 'double'}()")
         return thnn.backend(input.dtype)
+
+
+def _check_float(owner, array, name):
+    """TypeError naming owner (a module or criterion) unless array is float32 or
+    float64 in native byte order; big-endian data gets its own message."""
+    dtype = array.dtype
+    if dtype in _FLOATS:
+        return
+    if dtype.kind == "f" and not dtype.isnative and dtype.newbyteorder("=") in _FLOATS:
+        native = dtype.newbyteorder("=").name
+        raise TypeError(f"{type(owner).__name__}: {name} is {native} in non-native (big-endian) byte order "
+                        f"({dtype.str}); convert it first: {name}.astype(np.{native})")
+    raise TypeError(f"{type(owner).__name__}: {name} must be float32 or float64, got {dtype}")
 
 
 def uniform(shape, stdv, dtype):

@@ -545,3 +545,14 @@ def test_skipGradInput_is_refused_where_backward_computes_both(make):
     with pytest.raises(TypeError, match=rf"^{type(m).__name__}.skipGradInput: its backward computes gradInput"):
         m.skipGradInput()
     m.skipGradInput(False)   # (turning it off is always fine)
+
+
+def test_big_endian_input_gets_a_clear_error():
+    # (the kernels themselves read big-endian inputs from native copies: tests/test_binding.py)
+    x = rand(3, 6).astype(">f8")
+    for m, call in ((nn.Linear(6, 4), lambda m: m.forward(x)),
+                    (nn.ClassNLLCriterion(), lambda m: m.forward(x, np.zeros(3, np.int64)))):
+        with pytest.raises(TypeError, match=r"^\w+: input is float64 in non-native \(big-endian\) byte order "
+                                            r"\(>f8\); convert it first: input.astype\(np.float64\)$"):
+            call(m)
+    np.testing.assert_array_equal(nn.Linear(6, 4).forward(x.astype(np.float64)).shape, (3, 4))
