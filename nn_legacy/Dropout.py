@@ -92,3 +92,9 @@ class Dropout(Module):
     def __repr__(self):
         extras = "".join([", in-place" if self.inplace else "", ", v1" if self.v1 else ""])
         return f"nn.Dropout({self.p:g}{extras})"
+
+    def _onnx(self, g, x, y):
+        """none (evaluation: the identity; Mul by 1 - p for Torch7's original Dropout)"""
+        if self.v1 and self.p:
+            return g.op("Mul", [x, np.array(1 - self.p, dtype=x.dtype)])
+        return x

@@ -287,3 +287,5 @@ class IndexLinear(Module):
     def __repr__(self):
         return (f"nn.IndexLinear({self.inputSize} -> {self.outputSize}"
                 f"{', normalized' if self.normalize else ''})")
+
+    _onnx_unsupported = "its input is a table of sparse (index, value) pairs, not a tensor"

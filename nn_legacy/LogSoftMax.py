@@ -19,3 +19,8 @@ class LogSoftMax(Module):
         self.gradInput = self._kernels(input).LogSoftMax_updateGradInput(
             input, gradOutput, self.gradInput, self.output)
         return self.gradInput
+
+    def _onnx(self, g, x, y):
+        """LogSoftmax over the feature dim (dim 0 of 1D and 3D input, 1 of 2D and 4D)"""
+        from .SoftMax import _feature_axis
+        return g.op("LogSoftmax", [x], axis=_feature_axis(x))

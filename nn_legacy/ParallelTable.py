@@ -47,3 +47,9 @@ class ParallelTable(Container):
 
     def __repr__(self):
         return tree_repr(self, f"nn.{type(self).__name__}")
+
+    def _onnx(self, g, x, y):
+        """child i's nodes on entry i"""
+        if not isinstance(x, list) or len(x) != len(self.modules):
+            raise NotExportable(f"the input must be a table of {len(self.modules)} entries")
+        return [g.child(self, i, entry) for i, entry in enumerate(x)]

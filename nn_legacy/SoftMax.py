@@ -22,3 +22,15 @@ class SoftMax(Module):
         self.gradInput = self._kernels(input).SoftMax_updateGradInput(
             input, gradOutput, self.gradInput, self.output)
         return self.gradInput
+
+    def _onnx(self, g, x, y):
+        """Softmax over the feature dim (dim 0 of 1D and 3D input, 1 of 2D and 4D)"""
+        return g.op("Softmax", [x], axis=_feature_axis(x))
+
+
+def _feature_axis(x):
+    """The dim SoftMax and LogSoftMax normalise over, for a Value of their input."""
+    if x.ndim not in (1, 2, 3, 4):
+        from .onnx import NotExportable
+        raise NotExportable(f"input must be 1D, 2D, 3D or 4D, got {x.ndim}D")
+    return 0 if x.ndim in (1, 3) else 1

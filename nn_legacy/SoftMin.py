@@ -38,3 +38,8 @@ class SoftMin(Module):
         self.gradInput = kernels.SoftMax_updateGradInput(self._negated, gradOutput, gradInput, self.output)
         np.negative(self.gradInput, out=self.gradInput)
         return self.gradInput
+
+    def _onnx(self, g, x, y):
+        """Softmax of -x over the feature dim"""
+        from .SoftMax import _feature_axis
+        return g.op("Softmax", [g.op("Neg", [x])], axis=_feature_axis(x))

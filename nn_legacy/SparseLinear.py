@@ -228,3 +228,5 @@ class SparseLinear(Module):
     def __repr__(self):
         n_out, n_in = self.weight.shape
         return f"nn.SparseLinear({n_in} -> {n_out})"
+
+    _onnx_unsupported = "its input is a table of sparse (index, value) pairs, not a tensor"

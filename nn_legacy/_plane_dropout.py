@@ -73,3 +73,9 @@ class PlaneDropout(Module):
 
     def __repr__(self):
         return f"nn.{name_of(self)}({self.p:g}{', v1' if self.v1 else ''})"
+
+    def _onnx(self, g, x, y):
+        """none (evaluation: the identity; Mul by 1 - p for Torch7's original scheme)"""
+        if self.v1 and self.p:
+            return g.op("Mul", [x, np.array(1 - self.p, dtype=x.dtype)])
+        return x
