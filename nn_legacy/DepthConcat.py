@@ -67,7 +67,8 @@ class DepthConcat(Concat):
         padded = []
         for out in outputs:
             before = [0 if d == self.dimension else (n - c) // 2 for d, (n, c) in enumerate(zip(shape, out.shape))]
-            after = [0 if d == self.dimension else n - c - b for d, (n, c, b) in enumerate(zip(shape, out.shape, before))]
+            after = [0 if d == self.dimension else n - c - b
+                     for d, (n, c, b) in enumerate(zip(shape, out.shape, before))]
             if any(before) or any(after):
                 if out.batched and (before[0] or after[0]):
                     g.fix_batch("its children's outputs differ in their first dim")

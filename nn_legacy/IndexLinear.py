@@ -288,4 +288,4 @@ class IndexLinear(Module):
         return (f"nn.IndexLinear({self.inputSize} -> {self.outputSize}"
                 f"{', normalized' if self.normalize else ''})")
 
-    _onnx_unsupported = "its input is a table of sparse (index, value) pairs, not a tensor"
+    _onnx_unsupported = "its batch is laid flat, samples of their own lengths told apart by a sizes table"

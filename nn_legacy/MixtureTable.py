@@ -109,7 +109,8 @@ class MixtureTable(Module):
         if isinstance(experts, list):
             stacked_name = g.op("Concat", [g.op("Unsqueeze", [e, g.ints([batch])]) for e in experts], axis=batch)
         else:
-            stacked_name = experts.name if d == batch else g.op("Transpose", [experts], perm=_move(experts.ndim, d, batch))
+            stacked_name = experts.name if d == batch else \
+                g.op("Transpose", [experts], perm=_move(experts.ndim, d, batch))
         gates = g.op("Reshape", [gater, g.ints(([-1] if batch else []) + [gater.shape[-1]] + [1] * (stacked.ndim - 2))])
         return g.op("ReduceSum", [g.op("Mul", [stacked_name, gates]), g.ints([batch])], keepdims=0)
 

@@ -1,5 +1,6 @@
 from ._tables import check_length
 from .Container import Container, same_list, tree_repr
+from .onnx import NotExportable
 
 
 class ParallelTable(Container):

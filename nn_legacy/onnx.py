@@ -160,7 +160,7 @@ class Graph:
         self.dynamic = True
         self.static_reason = None
         self.problems = []
-        self._path, self._scope = [], []
+        self._path, self._scope, self._running = [], [], []
         self._twins = {id(work_root): twin_root}
         self.wanted_indices = wanted_indices
         self.memo = {}   # what one module leaves for another (a max pooling's indices for its unpooling)
@@ -351,11 +351,12 @@ class Graph:
         that reshapes what it passes to its children)."""
         return Value(self, name, fn(x.value), None if x.probe is None else fn(x.probe))
 
-    def fix_batch(self, reason, module_named=True):
-        """Export with the example's fixed batch, for the reason given."""
+    def fix_batch(self, reason):
+        """Export with the example's fixed batch, for the reason given (the
+        module being exported named in front)."""
         if self.dynamic:
             self.dynamic = False
-            self.static_reason = f"{self.where()}: {reason}" if self._path or module_named else reason
+            self.static_reason = f"{self.where(self._running[-1])}: {reason}" if self._running else reason
 
     def where(self, module=None):
         return " -> ".join(self._path + ([type(module).__name__] if module is not None else []))
@@ -397,6 +398,13 @@ class Graph:
 
     def run(self, module, x):
         """module's output Values for the input Values x."""
+        self._running.append(module)
+        try:
+            return self._run(module, x)
+        finally:
+            self._running.pop()
+
+    def _run(self, module, x):
         from .Container import Container
         reason = _unsupported(module)
         if reason is None and not isinstance(module, Container):
@@ -413,7 +421,10 @@ class Graph:
             except NotExportable as e:
                 reason = str(e)
         self.problems.append(f"{self.where(module)}: {reason}")
-        y = self._forward(module, x)
+        try:   # what it computes, for the modules after it
+            y = self._forward(module, x)
+        except (ValueError, TypeError, NotImplementedError):
+            raise ExportError(self.problems) from None
         return _nested(lambda v: Value(self, self._fresh("/unexported"), v.value, v.probe), y)
 
     def _forward(self, module, x):
@@ -423,7 +434,8 @@ class Graph:
         try:
             out = _copy(module.forward(_copy(example)))
         except (ValueError, TypeError, IndexError) as e:
-            raise type(e)(f"{self.where(module)}: {e}") from e
+            from .Container import _message
+            raise type(e)(" -> ".join(self._path + [_message(module, e)])) from e
         for a in _leaves(out):
             if not isinstance(a, np.ndarray):
                 raise NotImplementedError(f"{self.where(module)}: the output is a {type(a).__name__}, "
@@ -547,7 +559,7 @@ def export(model, example_input, f, opset=None):
     in_names = ["input"] if len(arrays) == 1 else [f"input{i}" for i in range(len(arrays))]
     counter = iter(in_names)
     if batch < 1:
-        g.fix_batch("the input has no first dim to take as the batch", module_named=False)
+        g.fix_batch("the input has no first dim to take as the batch")
 
     def batched(a):   # of a table, the arrays whose first dim is the first array's are batches
         return g.dynamic and a.ndim >= 1 and a.shape[0] == batch
@@ -577,7 +589,7 @@ def export(model, example_input, f, opset=None):
         return helper.make_tensor_value_info(name, dtype, dims)
 
     graph = helper.make_graph(
-        g.nodes, "nn_legacy", [info(v.name, v.value, v.batched) for v in _leaves(x)],
+        g.nodes, "nn_legacy", [info(n, v.value, v.batched) for n, v in zip(in_names, _leaves(x))],
         [info(n, v.value, v.batched) for n, v in zip(out_names, outputs)], g.initializers)
     proto = helper.make_model(graph, producer_name="thnn nn_legacy", opset_imports=[helper.make_opsetid("", opset)],
                               doc_string=repr(model))
@@ -619,7 +631,6 @@ def _name_outputs(g, outputs, out_names):
         else:
             g.nodes.append(g.helper.make_node("Identity", [old], [new], name=g._fresh(f"/{new}/Identity")))
         taken.add(old)
-        value.name = new
 
 
 # ---------------------------------------------------------------- what exports

@@ -22,6 +22,15 @@ def _unpool(pool_cls, unpool_cls, *args):
     return nn.Sequential(pool, unpool_cls(pool))
 
 
+def _pairs(r, *shape):
+    """(feature, value) rows of a sparse input, shape [..., nnz] of the last size features."""
+    *shape, n = shape
+    out = np.empty(tuple(shape) + (2,))
+    out[..., 0] = r.integers(0, n, shape)
+    out[..., 1] = _u(r, *shape)
+    return out
+
+
 def _conv_map():
     table = np.array([[0, 0], [1, 0], [1, 1], [2, 1], [0, 2], [2, 2], [1, 2]])
     return table
@@ -43,7 +52,8 @@ CASES = [
     Entry("WeightNorm", lambda: nn.WeightNorm(nn.Linear(4, 3)), lambda r: _u(r, 3, 4)),
     Entry("Maxout", lambda: nn.Maxout(5, 3, 4), lambda r: _u(r, 3, 5)),
     Entry("SpatialLPPooling", lambda: nn.SpatialLPPooling(2, 2, 2, 2), lambda r: _u(r, 3, 2, 6, 6)),
-    Entry("SpatialLPPooling", lambda: nn.SpatialLPPooling(2, 3, 2, 2, 1, 1), lambda r: _pos(r, 3, 2, 5, 5), variant="p3"),
+    Entry("SpatialLPPooling", lambda: nn.SpatialLPPooling(2, 3, 2, 2, 1, 1), lambda r: _pos(r, 3, 2, 5, 5),
+          variant="p3"),
     # ---- linear and friends
     Entry("Linear", lambda: nn.Linear(5, 3), lambda r: _u(r, 4, 5)),
     Entry("Linear", lambda: nn.Linear(5, 3, bias=False), lambda r: _u(r, 4, 5), variant="nobias"),
@@ -255,7 +265,15 @@ CASES = [
     Entry("MaskedSelect", lambda: nn.MaskedSelect(), lambda r: [_u(r, 3, 4), r.integers(0, 2, (3, 4)).astype(bool)]),
     Entry("LSTMCellFused", lambda: nn.LSTMCellFused(3), lambda r: [_u(r, 2, 12), _u(r, 2, 12), _u(r, 2, 3)]),
     Entry("GRUCellFused", lambda: nn.GRUCellFused(3), lambda r: [_u(r, 2, 9), _u(r, 2, 9), _u(r, 2, 3)]),
+    Entry("SparseLinear", lambda: nn.SparseLinear(6, 3), lambda r: _pairs(r, 3, 4, 6)),
+    Entry("SparseLinear", lambda: nn.SparseLinear(6, 3), lambda r: [_pairs(r, 2, 6), _pairs(r, 4, 6)],
+          variant="ragged"),
     # ---- no ONNX equivalent
+    Entry("VolumetricFractionalMaxPooling", lambda: nn.VolumetricFractionalMaxPooling(2, 2, 2, 0.5, 0.5, 0.5),
+          lambda r: _u(r, 2, 2, 6, 6, 6)),
+    Entry("IndexLinear", lambda: nn.IndexLinear(6, 3),
+          lambda r: [r.integers(0, 6, 5), r.uniform(-2, 2, 5), np.array([2, 3])]),
+    Entry("CriterionTable", lambda: nn.CriterionTable(nn.MSECriterion()), lambda r: [_u(r, 3, 4), _u(r, 3, 4)]),
     Entry("SpatialFractionalMaxPooling", lambda: nn.SpatialFractionalMaxPooling(2, 2, 0.5, 0.5),
           lambda r: _u(r, 2, 3, 6, 6)),
 ]

@@ -107,7 +107,7 @@ def build_in(build, dtype):
     return model
 
 
-def check_parity(build, make_input, dtype, seed=0):
+def check_parity(build, make_input, dtype, seed=0, opset=None, tolerance=None):
     """Export build() in dtype with make_input's example, check the file and
     compare the runtime with nn_legacy at the example's batch, at one sample
     more from the same file, and for one sample (exported on its own)
@@ -115,8 +115,8 @@ def check_parity(build, make_input, dtype, seed=0):
     rng = np.random.default_rng(seed)
     model = build_in(build, dtype)
     x = as_dtype(make_input(rng), dtype)
-    exported = Exported(model, x)
-    tol = TOLERANCE[np.dtype(dtype)]
+    exported = Exported(model, x, opset)
+    tol = TOLERANCE[np.dtype(dtype)] if tolerance is None else tolerance
     report = {"runtime": exported.runtime, "static": exported.static}
     error = exported.compare(x)
     assert error <= tol, f"{exported.runtime}: error {error:.3g} of the output scale at the example's batch"
@@ -131,7 +131,7 @@ def check_parity(build, make_input, dtype, seed=0):
     except (ValueError, TypeError, IndexError):
         report["single"] = None   # the model takes batches only
     else:
-        single = Exported(build_in(build, dtype), one)
+        single = Exported(build_in(build, dtype), one, opset)
         error = single.compare(one)
         assert error <= tol, f"{single.runtime}: error {error:.3g} of the output scale for one sample"
         report["single"] = single.runtime
