@@ -1,6 +1,5 @@
-from ._pooling import t7_fields
+from ._pooling import onnx_unpool, t7_fields
 from .Module import Module
-from .onnx import NotExportable
 from .SpatialMaxPooling import SpatialMaxPooling
 
 
@@ -60,13 +59,4 @@ class SpatialMaxUnpooling(Module):
 
     def _onnx(self, g, x, y):
         """MaxUnpool with the paired pooling's indices, to its input's size"""
-        if id(self.pooling) not in g.memo:
-            raise NotExportable("its pooling module is not exported before it")
-        indices, pooled = g.memo[id(self.pooling)]
-        size = g.op("Shape", [pooled])
-        kernel = ([self.pooling.kT] if hasattr(self.pooling, "kT") else []) + [self.pooling.kH, self.pooling.kW]
-        if x.ndim == len(kernel) + 1:   # one sample: the pooling's indices and size given a batch of one
-            indices = g.op("Unsqueeze", [indices, g.ints([0])])
-            size = g.op("Concat", [g.ints([1]), size], axis=0)
-        return g.with_batch(x, len(kernel) + 2, lambda v: g.op("MaxUnpool", [v, indices, size],
-                                                               kernel_shape=kernel, strides=kernel))
+        return onnx_unpool(self, g, x)

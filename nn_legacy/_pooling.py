@@ -28,3 +28,21 @@ def t7_fields(module, ints=(), defaults=None):
             setattr(module, name, bool(getattr(module, name)))
     if "indices" in vars(module):
         module.indices = None
+
+
+def onnx_unpool(module, g, x):
+    """The ONNX mapping of SpatialMaxUnpooling and VolumetricMaxUnpooling:
+    MaxUnpool with the indices its pooling module's MaxPool gave (that
+    module's mapping leaves them in g.memo), to the pooling's input size."""
+    from .onnx import NotExportable
+    pooling = module.pooling
+    if id(pooling) not in g.memo:
+        raise NotExportable("its pooling module is not exported before it")
+    indices, pooled = g.memo[id(pooling)]
+    size = g.op("Shape", [pooled])
+    kernel = ([pooling.kT] if hasattr(pooling, "kT") else []) + [pooling.kH, pooling.kW]
+    if x.ndim == len(kernel) + 1:   # one sample: the pooling's indices and size given a batch of one
+        indices = g.op("Unsqueeze", [indices, g.ints([0])])
+        size = g.op("Concat", [g.ints([1]), size], axis=0)
+    return g.with_batch(x, len(kernel) + 2, lambda v: g.op("MaxUnpool", [v, indices, size], kernel_shape=kernel,
+                                                           strides=kernel))

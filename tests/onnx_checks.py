@@ -12,22 +12,11 @@ onnx = pytest.importorskip("onnx", reason='the ONNX tests need the onnx extra: p
 ort = pytest.importorskip("onnxruntime", reason='the ONNX tests need the onnx extra: pip install -e ".[onnx]"')
 
 import nn_legacy as nn  # noqa: E402
+from layer_checks import map_table as nested, table_leaves as leaves  # noqa: E402
 from nn_legacy import onnx as nn_onnx  # noqa: E402
 
 #: largest |onnx - nn_legacy| allowed, relative to the output's scale (its largest |value|)
 TOLERANCE = {np.dtype(np.float32): 1e-5, np.dtype(np.float64): 1e-10}
-
-
-def leaves(value):
-    if isinstance(value, (list, tuple)):
-        return [leaf for v in value for leaf in leaves(v)]
-    return [value]
-
-
-def nested(fn, value):
-    if isinstance(value, (list, tuple)):
-        return [nested(fn, v) for v in value]
-    return fn(value)
 
 
 def as_dtype(value, dtype):

@@ -245,7 +245,8 @@ def test_torch7_net_reproduces_its_recorded_output_in_onnx(name, net_path, x_pat
 # ---------------------------------------------------------------- the exporter's contract
 def test_error_names_every_module_without_onnx_equivalent_before_writing(tmp_path):
     inner = nn.Sequential(nn.Identity(), nn.SpatialDropout(), nn.SpatialFractionalMaxPooling(2, 2, 3, 3))
-    model = nn.Sequential(nn.SpatialConvolution(1, 2, 3, 3), nn.ReLU(), inner, nn.SpatialFractionalMaxPooling(2, 2, 2, 2))
+    model = nn.Sequential(nn.SpatialConvolution(1, 2, 3, 3), nn.ReLU(), inner,
+                          nn.SpatialFractionalMaxPooling(2, 2, 2, 2))
     target = tmp_path / "model.onnx"
     with pytest.raises(nn_onnx.ExportError) as info:
         nn_onnx.export(model, np.zeros((1, 1, 12, 12)), target)
