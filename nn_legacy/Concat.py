@@ -80,7 +80,7 @@ class Concat(Container):
     def _onnx(self, g, x, y):
         """Concat of the children's outputs"""
         outputs = [g.child(self, i, x) for i in range(len(self.modules))]
-        return g.concat(self, outputs, self.dimension)
+        return g.concat(outputs, self.dimension)
 
 
 def _join(container, outputs, dim, buffer):

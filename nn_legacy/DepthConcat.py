@@ -74,4 +74,4 @@ class DepthConcat(Concat):
                     g.fix_batch("its children's outputs differ in their first dim")
                 out = g.derive(g.pad(out, before, after), out, lambda a, w=list(zip(before, after)): np.pad(a, w))
             padded.append(out)
-        return g.concat(self, padded, self.dimension)
+        return g.concat(padded, self.dimension)

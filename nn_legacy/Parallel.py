@@ -88,4 +88,4 @@ class Parallel(Container):
             part = g.derive(g.op("Gather", [x, np.array(i, dtype=np.int64)], axis=d), x,
                             lambda a, i=i: np.take(a, i, axis=d))
             outputs.append(g.child(self, i, part))
-        return g.concat(self, outputs, self.outputDimension)
+        return g.concat(outputs, self.outputDimension)

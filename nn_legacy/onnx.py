@@ -25,9 +25,10 @@ one configuration.  Every such module is collected, and one
 :class:`ExportError` names them all with their paths before anything is
 written.
 
-The batch.  The first dim of the example input (of every array of a table
-input) is taken as the batch, and a second copy of the model is run in step
-on the input with one more sample.  Where every module's output changes
+The batch.  The first dim of the example input is taken as the batch (of
+a table input, the first dim of the arrays whose first dim is the first
+array's), and a second copy of the model is run in step on the input with
+one more sample.  Where every module's output changes
 with it only along its first dim, the exported graph takes any batch size
 (the ONNX input's first dim is the symbolic ``batch``).  Where a module
 does not take the larger batch, or its output changes otherwise (a View
@@ -122,13 +123,6 @@ def _leaves(value):
     return [value]
 
 
-def _layout(value):
-    """The nesting and shapes of a (nested) table of arrays, for comparisons."""
-    if isinstance(value, (list, tuple)):
-        return [_layout(v) for v in value]
-    return np.shape(value)
-
-
 def _copy(value):
     return _nested(lambda a: np.array(a, copy=True) if isinstance(a, np.ndarray) else a, value)
 
@@ -150,10 +144,11 @@ class Graph:
     (``3.1.weight``).  ``g.float`` is the model's float dtype; ``g.opset``
     the opset being written."""
 
-    def __init__(self, opset, float_dtype, twin_root, work_root, wanted_indices):
+    def __init__(self, opset, float_dtype, batch, twin_root, work_root, wanted_indices):
         _, self.helper, self.numpy_helper = _onnx_modules()
         self.opset = opset
         self.float = np.dtype(float_dtype)
+        self.batch = batch   # the example's batch size
         self.nodes, self.initializers = [], []
         self._names = set()
         self._params = {}
@@ -334,7 +329,7 @@ class Graph:
             out = self.op("Slice", [out, self.ints(starts), self.ints(ends), self.ints([c[0] for c in cut])])
         return out
 
-    def concat(self, module, values, axis):
+    def concat(self, values, axis):
         """Concat of the Values along axis, as a Value (for containers)."""
         if not values:
             raise NotExportable("the container is empty")
@@ -366,14 +361,12 @@ class Graph:
         """The module's copy that runs on the probe input (None once the batch is fixed)."""
         return self._twins.get(id(module)) if self.dynamic else None
 
-    def child(self, container, index, x, module=None):
-        """Export child ``index`` of the container on x (``module`` when the
-        container keeps it elsewhere than ``modules[index]``)."""
-        module = container.modules[index] if module is None else module
+    def child(self, container, index, x):
+        """Export child ``index`` of the container on x."""
+        module = container.modules[index]
         twin = self.twin(container)
         if twin is not None:
-            self._twins[id(module)] = twin.modules[index] if module is container.modules[index] else \
-                getattr(twin, _attribute_of(container, module))
+            self._twins[id(module)] = twin.modules[index]
         self._path.append(f"{type(container).__name__} ({index})")
         self._scope.append(str(index))
         try:
@@ -472,13 +465,6 @@ class Graph:
         raise TypeError(f"{self.where(module)}: _onnx gave {names!r} for an output laid out as {_layout_of(y)}")
 
 
-def _attribute_of(container, module):
-    for key, value in vars(container).items():
-        if value is module:
-            return key
-    raise ValueError(f"{type(container).__name__}: the module is not one of its attributes")
-
-
 def _unsupported(module):
     """Why the module cannot be exported, or None."""
     reason = getattr(module, "_onnx_unsupported", None)
@@ -553,9 +539,8 @@ def export(model, example_input, f, opset=None):
     work.evaluate()
     twin.evaluate()
     wanted = {id(m.pooling) for m in work.listModules() if hasattr(m, "pooling")}
-    g = Graph(opset, float_dtype, twin, work, wanted)
     batch = arrays[0].shape[0] if arrays and arrays[0].ndim >= 1 else 0
-    g.batch = batch
+    g = Graph(opset, float_dtype, batch, twin, work, wanted)
     in_names = ["input"] if len(arrays) == 1 else [f"input{i}" for i in range(len(arrays))]
     counter = iter(in_names)
     if batch < 1:
@@ -576,8 +561,10 @@ def export(model, example_input, f, opset=None):
     out_names = ["output"] if len(outputs) == 1 else [f"output{i}" for i in range(len(outputs))]
     _name_outputs(g, outputs, out_names)
     if not g.dynamic:
+        hint = " (an example of 2 samples or more may keep it free: Torch7 read a batch of 1 as one sample " \
+               "in places)" if batch == 1 else ""
         warnings.warn(f"nn_legacy.onnx.export: the batch size is fixed at {batch} in the exported graph: "
-                      f"{g.static_reason}", StaticBatchWarning, stacklevel=2)
+                      f"{g.static_reason}{hint}", StaticBatchWarning, stacklevel=2)
 
     def info(name, array, probe_changes):
         dims = list(array.shape)
