@@ -523,6 +523,9 @@ def export(model, example_input, f, opset=None):
     from .Module import Module
     if isinstance(model, Criterion) or not isinstance(model, Module):
         raise TypeError(f"nn_legacy.onnx.export: model must be an nn_legacy module, got {type(model).__name__}")
+    if any(not isinstance(p, np.ndarray) for p in model.parameters()[0]):
+        raise TypeError("nn_legacy.onnx.export: the model's parameters are on a CUDA device; bring it to the host "
+                        "first (model.float() or model.double())")
     opset = DEFAULT_OPSET if opset is None else opset
     newest = onnx.defs.onnx_opset_version()
     if not isinstance(opset, int) or not MIN_OPSET <= opset <= newest:

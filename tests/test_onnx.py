@@ -364,6 +364,9 @@ def test_inputs_and_models_are_checked():
         nn_onnx.export(nn.Linear(3, 2), [[1.0, 2.0, 3.0]], None)
     with pytest.raises(TypeError, match=r"Linear: input is float32 but the module is float64"):
         nn_onnx.export(nn.Linear(3, 2), np.zeros((2, 3), np.float32), None)
+    with pytest.raises(TypeError, match=r"on a CUDA device; bring it to the host first"):
+        import thnn.cuda
+        nn_onnx.export(nn.Linear(3, 2).float().cuda(thnn.cuda.emulator()), np.zeros((2, 3), np.float32), None)
     with pytest.raises(ValueError, match=r"Sequential \(1\) -> Linear_updateOutput"):
         nn_onnx.export(nn.Sequential(nn.Linear(3, 2), nn.Linear(3, 2)), np.zeros((2, 3)), None)
 
