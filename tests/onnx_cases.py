@@ -32,6 +32,11 @@ def _pairs(r, *shape):
     return out
 
 
+def _tiny_variance(bn):
+    bn.running_var[...] = np.geomspace(1e-9, 1e-6, bn.running_var.size)
+    return bn
+
+
 CASES = [
     Entry("DepthConcat", lambda: nn.DepthConcat(1).add(nn.SpatialConvolution(2, 3, 3, 3))
           .add(nn.SpatialConvolution(2, 2, 1, 1)).add(nn.SpatialConvolution(2, 1, 2, 2)), lambda r: _u(r, 3, 2, 7, 6),
@@ -53,6 +58,8 @@ CASES = [
     Entry("SpatialDropout", lambda: nn.SpatialDropout(0.3, v1=True), lambda r: _u(r, 2, 3, 4, 4), variant="v1"),
     Entry("VolumetricDropout", lambda: nn.VolumetricDropout(0.3, v1=True), lambda r: _u(r, 2, 3, 2, 4, 4),
           variant="v1"),
+    Entry("BatchNormalization", lambda: _tiny_variance(nn.BatchNormalization(5)), lambda r: _u(r, 3, 5),
+          variant="tiny-variance"),   # float64: eps (a float32 in ONNX) must not shift the variance
     Entry("SpatialConvolution", lambda: nn.SpatialConvolution(3, 4, 3, 2, 2, 1, 1, 0), lambda r: _u(r, 2, 3, 7, 6),
           variant="strided"),
     # ceil mode with a last window that would start in the padding (Torch7 drops it, ONNX's formula keeps it)
