@@ -328,6 +328,9 @@ def test_opsets(opset):
     assert exported.proto.opset_import[0].version == opset
     assert exported.compare(x) <= 1e-5
     assert exported.compare(larger_batch(x, x)) <= 1e-5
+    sampler = nn.SpatialGridSamplerBilinear().float()   # its mode is named anew at opset 20
+    table = [x, np.random.default_rng(0).uniform(-1.1, 1.1, (2, 5, 4, 2)).astype(np.float32)]
+    assert Exported(sampler, table, opset=opset).compare(table) <= 1e-5
 
 
 def test_opset_is_checked_and_defaults_to_19():
