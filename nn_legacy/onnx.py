@@ -36,9 +36,9 @@ whose sizes contain the batch, a module taking the input as one sample),
 the graph is exported with the example's sizes, fixed, and a
 :class:`StaticBatchWarning` names that module.
 
-The opset: 19 by default, at least 19 (onnxruntime's AveragePool of
-opsets 7 to 18 divides wrongly with ceil_mode and count_include_pad), at
-most what the installed onnx package knows.
+The opset: 19 by default, at least 19 (earlier onnxruntime releases are
+reported to compute AveragePool of opsets 7 to 18 wrongly with ceil_mode
+and count_include_pad), at most what the installed onnx package knows.
 """
 import copy
 import os
