@@ -247,12 +247,14 @@ def test_the_torch7_data_has_nets():
 def test_torch7_net_reproduces_its_recorded_output_in_onnx(name, net_path, x_path, y_path):
     """load_lua, export, run: onnxruntime in float32 gives Torch7's recorded
     output (OpenCV's rule: mean |diff| <= 1e-5, max <= 1e-4), and the export
-    in the file's own type gives nn_legacy's output."""
+    in the file's own type gives nn_legacy's output, and Torch7's."""
     x = np.ascontiguousarray(read_t7(x_path))
     expected = read_t7(y_path)
     net = load_lua(net_path)
     exported = Exported(net, x)    # the file's own type (onnx.reference where onnxruntime lacks float64)
     assert exported.compare(x) <= (1e-10 if x.dtype == np.float64 else 1e-5)
+    diff = np.abs(exported.run(x)[0].astype(np.float64) - expected)
+    assert diff.mean() <= 1e-5 and diff.max() <= 1e-4, (diff.mean(), diff.max())
     single = load_lua(net_path).float()
     x32 = x.astype(np.float32)
     session = ort.InferenceSession(nn_onnx.export(single, x32, None).SerializeToString(),
