@@ -2,6 +2,8 @@ import math
 
 import numpy as np
 
+from thnn.cuda import CudaTensor
+
 from ._checks import check_positive, check_table
 from .Module import Module, uniform
 
@@ -34,9 +36,11 @@ class LSTMCellFused(Module):
     ``dL/dcx = dc f``.  The gates enter as a sum, so inputGates and
     hiddenGates share one gradient: ``gradInput = [d, d, dL/dcx]`` holds the
     same array ``d`` twice.  Both biases accumulate ``scale * d`` summed over
-    the batch.
+    the batch.  Runs on CUDA (``cuda()``); there the bias gradients' batch
+    sum is taken on the host.
     """
 
+    _cuda_ready = True
     _parameter_names = (("inputBias", "gradInputBias"), ("hiddenBias", "gradHiddenBias"))
     _buffer_names = ("storage", "_accGrads")
 
@@ -95,7 +99,14 @@ class LSTMCellFused(Module):
         k, input = self._unpack(input)
         # the gate gradients again, in buffers of our own: self.gradInput may have been changed by the caller
         self._accGrads = self._gradients(k, input, gradOutput, self._accGrads)
-        d = self._accGrads[0].reshape(-1, 4 * self.hiddenSize).sum(axis=0)
+        d = self._accGrads[0]
+        if isinstance(d, CudaTensor):   # the batch sum on the host (there is no device reduction to call)
+            step = d.device.to_device((scale * d.numpy().reshape(-1, 4 * self.hiddenSize).sum(axis=0))
+                                      .astype(d.dtype))
+            self.gradInputBias.add_(step)
+            self.gradHiddenBias.add_(step)
+            return
+        d = d.reshape(-1, 4 * self.hiddenSize).sum(axis=0)
         self.gradInputBias += scale * d
         self.gradHiddenBias += scale * d
 
