@@ -17,9 +17,9 @@ every module class maps itself, in its ``_onnx(g, x, y)`` method (next to
 its ``_t7_fixup``), where ``g`` is the :class:`Graph` being built, ``x`` the
 input :class:`Value` (a list of them for a table) and ``y`` the output the
 module computed (names not yet given; None for containers, which call
-``g.child`` for their children and return their children's Values).  A
-leaf returns the ONNX name(s) of its output, or input Values it passes
-through unchanged.  A class without an ONNX equivalent says why in
+``g.child`` for their children and return their children's Values, unless
+the class sets ``_onnx_leaf`` to be mapped as a whole).  A leaf returns the
+ONNX name(s) of its output, or input Values it passes through unchanged.  A class without an ONNX equivalent says why in
 ``_onnx_unsupported``; a mapping may also raise :class:`NotExportable` for
 one configuration.  Every such module is collected, and one
 :class:`ExportError` names them all with their paths before anything is
@@ -341,6 +341,40 @@ class Graph:
         probe = None if any(p is None for p in probes) else np.concatenate(probes, axis=axis)
         return Value(self, name, value, probe)
 
+    def arrays(self, x, which="value"):
+        """The example arrays (``which="probe"``: the probe's, or None if one
+        is missing) of a Value or (nested) table of Values."""
+        arrays = _nested(lambda v: getattr(v, which), x)
+        return None if any(a is None for a in _leaves(arrays)) else arrays
+
+    def constant(self, array, hint="const"):
+        """A constant as a Value (the same for any batch)."""
+        return Value(self, self.const(array, hint), np.asarray(array), np.asarray(array))
+
+    def expand_batch(self, array, like):
+        """array repeated for every sample of the Value like's batch, taken at run time, as a Value."""
+        array = np.asarray(array)
+        shape = self.op("Concat", [self.slice(self.op("Shape", [like]), 0, 0, 1), self.ints(array.shape)], axis=0)
+        name = self.op("Expand", [self.const(array, "repeated"), shape])
+
+        def repeated(a):
+            return None if a is None else np.array(np.broadcast_to(array, a.shape[:1] + array.shape))
+        return Value(self, name, repeated(like.value), repeated(like.probe))
+
+    def zeros_like(self, x):
+        """A Value of zeros shaped as x (its shape taken at run time)."""
+        from onnx import helper
+        dtype = _ELEMENT_TYPES[x.dtype.name]
+        name = self.op("ConstantOfShape", [self.op("Shape", [x])], value=helper.make_tensor("zero", dtype, [1], [0]))
+        return Value(self, name, np.zeros_like(x.value), None if x.probe is None else np.zeros_like(x.probe))
+
+    def stack(self, values):
+        """Values of one shape stacked along a new first dim (Unsqueeze, Concat), as a Value."""
+        name = self.op("Concat", [self.op("Unsqueeze", [v, self.ints([0])]) for v in values], axis=0)
+        probes = [v.probe for v in values]
+        return Value(self, name, np.stack([v.value for v in values]),
+                     None if any(p is None for p in probes) else np.stack(probes))
+
     def derive(self, name, x, fn):
         """A Value for ``name`` holding fn of x's arrays (for a container
         that reshapes what it passes to its children)."""
@@ -400,7 +434,7 @@ class Graph:
     def _run(self, module, x):
         from .Container import Container
         reason = _unsupported(module)
-        if reason is None and not isinstance(module, Container):
+        if reason is None and (not isinstance(module, Container) or getattr(module, "_onnx_leaf", False)):
             y = self._forward(module, x)
             try:
                 names = module._onnx(self, x, y)
@@ -637,13 +671,17 @@ def support(cls):
     return True, doc[0].strip() if doc else ""
 
 
+#: abstract bases, not modules of their own (their subclasses are in the table)
+_BASES = ("Module", "Container", "AbstractRecurrent", "AbstractSequencer")
+
+
 def support_table():
     """The Markdown table of every module class and its ONNX form, as the
     README shows it."""
     import nn_legacy
     from .Module import Module
     names = sorted(n for n in nn_legacy.__all__ if isinstance(getattr(nn_legacy, n), type)
-                   and issubclass(getattr(nn_legacy, n), Module) and n not in ("Module", "Container"))
+                   and issubclass(getattr(nn_legacy, n), Module) and n not in _BASES)
     rows = ["| module | ONNX |", "|---|---|"]
     count = 0
     for name in names:

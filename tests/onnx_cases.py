@@ -101,4 +101,21 @@ CASES = [
     Entry("Index", lambda: nn.Index(1), lambda r: [_u(r, 3, 5), np.array([4, 0, 4, 2])], variant="batch-free"),
     Entry("SparseLinear", lambda: nn.SparseLinear(6, 3), lambda r: [_pairs(r, 2, 6), _pairs(r, 4, 6)],
           variant="ragged"),
+    # the rnn package: a table of steps keeps the batch free; a char-rnn (indices, a Recursor around a
+    # Sequential with a FastLSTM inside); masked samples; the initial states in the input
+    Entry("Sequencer", lambda: nn.Sequencer(nn.LSTM(3, 4)), lambda r: [_u(r, 2, 3) for _ in range(3)],
+          variant="table"),
+    Entry("Sequencer", lambda: nn.Sequencer(nn.Sequential(nn.LookupTable(7, 3), nn.FastLSTM(3, 4),
+                                                          nn.Linear(4, 7), nn.LogSoftMax())),
+          lambda r: r.integers(0, 7, (5, 2)), variant="charlm"),
+    Entry("MaskZero", lambda: nn.MaskZero(nn.Sequential(nn.Linear(3, 4), nn.Tanh()), 1),
+          lambda r: _u(r, 4, 3) * np.array([[1], [0], [1], [0]]), variant="masked"),
+    Entry("SeqLSTM", lambda: nn.SeqLSTM(3, 4), lambda r: [_u(r, 2, 4), _u(r, 2, 4), _u(r, 5, 2, 3)],
+          variant="states"),
+    Entry("SeqGRU", lambda: _batchfirst(nn.SeqGRU(3, 4)), lambda r: _u(r, 2, 5, 3), variant="batchfirst"),
 ]
+
+
+def _batchfirst(module):
+    module.batchfirst = True
+    return module
