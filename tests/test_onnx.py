@@ -177,28 +177,22 @@ def inception_block():
     return block
 
 
-def _instance_norm(n):
-    if hasattr(nn, "InstanceNormalization"):
-        return nn.InstanceNormalization(n)
-    pytest.skip("nn.InstanceNormalization arrives with the Torch7 loader work (issue 12)")
-
-
 def style_transformer():
     """Johnson et al.'s fast-neural-style image transformer, small: reflection
     padding, convolutions, instance normalization, residual blocks, full
     convolutions up, tanh scaled to pixels."""
     def conv(n_in, n_out, k, s=1):
         return [nn.SpatialReflectionPadding(k // 2), nn.SpatialConvolution(n_in, n_out, k, k, s, s),
-                _instance_norm(n_out), nn.ReLU(True)]
+                nn.InstanceNormalization(n_out), nn.ReLU(True)]
 
     def residual(n):
-        body = nn.Sequential(nn.SpatialReflectionPadding(1), nn.SpatialConvolution(n, n, 3, 3), _instance_norm(n),
-                             nn.ReLU(True), nn.SpatialReflectionPadding(1), nn.SpatialConvolution(n, n, 3, 3),
-                             _instance_norm(n))
+        body = nn.Sequential(nn.SpatialReflectionPadding(1), nn.SpatialConvolution(n, n, 3, 3),
+                             nn.InstanceNormalization(n), nn.ReLU(True), nn.SpatialReflectionPadding(1),
+                             nn.SpatialConvolution(n, n, 3, 3), nn.InstanceNormalization(n))
         return nn.Sequential(nn.ConcatTable().add(body).add(nn.Identity()), nn.CAddTable())
 
     layers = conv(3, 4, 9) + conv(4, 8, 3, 2) + [residual(8), residual(8)]
-    layers += [nn.SpatialFullConvolution(8, 4, 3, 3, 2, 2, 1, 1, 1, 1), _instance_norm(4), nn.ReLU(True)]
+    layers += [nn.SpatialFullConvolution(8, 4, 3, 3, 2, 2, 1, 1, 1, 1), nn.InstanceNormalization(4), nn.ReLU(True)]
     layers += [nn.SpatialReflectionPadding(4), nn.SpatialConvolution(4, 3, 9, 9), nn.Tanh(), nn.MulConstant(150)]
     return nn.Sequential(*layers)
 
