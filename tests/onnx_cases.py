@@ -113,6 +113,8 @@ CASES = [
     Entry("SeqLSTM", lambda: nn.SeqLSTM(3, 4), lambda r: [_u(r, 2, 4), _u(r, 2, 4), _u(r, 5, 2, 3)],
           variant="states"),
     Entry("SeqGRU", lambda: _batchfirst(nn.SeqGRU(3, 4)), lambda r: _u(r, 2, 5, 3), variant="batchfirst"),
+    Entry("SpatialNormalization", lambda: nn.SpatialNormalization(2, (np.ones((1, 3)), np.array([[1.0], [2], [1]]))),
+          lambda r: _u(r, 2, 2, 5, 6), variant="separable"),
 ]
 
 
