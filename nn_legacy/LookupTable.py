@@ -2,8 +2,7 @@ import numpy as np
 
 import thnn
 
-from ._random import generator
-from .Module import Module
+from .Module import Module, normal
 
 
 class LookupTable(Module):
@@ -65,7 +64,7 @@ class LookupTable(Module):
         return self
 
     def reset(self, stdv=1):
-        self.weight[...] = generator().normal(0, stdv, size=self.weight.shape)
+        self.weight[...] = normal(self.weight.shape, stdv, self.weight.dtype)
         return self
 
     def _indices(self, input):
@@ -84,6 +83,7 @@ class LookupTable(Module):
         return input.astype(np.int64)
 
     def _backend(self):
+        self._owned_parameters()   # (which makes a weight given as a list an array)
         return thnn.backend(self.weight.dtype)
 
     def renorm(self, input):

@@ -93,6 +93,8 @@ MODULES = {
     # recurrent (one step here; sequences in tests/test_rnn_cuda.py)
     "LinearNoBias": (lambda: nn.LinearNoBias(300, 70), lambda r: _u(r, 9, 300), None),
     "FastLSTM": (lambda: nn.FastLSTM(7, 40), lambda r: _u(r, 5, 7), None),
+    # the GPU decorator (tests/test_GPU.py checks host inputs too)
+    "GPU": (lambda: nn.GPU(nn.Sequential().add(nn.Linear(5, 4)).add(nn.Tanh()), 1), lambda r: _u(r, 3, 5), None),
 }
 
 # ready classes whose input is a table, which this harness does not feed: tested there
