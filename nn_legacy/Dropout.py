@@ -120,9 +120,15 @@ class Dropout(Module):
 
     def _onnx(self, g, x, y):
         """none (evaluation: the identity; Mul by 1 - p for Torch7's original Dropout)"""
-        if self.stochastic_inference and self.p:
-            from .onnx import NotExportable
-            raise NotExportable("it drops elements at random while evaluating too (stochasticInference)")
-        if self.v1 and self.p:
-            return g.op("Mul", [x, np.array(1 - self.p, dtype=x.dtype)])
-        return x
+        return onnx_dropout(self, g, x, "elements")
+
+
+def onnx_dropout(module, g, x, what):
+    """A dropout's ONNX mapping (Dropout's, SpatialDropout's, ...): what it
+    computes in evaluation."""
+    if module.stochastic_inference and module.p:
+        from .onnx import NotExportable
+        raise NotExportable(f"it drops {what} at random while evaluating too (stochasticInference)")
+    if module.v1 and module.p:
+        return g.op("Mul", [x, np.array(1 - module.p, dtype=x.dtype)])
+    return x

@@ -118,5 +118,5 @@ class PartialLinear(Module):
     def _onnx(self, g, x, y):
         """Gemm over the partition's rows"""
         weight = g.param(self.weight[self.partition], "weight")
-        bias = None if self.bias is None else g.param(self.bias[self.partition], "bias")
+        bias = None if self.bias is None else g.param(self.bias.reshape(-1)[self.partition], "bias")
         return g.with_batch(x, 2, lambda v: g.op("Gemm", [v, weight, bias], transB=1))

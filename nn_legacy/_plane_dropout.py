@@ -6,7 +6,6 @@ from ._arrays import check_like, describe, name_of, reuse
 from ._planes import check_planes
 from ._random import generator
 from .Module import Module
-from .onnx import NotExportable
 
 
 class PlaneDropout(Module):
@@ -84,8 +83,5 @@ class PlaneDropout(Module):
 
     def _onnx(self, g, x, y):
         """none (evaluation: the identity; Mul by 1 - p for Torch7's original scheme)"""
-        if self.stochastic_inference and self.p:
-            raise NotExportable("it drops planes at random while evaluating too (stochasticInference)")
-        if self.v1 and self.p:
-            return g.op("Mul", [x, np.array(1 - self.p, dtype=x.dtype)])
-        return x
+        from .Dropout import onnx_dropout
+        return onnx_dropout(self, g, x, "planes")

@@ -280,6 +280,17 @@ def test_error_names_every_module_without_onnx_equivalent_before_writing(tmp_pat
     assert not target.exists()
 
 
+def test_a_configuration_without_onnx_equivalent_is_named_too():
+    model = nn.Sequential(nn.Linear(3, 3), nn.Dropout(0.5, stochasticInference=True),
+                          nn.Sequencer(nn.FastLSTM(3, 2)).remember("both"))
+    with pytest.raises(nn_onnx.ExportError) as info:
+        nn_onnx.export(model, np.zeros((2, 3)), None)
+    assert info.value.problems == [
+        "Sequential (1) -> Dropout: it drops elements at random while evaluating too (stochasticInference)",
+        "Sequential (2) -> Sequencer: it remembers its state from call to call (remember()), which an ONNX graph "
+        "cannot keep; remember('neither') to export it"]
+
+
 def test_a_view_that_bakes_in_the_batch_fixes_it_and_says_so():
     model = nn.Sequential(nn.Linear(4, 3), nn.View(2 * 3), nn.Linear(6, 2))   # View takes the whole batch of 2
     x = np.random.default_rng(0).standard_normal((2, 4))
