@@ -15,3 +15,7 @@ class Exp(Pointwise):
 
     def _backward(self, input, gradOutput, out):
         np.multiply(gradOutput, self.output, out=out)
+
+    def _onnx(self, g, x, y):
+        """Exp"""
+        return g.op("Exp", [x])
