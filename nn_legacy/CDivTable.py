@@ -18,3 +18,7 @@ class CDivTable(ElementwiseTable):
         np.multiply(outs[0], xs[0], out=outs[1])
         outs[1] /= xs[1]
         np.negative(outs[1], out=outs[1])
+
+    def _onnx(self, g, x, y):
+        """Div"""
+        return g.op("Div", x)

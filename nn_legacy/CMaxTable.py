@@ -11,3 +11,7 @@ class CMaxTable(ElementwiseExtremum):
     won, 0 elsewhere."""
 
     _pick = staticmethod(np.argmax)
+
+    def _onnx(self, g, x, y):
+        """Max"""
+        return g.op("Max", x)

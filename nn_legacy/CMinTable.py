@@ -9,3 +9,7 @@ class CMinTable(ElementwiseExtremum):
     minimum)."""
 
     _pick = staticmethod(np.argmin)
+
+    def _onnx(self, g, x, y):
+        """Min"""
+        return g.op("Min", x)

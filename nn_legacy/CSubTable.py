@@ -15,3 +15,7 @@ class CSubTable(ElementwiseTable):
     def _backward(self, xs, g, outs):
         outs[0][...] = g
         np.negative(g, out=outs[1])
+
+    def _onnx(self, g, x, y):
+        """Sub"""
+        return g.op("Sub", x)

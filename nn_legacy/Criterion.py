@@ -4,8 +4,10 @@ import thnn
 from thnn.cuda import CudaTensor
 
 from . import _checks, _threads
-from ._backend import FLOATS as _FLOATS, Layer
+from ._backend import FLOATS as _FLOATS, Layer, check_float as _check_float
 from ._backend import convert as _convert, device_kernels as _device_kernels, move as _move
+
+_F32, _F64 = _FLOATS
 
 
 class Criterion(Layer):
@@ -73,12 +75,16 @@ class Criterion(Layer):
         return f"nn.{type(self).__name__}"
 
     def _kernels(self, input):
+        if type(input) is np.ndarray:   # the usual case first (identity tests: hashing a dtype is slow)
+            if input.dtype is _F32:
+                return thnn.Float
+            if input.dtype is _F64:
+                return thnn.Double
         if isinstance(input, CudaTensor):
             return _device_kernels(self, input, "input")
         if not isinstance(input, np.ndarray):
             raise TypeError(f"{type(self).__name__}: input must be a numpy array, got {type(input).__name__}")
-        if input.dtype not in _FLOATS:
-            raise TypeError(f"{type(self).__name__}: input must be float32 or float64, got {input.dtype}")
+        _check_float(self, input, "input")
         return thnn.backend(input.dtype)
 
     def _kernel_of(self, input, verb):

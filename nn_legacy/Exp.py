@@ -17,3 +17,7 @@ class Exp(Pointwise):
         if self.output is None or self.output.shape != input.shape:
             raise RuntimeError("Exp: backward needs the output of forward for this input: call forward first")
         np.multiply(gradOutput, self.output, out=out)
+
+    def _onnx(self, g, x, y):
+        """Exp"""
+        return g.op("Exp", [x])

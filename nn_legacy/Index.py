@@ -60,3 +60,11 @@ class Index(Module):
 
     def __repr__(self):
         return f"nn.Index({self.dimension})"
+
+    def _onnx(self, g, x, y):
+        """Gather"""
+        tensor, indices, d = self._split([v.value for v in x])
+        if d == 0 and x[0].batched:
+            g.fix_batch("it picks entries along the batch dimension")
+        index = x[1] if x[1].dtype == np.int64 else g.op("Cast", [x[1]], to=7)
+        return g.op("Gather", [x[0], index], axis=d)

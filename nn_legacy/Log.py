@@ -15,3 +15,7 @@ class Log(Pointwise):
 
     def _backward(self, input, gradOutput, out):
         np.divide(gradOutput, input, out=out)
+
+    def _onnx(self, g, x, y):
+        """Log"""
+        return g.op("Log", [x])

@@ -13,3 +13,7 @@ class Max(Extremum):
     0 elsewhere."""
 
     _arg = staticmethod(np.argmax)
+
+    def _onnx(self, g, x, y):
+        """ReduceMax"""
+        return self._onnx_reduce(g, x, "ReduceMax")

@@ -35,3 +35,7 @@ class MulConstant(Pointwise):
 
     def __repr__(self):
         return f"nn.MulConstant({self.constant_scalar:g}{', in-place' if self.inplace else ''})"
+
+    def _onnx(self, g, x, y):
+        """Mul"""
+        return g.op("Mul", [x, np.array(self.constant_scalar, dtype=x.dtype)])

@@ -28,3 +28,7 @@ class Power(Pointwise):
 
     def __repr__(self):
         return f"nn.Power({self.pow:g})"
+
+    def _onnx(self, g, x, y):
+        """Pow"""
+        return g.op("Pow", [x, np.array(self.pow, dtype=x.dtype)])

@@ -17,3 +17,7 @@ class Sigmoid(Module):
     def updateGradInput(self, input, gradOutput):
         self.gradInput = self._kernel_of(input, "updateGradInput")(gradOutput, self.gradInput, self.output)
         return self.gradInput
+
+    def _onnx(self, g, x, y):
+        """Sigmoid"""
+        return g.op("Sigmoid", [x])

@@ -19,3 +19,7 @@ class SoftSign(Pointwise):
         out += 1
         np.square(out, out=out)
         np.divide(gradOutput, out, out=out)
+
+    def _onnx(self, g, x, y):
+        """Softsign"""
+        return g.op("Softsign", [x])

@@ -17,3 +17,7 @@ class Square(Module):
     def updateGradInput(self, input, gradOutput):
         self.gradInput = self._kernel_of(input, "updateGradInput")(input, gradOutput, self.gradInput)
         return self.gradInput
+
+    def _onnx(self, g, x, y):
+        """Mul(x, x)"""
+        return g.op("Mul", [x, x])

@@ -17,3 +17,7 @@ class TanhShrink(Pointwise):
         np.tanh(input, out=out)
         np.square(out, out=out)
         np.multiply(gradOutput, out, out=out)
+
+    def _onnx(self, g, x, y):
+        """x - Tanh(x)"""
+        return g.op("Sub", [x, g.op("Tanh", [x])])

@@ -50,3 +50,7 @@ class WhiteNoise(Module):
 
     def __repr__(self):
         return f"nn.WhiteNoise(mean {self.mean:g}, std {self.std:g})"
+
+    def _onnx(self, g, x, y):
+        """Add of the noise's mean (evaluation)"""
+        return g.op("Add", [x, np.array(self.mean, dtype=x.dtype)]) if self.mean else x

@@ -12,6 +12,19 @@ class Layer:
     """The base of Module and Criterion: the helpers below recognise both by it."""
 
 
+def check_float(owner, array, name):
+    """TypeError naming owner (a module or criterion) unless array is float32 or
+    float64 in native byte order; big-endian data gets its own message."""
+    dtype = array.dtype
+    if dtype in FLOATS:
+        return
+    if dtype.kind == "f" and not dtype.isnative and dtype.newbyteorder("=") in FLOATS:
+        native = dtype.newbyteorder("=").name
+        raise TypeError(f"{type(owner).__name__}: {name} is {native} in non-native (big-endian) byte order "
+                        f"({dtype.str}); convert it first: {name}.astype(np.{native})")
+    raise TypeError(f"{type(owner).__name__}: {name} must be float32 or float64, got {dtype}")
+
+
 def device_kernels(module, input, name):
     """The CUDA backend of input's device and dtype, for a module on that device."""
     if input.dtype not in FLOATS:
