@@ -96,7 +96,7 @@ CASES = [
     Entry("Transpose", lambda: nn.Transpose((1, 2), (2, 3)), lambda r: _u(r, 3, 2, 4, 5), variant="batch-kept"),
     Entry("Narrow", lambda: nn.Narrow(0, -2, -1), lambda r: _u(r, 3, 5), variant="batch-end"),
     Entry("Select", lambda: nn.Select(0, -1), lambda r: _u(r, 3, 5), variant="batch-last"),
-    Entry("Min", lambda: nn.Min(1, 1), lambda r: _u(r, 3, 5, 2), variant="nInputDims"),
+    Entry("Min", lambda: nn.Min(1, 1), lambda r: _u(r, 3, 5, 2), variant="nInputDims-3D"),
     Entry("Constant", lambda: nn.Constant(np.arange(6.0).reshape(2, 3)), lambda r: _u(r, 3, 5), variant="fixed"),
     Entry("Index", lambda: nn.Index(1), lambda r: [_u(r, 3, 5), np.array([4, 0, 4, 2])], variant="batch-free"),
     Entry("SparseLinear", lambda: nn.SparseLinear(6, 3), lambda r: [_pairs(r, 2, 6), _pairs(r, 4, 6)],

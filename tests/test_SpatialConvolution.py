@@ -8,7 +8,7 @@ import nn_legacy as nn
 import thnn
 from conv_checks import (as_batch, assert_module_matches, check_empty_batch, check_properties, check_threads,
                          conv_loops, t7_object, torch_reference)
-from layer_checks import check_bad_arrays, raises_exactly, torch_or_skip, uniform
+from layer_checks import raises_exactly, torch_or_skip, uniform
 
 # (nIn, nOut, kW, kH, dW, dH, padW, padH), input [batch, nIn, H, W]; the 1x1 kernel
 # takes the path without columns, the "same" padding the one copying whole taps at once
