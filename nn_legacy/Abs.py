@@ -8,8 +8,6 @@ class Abs(Module):
     did (PyTorch uses 0 there).
     """
 
-    _cuda_ready = True
-
     def updateOutput(self, input):
         self.output = self._kernels(input).Abs_updateOutput(input, self.output)
         return self.output

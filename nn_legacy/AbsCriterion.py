@@ -10,8 +10,6 @@ class AbsCriterion(Criterion):
     where ``x_i == t_i``, as in Torch7 (PyTorch's ``l1_loss`` uses 0 there).
     """
 
-    _cuda_ready = True
-
     def __init__(self, sizeAverage=True):
         super().__init__()
         self.sizeAverage = bool(sizeAverage)

@@ -1,5 +1,3 @@
-import numpy as np
-
 from ._tables import ElementwiseExtremum
 
 
@@ -8,4 +6,4 @@ class CMinTable(ElementwiseExtremum):
     with the minimum (the first one on ties; a NaN counts as the
     minimum)."""
 
-    _pick = staticmethod(np.argmin)
+    _pick = "argmin"

@@ -51,7 +51,7 @@ class Criterion:
     def double(self):
         return self.type(np.float64)
 
-    _cuda_ready = False   # see Module.cuda
+    _cuda_unsupported = None   # see Module.cuda
 
     def cuda(self, device=None):
         """Move the criterion's arrays to a CUDA device (see Module.cuda)."""
@@ -80,6 +80,18 @@ class Criterion:
             raise TypeError(f"{type(self).__name__}: input must be float32 or float64, got {input.dtype}")
         return thnn.backend(input.dtype)
 
+    def _index_target(self, input, target):
+        """Class indices (a number, a list or an integer array) as an array,
+        1D at least; for a device input, on its device (a host target is
+        copied, as _float_target does)."""
+        if not isinstance(target, (np.ndarray, CudaTensor)):
+            target = np.array([target] if isinstance(target, (int, np.integer)) else target)
+        if target.ndim == 0:
+            target = target.reshape(1)
+        if isinstance(input, CudaTensor) and isinstance(target, np.ndarray):
+            return input.device.to_device(target)
+        return target
+
     def _float_target(self, input, target):
         """A float target as an array of input's dtype (numbers and lists
         accepted); for a device input, on its device (a host target is copied)."""
@@ -95,16 +107,6 @@ class Criterion:
             target = target.astype(input.dtype)
         if isinstance(input, CudaTensor):
             return input.device.to_device(target)
-        return target
-        if isinstance(input, CudaTensor):
-            return input.device.to_device(self._float_target(input.numpy()[:0].reshape(0) if False else
-                                                              _HostLike(input), target))
-        if not isinstance(target, np.ndarray):
-            target = np.asarray(target, dtype=input.dtype)
-        if target.dtype.kind not in "fiub":
-            raise TypeError(f"{type(self).__name__}: target must be numeric, got {target.dtype}")
-        if target.dtype != input.dtype:
-            target = target.astype(input.dtype)
         return target
 
 

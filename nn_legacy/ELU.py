@@ -16,8 +16,6 @@ class ELU(Module):
     Torch7's defaults: ``ELU(1, False)``.
     """
 
-    _cuda_ready = True
-
     inplace = False  # for Torch7 files older than the in-place option
 
     def __init__(self, alpha=1, inplace=False):

@@ -1,5 +1,4 @@
-import numpy as np
-
+from ._namespace import array_namespace
 from ._pointwise import Pointwise
 
 
@@ -11,7 +10,9 @@ class Exp(Pointwise):
     """
 
     def _forward(self, input, out):
-        np.exp(input, out=out)
+        xp = array_namespace(input)
+        xp.exp(input, out=out)
 
     def _backward(self, input, gradOutput, out):
-        np.multiply(gradOutput, self.output, out=out)
+        xp = array_namespace(input)
+        xp.multiply(gradOutput, self.output, out=out)

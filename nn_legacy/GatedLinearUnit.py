@@ -14,8 +14,6 @@ class GatedLinearUnit(Module):
     ``dL/db = dL/dy * a * sigmoid(b) * (1 - sigmoid(b))``.
     """
 
-    _cuda_ready = True
-
     def __init__(self, dim=None):
         super().__init__()
         self.dim = None if dim is None else int(dim)

@@ -8,8 +8,6 @@ class HardShrink(Module):
     Torch7's default: ``HardShrink(0.5)``.
     """
 
-    _cuda_ready = True
-
     def __init__(self, lam=0.5):
         super().__init__()
         self.lambd = float(lam)

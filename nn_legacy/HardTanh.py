@@ -16,8 +16,6 @@ class HardTanh(Module):
     Torch7's defaults: ``HardTanh(-1, 1, False)``.
     """
 
-    _cuda_ready = True
-
     inplace = False  # for Torch7 files older than the in-place option
 
     def __init__(self, min_value=-1, max_value=1, inplace=False):

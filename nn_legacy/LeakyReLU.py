@@ -12,8 +12,6 @@ class LeakyReLU(Module):
     Torch7's defaults: ``LeakyReLU(1/100, False)``.
     """
 
-    _cuda_ready = True
-
     inplace = False  # for Torch7 files older than the in-place option
 
     def __init__(self, negval=1 / 100, inplace=False):

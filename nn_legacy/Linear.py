@@ -16,8 +16,6 @@ class Linear(Module):
     from U(-1/sqrt(nIn), 1/sqrt(nIn)) as Torch7 did.
     """
 
-    _cuda_ready = True
-
     _parameter_names = (("weight", "gradWeight"), ("bias", "gradBias"))
 
     def __init__(self, inputSize, outputSize, bias=True):

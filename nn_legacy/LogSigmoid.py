@@ -11,8 +11,6 @@ class LogSigmoid(Module):
     Gradient: ``dL/dx = dL/dy * (1 - sigmoid(x))``.
     """
 
-    _cuda_ready = True
-
     _buffer_names = ("buffer",)
 
     def __init__(self):

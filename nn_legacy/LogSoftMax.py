@@ -9,8 +9,6 @@ class LogSoftMax(Module):
     Gradient: ``dL/dx_i = dL/dy_i - exp(y_i) sum_j dL/dy_j``.
     """
 
-    _cuda_ready = True
-
     def updateOutput(self, input):
         self.output = self._kernels(input).LogSoftMax_updateOutput(input, self.output)
         return self.output

@@ -9,8 +9,6 @@ class MSECriterion(Criterion):
     Gradient: ``dL/dx_i = 2 (x_i - t_i)``, divided likewise.
     """
 
-    _cuda_ready = True
-
     def __init__(self, sizeAverage=True):
         super().__init__()
         self.sizeAverage = bool(sizeAverage)

@@ -6,10 +6,12 @@ import thnn
 from thnn.cuda import CudaTensor
 
 from . import _threads
+from ._namespace import array_namespace
 from ._random import generator
 from .Criterion import Criterion
 
 _FLOATS = (np.dtype(np.float32), np.dtype(np.float64))
+_ARRAYS = (np.ndarray, CudaTensor)
 
 
 class Module:
@@ -102,10 +104,7 @@ class Module:
 
     def updateParameters(self, learningRate):
         for param, grad in zip(*self.parameters()):
-            if isinstance(param, CudaTensor):
-                param.add_(grad, -learningRate)
-            else:
-                param -= learningRate * grad
+            param -= learningRate * grad   # (numpy arrays and CudaTensors alike)
 
     def flattenParameters(self):
         """One flat array of all parameters and one of all gradients; afterwards
@@ -116,7 +115,8 @@ class Module:
         A parameter shared by several modules (``share``, ``clone(names)``)
         takes one place in the flat arrays and stays shared; its gradient
         must be shared the same way (Torch7 asked the same), or the two flat
-        arrays would not line up."""
+        arrays would not line up.  On a CUDA device the flat arrays are
+        CudaTensors of that device (what nn_legacy.optim steps there)."""
         entries = self._all_parameters()
         if not entries:
             return np.zeros(0), np.zeros(0)
@@ -162,17 +162,19 @@ class Module:
         """float64 on the host (from the host or from a CUDA device)."""
         return self.type(np.float64)
 
-    # Modules whose every step is a kernel with a CUDA twin set this to True
-    # (tests/test_cuda_modules.py runs each one on the device against the CPU).
-    _cuda_ready = False
+    # Every module runs on a CUDA device (tests/test_cuda_modules.py runs
+    # each class there against the host); a class that cannot says why here.
+    _cuda_unsupported = None
 
     def cuda(self, device=None):
         """Move every array of the module (and of its children) to a CUDA
         device (thnn.cuda.default() unless given), keeping dtypes: float32
-        runs the THNN_Cuda* twins, float64 the THNN_CudaDouble* ones.  Then
-        forward/backward take CudaTensors (thnn.cuda.to_device(array)) and
-        return CudaTensors.  ``float()`` / ``double()`` bring it back.
-        TypeError for a module that does not run on CUDA (yet)."""
+        runs the THNN_Cuda* twins, float64 the THNN_CudaDouble* ones, and
+        the steps written in numpy run as the device tensor math (see
+        nn_legacy/_namespace.py).  Then forward/backward take CudaTensors
+        (thnn.cuda.to_device(array)) and return CudaTensors.  ``float()`` /
+        ``double()`` bring it back.  TypeError, with the reason, for the few
+        classes that cannot run on a device (README, CUDA)."""
         from thnn import cuda
         return _move(self, device or cuda.default(), {})
 
@@ -240,7 +242,7 @@ class Module:
             if mine is None:
                 continue
             theirs = getattr(other, name, None)
-            if not isinstance(mine, np.ndarray) or not isinstance(theirs, np.ndarray):
+            if not isinstance(mine, _ARRAYS) or not isinstance(theirs, _ARRAYS):
                 raise TypeError(f"{type(self).__name__}.share: '{name}' must be an array in both modules, got "
                                 f"{type(mine).__name__} here and {type(theirs).__name__} in {type(other).__name__}")
             setattr(self, name, theirs)
@@ -258,6 +260,17 @@ class Module:
         return f"nn.{type(self).__name__}"
 
     # ---- helpers for the layers ----
+    def _xp(self, *arrays, name="input"):
+        """The array namespace of arrays (numpy, or the namespace of the CUDA
+        device they live on: see _namespace.py), after checking that they
+        live where this module's own parameters do (the error names the
+        module and says how to move one or the other)."""
+        xp = array_namespace(*arrays)
+        for _, p, _ in self._owned_parameters():
+            _check_same_place(self, getattr(self, p), xp, name)
+            break
+        return xp
+
     def _kernels(self, input, name="input"):
         """The thnn backend matching input (float32 or float64; on the host or
         on a CUDA device), with a clear error naming this layer for anything else."""
@@ -265,6 +278,9 @@ class Module:
             return _device_kernels(self, input, name)
         if not isinstance(input, np.ndarray):
             raise TypeError(f"{type(self).__name__}: {name} must be a numpy array, got {type(input).__name__}")
+        for _, p, _ in self._owned_parameters():
+            _check_same_place(self, getattr(self, p), np, name)
+            break
         if input.dtype not in _FLOATS:
             raise TypeError(f"{type(self).__name__}: {name} must be float32 or float64, got {input.dtype}")
         expected = self._dtype()
@@ -292,14 +308,25 @@ def _device_kernels(module, input, name):
     return input.device.backend(input.dtype)
 
 
+def _check_same_place(module, param, xp, name):
+    """TypeError when the input (whose namespace is xp) is on the host and
+    the parameter param on a device, or the other way round."""
+    if isinstance(param, CudaTensor) and xp is np:
+        raise TypeError(f"{type(module).__name__}: {name} is a numpy array but the module is on CUDA device "
+                        f"{param.device.name!r}; use thnn.cuda.to_device(x) or module.float()/double()")
+    if isinstance(param, np.ndarray) and xp is not np:
+        raise TypeError(f"{type(module).__name__}: {name} is on CUDA device {xp.device.name!r} but the module "
+                        f"is not; call module.cuda() first")
+
+
 def _move(value, device, memo):
     """value with every array moved to device (see Module.cuda); memo as in _convert."""
     if isinstance(value, (Module, Criterion)):
         if id(value) in memo:
             return memo[id(value)][1]
-        if not type(value)._cuda_ready:
-            raise TypeError(f"{type(value).__name__} does not run on CUDA yet (a step of it has no CUDA twin "
-                            "or is numpy code); see README, CUDA")
+        if type(value)._cuda_unsupported:
+            raise TypeError(f"{type(value).__name__} does not run on a CUDA device: "
+                            f"{type(value)._cuda_unsupported}")
         memo[id(value)] = (value, value)
         for key, v in list(vars(value).items()):
             setattr(value, key, _move(v, device, memo))
@@ -368,6 +395,8 @@ def _check_shared_alike(module, entries):
 def _flatten(arrays, owners):
     """One flat array whose consecutive slices the owners' attributes view."""
     unique = list({id(a): a for a in arrays}.values())
+    if any(isinstance(a, CudaTensor) for a in unique):
+        return _flatten_device(unique, arrays, owners)
     base = unique[0].base if unique[0].base is not None else None
     total = sum(a.size for a in unique)
     # already flattened: every array a consecutive view of the same flat array
@@ -384,6 +413,33 @@ def _flatten(arrays, owners):
     for a in unique:
         flat[offset:offset + a.size] = a.ravel()
         views[id(a)] = flat[offset:offset + a.size].reshape(a.shape)
+        offset += a.size
+    for a, (module, name) in zip(arrays, owners):
+        setattr(module, name, views[id(a)])
+    return flat
+
+
+
+def _flatten_device(unique, arrays, owners):
+    """_flatten for CudaTensors (of one device and dtype)."""
+    first = unique[0]
+    if not all(isinstance(a, CudaTensor) and a.device is first.device and a.dtype == first.dtype for a in unique):
+        raise TypeError("flattenParameters: the parameters must all be on one device with one dtype, got "
+                        + ", ".join(sorted({repr(a) for a in unique})))
+    total = sum(a.size for a in unique)
+    # already flattened: consecutive contiguous views of a storage of exactly these elements
+    at, ok = 0, first._storage.size == total
+    for a in unique:
+        ok = ok and a._storage.data == first._storage.data and a.is_contiguous() and a.offset == at
+        at += a.size
+    if ok:
+        return first._view((total,), (1,), 0)
+    flat = first.device.empty((total,), first.dtype)
+    views, offset = {}, 0
+    for a in unique:
+        view = flat[offset:offset + a.size]
+        view[...] = a.reshape(-1)
+        views[id(a)] = view.reshape(a.shape)
         offset += a.size
     for a, (module, name) in zip(arrays, owners):
         setattr(module, name, views[id(a)])

@@ -21,8 +21,6 @@ class PReLU(Module):
     ``c`` (and the batch) where ``x <= 0``.
     """
 
-    _cuda_ready = True
-
     _parameter_names = (("weight", "gradWeight"),)
 
     def __init__(self, nOutputPlane=0):

@@ -7,8 +7,6 @@ class Sigmoid(Module):
     Gradient: ``dL/dx = dL/dy * y * (1 - y)`` (computed from the output).
     """
 
-    _cuda_ready = True
-
     def updateOutput(self, input):
         self.output = self._kernels(input).Sigmoid_updateOutput(input, self.output)
         return self.output

@@ -10,8 +10,6 @@ class SmoothL1Criterion(Criterion):
     Gradient: ``dL/dx_i = d_i`` clipped to ``[-1, 1]`` (divided likewise).
     """
 
-    _cuda_ready = True
-
     def __init__(self, sizeAverage=True):
         super().__init__()
         self.sizeAverage = bool(sizeAverage)

@@ -12,8 +12,6 @@ class SoftMax(Module):
     Gradient: ``dL/dx_i = y_i (dL/dy_i - sum_j y_j dL/dy_j)``.
     """
 
-    _cuda_ready = True
-
     def updateOutput(self, input):
         self.output = self._kernels(input).SoftMax_updateOutput(input, self.output)
         return self.output

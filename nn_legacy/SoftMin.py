@@ -1,7 +1,6 @@
-import numpy as np
-
 from ._arrays import check_like, describe, reuse
 from .Module import Module
+from ._namespace import array_namespace
 
 
 class SoftMin(Module):
@@ -19,11 +18,12 @@ class SoftMin(Module):
 
     def _negate(self, input):
         """-input in a buffer, with the checks SoftMax would make, named for SoftMin."""
+        xp = array_namespace(input)
         kernels = self._kernels(input)
         if not 1 <= input.ndim <= 4:
             raise ValueError(f"SoftMin: input must be 1D, 2D, 3D or 4D, got {describe(input)}")
-        self._negated = reuse(self._negated, input.shape, input.dtype)
-        np.negative(input, out=self._negated)
+        self._negated = reuse(self._negated, input.shape, input.dtype, input)
+        xp.negative(input, out=self._negated)
         return kernels
 
     def updateOutput(self, input):
@@ -32,9 +32,10 @@ class SoftMin(Module):
         return self.output
 
     def updateGradInput(self, input, gradOutput):
+        xp = array_namespace(input)
         kernels = self._negate(input)
         check_like(self, gradOutput, "gradOutput", input, "the input")
         gradInput = reuse(self.gradInput, input.shape, input.dtype, gradOutput)
         self.gradInput = kernels.SoftMax_updateGradInput(self._negated, gradOutput, gradInput, self.output)
-        np.negative(self.gradInput, out=self.gradInput)
+        xp.negative(self.gradInput, out=self.gradInput)
         return self.gradInput

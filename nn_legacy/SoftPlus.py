@@ -12,8 +12,6 @@ class SoftPlus(Module):
     threshold 20, which Torch7 fixed and this constructor also takes.
     """
 
-    _cuda_ready = True
-
     threshold = 20.0  # for Torch7 files that did not store it
 
     def __init__(self, beta=1, threshold=20):

@@ -12,8 +12,6 @@ class SoftShrink(Module):
     be >= 0.  Torch7's default: ``SoftShrink(0.5)``.
     """
 
-    _cuda_ready = True
-
     def __init__(self, lam=0.5):
         super().__init__()
         self.lambd = float(lam)

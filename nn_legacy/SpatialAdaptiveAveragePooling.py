@@ -17,8 +17,6 @@ class SpatialAdaptiveAveragePooling(Module):
     every input element of its window.
     """
 
-    _cuda_ready = True
-
     def __init__(self, W, H):
         super().__init__()
         name = "SpatialAdaptiveAveragePooling"

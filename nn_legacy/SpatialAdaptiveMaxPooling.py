@@ -18,8 +18,6 @@ class SpatialAdaptiveMaxPooling(Module):
     Gradient: ``dL/dx[plane][indices[o]] += dL/dy[o]``.
     """
 
-    _cuda_ready = True
-
     _buffer_names = ("indices",)
 
     def __init__(self, W, H):

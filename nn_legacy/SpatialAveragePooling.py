@@ -24,8 +24,6 @@ class SpatialAveragePooling(Module):
     file with ``divide = false`` returns window sums (Torch7's behaviour).
     """
 
-    _cuda_ready = True
-
     def __init__(self, kW, kH, dW=1, dH=1, padW=0, padH=0):
         super().__init__()
         name = type(self).__name__

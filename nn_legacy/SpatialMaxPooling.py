@@ -24,8 +24,6 @@ class SpatialMaxPooling(Module):
     mode.  Each forward records the input's ``iheight, iwidth``.
     """
 
-    _cuda_ready = True
-
     _buffer_names = ("indices",)
 
     def __init__(self, kW, kH, dW=None, dH=None, padW=0, padH=0):

@@ -17,8 +17,6 @@ class SpatialReplicationPadding(Module):
     elements that copied it.
     """
 
-    _cuda_ready = True
-
     def __init__(self, pad_l, pad_r=None, pad_t=None, pad_b=None):
         super().__init__()
         self.pad_l = integer(self, "pad_l", pad_l)

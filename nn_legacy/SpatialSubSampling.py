@@ -24,8 +24,6 @@ class SpatialSubSampling(Module):
     reset() draws both from U(-1/sqrt(kW*kH), +...) as Torch7 did.
     """
 
-    _cuda_ready = True
-
     _parameter_names = (("weight", "gradWeight"), ("bias", "gradBias"))
 
     def __init__(self, nInputPlane, kW, kH, dW=1, dH=1):

@@ -19,8 +19,6 @@ class SpatialUpSamplingBilinear(Module):
     The gradient of an input pixel is the sum of gradOutput weighted as above.
     """
 
-    _cuda_ready = True
-
     def __init__(self, scale_factor=None, oheight=None, owidth=None):
         super().__init__()
         if isinstance(scale_factor, dict):

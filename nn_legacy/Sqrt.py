@@ -10,8 +10,6 @@ class Sqrt(Module):
     added (the default ``eps=0`` gives Torch7's results).
     """
 
-    _cuda_ready = True
-
     def __init__(self, eps=0):
         super().__init__()
         self.eps = float(eps)

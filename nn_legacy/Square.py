@@ -7,8 +7,6 @@ class Square(Module):
     Gradient: ``dL/dx = 2 x dL/dy``.
     """
 
-    _cuda_ready = True
-
     def updateOutput(self, input):
         self.output = self._kernels(input).Square_updateOutput(input, self.output)
         return self.output

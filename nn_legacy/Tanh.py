@@ -7,8 +7,6 @@ class Tanh(Module):
     Gradient: ``dL/dx = dL/dy * (1 - y^2)`` (computed from the output).
     """
 
-    _cuda_ready = True
-
     def updateOutput(self, input):
         self.output = self._kernels(input).Tanh_updateOutput(input, self.output)
         return self.output

@@ -25,8 +25,6 @@ class TemporalConvolution(Module):
     reset(stdv) from U(-stdv, stdv).
     """
 
-    _cuda_ready = True
-
     _parameter_names = (("weight", "gradWeight"), ("bias", "gradBias"))
 
     def __init__(self, inputFrameSize, outputFrameSize, kW, dW=1):

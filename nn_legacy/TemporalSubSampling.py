@@ -25,8 +25,6 @@ class TemporalSubSampling(Module):
     an addition.)
     """
 
-    _cuda_ready = True
-
     _parameter_names = (("weight", "gradWeight"), ("bias", "gradBias"))
 
     def __init__(self, inputFrameSize, kW, dW=1):

@@ -24,8 +24,6 @@ class VolumetricAveragePooling(Module):
     kernel, no padding, floor mode, padding counted.
     """
 
-    _cuda_ready = True
-
     def __init__(self, kT, kW, kH, dT=None, dW=None, dH=None, padT=0, padW=0, padH=0):
         super().__init__()
         name = type(self).__name__

@@ -24,8 +24,6 @@ class VolumetricMaxPooling(Module):
     records the input's ``itime, iheight, iwidth``.
     """
 
-    _cuda_ready = True
-
     _buffer_names = ("indices",)
 
     def __init__(self, kT, kW, kH, dT=None, dW=None, dH=None, padT=0, padW=0, padH=0):

@@ -16,8 +16,6 @@ class VolumetricReplicationPadding(Module):
     input element is the sum of the gradOutput elements that copied it.
     """
 
-    _cuda_ready = True
-
     def __init__(self, pleft, pright=None, ptop=None, pbottom=None, pfront=None, pback=None):
         super().__init__()
         self.pleft = integer(self, "pleft", pleft)

@@ -13,8 +13,6 @@ class VolumetricUpSamplingNearest(Module):
     ``VolumetricUpSamplingNearest(scale_factor)``, ``scale_factor >= 1``.
     """
 
-    _cuda_ready = True
-
     def __init__(self, scale_factor):
         super().__init__()
         self.scale_factor = integer(self, "scale_factor", scale_factor, low=1)

@@ -20,8 +20,6 @@ class VolumetricUpSamplingTrilinear(Module):
     weighted as above.
     """
 
-    _cuda_ready = True
-
     def __init__(self, scale_factor=None, odepth=None, oheight=None, owidth=None):
         super().__init__()
         if isinstance(scale_factor, dict):

@@ -1,5 +1,6 @@
 import numpy as np
 
+from ._namespace import array_namespace
 from ._numpy_criterion import NumpyCriterion, described, reuse
 
 
@@ -27,7 +28,7 @@ class WeightedMSECriterion(NumpyCriterion):
     def _residual(self, input, target):
         """x - w t, checked."""
         x = self._contiguous(input)
-        t = self._numeric_target(target, x.dtype)
+        t = self._numeric_target(target, x.dtype, array_namespace(x))
         if t.size != x.size:
             raise ValueError(f"{self._name()}: target must have as many elements as input ({described(x.shape)}), "
                              f"got {described(t.shape)}")
@@ -46,6 +47,7 @@ class WeightedMSECriterion(NumpyCriterion):
 
     def updateGradInput(self, input, target):
         r = self._residual(input, target)
-        self.gradInput = reuse(self.gradInput, r.shape, r.dtype)
-        np.multiply(r, 2 * self._scale(r), out=self.gradInput)
+        xp = array_namespace(r)
+        self.gradInput = reuse(self.gradInput, r.shape, r.dtype, xp)
+        xp.multiply(r, 2 * self._scale(r), out=self.gradInput)
         return self.gradInput
