@@ -19,6 +19,12 @@ def is_array(value):
     return isinstance(value, ARRAYS)
 
 
+def to_host(a):
+    """a as a numpy array: a itself, or a CudaTensor's host copy (for the few
+    host-side steps, such as a reset that counts a connection table)."""
+    return a.numpy() if isinstance(a, CudaTensor) else a
+
+
 def data_address(a):
     """The address of a's first element (host or device memory)."""
     return a.data_ptr() if isinstance(a, CudaTensor) else a.__array_interface__["data"][0]

@@ -212,3 +212,193 @@ def _criterion_matches(host, on_device, x, t, dev, ftol, btol):
         g_d = on_device.backward(x_d, target)
         _on_device_only(g_d, dev, "gradInput")
         _close(_down(g_d), g, btol, "gradInput")
+
+
+@pytest.mark.parametrize("device", DEVICES)
+@pytest.mark.parametrize("entry", ENTRIES, ids=[e.id for e in ENTRIES])
+def test_reset_on_device_matches_host(entry, device):
+    """reset() of a module on the device draws what it draws on the host."""
+    dev = _device(device)
+    host = entry.build()
+    if not isinstance(host, nn.Module) or not host.parameters()[0]:
+        pytest.skip("no parameters to reset")
+    on_device = host.clone().cuda(dev)
+    for m in (host, on_device):
+        nn.manualSeed(5)
+        m.reset()
+    for i, (p, p_d) in enumerate(zip(host.parameters()[0], on_device.parameters()[0])):
+        _on_device_only(p_d, dev, f"parameter {i}")
+        np.testing.assert_array_equal(p_d.numpy(), p, err_msg=f"parameter {i}")
+
+
+# ---- containers, parameters, optim, saving ----
+
+def _nested():
+    """Containers three deep, a table in the middle."""
+    branch = nn.ConcatTable().add(nn.Sequential().add(nn.Linear(6, 4)).add(nn.Tanh())) \
+        .add(nn.Sequential().add(nn.Linear(6, 4)).add(nn.Sigmoid()).add(nn.MulConstant(2, inplace=True)))
+    return nn.Sequential().add(nn.Linear(5, 6)).add(branch).add(nn.CAddTable()).add(nn.Dropout(0.25)) \
+        .add(nn.Linear(4, 3)).add(nn.LogSoftMax())
+
+
+@pytest.mark.parametrize("device", DEVICES)
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_nested_containers_on_device(device, dtype, same_draws):
+    dev = _device(device)
+    entry = type("E", (), {"id": "nested", "build": staticmethod(_nested), "target": None,
+                           "input": staticmethod(lambda r: r.uniform(-2, 2, (7, 5)))})
+    test_entry_on_device_matches_host(entry, dtype, device, None)
+    model = _nested().cuda(dev)
+    assert all(isinstance(p, cuda.CudaTensor) and p.device is dev for p in model.parameters()[0])
+    assert model.modules[1].modules[0].modules[0].weight.device is dev   # three deep
+
+
+def _opfunc(model, criterion, x, t, grads):
+    def f(_):
+        grads.fill(0)   # (grads: the flat gradient, which the model's gradients view)
+        loss = criterion.forward(model.forward(x), t)
+        model.backward(x, criterion.backward(model.output, t))
+        return loss, grads
+    return f
+
+
+@pytest.mark.parametrize("device", DEVICES)
+def test_flat_parameters_share_clone_on_device(device):
+    dev = _device(device)
+    model = nn.Sequential().add(nn.Linear(4, 3)).add(nn.Tanh()).add(nn.Linear(3, 2)).cuda(dev)
+    flat, grads = model.flattenParameters()
+    assert isinstance(flat, cuda.CudaTensor) and flat.shape == (4 * 3 + 3 + 3 * 2 + 2,)
+    assert all(p.shares_memory(flat) for p in model.parameters()[0])
+    assert all(g.shares_memory(grads) for g in model.parameters()[1])
+    again, _ = model.flattenParameters()                    # the same memory again
+    assert again.shares_memory(flat) and again.offset == flat.offset
+    flat.fill(0.5)                                          # the flat array is the parameters
+    assert (model.modules[2].bias.numpy() == 0.5).all()
+    model.zeroGradParameters()
+    assert not grads.numpy().any()
+    x = dev.to_device(np.ones((2, 4)))
+    model.backward(x, model.forward(x) * 0 + 1)
+    step = grads.numpy().copy()
+    model.updateParameters(0.1)
+    np.testing.assert_allclose(flat.numpy(), 0.5 - 0.1 * step, rtol=1e-14)
+    # share and clone
+    twin = nn.Linear(4, 3).cuda(dev).share(model.modules[0], "weight", "bias")
+    assert twin.weight is model.modules[0].weight
+    copy = model.clone()
+    assert not copy.modules[0].weight.shares_memory(flat)
+    np.testing.assert_array_equal(copy.modules[0].weight.numpy(), model.modules[0].weight.numpy())
+    tied = model.clone("weight", "bias")
+    assert tied.modules[0].weight is model.modules[0].weight
+    with pytest.raises(TypeError, match="must be an array in both modules"):
+        nn.Linear(4, 3).share(object.__new__(nn.Linear), "weight")
+
+
+OPTIMS = {"sgd": {"learningRate": 0.05, "momentum": 0.9, "weightDecay": 1e-3}, "adam": {"learningRate": 0.01},
+          "adagrad": {"learningRate": 0.1}, "adadelta": {}, "adamax": {"learningRate": 0.01},
+          "rmsprop": {"learningRate": 0.01}, "nag": {"learningRate": 0.05, "momentum": 0.5},
+          "asgd": {"eta0": 0.05}, "rprop": {}, "cg": {"maxIter": 3}, "lbfgs": {"maxIter": 3}}
+
+
+@pytest.mark.parametrize("device", DEVICES)
+@pytest.mark.parametrize("method", sorted(OPTIMS))
+def test_optim_on_device_parameters(method, device):
+    """Every nn_legacy.optim method steps the flat device parameters as it
+    steps the host's (state arrays made on the device)."""
+    dev = _device(device)
+    rng = np.random.default_rng(9)
+    nn.manualSeed(1)
+    host = nn.Sequential().add(nn.Linear(5, 4)).add(nn.Tanh()).add(nn.Linear(4, 3)).add(nn.LogSoftMax())
+    on_device = host.clone().cuda(dev)
+    x, t = rng.uniform(-1, 1, (6, 5)), rng.integers(0, 3, 6)
+    runs = []
+    for model, xx in ((host, x), (on_device, dev.to_device(x))):
+        flat, grads = model.flattenParameters()
+        f, state = _opfunc(model, nn.ClassNLLCriterion(), xx, t, grads), {}
+        for _ in range(4):
+            getattr(nn.optim, method)(f, flat, dict(OPTIMS[method]), state)
+        runs.append((flat, state))
+    (flat, state), (flat_d, state_d) = runs
+    assert isinstance(flat_d, cuda.CudaTensor)
+    np.testing.assert_allclose(flat_d.numpy(), flat, rtol=1e-9, atol=1e-12)
+    for key, value in state.items():
+        if isinstance(value, np.ndarray) and value.shape == flat.shape:
+            assert isinstance(state_d[key], cuda.CudaTensor) and state_d[key].device is dev, key
+
+
+def _lenet():
+    return (nn.Sequential().add(nn.SpatialConvolution(1, 6, 5, 5)).add(nn.ReLU())
+            .add(nn.SpatialMaxPooling(2, 2, 2, 2)).add(nn.SpatialConvolution(6, 16, 5, 5)).add(nn.ReLU())
+            .add(nn.SpatialMaxPooling(2, 2, 2, 2)).add(nn.View(16 * 4 * 4)).add(nn.Linear(16 * 4 * 4, 120))
+            .add(nn.ReLU()).add(nn.Linear(120, 84)).add(nn.ReLU()).add(nn.Linear(84, 10)).add(nn.LogSoftMax()))
+
+
+@pytest.mark.parametrize("device", DEVICES)
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_lenet_trains_on_device_as_on_host(device, dtype):
+    """20 steps of optim.sgd (momentum) on LeNet-5, the flat parameters on
+    the device, end where the same loop on the host ends."""
+    dev = _device(device)
+    rng = np.random.default_rng(11)
+    nn.manualSeed(3)
+    host = _lenet().type(dtype)
+    on_device = host.clone().cuda(dev)
+    batches = [(rng.uniform(0, 1, (8, 1, 28, 28)).astype(dtype), rng.integers(0, 10, 8)) for _ in range(4)]
+    config = {"learningRate": 0.05, "momentum": 0.9}
+    ends, losses = [], []
+    for model, up in ((host, lambda a: a), (on_device, dev.to_device)):
+        flat, grads = model.flattenParameters()
+        criterion, state, curve = nn.ClassNLLCriterion().type(dtype), {}, []
+        for step in range(20):
+            x, t = batches[step % len(batches)]
+            f = _opfunc(model, criterion, up(x), t, grads)
+            curve.append(nn.optim.sgd(f, flat, dict(config), state)[1][0])
+        ends.append(flat.numpy() if isinstance(flat, cuda.CudaTensor) else flat)
+        losses.append(curve)
+    tol = 1e-3 if np.dtype(dtype) == np.float32 else 1e-9
+    assert losses[0][-1] < losses[0][0]                       # (it learns)
+    np.testing.assert_allclose(losses[1], losses[0], rtol=tol)
+    np.testing.assert_allclose(ends[1], ends[0], rtol=tol, atol=tol * np.abs(ends[0]).max())
+
+
+@pytest.mark.parametrize("device", DEVICES)
+def test_save_a_device_model(device, tmp_path):
+    """nn.save writes host arrays and says so; load gives a host model that
+    .cuda() places on the device again."""
+    dev = _device(device)
+    model = _lenet().cuda(dev)
+    model.flattenParameters()
+    x = dev.to_device(np.random.default_rng(2).uniform(0, 1, (2, 1, 28, 28)))
+    y = model.forward(x).numpy()
+    with pytest.warns(UserWarning, match="CUDA tensors of the saved value were written as host arrays"):
+        nn.save(model, tmp_path / "lenet.nn")
+    back = nn.load(tmp_path / "lenet.nn")
+    assert all(isinstance(p, np.ndarray) for p in back.parameters()[0])
+    assert back.modules[0].weight.base is back.modules[-2].bias.base     # (still views of one flat array)
+    np.testing.assert_allclose(back.forward(x.numpy()), y, rtol=1e-12)
+    np.testing.assert_allclose(back.cuda(dev).forward(x).numpy(), y, rtol=1e-12)
+
+
+# ---- host/device mix-ups ----
+
+def test_host_and_device_mix_ups_blame_the_argument():
+    dev = cuda.emulator()
+    x = np.ones((2, 4))
+    on_device = nn.Linear(4, 3).cuda(dev)
+    with pytest.raises(TypeError, match="Linear: input is a numpy array but the module is on CUDA device "
+                                        "'emulator'; use thnn.cuda.to_device"):
+        on_device.forward(x)
+    with pytest.raises(TypeError, match="Linear: input is on CUDA device 'emulator' but the module is not; "
+                                        "call module.cuda"):
+        nn.Linear(4, 3).forward(dev.to_device(x))
+    with pytest.raises(TypeError, match=r"Sequential \(1\) -> CMul: input is a numpy array but the module is "
+                                        r"on CUDA device"):
+        nn.Sequential().add(nn.Tanh()).add(nn.CMul(4)).cuda(dev).forward(x)
+    y = on_device.forward(dev.to_device(x))
+    with pytest.raises(TypeError, match="gradOutput"):
+        on_device.backward(dev.to_device(x), np.ones(y.shape))
+    with pytest.raises(TypeError, match="a numpy array and CudaTensors"):
+        nn.CAddTable().forward([dev.to_device(x), x])
+    # a module without parameters runs where its input is
+    tanh = nn.Tanh().cuda(dev)
+    assert isinstance(tanh.forward(x), np.ndarray)
+    assert isinstance(tanh.forward(dev.to_device(x)), cuda.CudaTensor)

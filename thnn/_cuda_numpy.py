@@ -25,7 +25,8 @@ The differences from numpy, all of this namespace:
   effect on the device).
 - A host numpy array among the operands of a function is refused with a
   TypeError saying how to move it (``asarray``, ``array`` and the creation
-  functions upload host data, explicitly); host integer arrays and lists
+  functions upload host data, explicitly, and so does an assignment
+  ``t[...] = array``, as in CuPy and PyTorch); host integer arrays and lists
   are accepted as indices.
 
 Every operation is one or more kernels of thcunn_cu/generic/THCTensorMath.cu
@@ -921,6 +922,8 @@ class DeviceNumpy:
         return out
 
     def _setitem(self, x, key, value):
+        if isinstance(value, np.ndarray):   # an explicit copy to the device, as CuPy's and PyTorch's
+            value = self.device.to_device(value)
         if not _is_scalar(value):
             value = self._check(value, "the value assigned")
         view, advanced = self._basic(x, key)
