@@ -327,6 +327,27 @@ class CudaTensor:
             raise _mixed(f"np.{func.__name__} (no device version)")
         return f(*args, **kwargs)
 
+    # ---- other libraries: DLPack and __cuda_array_interface__ (thnn/_dlpack.py) ----
+    def __dlpack__(self, *, stream=None, max_version=None, dl_device=None, copy=None):
+        """A DLPack capsule viewing this tensor (a copy's with copy=True).
+        The library runs on the default stream, which ``stream`` (the
+        consumer's) needs no synchronisation with."""
+        from . import _dlpack
+        if dl_device is not None and tuple(dl_device) != _dlpack.device_of(self.device):
+            raise BufferError(f"__dlpack__: the tensor is on DLPack device {_dlpack.device_of(self.device)}, "
+                              f"not {tuple(dl_device)}")
+        versioned = max_version is not None and tuple(max_version) >= (1, 0)
+        return _dlpack.to_dlpack(self.copy() if copy else self, versioned)
+
+    def __dlpack_device__(self):
+        from . import _dlpack
+        return _dlpack.device_of(self.device)
+
+    @property
+    def __cuda_array_interface__(self):
+        from . import _dlpack
+        return _dlpack.cuda_array_interface(self)
+
     # ---- copies ----
     def contiguous(self):
         """This tensor if contiguous, else a contiguous device copy."""

@@ -303,6 +303,19 @@ def to_device(array):
     return default().to_device(array)
 
 
+def from_dlpack(x, device=None):
+    """A CudaTensor viewing, without a copy, the memory of x: an array of
+    another library with ``__dlpack__`` (a CuPy or PyTorch CUDA tensor for
+    the GPU; host memory, a numpy array say, for the emulator, whose
+    device memory is host memory) or a ``dltensor`` capsule.  device
+    defaults to the one x's memory belongs to.  See thnn/_dlpack.py."""
+    from . import _dlpack
+    if device is None:
+        kind = int(x.__dlpack_device__()[0]) if hasattr(x, "__dlpack_device__") else _dlpack.K_DL_CUDA
+        device = emulator() if kind == _dlpack.K_DL_CPU else gpu()
+    return _dlpack.from_dlpack(device, x)
+
+
 def status_table():
     """The README's table: every layer of THNN.h with the CUDA status of its twin."""
     from ._thnn import ffi, lib
@@ -324,4 +337,4 @@ def __getattr__(name):
 
 
 __all__ = ["CudaTensor", "CudaError", "Device", "CudaKernel", "CudaBackend", "CudaMath", "emulator", "gpu", "default",
-           "is_available", "gpu_unavailable_reason", "to_device", "Cuda", "CudaDouble"]
+           "is_available", "gpu_unavailable_reason", "to_device", "from_dlpack", "Cuda", "CudaDouble"]
