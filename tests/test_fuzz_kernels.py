@@ -8,7 +8,9 @@ printed: a failure names it, and the call to repeat alone).  A long run is
 `THNN_FUZZ_CALLS=1000000 python tests/fuzz_kernels.py`.
 
 The CUDA twins on the emulator get the same calls (fuzz_kernels.py --device
-emulator): a budget of THNN_FUZZ_DEVICE_CALLS (DEVICE_CALLS by default).
+emulator): a budget of THNN_FUZZ_DEVICE_CALLS (DEVICE_CALLS by default);
+the device tensor math (--device math) a budget of THNN_FUZZ_MATH_CALLS
+(MATH_CALLS by default).
 """
 import os
 
@@ -19,6 +21,7 @@ import fuzz_kernels as fk
 
 CALLS = 30_000
 DEVICE_CALLS = 40_000
+MATH_CALLS = 4_000
 
 
 def _failures(report):
@@ -62,6 +65,24 @@ def test_fuzz_every_cuda_twin_on_the_emulator():
     assert [k for k in twins if not report.mutated[k]] == []
     assert sum(report.valid.values()) + sum(report.mutated.values()) == calls
     # the twins' own checks refuse many calls (CudaError, a THNNError), and pass many
+    assert report.outcomes["returned"] > calls // 10 and report.outcomes["CudaError"] > calls // 10
+
+
+def test_fuzz_the_device_tensor_math_on_the_emulator():
+    names = [f.name for f in fk.math_cases.DEVICE.math_functions]
+    seed = fk.default_seed()
+    calls = max(int(os.environ.get("THNN_FUZZ_MATH_CALLS", MATH_CALLS)), 2 * len(names))
+    print(f"\nTHNN_FUZZ_SEED={seed} THNN_FUZZ_MATH_CALLS={calls}")
+    report = fk.run(seed, calls, device="math")
+    print(report.summary())
+    for desc in report.slow:
+        print("  given up (slow, not a failure):", desc)
+    failures = _failures(report).replace("--show", "--device math --show")
+    assert not report.failures, f"seed {seed}, device math:\n{failures}"
+    assert fk.kernels("math") == names and sorted(fk.MATH_CASES_OF) == sorted(names)
+    assert [k for k in names if not report.valid[k]] == []
+    assert [k for k in names if not report.mutated[k]] == []
+    assert sum(report.valid.values()) + sum(report.mutated.values()) == calls
     assert report.outcomes["returned"] > calls // 10 and report.outcomes["CudaError"] > calls // 10
 
 
