@@ -26,6 +26,12 @@ class Module:
     (``gradWeight``, ``gradBias``) are plain numpy arrays you may read and
     assign.  Modules are float64 by default (like numpy and Torch7); call
     ``float()`` for float32.
+
+    After ``cuda()`` the same arrays are ``thnn.cuda.CudaTensor`` s and the
+    module runs on the device.  A module serves both with one source: it
+    computes with its input's namespace, ``xp = array_namespace(input)``
+    (numpy on the host), where it would write ``np``; nn_legacy/_namespace.py
+    says how to make a new module device-ready.
     """
 
     #: (parameter, gradient) attribute names, in the order parameters() lists them

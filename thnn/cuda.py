@@ -19,7 +19,13 @@ device and kernels only take tensors of their own device.
 A kernel takes the same arguments as its CPU kernel (``thnn.Float.<name>``),
 with CudaTensors in place of numpy arrays, and returns the CudaTensors of its
 [OUT] and [BUFFER] arguments the same way.  Memory moves between host and
-device only through ``to_device`` and ``CudaTensor.numpy``.
+device only through ``to_device`` (and ``device.numpy.asarray``, an
+assignment ``t[...] = array``) and ``CudaTensor.numpy``; ``from_dlpack`` and
+``CudaTensor.__dlpack__`` share device memory with other libraries.
+
+Each device also has the device tensor math (``device.math(real)``, the
+functions of thcunn_cu/generic/THCTensorMath.h) and, built on it, numpy's
+namespace for its tensors (``device.numpy``, thnn/_cuda_numpy.py).
 """
 import dataclasses
 
