@@ -519,8 +519,20 @@ static int THCMath_checkIndex(THNNState *state, const THLongTensor *index, int64
 
 __device__ inline int64_t THCMath_wrap(int64_t k, int64_t n) { return k < 0 ? k + n : k; }
 
-/* The modes of THCMath_indexKernel: which side the index addresses. */
+/* The modes of the index kernels: which way an element moves. */
 enum { THC_INDEX_READ = 0, THC_INDEX_WRITE = 1, THC_INDEX_ADD = 2 };
+
+/* a[ao] = b[bo] (READ), b[bo] = a[ao] (WRITE) or b[bo] += a[ao] (ADD, atomically) */
+template <class T>
+__device__ inline void THCMath_move(T *a, int64_t ao, T *b, int64_t bo, int mode)
+{
+  if (mode == THC_INDEX_READ)
+    a[ao] = b[bo];
+  else if (mode == THC_INDEX_WRITE)
+    b[bo] = a[ao];
+  else
+    THCMath_atomicAdd(&b[bo], a[ao]);
+}
 
 /* For every row-major position e of the iteration space (sizes of `it`):
  * k = index[ix.offset(e)] (or, per dim, index[coordinate along dim]),
@@ -535,13 +547,7 @@ __global__ void THCMath_indexKernel(T *a, THCDimIndexer it, T *b, THCDimIndexer 
 {
   THC_KERNEL_LOOP(e, n) {
     int64_t k = THCMath_wrap(index[ix.offset(perDim ? it.coordinate(e) : e)], limit);
-    int64_t ao = it.offset(e, it.coordinate(e)), bo = other.offset(e, k);
-    if (mode == THC_INDEX_READ)
-      a[ao] = b[bo];
-    else if (mode == THC_INDEX_WRITE)
-      b[bo] = a[ao];
-    else
-      THCMath_atomicAdd(&b[bo], a[ao]);
+    THCMath_move(a, it.offset(e, it.coordinate(e)), b, other.offset(e, k), mode);
   }
 }
 
@@ -551,13 +557,7 @@ __global__ void THCMath_flatIndexKernel(T *a, THCStrided sa, T *b, THCStrided sb
                                         THCStrided ix, int64_t limit, int64_t n, int mode)
 {
   THC_KERNEL_LOOP(e, n) {
-    int64_t bo = sb.offset(THCMath_wrap(index[ix.offset(e)], limit)), ao = sa.offset(e);
-    if (mode == THC_INDEX_READ)
-      a[ao] = b[bo];
-    else if (mode == THC_INDEX_WRITE)
-      b[bo] = a[ao];
-    else
-      THCMath_atomicAdd(&b[bo], a[ao]);
+    THCMath_move(a, sa.offset(e), b, sb.offset(THCMath_wrap(index[ix.offset(e)], limit)), mode);
   }
 }
 

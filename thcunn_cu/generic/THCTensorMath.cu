@@ -185,104 +185,99 @@ static int THCTensor_(checkIndex1d)(THNNState *state, THLongTensor *index)
   return 0;
 }
 
-int THCTensor_(indexSelect)(THNNState *state, THTensor *out, THTensor *src, int dim, THLongTensor *index)
+/* The index kernels' launch: for every element of `a` (the iteration
+ * space), an element moves between a and b (mode: THC_INDEX_READ, _WRITE,
+ * _ADD) at the position index gives along dim (perDim: a 1D index read at
+ * the coordinate along dim; else an index shaped as a, read element by
+ * element); limit is b's size along dim, for negative indices. */
+static int THCTensor_(indexLaunch)(THNNState *state, const char *where, THTensor *a, THTensor *b, int dim,
+                                   THLongTensor *index, int mode, bool perDim)
 {
-  TH_TRY(THCTensor_(checkDim)(state, src, "src", dim));
-  TH_TRY(THCTensor_(checkIndex1d)(state, index));
-  int64_t size[TH_MAX_DIM];
-  THCTensor_(sizesWith)(src, dim, index->size[0], size);
-  TH_TRY(THTensor_(checkSizes)(state, "out", out, src->nDimension, size));
-  TH_TRY(THCMath_checkIndex(state, index, src->size[dim], dim));
-  int64_t n = THTensor_(nElement)(out);
+  int64_t n = THTensor_(nElement)(a);
   if (n == 0)
     return 0;
   THC_LAUNCH(THC_blocks(n), THC_NUM_THREADS, THCMath_indexKernel<real>)(
-      THTensor_(data)(out), THCDimIndexer_make(out, out, dim), THTensor_(data)(src), THCDimIndexer_make(out, src, dim),
-      THLongTensor_data(index), THCStrided_of(index), src->size[dim], n, (int)THC_INDEX_READ, true);
-  return THCCheckLaunch(state, "indexSelect");
+      THTensor_(data)(a), THCDimIndexer_make(a, a, dim), THTensor_(data)(b), THCDimIndexer_make(a, b, dim),
+      THLongTensor_data(index), THCStrided_of(index), b->size[dim], n, mode, perDim);
+  return THCCheckLaunch(state, where);
+}
+
+/* As indexLaunch, with index holding row-major positions of b (take, put). */
+static int THCTensor_(flatLaunch)(THNNState *state, const char *where, THTensor *a, THTensor *b,
+                                  THLongTensor *index, int mode)
+{
+  int64_t n = THTensor_(nElement)(a);
+  if (n == 0)
+    return 0;
+  THC_LAUNCH(THC_blocks(n), THC_NUM_THREADS, THCMath_flatIndexKernel<real>)(
+      THTensor_(data)(a), THCStrided_of(a), THTensor_(data)(b), THCStrided_of(b), THLongTensor_data(index),
+      THCStrided_of(index), THTensor_(nElement)(b), n, mode);
+  return THCCheckLaunch(state, where);
+}
+
+/* a 1D index of positions along dim of t, whose sizes with n along dim are other's */
+static int THCTensor_(checkSelect)(THNNState *state, THTensor *t, const char *name, int dim, THLongTensor *index,
+                                   THTensor *other, const char *otherName)
+{
+  TH_TRY(THCTensor_(checkDim)(state, t, name, dim));
+  TH_TRY(THCTensor_(checkIndex1d)(state, index));
+  int64_t size[TH_MAX_DIM];
+  THCTensor_(sizesWith)(t, dim, index->size[0], size);
+  TH_TRY(THTensor_(checkSizes)(state, otherName, other, t->nDimension, size));
+  return THCMath_checkIndex(state, index, t->size[dim], dim);
+}
+
+int THCTensor_(indexSelect)(THNNState *state, THTensor *out, THTensor *src, int dim, THLongTensor *index)
+{
+  TH_TRY(THCTensor_(checkSelect)(state, src, "src", dim, index, out, "out"));
+  return THCTensor_(indexLaunch)(state, "indexSelect", out, src, dim, index, THC_INDEX_READ, true);
 }
 
 int THCTensor_(indexAdd)(THNNState *state, THTensor *dst, int dim, THLongTensor *index, THTensor *src)
 {
-  TH_TRY(THCTensor_(checkDim)(state, dst, "dst", dim));
-  TH_TRY(THCTensor_(checkIndex1d)(state, index));
-  int64_t size[TH_MAX_DIM];
-  THCTensor_(sizesWith)(dst, dim, index->size[0], size);
-  TH_TRY(THTensor_(checkSizes)(state, "src", src, dst->nDimension, size));
-  TH_TRY(THCMath_checkIndex(state, index, dst->size[dim], dim));
-  int64_t n = THTensor_(nElement)(src);
-  if (n == 0)
-    return 0;
-  THC_LAUNCH(THC_blocks(n), THC_NUM_THREADS, THCMath_indexKernel<real>)(
-      THTensor_(data)(src), THCDimIndexer_make(src, src, dim), THTensor_(data)(dst), THCDimIndexer_make(src, dst, dim),
-      THLongTensor_data(index), THCStrided_of(index), dst->size[dim], n, (int)THC_INDEX_ADD, true);
-  return THCCheckLaunch(state, "indexAdd");
+  TH_TRY(THCTensor_(checkSelect)(state, dst, "dst", dim, index, src, "src"));
+  return THCTensor_(indexLaunch)(state, "indexAdd", src, dst, dim, index, THC_INDEX_ADD, true);
 }
 
-/* index has t's number of dims and t's sizes except along dim */
-static int THCTensor_(checkAlong)(THNNState *state, THLongTensor *index, const THTensor *t, const char *name, int dim)
+/* index has t's number of dims and t's sizes except along dim; other has index's sizes */
+static int THCTensor_(checkAlong)(THNNState *state, THTensor *t, const char *name, int dim, THLongTensor *index,
+                                  THTensor *other, const char *otherName)
 {
   TH_TRY(THCTensor_(checkDim)(state, t, name, dim));
   if (index->nDimension != t->nDimension)
     return THCTensor_(dimsError)(state, "index", index, name, t);
   int64_t size[TH_MAX_DIM];
   THCTensor_(sizesWith)(t, dim, index->size[dim], size);
-  return THLongTensor_checkSizes(state, "index", index, t->nDimension, size);
+  TH_TRY(THLongTensor_checkSizes(state, "index", index, t->nDimension, size));
+  TH_TRY(THTensor_(checkSizes)(state, otherName, other, index->nDimension, index->size));
+  return THCMath_checkIndex(state, index, t->size[dim], dim);
 }
 
 int THCTensor_(gather)(THNNState *state, THTensor *out, THTensor *src, int dim, THLongTensor *index)
 {
-  TH_TRY(THCTensor_(checkAlong)(state, index, src, "src", dim));
-  TH_TRY(THTensor_(checkSizes)(state, "out", out, index->nDimension, index->size));
-  TH_TRY(THCMath_checkIndex(state, index, src->size[dim], dim));
-  int64_t n = THTensor_(nElement)(out);
-  if (n == 0)
-    return 0;
-  THC_LAUNCH(THC_blocks(n), THC_NUM_THREADS, THCMath_indexKernel<real>)(
-      THTensor_(data)(out), THCDimIndexer_make(out, out, dim), THTensor_(data)(src), THCDimIndexer_make(out, src, dim),
-      THLongTensor_data(index), THCStrided_of(index), src->size[dim], n, (int)THC_INDEX_READ, false);
-  return THCCheckLaunch(state, "gather");
+  TH_TRY(THCTensor_(checkAlong)(state, src, "src", dim, index, out, "out"));
+  return THCTensor_(indexLaunch)(state, "gather", out, src, dim, index, THC_INDEX_READ, false);
 }
 
 int THCTensor_(scatter)(THNNState *state, THTensor *dst, int dim, THLongTensor *index, THTensor *src, bool accumulate)
 {
-  TH_TRY(THCTensor_(checkAlong)(state, index, dst, "dst", dim));
-  TH_TRY(THTensor_(checkSizes)(state, "src", src, index->nDimension, index->size));
-  TH_TRY(THCMath_checkIndex(state, index, dst->size[dim], dim));
-  int64_t n = THTensor_(nElement)(src);
-  if (n == 0)
-    return 0;
-  THC_LAUNCH(THC_blocks(n), THC_NUM_THREADS, THCMath_indexKernel<real>)(
-      THTensor_(data)(src), THCDimIndexer_make(src, src, dim), THTensor_(data)(dst), THCDimIndexer_make(src, dst, dim),
-      THLongTensor_data(index), THCStrided_of(index), dst->size[dim], n,
-      (int)(accumulate ? THC_INDEX_ADD : THC_INDEX_WRITE), false);
-  return THCCheckLaunch(state, "scatter");
+  TH_TRY(THCTensor_(checkAlong)(state, dst, "dst", dim, index, src, "src"));
+  return THCTensor_(indexLaunch)(state, "scatter", src, dst, dim, index,
+                                 accumulate ? THC_INDEX_ADD : THC_INDEX_WRITE, false);
 }
 
 int THCTensor_(take)(THNNState *state, THTensor *out, THTensor *src, THLongTensor *index)
 {
   TH_TRY(THTensor_(checkSizes)(state, "out", out, index->nDimension, index->size));
   TH_TRY(THCMath_checkIndex(state, index, THTensor_(nElement)(src), -1));
-  int64_t n = THTensor_(nElement)(out);
-  if (n == 0)
-    return 0;
-  THC_LAUNCH(THC_blocks(n), THC_NUM_THREADS, THCMath_flatIndexKernel<real>)(
-      THTensor_(data)(out), THCStrided_of(out), THTensor_(data)(src), THCStrided_of(src), THLongTensor_data(index),
-      THCStrided_of(index), THTensor_(nElement)(src), n, (int)THC_INDEX_READ);
-  return THCCheckLaunch(state, "take");
+  return THCTensor_(flatLaunch)(state, "take", out, src, index, THC_INDEX_READ);
 }
 
 int THCTensor_(put)(THNNState *state, THTensor *dst, THLongTensor *index, THTensor *src, bool accumulate)
 {
   TH_TRY(THTensor_(checkSizes)(state, "src", src, index->nDimension, index->size));
   TH_TRY(THCMath_checkIndex(state, index, THTensor_(nElement)(dst), -1));
-  int64_t n = THTensor_(nElement)(src);
-  if (n == 0)
-    return 0;
-  THC_LAUNCH(THC_blocks(n), THC_NUM_THREADS, THCMath_flatIndexKernel<real>)(
-      THTensor_(data)(src), THCStrided_of(src), THTensor_(data)(dst), THCStrided_of(dst), THLongTensor_data(index),
-      THCStrided_of(index), THTensor_(nElement)(dst), n, (int)(accumulate ? THC_INDEX_ADD : THC_INDEX_WRITE));
-  return THCCheckLaunch(state, "put");
+  return THCTensor_(flatLaunch)(state, "put", src, dst, index, accumulate ? THC_INDEX_ADD : THC_INDEX_WRITE);
 }
 
 int THCTensor_(nonzero)(THNNState *state, THLongTensor *out, THTensor *src)
