@@ -3,8 +3,8 @@ import math
 import numpy as np
 
 from ._arrays import broadcast_parameter, check_like, parameter_shape, reduce_to, reuse
-from .Module import Module, uniform
 from ._namespace import array_namespace
+from .Module import Module, uniform
 
 
 class CMul(Module):

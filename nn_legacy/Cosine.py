@@ -3,8 +3,8 @@ import math
 import numpy as np
 
 from ._arrays import check_features, check_shape, reuse
-from .Module import Module, uniform
 from ._namespace import array_namespace
+from .Module import Module, uniform
 
 
 class Cosine(Module):

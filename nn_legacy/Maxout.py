@@ -1,8 +1,8 @@
 from ._arrays import check_shape, describe, reuse
+from ._namespace import array_namespace
 from .Container import Container
 from .Linear import Linear
 from .Module import Module
-from ._namespace import array_namespace
 
 
 class Maxout(Container):

@@ -1,8 +1,8 @@
 import numpy as np
 
 from ._arrays import check_like, reuse
-from .Module import Module, uniform
 from ._namespace import array_namespace
+from .Module import Module, uniform
 
 
 class Mul(Module):

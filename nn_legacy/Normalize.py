@@ -3,8 +3,8 @@ import math
 import numpy as np
 
 from ._arrays import check_like, describe, reuse
-from .Module import Module
 from ._namespace import array_namespace
+from .Module import Module
 
 
 class Normalize(Module):

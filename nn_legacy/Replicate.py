@@ -1,7 +1,7 @@
 from ._arrays import reuse
 from ._dims import batch_dim, check_array, check_grad, check_int, from_lua, lua_int
-from .Module import Module
 from ._namespace import array_namespace
+from .Module import Module
 
 
 class Replicate(Module):

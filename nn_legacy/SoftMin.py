@@ -1,6 +1,6 @@
 from ._arrays import check_like, describe, reuse
-from .Module import Module
 from ._namespace import array_namespace
+from .Module import Module
 
 
 class SoftMin(Module):
