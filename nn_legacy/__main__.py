@@ -2,6 +2,7 @@
 
     python -m nn_legacy [--epochs N] [--seed S] [--float32] [--activation tanh|relu]
                         [--optimizer sgd|adam]
+    mpiexec -n 2 python -m nn_legacy --distributed
 
 It loads the digits bundled with scikit-learn (no download), checks the
 gradients of every layer, of the whole model and of the criterion against
@@ -11,7 +12,8 @@ held-out digits; then it saves the model (nn_legacy.save), loads it back
 and checks that the reloaded model's predictions are identical.  The exit
 status is 1 if a gradient check fails, the held-out accuracy is below 90 %
 or the reloaded model differs, so it doubles as a smoke test of the C
-kernels and of the explicit-backprop plumbing.
+kernels and of the explicit-backprop plumbing.  With --distributed, under
+mpiexec, the ranks train it data-parallel (nn_legacy/_distributed_demo.py).
 """
 import argparse
 import math
@@ -111,7 +113,11 @@ def print_gradient_table(rows, n_samples):
 OPTIMIZERS = {"sgd": (optim.sgd, "SGD"), "adam": (optim.adam, "Adam")}
 
 
-def train(model, criterion, x, y, epochs, batch_size, learning_rate, rng, optimizer="sgd"):
+def train(model, criterion, x, y, epochs, batch_size, learning_rate, rng, optimizer="sgd",
+          step=None, part=None):
+    """Minibatch training.  With ``step`` (a distributed.DistributedOptim) and
+    ``part`` (a batch's length -> this rank's slice of it), this rank trains on
+    its part of every global batch (--distributed)."""
     n = len(x)
     n_batches = math.ceil(n / batch_size)
     digits = len(str(epochs))
@@ -119,12 +125,17 @@ def train(model, criterion, x, y, epochs, batch_size, learning_rate, rng, optimi
     # the optim methods step the flat parameter array, which the layers view
     params, grads = model.flattenParameters()
     method, config, state = OPTIMIZERS[optimizer][0], {"learningRate": learning_rate}, {}
+    method, samples = method if step is None else step, {}
     for epoch in range(1, epochs + 1):
         bar = ProgressBar(n_batches, f"epoch {epoch:>{digits}}/{epochs}")
         order = rng.permutation(n)
         total_loss = 0.0
         for b in range(n_batches):
             idx = order[b * batch_size:(b + 1) * batch_size]
+            n_batch = len(idx)
+            if part is not None:
+                idx = idx[part(n_batch)]
+                samples = {"samples": len(idx)}
             inputs, targets = x[idx], y[idx]
 
             def feval(_):
@@ -134,8 +145,8 @@ def train(model, criterion, x, y, epochs, batch_size, learning_rate, rng, optimi
                 model.backward(inputs, criterion.backward(output, targets))
                 return loss, grads
 
-            _, (loss,) = method(feval, params, config, state)
-            total_loss += loss * len(idx)
+            _, (loss,) = method(feval, params, config, state, **samples)
+            total_loss += loss * n_batch
             bar.update(b + 1, f"loss {loss:.4f}")
         bar.finish(f"mean training loss {total_loss / n:.4f}")
 
@@ -165,6 +176,18 @@ def save_and_reload(model, x):
     return same
 
 
+def find_failures(same, grads_ok, test_acc):
+    """What makes the demo exit 1, in words."""
+    failures = []
+    if not same:
+        failures.append("the reloaded model predicts differently")
+    if not grads_ok:
+        failures.append(f"a gradient check exceeded {GRADIENT_TOLERANCE:g}")
+    if test_acc < REQUIRED_ACCURACY:
+        failures.append(f"held-out accuracy {100 * test_acc:.2f} % is below {100 * REQUIRED_ACCURACY:.0f} %")
+    return failures
+
+
 def parse_args(argv):
     p = argparse.ArgumentParser(prog="python -m nn_legacy", description=__doc__.split("\n\n")[0])
     p.add_argument("--epochs", type=int, default=20, help="passes over the training set (default 20)")
@@ -178,6 +201,9 @@ def parse_args(argv):
                    help="nn_legacy.optim method (default sgd)")
     p.add_argument("--lr", type=float, default=None,
                    help="learning rate (default 0.05 for sgd, 0.001 for adam)")
+    p.add_argument("--distributed", action="store_true",
+                   help="train data-parallel over MPI: mpiexec -n N python -m nn_legacy --distributed "
+                        "(needs the mpi extra)")
     args = p.parse_args(argv)
     if args.lr is None:
         args.lr = 0.05 if args.optimizer == "sgd" else 0.001
@@ -188,6 +214,9 @@ def parse_args(argv):
 
 def main(argv=None):
     args = parse_args(argv)
+    if args.distributed:
+        from ._distributed_demo import main as distributed_main
+        return distributed_main(args, sys.modules[__name__])
     started = time.perf_counter()
     x_train, y_train, x_test, y_test = load_data(args.seed)
     print(f"8x8 digits: {len(x_train)} training and {len(x_test)} held-out samples, "
@@ -222,13 +251,7 @@ def main(argv=None):
     same = save_and_reload(model, x_test)
     print(f"total time: {time.perf_counter() - started:.2f} s")
 
-    failures = []
-    if not same:
-        failures.append("the reloaded model predicts differently")
-    if not grads_ok:
-        failures.append(f"a gradient check exceeded {GRADIENT_TOLERANCE:g}")
-    if test_acc < REQUIRED_ACCURACY:
-        failures.append(f"held-out accuracy {100 * test_acc:.2f} % is below {100 * REQUIRED_ACCURACY:.0f} %")
+    failures = find_failures(same, grads_ok, test_acc)
     if failures:
         print("FAILED: " + "; ".join(failures), file=sys.stderr)
         return 1
