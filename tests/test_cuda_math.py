@@ -473,6 +473,13 @@ def test_out_arguments(dev):
         xp.multiply(d, 0.5, out=xp.empty((4, 5), np.int64))
     with pytest.raises(ValueError, match="non-broadcastable output"):
         xp.add(d, 1, out=xp.empty((5, 4)))
+    masked = xp.full((4, 5), -9.0)                   # where=: out keeps its values where the mask is false
+    xp.divide(d, d - 1, out=masked, where=d > 1)
+    want = np.full((4, 5), -9.0)
+    np.divide(d.numpy(), d.numpy() - 1, out=want, where=d.numpy() > 1)
+    np.testing.assert_array_equal(masked.numpy(), want)
+    with pytest.raises(TypeError, match="not casting"):
+        xp.add(d, 1, casting="unsafe")
     d += 1
     d *= d
     h3 = (h + h[:, :1] + 1) ** 2

@@ -239,10 +239,21 @@ class DeviceNumpy:
     def _elementwise_function(self, name, code, kind):
         nin = 2 if code >= self._lib.THC_ADD and code < self._lib.THC_ISNAN else 1
 
-        def f(*args, out=None, dtype=None, **ignored):
+        def f(*args, out=None, dtype=None, where=True, **unsupported):
+            if unsupported:   # (numpy's casting=, order=, ...: refused rather than ignored)
+                raise TypeError(f"{name}: the device takes out=, dtype= and where=, not "
+                                f"{', '.join(sorted(unsupported))}")
             if len(args) != nin:
                 raise TypeError(f"{name} takes {nin} operand{'s' if nin > 1 else ''}, got {len(args)}")
-            return self._elementwise(name, code, kind, args, out, dtype)
+            if where is True:
+                return self._elementwise(name, code, kind, args, out, dtype)
+            # where=mask: the result where mask holds, out's own values elsewhere (uninitialised without out)
+            result = self._elementwise(name, code, kind, args, None, dtype)
+            if out is None:
+                out = self.empty(result.shape, result.dtype)
+            out = out[0] if isinstance(out, tuple) else out
+            self._assign(out, self.where(where, result, self._check(out, "out")))
+            return out
         f.__name__ = name
         return f
 
