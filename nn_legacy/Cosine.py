@@ -67,7 +67,8 @@ class Cosine(Module):
     @staticmethod
     def _unit(v, norm):
         """v / |v|_0 row by row, 0 for a zero row."""
-        return np.divide(v, norm, out=np.zeros_like(v), where=norm != 0)
+        xp = array_namespace(v)
+        return xp.divide(v, norm, out=xp.zeros_like(v), where=norm != 0)
 
     def updateGradInput(self, input, gradOutput):
         x, x_norm, w_norm, y, g = self._backward_terms(input, gradOutput)

@@ -87,7 +87,7 @@ def _window_sum(v, before, after):
     """out[:, c] = sum of v[:, d] for d from c - before to c + after (the
     planes that exist), for v ``[batch, planes, H, W]``."""
     n = v.shape[1]
-    out = np.zeros_like(v)
+    out = array_namespace(v).zeros_like(v)
     for offset in range(-before, after + 1):
         lo, hi = max(0, -offset), min(n, n - offset)
         if lo < hi:
