@@ -203,6 +203,28 @@ class Module:
     def reset(self, stdv=None):
         return self
 
+    # ---- recurrence: the rnn package's additions to every module (see AbstractRecurrent) ----
+    def forget(self):
+        """Every recurrent module of the tree forgets its past steps: the
+        next sequence starts from its initial state.  Returns self."""
+        for m in getattr(self, "modules", ()):
+            m.forget()
+        return self
+
+    def remember(self, mode="both"):
+        """Sequencers and whole-sequence modules of the tree keep their state
+        from one forward call to the next ("both", "train", "eval" or
+        "neither"; see AbstractSequencer).  Returns self."""
+        for m in getattr(self, "modules", ()):
+            m.remember(mode)
+        return self
+
+    def maxBPTTstep(self, rho):
+        """rho, the most steps backpropagation through time goes back, for
+        every recurrent module of the tree."""
+        for m in getattr(self, "modules", ()):
+            m.maxBPTTstep(rho)
+
     # ---- the module tree ----
     def apply(self, fn):
         """fn(m) for this module and every module below it, parents first."""

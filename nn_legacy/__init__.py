@@ -257,6 +257,28 @@ from .CosineDistance import CosineDistance
 from .CriterionTable import CriterionTable
 # ==== end of table and shape modules ====
 
+# ==== recurrent modules (the rnn package) ====
+from .LinearNoBias import LinearNoBias
+from .MaskZero import MaskZero
+from .AbstractRecurrent import AbstractRecurrent
+from .LSTMStep import LSTMStep
+from .FastLSTMStep import FastLSTMStep
+from .GRUStep import GRUStep
+from .LSTM import LSTM
+from .FastLSTM import FastLSTM
+from .GRU import GRU
+from .Recurrent import Recurrent
+from .Recursor import Recursor
+from .SeqLSTM import SeqLSTM
+from .SeqGRU import SeqGRU
+from .AbstractSequencer import AbstractSequencer
+from .Sequencer import Sequencer
+from .Repeater import Repeater
+from .BiSequencer import BiSequencer
+from .BiSequencerLM import BiSequencerLM
+from .SeqReverseSequence import SeqReverseSequence
+# ==== end of recurrent modules ====
+
 __all__ = ["jacobian", "manualSeed", "load_lua", "save", "load", "FormatError"] + sorted(
     name for name, value in dict(globals()).items()
     if isinstance(value, type) and issubclass(value, (Module, Criterion)))

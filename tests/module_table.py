@@ -610,3 +610,86 @@ ENTRIES = sorted(_ENTRIES, key=lambda e: e.id)
 def entries_of(cls_name):
     """The entries of one class."""
     return [e for e in ENTRIES if e.cls == cls_name]
+
+
+# ---- rnn
+# The rnn package's modules.  FastLSTM, LSTM, GRU and Recurrent take one time
+# step per forward and carry their state to the next (forget() starts over):
+# their entries feed one step, and the checks that compare repeated forwards
+# do not apply.  The sequencers, SeqLSTM and SeqGRU take a whole sequence
+# [seqlen, batch, size] (time first: no batch dim to split) and start afresh
+# at each forward.  Backpropagation through time is checked against central
+# differences in tests/test_rnn_gradients.py.
+ABSTRACT.update({
+    "AbstractRecurrent": "the base of the recurrent cells: it needs a step module (every cell has entries)",
+    "AbstractSequencer": "the base of the sequencers: remember() only (every sequencer has entries)",
+})
+
+_RNN_STATEFUL = "each forward is the next time step of one sequence, so repeated forwards differ"
+_RNN_SKIP_STATEFUL = {check: _RNN_STATEFUL for check in ("jacobian", "parameters", "strides", "batch", "buffers",
+                                                          "pickle", "dtype", "shape")}
+_RNN_TIME_FIRST = {"batch": "the input's first dim is time, not a batch of samples"}
+
+
+def _rnn_seq(rng):
+    return rng.uniform(-2, 2, (4, 2, 3))
+
+
+def _rnn_padded(rng):
+    x = rng.uniform(-2, 2, (4, 3))
+    x[1] = 0
+    return x
+
+
+def _rnn_paths(prefix, layout):
+    """Parameter paths of modules prefix.0, prefix.1, ...: layout "wb" for
+    a Linear, "w" for a LinearNoBias or CMul."""
+    return tuple(f"{prefix}.{k}.{name}" for k, kind in enumerate(layout)
+                 for name in (("weight", "bias") if kind == "wb" else ("weight",)))
+
+
+_LSTM_STEP = _rnn_paths("modules", ["wb", "w", "w", "wb", "w", "w", "wb", "w", "wb", "w", "w"])
+_GRU_STEP = _rnn_paths("modules", ["wb", "w", "wb", "w"])
+_FAST_LSTM = ("i2g.weight", "i2g.bias", "o2g.weight")
+
+
+def _prefixed(prefix, paths):
+    return tuple(f"{prefix}.{p}" for p in paths)
+
+
+_ENTRIES_RNN = [
+    Entry("LinearNoBias", lambda: nn.LinearNoBias(5, 3), lambda r: _u(r, 4, 5), params=("weight",)),
+    Entry("MaskZero", lambda: nn.MaskZero(nn.Linear(3, 4), 1), _rnn_padded, kinks=(0.0,),
+          params=("modules.0.weight", "modules.0.bias")),
+    Entry("FastLSTMStep", lambda: nn.FastLSTMStep(3, 4), lambda r: [_u(r, 2, 3), _u(r, 2, 4), _u(r, 2, 4)],
+          params=("modules.0.weight", "modules.0.bias", "modules.1.weight")),
+    Entry("LSTMStep", lambda: nn.LSTMStep(3, 4), lambda r: [_u(r, 2, 3), _u(r, 2, 4), _u(r, 2, 4)],
+          params=_LSTM_STEP),
+    Entry("GRUStep", lambda: nn.GRUStep(3, 4), lambda r: [_u(r, 2, 3), _u(r, 2, 4)], params=_GRU_STEP),
+    Entry("FastLSTM", lambda: nn.FastLSTM(3, 4), lambda r: _u(r, 2, 3), params=_FAST_LSTM, skip=_RNN_SKIP_STATEFUL),
+    Entry("LSTM", lambda: nn.LSTM(3, 4), lambda r: _u(r, 2, 3), params=_prefixed("recurrentModule", _LSTM_STEP),
+          skip=_RNN_SKIP_STATEFUL),
+    Entry("GRU", lambda: nn.GRU(3, 4), lambda r: _u(r, 2, 3), params=_prefixed("recurrentModule", _GRU_STEP),
+          skip=_RNN_SKIP_STATEFUL),
+    Entry("Recurrent", lambda: nn.Recurrent(4, nn.Linear(3, 4), nn.Linear(4, 4), nn.Tanh()), lambda r: _u(r, 2, 3),
+          params=("startModule.bias", "inputModule.weight", "inputModule.bias", "feedbackModule.weight",
+                  "feedbackModule.bias"), skip=_RNN_SKIP_STATEFUL),
+    Entry("Recursor", lambda: nn.Recursor(nn.Linear(3, 4)), lambda r: _u(r, 2, 3),
+          params=("module.weight", "module.bias"),
+          skip={"buffers": "each forward is a new time step, on a clone of its own with buffers of its own"}),
+    Entry("SeqLSTM", lambda: nn.SeqLSTM(3, 4), _rnn_seq, params=("weight", "bias"), skip=_RNN_TIME_FIRST),
+    Entry("SeqGRU", lambda: nn.SeqGRU(3, 4), _rnn_seq, params=("weight", "bias"), skip=_RNN_TIME_FIRST),
+    Entry("Sequencer", lambda: nn.Sequencer(nn.FastLSTM(3, 4)), _rnn_seq, params=_prefixed("module", _FAST_LSTM),
+          skip=_RNN_TIME_FIRST),
+    Entry("Repeater", lambda: nn.Repeater(nn.GRU(3, 4), 3), lambda r: _u(r, 2, 3),
+          params=_prefixed("module.recurrentModule", _GRU_STEP)),
+    Entry("BiSequencer", lambda: nn.BiSequencer(nn.FastLSTM(3, 4), nn.GRU(3, 2)), _rnn_seq,
+          params=_prefixed("fwdSeq.module", _FAST_LSTM) + _prefixed("bwdSeq.module.recurrentModule", _GRU_STEP),
+          skip=_RNN_TIME_FIRST),
+    Entry("BiSequencerLM", lambda: nn.BiSequencerLM(nn.GRU(3, 4)), _rnn_seq,
+          params=_prefixed("fwdSeq.module.recurrentModule", _GRU_STEP)
+          + _prefixed("bwdSeq.module.recurrentModule", _GRU_STEP), skip=_RNN_TIME_FIRST),
+    Entry("SeqReverseSequence", lambda: nn.SeqReverseSequence(0), _rnn_seq,
+          reference=lambda x: np.flip(x, 0).copy(), skip=_RNN_TIME_FIRST),
+]
+ENTRIES = sorted(_ENTRIES + _ENTRIES_RNN, key=lambda e: e.id)

@@ -1,0 +1,113 @@
+import numpy as np
+
+from ._arrays import reuse
+from ._checks import check_positive
+from ._recurrent import CachedDeltas, acc_update_by_swap, check_like, step_inputs
+from .Container import Container
+from .Linear import Linear
+from .LinearNoBias import LinearNoBias
+
+
+def _sigmoid(a):
+    return 1 / (1 + np.exp(-a))
+
+
+class GRUStep(CachedDeltas, Container):
+    """One step of the rnn package's GRU: the step module ``GRU`` clones for
+    every time step.
+
+    input ``[x, h]`` (x ``[batch, inputSize]``, the previous output h
+    ``[batch, outputSize]``; or both without the batch dim); output h'::
+
+        [r, z] = sigmoid(i2g(x) + o2g(h))      r: reset gate, z: update gate
+        n      = tanh(W_xn x + b_n + W_hn (r * h))
+        h'     = (1 - z) * n + z * h
+
+    i2g is a Linear(inputSize -> 2*outputSize) (r then z), o2g a
+    LinearNoBias(outputSize -> 2*outputSize), W_xn a Linear and W_hn a
+    LinearNoBias of outputSize outputs: ``modules`` in that order, the order
+    of the rnn package's parameters().  The reset gate scales h *before* W_hn,
+    and the candidate n has no recurrent bias: this is not torch.nn.GRU,
+    whose reset gate scales ``W_hn h + b_hn`` (so GRUCellFused cannot run it).
+
+    Backward, with g = dL/dh'::
+
+        dn = g * (1 - z) * (1 - n^2)            (w.r.t. n's pre-activation)
+        dz = g * (h - n) * z (1 - z)
+        ds = W_hn^T dn                          (w.r.t. s = r * h)
+        dr = ds * h * r (1 - r)
+        dL/dx = i2g^T [dr, dz] + W_xn^T dn
+        dL/dh = g * z + ds * r + o2g^T [dr, dz]
+
+    i2g accumulates from (x, [dr, dz]), o2g from (h, [dr, dz]), W_xn from
+    (x, dn) and W_hn from (r * h, dn).
+    """
+
+    _buffer_names = ("_saved", "_cache")
+
+    def __init__(self, inputSize, outputSize):
+        check_positive("GRUStep", inputSize=inputSize, outputSize=outputSize)
+        super().__init__()
+        self.inputSize, self.outputSize = int(inputSize), int(outputSize)
+        D, H = self.inputSize, self.outputSize
+        self.add(Linear(D, 2 * H)).add(LinearNoBias(H, 2 * H)).add(Linear(D, H)).add(LinearNoBias(H, H))
+        self._saved = self._cache = None
+
+    def _unpack(self, input):
+        return step_inputs(self, input, ("x", "h"))
+
+    def updateOutput(self, input):
+        self._cache = None
+        x, h = self._unpack(input)
+        i2g, o2g, xn, hn = self.modules
+        H = self.outputSize
+        gates = _sigmoid(i2g.forward(x) + o2g.forward(h))
+        r, z = gates[..., :H], gates[..., H:]
+        s = r * h
+        n = np.tanh(xn.forward(x) + hn.forward(s))
+        self.output = reuse(self.output, h.shape, h.dtype, x, h)
+        np.multiply(1 - z, n, out=self.output)
+        self.output += z * h
+        self._saved = [r, z, s, n]
+        return self.output
+
+    def _deltas(self, input, gradOutput):
+        """(x, h, s, dL/d[r, z] pre-activations, dL/dn pre-activation, dL/ds)."""
+        if self._saved is None:
+            raise RuntimeError("GRUStep: backward needs the gates of a forward pass first")
+        x, h = self._unpack(input)
+        check_like(self, gradOutput, self.output)
+        r, z, s, n = self._saved
+        g = gradOutput
+        dn = g * (1 - z) * (1 - n * n)
+        ds = self.modules[3].updateGradInput(s, dn)
+        dgates = np.concatenate([ds * h * r * (1 - r), g * (h - n) * z * (1 - z)], axis=-1)
+        return x, h, s, dgates, dn, ds
+
+    def updateGradInput(self, input, gradOutput):
+        self._cache = None
+        x, h, s, dgates, dn, ds = self._deltas_of(input, gradOutput)
+        i2g, o2g, xn, _ = self.modules
+        r, z = self._saved[:2]
+        old = self.gradInput if isinstance(self.gradInput, list) else (None, None)
+        gx, gh = (reuse(b, a.shape, a.dtype, x, h, gradOutput) for b, a in zip(old, (x, h)))
+        np.add(i2g.updateGradInput(x, dgates), xn.updateGradInput(x, dn), out=gx)
+        np.multiply(gradOutput, z, out=gh)
+        gh += ds * r
+        gh += o2g.updateGradInput(h, dgates)
+        self.gradInput = [gx, gh]
+        return self.gradInput
+
+    def accGradParameters(self, input, gradOutput, scale=1):
+        x, h, s, dgates, dn, _ = self._deltas_of(input, gradOutput)
+        i2g, o2g, xn, hn = self.modules
+        i2g.accGradParameters(x, dgates, scale)
+        o2g.accGradParameters(h, dgates, scale)
+        xn.accGradParameters(x, dn, scale)
+        hn.accGradParameters(s, dn, scale)
+
+    def accUpdateGradParameters(self, input, gradOutput, lr):
+        acc_update_by_swap(self, lambda: self.accGradParameters(input, gradOutput, -lr))
+
+    def __repr__(self):
+        return f"nn.GRUStep({self.inputSize} -> {self.outputSize})"

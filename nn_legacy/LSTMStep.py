@@ -1,0 +1,145 @@
+import numpy as np
+
+from ._arrays import reuse
+from ._checks import check_positive
+from ._recurrent import CachedDeltas, acc_update_by_swap, check_like, step_inputs
+from .CMul import CMul
+from .Container import Container
+from .Linear import Linear
+from .LinearNoBias import LinearNoBias
+
+
+def _sigmoid(a):
+    return 1 / (1 + np.exp(-a))
+
+
+class LSTMStep(CachedDeltas, Container):
+    """One step of the rnn package's LSTM, with peephole connections: the step
+    module ``LSTM`` clones for every time step.
+
+    input ``[x, h, c]`` (x ``[batch, inputSize]``, the previous output h and
+    cell c ``[batch, outputSize]``; or all without the batch dim); output
+    ``[h', c']``::
+
+        i  = sigmoid(W_xi x + b_i + W_hi h + w_ci * c)
+        f  = sigmoid(W_xf x + b_f + W_hf h + w_cf * c)
+        z  = tanh(W_xz x + b_z + W_hz h)
+        c' = f * c + i * z
+        o  = sigmoid(W_xo x + b_o + W_ho h + w_co * c')
+        h' = o * tanh(c')
+
+    (``*`` elementwise: the cell-to-gate weights are diagonal.)  Each W_x. is
+    a Linear, each W_h. a LinearNoBias and each w_c. a CMul, in the order of
+    the rnn package's parameters(): forget gate (W_xf, W_hf, w_cf), input gate
+    (W_xi, W_hi, w_ci), hidden (W_xz, W_hz), output gate (W_xo, W_ho, w_co);
+    ``cell2gate=False`` drops the w_c. terms.
+
+    Backward, with gh = dL/dh' and gc = dL/dc' (what later steps send back)::
+
+        a_o: do = gh * tanh(c') * o (1 - o)
+        dc' = gc + gh * o * (1 - tanh(c')^2) + do * w_co
+        a_i: di = dc' * z * i (1 - i),   a_f: df = dc' * c * f (1 - f)
+        a_z: dz = dc' * i * (1 - z^2)
+        dL/dc = dc' * f + di * w_ci + df * w_cf
+        dL/dx = sum of W_x.^T d.,   dL/dh = sum of W_h.^T d.
+
+    and each Linear, LinearNoBias and CMul accumulates its gradient from
+    its own d. (the CMuls from c, or c' for w_co).
+    """
+
+    _buffer_names = ("_gates", "_cache")
+
+    def __init__(self, inputSize, outputSize, cell2gate=True):
+        check_positive("LSTMStep", inputSize=inputSize, outputSize=outputSize)
+        super().__init__()
+        self.inputSize, self.outputSize, self.cell2gate = int(inputSize), int(outputSize), bool(cell2gate)
+        D, H = self.inputSize, self.outputSize
+        for gate in "fizo":
+            self.add(Linear(D, H))
+            self.add(LinearNoBias(H, H))
+            if gate != "z" and self.cell2gate:
+                self.add(CMul(H))
+        self._gates = self._cache = None
+
+    def _parts(self):
+        """gate -> (Linear from x, LinearNoBias from h, CMul from the cell or None)."""
+        parts, k = {}, 0
+        for gate in "fizo":
+            peep = gate != "z" and self.cell2gate
+            parts[gate] = (self.modules[k], self.modules[k + 1], self.modules[k + 2] if peep else None)
+            k += 3 if peep else 2
+        return parts
+
+    def _unpack(self, input):
+        return step_inputs(self, input, ("x", "h", "c"))
+
+    def _pre(self, gate, x, h, c):
+        wx, wh, wc = self._parts()[gate]
+        a = wx.forward(x) + wh.forward(h)
+        if wc is not None:
+            a += wc.forward(c)
+        return a
+
+    def updateOutput(self, input):
+        self._cache = None
+        x, h, c = self._unpack(input)
+        i = _sigmoid(self._pre("i", x, h, c))
+        f = _sigmoid(self._pre("f", x, h, c))
+        z = np.tanh(self._pre("z", x, h, c))
+        hy, cy = self.output if isinstance(self.output, list) else (None, None)
+        cy = reuse(cy, c.shape, c.dtype, x, h, c)
+        np.multiply(f, c, out=cy)
+        cy += i * z
+        o = _sigmoid(self._pre("o", x, h, cy))
+        hy = reuse(hy, c.shape, c.dtype, x, h, c, cy)
+        np.multiply(o, np.tanh(cy), out=hy)
+        self._gates = [i, f, z, o]
+        self.output = [hy, cy]
+        return self.output
+
+    def _deltas(self, input, gradOutput):
+        """(x, h, c, {gate: dL/d pre-activation}, dL/dc' in total)."""
+        if self._gates is None:
+            raise RuntimeError("LSTMStep: backward needs the gates of a forward pass first")
+        x, h, c = self._unpack(input)
+        check_like(self, gradOutput, self.output)
+        gh, gc = gradOutput
+        i, f, z, o = self._gates
+        cy = self.output[1]
+        tc = np.tanh(cy)
+        do = gh * tc * o * (1 - o)
+        dcy = gc + gh * o * (1 - tc * tc)
+        wco = self._parts()["o"][2]
+        if wco is not None:
+            dcy += do * wco.weight
+        d = {"i": dcy * z * i * (1 - i), "f": dcy * c * f * (1 - f), "z": dcy * i * (1 - z * z), "o": do}
+        return x, h, c, d, dcy
+
+    def updateGradInput(self, input, gradOutput):
+        self._cache = None
+        x, h, c, d, dcy = self._deltas_of(input, gradOutput)
+        old = self.gradInput if isinstance(self.gradInput, list) else (None, None, None)
+        gx, gh, gcx = (reuse(b, a.shape, a.dtype, x, h, c, *gradOutput) for b, a in zip(old, (x, h, c)))
+        gx[...] = gh[...] = 0
+        np.multiply(dcy, self._gates[1], out=gcx)
+        for gate, (wx, wh, wc) in self._parts().items():
+            gx += wx.updateGradInput(x, d[gate])
+            gh += wh.updateGradInput(h, d[gate])
+            if wc is not None and gate != "o":
+                gcx += wc.updateGradInput(c, d[gate])
+        self.gradInput = [gx, gh, gcx]
+        return self.gradInput
+
+    def accGradParameters(self, input, gradOutput, scale=1):
+        x, h, c, d, _ = self._deltas_of(input, gradOutput)
+        for gate, (wx, wh, wc) in self._parts().items():
+            wx.accGradParameters(x, d[gate], scale)
+            wh.accGradParameters(h, d[gate], scale)
+            if wc is not None:
+                wc.accGradParameters(self.output[1] if gate == "o" else c, d[gate], scale)
+
+    def accUpdateGradParameters(self, input, gradOutput, lr):
+        acc_update_by_swap(self, lambda: self.accGradParameters(input, gradOutput, -lr))
+
+    def __repr__(self):
+        return f"nn.LSTMStep({self.inputSize} -> {self.outputSize}{'' if self.cell2gate else ', no peepholes'})"

@@ -1,0 +1,106 @@
+import numpy as np
+
+from ._arrays import describe
+from ._recurrent import first_array
+from ._tables import check_nested_like, nested_copy
+from .Decorator import Decorator
+
+
+class MaskZero(Decorator):
+    """Zeroes the output of the decorated module for the samples whose input
+    is all zeros (the rnn package's padding mask).
+
+    The mask comes from the first array of the input (the first entry of a
+    table, recursively: a recurrent step module's ``x``).  With
+    ``nInputDim`` dims it is one sample; with ``nInputDim + 1`` the first dim
+    is the batch and sample b is masked when ``x[b]`` is all zeros (NaN is
+    not zero).  Every array of the output (a table too) has the masked
+    samples' entries set to 0, and so has the gradOutput before it goes to
+    the module, in updateGradInput and accGradParameters alike: a masked
+    sample sends no gradient back and adds none to the parameters.  (The
+    rnn package passed the unmasked gradOutput to accGradParameters; the
+    parameter gradient here is the true one.)
+
+    ``AbstractRecurrent.maskZero(nInputDim)`` wraps a recurrent module's step
+    module this way, so a padded sample's output and state are zero during
+    its padding.
+    """
+
+    def __init__(self, module, nInputDim, silent=False):
+        super().__init__(module)
+        if not isinstance(nInputDim, (int, np.integer)) or isinstance(nInputDim, bool) or nInputDim < 1:
+            raise ValueError(f"MaskZero: nInputDim must be a positive integer, got {nInputDim!r}")
+        self.nInputDim = int(nInputDim)
+        self.zeroMask = None
+        self._gradOutput = None
+
+    _buffer_names = ("zeroMask", "_gradOutput")
+
+    def _t7_fixup(self, version):
+        self.nInputDim = int(self.nInputDim)
+        self.zeroMask = self._gradOutput = None
+        for name in ("_zeroMask", "_maskbyte", "_maskindices", "gradOutput", "batchmode", "module", "v2"):
+            vars(self).pop(name, None)
+
+    def _mask(self, input):
+        """The samples to zero: a bool array [batch], or a 0D bool for one sample."""
+        x = first_array(input)
+        if not isinstance(x, np.ndarray):
+            raise TypeError(f"MaskZero: the input's first array must be a numpy array, got {type(x).__name__}")
+        if x.ndim == self.nInputDim:
+            return np.array(not np.any(x != 0))
+        if x.ndim == self.nInputDim + 1:
+            return ~np.any(x.reshape(x.shape[0], -1) != 0, axis=1)
+        raise ValueError(f"MaskZero: the input's first array must have nInputDim={self.nInputDim} dims "
+                         f"(one sample) or {self.nInputDim + 1} (a batch), got {describe(x)}")
+
+    def _masked(self, buffer, value, name):
+        """A copy of value (an array or nested table) with the masked samples zeroed."""
+        out = nested_copy(buffer, value)
+        self._apply(out, name)
+        return out
+
+    def _apply(self, value, name):
+        if isinstance(value, list):
+            for v in value:
+                self._apply(v, name)
+            return
+        mask = self.zeroMask
+        if mask.ndim == 0:
+            if mask:
+                value[...] = 0
+            return
+        if value.ndim == 0 or value.shape[0] != mask.shape[0]:
+            raise ValueError(f"MaskZero: every array of the {name} must have the batch of {mask.shape[0]} "
+                             f"samples first, got {describe(value)}")
+        value[mask] = 0
+
+    def updateOutput(self, input):
+        self.zeroMask = self._mask(input)
+        out = self._child(0, "updateOutput", input)
+        self.output = self._masked(self.output, out, "output")
+        return self.output
+
+    def _masked_gradOutput(self, gradOutput):
+        if self.zeroMask is None:
+            raise RuntimeError("MaskZero: backward needs the mask of a forward pass first")
+        check_nested_like(self, gradOutput, self.output)
+        self._gradOutput = self._masked(self._gradOutput, gradOutput, "gradOutput")
+        return self._gradOutput
+
+    def updateGradInput(self, input, gradOutput):
+        self.gradInput = self._child(0, "updateGradInput", input, self._masked_gradOutput(gradOutput))
+        return self.gradInput
+
+    def accGradParameters(self, input, gradOutput, scale=1):
+        self._child(0, "accGradParameters", input, self._masked_gradOutput(gradOutput), scale)
+
+    def backward(self, input, gradOutput, scale=1):
+        self.gradInput = self._child(0, "backward", input, self._masked_gradOutput(gradOutput), scale)
+        return self.gradInput
+
+    def accUpdateGradParameters(self, input, gradOutput, lr):
+        self._child(0, "accUpdateGradParameters", input, self._masked_gradOutput(gradOutput), lr)
+
+    def __repr__(self):
+        return f"nn.MaskZero({self.nInputDim}) @ " + repr(self.modules[0])

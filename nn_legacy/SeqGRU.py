@@ -1,0 +1,123 @@
+import math
+
+import numpy as np
+
+from ._checks import check_positive
+from ._random import generator
+from ._seqrnn import SeqRecurrent, sigmoid
+
+
+class SeqGRU(SeqRecurrent):
+    """The rnn package's GRU over a whole sequence per forward: input x
+    ``[seqlen, batch, inputSize]`` (``[batch, seqlen, inputSize]`` with
+    ``batchfirst = True``) or the table ``[h0, x]``; output h ``[seqlen,
+    batch, outputSize]``::
+
+        [r, u] = sigmoid(x_t W_x[:, :2H] + h_{t-1} W_h[:, :2H] + b[:2H])
+        n      = tanh(x_t W_x[:, 2H:] + (r * h_{t-1}) W_h[:, 2H:] + b[2H:])
+        h_t    = (1 - u) * n + u * h_{t-1}
+
+    (H = outputSize; r the reset gate, u the update gate.)  ``weight`` is
+    ``[inputSize + outputSize, 3 * outputSize]`` (W_x's rows, then W_h's),
+    ``bias`` ``[3 * outputSize]``; the same GRU as GRU / GRUStep with its
+    four matrices side by side.  reset() as SeqLSTM (the bias of u is 1).
+
+    Backward through time, with g the gradient w.r.t. h_t (gradOutput[t]
+    plus what step t + 1 sent back)::
+
+        d_n = g * (1 - u) * (1 - n^2)
+        s   = d_n W_h[:, 2H:]^T          (w.r.t. r * h_{t-1})
+        d_r = s * h_{t-1} * r (1 - r),   d_u = g * (h_{t-1} - n) * u (1 - u)
+        dL/dx_t = [d_r, d_u, d_n] W_x^T
+        to step t - 1: g * u + s * r + [d_r, d_u] W_h[:, :2H]^T
+
+    Initial state, remember, userPrevOutput, gradPrevOutput, maskZero,
+    batchfirst and the three backward verbs: as SeqLSTM.
+    ``SeqGRU(inputSize, outputSize)``.
+    """
+
+    _gates = 3
+    _state_names = ("h0",)
+
+    def __init__(self, inputSize, outputSize):
+        super().__init__()
+        check_positive("SeqGRU", inputSize=inputSize, outputSize=outputSize)
+        self.inputSize, self.outputSize = int(inputSize), int(outputSize)
+        self._init_parameters(self.inputSize, self.outputSize, 3)
+
+    def _sizes(self):
+        return self.inputSize, self.outputSize
+
+    def _t7_fixup(self, version):
+        from ._rnn_t7 import size_field
+        self.inputSize = size_field(self, "inputSize", "inputsize")
+        self.outputSize = size_field(self, "outputSize", "outputsize")
+        for name in ("inputsize", "outputsize", "seqLength", "miniBatch"):
+            vars(self).pop(name, None)
+        super()._t7_fixup(version)
+        self._check_loaded()
+
+    def reset(self, std=None):
+        std = 1 / math.sqrt(self.outputSize + self.inputSize) if std is None else std
+        self.bias[...] = 0
+        self.bias[self.outputSize:2 * self.outputSize] = 1
+        self.weight[...] = generator().normal(0, std, self.weight.shape).astype(self.weight.dtype)
+        return self
+
+    def _forward_steps(self, x, states, mask):
+        h0, = states
+        T, N, _ = x.shape
+        H, D = self.H, self.D
+        Wx, Wh = self.weight[:D], self.weight[D:]
+        h = self._reuse("_h", (T, N, H), x.dtype)
+        gates = self._reuse("_gates_buffer", (T, N, 3 * H), x.dtype)
+        np.matmul(x.reshape(T * N, D), Wx, out=gates.reshape(T * N, 3 * H))
+        gates += self.bias
+        prev = h0
+        for t in range(T):
+            a = gates[t]
+            a[:, :2 * H] = sigmoid(a[:, :2 * H] + prev @ Wh[:, :2 * H])
+            r, u = a[:, :H], a[:, H:2 * H]
+            a[:, 2 * H:] = np.tanh(a[:, 2 * H:] + (r * prev) @ Wh[:, 2 * H:])
+            n = a[:, 2 * H:]
+            np.multiply(1 - u, n, out=h[t])
+            h[t] += u * prev
+            if mask is not None:
+                h[t][mask[t]] = 0
+                a[mask[t]] = 0
+            prev = h[t]
+        self._last = [h[T - 1].copy()]
+        return h
+
+    def _backward_steps(self, x, grad_h, states, mask, want_input, scale):
+        h0, = states
+        T, N, _ = x.shape
+        H, D = self.H, self.D
+        Wx, Wh = self.weight[:D], self.weight[D:]
+        h, gates = self._h, self._gates_buffer
+        grad_x = self._reuse("_grad_x", x.shape, x.dtype) if want_input else None
+        g, _ = self._start_gradients(N, x.dtype)
+        d = np.empty((N, 3 * H), x.dtype)
+        for t in reversed(range(T)):
+            prev = h0 if t == 0 else h[t - 1]
+            g = g + grad_h[t]
+            if mask is not None:
+                g[mask[t]] = 0
+            a = gates[t]
+            r, u, n = a[:, :H], a[:, H:2 * H], a[:, 2 * H:]
+            d[:, 2 * H:] = g * (1 - u) * (1 - n * n)
+            s = d[:, 2 * H:] @ Wh[:, 2 * H:].T
+            d[:, :H] = s * prev * r * (1 - r)
+            d[:, H:2 * H] = g * (prev - n) * u * (1 - u)
+            if want_input:
+                np.matmul(d, Wx.T, out=grad_x[t])
+            if scale is not None:
+                self.gradWeight[:D] += scale * (x[t].T @ d)
+                self.gradWeight[D:, :2 * H] += scale * (prev.T @ d[:, :2 * H])
+                self.gradWeight[D:, 2 * H:] += scale * ((r * prev).T @ d[:, 2 * H:])
+                self.gradBias += scale * d.sum(axis=0)
+            g = g * u + s * r + d[:, :2 * H] @ Wh[:, :2 * H].T
+        return grad_x, (g,)
+
+    def __repr__(self):
+        return f"nn.SeqGRU({self.inputSize} -> {self.outputSize})"

@@ -1,0 +1,46 @@
+import numpy as np
+
+from ._arrays import check_like, describe, reuse
+from ._dims import from_lua
+from .Module import Module
+
+
+class SeqReverseSequence(Module):
+    """Reverses an array along one of its first three dims: ``output =
+    np.flip(input, dim)`` as a new contiguous array (``dim`` 0-based, at
+    most 2; the rnn package's dims were 1-based).  gradInput is gradOutput
+    reversed the same way."""
+
+    def __init__(self, dim):
+        super().__init__()
+        if not isinstance(dim, (int, np.integer)) or isinstance(dim, bool) or not 0 <= dim <= 2:
+            raise ValueError(f"SeqReverseSequence: dim must be 0, 1 or 2, got {dim!r}")
+        self.dim = int(dim)
+
+    def _t7_fixup(self, version):
+        self.dim = from_lua(self.dim)
+        for name in ("outputIndices", "gradIndices"):
+            vars(self).pop(name, None)
+
+    def _reversed(self, buffer, value, name):
+        if not isinstance(value, np.ndarray):
+            raise TypeError(f"SeqReverseSequence: {name} must be a numpy array, got {type(value).__name__}")
+        if value.ndim <= self.dim:
+            raise ValueError(f"SeqReverseSequence: {name} must have more than {self.dim} dims to reverse dim "
+                             f"{self.dim}, got {describe(value)}")
+        out = reuse(buffer, value.shape, value.dtype, value)
+        out[...] = np.flip(value, self.dim)
+        return out
+
+    def updateOutput(self, input):
+        self._kernels(input)
+        self.output = self._reversed(self.output, input, "input")
+        return self.output
+
+    def updateGradInput(self, input, gradOutput):
+        check_like(self, gradOutput, "gradOutput", input, "the input")
+        self.gradInput = self._reversed(self.gradInput, gradOutput, "gradOutput")
+        return self.gradInput
+
+    def __repr__(self):
+        return f"nn.SeqReverseSequence({self.dim})"

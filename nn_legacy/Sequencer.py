@@ -1,0 +1,126 @@
+import numpy as np
+
+from ._arrays import describe, reuse
+from ._recurrent import acc_update_by_swap, copy_of
+from ._tables import check_length
+from .AbstractRecurrent import AbstractRecurrent
+from .AbstractSequencer import AbstractSequencer
+from .Module import Module
+
+
+class Sequencer(AbstractSequencer):
+    """Applies a module to every step of a sequence: the rnn package's way to
+    run a recurrent module over a whole sequence in one forward.
+
+    The sequence is a table (list) of steps, or an array ``[seqlen, ...]``
+    whose first dim is time; the output is laid out the same way (a list
+    of the steps' outputs, or an array ``[seqlen, ...]``).  A module that is
+    not recurrent is wrapped in a Recursor (one clone per step, sharing the
+    parameters), so ``Sequencer(Sequential(LookupTable, FastLSTM, Linear))``
+    runs a whole network step by step.
+
+    forward: the module forgets its past (unless ``remember()`` says
+    otherwise, see AbstractSequencer), gets rho = seqlen, and is fed the
+    steps in order.  backward: the steps in reverse order, each with its
+    gradOutput (full backpropagation through time over the sequence); with
+    ``remember``, the state carried in from the previous call is a
+    constant.  updateGradInput and accGradParameters may be called
+    separately, each after the forward.  In evaluation the outputs are
+    copies (the module reuses its buffers from step to step then).
+    """
+
+    def __init__(self, module):
+        if not isinstance(module, Module):
+            raise TypeError(f"Sequencer: expected a Module, got {type(module).__name__}")
+        from .Recursor import Recursor
+        super().__init__(module if isinstance(module, AbstractRecurrent) else Recursor(module))
+        self.module = self.modules[0]
+        self.output, self.gradInput = None, None
+
+    def _t7_fixup(self, version):
+        for name in ("tableoutput", "tablegradInput", "tablegradinput", "_output", "dpnn_mediumEmpty"):
+            vars(self).pop(name, None)
+        if not isinstance(self.modules[0], AbstractRecurrent):   # as the constructor does
+            from .Recursor import Recursor
+            self.modules[0] = Recursor(self.modules[0])
+        self.module = self.modules[0]
+        self.output = self.gradInput = None
+
+    # ---- sequences: a list of steps or an array with time first ----
+    def _steps(self, sequence, name="input"):
+        if isinstance(sequence, (list, tuple)):
+            if not sequence:
+                raise ValueError(f"{type(self).__name__}: {name} must be a sequence of at least one step, got an "
+                                 "empty table")
+            return list(sequence)
+        if isinstance(sequence, np.ndarray):
+            if sequence.ndim < 1 or sequence.shape[0] == 0:
+                raise ValueError(f"{type(self).__name__}: {name} must have at least one step along its first "
+                                 f"dim, got {describe(sequence)}")
+            return [sequence[t] for t in range(sequence.shape[0])]
+        raise TypeError(f"{type(self).__name__}: {name} must be a table (list) of steps or an array [seqlen, ...], "
+                        f"got {type(sequence).__name__}")
+
+    def _gather(self, buffer, steps, like):
+        """The steps' arrays as like is laid out: a list, or one array
+        [seqlen, ...] (into buffer when it fits)."""
+        if isinstance(like, np.ndarray):
+            first = steps[0]
+            if not isinstance(first, np.ndarray) or any(np.shape(s) != first.shape for s in steps):
+                raise ValueError(f"{type(self).__name__}: the module's step results must be arrays of one shape to "
+                                 "stack them along time")
+            out = reuse(buffer, (len(steps),) + first.shape, first.dtype, *steps)
+            for t, s in enumerate(steps):
+                out[t] = s
+            return out
+        return list(steps)
+
+    def _grad_steps(self, input, gradOutput):
+        steps = self._steps(input)
+        if isinstance(input, np.ndarray) and not isinstance(gradOutput, np.ndarray):
+            raise TypeError(f"{type(self).__name__}: gradOutput must be an array [seqlen, ...] like the input, got "
+                            f"{type(gradOutput).__name__}")
+        grads = self._steps(gradOutput, "gradOutput")
+        check_length(self, grads, len(steps), "gradOutput", "the input's steps")
+        return steps, grads
+
+    # ---- the verbs ----
+    def updateOutput(self, input):
+        steps = self._steps(input)
+        self.module.maxBPTTstep(len(steps))
+        if not self.hasMemory():
+            self.module.forget()
+        # in evaluation the module reuses its buffers from step to step: keep copies
+        keep = (lambda o: o) if self.train else copy_of
+        outs = [keep(self._child(0, "updateOutput", x)) for x in steps]
+        self.output = self._gather(self.output, outs, input)
+        return self.output
+
+    def updateGradInput(self, input, gradOutput):
+        steps, grads = self._grad_steps(input, gradOutput)
+        gradInputs = [None] * len(steps)
+        for t in reversed(range(len(steps))):
+            gradInputs[t] = self._child(0, "updateGradInput", steps[t], grads[t])
+        self.gradInput = self._gather(self.gradInput, gradInputs, input)
+        return self.gradInput
+
+    def accGradParameters(self, input, gradOutput, scale=1):
+        steps, grads = self._grad_steps(input, gradOutput)
+        for t in reversed(range(len(steps))):
+            self._child(0, "accGradParameters", steps[t], grads[t], scale)
+
+    def accUpdateGradParameters(self, input, gradOutput, lr):
+        acc_update_by_swap(self, lambda: self.accGradParameters(input, gradOutput, -lr))
+
+    def training(self):
+        if not self.train:
+            self.module.forget()
+        super().training()
+
+    def evaluate(self):
+        if self.train:
+            self.module.forget()
+        super().evaluate()
+
+    def __repr__(self):
+        return "nn.Sequencer @ " + repr(self.module)

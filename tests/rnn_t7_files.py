@@ -1,0 +1,308 @@
+"""Torch7 objects as the rnn package's constructors built them, to write with
+t7_writer and load with nn_legacy.load_lua.
+
+Each builder follows the Lua source of its class (Element-Research/rnn, "er",
+or torch/rnn, "tr", whose LSTM / FastLSTM / GRU moved to deprecated/ and
+renamed rho to seqlen): the same class names, fields and module trees,
+with the weights given (in Torch7's layouts) so a test can check the loaded
+module against an independent computation.  ``used=True`` adds what a module
+holds after it ran a few steps (step > 1, outputs, cells, step clones).
+"""
+import numpy as np
+
+from t7_writer import T7Object
+
+EMPTY = np.zeros(0)
+
+
+def table(*items):
+    return {i + 1: item for i, item in enumerate(items)}
+
+
+def obj(name, fields=None, **more):
+    f = {"train": True, "output": EMPTY, "gradInput": EMPTY, "_type": "torch.DoubleTensor"}
+    f.update(fields or {})
+    f.update(more)
+    return T7Object(f"nn.{name}", f)
+
+
+def seq(*modules):
+    return obj("Sequential", modules=table(*modules))
+
+
+def concat(*modules):
+    return obj("ConcatTable", modules=table(*modules), output={})
+
+
+def para(*modules):
+    return obj("ParallelTable", modules=table(*modules), output={}, gradInput={})
+
+
+def linear(w, b):
+    return obj("Linear", weight=w, bias=b, gradWeight=np.full_like(w, np.nan), gradBias=np.full_like(b, np.nan))
+
+
+def linear_no_bias(w, flavour="er"):
+    """rnn's LinearNoBias (er), or torch/rnn's nn.Linear(...):noBias() (tr)."""
+    if flavour == "tr":
+        return obj("Linear", weight=w, gradWeight=np.zeros_like(w))
+    return obj("LinearNoBias", weight=w, gradWeight=np.zeros_like(w))
+
+
+def cmul(w):
+    return obj("CMul", weight=w, gradWeight=np.zeros_like(w), size=np.array([float(w.size)]))
+
+
+def dropout():
+    """rnn's lazy Dropout with p = 0, as its LSTM / GRU put before each Linear."""
+    return obj("Dropout", p=0.0, v2=True, noise=EMPTY, lazy=True, mono=False, flag=True)
+
+
+def simple(name, **fields):
+    return obj(name, **fields)
+
+
+# ---------------------------------------------------------------- cells
+def _recurrent_fields(step, rho, flavour, used, size_fields):
+    """The AbstractRecurrent fields around a step module."""
+    fields = dict(size_fields)
+    fields.update({"outputs": {}, "gradInputs": {}, "_gradOutputs": {}, "gradOutputs": {}, "step": 1.0,
+                   "modules": table(step), "sharedClones": table(step)})
+    if flavour == "er":
+        fields.update({"rho": float(rho), "recurrentModule": step})
+    else:
+        fields.update({"seqlen": float(rho)})
+    if used:
+        H = int(size_fields.get("outputSize", 2))
+        fields.update({"step": 4.0, "outputs": table(*(np.full((2, H), 0.5) for _ in range(3))),
+                       "sharedClones": {1: step, 2: step, 3: step}, "updateGradInputStep": 2.0})
+    return fields
+
+
+def fast_lstm_step_nn(i2g, o2g, H):
+    """FastLSTM.buildModel without nngraph."""
+    gates = seq(obj("NarrowTable", offset=1.0, length=2.0), para(i2g, o2g), obj("CAddTable"),
+                obj("Reshape", size=np.array([4.0, H]), nelement=4.0 * H),
+                obj("SplitTable", dimension=1.0, nInputDims=2.0),
+                para(obj("Sigmoid"), obj("Tanh"), obj("Sigmoid"), obj("Sigmoid")))
+    hidden = seq(obj("NarrowTable", offset=1.0, length=2.0), obj("CMulTable"))
+    cell = seq(concat(obj("SelectTable", index=3.0), obj("SelectTable", index=5.0)), obj("CMulTable"))
+    next_cell = seq(concat(hidden, cell), obj("CAddTable"))
+    cell_act = seq(obj("SelectTable", index=1.0), obj("Tanh"))
+    output = seq(concat(cell_act, obj("SelectTable", index=2.0)), obj("CMulTable"))
+    return seq(concat(gates, obj("SelectTable", index=3.0)), obj("FlattenTable"),
+               concat(next_cell, obj("SelectTable", index=4.0)), obj("FlattenTable"),
+               concat(output, obj("SelectTable", index=1.0)))
+
+
+def _node(module=None, **data):
+    """An nngraph.Node as gModules hold them (never converted: raw)."""
+    d = dict(data)
+    if module is not None:
+        d["module"] = module
+    return T7Object("nngraph.Node", {"data": d, "id": float(len(data) + 1), "children": {}, "visited": False,
+                                     "marked": False})
+
+
+def fast_lstm_step_nngraph(i2g, o2g, H):
+    """FastLSTM.nngraphModel: a gModule; its modules table in graph order
+    (o2g's node may come first), with nodes and graphs as nngraph saved them."""
+    mods = [obj("Identity"), obj("Identity"), obj("Identity"), o2g, i2g, obj("CAddTable"),
+            obj("Reshape", size=np.array([4.0, H]), nelement=4.0 * H), obj("SplitTable", dimension=2.0),
+            obj("Sigmoid"), obj("Tanh"), obj("Sigmoid"), obj("Sigmoid"), obj("CMulTable"), obj("CMulTable"),
+            obj("CAddTable"), obj("Tanh"), obj("CMulTable")]
+    nodes = [_node(m, annotations={"name": f"n{k}"}) for k, m in enumerate(mods)]
+    graph = T7Object("graph.Graph", {"nodes": table(*nodes), "edges": {}})
+    return T7Object("nn.gModule", {"modules": table(*mods), "forwardnodes": table(*nodes),
+                                   "backwardnodes": table(*reversed(nodes)), "innode": nodes[0],
+                                   "outnode": nodes[-1], "fg": graph, "bg": graph, "nInputs": 3.0,
+                                   "verbose": False, "train": True, "output": {}, "gradInput": {}})
+
+
+def fast_lstm(W, U, b, rho=9999, flavour="er", nngraph=False, used=False, mask=None):
+    """nn.FastLSTM(D, H): i2g = Linear(W [4H, D], b), o2g = LinearNoBias(U [4H, H]),
+    gate blocks i, z, f, o; nngraph: FastLSTM.usenngraph = true; mask: maskZero(mask)."""
+    H, D = U.shape[1], W.shape[1]
+    i2g, o2g = linear(W, b), linear_no_bias(U, flavour)
+    step = (fast_lstm_step_nngraph if nngraph else fast_lstm_step_nn)(i2g, o2g, H)
+    if mask is not None:
+        step = obj("MaskZero", modules=table(step), module=step, nInputDim=float(mask))
+    fields = _recurrent_fields(step, rho, flavour, used, {"inputSize": float(D), "outputSize": float(H)})
+    fields.update({"p": 0.0, "mono": False, "cell2gate": True, "zeroTensor": EMPTY, "cells": {},
+                   "gradCells": {}, "i2g": i2g, "o2g": o2g, "affine": True})
+    return obj("FastLSTM", fields)
+
+
+def lstm_gate(Wx, bx, Wh, wc, cell2gate=True):
+    """LSTM.buildGate: sigmoid(Linear(x) + LinearNoBias(h) [+ CMul(c)])."""
+    branches = [seq(dropout(), linear(Wx, bx)), seq(dropout(), linear_no_bias(Wh))]
+    parts = [] if cell2gate else [obj("NarrowTable", offset=1.0, length=2.0)]
+    if cell2gate:
+        branches.append(cmul(wc))
+    return seq(*parts, para(*branches), obj("CAddTable"), obj("Sigmoid"))
+
+
+def lstm(weights, rho=9999, cell2gate=True, used=False):
+    """nn.LSTM(D, H) (Element-Research): weights[g] = (Wx, bx, Wh, wc) for the
+    gates 'i', 'f', 'o' and (Wx, bx, Wh) for the hidden 'z'."""
+    Wx = weights["i"][0]
+    H, D = Wx.shape
+    input_gate = lstm_gate(*weights["i"], cell2gate=cell2gate)
+    forget_gate = lstm_gate(*weights["f"], cell2gate=cell2gate)
+    output_gate = lstm_gate(*weights["o"], cell2gate=cell2gate)
+    zx, zb, zh = weights["z"]
+    hidden = seq(obj("NarrowTable", offset=1.0, length=2.0),
+                 para(seq(dropout(), linear(zx, zb)), seq(dropout(), linear_no_bias(zh))), obj("CAddTable"),
+                 obj("Tanh"))
+    forget = seq(concat(forget_gate, obj("SelectTable", index=3.0)), obj("CMulTable"))
+    inp = seq(concat(input_gate, hidden), obj("CMulTable"))
+    cell = seq(concat(forget, inp), obj("CAddTable"))
+    cell_act = seq(obj("SelectTable", index=3.0), obj("Tanh"))
+    output = seq(concat(output_gate, cell_act), obj("CMulTable"))
+    step = seq(concat(obj("NarrowTable", offset=1.0, length=2.0), cell), obj("FlattenTable"),
+               concat(output, obj("SelectTable", index=3.0)))
+    fields = _recurrent_fields(step, rho, "er", used, {"inputSize": float(D), "outputSize": float(H)})
+    fields.update({"p": 0.0, "mono": False, "cell2gate": cell2gate, "zeroTensor": EMPTY, "cells": {},
+                   "gradCells": {}, "inputGate": input_gate, "forgetGate": forget_gate, "hiddenLayer": hidden,
+                   "outputGate": output_gate, "cellLayer": cell})
+    return obj("LSTM", fields)
+
+
+def gru(Wg, bg, Ug, Wn, bn, Un, rho=9999, flavour="er", used=False):
+    """nn.GRU(D, H): i2g = Linear(Wg [2H, D], bg) (r then z), o2g =
+    LinearNoBias(Ug), candidate Linear(Wn, bn) and LinearNoBias(Un) on r * h."""
+    H, D = Un.shape[0], Wn.shape[1]
+    i2g, o2g = linear(Wg, bg), linear_no_bias(Ug, flavour)
+    gates = seq(para(i2g, o2g), obj("CAddTable"), obj("Reshape", size=np.array([2.0, H]), nelement=2.0 * H),
+                obj("SplitTable", dimension=1.0, nInputDims=2.0), para(obj("Sigmoid"), obj("Sigmoid")))
+    t1 = seq(obj("SelectTable", index=1.0), linear(Wn, bn))
+    t2 = seq(obj("NarrowTable", offset=2.0, length=2.0), obj("CMulTable"), linear_no_bias(Un, flavour))
+    hidden = seq(concat(t1, t2), obj("CAddTable"), obj("Tanh"))
+    z1 = seq(obj("SelectTable", index=4.0), obj("SAdd", addend=-1.0, negate=True))
+    z2 = seq(obj("NarrowTable", offset=4.0, length=2.0), obj("CMulTable"))
+    o1 = seq(concat(hidden, z1), obj("CMulTable"))
+    o2 = seq(concat(o1, z2), obj("CAddTable"))
+    step = seq(concat(obj("Identity"), gates), obj("FlattenTable"),
+               concat(obj("NarrowTable", offset=1.0, length=4.0), obj("SelectTable", index=2.0)),
+               obj("FlattenTable"), o2)
+    fields = _recurrent_fields(step, rho, flavour, used, {"inputSize": float(D), "outputSize": float(H)})
+    fields.update({"p": 0.0, "mono": False, "zeroTensor": EMPTY, "cells": {}, "gradCells": {}, "i2g": i2g,
+                   "o2g": o2g})
+    return obj("GRU", fields)
+
+
+def recurrent(start_bias, Wi, bi, Wf, bf, rho=9999, used=False):
+    """nn.Recurrent(H, Linear(D, H), Linear(H, H), Tanh(), rho)."""
+    start = obj("Add", bias=start_bias, gradBias=np.zeros_like(start_bias), scalar=False)
+    inp, fb, transfer, merge = linear(Wi, bi), linear(Wf, bf), obj("Tanh"), obj("CAddTable")
+    initial = seq(linear(Wi, bi), start, obj("Tanh"))
+    rec = seq(para(inp, fb), merge, transfer)
+    fields = {"rho": float(rho), "outputs": {}, "gradInputs": {}, "_gradOutputs": {}, "gradOutputs": {},
+              "step": 1.0, "startModule": start, "inputModule": inp, "feedbackModule": fb, "transferModule": transfer,
+              "mergeModule": merge, "modules": table(start, inp, fb, transfer, merge), "initialModule": initial,
+              "recurrentModule": rec, "sharedClones": {2: rec}}
+    if used:
+        fields.update({"step": 3.0, "sharedClones": {2: rec, 3: rec}})
+    return obj("Recurrent", fields)
+
+
+def recursor(module, rho=9999999, flavour="er"):
+    fields = _recurrent_fields(module, rho, flavour, False, {})
+    if flavour == "er":
+        fields["module"] = module
+    return obj("Recursor", fields)
+
+
+# ---------------------------------------------------------------- sequencers
+RECURRENT = ("nn.FastLSTM", "nn.LSTM", "nn.GRU", "nn.Recurrent", "nn.Recursor")
+
+
+def sequencer(module, flavour="er", remember="neither"):
+    """nn.Sequencer(module): a module that is not recurrent goes in a Recursor."""
+    if module.class_name not in RECURRENT:
+        module = recursor(module, flavour=flavour)
+    fields = {"modules": table(module), "output": {}, "tableoutput": {}, "tablegradInput": {}, "_output": {},
+              "_remember": remember, "gradInput": {}}
+    if flavour == "er":
+        fields.update({"module": module, "dpnn_mediumEmpty": table("output", "gradInput", "_output")})
+    return obj("Sequencer", fields)
+
+
+def repeater(module, rho, flavour="er"):
+    fields = {"module": module, "modules": table(module), "output": {}}
+    fields["rho" if flavour == "er" else "seqlen"] = float(rho)
+    return obj("Repeater", fields)
+
+
+def bisequencer(fwd, bwd, merge=None):
+    """BiSequencer (Element-Research): three Sequencers inside a Sequential
+    with dpnn's ReverseTable and ZipTable."""
+    merge = merge or obj("JoinTable", dimension=1.0, nInputDims=1.0)
+    fwd_seq, bwd_seq, merge_seq = sequencer(fwd), sequencer(bwd), sequencer(merge)
+    backward = seq(obj("ReverseTable"), bwd_seq, obj("ReverseTable"))
+    brnn = seq(concat(fwd_seq, backward), obj("ZipTable"), merge_seq)
+    return obj("BiSequencer", {"forwardModule": fwd, "backwardModule": bwd, "mergeModule": merge,
+                               "fwdSeq": fwd_seq, "bwdSeq": bwd_seq, "mergeSeq": merge_seq, "module": brnn,
+                               "modules": table(brnn), "output": {}, "gradInput": {}})
+
+
+def bisequencer_lm(fwd, bwd, merge=None):
+    merge = merge or obj("JoinTable", dimension=1.0, nInputDims=1.0)
+    fwd_seq, bwd_seq, merge_seq = sequencer(fwd), sequencer(bwd), sequencer(merge)
+    _bwd = seq(obj("ReverseTable"), bwd_seq, obj("ReverseTable"))
+    _merge = seq(obj("ZipTable"), merge_seq)
+    return obj("BiSequencerLM", {"forwardModule": fwd, "backwardModule": bwd, "mergeModule": merge,
+                                 "fwdSeq": fwd_seq, "bwdSeq": bwd_seq, "mergeSeq": merge_seq, "_fwd": fwd_seq,
+                                 "_bwd": _bwd, "_merge": _merge, "modules": table(fwd_seq, _bwd, _merge),
+                                 "output": {}, "gradInput": {}})
+
+
+def seq_lstm(weight, bias, flavour="er", batchfirst=False, maskzero=False, old=False):
+    """nn.SeqLSTM(D, H): weight [D + H, 4H] (gates i, f, o, z), bias [4H].
+    old: a file from before SeqLSTM had hiddensize (and batchfirst, maskzero)."""
+    D = weight.shape[0] - weight.shape[1] // 4
+    H = weight.shape[1] // 4
+    fields = {"inputsize": float(D), "outputsize": float(H), "weight": weight, "bias": bias,
+              "gradWeight": np.zeros_like(weight), "gradBias": np.zeros_like(bias), "cell": EMPTY, "gates": EMPTY,
+              "buffer1": EMPTY, "buffer2": EMPTY, "buffer3": EMPTY, "grad_a_buffer": EMPTY, "h0": EMPTY,
+              "c0": EMPTY, "_remember": "neither"}
+    if not old:
+        fields.update({"hiddensize": float(H), "maskzero": maskzero})
+    if flavour == "er" and not old:
+        fields.update({"grad_c0": EMPTY, "grad_h0": EMPTY, "grad_x": EMPTY, "batchfirst": batchfirst,
+                       "gradInput": table(EMPTY, EMPTY, EMPTY)})
+    if flavour == "tr":
+        fields["v2"] = True
+    return obj("SeqLSTM", fields)
+
+
+def seq_gru(weight, bias, flavour="er"):
+    D = weight.shape[0] - weight.shape[1] // 3
+    H = weight.shape[1] // 3
+    names = ("inputSize", "outputSize") if flavour == "er" else ("inputsize", "outputsize")
+    fields = {names[0]: float(D), names[1]: float(H), "weight": weight, "bias": bias,
+              "gradWeight": np.zeros_like(weight), "gradBias": np.zeros_like(bias), "gates": EMPTY,
+              "buffer1": EMPTY, "buffer2": EMPTY, "buffer3": EMPTY, "grad_a_buffer": EMPTY, "h0": EMPTY,
+              "_remember": "neither", "maskzero": False}
+    if flavour == "er":
+        fields.update({"seqLength": 1.0, "miniBatch": 1.0, "batchfirst": False, "grad_h0": EMPTY,
+                       "grad_x": EMPTY})
+    else:
+        fields["v2"] = True
+    return obj("SeqGRU", fields)
+
+
+def gru_nngraph(Wg, bg, Ug, Wn, bn, Un):
+    """A GRU object whose step module is a gModule listing its modules in
+    graph order (candidate layers first), without i2g / o2g fields: the
+    layers must be told apart by their sizes and biases."""
+    f = gru(Wg, bg, Ug, Wn, bn, Un)
+    mods = [obj("Identity"), obj("Identity"), linear_no_bias(Un), linear(Wn, bn), linear_no_bias(Ug),
+            linear(Wg, bg), obj("CAddTable"), obj("Sigmoid"), obj("Tanh")]
+    nodes = [_node(m) for m in mods]
+    step = T7Object("nn.gModule", {"modules": table(*mods), "forwardnodes": table(*nodes), "innode": nodes[0],
+                                   "outnode": nodes[-1], "nInputs": 2.0, "train": True})
+    for name in ("i2g", "o2g"):
+        del f.fields[name]
+    f.fields.update({"recurrentModule": step, "modules": table(step), "sharedClones": table(step)})
+    return f
