@@ -62,7 +62,7 @@ class FastLSTMStep(Container):
     o2g = property(lambda self: self.modules[1])
 
     def _unpack(self, input):
-        return step_inputs(self, input, ("x", "h", "c"), device_ok=True)
+        return step_inputs(self, input, ("x", "h", "c"))
 
     def updateOutput(self, input):
         x, h, c = self._unpack(input)

@@ -111,9 +111,3 @@ def test_fast_lstm_step_on_device(device):
     gi = host.backward(x, g)
     for a_d, a in zip(on_device.backward([dev.to_device(a) for a in x], [dev.to_device(a) for a in g]), gi):
         _close(a_d, a, np.float64)
-
-
-def test_modules_written_in_numpy_say_they_do_not_move():
-    for m in (nn.GRU(2, 3), nn.LSTM(2, 3), nn.Sequencer(nn.FastLSTM(2, 3)), nn.SeqLSTM(2, 3)):
-        with pytest.raises(TypeError, match="does not run on CUDA yet"):
-            m.cuda(cuda.emulator())
