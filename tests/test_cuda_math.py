@@ -550,3 +550,20 @@ def test_math_errors_name_the_argument(dev):
     with pytest.raises(cuda.CudaError, match="int64"):
         dev.math("Long").addmm(*[dev.to_device(np.ones((2, 2), np.int64))] * 1, 0, 1,
                                *[dev.to_device(np.ones((2, 2), np.int64))] * 2)
+
+
+def test_an_index_that_is_also_the_result_never_writes_out_of_bounds(dev):
+    """scatter / put into the index tensor itself: values written by the
+    kernel can send later reads of the index out of range (after the
+    check made before the launch); the kernel checks again, so nothing
+    beyond the tensor is touched (a guard band after it stays as it was)."""
+    m = dev.math("Long")
+    whole = dev.to_device(np.full(64, 12345, np.int64))
+    index = whole[:32].reshape(4, 8)
+    index[...] = dev.to_device(np.tile(np.roll(np.arange(8), -1), (4, 1)))   # (each writes where the next reads)
+    src = dev.to_device(np.full((4, 8), 9, np.int64))   # out of range, written into the index: row 3 would reach the band
+    m.scatter(index, 1, index, src, False)
+    flat = whole[:32]
+    flat[...] = dev.to_device(np.arange(32)[::-1].copy())
+    m.put(flat, flat, dev.to_device(np.full(32, 32, np.int64)), True)   # indices pushed into the band
+    assert (whole.numpy()[32:] == 12345).all()

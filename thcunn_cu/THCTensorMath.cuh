@@ -534,7 +534,9 @@ __device__ inline void THCMath_move(T *a, int64_t ao, T *b, int64_t bo, int mode
     THCMath_atomicAdd(&b[bo], a[ao]);
 }
 
-/* For every row-major position e of the iteration space (sizes of `it`):
+/* For every row-major position e of the iteration space (sizes of `it`),
+ * the index in range (it was checked before the launch; the kernel checks
+ * again, since an index tensor that is also the result may change under it):
  * k = index[ix.offset(e)] (or, per dim, index[coordinate along dim]),
  * READ:  a[it.offset(e)] = b[other.offset(e, k)]
  * WRITE: b[other.offset(e, k)] = a[it.offset(e)]
@@ -547,6 +549,8 @@ __global__ void THCMath_indexKernel(T *a, THCDimIndexer it, T *b, THCDimIndexer 
 {
   THC_KERNEL_LOOP(e, n) {
     int64_t k = THCMath_wrap(index[ix.offset(perDim ? it.coordinate(e) : e)], limit);
+    if (k < 0 || k >= limit)
+      continue;   /* (checked before the launch, but a result that is the index itself may change it) */
     THCMath_move(a, it.offset(e, it.coordinate(e)), b, other.offset(e, k), mode);
   }
 }
@@ -557,7 +561,10 @@ __global__ void THCMath_flatIndexKernel(T *a, THCStrided sa, T *b, THCStrided sb
                                         THCStrided ix, int64_t limit, int64_t n, int mode)
 {
   THC_KERNEL_LOOP(e, n) {
-    THCMath_move(a, sa.offset(e), b, sb.offset(THCMath_wrap(index[ix.offset(e)], limit)), mode);
+    int64_t k = THCMath_wrap(index[ix.offset(e)], limit);
+    if (k < 0 || k >= limit)
+      continue;   /* (as in THCMath_indexKernel) */
+    THCMath_move(a, sa.offset(e), b, sb.offset(k), mode);
   }
 }
 

@@ -36,6 +36,7 @@ import contextlib
 import math
 import numbers
 import string
+import types
 
 import numpy as np
 
@@ -160,6 +161,7 @@ class DeviceNumpy:
             setattr(self, name, Ufunc(self, name, f, reducer, at=name == "add"))
         for alias, name in _ALIASES.items():
             setattr(self, alias, getattr(self, name))
+        self.linalg = types.SimpleNamespace(norm=self.linalg_norm)   # numpy.linalg's norm (of vectors)
 
     def __repr__(self):
         return f"<numpy namespace of CUDA device {self.device.name!r}>"
@@ -720,13 +722,6 @@ class DeviceNumpy:
     def all(self, a, axis=None, keepdims=False, out=None):
         a = self._bool(self._check(a, "all"))
         return self._reduction("all", self._lib.THC_MIN, a, axis, None, out, keepdims, initial=True)
-
-    @property
-    def linalg(self):
-        """numpy.linalg's norm (of vectors)."""
-        class _Linalg:
-            norm = staticmethod(self.linalg_norm)
-        return _Linalg
 
     def count_nonzero(self, a, axis=None, keepdims=False):
         """The number of nonzero elements: a Python int without axis (as numpy), else int64 tensors."""
