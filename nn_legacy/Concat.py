@@ -20,6 +20,7 @@ class Concat(Container):
     def _t7_fixup(self, version):
         self.dimension = int(self.dimension) - 1  # Lua numbers are floats; Torch7 counted from 1
         vars(self).pop("size", None)              # Torch7's work buffer; here it would hide size()
+        self.outputSize = None                    # its later name (2016), absent from older files
 
     def updateOutput(self, input):
         outputs = [self._child(i, "updateOutput", input) for i in range(len(self.modules))]

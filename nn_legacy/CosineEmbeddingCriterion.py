@@ -31,6 +31,10 @@ class CosineEmbeddingCriterion(NumpyCriterion):
 
     EPS = 1e-12
 
+    # files from before August 2015 have no sizeAverage; Torch7's code read the
+    # missing field as false: a sum
+    _t7_absent = {"sizeAverage": False}
+
     def __init__(self, margin=0, sizeAverage=True):
         super().__init__()
         self.margin = self._number(margin, "margin")

@@ -26,6 +26,15 @@ class CrossEntropyCriterion(Criterion):
         self.gradInput = self.lsm.updateGradInput(input, gradLsm)
         return self.gradInput
 
+    def _t7_fixup(self, version):
+        """Torch7 (from 2017) kept sizeAverage on the criterion too and
+        passed a change of it on to its ClassNLLCriterion at the next
+        forward; earlier files have only the ClassNLLCriterion's."""
+        size_average = vars(self).pop("sizeAverage", None)
+        if size_average is not None and size_average != vars(self).pop("oldSizeAverage", None):
+            self.nll.sizeAverage = bool(size_average)
+        vars(self).pop("oldSizeAverage", None)
+
     def _check(self, input):
         self._kernels(input)
         if input.ndim not in (1, 2):

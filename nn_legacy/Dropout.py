@@ -40,9 +40,13 @@ class Dropout(Module):
             raise ValueError(f"Dropout: p must be in [0, 1], got {p:g}")
         return p
 
+    # nnx's nn.Dropout (2013) and nn's first one (July 2014) kept no v2 field:
+    # they scaled at evaluation, as v1 does
+    _t7_absent = {"v2": False}
+
     def _t7_fixup(self, version):
         """Torch7 files store ``v2 = not v1`` and an empty noise tensor."""
-        self.v1 = not vars(self).pop("v2", True)
+        self.v1 = not vars(self).pop("v2")
         if self.noise is not None and self.noise.size == 0:
             self.noise = None
 

@@ -125,8 +125,13 @@ class LookupTable(Module):
         self.maxNorm = getattr(self, "maxNorm", None)
         self.normType = getattr(self, "normType", None)
         self.shouldScaleGradByFreq = bool(getattr(self, "shouldScaleGradByFreq", False))
-        for name in ("_count", "_input", "_gradOutput", "_sorted", "_indices", "copiedInput"):
-            self.__dict__.pop(name, None)   # Torch7's work tensors (1-based indices)
+        for name in ("_count", "_input", "_gradOutput", "_sorted", "_indices", "copiedInput",
+                     "size", "batchSize", "nBackward", "inputs", "accUpdate", "_inputView"):
+            self.__dict__.pop(name, None)   # Torch7's work tensors (1-based indices), class versions 2-3's state
+        if self.weight.ndim != 2:
+            # class versions 2 and 3 (2012-2015) allowed entries of any shape: LookupTable(n, 3, 4)
+            raise ValueError(f"LookupTable: entries of shape {list(self.weight.shape[1:])} (Torch7's class version "
+                             f"{version} allowed them) are not supported: only vectors are")
         self.gradInput = None
 
     def _owned_parameters(self):

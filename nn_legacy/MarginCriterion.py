@@ -29,6 +29,10 @@ class MarginCriterion(Criterion):
             input, self._float_target(input, target), self.gradInput, self.sizeAverage, self.margin)
         return self.gradInput
 
+    # before October 2014 there was no sizeAverage (and one sample at a
+    # time); Torch7 passed the missing field on as false: a sum
+    _t7_absent = {"sizeAverage": False}
+
     def _t7_fixup(self, version):
         """After load_lua: Lua numbers arrive as floats and indices 1-based."""
         self.margin = float(self.margin)

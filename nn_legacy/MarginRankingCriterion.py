@@ -22,6 +22,10 @@ class MarginRankingCriterion(NumpyCriterion):
     ValueError (Torch7 used them to scale the score difference).
     """
 
+    # files from before January 2016 have no sizeAverage; Torch7's code read the
+    # missing field as false: a sum
+    _t7_absent = {"sizeAverage": False}
+
     def __init__(self, margin=1, sizeAverage=True):
         super().__init__()
         self.margin = self._number(margin, "margin")

@@ -97,6 +97,18 @@ class Maxout(Container):
         grad = self._grad_linear_output(gradOutput, "accUpdateGradParameters", lr)
         self._child(0, "accUpdateGradParameters", input, grad, lr)
 
+    def _t7_fixup(self, version):
+        """Torch7's Maxout was a Sequential: Linear, View(maxoutNumber,
+        outputSize), the preprocess if any, Max(1, 2); here the view and
+        the maximum are the module's own."""
+        from .View import View
+        view = next((m for m in self.modules if isinstance(m, View)), None)
+        if view is None or len(view.size) != 2:
+            raise ValueError("Maxout: a Torch7 Maxout holds a View(maxoutNumber, outputSize) after its Linear")
+        self.maxoutNumber, self.outputSize = (int(n) for n in view.size)
+        self.modules = [self.modules[0]] + self.modules[2:-1]
+        self._indices = self._gradMax = None
+
     def __repr__(self):
         n_in = self.modules[0].weight.shape[1]
         pre = f", preprocess {self.modules[1]!r}" if len(self.modules) > 1 else ""

@@ -12,6 +12,7 @@ from .Criterion import Criterion
 
 _FLOATS = (np.dtype(np.float32), np.dtype(np.float64))
 _ARRAYS = (np.ndarray, CudaTensor)
+_CONVERTED = _FLOATS + (np.dtype(np.float16),)   # type() converts half arrays too (a CudaHalf Torch7 file's)
 
 
 class Module:
@@ -380,7 +381,7 @@ def _convert(value, dtype, memo):
             host = value.numpy()
             memo[id(value)] = (value, host.astype(dtype) if host.dtype in _FLOATS else host)
         return memo[id(value)][1]
-    if isinstance(value, np.ndarray) and value.dtype in _FLOATS:
+    if isinstance(value, np.ndarray) and value.dtype in _CONVERTED:
         if value.dtype == dtype:  # kept, so views (flattenParameters) and references stay live
             return value
         if id(value) not in memo:  # the original is kept too, so its id cannot be reused meanwhile

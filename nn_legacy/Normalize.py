@@ -72,5 +72,14 @@ class Normalize(Module):
             grad -= slope * (c / norm ** (self.p + 1))
         return self.gradInput
 
+    def _t7_fixup(self, version):
+        """Torch7's fields (p a Lua number, math.huge for the max norm), its
+        work buffers dropped."""
+        self.p = float(self.p)
+        self.eps = float(getattr(self, "eps", 1e-10))
+        for name in ("buffer", "buffer2", "norm", "normp", "_output", "_gradInput", "_indices", "cross",
+                     "diag", "eye"):
+            self.__dict__.pop(name, None)
+
     def __repr__(self):
         return f"nn.Normalize({self.p:g})"

@@ -48,5 +48,11 @@ class PReLU(Module):
         self._kernels(input).PReLU_accGradParameters(
             input, gradOutput, self.weight, self.gradWeight, self.nOutputPlane, scale)
 
+    def _t7_fixup(self, version):
+        """Torch7 stored nOutputPlane as a Lua number (a float)."""
+        self.nOutputPlane = int(self.nOutputPlane)
+        for name in ("gradWeightBuf", "gradWeightBuf2"):   # Torch7's work buffers
+            self.__dict__.pop(name, None)
+
     def __repr__(self):
         return f"nn.PReLU({self.nOutputPlane})" if self.nOutputPlane else "nn.PReLU"

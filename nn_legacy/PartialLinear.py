@@ -99,6 +99,25 @@ class PartialLinear(Module):
         if self.bias is not None:
             xp.add.at(self.gradBias, self.partition, scale * g.sum(axis=0))
 
+    def _t7_fixup(self, version):
+        """Torch7's PartialLinear kept its weight in a LookupTable inside
+        ``network`` (ParallelTable{Identity, LookupTable} then MM), its bias
+        as [1, outputsize] and its partition as 1-based indices."""
+        network = vars(self).pop("network")
+        lookup = network.modules[0].modules[1]
+        self.weight = lookup.weight
+        self.gradWeight = np.zeros_like(self.weight)
+        if self.bias is not None:
+            self.bias = np.ascontiguousarray(self.bias).reshape(-1)
+            self.gradBias = np.zeros_like(self.bias)
+        partition = getattr(self, "partition", None)
+        if partition is None:
+            self.resetPartition()
+        else:
+            self.setPartition(np.asarray(partition).astype(np.int64).reshape(-1) - 1)
+        for name in ("allcolumns", "inputsize", "outputsize", "buffer", "addBuffer"):
+            self.__dict__.pop(name, None)
+
     def __repr__(self):
         n_out, n_in = self.weight.shape
         return f"nn.PartialLinear({n_in} -> {n_out}{'' if self.bias is not None else ', without bias'})"

@@ -66,11 +66,16 @@ class SpatialAveragePooling(Module):
             self.gradInput *= self.kW * self.kH
         return self.gradInput
 
+    # files from before March 2015 have no divide field: Torch7 then
+    # returned window sums ("if not self.divide"), as those versions did
+    _t7_absent = {"divide": False}
+
     def _t7_fixup(self, version):
         # Torch7 files from before padding existed have no ceil_mode; it then reset the padding too
         old = getattr(self, "ceil_mode", None) is None
         t7_fields(self, ("kW", "kH", "dW", "dH", "padW", "padH"),
-                  {"ceil_mode": False, "count_include_pad": True, "divide": True, "padW": 0, "padH": 0})
+                  {"ceil_mode": False, "count_include_pad": True, "padW": 0, "padH": 0})
+        self.divide = bool(self.divide)
         if old:
             self.padW = self.padH = 0
             self.count_include_pad = True

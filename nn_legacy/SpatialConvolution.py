@@ -103,7 +103,9 @@ class SpatialConvolution(Module):
 
     def _t7_fixup(self, version):
         _spatial.t7_padding(self)
+        _spatial.t7_strides(self)
         _spatial.t7_ints(self, "nInputPlane", "nOutputPlane", "kW", "kH", "dW", "dH", "padW", "padH")
+        _spatial.t7_parameter(self, "weight", self._weight_shape())
         self.finput = self.fgradInput = None   # Torch7's whole-batch columns; ours differ
 
     def _repr_settings(self):

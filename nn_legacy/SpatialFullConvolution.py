@@ -106,10 +106,11 @@ class SpatialFullConvolution(Module):
             input, gradOutput, self.gradWeight, self.gradBias, self.finput, *self._settings(), scale)
 
     def _t7_fixup(self, version):
-        self.adjW = getattr(self, "adjW", 0)   # files older than adj
-        self.adjH = getattr(self, "adjH", 0)
+        for name in ("padW", "padH", "adjW", "adjH"):   # files older than padding (2015) and adj (2016)
+            setattr(self, name, getattr(self, name, 0))
         _spatial.t7_ints(self, "nInputPlane", "nOutputPlane", "kW", "kH", "dW", "dH", "padW", "padH",
                          "adjW", "adjH")
+        _spatial.t7_parameter(self, "weight", (self.nInputPlane, self.nOutputPlane, self.kH, self.kW))
         self.finput = self.fgradInput = None
 
     def _repr_settings(self):

@@ -46,7 +46,8 @@ class SpatialLPPooling(Sequential):
     def _t7_fixup(self, version):
         for name in ("kW", "kH", "dW", "dH"):
             setattr(self, name, lua_int(getattr(self, name)))
-        self.nInputPlane = None
+        n = getattr(self, "nInputPlane", None)   # kept by the 2012-2015 layout only
+        self.nInputPlane = None if n is None else int(n)
         first = self.modules[0]
         self.pnorm = 2.0 if isinstance(first, Square) else first.pow
 

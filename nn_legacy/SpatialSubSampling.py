@@ -64,6 +64,16 @@ class SpatialSubSampling(Module):
 
     def _t7_fixup(self, version):
         _spatial.t7_ints(self, "nInputPlane", "kW", "kH", "dW", "dH")
+        # Torch7 read the first nInputPlane numbers of the weight's (and
+        # bias's) memory, whatever its shape: some files keep the weight 3D
+        for name in ("weight", "bias"):
+            value = getattr(self, name)
+            if value is not None and value.shape != (self.nInputPlane,):
+                if value.size < self.nInputPlane:
+                    raise ValueError(f"SpatialSubSampling: {name} has {value.size} elements, fewer than the "
+                                     f"{self.nInputPlane} planes")
+                setattr(self, name, np.ascontiguousarray(value).ravel()[:self.nInputPlane].copy())
+                setattr(self, "grad" + name.capitalize(), np.zeros(self.nInputPlane, value.dtype))
 
     def __repr__(self):
         s = f"{self.nInputPlane}, {self.kW}x{self.kH}"

@@ -50,22 +50,33 @@ class SpatialZeroPadding(Module):
         return input.shape[:-2] + (out_h, out_w), kept_out, (Ellipsis, rows, cols)
 
     def updateOutput(self, input):
-        shape, kept_out, kept_in = self._layout(input)
-        self.output = reuse(self.output, shape, input.dtype, input)
-        self.output.fill(0)
-        self.output[kept_out] = input[kept_in]
-        return self.output
+        return padded_output(self, input, 0)
 
     def updateGradInput(self, input, gradOutput):
-        shape, kept_out, kept_in = self._layout(input)
-        check_grad(self, gradOutput, shape)
-        self.gradInput = reuse(self.gradInput, input.shape, gradOutput.dtype, input, gradOutput)
-        self.gradInput.fill(0)
-        self.gradInput[kept_in] = gradOutput[kept_out]
-        return self.gradInput
+        return padded_grad_input(self, input, gradOutput)
 
     def __repr__(self):
         return f"nn.SpatialZeroPadding(l={self.pad_l}, r={self.pad_r}, t={self.pad_t}, b={self.pad_b})"
+
+
+def padded_output(module, input, fill):
+    """The verbs of the padding modules (SpatialZeroPadding, SpatialPadding),
+    given their ``_layout(input)``: (output shape, where the kept part lies
+    in the output, the kept part of the input)."""
+    shape, kept_out, kept_in = module._layout(input)
+    module.output = reuse(module.output, shape, input.dtype, input)
+    module.output.fill(fill)
+    module.output[kept_out] = input[kept_in]
+    return module.output
+
+
+def padded_grad_input(module, input, gradOutput):
+    shape, kept_out, kept_in = module._layout(input)
+    check_grad(module, gradOutput, shape)
+    module.gradInput = reuse(module.gradInput, input.shape, gradOutput.dtype, input, gradOutput)
+    module.gradInput.fill(0)
+    module.gradInput[kept_in] = gradOutput[kept_out]
+    return module.gradInput
 
 
 def _kept(n, out_n, before):

@@ -16,6 +16,15 @@ class Sum(Reduction):
     def _t7_fixup(self, version):
         super()._t7_fixup(version)
         self.sizeAverage = bool(getattr(self, "sizeAverage", False))
+        squeeze = vars(self).pop("squeeze", None)   # Torch7's Sum from 2017 could keep the summed dim
+        if squeeze is not None and not squeeze:
+            self.keepdim = True
+        vars(self).pop("_gradOutput", None)
+
+    def _out_shape(self, input, d):
+        if getattr(self, "keepdim", False):   # a Torch7 file's Sum with squeeze = false
+            return input.shape[:d] + (1,) + input.shape[d + 1:]
+        return super()._out_shape(input, d)
 
     def _reduce(self, x, d):
         total = x.sum(axis=d, keepdims=True)

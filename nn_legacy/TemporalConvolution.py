@@ -60,6 +60,14 @@ class TemporalConvolution(Module):
         self._kernels(input).TemporalConvolution_accGradParameters(
             input, gradOutput, self.gradWeight, self.gradBias, self.kW, self.dW, scale)
 
+    def _t7_fixup(self, version):
+        """Torch7 stored the sizes as Lua numbers (floats); its weight is
+        [outputFrameSize, kW*inputFrameSize] (cudnn's and fbcunn's other
+        views of that memory are reshaped by the loader)."""
+        from ._spatial import t7_ints, t7_parameter
+        t7_ints(self, "inputFrameSize", "outputFrameSize", "kW", "dW")
+        t7_parameter(self, "weight", (self.outputFrameSize, self.kW * self.inputFrameSize))
+
     def __repr__(self):
         return (f"nn.TemporalConvolution({self.inputFrameSize} -> {self.outputFrameSize}, "
                 f"kW={self.kW}, dW={self.dW})")

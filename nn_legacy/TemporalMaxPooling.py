@@ -47,5 +47,12 @@ class TemporalMaxPooling(Module):
             input, gradOutput, self.gradInput, self.indices, self.kW, self.dW)
         return self.gradInput
 
+    def _t7_fixup(self, version):
+        """Torch7 stored the sizes as Lua numbers (floats), and its indices
+        counted from 1: dropped (the next forward makes them)."""
+        from ._spatial import t7_ints
+        t7_ints(self, "kW", "dW")
+        self.indices = None
+
     def __repr__(self):
         return f"nn.TemporalMaxPooling(kW={self.kW}, dW={self.dW})"

@@ -67,6 +67,16 @@ class TemporalRowConvolution(Module):
         self._kernels(input).TemporalRowConvolution_accGradParameters(
             input, gradOutput, self.gradWeight, self.gradBias, self.kW, self.dW, self.featFirst, scale)
 
+    def _t7_fixup(self, version):
+        """Torch7 stored the sizes as Lua numbers (floats); its column
+        buffers are not ours."""
+        from ._spatial import t7_ints, t7_parameter
+        t7_ints(self, "inputFrameSize", "kW", "dW")
+        self.featFirst = bool(getattr(self, "featFirst", False))
+        t7_parameter(self, "weight", (self.inputFrameSize, 1, self.kW))
+        for name in ("finput", "fgradInput"):
+            self.__dict__.pop(name, None)
+
     def __repr__(self):
         extra = (", featFirst" if self.featFirst else "") + ("" if self.bias is not None else ", without bias")
         return f"nn.TemporalRowConvolution({self.inputFrameSize}, kW={self.kW}, dW={self.dW}{extra})"

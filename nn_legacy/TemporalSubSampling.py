@@ -57,5 +57,10 @@ class TemporalSubSampling(Module):
         self._kernels(input).TemporalSubSampling_accGradParameters(
             input, gradOutput, self.gradWeight, self.gradBias, self.kW, self.dW, scale)
 
+    def _t7_fixup(self, version):
+        """Torch7 stored the sizes as Lua numbers (floats)."""
+        from ._spatial import t7_ints
+        t7_ints(self, "inputFrameSize", "kW", "dW")
+
     def __repr__(self):
         return f"nn.TemporalSubSampling({self.inputFrameSize}, kW={self.kW}, dW={self.dW})"

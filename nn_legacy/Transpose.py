@@ -21,13 +21,23 @@ class Transpose(Module):
 
     def _t7_fixup(self, version):
         self.permutations = [(from_lua(a), from_lua(b)) for a, b in self.permutations]
+        # Torch7's Transpose from April 2017: with numInputDims set, the
+        # dims count after the leading (batch) dims of a larger input
+        n = getattr(self, "numInputDims", None)
+        self.numInputDims = None if n is None else int(n)
 
     def _order(self, input):
         """Which input dim each output dim is."""
         order = list(range(input.ndim))
+        n = getattr(self, "numInputDims", None)
+        offset = input.ndim - n if n is not None and input.ndim > n else 0
         for a, b in self.permutations:
             if not (-input.ndim <= a < input.ndim and -input.ndim <= b < input.ndim):
                 raise ValueError(f"{name_of(self)}: pair ({a}, {b}) is out of range for input {describe(input)}")
+            a, b = (a + offset if a >= 0 else a), (b + offset if b >= 0 else b)
+            if not (a < input.ndim and b < input.ndim):
+                raise ValueError(f"{name_of(self)}: pair ({a - offset}, {b - offset}) after {offset} batch dims "
+                                 f"is out of range for input {describe(input)}")
             order[a], order[b] = order[b], order[a]
         return order
 

@@ -31,5 +31,18 @@ class WeightedEuclidean(Euclidean):
             self.diagCov.fill(1)
         return self
 
+    def _t7_fixup(self, version):
+        """Files from before January 2015 name the centres ``templates`` (and
+        alias them, and diagCov, as weight and bias); the work buffers go."""
+        if getattr(self, "weight", None) is None and isinstance(getattr(self, "templates", None), np.ndarray):
+            self.weight = self.templates
+        for name in ("templates", "gradTemplates", "bias", "gradBias", "temp", "fastBackward", "_diagCov",
+                     "_input", "_weight", "_expand", "_expand2", "_expand3", "_expand4", "_repeat", "_repeat2",
+                     "_repeat3", "_sum", "_div", "_output", "_gradOutput", "_gradTemp", "_ones", "_temp"):
+            self.__dict__.pop(name, None)
+        if self.weight is None or self.diagCov is None or self.weight.shape != self.diagCov.shape:
+            raise ValueError("WeightedEuclidean: weight and diagCov must be of one size [inputSize, outputSize]")
+        self.gradWeight, self.gradDiagCov = np.zeros_like(self.weight), np.zeros_like(self.diagCov)
+
     def _scale(self):
         return self.diagCov

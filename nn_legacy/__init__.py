@@ -209,6 +209,7 @@ from .MapTable import MapTable
 from .ParallelTable import ParallelTable
 from .WeightNorm import WeightNorm
 from .serialization import FormatError, load, save
+from .registry import register_class
 
 # ==== end of containers ====
 
@@ -257,6 +258,16 @@ from .CosineDistance import CosineDistance
 from .CriterionTable import CriterionTable
 # ==== end of table and shape modules ====
 
+# ==== modules of Torch7-era files (nnx, dpnn, fast-neural-style) ====
+from .InstanceNormalization import InstanceNormalization
+from .Inception import Inception
+from .ShaveImage import ShaveImage
+from .SpatialClassifier import SpatialClassifier
+from .SpatialNormalization import SpatialNormalization
+from .SpatialPadding import SpatialPadding
+from .TotalVariation import TotalVariation
+# ==== end of modules of Torch7-era files ====
+
 # ==== recurrent modules (the rnn package) ====
 from .LinearNoBias import LinearNoBias
 from .MaskZero import MaskZero
@@ -279,7 +290,7 @@ from .BiSequencerLM import BiSequencerLM
 from .SeqReverseSequence import SeqReverseSequence
 # ==== end of recurrent modules ====
 
-__all__ = ["jacobian", "manualSeed", "load_lua", "save", "load", "FormatError"] + sorted(
+__all__ = ["jacobian", "manualSeed", "load_lua", "save", "load", "FormatError", "register_class"] + sorted(
     name for name, value in dict(globals()).items()
     if isinstance(value, type) and issubclass(value, (Module, Criterion)))
 

@@ -1,6 +1,9 @@
 """Argument checks and Torch7-file fixups shared by the spatial convolution
 modules (the math is in each class's docstring)."""
+import math
 import operator
+
+import numpy as np
 
 
 def integers(layer, **values):
@@ -52,3 +55,25 @@ def t7_padding(module):
         module.padW = module.padH = padding
     module.padW = getattr(module, "padW", 0)
     module.padH = getattr(module, "padH", module.padW)
+
+
+def t7_strides(module):
+    """SpatialConvolutionMM files from September 2012 to July 2014 have no
+    dW, dH: that version moved by 1."""
+    module.dW = getattr(module, "dW", 1)
+    module.dH = getattr(module, "dH", 1)
+
+
+def t7_parameter(module, name, shape):
+    """A parameter Torch7 kept in another view of the same memory (nn's
+    SpatialConvolutionMM as a 2D matrix, cudnn with kW and kH swapped in
+    the declared shape): reshaped to the layout the module has here, its
+    gradient zeroed to match."""
+    value = getattr(module, name, None)
+    if value is None:
+        return
+    if value.size != math.prod(shape):
+        raise ValueError(f"{type(module).__name__}: {name} of size {list(value.shape)} does not have the "
+                         f"{math.prod(shape)} elements of {list(shape)}")
+    setattr(module, name, np.ascontiguousarray(value).reshape(shape))
+    setattr(module, "grad" + name[0].upper() + name[1:], np.zeros(shape, value.dtype))

@@ -5,8 +5,10 @@
 bytes, numpy arrays and scalars, and lists, tuples and dicts of those (so a
 list of models, or a dict of a model and its optimizer state).  Loading
 never runs code from the file: the file describes data, only classes of
-nn_legacy are built from it, and every size in it is checked against the
-file before anything is allocated.
+nn_legacy and classes you registered (``nn_legacy.register_class``, see
+nn_legacy/registry.py, or ``classes={...}`` for one call) are built from
+it, and every size in it is checked against the file before anything is
+allocated.
 
 The format (version 1.0)
 ========================
@@ -16,7 +18,8 @@ A single binary file, little-endian throughout::
     offset 0   prelude, 24 bytes:
                magic    8 bytes  b"\\x89NNLEG\\r\\n"
                major    uint16   1  (a reader refuses a major version it does not know)
-               minor    uint16   0  (additions only: a reader ignores what it does not know)
+               minor    uint16   1  (additions only: a reader ignores what it does not know;
+                                    1.1 added registered class names)
                crc32    uint32   zlib CRC-32 of the whole file, these 4 bytes taken as zero
                hlen     uint64   length of the header in bytes
     offset 24  header: hlen bytes of UTF-8 JSON (below)
@@ -51,8 +54,10 @@ An object is one of::
     {"dict": [[key value, value], ...]}
 
 A module is an instance of the nn_legacy class of that name (a Module or
-Criterion subclass; nothing else is accepted), built without calling its
-constructor, with the fields as its attributes.  What ``clearState``
+Criterion subclass; nothing else is accepted), or, for a name with a dot in
+it ("nn.MyLayer", since 1.1), of the class registered under that name
+(``nn_legacy.register_class``), built without calling its constructor, with
+the fields as its attributes.  What ``clearState``
 empties (``output``, ``gradInput`` and the class's ``_buffer_names``; for
 a criterion ``gradInput``) is not stored and comes back as None.  A field
 the file does not have (a module saved before its class gained it) takes
@@ -93,7 +98,7 @@ import numpy as np
 from thnn.cuda import CudaTensor
 
 MAGIC = b"\x89NNLEG\r\n"
-MAJOR, MINOR = 1, 0
+MAJOR, MINOR = 1, 1
 PRELUDE = struct.Struct("<8sHHIQ")
 ALIGN = 64
 MAX_DEPTH = 64
@@ -130,17 +135,21 @@ def _cleared(cls):
 
 
 # ---------------------------------------------------------------- saving
-def save(obj, path):
+def save(obj, path, classes=None):
     """Write obj (a module, criterion, or a list / dict / tuple holding
     them, arrays and plain values) to path (a file name, or a binary file
-    object) in the format above.  A value the format cannot hold raises
-    TypeError naming where it is (``model.modules[2].foo``).
+    object) in the format above.  A module of a class of your own is saved
+    under the name it is registered under (``nn_legacy.register_class``, or
+    classes={"nn.MyLayer": MyLayer} for this call).  A value the format
+    cannot hold raises TypeError naming where it is
+    (``model.modules[2].foo``).
 
     A model on a CUDA device is written as host arrays (CudaTensors that
     view one device storage stay views of one buffer), with a UserWarning
     saying so: ``load`` gives it back on the host, and ``.cuda()`` puts it
     on a device again."""
-    writer = _Writer()
+    from .registry import checked_classes
+    writer = _Writer(checked_classes(classes, "save"))
     root = writer.value(obj, "obj", 0)
     writer.drain()
     if writer.device_views:
@@ -181,8 +190,9 @@ def _aligned(n):
 
 
 class _Writer:
-    def __init__(self):
+    def __init__(self, extra=None):
         self.classes = _classes()
+        self.extra = extra or {}
         self.objects, self.object_index, self.pending = [], {}, collections.deque()
         self.arrays, self.array_index = [], {}
         self.buffers, self.buffer_index = [], {}
@@ -221,10 +231,7 @@ class _Writer:
     def ref(self, obj, path):
         if id(obj) not in self.object_index:
             if _is_module(obj):
-                name = type(obj).__name__
-                if self.classes.get(name) is not type(obj):
-                    raise TypeError(f"save: {path} is a {type(obj).__module__}.{name}, not an nn_legacy class; "
-                                    f"only nn_legacy classes can be saved")
+                self.class_name(obj, path)
             self.object_index[id(obj)] = len(self.objects)
             self.objects.append(None)
             self.keep.append(obj)
@@ -250,7 +257,7 @@ class _Writer:
                         raise TypeError(f"save: {path} has an attribute named by a {type(key).__name__}")
                     if key not in skip:
                         fields[key] = self.value(x, f"{path}.{key}", 0)
-                entry = {"module": type(obj).__name__, "fields": fields}
+                entry = {"module": self.class_name(obj, path), "fields": fields}
             self.objects[index] = entry
 
     def host(self, t):
@@ -266,6 +273,20 @@ class _Writer:
                 else np.empty(t.shape, whole.dtype)
             self.keep.append(t)
         return self.device_views[id(t)]
+
+    def class_name(self, obj, path):
+        """The name a module's class is saved under: nn_legacy's own by
+        their names, others by the name they are registered under."""
+        from .registry import name_of
+        cls, name = type(obj), type(obj).__name__
+        if self.classes.get(name) is cls:
+            return name
+        registered = name_of(cls, self.extra)
+        if registered is None:
+            raise TypeError(f"save: {path} is a {cls.__module__}.{cls.__qualname__}, which is not an nn_legacy "
+                            f"class: register it (@nn_legacy.register_class) or pass classes={{'nn.{name}': "
+                            f"{name}}} to save it")
+        return registered
 
     def dtype_name(self, dtype, path):
         name = dtype.name
@@ -332,10 +353,15 @@ def _compact(shape, strides, itemsize):
 
 
 # ---------------------------------------------------------------- loading
-def load(path):
+def load(path, classes=None):
     """The object saved in path (a file name, or a binary file object) by
-    save.  Raises FormatError for a file that is not one, is damaged, or
-    comes from a newer major version of the format."""
+    save.  Modules of your own classes need them registered
+    (``nn_legacy.register_class``) or given for this call as
+    classes={"nn.MyLayer": MyLayer}.  Raises FormatError for a file that is
+    not one, is damaged, names a class that is neither nn_legacy's nor
+    registered, or comes from a newer major version of the format."""
+    from .registry import checked_classes
+    extra = checked_classes(classes, "load")
     if isinstance(path, io.TextIOBase):
         raise TypeError("load: the file object must be opened in binary mode ('rb')")
     if hasattr(path, "read"):
@@ -346,19 +372,21 @@ def load(path):
         where = os.fspath(path)
     if not isinstance(data, (bytes, bytearray)):
         raise TypeError(f"load: the file object must be opened in binary mode, got {type(data).__name__}")
-    return _Reader(bytes(data), where).read()
+    return _Reader(bytes(data), where, extra).read()
 
 
 class _Reader:
-    def __init__(self, data, where):
-        self.data, self.where = data, where
+    def __init__(self, data, where, extra=None):
+        self.data, self.where, self.extra = data, where, extra or {}
 
     def fail(self, message):
         return FormatError(f"{self.where}: {message}")
 
     def read(self):
+        from .registry import registered_classes
         header = self.header()
         self.classes = _classes()
+        self.registered = {**registered_classes(), **self.extra}
         objects, arrays, buffers = (self.field(header, k, list) for k in ("objects", "arrays", "buffers"))
         self.buffers = self.read_buffers(buffers, _buffer_dtypes(arrays))
         self.arrays = [self.read_array(i, a) for i, a in enumerate(arrays)]
@@ -493,6 +521,12 @@ class _Reader:
         if "dict" in entry:
             return {}
         name = self.field(entry, "module", str, what)
+        if "." in name:   # a class of the user's, by its registered name
+            cls = self.registered.get(name)
+            if cls is None:
+                raise self.fail(f"{what} is of class {name[:80]!r}, which is not registered: register the class "
+                                f"(@nn_legacy.register_class) or pass classes={{{name[:80]!r}: ...}} to load")
+            return cls.__new__(cls)
         cls = self.classes.get(name)
         if cls is None:
             raise self.fail(f"{what} is of class {name[:80]!r}, which is not an nn_legacy class")

@@ -8,12 +8,19 @@
   1..n when those are its only keys);
 - tensors -> numpy arrays viewing their storage (tensors that share a
   storage in the file share memory here too); storages -> 1-D arrays;
+- tensors and storages saved on a GPU (``torch.CudaTensor``,
+  ``torch.CudaDoubleTensor``, ``torch.CudaHalfStorage``...) -> host arrays of
+  their element type (``CudaTensor`` is float32): cutorch wrote the bytes
+  of a host copy, in the host classes' layout;
 - other torch classes -> :class:`TorchObject` (class name, version, fields);
-  ``tds.Hash`` and ``tds.Vec`` -> dict and list.
+  ``tds.Hash`` and ``tds.Vec`` -> dict and list; ``nn.GPU`` and
+  ``nn.DataParallelTable`` (which write a header before their fields) ->
+  TorchObject with the header in ``.header``;
+- Lua functions (bytecode) -> :class:`LuaFunction`, a placeholder that
+  raises if called.  The bytecode is skipped, never parsed or run.
 
 A repeated object (tables, torch objects) is the same Python object, so
-back-references and cycles survive.  Lua functions are refused: they are
-bytecode, and loading a file never runs code.
+back-references and cycles survive.
 
 Bad, truncated or hostile files raise :class:`T7Error`.  Every size read
 from the file is checked against the bytes that remain before anything is
@@ -28,7 +35,8 @@ import struct
 import numpy as np
 
 NIL, NUMBER, STRING, TABLE, TORCH, BOOLEAN = 0, 1, 2, 3, 4, 5
-FUNCTIONS = (6, 7, 8)
+FUNCTION, LEGACY_RECUR_FUNCTION, RECUR_FUNCTION = 6, 7, 8   # File.lua's TYPE_FUNCTION...
+FUNCTIONS = (FUNCTION, LEGACY_RECUR_FUNCTION, RECUR_FUNCTION)
 MAX_DEPTH = 200
 MAX_DIM = 64
 
@@ -37,7 +45,10 @@ _ELEMENTS = {
     "Double": np.float64, "Float": np.float32, "Half": np.float16, "Long": "long",
     "Int": np.int32, "Short": np.int16, "Char": np.int8, "Byte": np.uint8,
 }
-_TENSOR = re.compile(r"^torch\.(?:Cuda)?(\w+?)(Tensor|Storage)$")
+# torch.FloatTensor, torch.CudaDoubleStorage, torch.CudaTensor (cutorch's float32 one)...
+_TENSOR = re.compile(r"^torch\.(Cuda)?(\w*?)(Tensor|Storage)$")
+# classes whose write() puts one object (a header) before their field table
+_HEADER_CLASSES = {"nn.GPU": 0, "nn.DataParallelTable": 2}   # name -> first class version that does
 
 
 class T7Error(ValueError):
@@ -62,9 +73,36 @@ class TorchObject:
         self.class_name = class_name
         self.version = version
         self.fields = None  # usually a LuaTable
+        self.header = None  # what nn.GPU / nn.DataParallelTable write before their fields
 
     def __repr__(self):
         return f"<TorchObject {self.class_name} v{self.version}>"
+
+
+class LuaFunction:
+    """Where the file held a Lua function: a placeholder that raises T7Error
+    when called.  Lua functions are bytecode; nn_legacy never parses or runs
+    them.  ``nbytes`` is the size of the skipped bytecode, ``upvalues`` the
+    names of the upvalues Torch7 recorded (for the message), ``where`` the
+    field path it was first found at when ``load_lua`` converted the file."""
+
+    def __init__(self, nbytes, upvalues=()):
+        self.nbytes = nbytes
+        self.upvalues = tuple(upvalues)
+        self.where = None
+
+    def __call__(self, *args, **kwargs):
+        where = f" at {self.where}" if self.where else ""
+        raise T7Error(f"the Lua function{where} ({self.nbytes} bytes of bytecode in the Torch7 file) cannot be "
+                      f"called: nn_legacy never runs Lua code.  Replace it with a Python function, or delete "
+                      f"the attribute to use the class's own method")
+
+    def __repr__(self):
+        where = f" at {self.where}" if self.where else ""
+        return f"<LuaFunction{where}, {self.nbytes} bytes, not loaded>"
+
+    def __deepcopy__(self, memo):   # module.clone() keeps the placeholder
+        return self
 
 
 def _hashable(key):
@@ -168,6 +206,15 @@ class _Ascii:
         return chunk
 
     def array(self, dtype, n, what):
+        if np.dtype(dtype).itemsize == 1:   # Byte and Char storages: raw bytes, then a line end
+            if n and self.data[self.pos:self.pos + 1] == b"\n":
+                self.pos += 1
+            if n > self.remaining():
+                raise T7Error(f"truncated or hostile file: {what} declares {n} bytes "
+                              f"but only {self.remaining()} remain")
+            chunk = self.data[self.pos:self.pos + n]
+            self.pos += n
+            return np.frombuffer(chunk, dtype=dtype).copy()
         # each element takes at least one digit and one separator
         if n > (self.remaining() + 1) // 2:
             raise T7Error(f"truncated or hostile file: {what} declares {n} elements "
@@ -213,16 +260,35 @@ class Reader:
             return _text(s.string())
         if tag == BOOLEAN:
             return s.int("a boolean") == 1
-        if tag in FUNCTIONS:
-            raise T7Error("the file holds a Lua function (bytecode); functions are never loaded")
-        if tag not in (TABLE, TORCH):
+        if tag == FUNCTION:   # written by no Torch7 version we know of, read by all: no index
+            return self._function(None, depth)
+        if tag not in (TABLE, TORCH, LEGACY_RECUR_FUNCTION, RECUR_FUNCTION):
             raise T7Error(f"unknown type tag {tag} at offset {s.pos - 4}")
         index = s.int("an object index")
         if index in self.objects:
             return self.objects[index]
         if tag == TABLE:
             return self._table(index, depth)
-        return self._torch(index, depth)
+        if tag == TORCH:
+            return self._torch(index, depth)
+        return self._function(index, depth)
+
+    def _function(self, index, depth):
+        """Bytecode (skipped: never parsed) and then its upvalues, read as
+        objects so that the objects after them keep their indices."""
+        nbytes = len(self.stream.string())
+        function = LuaFunction(nbytes)
+        if index is not None:
+            self.objects[index] = function   # before the upvalues: they may hold the function itself
+        upvalues = self._object(depth + 1)
+        names = []
+        if isinstance(upvalues, LuaTable):
+            for item in (upvalues.as_list() or []):
+                name = item.get("name") if isinstance(item, LuaTable) else None
+                if isinstance(name, str):
+                    names.append(name)
+        function.upvalues = tuple(names)
+        return function
 
     def _table(self, index, depth):
         table = LuaTable()
@@ -248,18 +314,19 @@ class Reader:
         if not isinstance(name, str):
             raise T7Error("a class name is not text")
         m = _TENSOR.match(name)
-        if m and m.group(1) in _ELEMENTS:
-            dtype = _ELEMENTS[m.group(1)]
+        element = (m.group(2) or ("Float" if m.group(1) else "")) if m else None
+        if element in _ELEMENTS:
+            dtype = _ELEMENTS[element]
             dtype = self.long_dtype if dtype == "long" else dtype
-            if m.group(2) == "Storage":
-                n = s.long_int("a storage size")
-                if n < 0:
-                    raise T7Error(f"{name}: negative size {n}")
-                value = s.array(dtype, n, name)
+            if m.group(3) == "Storage":
+                value = self._storage(name, dtype)
             else:
                 value = self._tensor(name, dtype, depth)
             self.objects[index] = value
             return value
+        if name == "torch.Generator":
+            raise T7Error("the file holds a torch.Generator: its state is a C struct whose layout varied between "
+                          "Torch7 builds, and it is not read (save torch.getRNGState(), a ByteTensor, instead)")
         if name == "tds.Hash":
             value = {}
             self.objects[index] = value
@@ -274,8 +341,16 @@ class Reader:
             return value
         obj = TorchObject(name, version)
         self.objects[index] = obj  # before the payload: it may refer back to obj
+        if name in _HEADER_CLASSES and version >= _HEADER_CLASSES[name]:
+            obj.header = self._object(depth + 1)
         obj.fields = self._object(depth + 1)
         return obj
+
+    def _storage(self, name, dtype):
+        n = self.stream.long_int("a storage size")
+        if n < 0:
+            raise T7Error(f"{name}: negative size {n}")
+        return self.stream.array(dtype, n, name)
 
     def _count(self, name):
         n = self.stream.long_int(f"{name} size")
@@ -334,6 +409,10 @@ def read_t7(path, ascii=None, long_size=8):
 
 
 # ---------------------------------------------------------------- nn modules
+class T7Warning(UserWarning):
+    """load_lua loaded a file but left something of it out (Lua functions)."""
+
+
 def _nn_classes():
     import nn_legacy
     from nn_legacy.Criterion import Criterion
@@ -342,34 +421,43 @@ def _nn_classes():
             if isinstance(value, type) and issubclass(value, (Module, Criterion))}
 
 
-def _class_names(value, seen, classes=None):
-    """Every torch class name in the graph below value, except inside the
-    fields a known class takes raw (``_t7_raw_fields``, see _Converter)."""
-    if id(value) in seen:
-        return set()
-    seen.add(id(value))
-    names = set()
-    if isinstance(value, TorchObject):
-        names.add(value.class_name)
-        cls = (classes or {}).get(value.class_name)
-        raw = getattr(cls, "_t7_raw_fields", ())
-        if raw and isinstance(value.fields, dict):
-            for k, v in value.fields.items():
-                if k not in raw:
-                    names |= _class_names(k, seen, classes) | _class_names(v, seen, classes)
-            return names
-        names |= _class_names(value.fields, seen, classes)
-    elif isinstance(value, dict):
-        for k, v in value.items():
-            names |= _class_names(k, seen, classes) | _class_names(v, seen, classes)
-    elif isinstance(value, list):
-        for v in value:
-            names |= _class_names(v, seen, classes)
-    return names
+def _all_classes(classes=None):
+    """torch class name -> class: nn_legacy's own, then the registered ones
+    (nn_legacy.register_class), then those given for one call."""
+    from .registry import registered_classes
+    table = _nn_classes()
+    table.update(registered_classes())
+    table.update(classes or {})
+    return table
+
+
+# errors a damaged file can provoke in a class's fields or _t7_fixup; reported as T7Error
+_FIELD_ERRORS = (TypeError, ValueError, AttributeError, KeyError, IndexError, ZeroDivisionError, OverflowError,
+                 MemoryError)
+# methods Torch7 itself stored in fields (not user code), whose work the
+# class's own method does here: field -> (the classes it is found in, None
+# for any; what put it there)
+_STORED_METHODS = {
+    "accUpdateGradParameters": (None, "Module:share() stored it before 2017"),
+    "reset": (None, "cudnn's convolutions stored it in 2015"),
+    "updateOutput": (("nn.SpatialMaxPooling", "nn.VolumetricMaxPooling", "nn.SpatialDilatedMaxPooling",
+                      "nn.VolumetricDilatedMaxPooling"),
+                     "Spatial/VolumetricMaxUnpooling stored it to record the input size, which this pooling "
+                     "records itself"),
+}
 
 
 class _Converter:
-    """Turns the objects of nn classes into nn_legacy modules.
+    """Turns the objects of known classes into nn_legacy modules.
+
+    classes: torch class name -> Python class.  translations: torch class
+    name -> function(TorchObject) giving what to load in its place (another
+    backend's module as the nn class of the same meaning, see _t7_backends);
+    a registered class of that name wins over its translation.
+
+    A class may say what a field older Torch7 files lack meant
+    (``_t7_absent = {"sizeAverage": False}``: Torch7's code read the missing
+    field as nil); those values come before the constructor's defaults.
 
     A class may name fields it takes as read (``_t7_raw_fields``, a tuple of
     field names): those reach the module unconverted (TorchObject / LuaTable
@@ -377,35 +465,101 @@ class _Converter:
     checked against the known ones, and the class's ``_t7_fixup`` rebuilds
     what it needs from them (an rnn-package cell built with nngraph, say)."""
 
-    def __init__(self, classes):
+    def __init__(self, classes, translations=None):
         self.classes = classes
+        self.translations = translations or {}
         self.memo = {}
+        self.replaced = {}      # id(TorchObject) -> (it, what loads in its place)
+        self.functions = []     # (field path, note) of every Lua function met
 
-    def convert(self, value):
+    def resolve(self, value):
+        """What loads in value's place: value itself, or its translation."""
+        hops = 0
+        while isinstance(value, TorchObject) and value.class_name not in self.classes \
+                and value.class_name in self.translations:
+            if id(value) not in self.replaced:
+                try:
+                    replacement = self.translations[value.class_name](value)
+                except T7Error:
+                    raise
+                except _FIELD_ERRORS as e:
+                    raise T7Error(f"{value.class_name} v{value.version}: its fields do not describe one "
+                                  f"({type(e).__name__}: {e})") from None
+                self.replaced[id(value)] = (value, replacement)
+            value = self.replaced[id(value)][1]
+            hops += 1
+            if hops > MAX_DEPTH:
+                raise T7Error(f"{value!r}: translations loop")
+        return value
+
+    def class_names(self, value, seen):
+        """Every torch class name in the graph below value, as it will load
+        (translations applied), except inside the fields a class takes raw."""
+        names, stack = set(), [value]
+        while stack:
+            value = self.resolve(stack.pop())
+            if id(value) in seen:
+                continue
+            seen.add(id(value))
+            if isinstance(value, TorchObject):
+                names.add(value.class_name)
+                raw = getattr(self.classes.get(value.class_name), "_t7_raw_fields", ())
+                fields = value.fields
+                if raw and isinstance(fields, dict):
+                    fields = {k: v for k, v in fields.items() if k not in raw}
+                stack.append(fields)
+            elif isinstance(value, dict):
+                for k, v in value.items():
+                    stack += [k, v]
+            elif isinstance(value, list):
+                stack += value
+        return names
+
+    def convert(self, value, path="root"):
         if id(value) in self.memo:
             return self.memo[id(value)]
+        target = self.resolve(value)
+        if target is not value:
+            result = self.convert(target, path)
+            self.memo[id(value)] = result
+            return result
         if isinstance(value, TorchObject):
             cls = self.classes.get(value.class_name)
             if cls is None:
                 obj = TorchObject(value.class_name, value.version)
                 self.memo[id(value)] = obj
-                obj.fields = self.convert(value.fields)
+                obj.header = value.header
+                obj.fields = self.convert(value.fields, path)
                 return obj
-            return self._module(cls, value)
+            return self._module(cls, value, path)
         if isinstance(value, LuaTable):
             items = value.as_list()
             result = [] if items is not None else {}
             self.memo[id(value)] = result
             if items is not None:
-                result.extend(self.convert(v) for v in items)
+                result.extend(self.convert(v, f"{path}[{i}]") for i, v in enumerate(items))
             else:
-                result.update((k, self.convert(v)) for k, v in value.items())
+                result.update((k, self.convert(v, _field_path(path, k))) for k, v in value.items())
             return result
+        if isinstance(value, LuaFunction):
+            if value.where is None:
+                value.where = path
+                self.functions.append((path, "a placeholder that raises T7Error if called"))
         return value
 
-    def _module(self, cls, obj):
+    def _module(self, cls, obj, path):
         module = cls.__new__(cls)
         self.memo[id(obj)] = module
+        try:
+            self._fill(module, cls, obj, path)
+        except T7Error:
+            raise
+        except _FIELD_ERRORS as e:
+            raise T7Error(f"{path} ({obj.class_name} v{obj.version}): its fields do not describe one "
+                          f"({type(e).__name__}: {e})") from None
+        return module
+
+    def _fill(self, module, cls, obj, path):
         module.output, module.gradInput = None, None
         module.train = True
         fields = obj.fields if isinstance(obj.fields, dict) else {}
@@ -413,28 +567,57 @@ class _Converter:
         for key, value in fields.items():
             if not isinstance(key, str) or key == "_type":
                 continue
+            where = _field_path(path, key)
             if key not in raw:
-                value = self.convert(value)
+                if isinstance(value, LuaFunction) and _stored_method(obj.class_name, cls, key):
+                    if value.where is None:
+                        value.where = where
+                        note = _STORED_METHODS[key][1]
+                        self.functions.append((where, f"the class's own method is used ({note})"))
+                    continue
+                value = self.convert(value, where)
             if key == "train":
                 value = bool(value)          # written as a boolean or as the number 0
             elif isinstance(value, np.ndarray) and value.size == 0 and key in ("output", "gradInput"):
                 value = None
             setattr(module, key, value)
         # gradients in Torch7 files are stale or uninitialised memory (the
-        # files in the wild hold denormals and NaN there): start from zero
+        # files in the wild hold denormals and NaN there): start from zero.
+        # A missing or empty parameter (a layer saved after noBias(), an
+        # empty tensor for a non-affine normalization) is None.
         for p, g in getattr(cls, "_parameter_names", ()):
             param = getattr(module, p, None)
-            if not isinstance(param, np.ndarray):
+            if not isinstance(param, np.ndarray) or param.size == 0:
                 setattr(module, p, None)
                 setattr(module, g, None)
             else:
                 setattr(module, g, np.zeros_like(param))
+        # what Torch7 made of a field older files lack (its nil), where that
+        # is not what the constructor sets today
+        for key, value in getattr(cls, "_t7_absent", {}).items():
+            module.__dict__.setdefault(key, value)
         for key, value in _defaults(cls).items():   # Torch7 makes buffers on first use
             module.__dict__.setdefault(key, value)
         fixup = getattr(module, "_t7_fixup", None)
         if fixup is not None:
             fixup(obj.version)               # class versions, 1-based fields -> 0-based
-        return module
+
+
+def _stored_method(class_name, cls, key):
+    """Whether field `key` of a `class_name` object is a method Torch7
+    itself put there (see _STORED_METHODS)."""
+    if key not in _STORED_METHODS or not callable(getattr(cls, key, None)):
+        return False
+    where = _STORED_METHODS[key][0]
+    return where is None or class_name in where
+
+
+def _field_path(path, key):
+    if isinstance(key, str) and key.isidentifier():
+        return f"{path}.{key}"
+    if isinstance(key, float) and key.is_integer():
+        return f"{path}[{int(key)}]"
+    return f"{path}[{key!r}]"
 
 
 def _defaults(cls):
@@ -451,23 +634,64 @@ def _defaults(cls):
         bits.state = state
 
 
-def load_lua(path, unknown_classes="error", ascii=None, long_size=8):
+def _unknown_message(path, unknown, names):
+    """The one-line error for classes nn_legacy does not have: nngraph's
+    graphs are named as such (no graph engine, by design)."""
+    hint = "load_lua(..., unknown_classes='object') keeps them as TorchObject"
+    if "nn.gModule" in unknown:
+        graph = [n for n in unknown if n == "nn.gModule" or n.startswith(("nngraph.", "graph."))]
+        others = [n for n in unknown if n not in graph]
+        inside = sorted(n for n in names if n not in graph and not n.startswith("torch."))
+        more = f" (of which nn_legacy does not have {', '.join(others)})" if others else ""
+        return (f"{path}: the file holds an nngraph graph ({', '.join(graph)}), which nn_legacy does not run by "
+                f"design: it has no graph engine; the modules in the graph: {', '.join(inside) or 'none'}{more}; "
+                f"{hint}, with the modules inside loaded")
+    return (f"{path}: classes nn_legacy does not have: {', '.join(unknown)} ({hint}; register a class of your "
+            f"own with nn_legacy.register_class or load_lua(..., classes={{...}}))")
+
+
+def load_lua(path, unknown_classes="error", ascii=None, long_size=8, classes=None):
     """Load a Torch7 file (binary or ASCII ``torch.save`` output) as nn_legacy
     objects: nn modules and criterions become instances of the nn_legacy
     class of the same name, tensors numpy arrays, tables lists (keys 1..n) or
     dicts.  No code in the file is ever run.
 
+    What else loads: tensors saved on a GPU (as host arrays of their element
+    type); modules saved by older versions of nn (each class's ``_t7_fixup``
+    fills in what they lack); the modules of cudnn, cunn, fbcunn and fbnn as
+    the nn_legacy class of the same meaning, and ``nn.DataParallelTable`` /
+    ``nn.GPU`` as the module they wrap (see nn_legacy/_t7_backends.py);
+    checkpoint tables (``{model = ..., optimState = ...}``) as dicts holding
+    live modules.  A Lua function in a field loads as a
+    :class:`LuaFunction` placeholder that raises if called, and one
+    :class:`T7Warning` names every such field.
+
+    classes: {torch class name: class} for this call, on top of the classes
+    registered with ``nn_legacy.register_class`` (a Module or Criterion
+    subclass, built without its constructor, fields as attributes, then its
+    ``_t7_fixup(version)`` if it has one).
+
     unknown_classes: "error" (default) raises T7Error naming every torch class
     in the file that nn_legacy does not have; "object" keeps such objects as
     TorchObject (class_name, version, fields).  long_size: 4 for files
     written on Windows."""
+    import warnings
+    from ._t7_backends import TRANSLATIONS
+    from .registry import checked_classes
     if unknown_classes not in ("error", "object"):
         raise ValueError(f"unknown_classes must be 'error' or 'object', got {unknown_classes!r}")
+    known = _all_classes(checked_classes(classes, "load_lua"))
     raw = read_t7(path, ascii=ascii, long_size=long_size)
-    classes = _nn_classes()
+    converter = _Converter(known, TRANSLATIONS)
     if unknown_classes == "error":
-        unknown = sorted(name for name in _class_names(raw, set(), classes) if name not in classes)
+        names = converter.class_names(raw, set())
+        unknown = sorted(name for name in names if name not in known)
         if unknown:
-            raise T7Error(f"{path}: classes nn_legacy does not have: {', '.join(unknown)} "
-                          "(load_lua(..., unknown_classes='object') keeps them as TorchObject)")
-    return _Converter(classes).convert(raw)
+            raise T7Error(_unknown_message(path, unknown, names))
+    result = converter.convert(raw)
+    if converter.functions:
+        listed = "; ".join(f"{where}: {note}" for where, note in converter.functions[:20])
+        more = f"; and {len(converter.functions) - 20} more" if len(converter.functions) > 20 else ""
+        warnings.warn(f"{path}: {len(converter.functions)} Lua function(s) in the file were not loaded "
+                      f"(nn_legacy never runs Lua code): {listed}{more}", T7Warning, stacklevel=2)
+    return result

@@ -22,3 +22,14 @@ def _seeded_modules():
     initial weights (and so every failure) repeat from run to run."""
     nn_legacy.manualSeed(1234)
     yield
+
+
+@pytest.fixture
+def registry():
+    """Tests that register classes (nn_legacy.register_class) leave the
+    registry as they found it."""
+    from nn_legacy.registry import _REGISTERED
+    saved = dict(_REGISTERED)
+    yield
+    _REGISTERED.clear()
+    _REGISTERED.update(saved)

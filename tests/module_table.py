@@ -612,6 +612,58 @@ def entries_of(cls_name):
     return [e for e in ENTRIES if e.cls == cls_name]
 
 
+# ---- loader
+def _shaved(x, s):
+    return x[..., s:x.shape[-2] - s, s:x.shape[-1] - s]
+
+
+def _instance_normalized(x, eps=1e-5):
+    mean = x.mean(axis=(-2, -1), keepdims=True)
+    return (x - mean) / np.sqrt(((x - mean) ** 2).mean(axis=(-2, -1), keepdims=True) + eps)
+
+
+def _inception():
+    return nn.Inception(3, [4, 2], [2, 3, 2, 1], kernelSize=[3, 1])
+
+
+# (the DepthConcat's columns, each a Sequential: its convolutions' weight and bias in order)
+_INCEPTION_PARAMS = tuple(f"modules.0.modules.{col}.modules.{i}.{p}"
+                          for col, convs in ((0, (0, 2)), (1, (0, 2)), (2, (1,)), (3, (0,)))
+                          for i in convs for p in ("weight", "bias"))
+_MOVES_ANY = "moves elements without arithmetic: every dtype is valid, as for Torch7's tensor types"
+_GAUSS3 = np.array([[1.0, 2.0, 1.0], [2.0, 4.0, 2.0], [1.0, 2.0, 1.0]])
+
+_ENTRIES += [
+    Entry("Inception", _inception, _u_(2, 3, 4, 4), params=_INCEPTION_PARAMS),
+    Entry("InstanceNormalization", lambda: nn.InstanceNormalization(3), _X4, params=_WB),
+    Entry("InstanceNormalization", lambda: nn.InstanceNormalization(3, eps=1e-3, affine=False), _X4,
+          variant="noaffine", reference=lambda x: _instance_normalized(x, 1e-3)),
+    Entry("ShaveImage", lambda: nn.ShaveImage(1), _X4, reference=lambda x: _shaved(x, 1),
+          skip={"dtype": _MOVES_ANY}),
+    Entry("SpatialClassifier", lambda: nn.SpatialClassifier(nn.Linear(3, 2)), _X4,
+          params=("modules.0.weight", "modules.0.bias")),
+    Entry("SpatialClassifier", lambda: _flat_classifier(), _X4, variant="flat",
+          params=("modules.0.weight", "modules.0.bias")),
+    Entry("SpatialNormalization", lambda: nn.SpatialNormalization(3, _GAUSS3, 0.1), _X4),
+    Entry("SpatialNormalization", lambda: nn.SpatialNormalization(3, _GAUSS3), _X4, variant="adaptive",
+          skip={"jacobian": "the adaptive threshold moves with the input; backward holds it fixed, as nnx did"}),
+    Entry("SpatialPadding", lambda: nn.SpatialPadding(1, -1, 2, 0, val=0.5), _X4,
+          reference=lambda x: np.pad(x[..., :-1], ((0, 0), (0, 0), (2, 0), (1, 0)), constant_values=0.5),
+          skip={"dtype": _MOVES_ANY}),
+    Entry("TotalVariation", lambda: nn.TotalVariation(0.5), _X4, reference=lambda x: x,
+          skip={"jacobian": "backward adds the TV penalty's gradient to gradOutput: not the derivative of forward"}),
+]
+
+
+def _flat_classifier():
+    m = nn.SpatialClassifier(nn.Linear(3, 2))
+    m.spatialOutput = False
+    return m
+
+
+ENTRIES = sorted(_ENTRIES, key=lambda e: e.id)
+
+
 # ---- rnn
 # The rnn package's modules.  FastLSTM, LSTM, GRU and Recurrent take one time
 # step per forward and carry their state to the next (forget() starts over):

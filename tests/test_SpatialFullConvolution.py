@@ -104,11 +104,7 @@ def test_reproduces_the_torch7_deconv_file_by_loops_too():
     """test_t7.py runs the recorded Torch7 net ("deconv" in OPENCV_NETS); here
     its output is also recomputed by the loops, and matched far tighter:
     SpatialFullConvolution(3, 9, kW4, kH5, dW1, dH2, padW0, padH1, adjW0, adjH1)."""
-    data_dir = os.environ.get("THNN_T7DATA", os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..",
-                                                          "shared", "t7data"))
-    prefix = os.path.join(data_dir, "opencv_ascii", "net_deconv_")
-    if not os.path.exists(prefix + "net.txt"):
-        pytest.skip("shared/t7data is not beside the checkout")
+    prefix = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data", "t7", "opencv_ascii", "net_deconv_")
     net = nn.load_lua(prefix + "net.txt")
     m = net.get(0)
     assert repr(m) == "nn.SpatialFullConvolution(3 -> 9, 4x5, 1,2, 0,1, 0,1)"

@@ -90,7 +90,8 @@ def assert_same(a, b, path="obj", seen=None):
 ARGUMENTS = [(), (2,), (4, 3), (4, 3, 2), (1, 2), (np.ones(3),), (nn.Linear(4, 3),), (nn.MSECriterion(),),
              (2, 2, 2, 1), (2, 2, 2, 2, 1, 1), (nn.SpatialMaxPooling(2, 2),), (nn.VolumetricMaxPooling(1, 2, 2),),
              (np.array([[0, 0], [1, 0]]), 2, 2),
-             (nn.Linear(4, 3), 1), (3, nn.Linear(4, 3), nn.Linear(3, 3))]    # MaskZero, Repeater; Recurrent
+             (nn.Linear(4, 3), 1), (3, nn.Linear(4, 3), nn.Linear(3, 3)),    # MaskZero, Repeater; Recurrent
+             (2, [2, 1], [1, 1]), (2, np.ones((3, 3)))]                      # Inception; SpatialNormalization
 
 
 def build(cls):
@@ -317,8 +318,9 @@ def test_save_refuses_what_it_cannot_hold():
     class Mine(nn.Linear):
         pass
 
-    with raises_exactly(TypeError, "save: obj.modules[0] is a test_serialization.Mine, not an nn_legacy class; "
-                                   "only nn_legacy classes can be saved"):
+    with raises_exactly(TypeError, "save: obj.modules[0] is a test_serialization.test_save_refuses_what_it_cannot_"
+                                   "hold.<locals>.Mine, which is not an nn_legacy class: register it "
+                                   "(@nn_legacy.register_class) or pass classes={'nn.Mine': Mine} to save it"):
         dumps(nn.Sequential(Mine(2, 2)))
     with raises_exactly(TypeError, "save: obj has dtype object; an nn_legacy file holds bool, int8, int16, int32, "
                                    "int64, uint8, uint16, uint32, uint64, float16, float32, float64, complex64, "
@@ -366,7 +368,7 @@ def test_missing_fields_come_from_a_default_instance_and_unknown_fields_stay():
 
 def test_format_versions():
     header, data, version = split(dumps(nn.Tanh()))
-    assert version == (1, 0)
+    assert version == (1, 1)
     header["addedInVersion1_7"] = {"anything": [1]}
     assert isinstance(loads(pack(header, data, 1, 7)), nn.Tanh)   # a newer minor version: readable
     with raises_exactly(nn.FormatError, "file: written in format version 2.0, newer than the 1.x this nn_legacy "
@@ -400,7 +402,12 @@ def test_a_hand_made_file_loads():
                                   "__class__", "type", "nn.Linear", ""])
 def test_only_nn_legacy_classes_are_built(name):
     header = base_header(objects=[{"module": name, "fields": {"weight": {"array": 0}}}])
-    with raises_exactly(nn.FormatError, f"file: object 0 is of class {name!r}, which is not an nn_legacy class"):
+    if "." in name:   # the name of a registered class: none is
+        expected = (f"file: object 0 is of class {name!r}, which is not registered: register the class "
+                    f"(@nn_legacy.register_class) or pass classes={{{name!r}: ...}} to load")
+    else:
+        expected = f"file: object 0 is of class {name!r}, which is not an nn_legacy class"
+    with raises_exactly(nn.FormatError, expected):
         loads(hostile(header, bytes(32)))
 
 
@@ -546,3 +553,50 @@ def test_mutated_headers_load_or_raise_FormatError():
         except nn.FormatError:
             outcomes["refused"] += 1
     assert outcomes["loaded"] > 50 and outcomes["refused"] > 500, outcomes
+
+
+# ---------------------------------------------------------------- classes of your own
+class Gain(nn.Module):
+    """y = gain * x, with a parameter (a user's class for the registry tests)."""
+    _parameter_names = (("gain", "gradGain"),)
+
+    def __init__(self, n):
+        super().__init__()
+        self.gain, self.gradGain = np.full(n, 2.0), np.zeros(n)
+
+    def updateOutput(self, input):
+        self.output = self.gain * input
+        return self.output
+
+
+def test_a_registered_class_saves_and_loads(registry):
+    nn.register_class(Gain)
+    m = nn.Sequential(nn.Linear(3, 2), Gain(2))
+    m.get(1).gain[...] = [3.0, -1.0]
+    back = loads(dumps(m))
+    assert type(back.get(1)) is Gain
+    header, _, _ = split(dumps(m))
+    assert [o.get("module") for o in header["objects"] if "module" in o] == ["Sequential", "Linear", "nn.Gain"]
+    x = np.ones(3)
+    np.testing.assert_array_equal(back.forward(x), m.forward(x))
+
+
+def test_a_class_given_for_one_call_saves_and_loads(registry):
+    m = Gain(2)
+    with pytest.raises(TypeError, match="register it"):
+        dumps(m)
+    buffer = io.BytesIO()
+    nn.save(m, buffer, classes={"mine.Gain": Gain})
+    with pytest.raises(nn.FormatError, match="'mine.Gain', which is not registered"):
+        nn.load(io.BytesIO(buffer.getvalue()))
+    back = nn.load(io.BytesIO(buffer.getvalue()), classes={"mine.Gain": Gain})
+    assert type(back) is Gain and back.gain.tolist() == [2.0, 2.0]
+    nn.register_class("mine.Gain", Gain)
+    assert type(nn.load(io.BytesIO(buffer.getvalue()))) is Gain
+
+
+def test_a_registered_name_is_its_first(registry):
+    nn.register_class("a.Gain", Gain)
+    nn.register_class("b.Gain", Gain)
+    header, _, _ = split(dumps(Gain(1)))
+    assert header["objects"][0]["module"] == "a.Gain"

@@ -7,12 +7,9 @@ import numpy as np
 import pytest
 
 import nn_legacy as nn
-from nn_legacy.t7 import LuaTable, T7Error, TorchObject, load_lua, read_t7, Reader
+from nn_legacy.t7 import LuaFunction, T7Error, T7Warning, TorchObject, load_lua, read_t7, Reader
 
-DATA = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "..", "shared", "t7data")
-if not os.path.isdir(DATA):
-    DATA = os.environ.get("THNN_T7DATA", DATA)
-needs_data = pytest.mark.skipif(not os.path.isdir(DATA), reason="shared/t7data is not beside the checkout")
+DATA = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data", "t7")   # real files; see its README.md
 
 
 def path(*parts):
@@ -20,21 +17,18 @@ def path(*parts):
 
 
 # ---------------------------------------------------------------- format files
-@needs_data
 def test_double_tensor():
     t = read_t7(path("torchfile", "doubletensor.t7"))
     assert t.dtype == np.float64
     np.testing.assert_array_equal(t, [[1, 2, 3], [4, 5, 6.9]])
 
 
-@needs_data
 def test_float_tensor():
     t = read_t7(path("torchfile", "floattensor.t7"))
     assert t.dtype == np.float32 and t.shape == (2, 3, 4)
     assert abs(float(t.astype(np.float64).sum()) - 12.97241666913) < 1e-6
 
 
-@needs_data
 def test_tables():
     assert read_t7(path("torchfile", "hello=123.t7")) == {"hello": 123.0}
     t = read_t7(path("torchfile", "list_table.t7"))
@@ -45,7 +39,6 @@ def test_tables():
     assert t.as_list() is None and t["a"] == "non number key" and t[3.0] == "third item"
 
 
-@needs_data
 def test_custom_and_recursive_objects():
     obj = read_t7(path("torchfile", "custom_class.t7"))
     assert isinstance(obj, TorchObject) and obj.class_name == "Blah" and obj.fields == {}
@@ -56,13 +49,11 @@ def test_custom_and_recursive_objects():
     assert value is t
 
 
-@needs_data
 def test_tds_containers():
     assert read_t7(path("torchfile", "tds_hash.t7")) == {1.0: 2.0, 2.0: 3.0, 10.0: 11.0}
     assert read_t7(path("torchfile", "tds_vec.t7")) == [123.0, 456.0]
 
 
-@needs_data
 def test_nngraph_is_refused_by_name_or_kept_as_objects():
     f = path("torchfile", "gmodule_with_linear_identity.t7")
     with pytest.raises(T7Error, match="nn.gModule") as info:
@@ -74,7 +65,6 @@ def test_nngraph_is_refused_by_name_or_kept_as_objects():
     assert len(linears) == 1 and linears[0].weight.shape == (2, 1)
 
 
-@needs_data
 def test_back_references_are_shared():
     raw = read_t7(path("opencv_ascii", "net_softmax_net.txt"))
     inner = raw.fields["modules"][1.0]
@@ -88,7 +78,6 @@ OPENCV_NETS = ["linear_2d", "softmax", "logsoftmax", "softmax_spatial", "logsoft
                "batch_norm", "deconv"]
 
 
-@needs_data
 @pytest.mark.parametrize("name", OPENCV_NETS)
 def test_opencv_net_reproduces_its_recorded_output(name):
     net = load_lua(path("opencv_ascii", f"net_{name}_net.txt"))
@@ -99,7 +88,6 @@ def test_opencv_net_reproduces_its_recorded_output(name):
     assert diff.mean() <= 1e-5 and diff.max() <= 1e-4, (diff.mean(), diff.max())
 
 
-@needs_data
 def test_cpptorch_float_linear():
     net = load_lua(path("cpptorch", "net.t7"))
     assert isinstance(net, nn.Linear) and net.weight.dtype == np.float32
@@ -109,7 +97,6 @@ def test_cpptorch_float_linear():
     np.testing.assert_array_equal(net.forward(x), read_t7(path("cpptorch", "y.t7")))
 
 
-@needs_data
 def test_loaded_module_trains():
     net = load_lua(path("opencv_ascii", "net_linear_2d_net.txt"))
     x = read_t7(path("opencv_ascii", "net_linear_2d_input.txt"))
@@ -120,7 +107,6 @@ def test_loaded_module_trains():
     np.testing.assert_allclose(before - net.weight, 0.1 * np.ones((3, 13)) @ x)
 
 
-@needs_data
 def test_train_stored_as_number_zero():
     raw = read_t7(path("opencv_ascii", "net_batch_norm_net.txt"))
     bn = raw.fields["modules"][1.0]
@@ -184,9 +170,14 @@ def test_huge_declared_sizes_are_refused_before_allocating():
         Reader(_i(2) + _i(2**31 - 1) + b"abc").read()  # a 2 GB string
 
 
-def test_functions_are_never_loaded():
-    with pytest.raises(T7Error, match="function"):
-        Reader(_i(6) + _i(1) + _i(10) + b"\x1bLJ" + b"\0" * 7).read()
+def test_a_function_is_skipped_never_parsed():
+    # tag 6 (no index): 10 bytes of "bytecode" (here: not even bytecode), then its upvalues (an empty table)
+    f = Reader(_i(6) + _i(10) + b"\x1bLJ" + b"\xff" * 7 + _i(3) + _i(1) + _i(0)).read()
+    assert isinstance(f, LuaFunction) and f.nbytes == 10
+    with pytest.raises(T7Error, match="never runs Lua code"):
+        f(1, 2)
+    with pytest.raises(T7Error, match="truncated"):   # the bytecode's declared size is checked like a string's
+        Reader(_i(6) + _i(2 ** 31 - 1) + b"\x1bLJ").read()
 
 
 def test_deep_nesting_is_refused():
@@ -201,13 +192,10 @@ def test_unknown_tag():
 
 
 def _sample_files():
-    if not os.path.isdir(DATA):
-        return []
     return [path("torchfile", "gmodule_with_linear_identity.t7"), path("cpptorch", "net.t7"),
             path("opencv_ascii", "net_batch_norm_net.txt"), path("opencv_ascii", "net_softmax_net.txt")]
 
 
-@needs_data
 @pytest.mark.parametrize("f", _sample_files(), ids=os.path.basename)
 def test_every_truncation_raises_t7error(f):
     with open(f, "rb") as fh:
@@ -218,7 +206,6 @@ def test_every_truncation_raises_t7error(f):
             Reader(data[:n], ascii=f.endswith(".txt")).read()
 
 
-@needs_data
 @pytest.mark.parametrize("f", _sample_files(), ids=os.path.basename)
 def test_bit_flips_never_escape_as_other_errors(f):
     with open(f, "rb") as fh:
@@ -418,3 +405,298 @@ def test_raw_fields_reach_the_fixup_unconverted(tmp_path, monkeypatch):
     path.write_bytes(t7_bytes(T7Object("nn.Identity", {"cell": cell})))   # not raw elsewhere
     with pytest.raises(T7Error, match="nn.gModule"):
         load_lua(str(path))
+
+
+# ---------------------------------------------------------------- files as people saved them
+def _load(tmp_path, value, name="f.t7", **kwargs):
+    from t7_writer import t7_bytes
+    f = tmp_path / name
+    f.write_bytes(t7_bytes(value, ascii=kwargs.pop("ascii", False)))
+    return load_lua(str(f), **kwargs)
+
+
+CUDA_TYPES = [("torch.CudaTensor", np.float32), ("torch.CudaDoubleTensor", np.float64),
+              ("torch.CudaHalfTensor", np.float16), ("torch.CudaLongTensor", np.int64),
+              ("torch.CudaIntTensor", np.int32), ("torch.CudaShortTensor", np.int16),
+              ("torch.CudaCharTensor", np.int8), ("torch.CudaByteTensor", np.uint8)]
+
+
+@pytest.mark.parametrize("ascii", [False, True], ids=["binary", "ascii"])
+@pytest.mark.parametrize("cls, dtype", CUDA_TYPES, ids=[c for c, _ in CUDA_TYPES])
+def test_gpu_tensors_and_storages_load_as_host_arrays(tmp_path, cls, dtype, ascii):
+    """cutorch wrote a host copy of a device storage in the host layout:
+    each CUDA class loads as a host array of its element type."""
+    from t7_writer import Storage, Tensor
+    values = np.arange(-3, 9).reshape(3, 4).astype(dtype)
+    storage = Storage(values, cls.replace("Tensor", "Storage"))
+    view = Tensor(cls=cls, storage=storage, sizes=[4, 2], strides=[1, 4], offset=2)   # a strided view
+    got = _load(tmp_path, {1: Tensor(values, cls), 2: storage, 3: view}, ascii=ascii)
+    assert [a.dtype for a in got] == [np.dtype(dtype)] * 3
+    np.testing.assert_array_equal(got[0], values)
+    np.testing.assert_array_equal(got[1], values.ravel())
+    np.testing.assert_array_equal(got[2], values.ravel()[1:9].reshape(2, 4).T)
+    assert np.shares_memory(got[1], got[2])   # one storage, as in the file
+
+
+def _gpu_net(rng, cls="torch.CudaTensor"):
+    """Sequential{SpatialConvolution(2 -> 3, 3x3, pad 1), ReLU} as cunn wrote it after :cuda()."""
+    from t7_writer import T7Object, Tensor
+    w, b = rng.standard_normal((3, 2, 3, 3)), rng.standard_normal(3)
+    conv = T7Object("nn.SpatialConvolution", {
+        "nInputPlane": 2, "nOutputPlane": 3, "kW": 3, "kH": 3, "dW": 1, "dH": 1, "padW": 1, "padH": 1,
+        "weight": Tensor(w, cls), "bias": Tensor(b, cls), "gradWeight": Tensor(w * 0, cls),
+        "gradBias": Tensor(b * 0, cls), "finput": Tensor(np.zeros(0), cls), "fgradInput": Tensor(np.zeros(0), cls),
+        "output": Tensor(np.zeros(0), cls), "gradInput": Tensor(np.zeros(0), cls), "train": True, "_type": cls})
+    relu = T7Object("nn.ReLU", {"threshold": 0, "val": 0, "inplace": False, "output": Tensor(np.zeros(0), cls),
+                                "gradInput": Tensor(np.zeros(0), cls), "train": True, "_type": cls})
+    net = T7Object("nn.Sequential", {"modules": {1: conv, 2: relu}, "output": Tensor(np.zeros(0), cls),
+                                     "gradInput": Tensor(np.zeros(0), cls), "train": True, "_type": cls})
+    want = nn.Sequential().add(nn.SpatialConvolution(2, 3, 3, 3, 1, 1, 1, 1)).add(nn.ReLU())
+    want.get(0).weight[...], want.get(0).bias[...] = w, b
+    return net, want
+
+
+def test_a_gpu_checkpoint_runs_on_the_host_and_on_the_device(tmp_path):
+    rng = np.random.default_rng(3)
+    raw, want = _gpu_net(rng)
+    net = _load(tmp_path, raw)
+    assert net.get(0).weight.dtype == np.float32 and net.type() == np.float32
+    x = rng.standard_normal((2, 2, 5, 5))
+    expected = want.forward(x)
+    np.testing.assert_allclose(net.forward(x.astype(np.float32)), expected, rtol=1e-5, atol=1e-5)
+    np.testing.assert_allclose(net.double().forward(x), expected, rtol=1e-6, atol=1e-6)
+    import thnn.cuda
+    on_device = net.float().cuda()                     # the device the machine has, else the emulator
+    y = on_device.forward(thnn.cuda.to_device(x.astype(np.float32)))
+    np.testing.assert_allclose(y.numpy(), expected, rtol=1e-5, atol=1e-5)
+
+
+def test_a_half_precision_checkpoint_runs_after_float(tmp_path):
+    rng = np.random.default_rng(4)
+    raw, want = _gpu_net(rng, "torch.CudaHalfTensor")
+    net = _load(tmp_path, raw)
+    assert net.get(0).weight.dtype == np.float16   # as stored: its element type
+    net.float()
+    assert net.get(0).weight.dtype == np.float32 and net.get(0).gradWeight.dtype == np.float32
+    w = want.get(0)
+    w.weight[...], w.bias[...] = w.weight.astype(np.float16), w.bias.astype(np.float16)
+    x = rng.standard_normal((1, 2, 4, 4))
+    np.testing.assert_allclose(net.forward(x.astype(np.float32)), want.forward(x), rtol=1e-5, atol=1e-5)
+
+
+def test_functions_in_fields_load_as_placeholders_with_one_warning(tmp_path):
+    """A Lua function in a field: the rest loads, the function is a
+    placeholder that raises when called, and one warning names every field
+    path.  A method Torch7 itself stored (Module:share() put
+    accUpdateGradParameters in the instance) leaves the class's method."""
+    from t7_writer import Function, T7Object
+    rng = np.random.default_rng(5)
+    weight = rng.standard_normal((2, 3))
+    shared = T7Object("nn.Linear", {"weight": weight, "bias": np.zeros(2), "train": True})
+    # the upvalues hold objects (the weight again, a table, the module itself): read, so later indices hold
+    shared.fields["accUpdateGradParameters"] = Function(upvalues={"self": shared, "w": weight, "t": {1: 2}})
+    callback = Function(upvalues={"n": 3.0}, tag=7)
+    net = T7Object("nn.Sequential", {"modules": {1: shared, 2: T7Object("nn.Tanh", {"callback": callback})},
+                                     "after": weight, "train": True})
+    with pytest.warns(T7Warning) as record:
+        m = _load(tmp_path, net)
+    assert len(record) == 1
+    message = str(record[0].message)
+    assert "root.modules[0].accUpdateGradParameters: the class's own method is used" in message
+    assert "root.modules[1].callback: a placeholder that raises T7Error if called" in message
+    assert m.after is m.get(0).weight   # the upvalues were read: the reference after them still resolves
+    assert m.get(0).accUpdateGradParameters.__func__ is nn.Linear.accUpdateGradParameters
+    assert isinstance(m.get(1).callback, LuaFunction) and m.get(1).callback.upvalues == ()
+    with pytest.raises(T7Error, match=r"root.modules\[1\].callback .* never runs Lua code"):
+        m.get(1).callback()
+    np.testing.assert_allclose(m.forward(np.ones(3)), np.tanh(weight @ np.ones(3)))
+    clone = m.clone()                                   # deepcopy keeps the placeholder
+    assert isinstance(clone.get(1).callback, LuaFunction)
+
+
+def test_a_monkey_patched_verb_raises_when_used(tmp_path):
+    from t7_writer import Function, T7Object
+    with pytest.warns(T7Warning, match=r"root.updateOutput"):
+        m = _load(tmp_path, T7Object("nn.Tanh", {"updateOutput": Function(), "train": True}))
+    with pytest.raises(T7Error, match="root.updateOutput"):
+        m.forward(np.ones(3))
+    del m.updateOutput   # the way back to the class's own
+    np.testing.assert_allclose(m.forward(np.ones(3)), np.tanh(np.ones(3)))
+
+
+def test_read_t7_keeps_function_placeholders_and_their_upvalue_names(tmp_path):
+    from t7_writer import Function, t7_bytes
+    f = tmp_path / "f.t7"
+    f.write_bytes(t7_bytes({"f": Function(upvalues={"a": 1.0, "b": "x"}), "g": Function(tag=6)}))
+    table = read_t7(str(f))
+    assert table["f"].upvalues == ("a", "b") and table["g"].nbytes > 0
+
+
+@pytest.mark.parametrize("version", [1, 3])
+def test_data_parallel_table_loads_its_module(tmp_path, version):
+    """cunn's DataParallelTable: from class version 2 on it writes its GPU
+    assignments before its fields; every replica is the same module."""
+    from t7_writer import T7Object
+    rng = np.random.default_rng(6)
+    inner = T7Object("nn.Linear", {"weight": rng.standard_normal((2, 3)), "bias": rng.standard_normal(2)})
+    fields = {"modules": {1: inner}, "gpuAssignments": {1: 1, 2: 2}, "dimension": 1, "typeStr": "torch.CudaTensor",
+              "impl": T7Object("nn.DataParallelTable.Basic", {"dpt": None, "pool": {}}),
+              "flattenedParams": {1: {1: rng.standard_normal(8), 2: np.zeros(8)}}}
+    dpt = T7Object("nn.DataParallelTable", fields, version=version, header={1: 1, 2: 2} if version >= 2 else None)
+    m = _load(tmp_path, T7Object("nn.Sequential", {"modules": {1: dpt, 2: T7Object("nn.Tanh", {})}}))
+    assert isinstance(m.get(0), nn.Linear) and isinstance(m.get(1), nn.Tanh)
+    np.testing.assert_array_equal(m.get(0).weight, inner.fields["weight"])
+
+
+def test_nn_gpu_loads_its_module(tmp_path):
+    from t7_writer import T7Object
+    inner = T7Object("nn.Tanh", {"train": True})
+    gpu = T7Object("nn.GPU", {"modules": {1: inner}, "device": 2, "outdevice": 2}, header={1: "torch.CudaTensor", 2: 2})
+    assert isinstance(_load(tmp_path, gpu), nn.Tanh)
+
+
+def test_a_random_generator_is_refused_by_name(tmp_path):
+    from t7_writer import T7Object
+    with pytest.raises(T7Error, match="torch.Generator"):
+        _load(tmp_path, {"gen": T7Object("torch.Generator", {})})
+
+
+def test_checkpoint_tables_come_back_as_dicts_of_live_modules(tmp_path):
+    """char-rnn's {protos, opt, vocab, ...} and {model, optimState}: dicts
+    (lists where the keys are 1..n) with modules that run."""
+    from t7_writer import T7Object
+    rng = np.random.default_rng(7)
+    w = rng.standard_normal((4, 3))
+    linear = T7Object("nn.Linear", {"weight": w, "bias": np.zeros(4), "train": True})
+    checkpoint = {"protos": {"rnn": T7Object("nn.Sequential", {"modules": {1: linear, 2: T7Object("nn.LogSoftMax", {})}}),
+                             "criterion": T7Object("nn.ClassNLLCriterion", {"sizeAverage": True})},
+                  "opt": {"rnn_size": 128, "model": "lstm", "dropout": 0, "gpuid": 0},
+                  "vocab": {"a": 1, "b": 2, "\n": 3}, "i": 1200, "train_losses": {1: 2.5, 2: 2.25},
+                  "optimState": {"learningRate": 0.002, "m": rng.standard_normal(16)}}
+    got = _load(tmp_path, checkpoint)
+    assert set(got) == {"protos", "opt", "vocab", "i", "train_losses", "optimState"}
+    assert got["opt"] == {"rnn_size": 128.0, "model": "lstm", "dropout": 0.0, "gpuid": 0.0}
+    assert got["vocab"] == {"a": 1.0, "b": 2.0, "\n": 3.0} and got["train_losses"] == [2.5, 2.25]
+    model, criterion = got["protos"]["rnn"], got["protos"]["criterion"]
+    x = rng.standard_normal((2, 3))
+    out = model.forward(x)
+    np.testing.assert_allclose(np.exp(out).sum(1), 1)
+    assert np.isfinite(criterion.forward(out, np.array([0, 3])))
+
+
+def test_the_nngraph_error_says_it_in_one_line():
+    with pytest.raises(T7Error) as info:
+        load_lua(path("torchfile", "gmodule_with_linear_identity.t7"))
+    message = str(info.value)
+    assert "\n" not in message
+    assert "nngraph graph" in message and "by design" in message and "no graph engine" in message
+    assert "the modules in the graph: nn.CAddTable, nn.Identity, nn.Linear;" in message
+    assert "unknown_classes='object'" in message
+
+
+def test_a_graph_inside_a_checkpoint_parses_completely_with_unknown_objects(tmp_path):
+    with open(path("torchfile", "gmodule_with_linear_identity.t7"), "rb") as f:
+        graph = read_t7(f.name)
+    from t7_writer import T7Object
+    # (rewritten from what read_t7 gave: the graph's own structure stays, its modules load)
+    assert isinstance(graph, TorchObject)
+    got = load_lua(path("torchfile", "gmodule_with_linear_identity.t7"), unknown_classes="object")
+    nodes = [n for n in got.fields["forwardnodes"]]
+    assert all(isinstance(n, TorchObject) and n.class_name == "nngraph.Node" for n in nodes)
+    assert T7Object   # (imported for symmetry with the other tests)
+
+
+# ---------------------------------------------------------------- your own classes
+class Scale(nn.Module):
+    """y = factor * x (a user's class for the registry tests)."""
+
+    def __init__(self, factor=1.0):
+        super().__init__()
+        self.factor = factor
+
+    def updateOutput(self, input):
+        self.output = self.factor * input
+        return self.output
+
+    def updateGradInput(self, input, gradOutput):
+        self.gradInput = self.factor * gradOutput
+        return self.gradInput
+
+    def _t7_fixup(self, version):
+        self.factor = float(self.factor)
+        self.loaded_version = version
+
+
+def test_a_class_given_for_one_call(tmp_path, registry):
+    from t7_writer import T7Object
+    net = T7Object("nn.Sequential", {"modules": {1: T7Object("nnx.Scale", {"factor": 3}, version=2),
+                                                 2: T7Object("nn.Tanh", {})}})
+    with pytest.raises(T7Error, match=r"nnx.Scale .*register_class"):
+        _load(tmp_path, net)
+    m = _load(tmp_path, net, classes={"nnx.Scale": Scale})
+    assert isinstance(m.get(0), Scale) and m.get(0).loaded_version == 2
+    np.testing.assert_allclose(m.forward(np.ones(2)), np.tanh(3 * np.ones(2)))
+    with pytest.raises(T7Error, match="nnx.Scale"):   # for that call only
+        _load(tmp_path, net)
+
+
+def test_a_registered_class(tmp_path, registry):
+    from t7_writer import T7Object
+    decorated = nn.register_class(Scale)                    # as "nn.Scale"
+    assert decorated is Scale
+    nn.register_class("nnx.Times")(Scale)                   # and under another name
+    m = _load(tmp_path, {1: T7Object("nn.Scale", {"factor": 2}), 2: T7Object("nnx.Times", {"factor": 5})})
+    assert [type(x) for x in m] == [Scale, Scale] and [x.factor for x in m] == [2.0, 5.0]
+    assert nn.registry.registered_classes() == {"nn.Scale": Scale, "nnx.Times": Scale}
+
+
+def test_a_registered_class_may_replace_one_of_nn_legacys(tmp_path, registry):
+    from t7_writer import T7Object
+    nn.register_class("nn.Tanh", Scale)
+    assert type(_load(tmp_path, T7Object("nn.Tanh", {"factor": 1}))) is Scale
+
+
+def test_the_registry_checks_what_it_is_given(registry):
+    with pytest.raises(TypeError, match="subclass of nn_legacy.Module"):
+        nn.register_class("nn.Foo", dict)
+    with pytest.raises(ValueError, match="Torch7 class name"):
+        nn.register_class("Foo", Scale)
+    with pytest.raises(TypeError, match="classes must be a dict"):
+        load_lua(path("cpptorch", "net.t7"), classes=[Scale])
+    with pytest.raises(TypeError, match="subclass"):
+        load_lua(path("cpptorch", "net.t7"), classes={"nn.X": object})
+
+
+# ---------------------------------------------------------------- damaged fields
+def _module_classes():
+    from nn_legacy.t7 import _nn_classes
+    return sorted(_nn_classes())
+
+
+GARBAGE = [None, True, -1.0, 1e300, float("nan"), "x", {1: "y"}, np.zeros((2, 0)), np.ones((2, 3))]
+
+
+@pytest.mark.parametrize("name", _module_classes())
+def test_garbage_fields_raise_only_t7error(tmp_path, name):
+    """Every class, its fields replaced by values of the wrong kind: loads,
+    or raises T7Error; nothing else escapes."""
+    from t7_writer import T7Object
+    from nn_legacy.t7 import _defaults
+    names = sorted(set(_defaults(getattr(nn, name[3:]))) | {"weight", "bias", "dimension", "kW", "size", "modules",
+                                                             "p", "nInputPlane", "nOutputPlane", "index"})
+    rng = np.random.default_rng(sum(map(ord, name)))
+    for trial in range(12):
+        value = {k: GARBAGE[int(rng.integers(len(GARBAGE)))] for k in names if rng.random() < 0.5}
+        try:
+            _load(tmp_path, T7Object(name, value))
+        except T7Error:
+            pass
+
+
+def test_a_damaged_module_is_named_by_its_place(tmp_path):
+    from t7_writer import T7Object
+    conv = T7Object("nn.SpatialConvolution", {"nInputPlane": 1, "nOutputPlane": 1, "kW": "x", "kH": 1,
+                                              "weight": np.ones((1, 1, 1, 1)), "bias": np.ones(1)})
+    with pytest.raises(T7Error, match=r"^root.modules\[1\] \(nn.SpatialConvolution v1\): its fields do not describe "
+                                      r"one \(ValueError: invalid literal"):
+        _load(tmp_path, T7Object("nn.Sequential", {"modules": {1: T7Object("nn.Tanh", {}), 2: conv}}))

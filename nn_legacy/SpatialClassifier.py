@@ -1,0 +1,107 @@
+import numpy as np
+
+from ._arrays import describe, name_of, reuse
+from .Container import Container
+from .Sequential import Sequential
+
+
+class SpatialClassifier(Container):
+    """A classifier of feature vectors (a module taking ``[n, K]``) run at
+    every pixel of a feature map (nnx's ``nn.SpatialClassifier``): the K
+    planes at each position form one vector.
+
+    input ``[K, H, W]``; the classifier gets the ``[H*W, K]`` matrix of the
+    positions (row-major: row ``y*W + x``) and returns ``[H*W, N]``; the
+    output is that turned back into planes, ``[N, H, W]``, or with
+    ``spatialOutput = False`` the ``[H*W, N]`` matrix itself.  A batch
+    ``[batch, K, H, W]`` gives ``[batch, N, H, W]`` (``[batch, H*W, N]``
+    without spatial output), each sample as on its own.  Gradients are the
+    classifier's, moved back the same way; its parameters are this
+    module's.  ``add(m)`` adds to the classifier (an empty Sequential by
+    default).
+    """
+
+    def __init__(self, classifier=None):
+        super().__init__()
+        classifier = Sequential() if classifier is None else classifier
+        super().add(classifier)
+        self.classifier = classifier
+        self.spatialOutput = True
+
+    def add(self, module):
+        self.classifier.add(module)
+        return self
+
+    def _t7_fixup(self, version):
+        self.classifier = self.modules[0] if self.modules else self.classifier
+        self.modules = [self.classifier]
+        self.spatialOutput = bool(getattr(self, "spatialOutput", True))
+        for name in ("inputF", "inputT", "outputF", "outputT", "gradOutputF", "gradOutputT", "gradInputF",
+                     "gradInputT"):   # nnx's work tensors
+            self.__dict__.pop(name, None)
+
+    def _rows(self, input, name="input"):
+        """input [(batch,) K, H, W] as the [(batch *) H*W, K] rows, and its (batch, K, H, W)."""
+        if not isinstance(input, np.ndarray):
+            raise TypeError(f"{name_of(self)}: {name} must be a numpy array, got {type(input).__name__}")
+        if input.ndim not in (3, 4):
+            raise ValueError(f"{name_of(self)}: {name} must be 3D [features, height, width] or 4D "
+                             f"[batch, features, height, width], got {describe(input)}")
+        x = input if input.ndim == 4 else input[None]
+        b, k, h, w = x.shape
+        return np.ascontiguousarray(x.transpose(0, 2, 3, 1)).reshape(b * h * w, k), (b, k, h, w)
+
+    def _planes(self, rows, shape, batched):
+        """The classifier's [(batch *) H*W, N] back as [(batch,) N, H, W] (or the rows without spatial output)."""
+        b, _, h, w = shape
+        if not isinstance(rows, np.ndarray) or rows.ndim != 2 or rows.shape[0] != b * h * w:
+            got = describe(rows) if isinstance(rows, np.ndarray) else type(rows).__name__
+            raise ValueError(f"{name_of(self)}: the classifier must map [{b * h * w}, K] to [{b * h * w}, N], "
+                             f"got {got}")
+        n = rows.shape[1]
+        if not self.spatialOutput:
+            return rows.reshape(b, h * w, n) if batched else rows
+        planes = rows.reshape(b, h, w, n).transpose(0, 3, 1, 2)
+        return planes if batched else planes[0]
+
+    def _grad_rows(self, input, gradOutput, shape):
+        b, _, h, w = shape
+        n = self.modules[0].output.shape[1]
+        want = ((b, n, h, w) if input.ndim == 4 else (n, h, w)) if self.spatialOutput else \
+            ((b, h * w, n) if input.ndim == 4 else (h * w, n))
+        if not isinstance(gradOutput, np.ndarray) or gradOutput.shape != want:
+            got = describe(gradOutput) if isinstance(gradOutput, np.ndarray) else type(gradOutput).__name__
+            raise ValueError(f"{name_of(self)}: gradOutput must be of size [{', '.join(map(str, want))}] like the "
+                             f"output, got {got}")
+        if not self.spatialOutput:
+            return np.ascontiguousarray(gradOutput).reshape(b * h * w, n)
+        g = gradOutput if input.ndim == 4 else gradOutput[None]
+        return np.ascontiguousarray(g.transpose(0, 2, 3, 1)).reshape(b * h * w, n)
+
+    def updateOutput(self, input):
+        rows, shape = self._rows(input)
+        out = self._planes(self._child(0, "updateOutput", rows), shape, input.ndim == 4)
+        self.output = reuse(self.output, out.shape, out.dtype, input)
+        self.output[...] = out
+        return self.output
+
+    def updateGradInput(self, input, gradOutput):
+        rows, shape = self._rows(input)
+        grad = self._child(0, "updateGradInput", rows, self._grad_rows(input, gradOutput, shape))
+        b, k, h, w = shape
+        back = np.asarray(grad).reshape(b, h, w, k).transpose(0, 3, 1, 2)
+        self.gradInput = reuse(self.gradInput, input.shape, back.dtype, input, gradOutput)
+        self.gradInput[...] = back if input.ndim == 4 else back[0]
+        return self.gradInput
+
+    def accGradParameters(self, input, gradOutput, scale=1):
+        rows, shape = self._rows(input)
+        self._child(0, "accGradParameters", rows, self._grad_rows(input, gradOutput, shape), scale)
+
+    def accUpdateGradParameters(self, input, gradOutput, lr):
+        rows, shape = self._rows(input)
+        self._child(0, "accUpdateGradParameters", rows, self._grad_rows(input, gradOutput, shape), lr)
+
+    def __repr__(self):
+        flat = "" if self.spatialOutput else " (flat output)"
+        return f"nn.SpatialClassifier{flat} @ {self.classifier!r}"
