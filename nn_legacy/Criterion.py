@@ -3,7 +3,7 @@ import numpy as np
 import thnn
 from thnn.cuda import CudaTensor
 
-from . import _threads
+from . import _checks, _threads
 
 _FLOATS = (np.dtype(np.float32), np.dtype(np.float64))
 
@@ -16,6 +16,9 @@ class Criterion:
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)
         _threads.guard_verbs(cls)  # one thread at a time per criterion: see _threads
+        _checks.integral_sizes(cls)  # sizes given as integral floats: see _checks
+        if "type" in cls.__dict__:
+            cls.type = _checks.torch_type_names(cls.type)
 
     def __init__(self):
         self.output = 0.0
@@ -37,9 +40,7 @@ class Criterion:
         if dtype is None:
             return None
         from .Module import _convert  # arrays such as class weights follow the type
-        dtype = np.dtype(dtype)
-        if dtype not in _FLOATS:
-            raise TypeError(f"{type(self).__name__}.type: float32 or float64, got {dtype}")
+        dtype = _checks.float_dtype(self, dtype)
         memo = {} if _memo is None else _memo
         for key, value in vars(self).items():
             setattr(self, key, _convert(value, dtype, memo))
@@ -94,10 +95,12 @@ class Criterion:
 
     def _float_target(self, input, target):
         """A float target as an array of input's dtype (numbers and lists
-        accepted); for a device input, on its device (a host target is copied)."""
+        accepted); for a device input, on its device (a host target is copied).
+        Its shape must be input's, size-1 dims aside (see check_pointwise_target)."""
         if isinstance(target, CudaTensor):
             if target.dtype != input.dtype:
                 raise TypeError(f"{type(self).__name__}: target is {target.dtype} on the device, input {input.dtype}")
+            _checks.check_pointwise_target(type(self).__name__, input.shape, target.shape)
             return target
         if not isinstance(target, np.ndarray):
             target = np.asarray(target, dtype=input.dtype)
@@ -105,9 +108,11 @@ class Criterion:
             raise TypeError(f"{type(self).__name__}: target must be numeric, got {target.dtype}")
         if target.dtype != input.dtype:
             target = target.astype(input.dtype)
+        _checks.check_pointwise_target(type(self).__name__, input.shape, target.shape)
         if isinstance(input, CudaTensor):
             return input.device.to_device(target)
         return target
 
 
+Criterion.type = _checks.torch_type_names(Criterion.type)
 _threads.guard_verbs(Criterion)

@@ -1,5 +1,6 @@
 from . import _random
 from ._arrays import check_like, check_writeable, describe, reuse
+from ._checks import torch7_arguments
 from ._namespace import array_namespace
 from .Module import Module
 
@@ -19,19 +20,34 @@ class Dropout(Module):
     ``v1=True`` is Torch7's original scheme: the kept elements are not
     scaled while training, and evaluation multiplies by ``1 - p`` instead
     (output and gradient).  ``inplace=True`` writes the output into the
-    input array and the gradient into gradOutput.  ``setp(p)`` changes p.
+    input array and the gradient into gradOutput.
+    ``stochasticInference=True`` drops elements while evaluating too (as
+    while training; the gradient then takes the same noise, where Torch7
+    passed it unmasked).  ``setp(p)`` changes p.
+
+    The arguments are Torch7's, in its order:
+    ``Dropout(p, v1, inplace, stochasticInference)``.  torch.legacy.nn had
+    ``Dropout(p, inplace)``, so ``Dropout(0.5, True)`` could mean v1 or
+    inplace: that call is refused with a TypeError; name the argument
+    (``Dropout(0.5, inplace=True)``).  Every argument may be given by
+    keyword.
     """
 
     _buffer_names = ("noise",)
     inplace = False  # absent from Torch7 files written before it existed
     v1 = False
+    stochastic_inference = False   # Torch7's field name
     noise = None
 
-    def __init__(self, p=0.5, inplace=False, v1=False):
+    def __init__(self, p=0.5, *torch7_order, v1=None, inplace=None, stochasticInference=None):
         super().__init__()
+        v1, inplace, stochasticInference = torch7_arguments(
+            self, "Dropout(p, v1, inplace, stochasticInference)", "Dropout(p, inplace)", torch7_order,
+            v1=v1, inplace=inplace, stochasticInference=stochasticInference)
         self.p = self._checked(p)
         self.inplace = bool(inplace)
         self.v1 = bool(v1)
+        self.stochastic_inference = bool(stochasticInference)
 
     @staticmethod
     def _checked(p):
@@ -47,12 +63,16 @@ class Dropout(Module):
     def _t7_fixup(self, version):
         """Torch7 files store ``v2 = not v1`` and an empty noise tensor."""
         self.v1 = not vars(self).pop("v2")
+        self.stochastic_inference = bool(getattr(self, "stochastic_inference", False))
         if self.noise is not None and self.noise.size == 0:
             self.noise = None
 
     def setp(self, p):
         self.p = self._checked(p)
         return self
+
+    def _dropping(self):
+        return (self.train or self.stochastic_inference) and self.p > 0
 
     def _into(self, source, name, buffer, *avoid):
         """The array to write the result in: source itself in in-place mode,
@@ -67,7 +87,7 @@ class Dropout(Module):
     def updateOutput(self, input):
         self._kernels(input)
         self.output = self._into(input, "input", self.output, input)
-        if self.train and self.p > 0:
+        if self._dropping():
             xp = array_namespace(input)
             self.noise = reuse(self.noise, input.shape, input.dtype, input)
             keep = _random.random(xp, input.shape) >= self.p   # True with probability 1 - p
@@ -81,7 +101,7 @@ class Dropout(Module):
     def updateGradInput(self, input, gradOutput):
         self._kernels(input)
         check_like(self, gradOutput, "gradOutput", input, "the input")
-        training = self.train and self.p > 0
+        training = self._dropping()
         if training and (self.noise is None or self.noise.shape != input.shape):
             got = "none" if self.noise is None else describe(self.noise)
             raise ValueError(f"Dropout: updateGradInput needs the noise of a training forward pass on this input "
@@ -94,5 +114,6 @@ class Dropout(Module):
         return self.gradInput
 
     def __repr__(self):
-        extras = "".join([", in-place" if self.inplace else "", ", v1" if self.v1 else ""])
+        extras = "".join([", in-place" if self.inplace else "", ", v1" if self.v1 else "",
+                          ", stochastic inference" if self.stochastic_inference else ""])
         return f"nn.Dropout({self.p:g}{extras})"

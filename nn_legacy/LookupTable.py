@@ -4,8 +4,7 @@ import thnn
 from thnn.cuda import CudaTensor
 
 from ._arrays import is_array, reuse
-from ._random import generator
-from .Module import Module
+from .Module import Module, normal
 
 
 class LookupTable(Module):
@@ -67,7 +66,7 @@ class LookupTable(Module):
         return self
 
     def reset(self, stdv=1):
-        self.weight[...] = generator().normal(0, stdv, size=self.weight.shape)
+        self.weight[...] = normal(self.weight.shape, stdv, self.weight.dtype)
         return self
 
     def _indices(self, input):
@@ -87,6 +86,7 @@ class LookupTable(Module):
         return input.astype(np.int64)
 
     def _backend(self):
+        self._owned_parameters()   # (which makes a weight given as a list an array)
         if isinstance(self.weight, CudaTensor):
             return self.weight.device.backend(self.weight.dtype)
         return thnn.backend(self.weight.dtype)

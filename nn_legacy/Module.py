@@ -5,7 +5,7 @@ import numpy as np
 import thnn
 from thnn.cuda import CudaTensor
 
-from . import _threads
+from . import _checks, _threads
 from ._namespace import array_namespace
 from ._random import generator
 from .Criterion import Criterion
@@ -35,14 +35,22 @@ class Module:
     says how to make a new module device-ready.
     """
 
-    #: (parameter, gradient) attribute names, in the order parameters() lists them
-    _parameter_names = ()
+    #: (parameter, gradient) attribute names, in the order parameters() lists
+    #: them.  Torch7's rule is the default: ``weight`` and ``bias`` are found
+    #: by name (each counted when it is not None).  A module with other
+    #: parameters declares them all here, e.g.
+    #: ``_parameter_names = (("weight", "gradWeight"), ("alpha", "gradAlpha"))``
+    #: (README, "Writing your own module").
+    _parameter_names = (("weight", "gradWeight"), ("bias", "gradBias"))
     #: attributes that hold work buffers, emptied by clearState()
     _buffer_names = ()
 
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)
         _threads.guard_verbs(cls)  # one thread at a time per module: see _threads
+        _checks.integral_sizes(cls)  # Linear(4.0, 3) as Linear(4, 3): see _checks
+        if "type" in cls.__dict__:
+            cls.type = _checks.torch_type_names(cls.type)
 
     def __init__(self):
         self.output = None
@@ -76,19 +84,34 @@ class Module:
     def accUpdateGradParameters(self, input, gradOutput, lr):
         """Step the parameters by -lr * their gradient for this sample, without
         touching the stored gradients: accumulate straight into the parameters."""
-        saved = [getattr(self, g) for _, g in self._parameter_names]
-        for p, g in self._parameter_names:
+        pairs = [(p, g) for p, g in self._parameter_names if getattr(self, p, None) is not None]
+        saved = [getattr(self, g, None) for _, g in pairs]
+        for p, g in pairs:
             setattr(self, g, getattr(self, p))
         try:
             self.accGradParameters(input, gradOutput, -lr)
         finally:
-            for (_, g), value in zip(self._parameter_names, saved):
+            for (_, g), value in zip(pairs, saved):
                 setattr(self, g, value)
 
     # ---- parameters ----
     def _owned_parameters(self):
-        """(module, parameter name, gradient name) for every parameter present."""
-        return [(self, p, g) for p, g in self._parameter_names if getattr(self, p, None) is not None]
+        """(module, parameter name, gradient name) for every parameter present.
+        A list or tuple assigned to a parameter or gradient (``m.weight =
+        [[...]]``) is made an array here, before anything uses it."""
+        owned = []
+        for p, g in self._parameter_names:
+            value = getattr(self, p, None)
+            if value is None:
+                continue
+            for name, v in ((p, value), (g, getattr(self, g, None))):
+                if type(v) is list or type(v) is tuple:
+                    setattr(self, name, _parameter_array(self, name, v))
+            if getattr(self, g, None) is None:
+                raise AttributeError(f"{type(self).__name__} has a parameter '{p}' but no gradient '{g}' to "
+                                     f"accumulate into: set self.{g} = np.zeros_like(self.{p}) in __init__")
+            owned.append((self, p, g))
+        return owned
 
     def _all_parameters(self):
         return self._owned_parameters()
@@ -144,7 +167,10 @@ class Module:
         self.train = False
 
     def type(self, dtype=None, _memo=None):
-        """Without argument: the module's dtype.  With one: convert every float
+        """Without argument: the module's dtype.  With one (a numpy dtype, or
+        Torch7's name: ``'torch.FloatTensor'``, ``'torch.DoubleTensor'``;
+        ``'torch.CudaTensor'`` and ``'torch.CudaDoubleTensor'`` move the
+        module to the CUDA device as ``cuda()`` does): convert every float
         array of the module to it and return self.  Arrays already of that
         dtype are kept as they are (as Torch7 did).  An array shared by
         several modules of the tree stays shared; to keep arrays shared
@@ -152,9 +178,7 @@ class Module:
         argument (Torch7's tensorCache): ``a.type(t, cache); b.type(t, cache)``."""
         if dtype is None:
             return self._dtype()
-        dtype = np.dtype(dtype)
-        if dtype not in _FLOATS:
-            raise TypeError(f"{type(self).__name__}.type: float32 or float64, got {dtype}")
+        dtype = _checks.float_dtype(self, dtype)
         memo = {} if _memo is None else _memo
         memo[id(self)] = (self, self)   # reached again (MapTable's module, a shared child): done already
         for key, value in list(vars(self).items()):
@@ -320,8 +344,16 @@ class Module:
 
 
 def uniform(shape, stdv, dtype):
-    """U(-stdv, stdv) from the module generator."""
+    """U(-stdv, stdv) from the module generator; a MemoryError before
+    drawing when the draw cannot fit in memory (see _checks.check_memory)."""
+    _checks.check_memory(shape, dtype)
     return generator().uniform(-stdv, stdv, size=shape).astype(dtype)
+
+
+def normal(shape, std, dtype):
+    """N(0, std^2) from the module generator, checked as uniform is."""
+    _checks.check_memory(shape, dtype)
+    return generator().normal(0, std, size=shape).astype(dtype)
 
 
 def _device_kernels(module, input, name):
@@ -475,4 +507,22 @@ def _flatten_device(unique, arrays, owners):
     return flat
 
 
+# ---- parameters given as lists ----
+def _parameter_array(module, name, value):
+    """A list or tuple assigned to a parameter (or gradient) attribute, as an
+    array of the dtype (and on the device) of the module's other parameter
+    arrays (float64 when there are none); a TypeError naming the attribute
+    when it does not hold numbers in a regular shape."""
+    arrays = [getattr(module, n, None) for pair in module._parameter_names for n in pair]
+    like = next((a for a in arrays if isinstance(a, (np.ndarray, CudaTensor)) and a.dtype in _FLOATS), None)
+    dtype = np.dtype(np.float64) if like is None else like.dtype
+    try:
+        array = np.array(value, dtype=dtype)
+    except (TypeError, ValueError) as e:
+        raise TypeError(f"{type(module).__name__}.{name}: expected an array (or a list of numbers of a regular "
+                        f"shape), got a {type(value).__name__} numpy cannot read as {dtype} ({e})") from None
+    return like.device.to_device(array) if isinstance(like, CudaTensor) else array
+
+
+Module.type = _checks.torch_type_names(Module.type)
 _threads.guard_verbs(Module)

@@ -12,8 +12,12 @@ class PReLU(Module):
     ``PReLU()`` (``nOutputPlane=0``) learns one slope shared by every element
     of an input of any shape.  ``PReLU(n)`` learns one slope per channel:
     the channel is dim 0 of a 1D ``[n]`` or 3D ``[n, h, w]`` input and dim 1
-    of a 2D ``[batch, n]`` or 4D ``[batch, n, h, w]`` input (Torch7's layout;
-    note PyTorch reads a 3D input as ``[batch, n, length]`` instead).
+    of a 2D ``[batch, n]`` or 4D ``[batch, n, h, w]`` input.  That is
+    Torch7's layout: a 3D input is one sample ``[n, h, w]``.  PyTorch (and
+    the torch.legacy.nn of its later versions) reads 3D input as
+    ``[batch, n, length]`` instead; such an input (channels in dim 1 only)
+    is refused with a ValueError saying so: add a dim, ``x[..., None]``,
+    to make it the 4D batch it is.
     ``weight`` is ``[max(nOutputPlane, 1)]``, initialised to 0.25 as in Torch7.
 
     Gradients: ``dL/dx = dL/dy where x > 0, else w[c] * dL/dy``;
@@ -35,7 +39,15 @@ class PReLU(Module):
         self.weight.fill(0.25)
         return self
 
+    def _check_layout(self, input):
+        n, shape = self.nOutputPlane, getattr(input, "shape", ())
+        if n and len(shape) == 3 and shape[0] != n and shape[1] == n:
+            raise ValueError(f"PReLU: input 3D of size [{', '.join(map(str, shape))}] is read as Torch7's one "
+                             f"sample [{n}, h, w], and its dim 0 is not {n}; for a batch [batch, {n}, length] "
+                             f"(PyTorch's layout) pass it as 4D, input[..., None]")
+
     def updateOutput(self, input):
+        self._check_layout(input)
         self.output = self._kernels(input).PReLU_updateOutput(input, self.output, self.weight, self.nOutputPlane)
         return self.output
 

@@ -1,6 +1,9 @@
 import numbers
 
+import numpy as np
+
 from ._arrays import describe, name_of, reuse
+from ._checks import torch7_order_error
 from ._dims import batch_dim, check_array, check_grad, check_int, from_lua, lua_int
 from .Module import Module
 
@@ -14,9 +17,22 @@ class Padding(Module):
     the last ``index`` entries (index 0: after all of them).  With
     ``nInputDim`` and an input of ``nInputDim + 1`` dims, dim counts after
     the batch dim.  gradInput is gradOutput without the padded entries.
+
+    The arguments are Torch7's, in its order:
+    ``Padding(dim, pad, nInputDim, value, index)``; torch.legacy.nn had
+    ``Padding(dim, pad, value, index)``.  A third argument that is a float
+    (``Padding(1, 2, 0.5)``, torch.legacy.nn's value) is refused with a
+    TypeError naming both orders; an integer there is nInputDim, as in
+    Torch7.  Write ``Padding(1, 2, value=0.5)``.
     """
 
+    _exact_integer_arguments = ("nInputDim",)   # a float there is torch.legacy.nn's value
+
     def __init__(self, dim, pad, nInputDim=None, value=0, index=0):
+        if isinstance(nInputDim, (float, np.floating)):
+            raise torch7_order_error("Padding", f"Padding({dim!r}, {pad!r}, {nInputDim!r})",
+                                     "Padding(dim, pad, nInputDim, value, index)", "Padding(dim, pad, value, index)",
+                                     f"Padding({dim!r}, {pad!r}, value={nInputDim!r})")
         super().__init__()
         self.dim = check_int(self, dim, "dim")
         self.pad = check_int(self, pad, "pad")

@@ -2,24 +2,23 @@ import numpy as np
 
 from ._arrays import check_features, check_shape, reuse
 from ._namespace import array_namespace
-from ._random import generator
-from .Module import Module
+from .Module import Module, normal
 
 
 class PartialLinear(Module):
     """A Linear layer that can be restricted to a subset of its outputs.
 
-    ``weight`` ``[outputsize, inputsize]`` and ``bias`` ``[outputsize]``
-    (absent with ``bias=False``) hold the full layer.  ``setPartition(indices)``
+    ``weight`` ``[outputsize, inputsize]`` and ``bias`` ``[1, outputsize]``
+    (Torch7's layout; None with ``bias=False``) hold the full layer.  ``setPartition(indices)``
     (0-based output indices, any order, repeats allowed) makes the layer
-    compute only those outputs, ``y_r = W[p_r] x + b[p_r]`` for
+    compute only those outputs, ``y_r = W[p_r] x + b[0, p_r]`` for
     ``p = indices``; ``resetPartition()`` goes back to all of them.  Input
     ``[inputsize]`` or ``[batch, inputsize]``; output ``[len(p)]`` or
     ``[batch, len(p)]``.  Useful to train on a subset of the outputs and
     evaluate on all of them (e.g. sampled softmax).
 
     Gradients: ``dL/dx = W[p]^T dL/dy``; ``dL/dW[p_r] += scale * dL/dy_r x^T``
-    and ``dL/db[p_r] += scale * dL/dy_r`` (summed over the batch, and over
+    and ``dL/db[0, p_r] += scale * dL/dy_r`` (summed over the batch, and over
     repeats of an index); the rows outside the partition are untouched.
     Initialisation as Torch7 (whose weight was a LookupTable): W from
     N(0, 1), b zero; ``reset(stdv)`` draws W from N(0, stdv^2) and zeroes b.
@@ -33,14 +32,14 @@ class PartialLinear(Module):
             raise ValueError(f"PartialLinear: sizes must be positive integers, got {inputsize} -> {outputsize}")
         self.weight = np.zeros((outputsize, inputsize))
         self.gradWeight = np.zeros_like(self.weight)
-        self.bias = np.zeros(outputsize) if bias else None
-        self.gradBias = np.zeros(outputsize) if bias else None
+        self.bias = np.zeros((1, outputsize)) if bias else None
+        self.gradBias = np.zeros((1, outputsize)) if bias else None
         self.resetPartition()
         self.reset()
 
     def reset(self, stdv=None):
         stdv = 1.0 if stdv is None else stdv
-        self.weight[...] = generator().normal(0, stdv, size=self.weight.shape)
+        self.weight[...] = normal(self.weight.shape, stdv, self.weight.dtype)
         if self.bias is not None:
             self.bias.fill(0)
         return self
@@ -82,7 +81,7 @@ class PartialLinear(Module):
         out = self.output.reshape(x.shape[0], -1)
         xp.matmul(x, self.weight[self.partition].T, out=out)
         if self.bias is not None:
-            out += self.bias[self.partition]
+            out += self.bias[0, self.partition]
         return self.output
 
     def updateGradInput(self, input, gradOutput):
@@ -97,7 +96,7 @@ class PartialLinear(Module):
         x, g = self._rows(input, gradOutput)
         xp.add.at(self.gradWeight, self.partition, scale * (g.T @ x))
         if self.bias is not None:
-            xp.add.at(self.gradBias, self.partition, scale * g.sum(axis=0))
+            xp.add.at(self.gradBias[0], self.partition, scale * g.sum(axis=0))
 
     def _t7_fixup(self, version):
         """Torch7's PartialLinear kept its weight in a LookupTable inside
@@ -108,7 +107,7 @@ class PartialLinear(Module):
         self.weight = lookup.weight
         self.gradWeight = np.zeros_like(self.weight)
         if self.bias is not None:
-            self.bias = np.ascontiguousarray(self.bias).reshape(-1)
+            self.bias = np.ascontiguousarray(self.bias).reshape(1, -1)   # [1, outputsize], as here
             self.gradBias = np.zeros_like(self.bias)
         partition = getattr(self, "partition", None)
         if partition is None:

@@ -18,7 +18,9 @@ class SpatialDropout(PlaneDropout):
     scheme: kept planes are not scaled while training, and evaluation
     multiplies by ``1 - p`` (output and gradient); modules loaded from
     Torch7 files get it, so they compute what they computed there.
-    ``setp(p)`` changes p.
+    ``stochasticInference=True`` drops planes while evaluating too.
+    ``setp(p)`` changes p.  The positional arguments are Torch7's,
+    ``SpatialDropout(p, stochasticInference)``; v1 is given by keyword.
     """
 
     _space = SPATIAL

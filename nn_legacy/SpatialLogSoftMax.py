@@ -8,6 +8,9 @@ class SpatialLogSoftMax(LogSoftMax):
     ``(y, x)`` the log-probabilities of the planes.  Other shapes are
     refused (LogSoftMax itself takes 1D and 2D input as feature vectors)."""
 
+    def __init__(self):
+        super().__init__()   # always over the planes: no dim, unlike LogSoftMax
+
     def updateOutput(self, input):
         self._kernels(input)
         check_planes(self, input)

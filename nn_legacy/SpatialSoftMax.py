@@ -9,6 +9,9 @@ class SpatialSoftMax(SoftMax):
     Other shapes are refused (SoftMax itself takes 1D and 2D input as
     feature vectors)."""
 
+    def __init__(self):
+        super().__init__()   # always over the planes: no dim, unlike SoftMax
+
     def updateOutput(self, input):
         self._kernels(input)
         check_planes(self, input)

@@ -119,6 +119,23 @@ class StochasticGradient:
                 raise TypeError(f"{name}: {field} must be a function or None, got {type(hook).__name__}")
 
 
+def _what(dataset):
+    """What a data set that is neither kind is, and what to do about it."""
+    kind = type(dataset).__name__
+    if isinstance(dataset, (tuple, list)) and len(dataset) == 2:
+        wrong = [f"{part} is a {type(v).__name__}" for part, v in zip(("inputs", "targets"), dataset)
+                 if not isinstance(v, np.ndarray)]
+        return (f"a {kind} (inputs, targets) where {' and '.join(wrong)}: make them arrays, e.g. "
+                f"(np.asarray(inputs), np.asarray(targets))")
+    if isinstance(dataset, (tuple, list)) and dataset and all(
+            isinstance(e, (tuple, list)) and len(e) == 2 for e in dataset):
+        return (f"a {kind} of {len(dataset)} (input, target) pairs: stack them into (inputs, targets) arrays, "
+                f"e.g. (np.stack([x for x, _ in data]), np.stack([t for _, t in data]))")
+    if isinstance(dataset, np.ndarray):
+        return "one numpy array: pass the targets with it, (inputs, targets)"
+    return kind
+
+
 def _examples(dataset):
     """(number of examples, function i -> example) for either kind of data set."""
     name = "StochasticGradient.train"
@@ -146,7 +163,7 @@ def _examples(dataset):
             return example
     else:
         raise TypeError(f"{name}: dataset must have size() and dataset[i] -> (input, target), "
-                        f"or be a pair (inputs, targets) of numpy arrays; got {type(dataset).__name__}")
+                        f"or be a pair (inputs, targets) of numpy arrays; got {_what(dataset)}")
     if size == 0:
         raise ValueError(f"{name}: the dataset is empty")
     return int(size), example_at

@@ -2,9 +2,8 @@ import numpy as np
 
 from ._arrays import is_array, reuse
 from ._namespace import array_namespace
-from ._random import generator
 from .Container import Container
-from .Module import Module
+from .Module import Module, normal
 
 EPS = 1e-4   # added to the squared norm, as Torch7's 10e-5
 
@@ -78,7 +77,7 @@ class WeightNorm(Container):
 
     def reset(self, stdv=None):
         rest = self.v.shape[1]
-        self.v[...] = generator().normal(0.0, np.sqrt(2.0 / rest), size=self.v.shape)
+        self.v[...] = normal(self.v.shape, np.sqrt(2.0 / rest), self.v.dtype)
         self.g[...] = np.sqrt((self.v ** 2).sum(axis=1))
         if getattr(self.modules[0], "bias", None) is not None:
             self.modules[0].bias.fill(0)

@@ -1,5 +1,6 @@
 import numpy as np
 
+from ._checks import check_pointwise_target
 from ._namespace import array_namespace
 from ._numpy_criterion import NumpyCriterion, described, reuse
 
@@ -29,9 +30,7 @@ class WeightedMSECriterion(NumpyCriterion):
         """x - w t, checked."""
         x = self._contiguous(input)
         t = self._numeric_target(target, x.dtype, array_namespace(x))
-        if t.size != x.size:
-            raise ValueError(f"{self._name()}: target must have as many elements as input ({described(x.shape)}), "
-                             f"got {described(t.shape)}")
+        check_pointwise_target(self._name(), x.shape, t.shape)
         if self.weight.shape not in (x.shape, x.shape[1:]):
             raise ValueError(f"{self._name()}: weight must have the shape of input ({described(x.shape)}) or of "
                              f"one sample, got {described(self.weight.shape)}")

@@ -14,7 +14,10 @@ are 0-based.
     model.backward(x, loss.backward(out, y))
     model.updateParameters(0.1)
 """
+from thnn._version import __version__
+
 from . import jacobian
+from ._namespace import array_namespace
 from ._random import manualSeed
 from .t7 import load_lua
 
@@ -290,7 +293,24 @@ from .BiSequencerLM import BiSequencerLM
 from .SeqReverseSequence import SeqReverseSequence
 # ==== end of recurrent modules ====
 
-__all__ = ["jacobian", "manualSeed", "load_lua", "save", "load", "FormatError", "register_class"] + sorted(
+# ==== the rest of Lua nn ====
+from .CAddTensorTable import CAddTensorTable
+from .Convert import Convert
+from .DontCast import DontCast
+from .GPU import GPU
+from .Kmeans import Kmeans
+from .LayerNormalization import LayerNormalization
+from .LinearWeightNorm import LinearWeightNorm
+from .NaN import NaN
+from .PrintSize import PrintSize
+from .Profile import Profile
+from .SpatialAutoCropMSECriterion import SpatialAutoCropMSECriterion
+from .TemporalDynamicKMaxPooling import TemporalDynamicKMaxPooling
+from .WhiteNoise import WhiteNoise
+# ==== end of the rest of Lua nn ====
+
+__all__ = ["__version__", "jacobian", "manualSeed", "load_lua", "save", "load", "FormatError", "register_class",
+           "array_namespace"] + sorted(
     name for name, value in dict(globals()).items()
     if isinstance(value, type) and issubclass(value, (Module, Criterion)))
 

@@ -130,8 +130,7 @@ class Reduction(Module):
             raise ValueError(f"{name_of(self)}: input must have at least one dimension, got a 0D array")
         return batch_dim(self, self.dimension, input, self.nInputDims)
 
-    @staticmethod
-    def _out_shape(input, d):
+    def _out_shape(self, input, d):
         return input.shape[:d] + input.shape[d + 1:] if input.ndim > 1 else (1,)
 
     def updateOutput(self, input):

@@ -11,11 +11,13 @@ class PlaneDropout(Module):
     _space = ()   # the names of the dims of one plane
     _buffer_names = ("noise",)
     v1 = False
+    stochastic_inference = False   # Torch7's field name
     noise = None
 
-    def __init__(self, p=0.5, v1=False):
+    def __init__(self, p=0.5, stochasticInference=False, v1=False):
         super().__init__()
         self.p = self._checked(p)
+        self.stochastic_inference = bool(stochasticInference)
         self.v1 = bool(v1)
 
     def _checked(self, p):
@@ -24,6 +26,9 @@ class PlaneDropout(Module):
             raise ValueError(f"{name_of(self)}: p must be in [0, 1], got {p:g}")
         return p
 
+    def _dropping(self):
+        return (self.train or self.stochastic_inference) and self.p > 0
+
     def setp(self, p):
         self.p = self._checked(p)
         return self
@@ -31,6 +36,7 @@ class PlaneDropout(Module):
     def _t7_fixup(self, version):
         """Torch7's plane dropouts never rescaled while training (v1)."""
         self.v1 = True
+        self.stochastic_inference = bool(getattr(self, "stochastic_inference", False))
         if self.noise is not None and self.noise.size == 0:
             self.noise = None
 
@@ -43,7 +49,7 @@ class PlaneDropout(Module):
         check_planes(self, input, self._space)
         self.output = reuse(self.output, input.shape, input.dtype, input)
         self.output[...] = input
-        if self.train and self.p > 0:
+        if self._dropping():
             shape = self._noise_shape(input)
             xp = array_namespace(input)
             # True with probability 1 - p
@@ -59,7 +65,7 @@ class PlaneDropout(Module):
         self._kernels(input)
         check_planes(self, input, self._space)
         check_like(self, gradOutput, "gradOutput", input, "the input")
-        training = self.train and self.p > 0
+        training = self._dropping()
         if training and (self.noise is None or self.noise.shape != self._noise_shape(input)):
             got = "none" if self.noise is None else describe(self.noise)
             raise ValueError(f"{name_of(self)}: updateGradInput needs the noise of a training forward pass on "
@@ -73,4 +79,5 @@ class PlaneDropout(Module):
         return self.gradInput
 
     def __repr__(self):
-        return f"nn.{name_of(self)}({self.p:g}{', v1' if self.v1 else ''})"
+        extras = (", v1" if self.v1 else "") + (", stochastic inference" if self.stochastic_inference else "")
+        return f"nn.{name_of(self)}({self.p:g}{extras})"

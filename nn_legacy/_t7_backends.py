@@ -5,7 +5,8 @@ Each translation takes the object as read (a TorchObject) and gives what to
 load in its place: most often a TorchObject of an nn class with the fields
 that class had in nn (its ``_t7_fixup`` then runs as for a file saved by nn
 itself), sometimes a small nn container doing the same thing, or, for the
-multi-GPU wrappers, the module they wrap.
+multi-GPU wrappers, the module they wrap (``nn.GPU`` loads as nn_legacy's GPU
+decorator, which passes calls through on the host).
 
 - cudnn.torch (soumith/cudnn.torch, 2014-2017): ``cudnn.convert`` swaps
   metatables between nn and cudnn, so the fields mostly line up with nn's.
@@ -17,7 +18,7 @@ multi-GPU wrappers, the module they wrap.
   from 0), ``TemporalConvolution`` with padding.
 - cunn: ``nn.DataParallelTable`` (every replica is the same module: the
   first is loaded) and ``nn.TransferGPU`` (a copy between GPUs: Identity).
-- nn: ``nn.GPU`` (its module), the old names ``nn.SpatialCrossLRN`` (2015)
+- nn: the old names ``nn.SpatialCrossLRN`` (2015)
   and ``nn.SpatialDeconvolution`` (2015), and ``nn.L2Normalize`` (2015).
 - fbcunn / fbnn: the FFT convolutions and ``fbnn.SpatialConvolution``,
   ``nn.TemporalConvolutionFB``, ``nn.LookupTableGPU``, ``fbnn.BatchNormalization``
@@ -282,7 +283,6 @@ TRANSLATIONS = {
     # multi-GPU wrappers: the module they wrap
     "nn.DataParallelTable": _first_module,
     "nn.DataParallel": _first_module,
-    "nn.GPU": _first_module,
     "nn.TransferGPU": _identity,
     # old names in nn
     "nn.SpatialCrossLRN": _lrn,

@@ -7,7 +7,7 @@ difference and where it occurred.  A Report compares as that number::
 
     from nn_legacy import jacobian
     report = jacobian.testJacobian(module, x)
-    assert report < 1e-5, report
+    assert report < 1e-5, report     # shows e.g. <... at output [0, 1], input[0, 2] ...>
 
 Functions:
 
@@ -18,7 +18,13 @@ Functions:
 - ``testJacobianUpdateParameters(module, input, param)``: the same through
   accUpdateGradParameters (the parameter's change for a unit step).
 - ``testAllParameters(module, input)``: both parameter checks for every parameter,
-  the worst Report.
+  the worst Report (a ValueError for a module without parameters).
+
+A Report names the element where the worst error occurred: ``input[0, 2]``
+or the parameter, ``weight[2, 3]``, with the path to its module inside a
+container: ``Sequential (2) -> Linear.weight[2, 3]``.  Integer input
+(LookupTable's indices) has no gradient: testJacobian refuses it, and the
+parameter checks take it as it is.
 - ``testCriterion(criterion, input, target)``: d loss / d input, through backward.
 
 Options: ``perturbation`` (h); ``seed`` (the module generator is reseeded
@@ -38,8 +44,9 @@ class Report:
     (``where``: (output index, input or parameter index)), the analytic and
     numeric values there, and how many input elements were skipped at kinks."""
 
-    def __init__(self, what, analytic, numeric, in_shape, out_shape, skipped=0):
+    def __init__(self, what, analytic, numeric, in_shape, out_shape, skipped=0, name="input"):
         self.what = what
+        self.name = name   # what the column index indexes: "input", "Linear.weight", ...
         self.skipped = skipped
         diff = np.abs(analytic - numeric) if analytic.size else np.zeros((1, 1))
         diff[np.isnan(diff)] = np.inf
@@ -72,7 +79,8 @@ class Report:
             return f"<{self.what}: nothing to compare>"
         out_idx, in_idx = (tuple(int(i) for i in w) for w in self.where)
         skip = f", {self.skipped} kink points skipped" if self.skipped else ""
-        return (f"<{self.what}: max error {self.max_error:.3g} at output {out_idx}, element {in_idx} "
+        element = f"{self.name}[{', '.join(map(str, in_idx))}]"
+        return (f"<{self.what}: max error {self.max_error:.3g} at output {list(out_idx)}, {element} "
                 f"(analytic {self.analytic:.9g}, numeric {self.numeric:.9g}){skip}>")
 
 
@@ -113,9 +121,45 @@ def _unit(shape, index):
     return g.reshape(shape)
 
 
+def _input(module, input, check):
+    """input as a C-ordered copy: float64 for floats; integer input (indices,
+    LookupTable's) kept as it is for the parameter checks, refused by
+    testJacobian (it has no gradient)."""
+    if not isinstance(input, np.ndarray) and isinstance(input, (list, tuple)) and any(
+            isinstance(v, (np.ndarray, list, tuple)) for v in input):
+        raise TypeError(f"{check}: {type(module).__name__} gets a table (list) input; these checks take one "
+                        f"array (wrap the module so it maps one array to one array)")
+    x = np.asarray(input)
+    if x.dtype.kind in "biu":
+        if check == "testJacobian":
+            raise TypeError(f"testJacobian: the input of {type(module).__name__} is {x.dtype} (indices), which "
+                            f"has no gradient; check its parameters with testAllParameters")
+        return np.array(x, copy=True, order="C")
+    return np.array(x, dtype=np.float64, copy=True, order="C")
+
+
+def parameter_name(module, param):
+    """Where param lives in module: ``Linear.weight``, or inside a container
+    the path as errors show it, ``Sequential (2) -> Linear.weight``;
+    "parameter" when it is not one of module's."""
+    path = _find(module, param)
+    return path if path is not None else "parameter"
+
+
+def _find(module, param):
+    for m, p, _ in module._owned_parameters() if hasattr(module, "_owned_parameters") else ():
+        if getattr(m, p) is param:
+            return f"{type(m).__name__}.{p}"
+    for i, child in enumerate(getattr(module, "modules", None) or ()):
+        inner = _find(child, param) if hasattr(child, "_all_parameters") else None
+        if inner is not None:
+            return f"{type(module).__name__} ({i}) -> {inner}"
+    return None
+
+
 def testJacobian(module, input, perturbation=1e-6, kinks=(), kink_radius=1e-3, seed=None):
     """d output / d input: numeric against updateGradInput."""
-    x = np.array(input, dtype=np.float64, copy=True, order="C")
+    x = _input(module, input, "testJacobian")
     skip = _skip_mask(x, kinks, kink_radius)
     numeric, out_shape = _numeric(lambda: _forward(module, x, seed), x, perturbation, skip)
     analytic = np.zeros_like(numeric)
@@ -129,7 +173,7 @@ def testJacobian(module, input, perturbation=1e-6, kinks=(), kink_radius=1e-3, s
 def testJacobianParameters(module, input, param, dparam, perturbation=1e-6, seed=None):
     """d output / d param: numeric against accGradParameters (param and dparam
     are the module's own arrays, e.g. module.weight and module.gradWeight)."""
-    x = np.array(input, dtype=np.float64, copy=True, order="C")
+    x = _input(module, input, "testJacobianParameters")
     if not param.flags.c_contiguous:
         raise ValueError("testJacobianParameters: the parameter must be contiguous")
     numeric, out_shape = _numeric(lambda: _forward(module, x, seed), param, perturbation,
@@ -142,13 +186,14 @@ def testJacobianParameters(module, input, param, dparam, perturbation=1e-6, seed
         module.updateGradInput(x.copy(), unit)  # containers pass gradients down through gradInput
         module.accGradParameters(x.copy(), unit, 1)
         analytic[k] = dparam.reshape(-1)
-    return Report("Jacobian w.r.t. parameter", analytic, numeric, param.shape, out_shape)
+    return Report("Jacobian w.r.t. parameter", analytic, numeric, param.shape, out_shape,
+                  name=parameter_name(module, param))
 
 
 def testJacobianUpdateParameters(module, input, param, perturbation=1e-6, seed=None):
     """d output / d param: numeric against accUpdateGradParameters with lr = 1
     (the parameter moves by minus its gradient)."""
-    x = np.array(input, dtype=np.float64, copy=True, order="C")
+    x = _input(module, input, "testJacobianUpdateParameters")
     numeric, out_shape = _numeric(lambda: _forward(module, x, seed), param, perturbation,
                                   np.zeros(param.size, dtype=bool))
     analytic = np.zeros_like(numeric)
@@ -164,14 +209,21 @@ def testJacobianUpdateParameters(module, input, param, perturbation=1e-6, seed=N
         for p, value in zip(params, saved):
             p[...] = value
     return Report("Jacobian w.r.t. parameter (accUpdateGradParameters)", analytic, numeric, param.shape,
-                  out_shape)
+                  out_shape, name=parameter_name(module, param))
 
 
 def testAllParameters(module, input, perturbation=1e-6, seed=None):
     """testJacobianParameters and testJacobianUpdateParameters for every
-    (parameter, gradient) pair of the module; the worst Report."""
+    (parameter, gradient) pair of the module; the worst Report.  A module
+    without parameters is a ValueError (a custom module whose parameters
+    are not found would otherwise pass unchecked)."""
+    params, grads = module.parameters()
+    if not params:
+        raise ValueError(f"testAllParameters: {type(module).__name__} has no parameters (parameters() is empty). "
+                         f"Parameters are found by name (weight/gradWeight, bias/gradBias, as in Torch7); declare "
+                         f"others in the class attribute _parameter_names (README, Writing your own module)")
     worst = None
-    for param, dparam in zip(*module.parameters()):
+    for param, dparam in zip(params, grads):
         for report in (testJacobianParameters(module, input, param, dparam, perturbation, seed),
                        testJacobianUpdateParameters(module, input, param, perturbation, seed)):
             if worst is None or report.max_error > worst.max_error:

@@ -148,6 +148,10 @@ def save(obj, path, classes=None):
     view one device storage stay views of one buffer), with a UserWarning
     saying so: ``load`` gives it back on the host, and ``.cuda()`` puts it
     on a device again."""
+    if isinstance(obj, (str, os.PathLike)) and not isinstance(path, (str, bytes, os.PathLike)) \
+            and not hasattr(path, "write"):
+        raise TypeError(f"save(obj, path): the object comes first, then the file: nn_legacy.save(model, "
+                        f"{os.fspath(obj)!r}) (Torch7's torch.save(path, model) had them the other way round)")
     from .registry import checked_classes
     writer = _Writer(checked_classes(classes, "save"))
     root = writer.value(obj, "obj", 0)
@@ -405,7 +409,9 @@ class _Reader:
         if len(data) < PRELUDE.size or not data.startswith(MAGIC):
             if data[:len(MAGIC)] == MAGIC[:len(data)]:
                 raise self.fail(f"truncated file: {len(data)} bytes, shorter than the {PRELUDE.size}-byte prelude")
-            raise self.fail("not an nn_legacy save file (it does not start with the nn_legacy magic bytes)")
+            from .t7 import looks_like_t7
+            hint = "; it looks like a Torch7 file: read it with nn_legacy.load_lua" if looks_like_t7(data) else ""
+            raise self.fail(f"not an nn_legacy save file (it does not start with the nn_legacy magic bytes){hint}")
         _, major, minor, crc, hlen = PRELUDE.unpack_from(data)
         if major > MAJOR:
             raise self.fail(f"written in format version {major}.{minor}, newer than the {MAJOR}.x this "

@@ -49,6 +49,8 @@ _ELEMENTS = {
 _TENSOR = re.compile(r"^torch\.(Cuda)?(\w*?)(Tensor|Storage)$")
 # classes whose write() puts one object (a header) before their field table
 _HEADER_CLASSES = {"nn.GPU": 0, "nn.DataParallelTable": 2}   # name -> first class version that does
+# classes whose write() puts nothing at all after the class name: torch.Timer (nn.Profile holds one)
+_NO_PAYLOAD = frozenset({"torch.Timer"})
 
 
 class T7Error(ValueError):
@@ -124,7 +126,7 @@ class _Binary:
 
     def _take(self, n, what):
         if n < 0 or n > self.remaining():
-            raise T7Error(f"truncated file: {what} needs {n} bytes at offset {self.pos}, "
+            raise T7Error(f"truncated at byte {self.pos} of {len(self.data)}: {what} needs {n} bytes, "
                           f"{self.remaining()} remain")
         chunk = self.data[self.pos:self.pos + n]
         self.pos += n
@@ -149,8 +151,9 @@ class _Binary:
     def array(self, dtype, n, what):
         dtype = np.dtype(dtype)
         if n * dtype.itemsize > self.remaining():
-            raise T7Error(f"truncated or hostile file: {what} declares {n} elements "
-                          f"({n * dtype.itemsize} bytes) but only {self.remaining()} bytes remain")
+            raise T7Error(f"truncated at byte {len(self.data)} of {self.pos + n * dtype.itemsize} or hostile: {what} "
+                          f"declares {n} elements ({n * dtype.itemsize} bytes) but only {self.remaining()} bytes "
+                          f"remain")
         raw = self._take(n * dtype.itemsize, what)
         return np.frombuffer(raw, dtype=dtype.newbyteorder("<")).astype(dtype)
 
@@ -172,7 +175,7 @@ class _Ascii:
     def _token(self, what):
         m = self._TOKEN.match(self.data, self.pos)
         if not m:
-            raise T7Error(f"truncated file: expected {what} at offset {self.pos}")
+            raise T7Error(f"truncated at byte {len(self.data)} of more: expected {what} at offset {self.pos}")
         self.pos = m.end()
         return m.group(1)
 
@@ -200,7 +203,8 @@ class _Ascii:
         if self.data[self.pos:self.pos + 1] == b"\n":  # the length's own line end
             self.pos += 1
         if n < 0 or n > self.remaining():
-            raise T7Error(f"truncated file: a string of {n} bytes at offset {self.pos}, {self.remaining()} remain")
+            raise T7Error(f"truncated at byte {len(self.data)} of {self.pos + n}: a string of {n} bytes at offset "
+                          f"{self.pos}, {self.remaining()} remain")
         chunk = self.data[self.pos:self.pos + n]
         self.pos += n
         return chunk
@@ -245,7 +249,21 @@ class Reader:
         self.objects = {}
 
     def read(self):
+        self._check_start()
         return self._object(0)
+
+    def _check_start(self):
+        """A file whose first bytes cannot open a Torch7 object is named for what it is."""
+        data = self.stream.data
+        if not data:
+            raise T7Error("not a Torch7 file: it is empty")
+        if data.startswith(b"\x89NNLEG"):
+            raise T7Error("not a Torch7 file but an nn_legacy save file: read it with nn_legacy.load")
+        if not looks_like_t7(data):
+            tag = struct.unpack("<i", data[:4])[0] if len(data) >= 4 else None
+            raise T7Error(f"not a Torch7 file: it starts with {data[:8]!r}"
+                          + (f" (read as the unknown type tag {tag})" if tag is not None else "")
+                          + ", where a Torch7 file (torch.save) starts with the type tag of its first object")
 
     def _object(self, depth):
         if depth > MAX_DEPTH:
@@ -341,6 +359,8 @@ class Reader:
             return value
         obj = TorchObject(name, version)
         self.objects[index] = obj  # before the payload: it may refer back to obj
+        if name in _NO_PAYLOAD:
+            return obj
         if name in _HEADER_CLASSES and version >= _HEADER_CLASSES[name]:
             obj.header = self._object(depth + 1)
         obj.fields = self._object(depth + 1)
@@ -391,6 +411,15 @@ class Reader:
                                                strides=[st * item for st in strides])
 
 
+def looks_like_t7(data):
+    """Whether data can start a Torch7 file: binary, a type tag (nil, number,
+    string, table, torch object, boolean, function) as a little-endian
+    int32; ASCII, such a tag as a decimal line."""
+    if len(data) >= 4 and struct.unpack("<i", data[:4])[0] in (NIL, NUMBER, STRING, TABLE, TORCH, BOOLEAN) + FUNCTIONS:
+        return True
+    return re.match(rb"\s*[0-8]\s", data[:16]) is not None
+
+
 def _text(raw):
     try:
         return raw.decode("utf-8")
@@ -405,7 +434,10 @@ def read_t7(path, ascii=None, long_size=8):
     written on Linux and macOS, 4 for files written on Windows."""
     with open(path, "rb") as f:
         data = f.read()
-    return Reader(data, ascii=ascii, long_size=long_size).read()
+    try:
+        return Reader(data, ascii=ascii, long_size=long_size).read()
+    except T7Error as e:
+        raise T7Error(f"{path}: {e}") from None
 
 
 # ---------------------------------------------------------------- nn modules
@@ -585,8 +617,11 @@ class _Converter:
         # files in the wild hold denormals and NaN there): start from zero.
         # A missing or empty parameter (a layer saved after noBias(), an
         # empty tensor for a non-affine normalization) is None.
+        declared = any("_parameter_names" in vars(k) for k in cls.__mro__[:-2])   # not Module's weight/bias default
         for p, g in getattr(cls, "_parameter_names", ()):
             param = getattr(module, p, None)
+            if not declared and p not in vars(module) and g not in vars(module):
+                continue   # a class without parameters: no weight/bias attributes to add
             if not isinstance(param, np.ndarray) or param.size == 0:
                 setattr(module, p, None)
                 setattr(module, g, None)
@@ -659,8 +694,9 @@ def load_lua(path, unknown_classes="error", ascii=None, long_size=8, classes=Non
     What else loads: tensors saved on a GPU (as host arrays of their element
     type); modules saved by older versions of nn (each class's ``_t7_fixup``
     fills in what they lack); the modules of cudnn, cunn, fbcunn and fbnn as
-    the nn_legacy class of the same meaning, and ``nn.DataParallelTable`` /
-    ``nn.GPU`` as the module they wrap (see nn_legacy/_t7_backends.py);
+    the nn_legacy class of the same meaning, and ``nn.DataParallelTable``
+    as the module it wraps (see nn_legacy/_t7_backends.py; ``nn.GPU`` is
+    nn_legacy's GPU decorator);
     checkpoint tables (``{model = ..., optimState = ...}``) as dicts holding
     live modules.  A Lua function in a field loads as a
     :class:`LuaFunction` placeholder that raises if called, and one

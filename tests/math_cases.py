@@ -113,6 +113,11 @@ def _put(dtype, rng, n):
             "accumulate": bool(rng.random() < 0.5)}
 
 
+def _argsort(dtype, rng, n):
+    src = _values(rng, (n, 5), dtype)
+    return {"out": np.zeros(src.shape, np.int64), "src": src, "dim": int(rng.integers(0, 2))}
+
+
 def _nonzero(dtype, rng, n):
     return {"out": None, "src": _values(rng, (n, 4), dtype) * (rng.random((n, 4)) < 0.5)}
 
@@ -151,4 +156,4 @@ CASES = [MathCase(name, name, builder) for name, builder in (
     ("map", _map), ("compare", _compare), ("where", _where), ("copyFloat", _copy(np.float32)),
     ("copyDouble", _copy(np.float64)), ("copyLong", _copy(np.int64)), ("reduce", _reduce), ("scan", _scan),
     ("indexSelect", _index_select), ("indexAdd", _index_add), ("gather", _gather), ("scatter", _scatter),
-    ("take", _take), ("put", _put), ("nonzero", _nonzero), ("addmm", _addmm), ("random", _random))]
+    ("take", _take), ("put", _put), ("argsort", _argsort), ("nonzero", _nonzero), ("addmm", _addmm), ("random", _random))]

@@ -745,3 +745,49 @@ _ENTRIES_RNN = [
           reference=lambda x: np.flip(x, 0).copy(), skip=_RNN_TIME_FIRST),
 ]
 ENTRIES = sorted(_ENTRIES + _ENTRIES_RNN, key=lambda e: e.id)
+
+
+# ---- newcomer
+# The modules of issue 13 (the rest of Lua nn) and the new modes of older classes
+# (the softmax family's dim, Add's shape).  Notes for the harnesses: Kmeans's
+# output is a nearest-centre index (piecewise constant: its input Jacobian is 0)
+# and its gradWeight is the k-means step, not a derivative of the output (its
+# test checks it against the loss instead); PrintSize and Profile print; GPU runs
+# its module on a CUDA device after cuda().
+_LINEAR_IN = ("modules.0.weight", "modules.0.bias")
+_ENTRIES += [
+    Entry("CAddTensorTable", lambda: nn.CAddTensorTable(), lambda r: [_u(r, 3, 4), [_u(r, 3, 4), _u(r, 3, 4)]],
+          reference=lambda x: [t + x[0] for t in x[1]]),
+    Entry("Convert", lambda: nn.Convert("bchw", "bf"), lambda r: _u(r, 2, 3, 4, 5),
+          reference=lambda x: x.reshape(len(x), -1)),
+    Entry("Convert", lambda: nn.Convert("bhwc", "bchw"), lambda r: _u(r, 2, 4, 5, 3), variant="transpose",
+          reference=lambda x: x.transpose(0, 3, 1, 2)),
+    Entry("DontCast", lambda: nn.DontCast(nn.Linear(5, 3), True), lambda r: _u(r, 4, 5), params=_LINEAR_IN),
+    Entry("GPU", lambda: nn.GPU(nn.Linear(5, 3), 1), lambda r: _u(r, 4, 5), params=_LINEAR_IN),
+    Entry("Kmeans", lambda: nn.Kmeans(3, 5), lambda r: _u(r, 8, 5), params=("weight",),
+          skip={"jacobian": "gradWeight is the k-means step, not a derivative of the output (tests/test_Kmeans.py "
+                            "checks it against the loss)",
+                "batch": "the k-means step averages each centre's samples over the whole batch"}),
+    Entry("LayerNormalization", lambda: nn.LayerNormalization(5), lambda r: _u(r, 4, 5), params=("weight", "bias")),
+    Entry("LayerNormalization", lambda: nn.LayerNormalization(5, affine=False), lambda r: _u(r, 4, 5),
+          variant="plain",
+          reference=lambda x: (x - x.mean(1, keepdims=True)) * np.sqrt(5)
+          / np.sqrt(((x - x.mean(1, keepdims=True)) ** 2).sum(1, keepdims=True) + 1e-10)),
+    Entry("LinearWeightNorm", lambda: nn.LinearWeightNorm(5, 3), lambda r: _u(r, 4, 5), params=("v", "g", "bias")),
+    Entry("NaN", lambda: nn.NaN(nn.Linear(5, 3)), lambda r: _u(r, 4, 5), params=_LINEAR_IN),
+    Entry("PrintSize", lambda: nn.PrintSize(), lambda r: _u(r, 4, 5), reference=lambda x: x),
+    Entry("Profile", lambda: nn.Profile(nn.Linear(5, 3), 10 ** 9), lambda r: _u(r, 4, 5), params=_LINEAR_IN),
+    Entry("SpatialAutoCropMSECriterion", lambda: nn.SpatialAutoCropMSECriterion(), lambda r: _u(r, 2, 3, 4, 5),
+          lambda r: _u(r, 2, 3, 6, 7), reference=lambda x, t: float(((x - t[..., 1:5, 1:6]) ** 2).mean())),
+    Entry("TemporalDynamicKMaxPooling", lambda: nn.TemporalDynamicKMaxPooling(2, 0.5), lambda r: _u(r, 3, 7, 4)),
+    Entry("WhiteNoise", lambda: nn.WhiteNoise(0.1, 0.2), lambda r: _u(r, 4, 5), stochastic=True,
+          skip={"batch": "the noise of a batch is drawn in one go: other numbers than sample by sample"}),
+    Entry("SoftMax", lambda: nn.SoftMax(2), lambda r: _u(r, 2, 3, 4), variant="dim",
+          reference=lambda x: _softmax(x, axis=2)),
+    Entry("LogSoftMax", lambda: nn.LogSoftMax(0), lambda r: _u(r, 3, 4), variant="dim",
+          reference=lambda x: np.log(_softmax(x, axis=0))),
+    Entry("SoftMin", lambda: nn.SoftMin(-1), lambda r: _u(r, 2, 3, 4), variant="dim",
+          reference=lambda x: _softmax(-x, axis=-1)),
+    Entry("Add", lambda: nn.Add((3, 4)), lambda r: _u(r, 2, 3, 4), variant="shape", params=("bias",)),
+]
+ENTRIES = sorted(_ENTRIES + _ENTRIES_RNN, key=lambda e: e.id)

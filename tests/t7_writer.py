@@ -45,10 +45,15 @@ def element_of(class_name):
     return name
 
 
+#: fields of a T7Object whose class writes nothing after its name (torch.Timer)
+NO_PAYLOAD = object()
+
+
 class T7Object:
     """A torch class instance to write: class name, version (None: written
-    without a version, as before Torch7 had them), field table, and for
-    the classes that write one, a header object before the fields."""
+    without a version, as before Torch7 had them), field table (NO_PAYLOAD:
+    none), and for the classes that write one, a header object before the
+    fields."""
 
     def __init__(self, class_name, fields, version=1, header=None):
         self.class_name, self.fields, self.version, self.header = class_name, fields, version, header
@@ -211,7 +216,8 @@ def t7_bytes(value, ascii=False, long_size=8):
                 torch_header(v.version, v.class_name)
                 if v.header is not None:
                     write(v.header)
-                write(v.fields)
+                if v.fields is not NO_PAYLOAD:
+                    write(v.fields)
         elif isinstance(v, Key):
             write(v.table)
         elif isinstance(v, Function):

@@ -101,13 +101,48 @@ def test_wrong_input_size():
     with raises_exactly(ValueError, "Add: input must have 5 elements, or 5 per sample of a batch, or a shape "
                                     "that bias [5] expands to; got 2D of size [3, 4]"):
         nn.Add(N).forward(uniform((3, 4)))
-    with raises_exactly(ValueError, "Add: inputSize must be a positive integer, got 0"):
-        nn.Add(0)
+    for bad in (0, (3, 0), (), "3"):
+        with raises_exactly(ValueError, f"Add: inputSize must be a positive integer or a shape (a tuple of positive "
+                                        f"integers), got {bad!r}"):
+            nn.Add(bad)
+
+
+@pytest.mark.parametrize("size", [(3, 4), [3, 4], np.array([3, 4], dtype=np.int64)], ids=["tuple", "list", "storage"])
+def test_a_shape_gives_a_multidimensional_bias(size):
+    m = nn.Add(size)   # a LongStorage read from a Torch7 file is a 1D int64 array
+    assert m.bias.shape == (3, 4) and m.gradBias.shape == (3, 4)
+    x, g = uniform((2, 3, 4), 1), uniform((2, 3, 4), 2)
+    np.testing.assert_array_equal(m.forward(x), x + m.bias)
+    np.testing.assert_array_equal(m.forward(x[0]), x[0] + m.bias)
+    m.zeroGradParameters()
+    m.backward(x, g)
+    np.testing.assert_allclose(m.gradBias, g.sum(axis=0), rtol=1e-14)
+    assert repr(m) == "nn.Add((3, 4))"
+
+
+def test_multidimensional_jacobians():
+    m = nn.Add((2, 3))
+    x = uniform((3, 2, 3), 4)
+    assert_input_jacobian(m, x)
+    assert_parameter_jacobians(m, x)
+
+
+def test_reset_of_a_multidimensional_bias_uses_its_first_size():
+    nn.manualSeed(0)
+    m = nn.Add((4, 50))   # Torch7: stdv = 1 / sqrt(bias:size(1))
+    assert np.all(np.abs(m.bias) <= 1 / 2) and m.bias.max() > 0.45
 
 
 def test_repr():
     assert repr(nn.Add(5)) == "nn.Add(5)"
     assert repr(nn.Add(5, scalar=True)) == "nn.Add(scalar)"
+
+
+def test_loads_a_multidimensional_bias_from_torch7_fields():
+    bias = uniform((2, 3), 5)
+    m = from_torch7("nn.Add", bias=bias, gradBias=np.zeros((2, 3)), _ones=np.ones(1))
+    x = uniform((4, 2, 3), 1)
+    np.testing.assert_array_equal(m.forward(x), x + bias)
 
 
 def test_loads_from_torch7_fields():

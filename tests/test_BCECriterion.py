@@ -186,10 +186,15 @@ def test_input_outside_0_1_in_a_strided_view():
 def test_element_count_mismatch():
     c = nn.BCECriterion()
     msg = "target must be the same number of elements as input (2D of size [4, 3]), got 1D of size [4]"
-    with raises_exactly(thnn.THNNError, "BCECriterion_updateOutput: " + msg):
-        c.forward(probabilities(SHAPE, 1), binary((4,), 2))
+    x, t = probabilities(SHAPE, 1), binary((4,), 2)
+    with raises_exactly(thnn.THNNError, "BCECriterion_updateOutput: " + msg):   # the kernel only counts elements
+        thnn.Double.BCECriterion_updateOutput(x, t, None, True, None)
     with raises_exactly(thnn.THNNError, "BCECriterion_updateGradInput: " + msg):
-        c.backward(probabilities(SHAPE, 1), binary((4,), 2))
+        thnn.Double.BCECriterion_updateGradInput(x, t, None, True, None)
+    with pytest.raises(ValueError, match=r"^BCECriterion: target must have the shape of input \["):
+        c.forward(x, t)
+    with pytest.raises(ValueError, match=r"^BCECriterion: target must have the shape of input \["):
+        c.backward(x, t)
 
 
 @pytest.mark.parametrize("weights", [np.ones(2), np.ones(4), np.ones((2, 3))], ids=["2", "4", "2x3"])

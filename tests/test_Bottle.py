@@ -80,7 +80,7 @@ def test_layer_properties():
 def test_bad_arguments():
     with raises_exactly(ValueError, "Bottle: nInputDim must be a positive integer, got 0"):
         nn.Bottle(nn.Tanh(), 0)
-    with raises_exactly(ValueError, "Bottle: nOutputDim must be a positive integer, got 1.5"):
+    with raises_exactly(TypeError, "Bottle: nOutputDim must be an integer, got 1.5"):
         nn.Bottle(nn.Tanh(), 2, 1.5)
     with raises_exactly(ValueError, "Bottle.add: it wraps a single module, and it has one"):
         make().add(nn.Tanh())

@@ -182,7 +182,7 @@ def test_input_must_have_n_classes_columns():
 
 @pytest.mark.parametrize("n, exc, message", [
     (1, ValueError, "ClassSimplexCriterion: nClasses must be at least 2, got 1"),
-    (2.0, TypeError, "ClassSimplexCriterion: nClasses must be an integer, got float"),
+    (2.5, TypeError, "ClassSimplexCriterion: nClasses must be an integer, got 2.5"),
 ])
 def test_n_classes(n, exc, message):
     with raises_exactly(exc, message):

@@ -110,10 +110,15 @@ def test_repr():
 def test_element_count_mismatch():
     c = nn.DistKLDivCriterion()
     msg = "target must be the same number of elements as input (2D of size [2, 3]), got 2D of size [3, 3]"
-    with raises_exactly(thnn.THNNError, "DistKLDivCriterion_updateOutput: " + msg):
-        c.forward(log_probs((2, 3), 1), probs((3, 3), 1))
+    x, t = log_probs((2, 3), 1), probs((3, 3), 1)
+    with raises_exactly(thnn.THNNError, "DistKLDivCriterion_updateOutput: " + msg):   # the kernel only counts elements
+        thnn.Double.DistKLDivCriterion_updateOutput(x, t, None, True)
     with raises_exactly(thnn.THNNError, "DistKLDivCriterion_updateGradInput: " + msg):
-        c.backward(log_probs((2, 3), 1), probs((3, 3), 1))
+        thnn.Double.DistKLDivCriterion_updateGradInput(x, t, None, True)
+    with pytest.raises(ValueError, match=r"^DistKLDivCriterion: target must have the shape of input \["):
+        c.forward(x, t)
+    with pytest.raises(ValueError, match=r"^DistKLDivCriterion: target must have the shape of input \["):
+        c.backward(x, t)
 
 
 def test_input_must_be_a_float_array():

@@ -221,7 +221,7 @@ def test_input_must_be_a_list_of_three(value, got):
         make().forward(value)
 
 
-@pytest.mark.parametrize("hidden", [0, -1, 2.0])
+@pytest.mark.parametrize("hidden", [0, -1, "2"])
 def test_constructor_refuses_bad_sizes(hidden):
     with raises_exactly(ValueError, f"GRUCellFused: hiddenSize must be positive integers, got hiddenSize={hidden!r}"):
         nn.GRUCellFused(hidden)

@@ -56,14 +56,15 @@ def test_zero_at_the_target():
     np.testing.assert_array_equal(c.backward(x, x.copy()), np.zeros((3, 4)))
 
 
-def test_target_of_another_shape_with_as_many_elements():
-    """As in Torch7 only the element count has to match; elements pair up in order."""
+def test_target_of_another_shape_but_for_size_1_dims():
+    """[N, 1] against [N] (common in Torch7 code): elements pair up in order.
+    Other shapes of as many elements are refused (tests/test_pointwise_targets.py)."""
     c = nn.MSECriterion()
-    x, t = uniform((3, 4), 1), uniform((12,), 2)
+    x, t = uniform((12, 1), 1), uniform((12,), 2)
     np.testing.assert_allclose(c.forward(x, t), ((x.ravel() - t) ** 2).mean(), rtol=1e-14)
     grad = c.backward(x, t)
-    assert grad.shape == (3, 4)
-    np.testing.assert_allclose(grad, 2 * (x - t.reshape(3, 4)) / 12, rtol=1e-14)
+    assert grad.shape == (12, 1)
+    np.testing.assert_allclose(grad, 2 * (x - t.reshape(12, 1)) / 12, rtol=1e-14)
 
 
 def test_target_as_list_or_other_precision_is_converted():
@@ -133,10 +134,15 @@ def test_element_count_mismatch():
     c = nn.MSECriterion()
     msg = ("target must be the same number of elements as input (2D of size [2, 3]), "
            "got 2D of size [2, 4]")
-    with raises_exactly(thnn.THNNError, "MSECriterion_updateOutput: " + msg):
-        c.forward(uniform((2, 3)), uniform((2, 4)))
+    x, t = uniform((2, 3)), uniform((2, 4))
+    with raises_exactly(thnn.THNNError, "MSECriterion_updateOutput: " + msg):   # the kernel only counts elements
+        thnn.Double.MSECriterion_updateOutput(x, t, None, True)
     with raises_exactly(thnn.THNNError, "MSECriterion_updateGradInput: " + msg):
-        c.backward(uniform((2, 3)), uniform((2, 4)))
+        thnn.Double.MSECriterion_updateGradInput(x, t, None, True)
+    with pytest.raises(ValueError, match=r"^MSECriterion: target must have the shape of input \["):
+        c.forward(x, t)
+    with pytest.raises(ValueError, match=r"^MSECriterion: target must have the shape of input \["):
+        c.backward(x, t)
 
 
 def test_input_must_be_a_float_array():

@@ -87,10 +87,15 @@ def test_repr():
 def test_element_count_mismatch():
     c = nn.MarginCriterion()
     msg = "target must be the same number of elements as input (2D of size [2, 3]), got 1D of size [7]"
-    with raises_exactly(thnn.THNNError, "MarginCriterion_updateOutput: " + msg):
-        c.forward(uniform((2, 3)), signs((7,), 1))
+    x, t = uniform((2, 3)), signs((7,), 1)
+    with raises_exactly(thnn.THNNError, "MarginCriterion_updateOutput: " + msg):   # the kernel only counts elements
+        thnn.Double.MarginCriterion_updateOutput(x, t, None, True, 1.0)
     with raises_exactly(thnn.THNNError, "MarginCriterion_updateGradInput: " + msg):
-        c.backward(uniform((2, 3)), signs((7,), 1))
+        thnn.Double.MarginCriterion_updateGradInput(x, t, None, True, 1.0)
+    with pytest.raises(ValueError, match=r"^MarginCriterion: target must have the shape of input \["):
+        c.forward(x, t)
+    with pytest.raises(ValueError, match=r"^MarginCriterion: target must have the shape of input \["):
+        c.backward(x, t)
 
 
 def test_input_must_be_a_float_array():

@@ -16,7 +16,7 @@ IDS = ["all", "subset", "repeated"]
 def make(partition=None, bias=True):
     m = nn.PartialLinear(N_IN, N_OUT, bias)
     if bias:
-        m.bias[...] = uniform((N_OUT,), 9)  # Torch7 starts the bias at zero: give it values to check
+        m.bias[...] = uniform((1, N_OUT), 9)  # Torch7 starts the bias at zero: give it values to check
     return m if partition is None else m.setPartition(partition)
 
 
@@ -30,13 +30,13 @@ def test_matches_numpy(shape, partition):
     m = make(partition)
     p = rows(partition)
     x, g = uniform(shape, 1), uniform(shape[:-1] + (p.size,), 2)
-    np.testing.assert_allclose(m.forward(x), x @ m.weight[p].T + m.bias[p], rtol=1e-14, atol=1e-15)
+    np.testing.assert_allclose(m.forward(x), x @ m.weight[p].T + m.bias[0, p], rtol=1e-14, atol=1e-15)
     m.zeroGradParameters()
     np.testing.assert_allclose(m.backward(x, g, 0.5), g @ m.weight[p], rtol=1e-14, atol=1e-15)
-    want_w, want_b = np.zeros((N_OUT, N_IN)), np.zeros(N_OUT)
+    want_w, want_b = np.zeros((N_OUT, N_IN)), np.zeros((1, N_OUT))
     for r, k in enumerate(p):
         want_w[k] += 0.5 * np.atleast_2d(g)[:, r] @ np.atleast_2d(x)
-        want_b[k] += 0.5 * np.atleast_2d(g)[:, r].sum()
+        want_b[0, k] += 0.5 * np.atleast_2d(g)[:, r].sum()
     np.testing.assert_allclose(m.gradWeight, want_w, rtol=1e-14, atol=1e-15)
     np.testing.assert_allclose(m.gradBias, want_b, rtol=1e-14, atol=1e-15)
 
@@ -48,20 +48,20 @@ def test_matches_torch(partition):
     p = rows(partition)
     x, g = uniform((3, N_IN), 1), uniform((3, p.size), 2)
     w = torch.from_numpy(m.weight.copy()).requires_grad_(True)
-    b = torch.from_numpy(m.bias.copy()).requires_grad_(True)
+    b = torch.from_numpy(m.bias[0].copy()).requires_grad_(True)
     index = torch.from_numpy(p)
     out, gin = torch_forward_backward(lambda t: torch.nn.functional.linear(t, w[index], b[index]), x, g)
     m.zeroGradParameters()
     np.testing.assert_allclose(m.forward(x), out, rtol=1e-14, atol=1e-15)
     np.testing.assert_allclose(m.backward(x, g), gin, rtol=1e-14, atol=1e-15)
     np.testing.assert_allclose(m.gradWeight, w.grad.numpy(), rtol=1e-14, atol=1e-15)
-    np.testing.assert_allclose(m.gradBias, b.grad.numpy(), rtol=1e-14, atol=1e-15)
+    np.testing.assert_allclose(m.gradBias[0], b.grad.numpy(), rtol=1e-14, atol=1e-15)
 
 
 def test_full_partition_is_a_linear_layer():
     m = make()
     lin = nn.Linear(N_IN, N_OUT)
-    lin.weight[...], lin.bias[...] = m.weight, m.bias
+    lin.weight[...], lin.bias[...] = m.weight, m.bias[0]
     x = uniform((3, N_IN), 1)
     np.testing.assert_allclose(m.forward(x), lin.forward(x), rtol=1e-14, atol=1e-15)
 
@@ -81,7 +81,7 @@ def test_rows_outside_the_partition_get_no_gradient():
     m.forward(x)
     m.backward(x, g)
     others = [0, 2, 4, 5]
-    assert not m.gradWeight[others].any() and not m.gradBias[others].any()
+    assert not m.gradWeight[others].any() and not m.gradBias[0, others].any()
     assert m.gradWeight[[1, 3]].all()
 
 
@@ -163,3 +163,46 @@ def test_bad_partitions_and_inputs():
 def test_repr():
     assert repr(nn.PartialLinear(4, 6)) == "nn.PartialLinear(4 -> 6)"
     assert repr(nn.PartialLinear(4, 6, bias=False)) == "nn.PartialLinear(4 -> 6, without bias)"
+
+
+def test_bias_is_laid_out_as_torch7():
+    assert nn.PartialLinear(N_IN, N_OUT).bias.shape == (1, N_OUT)
+    assert nn.PartialLinear(N_IN, N_OUT, bias=False).bias is None
+
+
+def torch7_partial_linear(weight, bias, partition):
+    """The fields Torch7's PartialLinear holds: its weight in a LookupTable
+    inside a small network, the bias [1, outputsize], 1-based partition."""
+    from t7_writer import T7Object
+    n_out, n_in = weight.shape
+    empty = {"output": np.zeros(0), "gradInput": np.zeros(0), "train": True}
+    lookup = T7Object("nn.LookupTable", dict(empty, weight=weight, gradWeight=np.zeros_like(weight),
+                                             paddingValue=0, shouldScaleGradByFreq=False), version=4)
+    table = T7Object("nn.ParallelTable", dict(empty, output={}, gradInput={},
+                                              modules={1: T7Object("nn.Identity", dict(empty)), 2: lookup}))
+    mm = T7Object("nn.MM", dict(empty, transA=False, transB=True, gradInput={}))
+    network = T7Object("nn.Sequential", dict(empty, modules={1: table, 2: mm}))
+    fields = dict(empty, network=network, inputsize=n_in, outputsize=n_out,
+                  allcolumns=np.arange(1.0, n_out + 1), partition=np.asarray(partition, dtype=np.float64) + 1)
+    if bias is not None:
+        fields.update(bias=bias, gradBias=np.full_like(bias, np.nan), addBuffer=np.ones(3), buffer=np.zeros(2))
+    return T7Object("nn.PartialLinear", fields)
+
+
+@pytest.mark.parametrize("bias", [True, False], ids=["bias", "nobias"])
+def test_loads_from_a_torch7_file(tmp_path, bias):
+    from t7_writer import t7_bytes
+    w = uniform((N_OUT, N_IN), 3)
+    b = uniform((1, N_OUT), 4) if bias else None
+    (tmp_path / "pl.t7").write_bytes(t7_bytes(torch7_partial_linear(w, b, [4, 0, 2])))
+    m = nn.load_lua(str(tmp_path / "pl.t7"))
+    assert type(m) is nn.PartialLinear and m.partition.tolist() == [4, 0, 2]
+    assert not hasattr(m, "network") and not hasattr(m, "allcolumns")
+    x = uniform((3, N_IN), 1)
+    want = x @ w[[4, 0, 2]].T + (b[0, [4, 0, 2]] if bias else 0)
+    np.testing.assert_allclose(m.forward(x), want, rtol=1e-14, atol=1e-15)
+    m.zeroGradParameters()
+    m.backward(x, np.ones((3, 3)))
+    assert [p.shape for p in m.parameters()[0]] == [(N_OUT, N_IN)] + ([(1, N_OUT)] if bias else [])
+    assert np.all(np.isfinite(m.gradWeight)) and m.gradWeight[[1, 3, 5]].sum() == 0
+    assert m.resetPartition().forward(x).shape == (3, N_OUT)

@@ -91,8 +91,8 @@ def test_bad_input():
 def test_bad_arguments():
     with raises_exactly(ValueError, "PixelShuffle: upscaleFactor must be at least 1, got 0"):
         nn.PixelShuffle(0)
-    with raises_exactly(TypeError, "PixelShuffle: upscaleFactor must be an integer, got 2.0"):
-        nn.PixelShuffle(2.0)
+    with raises_exactly(TypeError, "PixelShuffle: upscaleFactor must be an integer, got 2.5"):
+        nn.PixelShuffle(2.5)
 
 
 def test_from_torch7_fields():

@@ -101,10 +101,15 @@ def test_repr():
 def test_element_count_mismatch():
     c = nn.SoftMarginCriterion()
     msg = "target must be the same number of elements as input (2D of size [2, 3]), got 1D of size [5]"
-    with raises_exactly(thnn.THNNError, "SoftMarginCriterion_updateOutput: " + msg):
-        c.forward(uniform((2, 3)), signs((5,), 1))
+    x, t = uniform((2, 3)), signs((5,), 1)
+    with raises_exactly(thnn.THNNError, "SoftMarginCriterion_updateOutput: " + msg):   # the kernel only counts elements
+        thnn.Double.SoftMarginCriterion_updateOutput(x, t, None, True)
     with raises_exactly(thnn.THNNError, "SoftMarginCriterion_updateGradInput: " + msg):
-        c.backward(uniform((2, 3)), signs((5,), 1))
+        thnn.Double.SoftMarginCriterion_updateGradInput(x, t, None, True)
+    with pytest.raises(ValueError, match=r"^SoftMarginCriterion: target must have the shape of input \["):
+        c.forward(x, t)
+    with pytest.raises(ValueError, match=r"^SoftMarginCriterion: target must have the shape of input \["):
+        c.backward(x, t)
 
 
 def test_input_must_be_a_float_array():

@@ -203,3 +203,73 @@ def test_mixed_precision_between_input_and_gradOutput():
     with raises_exactly(TypeError, "SoftMax_updateGradInput: gradOutput must be float32 like the other "
                                    "tensors, got float64"):
         m.backward(x, uniform((4, 5)))
+
+
+# ---------------------------------------------------------------- the dim argument (SoftMax, LogSoftMax, SoftMin)
+def _log_softmax(x, d):
+    m = x.max(axis=d, keepdims=True)
+    return x - m - np.log(np.exp(x - m).sum(axis=d, keepdims=True))
+
+
+DIM_FAMILY = {"SoftMax": lambda x, d: np.exp(_log_softmax(x, d)), "LogSoftMax": _log_softmax,
+              "SoftMin": lambda x, d: np.exp(_log_softmax(-x, d))}
+
+
+@pytest.mark.parametrize("name", sorted(DIM_FAMILY))
+@pytest.mark.parametrize("shape, dim", [((5,), 0), ((3, 4), 0), ((3, 4), -1), ((2, 3, 4), 2), ((2, 3, 4), 1),
+                                        ((2, 3, 2, 3), 3), ((2, 3, 2, 3), 0), ((2, 1, 3, 2, 2), 2)], ids=str)
+def test_dim_takes_the_softmax_over_that_dim(name, shape, dim):
+    """torch.legacy.nn's optional dim: any dim of any input (Torch7's rule without it)."""
+    m = getattr(nn, name)(dim)
+    x, g = uniform(shape, 1), uniform(shape, 2)
+    np.testing.assert_allclose(m.forward(x), DIM_FAMILY[name](x, dim), rtol=1e-13, atol=1e-15)
+    assert_input_jacobian(m, x)
+    check_noncontiguous(m, x, g)
+    check_float32(m, x, g)
+    assert repr(m) == f"nn.{name}(dim={dim})"
+
+
+@pytest.mark.parametrize("name", sorted(DIM_FAMILY))
+def test_dim_keeps_the_buffer_contract(name):
+    m = getattr(nn, name)(2)
+    check_buffer_reuse(m, uniform((4, 3, 5), 1), uniform((4, 3, 5), 2), uniform((2, 3, 5), 3),
+                       uniform((2, 3, 5), 4))
+    check_pickle(m, uniform((2, 3, 5), 1), uniform((2, 3, 5), 2))
+
+
+@pytest.mark.parametrize("name", sorted(DIM_FAMILY))
+def test_dim_matches_torch(name):
+    torch = torch_or_skip()
+    fn = {"SoftMax": torch.softmax, "LogSoftMax": torch.log_softmax,
+          "SoftMin": lambda t, dim: torch.softmax(-t, dim)}[name]
+    x, g = uniform((2, 3, 4), 1), uniform((2, 3, 4), 2)
+    out, gin = torch_forward_backward(lambda t: fn(t, 2), x, g)
+    m = getattr(nn, name)(2)
+    np.testing.assert_allclose(m.forward(x), out, rtol=1e-13, atol=1e-15)
+    np.testing.assert_allclose(m.backward(x, g), gin, rtol=1e-12, atol=1e-15)
+
+
+def test_dim_errors():
+    with raises_exactly(ValueError, "SoftMax: dim 3 is out of range for input 3D of size [2, 3, 4]"):
+        nn.SoftMax(3).forward(uniform((2, 3, 4)))
+    with raises_exactly(TypeError, "LogSoftMax: dim must be an integer or None, got '1'"):
+        nn.LogSoftMax("1")
+    m = nn.SoftMin(1)
+    x = uniform((2, 3, 4))
+    m.forward(x)
+    with raises_exactly(ValueError, "SoftMin: gradOutput must be of size [2, 3, 4] like the input, got 2D of size "
+                                    "[6, 4]"):
+        m.backward(x, uniform((6, 4)))
+    with pytest.raises(TypeError):
+        nn.SpatialSoftMax(1)   # always over the planes
+
+
+def test_dim_on_the_device():
+    import thnn.cuda as cuda
+    dev = cuda.emulator()
+    x, g = uniform((2, 3, 4), 1), uniform((2, 3, 4), 2)
+    host = nn.SoftMax(2)
+    m = nn.SoftMax(2).cuda(dev)
+    np.testing.assert_allclose(m.forward(dev.to_device(x)).numpy(), host.forward(x), rtol=1e-13)
+    np.testing.assert_allclose(m.backward(dev.to_device(x), dev.to_device(g)).numpy(), host.backward(x, g),
+                               rtol=1e-12, atol=1e-15)

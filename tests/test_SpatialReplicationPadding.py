@@ -108,4 +108,4 @@ def test_mismatched_gradOutput():
 
 def test_pads_must_be_integers():
     with pytest.raises(ValueError, match=r"^SpatialReplicationPadding: pad_r must be an integer within \+-"):
-        nn.SpatialReplicationPadding(1, 0.5)
+        nn.SpatialReplicationPadding(1, "0")

@@ -94,5 +94,5 @@ def test_clearState_drops_coef():
 
 def test_repr():
     assert repr(CLS(3, KERNELS["2D 3x5"])) == "nn.SpatialSubtractiveNormalization(3, kernel 3x5)"
-    with raises_exactly(TypeError, "SpatialSubtractiveNormalization: nInputPlane must be an integer, got 2.0"):
-        CLS(2.0)
+    with raises_exactly(TypeError, "SpatialSubtractiveNormalization: nInputPlane must be an integer, got 2.5"):
+        CLS(2.5)

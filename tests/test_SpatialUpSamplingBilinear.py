@@ -73,7 +73,7 @@ def test_needs_a_scale_or_both_sizes(kwargs):
 
 @pytest.mark.parametrize("kwargs, message", [
     ({"scale_factor": 0}, "scale_factor must be an integer >= 1, got 0"),
-    ({"scale_factor": 1.5}, "scale_factor must be an integer >= 1, got 1.5"),
+    ({"scale_factor": "2"}, "scale_factor must be an integer >= 1, got '2'"),
     ({"oheight": 0, "owidth": 3}, "oheight must be an integer >= 1, got 0")])
 def test_sizes_must_be_positive_integers(kwargs, message):
     with raises_exactly(ValueError, "SpatialUpSamplingBilinear: " + message):

@@ -195,7 +195,7 @@ def test_bad_array_types():
 
 
 @pytest.mark.parametrize("args", [(0, 4, 3, 1), (3, 0, 3, 1), (3, 4, 0, 1), (3, 4, 3, 0), (3, 4, -2, 1),
-                                  (3, 4, 2.5, 1)])
+                                  (3, 4, "2", 1)])
 def test_constructor_refuses_non_positive_sizes(args):
     got = ", ".join(f"{k}={v!r}" for k, v in zip(("inputFrameSize", "outputFrameSize", "kW", "dW"), args))
     with raises_exactly(ValueError, "TemporalConvolution: inputFrameSize, outputFrameSize, kW, dW must be "

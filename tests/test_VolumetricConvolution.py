@@ -138,7 +138,7 @@ def test_repr():
 @pytest.mark.parametrize("args, message", [
     ((0, 3, 1, 1, 1), "nInputPlane, nOutputPlane must be positive integers, got nInputPlane=0, nOutputPlane=3"),
     ((2, 3, 1, 0, 1), "kT, kW, kH must be positive integers, got kT=1, kW=0, kH=1"),
-    ((2, 3, 1, 1, 2.5), "kT, kW, kH must be positive integers, got kT=1, kW=1, kH=2.5"),
+    ((2, 3, 1, 1, "2"), "kT, kW, kH must be positive integers, got kT=1, kW=1, kH='2'"),
     ((2, 3, 1, 1, 1, 1, 1, -1), "dT, dW, dH must be positive integers, got dT=1, dW=1, dH=-1"),
     ((2, 3, 1, 1, 1, 1, 1, 1, 0, -1), "padT, padW, padH must be non-negative integers, got padT=0, padW=-1, "
                                       "padH=-1"),

@@ -67,8 +67,8 @@ def test_weight_is_copied():
     np.testing.assert_array_equal(c.weight, np.ones(3))
 
 
-def test_target_with_as_many_elements_is_read_in_order():
-    x, t, w = uniform((3, 4), 1), uniform((12,), 2), uniform((4,), 3)
+def test_target_of_another_shape_but_for_size_1_dims_is_read_in_order():
+    x, t, w = uniform((3, 4), 1), uniform((3, 1, 4), 2), uniform((4,), 3)
     c = nn.WeightedMSECriterion(w)
     np.testing.assert_allclose(c.forward(x, t), numpy_weighted_mse(x, t, w)[0], rtol=1e-14)
     assert c.backward(x, t).shape == (3, 4)
@@ -112,8 +112,8 @@ def test_weight_shape_must_fit_the_input():
 
 
 def test_target_element_count_must_match():
-    with raises_exactly(ValueError, "WeightedMSECriterion: target must have as many elements as input "
-                                    "(2D of size [4, 5]), got 2D of size [4, 4]"):
+    with raises_exactly(ValueError, "WeightedMSECriterion: target must have the shape of input [4, 5] "
+                                    "(size-1 dims aside), got [4, 4]"):
         nn.WeightedMSECriterion(np.ones(5)).backward(uniform((4, 5)), uniform((4, 4)))
 
 

@@ -567,3 +567,31 @@ def test_an_index_that_is_also_the_result_never_writes_out_of_bounds(dev):
     flat[...] = dev.to_device(np.arange(32)[::-1].copy())
     m.put(flat, flat, dev.to_device(np.full(32, 32, np.int64)), True)   # indices pushed into the band
     assert (whole.numpy()[32:] == 12345).all()
+
+
+@pytest.mark.parametrize("layout", ["contiguous", "transposed", "reversed"])
+def test_sorting(dev, layout):
+    rng = np.random.default_rng(18)
+    h = LAYOUTS[layout](rng.integers(-3, 4, (6, 5)).astype(np.float64))   # (many ties: the order must be stable)
+    h[1, 2] = np.nan
+    for f in (lambda xp, a: xp.argsort(a, axis=1, kind="stable"), lambda xp, a: xp.argsort(a, axis=0, kind="stable"),
+              lambda xp, a: xp.argsort(-a, axis=-1, kind="stable"), lambda xp, a: xp.sort(a, axis=0),
+              lambda xp, a: xp.argsort(a, axis=None, kind="stable"), lambda xp, a: xp.sort(a[:0])):
+        _same(*_both(dev, f, h))
+    _same(*_both(dev, lambda xp, a: xp.argsort(a, kind="stable"), rng.integers(0, 3, 300)))   # a long line
+
+
+def test_bincount_and_copyto(dev):
+    rng = np.random.default_rng(19)
+    x, w = rng.integers(0, 5, 40), rng.uniform(0, 1, 40)
+    _same(*_both(dev, lambda xp, a: xp.bincount(a), x))
+    _same(*_both(dev, lambda xp, a: xp.bincount(a, minlength=9), x))
+    _same(*_both(dev, lambda xp, a, b: xp.bincount(a, weights=b), x, w))
+    _same(*_both(dev, lambda xp, a: xp.bincount(a[:0], minlength=2), x))
+
+    def copy(xp, a, b):
+        a = a.copy()
+        xp.copyto(a, b[:1])
+        xp.copyto(a, -b, where=b > 0.5)
+        return a
+    _same(*_both(dev, copy, rng.uniform(-1, 1, (4, 3)), rng.uniform(0, 1, (4, 3))))

@@ -568,6 +568,31 @@ __global__ void THCMath_flatIndexKernel(T *a, THCStrided sa, T *b, THCStrided sb
   }
 }
 
+/* a before b in ascending order, NaN last (two NaNs: equal) */
+template <class T>
+__device__ inline bool THCMath_less(T a, T b)
+{
+  return !THCMath_isnan(a) && (THCMath_isnan(b) || a < b);
+}
+
+/* argsort by ranks: every element counts the elements of its line that come
+ * before it (smaller, or equal and earlier: a stable order) and writes its
+ * own position at that rank.  len^2 comparisons per line, all in parallel. */
+template <class T>
+__global__ void THCMath_argsortKernel(int64_t *out, THCDimIndexer so, const T *src, THCDimIndexer ss, int64_t len,
+                                      int64_t n)
+{
+  THC_KERNEL_LOOP(e, n) {
+    int64_t i = ss.coordinate(e), rank = 0;
+    T v = src[ss.offset(e, i)];
+    for (int64_t j = 0; j < len; j++) {
+      T w = src[ss.offset(e, j)];
+      rank += THCMath_less(w, v) || (!THCMath_less(v, w) && j < i);
+    }
+    out[so.offset(e, rank)] = i;
+  }
+}
+
 /* nonzero, in one block: thread t counts the nonzero elements of its run of
  * positions; a prefix sum over the threads places each run's positions.
  * out NULL: only the total, into *count. */

@@ -10,10 +10,11 @@ and ``thnn.Double`` (see ``thnn._binding`` for the calling convention).
 import scipy_openblas32  # noqa: F401  (loads libscipy_openblas before the extension needs it)
 
 from ._binding import FUNCTIONS, MAX_DIM, Backend, Double, Float, Kernel, THNNError, backend
+from ._version import __version__
 from ._thnn import lib as _lib
 
 __all__ = ["Float", "Double", "backend", "THNNError", "FUNCTIONS", "MAX_DIM", "Backend", "Kernel",
-           "set_num_threads", "get_num_threads", "allow_avx512"]
+           "set_num_threads", "get_num_threads", "allow_avx512", "__version__"]
 
 
 def set_num_threads(n):

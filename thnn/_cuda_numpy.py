@@ -985,6 +985,52 @@ class DeviceNumpy:
             return self.zeros((int(bool(a.item())), 0), _I64)
         return self.stack(self.nonzero(a), axis=1)
 
+    def argsort(self, a, axis=-1, kind=None, order=None):
+        """Stable ascending order along axis, NaN last (every kind is the
+        stable one on the device; axis None sorts the flattened tensor)."""
+        if order is not None:
+            raise NotImplementedError("argsort: order= (structured arrays) has no device version")
+        a = self._check(a, "argsort")
+        if axis is None:
+            a, axis = a.ravel(), 0
+        if a.ndim == 0:
+            return self.zeros((), np.int64)
+        out = self._new(a.shape, _I64)
+        self._math(a.real).argsort(out, self._as_long(a), _axis(axis, a.ndim))
+        return out
+
+    def sort(self, a, axis=-1, kind=None, order=None):
+        a = self._check(a, "sort")
+        if axis is None:
+            a, axis = a.ravel(), 0
+        if a.ndim == 0:
+            return self.array(a)
+        return self.take_along_axis(a, self.argsort(a, axis, kind, order), axis)
+
+    def bincount(self, x, weights=None, minlength=0):
+        """How often each value of the non-negative int64 tensor x occurs (or
+        the sum of its weights), at least minlength counts."""
+        x = self._check(x, "bincount")
+        if x.ndim != 1 or x.dtype.kind not in "iub":
+            raise ValueError(f"bincount: x must be a 1D tensor of non-negative integers, got {x.dtype} {x.shape}")
+        x = self._as(x, _I64)
+        if x.size and int(self.min(x)) < 0:
+            raise ValueError("bincount: x must not hold negative values")
+        n = max(int(minlength), int(self.max(x)) + 1 if x.size else 0)
+        w = self.ones(x.shape, _I64) if weights is None else self._as(self._check(weights, "weights"), _F64)
+        counts = self.zeros(n, w.dtype)
+        if x.size:
+            self._math(w.real).put(counts, x, self.array(w), True)
+        return counts
+
+    def copyto(self, dst, src, casting="same_kind", where=True):
+        """dst[...] = src (broadcast), where where holds."""
+        dst = self._check(dst, "copyto: dst")
+        if where is True:
+            self._assign(dst, src)
+        else:
+            self._assign(dst, self.where(where, src, dst))
+
     def take(self, a, indices, axis=None, out=None):
         a = self._check(a, "take")
         idx = self._index_tensor(indices)

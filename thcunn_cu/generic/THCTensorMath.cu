@@ -280,6 +280,19 @@ int THCTensor_(put)(THNNState *state, THTensor *dst, THLongTensor *index, THTens
   return THCTensor_(flatLaunch)(state, "put", src, dst, index, accumulate ? THC_INDEX_ADD : THC_INDEX_WRITE);
 }
 
+int THCTensor_(argsort)(THNNState *state, THLongTensor *out, THTensor *src, int dim)
+{
+  TH_TRY(THCTensor_(checkDim)(state, src, "src", dim));
+  TH_TRY(THLongTensor_checkSizes(state, "out", out, src->nDimension, src->size));
+  int64_t n = THTensor_(nElement)(src);
+  if (n == 0)
+    return 0;
+  THC_LAUNCH(THC_blocks(n), THC_NUM_THREADS, THCMath_argsortKernel<real>)(
+      THLongTensor_data(out), THCDimIndexer_make(src, out, dim), THTensor_(data)(src),
+      THCDimIndexer_make(src, src, dim), src->size[dim], n);
+  return THCCheckLaunch(state, "argsort");
+}
+
 int THCTensor_(nonzero)(THNNState *state, THLongTensor *out, THTensor *src)
 {
   int64_t n = THTensor_(nElement)(src), count = 0;

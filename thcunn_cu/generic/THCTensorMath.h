@@ -109,6 +109,11 @@ TH_API int THCTensor_(put)(
           THIndexTensor *index,        // positions in dst's row-major order
           THTensor *src,               // the values, index's sizes
           bool accumulate);            // add (repeated positions add up) instead of assigning (one of them wins)
+TH_API int THCTensor_(argsort)(
+          THNNState *state,            // library state: receives the error message
+          THIndexTensor *out,          // [INOUT] out[.., r, ..] = the position along dim of the r-th smallest element of src's line, src's sizes
+          THTensor *src,               // the lines sorted along dim: ascending, NaN last, equal elements in their order (stable)
+          int dim);                    // the dim sorted, 0-based
 TH_API int THCTensor_(nonzero)(
           THNNState *state,            // library state: receives the error message
           THIndexTensor *out,          // [OUT] the row-major positions of src's nonzero elements, ascending, 1D
