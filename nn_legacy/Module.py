@@ -319,9 +319,7 @@ class Module:
         live where this module's own parameters do (the error names the
         module and says how to move one or the other)."""
         xp = array_namespace(*arrays)
-        for _, p, _ in self._owned_parameters():
-            _check_same_place(self, getattr(self, p), xp, name)
-            break
+        _check_same_place(self, _first_parameter(self), xp, name)
         return xp
 
     def _kernels(self, input, name="input"):
@@ -331,9 +329,7 @@ class Module:
             return _device_kernels(self, input, name)
         if not isinstance(input, np.ndarray):
             raise TypeError(f"{type(self).__name__}: {name} must be a numpy array, got {type(input).__name__}")
-        for _, p, _ in self._owned_parameters():
-            _check_same_place(self, getattr(self, p), np, name)
-            break
+        _check_same_place(self, _first_parameter(self), np, name)
         if input.dtype not in _FLOATS:
             raise TypeError(f"{type(self).__name__}: {name} must be float32 or float64, got {input.dtype}")
         expected = self._dtype()
@@ -367,6 +363,16 @@ def _device_kernels(module, input, name):
     if params and params[0].dtype != input.dtype:
         raise TypeError(f"{type(module).__name__}: {name} is {input.dtype} but the module is {params[0].dtype}")
     return input.device.backend(input.dtype)
+
+
+def _first_parameter(module):
+    """The module's first parameter array (not its gradient: IndexLinear's
+    is built on demand), or None."""
+    for p, _ in module._parameter_names:
+        value = getattr(module, p, None)
+        if value is not None:
+            return value
+    return None
 
 
 def _check_same_place(module, param, xp, name):
