@@ -15,3 +15,7 @@ class Abs(Module):
     def updateGradInput(self, input, gradOutput):
         self.gradInput = self._kernels(input).Abs_updateGradInput(input, gradOutput, self.gradInput)
         return self.gradInput
+
+    def _onnx(self, g, x, y):
+        """Abs"""
+        return g.op("Abs", [x])

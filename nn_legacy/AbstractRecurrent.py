@@ -1,3 +1,5 @@
+import numpy as np
+
 from ._checks import check_positive
 from ._recurrent import acc_update_by_swap, check_like, share_parameters, shared_clone, top_recurrent, zeros_like
 from .Container import Container, _message
@@ -355,5 +357,51 @@ class AbstractRecurrent(Container):
             return f"nn.{type(self).__name__}({inputSize} -> {outputSize})"
         return f"nn.{type(self).__name__} @ " + repr(self.recurrentModule)
 
+    def _onnx(self, g, x, y):
+        """one step of its step module, from the state of the step before (Sequencer unrolls the steps)"""
+        key = ("recurrent state", id(self))
+        if key in g.memo:
+            step, prev = g.memo[key]
+        elif self.step != 1:
+            from .onnx import NotExportable
+            raise NotExportable(f"it is at step {self.step} of a sequence, so its output depends on the calls before: "
+                                "forget() it, or export the Sequencer that runs it")
+        else:
+            step, prev = 1, self._onnx_start(g, x)
+        out = g.inner(self, self._onnx_step_module(step), self._step_input(x, prev, step))
+        output, state = self._step_output(out)
+        g.memo[key] = (step + 1, state)
+        return output
+
+    def _onnx_step_module(self, step):
+        """The attribute holding the module that computes step."""
+        return "recurrentModule"
+
+    def _onnx_start(self, g, x):
+        """The initial state as Values: given ones as constants, zeros shaped
+        by the input's batch at run time."""
+        self._steps()
+        example = g.arrays(x)
+        given = 0 in self._states or self.startState is not None or self._user_state(example) is not None
+        state = self._initial_state(example)
+        first = x
+        while isinstance(first, list):
+            first = first[0]
+
+        def value(a):   # a state of a batch input [batch, n] is [batch, m]
+            per_sample = first.batched and first.ndim >= 2 and a.ndim == first.ndim and a.shape[0] == first.shape[0]
+            if given and per_sample:
+                g.fix_batch("its initial state is given for the example's batch")
+            if given or not per_sample:
+                return g.constant(a, "state")
+            return g.expand_batch(np.zeros(a.shape[1:], a.dtype), first)
+        return _nested(value, state)
+
 
 _RECURRENT = (AbstractRecurrent,)
+
+
+def _nested(fn, value):
+    if isinstance(value, (list, tuple)):
+        return [_nested(fn, v) for v in value]
+    return None if value is None else fn(value)

@@ -1,3 +1,5 @@
+import numpy as np
+
 from ._namespace import array_namespace
 from ._pointwise import Pointwise
 
@@ -33,3 +35,7 @@ class AddConstant(Pointwise):
 
     def __repr__(self):
         return f"nn.AddConstant({self.constant_scalar:g}{', in-place' if self.inplace else ''})"
+
+    def _onnx(self, g, x, y):
+        """Add"""
+        return g.op("Add", [x, np.array(self.constant_scalar, dtype=x.dtype)])

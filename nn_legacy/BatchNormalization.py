@@ -166,3 +166,15 @@ class BatchNormalization(Module):
 
     def __repr__(self):
         return f"nn.{type(self).__name__} ({self.nDim}D) ({self.running_mean.shape[0]})"
+
+    def _onnx(self, g, x, y):
+        """BatchNormalization with the running statistics"""
+        n = self.running_mean.shape[0]
+        scale = g.param(self.weight, "weight") if self.weight is not None else np.ones(n)
+        shift = g.param(self.bias, "bias") if self.bias is not None else np.zeros(n)
+        var = self.running_var
+        if not g.exact(self.eps):   # ONNX's epsilon is a float32: the float64 variance takes the difference
+            var = var + (self.eps - float(np.float32(self.eps)))
+        mean, var = g.param(self.running_mean, "running_mean"), g.param(var, "running_var")
+        return g.with_batch(x, self.nDim, lambda v: g.op("BatchNormalization", [v, scale, shift, mean, var],
+                                                         epsilon=self.eps))

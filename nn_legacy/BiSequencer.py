@@ -145,3 +145,17 @@ class BiSequencer(AbstractSequencer):
         for name, m in (("fwd", self.fwdSeq), ("bwd", self.bwdSeq), ("merge", self.mergeSeq)):
             lines.append(f"  ({name}): " + repr(m).replace("\n", "\n  "))
         return "\n".join(lines + ["}"])
+
+    def _onnx(self, g, x, y):
+        """a Sequencer forwards and one backwards over the steps, a third merging their outputs step by step"""
+        xs = self.mergeSeq._onnx_steps(g, x)
+        merged = [[None, None] for _ in xs]
+        for k, steps, at in self._directions(xs):
+            for t, out in zip(at, g.child(self, k, [xs[s] for s in steps])):
+                merged[t][k] = out
+        for pair in merged:      # a step a direction does not reach: zeros
+            for k in (0, 1):
+                if pair[k] is None:
+                    pair[k] = g.zeros_like(next(p[k] for p in merged if p[k] is not None))
+        out = g.child(self, 2, merged)
+        return out if isinstance(x, list) else g.stack(out)

@@ -101,3 +101,13 @@ class Bilinear(Module):
     def __repr__(self):
         k, n1, n2 = self.weight.shape
         return f"nn.Bilinear({n1}, {n2} -> {k}{'' if self.bias is not None else ', without bias'})"
+
+    def _onnx(self, g, x, y):
+        """Einsum (and Add of the bias)"""
+        weight = g.param(self.weight, "weight")
+
+        def build(x1):
+            x2 = x[1].name if x[1].ndim == 2 else g.op("Unsqueeze", [x[1], g.ints([0])])
+            out = g.op("Einsum", [x1, weight, x2], equation="bi,kij,bj->bk")
+            return out if self.bias is None else g.op("Add", [out, g.param(self.bias, "bias")])
+        return g.with_batch(x[0], 2, build)

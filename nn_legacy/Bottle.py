@@ -109,6 +109,24 @@ class Bottle(Container):
     def __repr__(self):
         return f"nn.{type(self).__name__}({self.nInputDim} -> {self.nOutputDim}) @ " + repr(self.modules[0])
 
+    def _onnx(self, g, x, y):
+        """the module's nodes between Reshapes that fold and unfold the leading dims"""
+        if self._folded(x.value)[1] is None:
+            return g.child(self, 0, x)
+        k = x.ndim - self.nInputDim
+        inner = g.derive(g.op("Reshape", [x, g.ints([-1] + list(x.shape[k + 1:]))]), x, lambda a: self._folded(a)[0])
+        out = g.child(self, 0, inner)
+
+        def unfold(a, o):
+            lead = self._folded(a)[1]
+            return o.reshape(a.shape[:k] + (o.shape[0] // lead,) + o.shape[1:])
+        shape = list(unfold(x.value, out.value).shape)
+        if x.batched:
+            shape[0] = -1
+        name = g.op("Reshape", [out, g.ints(shape)])
+        probe = None if x.probe is None or out.probe is None else unfold(x.probe, out.probe)
+        return type(x)(g, name, unfold(x.value, out.value), probe)
+
 
 def _view(previous, array, shape):
     """array reshaped to shape: ``previous`` again when it already is that

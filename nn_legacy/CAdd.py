@@ -59,3 +59,16 @@ class CAdd(Module):
 
     def __repr__(self):
         return f"nn.CAdd({', '.join(map(str, self.bias.shape))})"
+
+    def _onnx(self, g, x, y):
+        """Add (the bias shaped as forward broadcasts it)"""
+        return g.op("Add", [x, g.param(_broadcast_view(self, g, x, self._bias_view), "bias")])
+
+
+def _broadcast_view(module, g, x, view_of):
+    """The parameter view ``view_of(input)`` gives (Torch7's rules, see
+    CAdd) for x; the batch is fixed where the view depends on it."""
+    view = view_of(x.value)
+    if x.batched and (view.ndim == x.ndim and view.shape[0] != 1 or view_of(x.probe).shape != view.shape):
+        g.fix_batch("its parameter meets the input differently for another batch size")
+    return view

@@ -57,3 +57,8 @@ class CAddTensorTable(Module):
         for out, g in zip(grad_ts, gs):
             out[...] = g
         return self.gradInput
+
+    def _onnx(self, g, x, y):
+        """Add of the array to every entry"""
+        v, table = x
+        return [g.op("Add", [t, v]) for t in table]

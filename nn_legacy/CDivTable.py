@@ -19,3 +19,7 @@ class CDivTable(ElementwiseTable):
         xp.multiply(outs[0], xs[0], out=outs[1])
         outs[1] /= xs[1]
         xp.negative(outs[1], out=outs[1])
+
+    def _onnx(self, g, x, y):
+        """Div"""
+        return g.op("Div", x)

@@ -7,3 +7,7 @@ class CMinTable(ElementwiseExtremum):
     minimum)."""
 
     _pick = "argmin"
+
+    def _onnx(self, g, x, y):
+        """Min"""
+        return g.op("Min", x)

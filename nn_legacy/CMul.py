@@ -61,3 +61,8 @@ class CMul(Module):
 
     def __repr__(self):
         return f"nn.CMul({', '.join(map(str, self.weight.shape))})"
+
+    def _onnx(self, g, x, y):
+        """Mul (the weight shaped as forward broadcasts it)"""
+        from .CAdd import _broadcast_view
+        return g.op("Mul", [x, g.param(_broadcast_view(self, g, x, self._weight_view), "weight")])

@@ -24,3 +24,10 @@ class CMulTable(ElementwiseTable):
         for x, out in zip(reversed(xs), reversed(outs)):
             out *= after
             after *= x
+
+    def _onnx(self, g, x, y):
+        """Mul (chained, first to last)"""
+        out = x[0]
+        for entry in x[1:]:
+            out = g.op("Mul", [out, entry])
+        return out if len(x) > 1 else g.op("Identity", [out])

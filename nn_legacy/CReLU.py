@@ -73,3 +73,8 @@ class CReLU(Module):
 
     def __repr__(self):
         return f"nn.CReLU({self.nInputDims}{', in-place' if self.inplace else ''})"
+
+    def _onnx(self, g, x, y):
+        """Concat of Relu(x) and Relu(-x) along the feature dim"""
+        dim = self._feature_dim(x.value)
+        return g.op("Concat", [g.op("Relu", [x]), g.op("Relu", [g.op("Neg", [x])])], axis=dim)

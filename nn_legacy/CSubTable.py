@@ -16,3 +16,7 @@ class CSubTable(ElementwiseTable):
         xp = array_namespace(xs)
         outs[0][...] = g
         xp.negative(g, out=outs[1])
+
+    def _onnx(self, g, x, y):
+        """Sub"""
+        return g.op("Sub", x)

@@ -1,3 +1,5 @@
+import numpy as np
+
 from ._namespace import array_namespace
 from ._pointwise import Pointwise
 
@@ -34,3 +36,7 @@ class Clamp(Pointwise):
 
     def __repr__(self):
         return f"nn.Clamp({self.min_val:g}, {self.max_val:g}{', in-place' if self.inplace else ''})"
+
+    def _onnx(self, g, x, y):
+        """Clip"""
+        return g.op("Clip", [x, np.array(self.min_val, dtype=x.dtype), np.array(self.max_val, dtype=x.dtype)])

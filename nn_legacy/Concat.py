@@ -79,6 +79,11 @@ class Concat(Container):
     def __repr__(self):
         return tree_repr(self, f"nn.{type(self).__name__}({self.dimension})")
 
+    def _onnx(self, g, x, y):
+        """Concat of the children's outputs"""
+        outputs = [g.child(self, i, x) for i in range(len(self.modules))]
+        return g.concat(outputs, self.dimension)
+
 
 def _join(container, outputs, dim, buffer):
     """Concatenate the children's outputs along dim into buffer (reused when

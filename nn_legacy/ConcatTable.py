@@ -53,3 +53,7 @@ class ConcatTable(Container):
 
     def __repr__(self):
         return tree_repr(self, f"nn.{type(self).__name__}")
+
+    def _onnx(self, g, x, y):
+        """the table of the children's outputs"""
+        return [g.child(self, i, x) for i in range(len(self.modules))]

@@ -47,3 +47,13 @@ class Constant(Module):
 
     def __repr__(self):
         return f"nn.Constant(size [{', '.join(map(str, self.value.shape))}])"
+
+    def _onnx(self, g, x, y):
+        """a constant (Expand over the batch when there is one)"""
+        value = g.param(self.value, "value")
+        if y.shape == self.value.shape:
+            return g.op("Identity", [value])
+        if y.batched:   # [batch] + value.shape, batch taken from the input
+            shape = g.op("Concat", [g.slice(g.op("Shape", [x]), 0, 0, 1), g.ints(self.value.shape)], axis=0)
+            return g.op("Expand", [value, shape])
+        return g.op("Expand", [value, g.ints(y.shape)])

@@ -169,3 +169,23 @@ class Convert(Module):
 
     def __repr__(self):
         return f"nn.Convert('{self.inputShape}', '{self.outputShape}')"
+
+    def _onnx(self, g, x, y):
+        """Cast to the module's type, then Transpose / Reshape / Gather as the layouts ask"""
+        from .onnx import _ELEMENT_TYPES
+        v = x.name if x.dtype == self.outputType else g.op("Cast", [x], to=_ELEMENT_TYPES[self.outputType.name])
+        batched = self._batch(x.value)[1]
+        if self._kind == "identity":
+            return x if v == x.name else v
+        b = self.inputShape.index("b")
+        v = v if batched else g.op("Unsqueeze", [v, g.ints([b])])
+        if self._kind == "transpose":
+            v = g.op("Transpose", [v], perm=[self.inputShape.index(c) for c in self.outputShape])
+        elif self._kind == "bf":
+            order = [b] + [d for d in range(len(self.inputShape)) if d != b]
+            v = g.op("Reshape", [g.op("Transpose", [v], perm=order), g.ints([0, -1])])
+        elif self._kind == "b":
+            v = g.op("Gather", [v, np.array(1 - b, dtype=np.int64)], axis=1 - b)
+        else:   # "bt"
+            v = g.op("Unsqueeze", [v, g.ints([1])])
+        return v if batched else g.op("Reshape", [v, g.ints(y.shape)])

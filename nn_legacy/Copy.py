@@ -73,3 +73,10 @@ class Copy(Module):
 
     def __repr__(self):
         return f"nn.Copy({self.intype} -> {self.outtype})"
+
+    def _onnx(self, g, x, y):
+        """Cast (none when the types agree)"""
+        if x.dtype == y.dtype:
+            return x
+        from .onnx import _ELEMENT_TYPES
+        return g.op("Cast", [x], to=_ELEMENT_TYPES[y.dtype.name])

@@ -88,3 +88,9 @@ class Cosine(Module):
     def __repr__(self):
         n_out, n_in = self.weight.shape
         return f"nn.Cosine({n_in} -> {n_out})"
+
+    def _onnx(self, g, x, y):
+        """MatMul by the unit rows of the weight, Div by the input's norm (ReduceL2)"""
+        rows = self.weight / (np.sqrt((self.weight.astype(np.float64) ** 2).sum(axis=1)) + self.eps)[:, None]
+        norm = g.op("Add", [g.op("ReduceL2", [x, g.ints([-1])], keepdims=1), np.array(self.eps, dtype=x.dtype)])
+        return g.op("Div", [g.op("MatMul", [x, g.param(rows.T.astype(self.weight.dtype), "weight")]), norm])

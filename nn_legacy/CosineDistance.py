@@ -1,3 +1,5 @@
+import numpy as np
+
 from ._namespace import array_namespace
 from ._tables import RowPair
 
@@ -29,3 +31,10 @@ class CosineDistance(RowPair):
     def _grads(self, a, b, g):
         y, scale, aa, bb = (t[:, None] for t in self._terms(a, b))
         return g * (b * scale - y * a / aa), g * (a * scale - y * b / bb)
+
+    def _onnx(self, g, x, y):
+        """dot / Sqrt((ReduceSumSquare(a) + eps) (ReduceSumSquare(b) + eps))"""
+        keep, eps = 1 if x[0].ndim == 1 else 0, np.array(self.epsilon, dtype=x[0].dtype)
+        dot = g.op("ReduceSum", [g.op("Mul", x), g.ints([-1])], keepdims=keep)
+        aa, bb = (g.op("Add", [g.op("ReduceSumSquare", [v, g.ints([-1])], keepdims=keep), eps]) for v in x)
+        return g.op("Div", [dot, g.op("Sqrt", [g.op("Mul", [aa, bb])])])

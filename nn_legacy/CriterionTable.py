@@ -56,6 +56,8 @@ class CriterionTable(Module):
     def __repr__(self):
         return f"nn.CriterionTable({self.criterion!r})"
 
+    _onnx_unsupported = "its output is a criterion's loss, a number"
+
 
 def _number(module, value):
     if isinstance(value, ARRAYS) and value.size == 1 and value.dtype.kind in "biuf":

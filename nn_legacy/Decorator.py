@@ -34,3 +34,7 @@ class Decorator(Container):
 
     def __repr__(self):
         return f"nn.{type(self).__name__} @ " + repr(self.modules[0])
+
+    def _onnx(self, g, x, y):
+        """the module's nodes"""
+        return g.child(self, 0, x)

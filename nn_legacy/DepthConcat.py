@@ -1,3 +1,5 @@
+import numpy as np
+
 from ._arrays import reuse
 from ._namespace import array_namespace
 from .Concat import Concat
@@ -58,3 +60,19 @@ class DepthConcat(Concat):
 
     def _slices(self, gradOutput):
         return self._windows(gradOutput, [m.output for m in self.modules])
+
+    def _onnx(self, g, x, y):
+        """Concat of the children's outputs, each zero-padded (Pad) to the centre of the largest"""
+        outputs = [g.child(self, i, x) for i in range(len(self.modules))]
+        shape = self._output_shape([o.value for o in outputs])
+        padded = []
+        for out in outputs:
+            before = [0 if d == self.dimension else (n - c) // 2 for d, (n, c) in enumerate(zip(shape, out.shape))]
+            after = [0 if d == self.dimension else n - c - b
+                     for d, (n, c, b) in enumerate(zip(shape, out.shape, before))]
+            if any(before) or any(after):
+                if out.batched and (before[0] or after[0]):
+                    g.fix_batch("its children's outputs differ in their first dim")
+                out = g.derive(g.pad(out, before, after), out, lambda a, w=list(zip(before, after)): np.pad(a, w))
+            padded.append(out)
+        return g.concat(padded, self.dimension)

@@ -123,3 +123,21 @@ class DontCast(Decorator):
 
     def __repr__(self):
         return "nn.DontCast @ " + repr(self.modules[0])
+
+    def _onnx(self, g, x, y):
+        """the module's nodes in its own type, Cast in (castin) and out (castout)"""
+        from .onnx import _ELEMENT_TYPES
+
+        def cast(v, dtype):   # a Value, or a table of them entry by entry
+            if isinstance(v, list):
+                return [cast(e, dtype) for e in v]
+            if v.dtype == dtype or v.dtype.kind != "f":
+                return v
+            return g.derive(g.op("Cast", [v], to=_ELEMENT_TYPES[dtype.name]), v, lambda a: a.astype(dtype))
+        inner, outer = self.moduleType or g.float, g.float
+        g.float = inner   # the module's constants and parameters in its own type
+        try:
+            out = g.child(self, 0, cast(x, inner) if self.castin else x)
+        finally:
+            g.float = outer
+        return cast(out, self.outputType) if self.castout else out

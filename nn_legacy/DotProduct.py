@@ -11,3 +11,7 @@ class DotProduct(RowPair):
 
     def _grads(self, a, b, g):
         return g * b, g * a
+
+    def _onnx(self, g, x, y):
+        """ReduceSum of Mul"""
+        return g.op("ReduceSum", [g.op("Mul", x), g.ints([-1])], keepdims=1 if x[0].ndim == 1 else 0)

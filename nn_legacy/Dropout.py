@@ -1,3 +1,5 @@
+import numpy as np
+
 from . import _random
 from ._arrays import check_like, check_writeable, describe, reuse
 from ._checks import torch7_arguments
@@ -117,3 +119,18 @@ class Dropout(Module):
         extras = "".join([", in-place" if self.inplace else "", ", v1" if self.v1 else "",
                           ", stochastic inference" if self.stochastic_inference else ""])
         return f"nn.Dropout({self.p:g}{extras})"
+
+    def _onnx(self, g, x, y):
+        """none (evaluation: the identity; Mul by 1 - p for Torch7's original Dropout)"""
+        return onnx_dropout(self, g, x, "elements")
+
+
+def onnx_dropout(module, g, x, what):
+    """A dropout's ONNX mapping (Dropout's, SpatialDropout's, ...): what it
+    computes in evaluation."""
+    if module.stochastic_inference and module.p:
+        from .onnx import NotExportable
+        raise NotExportable(f"it drops {what} at random while evaluating too (stochasticInference)")
+    if module.v1 and module.p:
+        return g.op("Mul", [x, np.array(1 - module.p, dtype=x.dtype)])
+    return x

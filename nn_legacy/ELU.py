@@ -1,3 +1,5 @@
+import numpy as np
+
 from .Module import Module
 
 
@@ -36,3 +38,10 @@ class ELU(Module):
 
     def __repr__(self):
         return f"nn.ELU(alpha={self.alpha:g}{', in-place' if self.inplace else ''})"
+
+    def _onnx(self, g, x, y):
+        """Elu (in float64 with an alpha float32 does not hold: Where(x > 0, x, alpha (Exp(x) - 1)))"""
+        if g.exact(self.alpha):
+            return g.op("Elu", [x], alpha=self.alpha)
+        negative = g.op("Mul", [g.op("Sub", [g.op("Exp", [x]), np.array(1.0)]), np.array(self.alpha)])
+        return g.op("Where", [g.op("Greater", [x, np.array(0.0)]), x, negative])

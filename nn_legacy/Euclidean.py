@@ -90,3 +90,10 @@ class Euclidean(Module):
     def __repr__(self):
         n_in, n_out = self.weight.shape
         return f"nn.{type(self).__name__}({n_in} -> {n_out})"
+
+    def _onnx(self, g, x, y):
+        """Sqrt of ReduceSumSquare of the differences to the centres"""
+        diff = g.op("Sub", [g.op("Unsqueeze", [x, g.ints([-1])]), g.param(self.weight, "weight")])
+        if self._scale() is not None:
+            diff = g.op("Mul", [diff, g.param(self._scale(), "diagCov")])
+        return g.op("Sqrt", [g.op("ReduceSumSquare", [diff, g.ints([-2])], keepdims=0)])

@@ -16,3 +16,7 @@ class Exp(Pointwise):
     def _backward(self, input, gradOutput, out):
         xp = array_namespace(input)
         xp.multiply(gradOutput, self.output, out=out)
+
+    def _onnx(self, g, x, y):
+        """Exp"""
+        return g.op("Exp", [x])

@@ -2,7 +2,7 @@ from thnn.cuda import CudaTensor
 
 from ._arrays import reuse
 from ._checks import check_positive
-from ._recurrent import acc_update_by_swap, step_inputs
+from ._recurrent import acc_update_by_swap, onnx_gemm, onnx_step, step_inputs
 from .Container import Container
 from .LSTMCellFused import LSTMCellFused
 from .Linear import Linear
@@ -100,4 +100,17 @@ class FastLSTMStep(Container):
 
     def __repr__(self):
         return f"nn.FastLSTMStep({self.inputSize} -> {self.outputSize})"
+
+    _onnx_leaf = True   # mapped as a whole: its gates are not modules of their own
+
+    def _onnx(self, g, x, y):
+        """Gemm of x and of h, Split into the gates i, z, f, o, Sigmoid / Tanh, Mul, Add"""
+        def build(names):
+            xv, h, c = names
+            a = g.op("Add", [onnx_gemm(g, xv, self, 0), onnx_gemm(g, h, self, 1)])
+            i, z, f, o = g.op("Split", [a], outputs=4, axis=-1, num_outputs=4)
+            i, z, f, o = g.op("Sigmoid", [i]), g.op("Tanh", [z]), g.op("Sigmoid", [f]), g.op("Sigmoid", [o])
+            cy = g.op("Add", [g.op("Mul", [f, c]), g.op("Mul", [i, z])])
+            return [g.op("Mul", [o, g.op("Tanh", [cy])]), cy]
+        return onnx_step(g, x, build)
 

@@ -1,3 +1,5 @@
+import numpy as np
+
 from ._pooling import integer, t7_fields
 from .Module import Module
 
@@ -51,3 +53,11 @@ class FeatureLPPooling(Module):
     def __repr__(self):
         mode = ", batch mode" if self.batch_mode else ""
         return f"nn.FeatureLPPooling(width {self.width}, stride {self.stride}, power {self.power:g}{mode})"
+
+    def _onnx(self, g, x, y):
+        """Pow, Sum of a strided Slice per window offset, Pow(1 / power)"""
+        axis = 1 if self.batch_mode else 0
+        n = y.shape[axis]
+        powered = g.op("Pow", [x, np.array(self.power, dtype=x.dtype)])
+        parts = [g.slice(powered, axis, i, i + self.stride * (n - 1) + 1, self.stride) for i in range(self.width)]
+        return g.op("Pow", [g.op("Sum", parts), np.array(1 / self.power, dtype=x.dtype)])

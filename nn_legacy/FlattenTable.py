@@ -25,6 +25,10 @@ class FlattenTable(Module):
     def __repr__(self):
         return f"nn.{name_of(self)}"
 
+    def _onnx(self, g, x, y):
+        """none (the entries themselves)"""
+        return table_leaves(x)
+
 
 def _nest(like, flat):
     """The next arrays of the iterator flat, nested as like."""

@@ -92,3 +92,15 @@ class GRUCellFused(Module):
 
     def __repr__(self):
         return f"nn.GRUCellFused({self.hiddenSize}{'' if self.inputBias is not None else ', without bias'})"
+
+    def _onnx(self, g, x, y):
+        """Add of the biases, Split into the gates, Sigmoid / Tanh, Mul, Add"""
+        a, h = x[0], x[1]
+        if self.inputBias is not None:
+            a, h = g.op("Add", [a, g.param(self.inputBias, "inputBias")]), g.op("Add", [h, g.param(self.hiddenBias,
+                                                                                                   "hiddenBias")])
+        a_r, a_z, a_n = g.op("Split", [a], outputs=3, axis=-1, num_outputs=3)
+        h_r, h_z, h_n = g.op("Split", [h], outputs=3, axis=-1, num_outputs=3)
+        r, z = g.op("Sigmoid", [g.op("Add", [a_r, h_r])]), g.op("Sigmoid", [g.op("Add", [a_z, h_z])])
+        n = g.op("Tanh", [g.op("Add", [a_n, g.op("Mul", [r, h_n])])])
+        return g.op("Add", [n, g.op("Mul", [z, g.op("Sub", [x[2], n])])])

@@ -2,7 +2,7 @@ import numpy as np
 
 from ._arrays import reuse
 from ._checks import check_positive
-from ._recurrent import CachedDeltas, acc_update_by_swap, check_like, step_inputs
+from ._recurrent import CachedDeltas, acc_update_by_swap, check_like, onnx_gemm, onnx_step, step_inputs
 from .Container import Container
 from .Linear import Linear
 from .LinearNoBias import LinearNoBias
@@ -111,3 +111,15 @@ class GRUStep(CachedDeltas, Container):
 
     def __repr__(self):
         return f"nn.GRUStep({self.inputSize} -> {self.outputSize})"
+
+    _onnx_leaf = True   # mapped as a whole: its gates are not modules of their own
+
+    def _onnx(self, g, x, y):
+        """Gemm of x and of h, Sigmoid, Split into the gates r, z, Gemm of x and of r * h, Tanh, Mul, Add"""
+        def build(names):
+            xv, h = names
+            gates = g.op("Sigmoid", [g.op("Add", [onnx_gemm(g, xv, self, 0), onnx_gemm(g, h, self, 1)])])
+            r, z = g.op("Split", [gates], outputs=2, axis=-1, num_outputs=2)
+            n = g.op("Tanh", [g.op("Add", [onnx_gemm(g, xv, self, 2), onnx_gemm(g, g.op("Mul", [r, h]), self, 3)])])
+            return g.op("Add", [n, g.op("Mul", [z, g.op("Sub", [h, n])])])
+        return onnx_step(g, x, build)

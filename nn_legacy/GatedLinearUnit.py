@@ -44,3 +44,8 @@ class GatedLinearUnit(Module):
 
     def __repr__(self):
         return "nn.GatedLinearUnit" if self.dim is None else f"nn.GatedLinearUnit({self.dim})"
+
+    def _onnx(self, g, x, y):
+        """Split in halves, first * Sigmoid(second)"""
+        a, b = g.op("Split", [x], outputs=2, axis=self._dim(x.value), num_outputs=2)
+        return g.op("Mul", [a, g.op("Sigmoid", [b])])

@@ -1,3 +1,5 @@
+import numpy as np
+
 from .Module import Module
 
 
@@ -27,3 +29,9 @@ class HardShrink(Module):
 
     def __repr__(self):
         return f"nn.HardShrink({self.lambd:g})"
+
+    def _onnx(self, g, x, y):
+        """Shrink with bias 0 (Where(Abs(x) > lambda, x, 0) in float64 with a lambda float32 does not hold)"""
+        if g.exact(self.lambd):
+            return g.op("Shrink", [x], lambd=self.lambd, bias=0.0)
+        return g.op("Where", [g.op("Greater", [g.op("Abs", [x]), np.array(self.lambd)]), x, np.array(0.0)])

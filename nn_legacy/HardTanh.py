@@ -1,3 +1,5 @@
+import numpy as np
+
 from .Module import Module
 
 
@@ -39,3 +41,7 @@ class HardTanh(Module):
 
     def __repr__(self):
         return f"nn.HardTanh({self.min_val:g}, {self.max_val:g}{', in-place' if self.inplace else ''})"
+
+    def _onnx(self, g, x, y):
+        """Clip"""
+        return g.op("Clip", [x, np.array(self.min_val, dtype=x.dtype), np.array(self.max_val, dtype=x.dtype)])

@@ -12,3 +12,7 @@ class Identity(Module):
     def updateGradInput(self, input, gradOutput):
         self.gradInput = gradOutput
         return self.gradInput
+
+    def _onnx(self, g, x, y):
+        """none (the input passes through)"""
+        return x

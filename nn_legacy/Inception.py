@@ -120,3 +120,10 @@ class Inception(Decorator):
     def __repr__(self):
         return (f"nn.Inception({self.inputSize} -> kernels {self.kernelSize}, outputs {self.outputSize}, "
                 f"reductions {self.reduceSize}) @ " + repr(self.modules[0]))
+
+    def _onnx(self, g, x, y):
+        """its DepthConcat's nodes (one sample as a batch of one)"""
+        if x.ndim == 4:
+            return g.child(self, 0, x)
+        out = g.child(self, 0, g.derive(g.op("Unsqueeze", [x, g.ints([0])]), x, lambda a: a[None]))
+        return g.derive(g.op("Squeeze", [out, g.ints([0])]), out, lambda a: a[0])

@@ -1,3 +1,5 @@
+import numpy as np
+
 from ._arrays import describe, name_of, reuse
 from ._checks import check_table
 from ._dims import batch_dim, check_array, check_grad, check_int, from_lua
@@ -62,3 +64,11 @@ class Index(Module):
 
     def __repr__(self):
         return f"nn.Index({self.dimension})"
+
+    def _onnx(self, g, x, y):
+        """Gather"""
+        tensor, indices, d = self._split([v.value for v in x])
+        if d == 0 and x[0].batched:
+            g.fix_batch("it picks entries along the batch dimension")
+        index = x[1] if x[1].dtype == np.int64 else g.op("Cast", [x[1]], to=7)
+        return g.op("Gather", [x[0], index], axis=d)

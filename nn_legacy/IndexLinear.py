@@ -294,3 +294,5 @@ class IndexLinear(Module):
     def __repr__(self):
         return (f"nn.IndexLinear({self.inputSize} -> {self.outputSize}"
                 f"{', normalized' if self.normalize else ''})")
+
+    _onnx_unsupported = "its batch is laid flat, samples of their own lengths told apart by a sizes table"

@@ -115,3 +115,21 @@ class InstanceNormalization(Module):
     def __repr__(self):
         extra = "" if self.affine else ", affine=False"
         return f"nn.InstanceNormalization({self.nOutput}, eps={self.eps:g}{extra})"
+
+    def _onnx(self, g, x, y):
+        """InstanceNormalization (in float64 with an eps float32 does not hold: ReduceMean, Sub, Div by Sqrt)"""
+        n = self.nOutput
+        weight = self.weight if self.weight is not None else np.ones(n, g.float)
+        bias = self.bias if self.bias is not None else np.zeros(n, g.float)
+        if g.exact(self.eps):
+            scale, shift = g.param(weight, "weight"), g.param(bias, "bias")
+            return g.with_batch(x, 4, lambda v: g.op("InstanceNormalization", [v, scale, shift], epsilon=self.eps))
+        scale, shift = g.param(weight.reshape(n, 1, 1), "weight"), g.param(bias.reshape(n, 1, 1), "bias")
+
+        def build(v):   # each plane by its own mean and (biased) variance
+            axes = g.ints([2, 3])
+            centred = g.op("Sub", [v, g.op("ReduceMean", [v, axes], keepdims=1)])
+            variance = g.op("ReduceMean", [g.op("Mul", [centred, centred]), axes], keepdims=1)
+            xhat = g.op("Div", [centred, g.op("Sqrt", [g.op("Add", [variance, np.array(self.eps)])])])
+            return g.op("Add", [g.op("Mul", [xhat, scale]), shift])
+        return g.with_batch(x, 4, build)

@@ -57,3 +57,8 @@ class JoinTable(Module):
 
     def __repr__(self):
         return f"nn.{name_of(self)}({self.dimension})"
+
+    def _onnx(self, g, x, y):
+        """Concat"""
+        d, _ = self._layout([v.value for v in x])
+        return g.op("Concat", x, axis=d)

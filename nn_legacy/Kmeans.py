@@ -137,3 +137,10 @@ class Kmeans(Module):
 
     def __repr__(self):
         return f"nn.Kmeans({self.k}, {self.dim})"
+
+    def _onnx(self, g, x, y):
+        """ArgMin of the squared distances to the centres (ReduceSumSquare), Cast to the input's type"""
+        diff = g.op("Sub", [g.op("Unsqueeze", [x, g.ints([1])]), g.param(self.weight, "weight")])   # [batch, k, dim]
+        nearest = g.op("ArgMin", [g.op("ReduceSumSquare", [diff, g.ints([2])], keepdims=0)], axis=1, keepdims=0)
+        from .onnx import _ELEMENT_TYPES
+        return g.op("Cast", [nearest], to=_ELEMENT_TYPES[y.dtype.name])

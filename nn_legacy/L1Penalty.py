@@ -50,3 +50,7 @@ class L1Penalty(Module):
     def __repr__(self):
         return f"nn.L1Penalty({self.l1weight:g}{', sizeAverage' if self.sizeAverage else ''}" \
                f"{'' if self.provideOutput else ', no output gradient'})"
+
+    def _onnx(self, g, x, y):
+        """none (the identity going forward; the penalty is a training term)"""
+        return x

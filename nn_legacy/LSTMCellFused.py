@@ -101,3 +101,13 @@ class LSTMCellFused(Module):
 
     def __repr__(self):
         return f"nn.LSTMCellFused({self.hiddenSize}{'' if self.inputBias is not None else ', without bias'})"
+
+    def _onnx(self, g, x, y):
+        """Add, Split into the gates, Sigmoid / Tanh, Mul, Add"""
+        a = g.op("Add", [x[0], x[1]])
+        if self.inputBias is not None:
+            a = g.op("Add", [a, g.param(self.inputBias + self.hiddenBias, "bias")])
+        i, f, c, o = g.op("Split", [a], outputs=4, axis=-1, num_outputs=4)
+        i, f, o, c = g.op("Sigmoid", [i]), g.op("Sigmoid", [f]), g.op("Sigmoid", [o]), g.op("Tanh", [c])
+        cy = g.op("Add", [g.op("Mul", [f, x[2]]), g.op("Mul", [i, c])])
+        return [g.op("Mul", [o, g.op("Tanh", [cy])]), cy]

@@ -2,7 +2,7 @@ import numpy as np
 
 from ._arrays import reuse
 from ._checks import check_positive
-from ._recurrent import CachedDeltas, acc_update_by_swap, check_like, step_inputs
+from ._recurrent import CachedDeltas, acc_update_by_swap, check_like, onnx_gemm, onnx_step, step_inputs
 from .CMul import CMul
 from .Container import Container
 from .Linear import Linear
@@ -143,3 +143,23 @@ class LSTMStep(CachedDeltas, Container):
 
     def __repr__(self):
         return f"nn.LSTMStep({self.inputSize} -> {self.outputSize}{'' if self.cell2gate else ', no peepholes'})"
+
+    _onnx_leaf = True   # mapped as a whole: its gates are not modules of their own
+
+    def _onnx(self, g, x, y):
+        """Gemm of x and of h per gate (Mul by the peephole weights), Sigmoid / Tanh, Mul, Add"""
+        parts = {gate: [None if m is None else self.modules.index(m) for m in ms] for gate, ms in self._parts().items()}
+
+        def build(names):
+            xv, h, c = names
+
+            def pre(gate, cell):
+                wx, wh, wc = parts[gate]
+                a = g.op("Add", [onnx_gemm(g, xv, self, wx), onnx_gemm(g, h, self, wh)])
+                return a if wc is None else g.op("Add", [a, g.op("Mul", [cell, g.param(self.modules[wc].weight,
+                                                                                       f"{wc}.weight")])])
+            i, f, z = g.op("Sigmoid", [pre("i", c)]), g.op("Sigmoid", [pre("f", c)]), g.op("Tanh", [pre("z", c)])
+            cy = g.op("Add", [g.op("Mul", [f, c]), g.op("Mul", [i, z])])
+            o = g.op("Sigmoid", [pre("o", cy)])
+            return [g.op("Mul", [o, g.op("Tanh", [cy])]), cy]
+        return onnx_step(g, x, build)

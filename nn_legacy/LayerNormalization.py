@@ -97,3 +97,14 @@ class LayerNormalization(Module):
 
     def __repr__(self):
         return f"nn.LayerNormalization({self.nOutput}{'' if self.weight is not None else ', no affine'})"
+
+    def _onnx(self, g, x, y):
+        """x - ReduceMean(x), times sqrt(n) / Sqrt(ReduceSumSquare + eps), Mul, Add"""
+        last = g.ints([-1])
+        centred = g.op("Sub", [x, g.op("ReduceMean", [x, last], keepdims=1)])
+        norm = g.op("Sqrt", [g.op("Add", [g.op("ReduceSumSquare", [centred, last], keepdims=1),
+                                          np.array(self.eps, dtype=x.dtype)])])
+        z = g.op("Mul", [g.op("Div", [centred, norm]), np.array(np.sqrt(x.shape[-1]), dtype=x.dtype)])
+        if self.weight is None:
+            return z
+        return g.op("Add", [g.op("Mul", [z, g.param(self.weight, "weight")]), g.param(self.bias, "bias")])

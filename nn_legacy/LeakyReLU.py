@@ -1,3 +1,5 @@
+import numpy as np
+
 from .Module import Module
 
 
@@ -32,3 +34,14 @@ class LeakyReLU(Module):
 
     def __repr__(self):
         return f"nn.LeakyReLU({self.negval:g}{', in-place' if self.inplace else ''})"
+
+    def _onnx(self, g, x, y):
+        """LeakyRelu (PRelu in float64 with a slope float32 does not hold)"""
+        return _leaky(g, x, self.negval)
+
+
+def _leaky(g, x, slope):
+    """LeakyRelu, or PRelu with the slope as a tensor where ONNX's float32 attribute would round it."""
+    if g.exact(slope):
+        return g.op("LeakyRelu", [x], alpha=slope)
+    return g.op("PRelu", [x, np.array([slope])])

@@ -55,3 +55,8 @@ class Linear(Module):
     def __repr__(self):
         n_out, n_in = self.weight.shape
         return f"nn.Linear({n_in} -> {n_out}{'' if self.bias is not None else ', without bias'})"
+
+    def _onnx(self, g, x, y):
+        """Gemm"""
+        weight, bias = g.param(self.weight, "weight"), None if self.bias is None else g.param(self.bias, "bias")
+        return g.with_batch(x, 2, lambda v: g.op("Gemm", [v, weight, bias], transB=1))

@@ -16,3 +16,7 @@ class Log(Pointwise):
     def _backward(self, input, gradOutput, out):
         xp = array_namespace(input)
         xp.divide(gradOutput, input, out=out)
+
+    def _onnx(self, g, x, y):
+        """Log"""
+        return g.op("Log", [x])

@@ -25,3 +25,7 @@ class LogSigmoid(Module):
         self.gradInput = self._kernels(input).LogSigmoid_updateGradInput(
             input, gradOutput, self.gradInput, self.buffer)
         return self.gradInput
+
+    def _onnx(self, g, x, y):
+        """-Softplus(-x)"""
+        return g.op("Neg", [g.op("Softplus", [g.op("Neg", [x])])])

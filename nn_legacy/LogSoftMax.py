@@ -12,3 +12,7 @@ class LogSoftMax(FeatureSoftMax):
     """
 
     _kernel = "LogSoftMax"
+
+    def _onnx(self, g, x, y):
+        """LogSoftmax over the feature dim (Torch7's rule: dim 0 of 1D and 3D input, 1 of 2D and 4D; or dim)"""
+        return g.op("LogSoftmax", [x], axis=self._onnx_axis(x))

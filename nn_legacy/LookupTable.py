@@ -147,3 +147,14 @@ class LookupTable(Module):
         if self.maxNorm is not None:
             extra += f", maxNorm {self.maxNorm:g} (p = {2 if self.normType is None else self.normType:g})"
         return f"nn.LookupTable({self.weight.shape[0]} x {self.weight.shape[1]}{extra})"
+
+    def _onnx(self, g, x, y):
+        """Gather (rows over maxNorm rescaled as forward would)"""
+        weight = self.weight
+        if self.maxNorm is not None:
+            p = 2 if self.normType is None else self.normType
+            norms = np.linalg.norm(weight.astype(np.float64), ord=p, axis=1)
+            scale = np.where(norms > self.maxNorm, self.maxNorm / (norms + 1e-7), 1)
+            weight = (weight * scale[:, None]).astype(weight.dtype)
+        index = x if x.dtype == np.int64 else g.op("Cast", [x], to=7)
+        return g.op("Gather", [g.param(weight, "weight"), index], axis=0)

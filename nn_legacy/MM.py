@@ -59,3 +59,12 @@ class MM(Module):
 
     def __repr__(self):
         return f"nn.MM(transA={self.transA}, transB={self.transB})"
+
+    def _onnx(self, g, x, y):
+        """MatMul (Transpose of an operand where it is transposed)"""
+        a, b = x
+        if self.transA:
+            a = g.op("Transpose", [a], perm=list(range(a.ndim - 2)) + [a.ndim - 1, a.ndim - 2])
+        if self.transB:
+            b = g.op("Transpose", [b], perm=list(range(b.ndim - 2)) + [b.ndim - 1, b.ndim - 2])
+        return g.op("MatMul", [a, b])

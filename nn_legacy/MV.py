@@ -53,3 +53,11 @@ class MV(Module):
 
     def __repr__(self):
         return f"nn.MV(trans={self.trans})"
+
+    def _onnx(self, g, x, y):
+        """MatMul of the matrix and the vector as a column (Transpose of the matrix with trans)"""
+        m, v = x
+        if self.trans:
+            m = g.op("Transpose", [m], perm=list(range(m.ndim - 2)) + [m.ndim - 1, m.ndim - 2])
+        column = g.op("Unsqueeze", [v, g.ints([-1])])
+        return g.op("Squeeze", [g.op("MatMul", [m, column]), g.ints([-1])])

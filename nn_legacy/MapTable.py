@@ -129,3 +129,10 @@ class MapTable(Container):
         if self.module is None:
             return f"nn.{type(self).__name__} {{ }}"
         return f"nn.{type(self).__name__} {{\n  " + repr(self.module).replace("\n", "\n        ") + "\n}"
+
+    def _onnx(self, g, x, y):
+        """the module's nodes on every entry"""
+        for copy in (self, g.twin(self)):
+            if copy is not None:
+                copy._extend(len(x))
+        return [g.child(self, i, entry) for i, entry in enumerate(x)]

@@ -5,6 +5,7 @@ from ._namespace import array_namespace
 from ._recurrent import first_array
 from ._tables import check_nested_like, nested_copy
 from .Decorator import Decorator
+from .onnx import NotExportable
 
 
 class MaskZero(Decorator):
@@ -106,3 +107,34 @@ class MaskZero(Decorator):
 
     def __repr__(self):
         return f"nn.MaskZero({self.nInputDim}) @ " + repr(self.modules[0])
+
+    def _onnx(self, g, x, y):
+        """the module's nodes, then Where(the sample's input is all zeros, 0, output)"""
+        out = g.child(self, 0, x)
+        first = x
+        while isinstance(first, list):
+            first = first[0]
+        if first.ndim not in (self.nInputDim, self.nInputDim + 1):
+            raise NotExportable(f"the input's first array must have {self.nInputDim} or {self.nInputDim + 1} dims, "
+                                f"got {first.ndim}")
+        batched = first.ndim == self.nInputDim + 1
+        nonzero = g.op("Cast", [g.op("Not", [g.op("Equal", [first, g.const(np.zeros((), first.dtype), "zero",
+                                                                               exact_type=True)])])], to=1)
+        axes = list(range(1 if batched else 0, first.ndim))
+        any_nonzero = g.op("ReduceMax", [nonzero, g.ints(axes)], keepdims=0)
+        keep = g.op("Greater", [any_nonzero, g.const(np.zeros((), np.float32), "zero", exact_type=True)])
+        probe = g.arrays(x, "probe")
+        masks = (self._mask(g.arrays(x)), None if probe is None else self._mask(probe))
+
+        def masked(v):
+            k = keep if not batched or v.ndim == 1 else g.op("Unsqueeze", [keep, g.ints(range(1, v.ndim))])
+            name = g.op("Where", [k, v, g.const(np.zeros((), v.dtype), "zero", exact_type=True)])
+            arrays = [None if m is None or a is None else
+                      np.where(m.reshape(m.shape + (1,) * (a.ndim - m.ndim)), np.zeros((), a.dtype), a)
+                      for m, a in zip(masks, (v.value, v.probe))]
+            return type(v)(g, name, arrays[0], arrays[1])
+        return _nest(masked, out)
+
+
+def _nest(fn, value):
+    return [_nest(fn, v) for v in value] if isinstance(value, list) else fn(value)

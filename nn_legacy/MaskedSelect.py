@@ -1,3 +1,5 @@
+import numpy as np
+
 from ._arrays import describe, name_of, reuse
 from ._checks import check_table
 from ._dims import check_array, check_grad
@@ -50,3 +52,9 @@ class MaskedSelect(Module):
         self.gradInput[0][where] = gradOutput
         self.gradInput[1].fill(0)
         return self.gradInput
+
+    def _onnx(self, g, x, y):
+        """Compress of the flattened tensor by the flattened mask"""
+        flat = [g.op("Reshape", [v, g.ints([-1])]) for v in x]
+        mask = flat[1] if x[1].dtype == np.bool_ else g.op("Cast", [flat[1]], to=9)
+        return g.op("Compress", [flat[0], mask], axis=0)

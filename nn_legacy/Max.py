@@ -11,3 +11,7 @@ class Max(Extremum):
     0 elsewhere."""
 
     _arg = "argmax"
+
+    def _onnx(self, g, x, y):
+        """ReduceMax"""
+        return self._onnx_reduce(g, x, "ReduceMax")

@@ -113,3 +113,15 @@ class Maxout(Container):
         n_in = self.modules[0].weight.shape[1]
         pre = f", preprocess {self.modules[1]!r}" if len(self.modules) > 1 else ""
         return f"nn.Maxout({n_in} -> {self.outputSize}, {self.maxoutNumber} pieces{pre})"
+
+    def _onnx(self, g, x, y):
+        """Gemm, Reshape to the groups, ReduceMax"""
+        z = g.child(self, 0, x)
+        groups = g.derive(g.op("Reshape", [z, g.ints(([-1] if z.ndim == 2 else []) + [self.maxoutNumber,
+                                                                                       self.outputSize])]),
+                          z, self._groups)
+        if len(self.modules) > 1:
+            groups = g.child(self, 1, groups)
+        name = g.op("ReduceMax", [groups, g.ints([-2])], keepdims=0)
+        probe = None if groups.probe is None else groups.probe.max(axis=-2)
+        return type(x)(g, name, groups.value.max(axis=-2), probe)

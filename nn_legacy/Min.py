@@ -6,3 +6,7 @@ class Min(Extremum):
     minimum (the first on ties; a NaN counts as the minimum)."""
 
     _arg = "argmin"
+
+    def _onnx(self, g, x, y):
+        """ReduceMin"""
+        return self._onnx_reduce(g, x, "ReduceMin")

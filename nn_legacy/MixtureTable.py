@@ -101,3 +101,27 @@ class MixtureTable(Module):
 
     def __repr__(self):
         return "nn.MixtureTable" + ("" if self.dim is None else f"({self.dim})")
+
+    def _onnx(self, g, x, y):
+        """Mul of the experts (stacked by Concat) by the gates, ReduceSum over the experts"""
+        gater, experts = x
+        batch = int(gater.ndim == 2)
+        _, stacked, d = self._split([gater.value, _nested_values(experts)])
+        if isinstance(experts, list):
+            stacked_name = g.op("Concat", [g.op("Unsqueeze", [e, g.ints([batch])]) for e in experts], axis=batch)
+        else:
+            stacked_name = experts.name if d == batch else \
+                g.op("Transpose", [experts], perm=_move(experts.ndim, d, batch))
+        gates = g.op("Reshape", [gater, g.ints(([-1] if batch else []) + [gater.shape[-1]] + [1] * (stacked.ndim - 2))])
+        return g.op("ReduceSum", [g.op("Mul", [stacked_name, gates]), g.ints([batch])], keepdims=0)
+
+
+def _nested_values(value):
+    return [v.value for v in value] if isinstance(value, list) else value.value
+
+
+def _move(ndim, source, destination):
+    """The permutation np.moveaxis(a, source, destination) makes."""
+    order = [d for d in range(ndim) if d != source]
+    order.insert(destination, source)
+    return order

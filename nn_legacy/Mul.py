@@ -46,3 +46,7 @@ class Mul(Module):
         self._kernels(input)
         check_like(self, gradOutput, "gradOutput", input, "the input")
         self.gradWeight[0] += scale * xp.vdot(xp.ascontiguousarray(gradOutput), xp.ascontiguousarray(input))
+
+    def _onnx(self, g, x, y):
+        """Mul by the learned scalar"""
+        return g.op("Mul", [x, g.param(self.weight, "weight")])

@@ -1,3 +1,5 @@
+import numpy as np
+
 from ._namespace import array_namespace
 from ._pointwise import Pointwise
 
@@ -36,3 +38,7 @@ class MulConstant(Pointwise):
 
     def __repr__(self):
         return f"nn.MulConstant({self.constant_scalar:g}{', in-place' if self.inplace else ''})"
+
+    def _onnx(self, g, x, y):
+        """Mul"""
+        return g.op("Mul", [x, np.array(self.constant_scalar, dtype=x.dtype)])

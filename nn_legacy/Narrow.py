@@ -1,3 +1,5 @@
+import numpy as np
+
 from ._arrays import describe, name_of
 from ._dims import SliceOf, batch_dim, check_int, from_lua, lua_int
 
@@ -38,3 +40,18 @@ class Narrow(SliceOf):
 
     def __repr__(self):
         return f"nn.Narrow({self.dimension}, {self.index}, {self.length})"
+
+    def _onnx(self, g, x, y):
+        """Slice"""
+        d = batch_dim(self, self.dimension, x.value)
+        part = self._index(x.value)[d]
+        start, stop = part.start, part.stop
+        if d == 0 and x.batched:   # the same entries of any batch: counted from the end where Torch7 counts so
+            end = np.iinfo(np.int64).max
+            start = self.index
+            if self.length < 0:
+                stop = self.length + 1 if self.length < -1 else end
+            else:
+                stop = self.index + self.length if self.index < 0 else start + self.length
+                stop = end if stop == 0 and self.index < 0 else stop
+        return g.slice(x, d, start, stop)

@@ -83,3 +83,14 @@ class Normalize(Module):
 
     def __repr__(self):
         return f"nn.Normalize({self.p:g})"
+
+    def _onnx(self, g, x, y):
+        """x / (ReduceSum(Abs(x)^p) + eps)^(1/p) (ReduceMax(Abs(x)) + eps for p = inf)"""
+        eps = np.array(self.eps, dtype=x.dtype)
+        if math.isinf(self.p):
+            norm = g.op("Add", [g.op("ReduceMax", [g.op("Abs", [x]), g.ints([-1])], keepdims=1), eps])
+        else:
+            sums = g.op("ReduceSum", [g.op("Pow", [g.op("Abs", [x]), np.array(self.p, dtype=x.dtype)]), g.ints([-1])],
+                        keepdims=1)
+            norm = g.op("Pow", [g.op("Add", [sums, eps]), np.array(1 / self.p, dtype=x.dtype)])
+        return g.op("Div", [x, norm])

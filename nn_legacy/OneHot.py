@@ -75,3 +75,10 @@ class OneHot(Module):
 
     def __repr__(self):
         return f"nn.OneHot({self.outputSize})"
+
+    def _onnx(self, g, x, y):
+        """OneHot"""
+        values = np.array([0, 1], dtype=self.outputType)
+        from .onnx import _ELEMENT_TYPES
+        out = g.op("OneHot", [x, g.ints([self.outputSize]), g.const(values, "values")], axis=-1)
+        return out if self.outputType == g.float else g.op("Cast", [out], to=_ELEMENT_TYPES[self.outputType.name])

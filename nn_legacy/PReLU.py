@@ -1,6 +1,7 @@
 import numpy as np
 
 from .Module import Module
+from .onnx import NotExportable
 
 
 class PReLU(Module):
@@ -68,3 +69,13 @@ class PReLU(Module):
 
     def __repr__(self):
         return f"nn.PReLU({self.nOutputPlane})" if self.nOutputPlane else "nn.PReLU"
+
+    def _onnx(self, g, x, y):
+        """PRelu (the slopes shaped to broadcast over the channel dim)"""
+        if not self.nOutputPlane:
+            return g.op("PRelu", [x, g.param(self.weight, "weight")])
+        channel = 0 if x.ndim in (1, 3) else 1
+        if x.ndim > 4 or x.shape[channel] != self.nOutputPlane:
+            raise NotExportable(f"input of size {list(x.shape)} does not have {self.nOutputPlane} channels")
+        slopes = self.weight.reshape((-1,) + (1,) * (x.ndim - channel - 1))
+        return g.op("PRelu", [x, g.param(slopes, "weight")])

@@ -88,3 +88,17 @@ class Padding(Module):
 
     def __repr__(self):
         return f"nn.Padding({self.dim}, {self.pad})"
+
+    def _onnx(self, g, x, y):
+        """Pad (where the padding goes inside the input: Slice, Pad, Concat)"""
+        d, start = self._layout(x.value)
+        n, p = x.shape[d], abs(self.pad)
+        if d == 0 and x.batched:
+            g.fix_batch("it pads the batch dimension")
+        before, after = [0] * x.ndim, [0] * x.ndim
+        if start == 0 or start == n:
+            (before if start == 0 else after)[d] = p
+            return g.pad(x, before, after, value=self.value)
+        after[d] = p
+        head = g.pad(g.slice(x, d, 0, start), before, after, value=self.value)
+        return g.op("Concat", [head, g.slice(x, d, start, n)], axis=d)

@@ -1,3 +1,4 @@
+import numpy as np
 import math
 import numbers
 
@@ -47,3 +48,12 @@ class PairwiseDistance(RowPair):
 
     def __repr__(self):
         return f"nn.PairwiseDistance({self.norm:g})"
+
+    def _onnx(self, g, x, y):
+        """ReduceL1 / ReduceL2 of the difference (ReduceSum of |d|^p, then ^(1/p))"""
+        diff, keep = g.op("Sub", x), 1 if x[0].ndim == 1 else 0
+        if self.norm in (1, 2):
+            return g.op(f"ReduceL{int(self.norm)}", [diff, g.ints([-1])], keepdims=keep)
+        powered = g.op("Pow", [g.op("Abs", [diff]), np.array(self.norm, dtype=x[0].dtype)])
+        total = g.op("ReduceSum", [powered, g.ints([-1])], keepdims=keep)
+        return g.op("Pow", [total, np.array(1 / self.norm, dtype=x[0].dtype)])

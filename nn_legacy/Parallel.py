@@ -1,3 +1,5 @@
+import numpy as np
+
 from ._arrays import is_array, reuse
 from ._namespace import array_namespace
 from .Concat import _join
@@ -77,3 +79,15 @@ class Parallel(Container):
 
     def __repr__(self):
         return tree_repr(self, f"nn.{type(self).__name__}({self.inputDimension}, {self.outputDimension})")
+
+    def _onnx(self, g, x, y):
+        """Gather of slice i for child i, Concat of their outputs"""
+        d = self.inputDimension
+        if d == 0 and x.batched:
+            g.fix_batch("its input dimension is the batch dimension")
+        outputs = []
+        for i in range(len(self.modules)):
+            part = g.derive(g.op("Gather", [x, np.array(i, dtype=np.int64)], axis=d), x,
+                            lambda a, i=i: np.take(a, i, axis=d))
+            outputs.append(g.child(self, i, part))
+        return g.concat(outputs, self.outputDimension)

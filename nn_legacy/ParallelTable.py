@@ -1,5 +1,6 @@
 from ._tables import check_length
 from .Container import Container, same_list, tree_repr
+from .onnx import NotExportable
 
 
 class ParallelTable(Container):
@@ -47,3 +48,9 @@ class ParallelTable(Container):
 
     def __repr__(self):
         return tree_repr(self, f"nn.{type(self).__name__}")
+
+    def _onnx(self, g, x, y):
+        """child i's nodes on entry i"""
+        if not isinstance(x, list) or len(x) != len(self.modules):
+            raise NotExportable(f"the input must be a table of {len(self.modules)} entries")
+        return [g.child(self, i, entry) for i, entry in enumerate(x)]

@@ -120,3 +120,9 @@ class PartialLinear(Module):
     def __repr__(self):
         n_out, n_in = self.weight.shape
         return f"nn.PartialLinear({n_in} -> {n_out}{'' if self.bias is not None else ', without bias'})"
+
+    def _onnx(self, g, x, y):
+        """Gemm over the partition's rows"""
+        weight = g.param(self.weight[self.partition], "weight")
+        bias = None if self.bias is None else g.param(self.bias.reshape(-1)[self.partition], "bias")
+        return g.with_batch(x, 2, lambda v: g.op("Gemm", [v, weight, bias], transB=1))

@@ -57,3 +57,7 @@ class PixelShuffle(Module):
 
     def __repr__(self):
         return f"nn.PixelShuffle({self.upscaleFactor})"
+
+    def _onnx(self, g, x, y):
+        """DepthToSpace (CRD)"""
+        return g.with_batch(x, 4, lambda v: g.op("DepthToSpace", [v], blocksize=self.upscaleFactor, mode="CRD"))

@@ -1,3 +1,5 @@
+import numpy as np
+
 from ._namespace import array_namespace
 from ._pointwise import Pointwise
 
@@ -29,3 +31,7 @@ class Power(Pointwise):
 
     def __repr__(self):
         return f"nn.Power({self.pow:g})"
+
+    def _onnx(self, g, x, y):
+        """Pow"""
+        return g.op("Pow", [x, np.array(self.pow, dtype=x.dtype)])

@@ -63,3 +63,8 @@ class RReLU(Module):
 
     def __repr__(self):
         return f"nn.RReLU({self.lower:g}, {self.upper:g}{', in-place' if self.inplace else ''})"
+
+    def _onnx(self, g, x, y):
+        """LeakyRelu with the mean slope (evaluation)"""
+        from .LeakyReLU import _leaky
+        return _leaky(g, x, (self.lower + self.upper) / 2)

@@ -118,3 +118,9 @@ class Recurrent(AbstractRecurrent):
         lines = ["nn.Recurrent {", "  [{input(t), output(t-1)} -> output(t)]"]
         lines += [f"  ({name}): " + repr(m).replace("\n", "\n  ") for name, m in parts]
         return "\n".join(lines + ["}"])
+
+    def _onnx_step_module(self, step):
+        return "initialModule" if self._initial(step) else "recurrentModule"
+
+    def _onnx_start(self, g, x):
+        return None if self._initial(1) else super()._onnx_start(g, x)

@@ -1,5 +1,5 @@
 from ._checks import check_positive
-from ._recurrent import acc_update_by_swap, add_into
+from ._recurrent import acc_update_by_swap, add_into, onnx_forget
 from ._tables import check_length, nested_copy
 from .AbstractRecurrent import AbstractRecurrent
 from .AbstractSequencer import AbstractSequencer
@@ -73,3 +73,8 @@ class Repeater(AbstractSequencer):
 
     def __repr__(self):
         return f"nn.Repeater({self.rho}) @ " + repr(self.module)
+
+    def _onnx(self, g, x, y):
+        """its module's nodes rho times on the same input, unrolled"""
+        onnx_forget(g, self, 0)
+        return [g.child(self, 0, x) for _ in range(self.rho)]

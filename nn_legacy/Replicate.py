@@ -51,3 +51,12 @@ class Replicate(Module):
 
     def __repr__(self):
         return f"nn.Replicate({self.nfeatures}, {self.dim})"
+
+    def _onnx(self, g, x, y):
+        """Unsqueeze, Expand"""
+        d = self._dim(x.value)
+        if d == 0 and x.batched:
+            g.fix_batch("it replicates along the batch dimension")
+        sizes = [1] * (x.ndim + 1)
+        sizes[d] = self.nfeatures
+        return g.op("Expand", [g.op("Unsqueeze", [x, g.ints([d])]), g.ints(sizes)])

@@ -1,3 +1,5 @@
+import numpy as np
+
 from ._arrays import describe, name_of
 from ._dims import SliceOf, batch_dim, check_int, from_lua
 
@@ -29,3 +31,9 @@ class Select(SliceOf):
 
     def __repr__(self):
         return f"nn.Select({self.dimension}, {self.index})"
+
+    def _onnx(self, g, x, y):
+        """Gather of one index"""
+        d = batch_dim(self, self.dimension, x.value)
+        index = self.index if d == 0 and x.batched else self._index(x.value)[d]
+        return g.op("Gather", [x, np.array(index, dtype=np.int64)], axis=d)

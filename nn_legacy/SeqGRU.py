@@ -122,3 +122,7 @@ class SeqGRU(SeqRecurrent):
 
     def __repr__(self):
         return f"nn.SeqGRU({self.inputSize} -> {self.outputSize})"
+
+    def _onnx(self, g, x, y):
+        """GRU (ONNX's, linear_before_reset 0, its gates z, r, h taken from this layout's r, u, n)"""
+        return self._onnx_sequence(g, x, "GRU", (1, 0, 2), linear_before_reset=0)

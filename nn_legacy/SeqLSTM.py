@@ -148,3 +148,7 @@ class SeqLSTM(SeqRecurrent):
 
     def __repr__(self):
         return f"nn.SeqLSTM({self.inputsize} -> {self.outputsize})"
+
+    def _onnx(self, g, x, y):
+        """LSTM (ONNX's, its gates i, o, f, c taken from this layout's i, f, o, z)"""
+        return self._onnx_sequence(g, x, "LSTM", (0, 2, 1, 3))

@@ -45,3 +45,7 @@ class SeqReverseSequence(Module):
 
     def __repr__(self):
         return f"nn.SeqReverseSequence({self.dim})"
+
+    def _onnx(self, g, x, y):
+        """Slice with step -1 along the dim"""
+        return g.slice(x, self.dim, -1, np.iinfo(np.int64).min, -1)

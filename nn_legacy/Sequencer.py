@@ -1,5 +1,7 @@
+import numpy as np
+
 from ._arrays import describe, is_array, reuse
-from ._recurrent import acc_update_by_swap, copy_of
+from ._recurrent import acc_update_by_swap, copy_of, onnx_forget
 from ._tables import check_length
 from .AbstractRecurrent import AbstractRecurrent
 from .AbstractSequencer import AbstractSequencer
@@ -122,3 +124,18 @@ class Sequencer(AbstractSequencer):
 
     def __repr__(self):
         return "nn.Sequencer @ " + repr(self.module)
+
+    def _onnx(self, g, x, y):
+        """its module's nodes at every time step, unrolled (the example's sequence length)"""
+        onnx_forget(g, self, 0)
+        outs = [g.child(self, 0, step) for step in self._onnx_steps(g, x)]
+        return outs if isinstance(x, list) else g.stack(outs)
+
+    def _onnx_steps(self, g, x):
+        """The steps of a sequence: a table's entries, or an array's slices along time."""
+        if isinstance(x, list):
+            return list(x)
+        if x.batched:
+            g.fix_batch(f"it is unrolled over the {x.shape[0]} time steps of the example")
+        return [g.derive(g.op("Gather", [x, np.array(t, dtype=np.int64)], axis=0), x, lambda a, t=t: a[t])
+                for t in range(x.shape[0])]

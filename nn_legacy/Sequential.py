@@ -66,3 +66,9 @@ class Sequential(Container):
             lines.append(f"  ({i}): {body}")
         lines.append("}")
         return "\n".join(lines)
+
+    def _onnx(self, g, x, y):
+        """the children's nodes, chained"""
+        for i in range(len(self.modules)):
+            x = g.child(self, i, x)
+        return x

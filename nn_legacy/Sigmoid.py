@@ -14,3 +14,7 @@ class Sigmoid(Module):
     def updateGradInput(self, input, gradOutput):
         self.gradInput = self._kernels(input).Sigmoid_updateGradInput(gradOutput, self.gradInput, self.output)
         return self.gradInput
+
+    def _onnx(self, g, x, y):
+        """Sigmoid"""
+        return g.op("Sigmoid", [x])

@@ -16,3 +16,7 @@ class SoftMax(FeatureSoftMax):
     """
 
     _kernel = "SoftMax"
+
+    def _onnx(self, g, x, y):
+        """Softmax over the feature dim (Torch7's rule: dim 0 of 1D and 3D input, 1 of 2D and 4D; or dim)"""
+        return g.op("Softmax", [x], axis=self._onnx_axis(x))

@@ -43,3 +43,7 @@ class SoftMin(FeatureSoftMax):
         self._backward(kernels, self._negated, gradOutput)
         xp.negative(self.gradInput, out=self.gradInput)
         return self.gradInput
+
+    def _onnx(self, g, x, y):
+        """Softmax of -x over the feature dim"""
+        return g.op("Softmax", [g.op("Neg", [x])], axis=self._onnx_axis(x))

@@ -1,3 +1,5 @@
+import numpy as np
+
 from .Module import Module
 
 
@@ -32,3 +34,12 @@ class SoftPlus(Module):
 
     def __repr__(self):
         return f"nn.SoftPlus(beta={self.beta:g}, threshold={self.threshold:g})"
+
+    def _onnx(self, g, x, y):
+        """Softplus(beta x) / beta, x above the threshold (Where)"""
+        bx = x if self.beta == 1 else g.op("Mul", [x, np.array(self.beta, dtype=x.dtype)])
+        soft = g.op("Softplus", [bx])
+        if self.beta != 1:
+            soft = g.op("Div", [soft, np.array(self.beta, dtype=x.dtype)])
+        above = g.op("Greater", [bx, np.array(self.threshold, dtype=x.dtype)])
+        return g.op("Where", [above, x, soft])

@@ -1,3 +1,5 @@
+import numpy as np
+
 from .Module import Module
 
 
@@ -33,3 +35,9 @@ class SoftShrink(Module):
 
     def __repr__(self):
         return f"nn.SoftShrink({self.lambd:g})"
+
+    def _onnx(self, g, x, y):
+        """Shrink (x - Clip(x, -lambda, lambda) in float64 with a lambda float32 does not hold)"""
+        if g.exact(self.lambd):
+            return g.op("Shrink", [x], lambd=self.lambd, bias=self.lambd)
+        return g.op("Sub", [x, g.op("Clip", [x, np.array(-self.lambd), np.array(self.lambd)])])

@@ -20,3 +20,7 @@ class SoftSign(Pointwise):
         out += 1
         xp.square(out, out=out)
         xp.divide(gradOutput, out, out=out)
+
+    def _onnx(self, g, x, y):
+        """Softsign"""
+        return g.op("Softsign", [x])

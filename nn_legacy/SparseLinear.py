@@ -230,3 +230,18 @@ class SparseLinear(Module):
     def __repr__(self):
         n_out, n_in = self.weight.shape
         return f"nn.SparseLinear({n_in} -> {n_out})"
+
+    def _onnx(self, g, x, y):
+        """Gather of the weight's columns by the pairs' features, Mul by their values, ReduceSum, Add"""
+        columns = g.param(np.ascontiguousarray(self.weight.T), "weight")
+
+        def sample_sums(pairs):   # pairs [..., nnz, 2] -> [..., nOut]
+            features = g.op("Cast", [g.op("Gather", [pairs, np.array(0, dtype=np.int64)], axis=-1)], to=7)
+            values = g.slice(pairs, pairs.ndim - 1, 1, 2)
+            picked = g.op("Mul", [g.op("Gather", [columns, features], axis=0), values])
+            return g.op("Add", [g.op("ReduceSum", [picked, g.ints([-2])], keepdims=0), g.param(self.bias, "bias")])
+        if isinstance(x, list):   # samples with their own number of pairs: one row each
+            rows = [g.op("Unsqueeze", [sample_sums(pairs), g.ints([0])]) for pairs in x]
+            return g.op("Concat", rows, axis=0)
+        return sample_sums(x)
+

@@ -1,3 +1,5 @@
+import numpy as np
+
 from ._pooling import integer, t7_fields
 from .Module import Module
 
@@ -37,3 +39,23 @@ class SpatialAdaptiveAveragePooling(Module):
 
     def __repr__(self):
         return f"nn.SpatialAdaptiveAveragePooling({self.W}x{self.H})"
+
+    def _onnx(self, g, x, y):
+        """MatMul by averaging matrices along the rows and the columns"""
+        (ih, iw), dtype = x.shape[-2:], x.dtype
+        rows = g.const(_averaging(self.H, ih).astype(dtype), "rows")            # [H, iH]
+        columns = g.const(_averaging(self.W, iw).T.astype(dtype), "columns")    # [iW, W]
+        return g.op("MatMul", [g.op("MatMul", [rows, x]), columns])
+
+
+def adaptive_windows(n, size):
+    """The windows [start, stop) of an adaptive pooling to n outputs along a dim of size entries."""
+    return [(i * size // n, -(-(i + 1) * size // n)) for i in range(n)]
+
+
+def _averaging(n, size):
+    """[n, size]: row i averages window i (for MatMul)."""
+    matrix = np.zeros((n, size))
+    for i, (start, stop) in enumerate(adaptive_windows(n, size)):
+        matrix[i, start:stop] = 1 / (stop - start)
+    return matrix

@@ -40,3 +40,13 @@ class SpatialAdaptiveMaxPooling(Module):
 
     def __repr__(self):
         return f"nn.SpatialAdaptiveMaxPooling({self.W}x{self.H})"
+
+    def _onnx(self, g, x, y):
+        """ReduceMax over the Slice of each window, along the rows, then the columns"""
+        from .SpatialAdaptiveAveragePooling import adaptive_windows
+        out = x
+        for axis, n in ((x.ndim - 2, self.H), (x.ndim - 1, self.W)):
+            parts = [g.op("ReduceMax", [g.slice(out, axis, start, stop), g.ints([axis])], keepdims=1)
+                     for start, stop in adaptive_windows(n, x.shape[axis])]
+            out = g.op("Concat", parts, axis=axis) if len(parts) > 1 else parts[0]
+        return out

@@ -1,3 +1,5 @@
+import numpy as np
+
 from ._pooling import integer, t7_fields
 from .Module import Module
 
@@ -83,3 +85,9 @@ class SpatialAveragePooling(Module):
     def __repr__(self):
         pads = f", {self.padW},{self.padH}" if self.padW or self.padH else ""
         return f"nn.SpatialAveragePooling({self.kW}x{self.kH}, {self.dW},{self.dH}{pads})"
+
+    def _onnx(self, g, x, y):
+        """AveragePool (count_include_pad as set; window sums via Mul when divide is off)"""
+        out = g.pool("AveragePool", x, y, (self.kH, self.kW), (self.dH, self.dW), (self.padH, self.padW),
+                     self.ceil_mode, count_include_pad=1 if self.count_include_pad else 0)
+        return out if self.divide else g.op("Mul", [out, np.array(self.kW * self.kH, dtype=x.dtype)])

@@ -2,6 +2,7 @@ from ._arrays import describe, is_array, name_of, reuse
 from ._namespace import array_namespace
 from .Container import Container
 from .Sequential import Sequential
+from .onnx import NotExportable
 
 
 class SpatialClassifier(Container):
@@ -107,3 +108,23 @@ class SpatialClassifier(Container):
     def __repr__(self):
         flat = "" if self.spatialOutput else " (flat output)"
         return f"nn.SpatialClassifier{flat} @ {self.classifier!r}"
+
+    def _onnx(self, g, x, y):
+        """Transpose and Reshape to a row per position, the classifier's nodes, back to planes"""
+        if x.ndim not in (3, 4):
+            raise NotExportable(f"input must be 3D or 4D, got {x.ndim}D")
+        b = x if x.ndim == 4 else g.derive(g.op("Unsqueeze", [x, g.ints([0])]), x, lambda a: a[None])
+        _, k, h, w = b.shape
+        rows = g.derive(g.op("Reshape", [g.op("Transpose", [b], perm=[0, 2, 3, 1]), g.ints([-1, k])]), x,
+                        lambda a: self._rows(a)[0])
+        out = g.child(self, 0, rows)
+        n = out.shape[1]
+        if self.spatialOutput:
+            name = g.op("Transpose", [g.op("Reshape", [out, g.ints([-1, h, w, n])])], perm=[0, 3, 1, 2])
+            name = name if x.ndim == 4 else g.op("Squeeze", [name, g.ints([0])])
+        else:
+            name = g.op("Reshape", [out, g.ints([-1, h * w, n])]) if x.ndim == 4 else out.name
+
+        def planes(a, o):
+            return None if a is None or o is None else self._planes(o, self._rows(a)[1], a.ndim == 4)
+        return type(x)(g, name, planes(x.value, out.value), planes(x.probe, out.probe))

@@ -53,3 +53,7 @@ class SpatialContrastiveNormalization(Module):
     def __repr__(self):
         return (f"nn.{name_of(self)}({self.nInputPlane}, kernel {'x'.join(map(str, self.kernel.shape))}, "
                 f"threshold={self.threshold:g}, thresval={self.thresval:g})")
+
+    def _onnx(self, g, x, y):
+        """its SpatialSubtractiveNormalization and SpatialDivisiveNormalization, chained"""
+        return g.inner(self, "normalizer", x)

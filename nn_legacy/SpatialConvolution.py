@@ -118,3 +118,10 @@ class SpatialConvolution(Module):
 
     def __repr__(self):
         return f"nn.{type(self).__name__}({self._repr_settings()}){'' if self.bias is not None else ' without bias'}"
+
+    def _onnx(self, g, x, y):
+        """Conv"""
+        weight = self.weight.reshape(self.nOutputPlane, self.nInputPlane, self.kH, self.kW)
+        return g.conv(x, g.param(weight, "weight"), None if self.bias is None else g.param(self.bias, "bias"),
+                      (self.kH, self.kW), (self.dH, self.dW), (self.padH, self.padW),
+                      (getattr(self, "dilationH", 1), getattr(self, "dilationW", 1)))

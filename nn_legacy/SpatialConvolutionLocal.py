@@ -98,3 +98,22 @@ class SpatialConvolutionLocal(Module):
         if (self.padW, self.padH) != (0, 0):
             s += f", {self.padW},{self.padH}"
         return s + ")"
+
+    def _onnx(self, g, x, y):
+        """Pad, a Slice per kernel tap, MatMul per output pixel (batched), Add"""
+        c, o, taps, pixels = self.nInputPlane, self.nOutputPlane, self.kH * self.kW, self.oH * self.oW
+        weight = self.weight.reshape(pixels, o, c * taps).transpose(0, 2, 1)     # [pixel, (c, i, j), o]
+
+        def build(v):
+            v = g.pad(v, [0, 0, self.padH, self.padW], [0, 0, self.padH, self.padW])
+            tap_list = []
+            for i in range(self.kH):
+                for j in range(self.kW):
+                    rows = g.slice(v, 2, i, i + self.dH * (self.oH - 1) + 1, self.dH)
+                    tap = g.slice(rows, 3, j, j + self.dW * (self.oW - 1) + 1, self.dW)   # [batch, c, oH, oW]
+                    tap_list.append(g.op("Unsqueeze", [tap, g.ints([2])]))
+            patches = g.op("Reshape", [g.op("Concat", tap_list, axis=2), g.ints([-1, c * taps, pixels])])
+            out = g.op("MatMul", [g.op("Transpose", [patches], perm=[2, 0, 1]), g.param(weight, "weight")])
+            out = g.op("Reshape", [g.op("Transpose", [out], perm=[1, 2, 0]), g.ints([-1, o, self.oH, self.oW])])
+            return g.op("Add", [out, g.param(self.bias, "bias")])
+        return g.with_batch(x, 4, build)

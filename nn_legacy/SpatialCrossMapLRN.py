@@ -82,6 +82,23 @@ class SpatialCrossMapLRN(Module):
     def __repr__(self):
         return f"nn.SpatialCrossMapLRN({self.size}, alpha={self.alpha:g}, beta={self.beta:g}, k={self.k:g})"
 
+    def _onnx(self, g, x, y):
+        """LRN (an even size, whose window is off centre, or float64 with constants float32 does not hold: a
+        sum by Conv, Pow, Mul)"""
+        if self.size % 2 and all(g.exact(v) for v in (self.alpha, self.beta, self.k)):
+            return g.with_batch(x, 4, lambda v: g.op("LRN", [v], size=self.size, alpha=self.alpha, beta=self.beta,
+                                                     bias=self.k))
+
+        def build(v):   # scale = k + alpha / size * (window sum of x^2 over the planes), y = x * scale^-beta
+            squares = g.op("Unsqueeze", [g.op("Mul", [v, v]), g.ints([1])])          # [batch, 1, planes, H, W]
+            ones = np.ones((1, 1, self.size, 1, 1))
+            sums = g.op("Conv", [squares, ones], kernel_shape=[self.size, 1, 1],
+                        pads=[self.size // 2, 0, 0, (self.size - 1) // 2, 0, 0])
+            scale = g.op("Add", [g.op("Mul", [g.op("Squeeze", [sums, g.ints([1])]),
+                                              np.array(self.alpha / self.size)]), np.array(self.k)])
+            return g.op("Mul", [v, g.op("Pow", [scale, np.array(-self.beta)])])
+        return g.with_batch(x, 4, build)
+
 
 def _window_sum(v, before, after):
     """out[:, c] = sum of v[:, d] for d from c - before to c + after (the

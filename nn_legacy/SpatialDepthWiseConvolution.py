@@ -97,3 +97,11 @@ class SpatialDepthWiseConvolution(Module):
         if (self.padW, self.padH) != (0, 0):
             s += f", {self.padW},{self.padH}"
         return f"nn.SpatialDepthWiseConvolution({s}){'' if self.bias is not None else ' without bias'}"
+
+    def _onnx(self, g, x, y):
+        """Conv with one group per input plane"""
+        m, c = self.depthwiseMultiplier, self.nInputPlane
+        weight = self.weight.reshape(m, c, self.kH, self.kW).transpose(1, 0, 2, 3).reshape(c * m, 1, self.kH, self.kW)
+        bias = None if self.bias is None else g.param(self.bias.T.reshape(-1), "bias")
+        return g.conv(x, g.param(weight, "weight"), bias, (self.kH, self.kW), (self.dH, self.dW),
+                      (self.padH, self.padW), group=c)

@@ -73,3 +73,10 @@ class SpatialDivisiveNormalization(LocalMean):
 
     def __repr__(self):
         return f"{super().__repr__()[:-1]}, threshold={self.threshold:g}, thresval={self.thresval:g})"
+
+    def _onnx(self, g, x, y):
+        """x / s, s = sqrt(E(x^2)) / E(1) where above the threshold (Where), E a Conv"""
+        mean, coef = self._onnx_mean(g, x, g.op("Mul", [x, x]))
+        std = g.op("Div", [g.op("Sqrt", [mean]), coef])
+        above = g.op("Greater", [std, np.array(self.threshold, dtype=x.dtype)])
+        return g.op("Div", [x, g.op("Where", [above, std, np.array(self.thresval, dtype=x.dtype)])])

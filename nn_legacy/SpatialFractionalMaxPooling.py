@@ -114,3 +114,5 @@ class SpatialFractionalMaxPooling(Module):
     def __repr__(self):
         size = f"{self.outW}x{self.outH}" if self.ratioW is None else f"{self.ratioW:g}x{self.ratioH:g}"
         return f"nn.SpatialFractionalMaxPooling({size}, {self.poolSizeW},{self.poolSizeH})"
+
+    _onnx_unsupported = "random pooling regions"

@@ -125,3 +125,10 @@ class SpatialFullConvolution(Module):
 
     def __repr__(self):
         return f"nn.{type(self).__name__}({self._repr_settings()}){'' if self.bias is not None else ' without bias'}"
+
+    def _onnx(self, g, x, y):
+        """ConvTranspose (adj as output_padding)"""
+        return g.conv(x, g.param(self.weight, "weight"), None if self.bias is None else g.param(self.bias, "bias"),
+                      (self.kH, self.kW), (self.dH, self.dW), (self.padH, self.padW),
+                      (getattr(self, "dilationH", 1), getattr(self, "dilationW", 1)), transpose=True,
+                      output_padding=(self.adjH, self.adjW))

@@ -55,3 +55,8 @@ class SpatialGridSamplerBilinear(Module):
 
     def __repr__(self):
         return f"nn.SpatialGridSamplerBilinear({self.padding_mode!r})"
+
+    def _onnx(self, g, x, y):
+        """GridSample (bilinear, align_corners)"""
+        return g.op("GridSample", x, mode="bilinear" if g.opset < 20 else "linear", padding_mode=self.padding_mode,
+                    align_corners=1)

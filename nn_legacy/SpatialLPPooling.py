@@ -73,3 +73,7 @@ class SpatialLPPooling(Sequential):
     def __repr__(self):
         planes = "" if self.nInputPlane is None else f"{self.nInputPlane}, "
         return f"nn.SpatialLPPooling({planes}p={self.pnorm:g}, {self.kW}x{self.kH}, {self.dW},{self.dH})"
+
+    def _onnx(self, g, x, y):
+        """its children: Pow (Mul for p = 2), AveragePool, Mul, Pow (Sqrt)"""
+        return super()._onnx(g, x, y)

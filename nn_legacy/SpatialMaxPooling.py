@@ -68,3 +68,14 @@ class SpatialMaxPooling(Module):
 
     def __repr__(self):
         return f"nn.{type(self).__name__}({self.kW}x{self.kH}, {self.dW},{self.dH}{self._pads()})"
+
+    def _onnx(self, g, x, y):
+        """MaxPool"""
+        dilations = (getattr(self, "dilationH", 1), getattr(self, "dilationW", 1))
+        paired = id(self) in g.wanted_indices
+        out = g.pool("MaxPool", x, y, (self.kH, self.kW), (self.dH, self.dW), (self.padH, self.padW), self.ceil_mode,
+                     dilations, outputs=2 if paired else 1)
+        if not paired:
+            return out
+        g.memo[id(self)] = (out[1], x)   # for the SpatialMaxUnpooling of this module
+        return out[0]

@@ -1,4 +1,4 @@
-from ._pooling import t7_fields
+from ._pooling import onnx_unpool, t7_fields
 from .Module import Module
 from .SpatialMaxPooling import SpatialMaxPooling
 
@@ -56,3 +56,7 @@ class SpatialMaxUnpooling(Module):
 
     def __repr__(self):
         return f"nn.SpatialMaxUnpooling associated to {self.pooling!r}"
+
+    def _onnx(self, g, x, y):
+        """MaxUnpool with the paired pooling's indices, to its input's size"""
+        return onnx_unpool(self, g, x)

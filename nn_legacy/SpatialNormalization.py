@@ -138,3 +138,31 @@ class SpatialNormalization(Module):
         kernel = " then ".join(f"{h}x{w}" for h, w in shapes)
         threshold = "adaptive" if self.fixedThres is None else f"{self.fixedThres:g}"
         return f"nn.SpatialNormalization({self.nfeatures}, kernel {kernel}, threshold {threshold})"
+
+    def _onnx(self, g, x, y):
+        """per sample: C(v) = Pad, Conv (a group per plane), ReduceSum over the planes, Expand; (x - C(x) / C(1))
+        divided by sqrt(C(zm^2)) / C(1) or by the threshold where that is below it (Where)"""
+        c, (h, w) = self.nfeatures, x.shape[-2:]
+        coef = g.const(self.convo.forward(np.ones((c, h, w), x.dtype)).copy(), "coef")   # C(1), [c, H, W]
+
+        def filtered(v, filt):
+            for step in (filt.modules if isinstance(filt.modules[0], Sequential) else [filt]):
+                pad, conv = step.modules[0], step.modules[1]
+                v = g.pad(v, [0, 0, pad.pad_t, pad.pad_l], [0, 0, pad.pad_b, pad.pad_r])
+                v = g.op("Conv", [v, g.param(conv.weight[:, None], "filter")], kernel_shape=[conv.kH, conv.kW],
+                         group=c)
+                v = g.op("Expand", [g.op("ReduceSum", [v, g.ints([1])], keepdims=1), g.ints([1, c, 1, 1])])
+            return v
+
+        def build(v):
+            zm = g.op("Sub", [v, g.op("Div", [filtered(v, self.convo), coef])])
+            std = g.op("Div", [g.op("Sqrt", [filtered(g.op("Mul", [zm, zm]), self.convostd)]), coef])
+            if self.fixedThres is not None:
+                t = np.array(self.fixedThres)
+            else:
+                t = g.op("Max", [g.op("ReduceMean", [std, g.ints([1, 2, 3])], keepdims=1), np.array(1e-3)])
+            return g.op("Div", [zm, g.op("Where", [g.op("Greater", [std, t]), std, t])])
+        if x.ndim == 2:   # one plane
+            out = build(g.op("Reshape", [x, g.ints([1, 1, h, w])]))
+            return g.op("Reshape", [out, g.ints([h, w])])
+        return g.with_batch(x, 4, build)

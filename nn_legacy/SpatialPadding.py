@@ -81,3 +81,12 @@ class SpatialPadding(Module):
         dims = "" if (self.y_dim, self.x_dim) == (-2, -1) else f", dims {self.y_dim},{self.x_dim}"
         val = f", val={self.val:g}" if self.val else ""
         return f"nn.SpatialPadding(l={self.pad_l}, r={self.pad_r}, t={self.pad_t}, b={self.pad_b}{dims}{val})"
+
+    def _onnx(self, g, x, y):
+        """Pad (constant val; a negative pad as Slice)"""
+        before, after = [0] * x.ndim, [0] * x.ndim
+        rows, columns = self.y_dim % x.ndim, self.x_dim % x.ndim
+        before[rows], after[rows], before[columns], after[columns] = self.pad_t, self.pad_b, self.pad_l, self.pad_r
+        if x.batched and 0 in (rows, columns):
+            g.fix_batch("it pads the batch dimension")
+        return g.pad(x, before, after, value=self.val)

@@ -48,3 +48,8 @@ class SpatialReflectionPadding(Module):
 
     def __repr__(self):
         return f"nn.SpatialReflectionPadding(l={self.pad_l}, r={self.pad_r}, t={self.pad_t}, b={self.pad_b})"
+
+    def _onnx(self, g, x, y):
+        """Pad (reflect; a negative pad as Slice)"""
+        lead = [0] * (x.ndim - 2)
+        return g.pad(x, lead + [self.pad_t, self.pad_l], lead + [self.pad_b, self.pad_r], mode="reflect")

@@ -80,3 +80,9 @@ class SpatialSubSampling(Module):
         if (self.dW, self.dH) != (1, 1):
             s += f", {self.dW},{self.dH}"
         return f"nn.SpatialSubSampling({s})"
+
+    def _onnx(self, g, x, y):
+        """Conv with one group per plane (each kernel weight[k] everywhere)"""
+        weight = np.broadcast_to(self.weight[:, None, None, None], (self.nInputPlane, 1, self.kH, self.kW))
+        return g.conv(x, g.param(weight, "weight"), g.param(self.bias, "bias"), (self.kH, self.kW),
+                      (self.dH, self.dW), (0, 0), group=self.nInputPlane)

@@ -44,3 +44,8 @@ class SpatialSubtractiveNormalization(LocalMean):
         self.gradInput = reuse(self.gradInput, input.shape, input.dtype, input, gradOutput)
         xp.subtract(g, spread, out=self.gradInput)
         return self.gradInput
+
+    def _onnx(self, g, x, y):
+        """x - E(x) / E(1), E a Conv"""
+        mean, coef = self._onnx_mean(g, x)
+        return g.op("Sub", [x, g.op("Div", [mean, coef])])

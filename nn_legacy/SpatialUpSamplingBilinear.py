@@ -59,3 +59,8 @@ class SpatialUpSamplingBilinear(Module):
         if self.scale_factor is not None:
             return f"nn.SpatialUpSamplingBilinear({self.scale_factor})"
         return f"nn.SpatialUpSamplingBilinear(oheight={self.oheight}, owidth={self.owidth})"
+
+    def _onnx(self, g, x, y):
+        """Resize (linear, align_corners) to the output size"""
+        return g.op("Resize", [x, None, None, g.sizes(x, x.ndim, y.shape[-2:])], mode="linear",
+                    coordinate_transformation_mode="align_corners")

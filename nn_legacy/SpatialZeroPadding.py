@@ -58,6 +58,11 @@ class SpatialZeroPadding(Module):
     def __repr__(self):
         return f"nn.SpatialZeroPadding(l={self.pad_l}, r={self.pad_r}, t={self.pad_t}, b={self.pad_b})"
 
+    def _onnx(self, g, x, y):
+        """Pad (constant 0; a negative pad as Slice)"""
+        lead = [0] * (x.ndim - 2)
+        return g.pad(x, lead + [self.pad_t, self.pad_l], lead + [self.pad_b, self.pad_r], value=0)
+
 
 def padded_output(module, input, fill):
     """The verbs of the padding modules (SpatialZeroPadding, SpatialPadding),

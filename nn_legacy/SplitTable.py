@@ -49,3 +49,8 @@ class SplitTable(Module):
 
     def __repr__(self):
         return f"nn.{name_of(self)}({self.dimension})"
+
+    def _onnx(self, g, x, y):
+        """Gather of each index along the dim"""
+        d = self._dim(x.value)
+        return [g.op("Gather", [x, np.array(i, dtype=np.int64)], axis=d) for i in range(x.shape[d])]

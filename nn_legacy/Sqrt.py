@@ -1,3 +1,5 @@
+import numpy as np
+
 from .Module import Module
 
 
@@ -25,3 +27,7 @@ class Sqrt(Module):
 
     def __repr__(self):
         return f"nn.Sqrt(eps={self.eps:g})" if self.eps else "nn.Sqrt"
+
+    def _onnx(self, g, x, y):
+        """Sqrt (of x + eps)"""
+        return g.op("Sqrt", [x if not self.eps else g.op("Add", [x, np.array(self.eps, dtype=x.dtype)])])

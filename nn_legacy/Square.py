@@ -14,3 +14,7 @@ class Square(Module):
     def updateGradInput(self, input, gradOutput):
         self.gradInput = self._kernels(input).Square_updateGradInput(input, gradOutput, self.gradInput)
         return self.gradInput
+
+    def _onnx(self, g, x, y):
+        """Mul(x, x)"""
+        return g.op("Mul", [x, x])

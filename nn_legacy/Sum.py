@@ -48,3 +48,7 @@ class Sum(Reduction):
 
     def _spread(self, x, g, d, out):
         out[...] = g / x.shape[d] if self.sizeAverage else g
+
+    def _onnx(self, g, x, y):
+        """ReduceSum (ReduceMean with sizeAverage)"""
+        return self._onnx_reduce(g, x, "ReduceMean" if self.sizeAverage else "ReduceSum")

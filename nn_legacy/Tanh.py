@@ -14,3 +14,7 @@ class Tanh(Module):
     def updateGradInput(self, input, gradOutput):
         self.gradInput = self._kernels(input).Tanh_updateGradInput(gradOutput, self.gradInput, self.output)
         return self.gradInput
+
+    def _onnx(self, g, x, y):
+        """Tanh"""
+        return g.op("Tanh", [x])

@@ -18,3 +18,7 @@ class TanhShrink(Pointwise):
         xp.tanh(input, out=out)
         xp.square(out, out=out)
         xp.multiply(gradOutput, out, out=out)
+
+    def _onnx(self, g, x, y):
+        """x - Tanh(x)"""
+        return g.op("Sub", [x, g.op("Tanh", [x])])

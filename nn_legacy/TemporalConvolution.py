@@ -71,3 +71,9 @@ class TemporalConvolution(Module):
     def __repr__(self):
         return (f"nn.TemporalConvolution({self.inputFrameSize} -> {self.outputFrameSize}, "
                 f"kW={self.kW}, dW={self.dW})")
+
+    def _onnx(self, g, x, y):
+        """Conv (1D, over the frames)"""
+        weight = self.weight.reshape(self.outputFrameSize, self.kW, self.inputFrameSize).transpose(0, 2, 1)
+        weight, bias = g.param(weight, "weight"), g.param(self.bias, "bias")
+        return g.frames(x, lambda v: g.op("Conv", [v, weight, bias], kernel_shape=[self.kW], strides=[self.dW]))

@@ -68,3 +68,14 @@ class TemporalDynamicKMaxPooling(Module):
 
     def __repr__(self):
         return f"nn.TemporalDynamicKMaxPooling({self.minK}{f', {self.factor:g}' if self.factor else ''})"
+
+    def _onnx(self, g, x, y):
+        """TopK along time, the k positions sorted back into time order (TopK), GatherElements"""
+        time = x.ndim - 2
+        k = y.shape[time]
+        if time == 0 and x.batched:   # one sample: its length sets k
+            g.fix_batch(f"k ({k}) follows the sequence's length, the input's first dim")
+        _, positions = g.op("TopK", [x, g.ints([k])], outputs=2, axis=time, largest=1, sorted=1)
+        _, in_order = g.op("TopK", [positions, g.ints([k])], outputs=2, axis=time, largest=0, sorted=1)
+        ordered = g.op("GatherElements", [positions, in_order], axis=time)
+        return g.op("GatherElements", [x, ordered], axis=time)

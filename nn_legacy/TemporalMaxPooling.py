@@ -56,3 +56,7 @@ class TemporalMaxPooling(Module):
 
     def __repr__(self):
         return f"nn.TemporalMaxPooling(kW={self.kW}, dW={self.dW})"
+
+    def _onnx(self, g, x, y):
+        """MaxPool (1D, over the frames)"""
+        return g.frames(x, lambda v: g.op("MaxPool", [v], kernel_shape=[self.kW], strides=[self.dW]))

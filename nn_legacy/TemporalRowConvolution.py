@@ -80,3 +80,10 @@ class TemporalRowConvolution(Module):
     def __repr__(self):
         extra = (", featFirst" if self.featFirst else "") + ("" if self.bias is not None else ", without bias")
         return f"nn.TemporalRowConvolution({self.inputFrameSize}, kW={self.kW}, dW={self.dW}{extra})"
+
+    def _onnx(self, g, x, y):
+        """Conv (1D, one group per feature)"""
+        weight = g.param(self.weight, "weight")
+        bias = None if self.bias is None else g.param(self.bias, "bias")
+        return g.frames(x, lambda v: g.op("Conv", [v, weight, bias], kernel_shape=[self.kW], strides=[self.dW],
+                                          group=self.inputFrameSize), features_first=self.featFirst)

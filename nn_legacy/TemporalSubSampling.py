@@ -64,3 +64,10 @@ class TemporalSubSampling(Module):
 
     def __repr__(self):
         return f"nn.TemporalSubSampling({self.inputFrameSize}, kW={self.kW}, dW={self.dW})"
+
+    def _onnx(self, g, x, y):
+        """Conv (1D, one group per feature, each kernel weight[c] everywhere)"""
+        weight = g.param(np.repeat(self.weight[:, None, None], self.kW, axis=2), "weight")
+        bias = g.param(self.bias, "bias")
+        return g.frames(x, lambda v: g.op("Conv", [v, weight, bias], kernel_shape=[self.kW], strides=[self.dW],
+                                          group=self.inputFrameSize))

@@ -1,3 +1,5 @@
+import numpy as np
+
 from .Module import Module
 
 
@@ -34,3 +36,10 @@ class Threshold(Module):
 
     def __repr__(self):
         return f"nn.{type(self).__name__}({self.threshold:g}, {self.val:g}{', in-place' if self.inplace else ''})"
+
+    def _onnx(self, g, x, y):
+        """Relu for Threshold(0, 0), else Where(x <= threshold, value, x)"""
+        if self.threshold == 0 and self.val == 0:
+            return g.op("Relu", [x])
+        low = g.op("LessOrEqual", [x, np.array(self.threshold, dtype=x.dtype)])
+        return g.op("Where", [low, np.array(self.val, dtype=x.dtype), x])

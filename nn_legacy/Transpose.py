@@ -58,3 +58,7 @@ class Transpose(Module):
 
     def __repr__(self):
         return "nn.Transpose(" + ", ".join(f"({a}, {b})" for a, b in self.permutations) + ")"
+
+    def _onnx(self, g, x, y):
+        """Transpose"""
+        return g.op("Transpose", [x], perm=self._order(x.value))

@@ -72,3 +72,9 @@ class VolumetricAveragePooling(Module):
     def __repr__(self):
         pads = f", {self.padT},{self.padW},{self.padH}" if self.padT or self.padW or self.padH else ""
         return f"nn.VolumetricAveragePooling({self.kT}x{self.kW}x{self.kH}, {self.dT},{self.dW},{self.dH}{pads})"
+
+    def _onnx(self, g, x, y):
+        """AveragePool (3D; count_include_pad as set)"""
+        return g.pool("AveragePool", x, y, (self.kT, self.kH, self.kW), (self.dT, self.dH, self.dW),
+                      (self.padT, self.padH, self.padW), self.ceil_mode,
+                      count_include_pad=1 if self.count_include_pad else 0)

@@ -106,3 +106,10 @@ class VolumetricConvolution(Module):
 
     def __repr__(self):
         return f"nn.{type(self).__name__}({self._repr_settings()}){'' if self.bias is not None else ' without bias'}"
+
+    def _onnx(self, g, x, y):
+        """Conv (3D)"""
+        dilations = tuple(getattr(self, f"dilation{a}", 1) for a in "THW")
+        return g.conv(x, g.param(self.weight, "weight"), None if self.bias is None else g.param(self.bias, "bias"),
+                      (self.kT, self.kH, self.kW), (self.dT, self.dH, self.dW), (self.padT, self.padH, self.padW),
+                      dilations)

@@ -114,3 +114,5 @@ class VolumetricFractionalMaxPooling(Module):
         else:
             size = f"{self.ratioT:g}x{self.ratioW:g}x{self.ratioH:g}"
         return f"nn.VolumetricFractionalMaxPooling({size}, {self.poolSizeT},{self.poolSizeW},{self.poolSizeH})"
+
+    _onnx_unsupported = "random pooling regions"

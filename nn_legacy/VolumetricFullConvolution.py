@@ -128,3 +128,10 @@ class VolumetricFullConvolution(Module):
 
     def __repr__(self):
         return f"nn.{type(self).__name__}({self._repr_settings()}){'' if self.bias is not None else ' without bias'}"
+
+    def _onnx(self, g, x, y):
+        """ConvTranspose (3D; adj as output_padding)"""
+        dilations = tuple(getattr(self, f"dilation{a}", 1) for a in "THW")
+        return g.conv(x, g.param(self.weight, "weight"), None if self.bias is None else g.param(self.bias, "bias"),
+                      (self.kT, self.kH, self.kW), (self.dT, self.dH, self.dW), (self.padT, self.padH, self.padW),
+                      dilations, transpose=True, output_padding=(self.adjT, self.adjH, self.adjW))

@@ -71,3 +71,14 @@ class VolumetricMaxPooling(Module):
     def __repr__(self):
         return (f"nn.{type(self).__name__}({self.kT}x{self.kW}x{self.kH}, {self.dT},{self.dW},{self.dH}"
                 f"{self._pads()})")
+
+    def _onnx(self, g, x, y):
+        """MaxPool (3D)"""
+        dilations = tuple(getattr(self, f"dilation{a}", 1) for a in "THW")
+        paired = id(self) in g.wanted_indices
+        out = g.pool("MaxPool", x, y, (self.kT, self.kH, self.kW), (self.dT, self.dH, self.dW),
+                     (self.padT, self.padH, self.padW), self.ceil_mode, dilations, outputs=2 if paired else 1)
+        if not paired:
+            return out
+        g.memo[id(self)] = (out[1], x)   # for the VolumetricMaxUnpooling of this module
+        return out[0]

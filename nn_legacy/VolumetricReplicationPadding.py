@@ -50,3 +50,9 @@ class VolumetricReplicationPadding(Module):
     def __repr__(self):
         return (f"nn.VolumetricReplicationPadding(l={self.pleft}, r={self.pright}, t={self.ptop}, "
                 f"b={self.pbottom}, f={self.pfront}, k={self.pback})")
+
+    def _onnx(self, g, x, y):
+        """Pad (edge; a negative pad as Slice)"""
+        lead = [0] * (x.ndim - 3)
+        return g.pad(x, lead + [self.pfront, self.ptop, self.pleft], lead + [self.pback, self.pbottom, self.pright],
+                     mode="edge")

@@ -1,3 +1,5 @@
+import numpy as np
+
 from ._resampling import integer
 from .Module import Module
 
@@ -35,3 +37,9 @@ class VolumetricUpSamplingNearest(Module):
 
     def __repr__(self):
         return f"nn.VolumetricUpSamplingNearest({self.scale_factor})"
+
+    def _onnx(self, g, x, y):
+        """Resize (nearest, integer scale)"""
+        scales = np.array([1.0] * (x.ndim - 3) + [self.scale_factor] * 3, dtype=np.float32)
+        return g.op("Resize", [x, None, g.const(scales, "scales", exact_type=True)], mode="nearest",
+                    coordinate_transformation_mode="asymmetric", nearest_mode="floor")

@@ -66,3 +66,8 @@ class VolumetricUpSamplingTrilinear(Module):
             return f"nn.VolumetricUpSamplingTrilinear({self.scale_factor})"
         return (f"nn.VolumetricUpSamplingTrilinear(odepth={self.odepth}, oheight={self.oheight}, "
                 f"owidth={self.owidth})")
+
+    def _onnx(self, g, x, y):
+        """Resize (linear, align_corners) to the output size"""
+        return g.with_batch(x, 5, lambda v: g.op("Resize", [v, None, None, g.sizes(v, 5, y.shape[-3:])],
+                                                 mode="linear", coordinate_transformation_mode="align_corners"))

@@ -140,6 +140,13 @@ class WeightNorm(Container):
     def __repr__(self):
         return f"nn.{type(self).__name__} [" + repr(self.modules[0]) + "]"
 
+    def _onnx(self, g, x, y):
+        """the module's nodes, with the weight made from v and g"""
+        for copy in (self, g.twin(self)):
+            if copy is not None:
+                copy._set_weight()
+        return g.child(self, 0, x)
+
 
 def _scratch(buffer, like):
     """A zeroed array shaped as like (buffer again when it fits)."""

@@ -1,3 +1,5 @@
+import numpy as np
+
 from . import _random
 from ._arrays import check_float_array, check_like, reuse
 from ._namespace import array_namespace
@@ -50,3 +52,7 @@ class WhiteNoise(Module):
 
     def __repr__(self):
         return f"nn.WhiteNoise(mean {self.mean:g}, std {self.std:g})"
+
+    def _onnx(self, g, x, y):
+        """Add of the noise's mean (evaluation)"""
+        return g.op("Add", [x, np.array(self.mean, dtype=x.dtype)]) if self.mean else x

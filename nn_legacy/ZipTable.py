@@ -29,3 +29,7 @@ class ZipTable(Module):
             check_length(self, g, len(zipped[i]), f"gradOutput[{i}]", f"output[{i}]")
         self.gradInput = self._zip(gradOutput, "gradOutput")
         return self.gradInput
+
+    def _onnx(self, g, x, y):
+        """none (the entries themselves)"""
+        return self._zip(x, "input")

@@ -34,3 +34,8 @@ class ZipTableOneToMany(Module):
             total += pair[0]
         self.gradInput = [total, [pair[1] for pair in pairs]]
         return self.gradInput
+
+    def _onnx(self, g, x, y):
+        """none (the entries themselves)"""
+        one, many = x
+        return [[one, entry] for entry in many]

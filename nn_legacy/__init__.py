@@ -321,3 +321,7 @@ from .StochasticGradient import StochasticGradient
 
 __all__ += ["optim", "minibatches", "StochasticGradient"]
 # ==== end of optimisation and training ====
+
+# ==== ONNX export (nn_legacy.onnx.export; the onnx package is needed only when exporting) ====
+from . import onnx  # noqa: E402,F401
+# ==== end of ONNX export ====

@@ -134,3 +134,14 @@ class ConnectionMap(Module):
         if (self.dW, self.dH) != (1, 1):
             s += f", {self.dW},{self.dH}"
         return s + f", {len(self.connTable)} connections)"
+
+    def _onnx(self, g, x, y):
+        """Conv (ConvTranspose for the full map) with the table's kernels in a dense weight, zeros elsewhere"""
+        planes = x.shape[-3]
+        full = self._kernel == "SpatialFullConvolutionMap"
+        pair = (planes, self.nOutputPlane) if full else (self.nOutputPlane, planes)
+        dense = np.zeros(pair + (self.kH, self.kW), self.weight.dtype)
+        for (i, o), w in zip(self.connTable, self.weight):
+            dense[(i, o) if full else (o, i)] += w
+        return g.conv(x, g.param(dense, "weight"), g.param(self.bias, "bias"), (self.kH, self.kW), (self.dH, self.dW),
+                      (0, 0), transpose=full)

@@ -160,6 +160,10 @@ class Reduction(Module):
     def __repr__(self):
         return f"nn.{name_of(self)}({self.dimension})"
 
+    def _onnx_reduce(self, g, x, op):
+        """The reduction ``op`` (ReduceSum, ReduceMax, ...) along the dim, as forward shapes it."""
+        return g.op(op, [x, g.ints([self._dim(x.value)])], keepdims=1 if x.ndim == 1 else 0)
+
 
 class Extremum(Reduction):
     """Max and Min: the largest (smallest) value along the dim, and its
@@ -212,6 +216,10 @@ class ViewOf(Module):
         check_grad(self, gradOutput, self._shape(input))
         self.gradInput = gradOutput.reshape(input.shape)
         return self.gradInput
+
+    def _onnx(self, g, x, y):
+        """Reshape"""
+        return g.reshape(x, y)
 
 
 def sizes_arg(module, size, name="size", allow_infer=False):

@@ -127,3 +127,13 @@ class LocalMean(Module):
 
     def __repr__(self):
         return f"nn.{name_of(self)}({self.nInputPlane}, kernel {'x'.join(map(str, self.kernel.shape))})"
+
+    def _onnx_mean(self, g, x, v=None):
+        """E(v) (v: x's name, or another name of x's shape) by Conv, and the coef E(1) as a constant."""
+        coef = g.const(self._check(x.value), "coef")
+        conv = self.meanestimator.modules[1]
+        weight = g.param(conv.weight, "weight")
+        kH, kW = conv.weight.shape[-2:]
+        mean = g.conv(type(x)(g, x.name if v is None else v, x.value), weight, None, (kH, kW), (1, 1),
+                      (kH // 2, kW // 2))
+        return mean, coef

@@ -81,3 +81,8 @@ class PlaneDropout(Module):
     def __repr__(self):
         extras = (", v1" if self.v1 else "") + (", stochastic inference" if self.stochastic_inference else "")
         return f"nn.{name_of(self)}({self.p:g}{extras})"
+
+    def _onnx(self, g, x, y):
+        """none (evaluation: the identity; Mul by 1 - p for Torch7's original scheme)"""
+        from .Dropout import onnx_dropout
+        return onnx_dropout(self, g, x, "planes")

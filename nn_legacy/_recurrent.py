@@ -205,3 +205,42 @@ class CachedDeltas:
         if dtype is not None:
             self._cache = None       # not converted: computed again when needed
         return super().type(dtype, _memo)
+
+
+# ---------------------------------------------------------------- ONNX
+# The step modules map themselves as a whole (their Container children hold
+# the weights); these helpers give their gates a batch dim and run their
+# Linear children as Gemm nodes.
+def onnx_step(g, inputs, build):
+    """build(names) on the step's input Values given a batch dim: one sample
+    gets a batch of one, which its outputs (a name or a list) lose again."""
+    batched = inputs[0].ndim == 2
+    names = [v.name if batched else g.op("Unsqueeze", [v, g.ints([0])]) for v in inputs]
+    outs = build(names)
+    if batched:
+        return outs
+    squeeze = lambda name: g.op("Squeeze", [name, g.ints([0])])   # noqa: E731
+    return [squeeze(o) for o in outs] if isinstance(outs, list) else squeeze(outs)
+
+
+def onnx_gemm(g, name, owner, child):
+    """Gemm of name [batch, n] by the Linear (or LinearNoBias) owner.modules[child]."""
+    linear = owner.modules[child]
+    bias = None if getattr(linear, "bias", None) is None else g.param(linear.bias, f"{child}.bias")
+    return g.op("Gemm", [name, g.param(linear.weight, f"{child}.weight"), bias], transB=1)
+
+
+def onnx_forget(g, sequencer, *modules):
+    """A sequencer's export starts new sequences, as its forward does: the
+    modules forget (the work copy and the probe's), and the states the
+    exporter carried for the recurrent modules inside are dropped."""
+    if sequencer.hasMemory():
+        from .onnx import NotExportable
+        raise NotExportable("it remembers its state from call to call (remember()), which an ONNX graph cannot "
+                            "keep; remember('neither') to export it")
+    for copy_ in (sequencer, g.twin(sequencer)):
+        for m in ([copy_] if copy_ is not None else []):
+            for inner in (m.modules[i] for i in modules):
+                inner.forget()
+    for m in sequencer.listModules():
+        g.memo.pop(("recurrent state", id(m)), None)

@@ -215,3 +215,37 @@ class SeqRecurrent(Module):
                      "_return_grad_c0", "userGradPrevOutput", "userGradPrevCell"):
             vars(self).pop(name, None)
         self.output = self.gradInput = None
+
+    def _onnx_sequence(self, g, x, op, order, **attributes):
+        """ONNX's LSTM or GRU (op) over the sequence: the weight's gate blocks
+        in ONNX's order (``order``: this layout's block of each of ONNX's), the
+        bias on the input side, the states the input table gives (none: zeros)."""
+        from .onnx import NotExportable
+        if remembers(self._remember, False):
+            raise NotExportable(f"it remembers its state from call to call (remember('{self._remember}')), which an "
+                                "ONNX graph cannot keep; remember('neither') to export it")
+        if self.maskzero:
+            raise NotExportable("maskZero (a padded sample's state zeroed at every step) is not mapped: ONNX's "
+                                f"{op} has no such masking")
+        names, states, _ = self._saved   # what this module's forward just used
+        given = dict(zip(names, x[:-1])) if isinstance(x, list) else {}
+        sequence = x[-1] if isinstance(x, list) else x
+        D, H = self.D, self.H
+        columns = np.concatenate([np.arange(b * H, (b + 1) * H) for b in order])
+        W, R = self.weight[:D, columns].T[None], self.weight[D:, columns].T[None]
+        B = np.concatenate([self.bias[columns], np.zeros(len(columns), self.bias.dtype)])[None]
+        initial = {}
+        for name, state in zip(self._state_names, states):
+            if name in given:
+                initial[name] = g.op("Unsqueeze", [given[name], g.ints([0])])
+            elif np.any(state != 0):   # userPrevOutput / userPrevCell: constants for the example's batch
+                if self.batchfirst and sequence.batched:
+                    g.fix_batch(f"its initial {name} is given for the example's batch")
+                initial[name] = g.const(state[None], name)
+        # time first (onnxruntime does not take the op's batch-first layout)
+        steps = g.op("Transpose", [sequence], perm=[1, 0, 2]) if self.batchfirst else sequence
+        inputs = [steps, g.param(W, "W"), g.param(R, "R"), g.param(B, "B"), None, initial.get("h0")]
+        if "c0" in self._state_names:
+            inputs.append(initial.get("c0"))
+        out = g.op("Squeeze", [g.op(op, inputs, hidden_size=H, **attributes), g.ints([1])])   # the one direction
+        return g.op("Transpose", [out], perm=[1, 0, 2]) if self.batchfirst else out

@@ -89,3 +89,13 @@ class FeatureSoftMax(Module):
 
     def __repr__(self):
         return f"nn.{name_of(self)}" + (f"(dim={self.dim})" if self.dim is not None else "")
+
+    def _onnx_axis(self, x):
+        """The ONNX axis of the feature dim, for a Value of the input."""
+        if self.dim is not None:
+            return self.dim % x.ndim   # in range: the forward checked it
+        if x.ndim not in (1, 2, 3, 4):
+            from .onnx import NotExportable
+            raise NotExportable(f"input must be 1D, 2D, 3D or 4D, got {x.ndim}D")
+        return 0 if x.ndim in (1, 3) else 1
+

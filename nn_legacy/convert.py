@@ -1,0 +1,159 @@
+"""Convert a Torch7 or nn_legacy model file to ONNX.
+
+    python -m nn_legacy.convert IN OUT.onnx --input-shape 1,3,32,32
+
+IN is a Torch7 file (``torch.save`` output, binary or ASCII: ``.t7``,
+``.net``, ...) or an nn_legacy save file (``nn_legacy.save``).  The model is
+exported as it computes in evaluation mode (nn_legacy.onnx.export); the
+input shape fixes every dim but the first, the batch, which stays free in
+the ONNX graph where the model allows it.  Give ``--input-shape`` once per
+array for a model that takes a table.
+
+It prints the module tree, the size of the ONNX graph and, when
+onnxruntime is installed, the largest difference between nn_legacy and
+onnxruntime on a random input of that shape.  Exit status: 0 when written
+(and, if run, the check agrees to 1e-4 of the output's scale, or 1e-9 in
+float64); 1 when the model cannot be exported (every module without an
+ONNX equivalent is named) or the check disagrees; 2 for bad arguments or
+an unreadable file.
+"""
+import argparse
+import collections
+import os
+import sys
+
+import numpy as np
+
+from . import onnx as nn_onnx
+from .serialization import MAGIC, load
+from .t7 import load_lua
+
+#: largest difference the check accepts, relative to the output's largest |value|
+AGREEMENT = {np.dtype(np.float32): 1e-4, np.dtype(np.float64): 1e-9}
+
+
+def shape_arg(text):
+    try:
+        shape = tuple(int(n) for n in text.split(","))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"a shape is sizes separated by commas (1,3,32,32), got {text!r}") from None
+    if not shape or any(n < 1 for n in shape):
+        raise argparse.ArgumentTypeError(f"sizes must be positive, got {text!r}")
+    return shape
+
+
+def parse(argv):
+    p = argparse.ArgumentParser(prog="python -m nn_legacy.convert", description=__doc__.split("\n\n")[0])
+    p.add_argument("input", help="a Torch7 file (.t7, .net; binary or ASCII) or an nn_legacy save file")
+    p.add_argument("output", help="the ONNX file to write")
+    p.add_argument("--input-shape", type=shape_arg, action="append", required=True, metavar="N,C,H,W",
+                   help="the input's shape, batch first (once per array for a table input)")
+    p.add_argument("--input-dtype", choices=("float32", "float64", "int64"),
+                   help="the input's element type (default: the model's float type; int64 for indices)")
+    p.add_argument("--float32", action="store_true", help="convert the model to float32 first "
+                   "(onnxruntime has no float64 kernel for Conv, pooling, ...)")
+    p.add_argument("--opset", type=int, default=None, help=f"the ONNX opset (default {nn_onnx.DEFAULT_OPSET}, "
+                   f"at least {nn_onnx.MIN_OPSET})")
+    p.add_argument("--long-size", type=int, choices=(4, 8), default=8,
+                   help="bytes of a Lua long in a binary Torch7 file: 4 for files written on Windows")
+    p.add_argument("--seed", type=int, default=0, help="seed of the random check input")
+    return p.parse_args(argv)
+
+
+def read_model(path, long_size):
+    """The module stored in an nn_legacy save file or a Torch7 file."""
+    with open(path, "rb") as f:
+        head = f.read(len(MAGIC))
+    model = load(path) if head == MAGIC else load_lua(path, long_size=long_size)
+    from .Module import Module
+    if not isinstance(model, Module):
+        raise ValueError(f"{path} holds a {type(model).__name__}, not a module")
+    return model
+
+
+def random_input(shapes, dtype, seed):
+    rng = np.random.default_rng(seed)
+    arrays = [rng.integers(0, 2, s) if dtype.kind == "i" else rng.standard_normal(s).astype(dtype) for s in shapes]
+    return arrays[0] if len(arrays) == 1 else arrays
+
+
+def graph_summary(proto, path):
+    graph = proto.graph
+    ops = collections.Counter(node.op_type for node in graph.node)
+    parameters = sum(int(np.prod(t.dims)) for t in graph.initializer)
+
+    def shape(v):
+        return "[" + ", ".join(d.dim_param or str(d.dim_value) for d in v.type.tensor_type.shape.dim) + "]"
+    lines = [f"ONNX graph: {len(graph.node)} nodes, {len(graph.initializer)} initializers ({parameters} values), "
+             f"opset {proto.opset_import[0].version}, {os.path.getsize(path)} bytes",
+             "  inputs:  " + ", ".join(f"{v.name} {shape(v)}" for v in graph.input),
+             "  outputs: " + ", ".join(f"{v.name} {shape(v)}" for v in graph.output),
+             "  nodes:   " + ", ".join(f"{op} x{n}" if n > 1 else op for op, n in sorted(ops.items()))]
+    return "\n".join(lines)
+
+
+def check(model, path, x):
+    """(largest |difference| relative to the output scale, text) between
+    nn_legacy and onnxruntime on x; None when onnxruntime is missing."""
+    try:
+        import onnxruntime
+    except ImportError:
+        return None, f"onnxruntime is not installed, no numerical check ({nn_onnx.INSTALL_HINT})"
+    try:
+        session = onnxruntime.InferenceSession(path, providers=["CPUExecutionProvider"])
+    except Exception as e:   # noqa: BLE001  (onnxruntime has its own exception types)
+        return None, f"onnxruntime cannot run the graph: {str(e).strip().splitlines()[0]}" + (
+            " (convert with --float32)" if "NOT_IMPLEMENTED" in str(e) else "")
+    arrays = x if isinstance(x, list) else [x]
+    got = session.run(None, {i.name: a for i, a in zip(session.get_inputs(), arrays)})
+    model.evaluate()
+    want = model.forward(x)
+    want = want if isinstance(want, list) else [want]
+    worst, scale = 0.0, 0.0
+    for g, w in zip(got, _flat(want)):
+        worst = max(worst, float(np.abs(g.astype(np.float64) - w.astype(np.float64)).max(initial=0)))
+        scale = max(scale, float(np.abs(w).max(initial=0)))
+    relative = worst / scale if scale else worst
+    return relative, (f"largest difference nn_legacy vs onnxruntime on a random input: {worst:.3g} "
+                      f"({relative:.3g} of the output's largest value {scale:.3g})")
+
+
+def _flat(value):
+    if isinstance(value, (list, tuple)):
+        return [leaf for v in value for leaf in _flat(v)]
+    return [value]
+
+
+def main(argv=None):
+    args = parse(sys.argv[1:] if argv is None else argv)
+    try:
+        model = read_model(args.input, args.long_size)
+    except (OSError, ValueError) as e:
+        print(f"error: cannot read {args.input}: {e}", file=sys.stderr)
+        return 2
+    if args.float32:
+        model.float()
+    dtype = np.dtype(args.input_dtype or model._dtype() or np.float32)
+    x = random_input(args.input_shape, dtype, args.seed)
+    print(repr(model))
+    try:
+        proto = nn_onnx.export(model, x, args.output, opset=args.opset)
+    except nn_onnx.ExportError as e:
+        print(f"error: {args.input} cannot be exported to ONNX:\n  " + "\n  ".join(e.problems), file=sys.stderr)
+        return 1
+    except (ValueError, TypeError, ImportError) as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
+    print(f"wrote {args.output}")
+    print(graph_summary(proto, args.output))
+    relative, text = check(model, args.output, x)
+    print(text)
+    float_type = dtype if dtype.kind == "f" else np.dtype(model._dtype() or np.float32)
+    if relative is not None and not relative <= AGREEMENT[float_type]:
+        print(f"error: the difference is above {AGREEMENT[float_type]:g} of the output's scale", file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
