@@ -1,10 +1,13 @@
-"""Builds thnn._thnn (the CPU kernels), thnn._thcunn_emu (the CUDA twins on the
-CPU emulation) and, when nvcc and cuBLAS are found, thnn._thcunn (the twins
-for a real GPU).  THNN_CUDA=0 skips the nvcc build."""
+"""Builds thnn._thnn (the CPU kernels), thnn._call (the C path of kernel
+calls, thnn/_call.c, and the guard of module verbs, thnn/_guard.c),
+thnn._thcunn_emu (the CUDA twins on the CPU emulation) and, when nvcc and
+cuBLAS are found, thnn._thcunn (the twins for a real GPU).  THNN_CUDA=0
+skips the nvcc build."""
 import os
 import sys
 
-from setuptools import setup
+import numpy
+from setuptools import Extension, setup
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "thnn"))
 import _build_cuda  # noqa: E402
@@ -15,4 +18,10 @@ if isinstance(toolchain, str):
     print(f"thnn: not building the GPU library thnn._thcunn: {toolchain}")
 else:
     modules.append("thnn/_build_gpu.py:ffibuilder")
-setup(cffi_modules=modules)
+# THNN_CFLAGS / THNN_LDFLAGS (make asan) apply here as in thnn/_build.py
+call = Extension("thnn._call", ["thnn/_call.c", "thnn/_guard.c"], include_dirs=["thnn_c", numpy.get_include()],
+                 depends=["thnn_c/THGeneral.h", "thnn_c/TH.h", "thnn_c/generic/THTensor.h"],
+                 extra_compile_args=["-std=gnu11", "-O2", "-Wall", "-Wextra", "-Wno-unused-parameter"]
+                 + os.environ.get("THNN_CFLAGS", "").split(),
+                 extra_link_args=os.environ.get("THNN_LDFLAGS", "").split())
+setup(cffi_modules=modules, ext_modules=[call])

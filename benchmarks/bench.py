@@ -52,6 +52,8 @@ SCORES = (256, 1000)       # a batch of class scores
 EMBEDDING = (10000, 128)   # a word embedding: rows, width
 TOKENS = (256, 32)         # a batch of 256 sequences of 32 row indices
 PASSES = ("fwd", "fwd+bwd")
+STEP = ("step",)           # the one pass of a training step case
+LEARNING_RATE = 0.01
 
 
 def _data(shape, dtype, seed):
@@ -72,6 +74,8 @@ class Case:
     has no gradient (indices): then torch differentiates with respect to the
     parameters only, and the first parameter's gradient is compared."""
 
+    passes = PASSES
+
     def __init__(self, name, shape, ours, torch, target_fwd=None, target_fb=None, flops=None, dtype=None,
                  inputs=_data, grad="input"):
         self.name, self.shape, self.ours, self.torch = name, shape, ours, torch
@@ -79,6 +83,122 @@ class Case:
         self.flops = {"fwd": flops, "fwd+bwd": 3 * flops} if flops else None
         self.dtype = dtype
         self.inputs, self.grad = inputs, grad
+
+
+class Step(Case):
+    """A training step of a small model: on our side ``zeroGradParameters``,
+    ``forward``, the criterion's ``forward`` and ``backward``, ``backward``
+    and ``updateParameters(lr)``; on PyTorch's ``optimizer.zero_grad()``,
+    the forward pass and loss, ``loss.backward()`` and ``SGD.step()``.
+    ours(nn) and torch(torch, dtype) return (model, criterion); the batch
+    has `shape` and targets in [0, classes).  skip_first: our model skips
+    its first layer's gradInput (Module.skipGradInput), which PyTorch skips
+    by itself for an input that does not require a gradient.  The two sides
+    are compared on the output and the first parameter's gradient of one
+    step from the same weights."""
+
+    passes = STEP
+
+    def __init__(self, name, shape, ours, torch, target=None, classes=10, skip_first=True):
+        super().__init__(name, shape, ours, torch, flops=None)
+        self.target = {"step": target}
+        self.classes, self.skip_first = classes, skip_first
+
+
+def _targets(case):
+    return np.random.default_rng(4).integers(0, case.classes, case.shape[0])
+
+
+def _lenet(nn):
+    """LeNet-5 on 28x28 MNIST-sized images, as in PyTorch's examples (ReLU, max pooling)."""
+    model = nn.Sequential(
+        nn.SpatialConvolution(1, 6, 5, 5), nn.ReLU(), nn.SpatialMaxPooling(2, 2, 2, 2),
+        nn.SpatialConvolution(6, 16, 5, 5), nn.ReLU(), nn.SpatialMaxPooling(2, 2, 2, 2),
+        nn.View(16 * 4 * 4), nn.Linear(256, 120), nn.ReLU(), nn.Linear(120, 84), nn.ReLU(),
+        nn.Linear(84, 10), nn.LogSoftMax())
+    return model, nn.ClassNLLCriterion()
+
+
+def _torch_lenet(torch, dtype):
+    n = torch.nn
+    model = n.Sequential(
+        n.Conv2d(1, 6, 5, dtype=dtype), n.ReLU(), n.MaxPool2d(2), n.Conv2d(6, 16, 5, dtype=dtype), n.ReLU(),
+        n.MaxPool2d(2), n.Flatten(), n.Linear(256, 120, dtype=dtype), n.ReLU(), n.Linear(120, 84, dtype=dtype),
+        n.ReLU(), n.Linear(84, 10, dtype=dtype), n.LogSoftmax(1))
+    return model, n.NLLLoss()
+
+
+def _digits_mlp(nn):
+    """The digits demo's model (python -m nn_legacy): 64 -> 64 tanh -> 10, cross-entropy."""
+    return nn.Sequential(nn.Linear(64, 64), nn.Tanh(), nn.Linear(64, 10)), nn.CrossEntropyCriterion()
+
+
+def _torch_digits_mlp(torch, dtype):
+    n = torch.nn
+    return (n.Sequential(n.Linear(64, 64, dtype=dtype), n.Tanh(), n.Linear(64, 10, dtype=dtype)),
+            n.CrossEntropyLoss())
+
+
+LSTM = (32, 64, 128)   # batch, input size, hidden size
+
+
+def _lstm_cell(nn):
+    """One LSTM step as torch.nn.LSTMCell computes it: the gate pre-activations
+    of x and of the state h by two Linear layers without bias, then the
+    fused cell (LSTMCellFused, which holds both biases).  Input x; the state
+    (h, c) is fixed; output the new h (gradOutput: dL/dh only)."""
+    batch, n_in, hidden = LSTM
+    rng = np.random.default_rng(5)
+    h0, c0 = rng.standard_normal((batch, hidden)), rng.standard_normal((batch, hidden))
+
+    class LSTMStep(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.ih, self.hh = nn.Linear(n_in, 4 * hidden, bias=False), nn.Linear(hidden, 4 * hidden, bias=False)
+            self.cell = nn.LSTMCellFused(hidden)
+            self.h, self.c = h0, c0
+
+        def _all_parameters(self):
+            return self.ih._all_parameters() + self.hh._all_parameters() + self.cell._all_parameters()
+
+        def updateOutput(self, x):
+            self._table = [self.ih.forward(x), self.hh.forward(self.h), self.c]
+            self.output = self.cell.forward(self._table)[0]
+            return self.output
+
+        def updateGradInput(self, x, gradOutput):
+            gates = self.cell.updateGradInput(self._table, [gradOutput, None])[0]
+            self.gradInput = self.ih.updateGradInput(x, gates)
+            return self.gradInput
+
+        def accGradParameters(self, x, gradOutput, scale=1):
+            self.cell.accGradParameters(self._table, [gradOutput, None], scale)
+            gates = self.cell.gradInput[0]
+            self.ih.accGradParameters(x, gates, scale)
+            self.hh.accGradParameters(self.h, gates, scale)
+
+    return LSTMStep()
+
+
+def _torch_lstm_cell(torch, dtype):
+    batch, n_in, hidden = LSTM
+    rng = np.random.default_rng(5)
+    h0, c0 = (torch.from_numpy(rng.standard_normal((batch, hidden)).astype(dtype_np(dtype))) for _ in range(2))
+    cell = torch.nn.LSTMCell(n_in, hidden, dtype=dtype)
+
+    class Step(torch.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.cell = cell
+
+        def forward(self, x):
+            return self.cell(x, (h0, c0))[0]
+
+    return Step()
+
+
+def dtype_np(torch_dtype):
+    return np.float32 if str(torch_dtype) == "torch.float32" else np.float64
 
 
 def _seq_linear_tanh(nn):
@@ -162,6 +282,13 @@ CASES = [
          lambda torch, dt: torch.nn.AvgPool2d(2, 2), target_fb=1.2),
     Case("SpatialBatchNormalization 32x64x32x32", IMAGE, lambda nn: nn.SpatialBatchNormalization(64),
          lambda torch, dt: torch.nn.BatchNorm2d(64, dtype=dt), target_fb=1.2),  # training: batch statistics
+    # small models (issue 18): whole training steps, and an LSTM cell
+    Step("LeNet training step, batch 64", (64, 1, 28, 28), _lenet, _torch_lenet, target=0.8),
+    Step("LeNet step, every gradInput (Torch7 backward)", (64, 1, 28, 28), _lenet, _torch_lenet,
+         skip_first=False),
+    Step("digits MLP 64-64-10 step, batch 32", (32, 64), _digits_mlp, _torch_digits_mlp, target=0.8),
+    Case(f"LSTM cell {LSTM[1]}->{LSTM[2]}, batch {LSTM[0]} (LSTMCellFused)", LSTM[:2], _lstm_cell,
+         _torch_lstm_cell, target_fb=0.8),
 ]
 
 
@@ -186,7 +313,13 @@ class Ours:
         import nn_legacy as nn
 
         case = CASES[case_index]
+        self.step = isinstance(case, Step)
         m = case.ours(nn)
+        if self.step:
+            m, self.crit = m
+            self.y = _targets(case)
+            if case.skip_first:
+                m.skipGradInput()
         m = m.float() if np.dtype(dtype) == np.float32 else m.double()
         params = []
         for p in m.parameters()[0]:  # same weights on both sides
@@ -197,14 +330,28 @@ class Ours:
         return params
 
     def run(self, which):
+        if which == "step":
+            return self.train_step()
         self.m.forward(self.x)
         if which == "fwd+bwd":
             self.m.backward(self.x, self.go)
+
+    def train_step(self, update=True):
+        m, crit = self.m, self.crit
+        m.zeroGradParameters()
+        out = m.forward(self.x)
+        crit.forward(out, self.y)
+        m.backward(self.x, crit.backward(out, self.y))
+        if update:
+            m.updateParameters(LEARNING_RATE)
+        return out
 
     def time(self, which, count):
         return _time_block(lambda: self.run(which), count)
 
     def result(self):
+        if self.step:   # one step's output and first parameter gradient, before any update
+            return self.train_step(update=False).copy(), self.m.parameters()[1][0].copy()
         if self.grad == "weight":
             self.m.zeroGradParameters()  # the gradient of this one pass, not of all timed passes
         self.run("fwd+bwd")
@@ -223,13 +370,19 @@ class Torch:
     def build(self, case_index, dtype, params):
         torch = self.torch
         tdtype = torch.float32 if np.dtype(dtype) == np.float32 else torch.float64
-        f = CASES[case_index].torch(torch, tdtype)
+        case = CASES[case_index]
+        self.step = isinstance(case, Step)
+        f = case.torch(torch, tdtype)
+        if self.step:
+            f, self.crit = f
+            self.y = torch.from_numpy(_targets(case))
         self.params = list(f.parameters()) if isinstance(f, torch.nn.Module) else []
         with torch.no_grad():
             for p, value in zip(self.params, params):
                 p.copy_(torch.from_numpy(value))
         self.f = f
-        case = CASES[case_index]
+        if self.step:
+            self.optimizer = torch.optim.SGD(self.params, lr=LEARNING_RATE)
         self.x = torch.from_numpy(case.inputs(case.shape, dtype, 1))
         # the tensors to differentiate with respect to: the input (if it has a gradient), the parameters
         self.xg = self.x.clone().requires_grad_() if case.grad == "input" else self.x
@@ -238,16 +391,29 @@ class Torch:
             self.go = torch.from_numpy(_data(tuple(f(self.x).shape), dtype, 2))
 
     def run(self, which):
+        if which == "step":
+            return self.train_step()
         if which == "fwd":
             with self.torch.no_grad():
                 return self.f(self.x)
         y = self.f(self.xg)
         return y, self.torch.autograd.grad(y, self.wrt, self.go)
 
+    def train_step(self, update=True):
+        self.optimizer.zero_grad()
+        out = self.f(self.x)
+        self.crit(out, self.y).backward()
+        if update:
+            self.optimizer.step()
+        return out
+
     def time(self, which, count):
         return _time_block(lambda: self.run(which), count)
 
     def result(self):
+        if self.step:
+            out = self.train_step(update=False)
+            return out.detach().numpy().copy(), self.params[0].grad.numpy().copy()
         y, grads = self.run("fwd+bwd")  # grads[0]: the input's gradient, or the first parameter's
         return y.detach().numpy().copy(), grads[0].numpy().copy()
 
@@ -361,7 +527,7 @@ def main(argv=None):
         if theirs:
             (y0, g0), (y1, g1) = ours.result(), theirs.result()
             diff = f"{max(_rel_diff(y0, y1), _rel_diff(g0, g1)):.1e}"
-        for which in PASSES:
+        for which in case.passes:
             samples = {"ours": [], "torch": []}
             sides = [("ours", ours), ("torch", theirs)] if theirs else [("ours", ours)]
             for r in range(rounds):
@@ -378,9 +544,9 @@ def main(argv=None):
             if case.flops:
                 gflops = [f"{case.flops[which] / t / 1e9:.0f}" for t in (a, b) if t]
                 rate = "  " + " vs ".join(gflops)
-            print(f"{case.name if which == 'fwd' else '':40s} {which:8s} {a * 1e3:9.3f} "
+            print(f"{case.name if which == case.passes[0] else '':40s} {which:8s} {a * 1e3:9.3f} "
                   f"{'-' if b is None else f'{b * 1e3:.3f}':>9s} {'-' if ratio is None else f'{ratio:.2f}':>6s}  "
-                  f"{verdict:12s} {diff if which == 'fwd' else '':12s}{rate}", flush=True)
+                  f"{verdict:12s} {diff if which == case.passes[0] else '':12s}{rate}", flush=True)
     if theirs:
         theirs.close()
     busy_after = _cpu_busy_elsewhere(0.3)

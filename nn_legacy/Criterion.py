@@ -6,6 +6,7 @@ from thnn.cuda import CudaTensor
 from . import _checks, _threads
 
 _FLOATS = (np.dtype(np.float32), np.dtype(np.float64))
+_F32, _F64 = _FLOATS
 
 
 class Criterion:
@@ -72,13 +73,18 @@ class Criterion:
         return f"nn.{type(self).__name__}"
 
     def _kernels(self, input):
+        if type(input) is np.ndarray:   # the usual case first (identity tests: hashing a dtype is slow)
+            if input.dtype is _F32:
+                return thnn.Float
+            if input.dtype is _F64:
+                return thnn.Double
         if isinstance(input, CudaTensor):
             from .Module import _device_kernels
             return _device_kernels(self, input, "input")
         if not isinstance(input, np.ndarray):
             raise TypeError(f"{type(self).__name__}: input must be a numpy array, got {type(input).__name__}")
-        if input.dtype not in _FLOATS:
-            raise TypeError(f"{type(self).__name__}: input must be float32 or float64, got {input.dtype}")
+        from .Module import _check_float
+        _check_float(self, input, "input")
         return thnn.backend(input.dtype)
 
     def _index_target(self, input, target):

@@ -12,6 +12,7 @@ from .Criterion import Criterion
 
 _FLOATS = (np.dtype(np.float32), np.dtype(np.float64))
 _ARRAYS = (np.ndarray, CudaTensor)
+_F32, _F64 = _FLOATS
 _CONVERTED = _FLOATS + (np.dtype(np.float16),)   # type() converts half arrays too (a CudaHalf Torch7 file's)
 
 
@@ -45,12 +46,16 @@ class Module:
     #: attributes that hold work buffers, emptied by clearState()
     _buffer_names = ()
 
+    #: whether _all_parameters is _owned_parameters of _parameter_names (set per class)
+    _plain_parameters = True
+
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)
         _threads.guard_verbs(cls)  # one thread at a time per module: see _threads
         _checks.integral_sizes(cls)  # Linear(4.0, 3) as Linear(4, 3): see _checks
         if "type" in cls.__dict__:
             cls.type = _checks.torch_type_names(cls.type)
+        cls._plain_parameters = _plain_parameters(cls)
 
     def __init__(self):
         self.output = None
@@ -62,15 +67,47 @@ class Module:
         return self.updateOutput(input)
 
     def backward(self, input, gradOutput, scale=1):
-        """gradInput for gradOutput, and accumulate scale * parameter gradients."""
-        self.updateGradInput(input, gradOutput)
+        """gradInput for gradOutput, and accumulate scale * parameter gradients
+        (only the latter after skipGradInput())."""
+        if self.gradInputSkipped:
+            self.gradInput = None
+        else:
+            self.updateGradInput(input, gradOutput)
         self.accGradParameters(input, gradOutput, scale)
         return self.gradInput
 
     def backwardUpdate(self, input, gradOutput, lr):
-        self.updateGradInput(input, gradOutput)
+        if self.gradInputSkipped:
+            self.gradInput = None
+        else:
+            self.updateGradInput(input, gradOutput)
         self.accUpdateGradParameters(input, gradOutput, lr)
         return self.gradInput
+
+    #: set by skipGradInput(): backward() leaves gradInput None
+    gradInputSkipped = False
+
+    def skipGradInput(self, skip=True):
+        """Let backward() (and backwardUpdate()) skip the gradient with respect
+        to the input: they accumulate the parameter gradients only, leave
+        gradInput None and return None.  For the first layer of a network
+        whose input is data, which nobody differentiates (in LeNet the
+        first convolution's gradInput takes longer than its forward pass and
+        weight gradient together).  PyTorch skips it by itself when the input does
+        not require a gradient; here you say so, on the layer or on a
+        Sequential (whose first module then skips it).  Off by default, so
+        Torch7 code that reads gradInput keeps working; updateGradInput()
+        called directly always computes it.  skipGradInput(False) turns it
+        back on.  A layer whose own backward computes the two gradients
+        together (BatchNormalization) and containers other than Sequential
+        refuse it (TypeError).  Returns self."""
+        if skip and type(self).backward is not Module.backward:
+            raise TypeError(f"{type(self).__name__}.skipGradInput: its backward computes gradInput together "
+                            "with the parameter gradients; skip it on a layer or a Sequential")
+        self.gradInputSkipped = bool(skip)
+        if skip:
+            self.gradInput = None
+        return self
 
     def updateOutput(self, input):
         return self.output
@@ -98,7 +135,8 @@ class Module:
     def _owned_parameters(self):
         """(module, parameter name, gradient name) for every parameter present.
         A list or tuple assigned to a parameter or gradient (``m.weight =
-        [[...]]``) is made an array here, before anything uses it."""
+        [[...]]``) is made an array here, before anything uses it.
+        (_dtype reads the first of them without building the list: change both together.)"""
         owned = []
         for p, g in self._parameter_names:
             value = getattr(self, p, None)
@@ -211,6 +249,17 @@ class Module:
 
     def _dtype(self):
         """The dtype of the first parameter, None without parameters."""
+        if type(self)._plain_parameters:   # the usual case: the same answer without building the list
+            d = self.__dict__
+            for p, g in self._parameter_names:
+                param = d.get(p)
+                if param is None:
+                    continue
+                if type(param) is np.ndarray and type(d.get(g)) is np.ndarray:
+                    return param.dtype
+                break   # a list to convert, a missing gradient, a device array: as below
+            else:
+                return None
         entries = self._all_parameters()
         if not entries:
             return None
@@ -325,18 +374,49 @@ class Module:
     def _kernels(self, input, name="input"):
         """The thnn backend matching input (float32 or float64; on the host or
         on a CUDA device), with a clear error naming this layer for anything else."""
+        if type(input) is np.ndarray:   # the usual case first (identity tests: hashing a dtype is slow)
+            dtype = input.dtype
+            backend = thnn.Float if dtype is _F32 else thnn.Double if dtype is _F64 else None
+            if backend is not None:
+                expected = self._dtype()
+                if expected is None or ((expected is dtype or expected == dtype)
+                                        and type(_first_parameter(self)) is not CudaTensor):
+                    return backend
         if isinstance(input, CudaTensor):
             return _device_kernels(self, input, name)
         if not isinstance(input, np.ndarray):
             raise TypeError(f"{type(self).__name__}: {name} must be a numpy array, got {type(input).__name__}")
         _check_same_place(self, _first_parameter(self), np, name)
-        if input.dtype not in _FLOATS:
-            raise TypeError(f"{type(self).__name__}: {name} must be float32 or float64, got {input.dtype}")
+        _check_float(self, input, name)
         expected = self._dtype()
         if expected is not None and input.dtype != expected:
             raise TypeError(f"{type(self).__name__}: {name} is {input.dtype} but the module is {expected}; "
                             f"convert the input or call module.{'float' if input.dtype == np.float32 else 'double'}()")
         return thnn.backend(input.dtype)
+
+
+def _plain_parameters(cls):
+    """Whether the parameters of cls's instances are exactly the entries of
+    _parameter_names found in the instance's __dict__ (no override of how
+    they are found, no class attribute or __getattr__ by those names): then
+    Module._dtype may read them from __dict__."""
+    names = [n for pair in cls._parameter_names for n in pair]
+    return (cls._all_parameters is Module._all_parameters and cls._owned_parameters is Module._owned_parameters
+            and not any(hasattr(cls, n) for n in names) and not hasattr(cls, "__getattr__")
+            and cls.__getattribute__ is object.__getattribute__)
+
+
+def _check_float(owner, array, name):
+    """TypeError naming owner (a module or criterion) unless array is float32 or
+    float64 in native byte order; big-endian data gets its own message."""
+    dtype = array.dtype
+    if dtype in _FLOATS:
+        return
+    if dtype.kind == "f" and not dtype.isnative and dtype.newbyteorder("=") in _FLOATS:
+        native = dtype.newbyteorder("=").name
+        raise TypeError(f"{type(owner).__name__}: {name} is {native} in non-native (big-endian) byte order "
+                        f"({dtype.str}); convert it first: {name}.astype(np.{native})")
+    raise TypeError(f"{type(owner).__name__}: {name} must be float32 or float64, got {dtype}")
 
 
 def uniform(shape, stdv, dtype):

@@ -45,9 +45,31 @@ class Sequential(Container):
         inputs = self._inputs(input)
         current = gradOutput
         for i in reversed(range(len(self.modules))):
-            current = self._child(i, "backward", inputs[i], current, scale)
+            if i == 0 and self.gradInputSkipped:   # (skipGradInput: the first module's parameters only)
+                self._child(0, "accGradParameters", inputs[0], current, scale)
+                current = None
+            else:
+                current = self._child(i, "backward", inputs[i], current, scale)
         self.gradInput = current
         return current
+
+    def backwardUpdate(self, input, gradOutput, lr):
+        if not self.gradInputSkipped:
+            return super().backwardUpdate(input, gradOutput, lr)
+        inputs = self._inputs(input)
+        current = gradOutput
+        for i in reversed(range(1, len(self.modules))):   # the gradInputs accUpdateGradParameters reads
+            current = self._child(i, "updateGradInput", inputs[i], current)
+        self.accUpdateGradParameters(input, gradOutput, lr)
+        self.gradInput = None
+        return None
+
+    def skipGradInput(self, skip=True):
+        """backward() skips the first module's gradInput (see Module.skipGradInput)."""
+        self.gradInputSkipped = bool(skip)
+        if skip:
+            self.gradInput = None
+        return self
 
     def accUpdateGradParameters(self, input, gradOutput, lr):
         inputs = self._inputs(input)

@@ -488,3 +488,71 @@ def test_sequential_editing():
     with pytest.raises(TypeError, match=r"Sequential\.add: expected a Module, got int"):
         m.add(3)
     assert repr(nn.Sequential()) == "nn.Sequential"
+
+
+# ---- skipGradInput: backward without the input's gradient ----
+
+def lenet_like(seed=5):
+    nn.manualSeed(seed)
+    return nn.Sequential(nn.SpatialConvolution(1, 3, 3, 3), nn.ReLU(), nn.SpatialMaxPooling(2, 2, 2, 2),
+                         nn.View(3 * 3 * 3), nn.Linear(27, 4), nn.LogSoftMax())
+
+
+@pytest.mark.parametrize("make", [lambda: mlp(), lambda: lenet_like(), lambda: (nn.manualSeed(1), nn.Linear(6, 4))[1]],
+                         ids=["mlp", "conv net", "Linear"])
+@pytest.mark.parametrize("verb", ["backward", "backwardUpdate"])
+def test_skipGradInput_gives_the_same_parameters_without_gradInput(make, verb):
+    full, skipping = make(), make()
+    assert skipping.skipGradInput() is skipping and skipping.gradInputSkipped
+    x = rand(2, 1, 8, 8) if isinstance(full, nn.Sequential) and len(full.modules) == 6 else rand(2, 6)
+    g = rand(*full.forward(x).shape, seed=1)
+    for _ in range(2):   # twice: accumulated gradients, reused buffers
+        skipping.forward(x)
+        full.forward(x)
+        args = (x, g, 0.5) if verb == "backward" else (x, g, 0.1)
+        assert getattr(skipping, verb)(*args) is None and skipping.gradInput is None
+        assert getattr(full, verb)(*args) is full.gradInput and full.gradInput.shape == x.shape
+    for a, b in zip(*(m.parameters()[0] + m.parameters()[1] for m in (full, skipping))):
+        np.testing.assert_array_equal(a, b)
+    if isinstance(skipping, nn.Sequential):   # the other modules' gradInputs are still there
+        for m_full, m_skip in zip(full.modules[1:], skipping.modules[1:]):
+            np.testing.assert_array_equal(m_full.gradInput, m_skip.gradInput)
+        assert skipping.modules[0].gradInput is None
+    # on again: Torch7 behaviour
+    skipping.skipGradInput(False)
+    for m in (skipping, full):
+        m.forward(x)
+    np.testing.assert_array_equal(skipping.backward(x, g), full.backward(x, g))
+
+
+def test_skipGradInput_leaves_explicit_updateGradInput_alone():
+    m = nn.Linear(6, 4).skipGradInput()
+    x = rand(3, 6)
+    m.forward(x)
+    gi = m.updateGradInput(x, rand(3, 4, seed=1))
+    assert gi is not None and gi.shape == (3, 6)
+
+
+def test_skipGradInput_survives_clone_and_pickle():
+    m = lenet_like().skipGradInput()
+    for copy_ in (m.clone(), pickle.loads(pickle.dumps(m))):
+        assert copy_.gradInputSkipped
+
+
+@pytest.mark.parametrize("make", [lambda: nn.BatchNormalization(4), lambda: nn.Concat(1).add(nn.Linear(3, 2))])
+def test_skipGradInput_is_refused_where_backward_computes_both(make):
+    m = make()
+    with pytest.raises(TypeError, match=rf"^{type(m).__name__}.skipGradInput: its backward computes gradInput"):
+        m.skipGradInput()
+    m.skipGradInput(False)   # (turning it off is always fine)
+
+
+def test_big_endian_input_gets_a_clear_error():
+    # (the kernels themselves read big-endian inputs from native copies: tests/test_binding.py)
+    x = rand(3, 6).astype(">f8")
+    for m, call in ((nn.Linear(6, 4), lambda m: m.forward(x)),
+                    (nn.ClassNLLCriterion(), lambda m: m.forward(x, np.zeros(3, np.int64)))):
+        with pytest.raises(TypeError, match=r"^\w+: input is float64 in non-native \(big-endian\) byte order "
+                                            r"\(>f8\); convert it first: input.astype\(np.float64\)$"):
+            call(m)
+    np.testing.assert_array_equal(nn.Linear(6, 4).forward(x.astype(np.float64)).shape, (3, 4))

@@ -8,7 +8,7 @@ import nn_legacy as nn
 import thnn
 from conv_checks import (as_batch, assert_module_matches, check_empty_batch, check_properties, check_threads,
                          conv_loops, t7_object, torch_reference)
-from layer_checks import check_bad_arrays, raises_exactly, uniform
+from layer_checks import check_bad_arrays, raises_exactly, torch_or_skip, uniform
 
 # (nIn, nOut, kW, kH, dW, dH, padW, padH), input [batch, nIn, H, W]; the 1x1 kernel
 # takes the path without columns, the "same" padding the one copying whole taps at once
@@ -298,3 +298,56 @@ def test_error_inside_a_container_names_the_layer():
 ], ids=["k3x2", "k1x1"])
 def test_threads_split_the_batch_without_changing_results(make_big, x_shape, g_shape):
     check_threads(make_big, uniform(x_shape, 1), uniform(g_shape, 2))
+
+
+# ---------------------------------------------------------------- narrow images (LeNet)
+def with_threads(threads, fn):
+    before = thnn.get_num_threads()
+    thnn.set_num_threads(threads)
+    try:
+        return fn()
+    finally:
+        thnn.set_num_threads(before)
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+@pytest.mark.parametrize("planes, size", [((1, 6), 28), ((6, 16), 12), ((3, 5), 9)], ids=["conv1", "conv2", "odd"])
+def test_lenet_sized_batches_match_torch(planes, size, threads):
+    # the flat layout of the direct loops (rows of 24, 8 and 5 output
+    # pixels), a batch of 40 whose weight gradient is summed over groups
+    # of samples per thread
+    torch = torch_or_skip()
+    nn.manualSeed(7)
+    m = nn.SpatialConvolution(*planes, 5, 5)
+    x = uniform((40, planes[0], size, size), 1)
+    g = uniform((40, planes[1], size - 4, size - 4), 2)
+
+    def run():
+        m.zeroGradParameters()
+        return m.forward(x).copy(), m.backward(x, g).copy(), m.gradWeight.copy(), m.gradBias.copy()
+    got = with_threads(threads, run)
+    out, gin, (gw, gb) = torch_reference(lambda t, w, b: torch.nn.functional.conv2d(t, w, b), x,
+                                         (m.weight, m.bias), g)
+    for a, b in zip(got, (out, gin, gw, gb)):
+        np.testing.assert_allclose(a, b, rtol=1e-11, atol=1e-11 * np.abs(b).max())
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+def test_inf_in_one_sample_of_a_narrow_batch(threads):
+    # the group of samples holding the inf sums with the dropped entries of
+    # the flat layout masked (0 * inf would be NaN); the others need no mask
+    nn.manualSeed(8)
+    m = nn.SpatialConvolution(2, 3, 5, 5).noBias()
+    x = uniform((6, 2, 10, 10), 1)
+    x[4, 1, 3, 9] = np.inf     # the last column: a dropped entry for most taps
+    g = uniform((6, 3, 6, 6), 2) + 2.0   # positive: the taps that see the inf get +inf
+    want = conv_loops(x, m.weight, None, g, 1, 1, 0, 0)[2]
+
+    def run():
+        m.forward(x)
+        m.zeroGradParameters()
+        m.backward(x, g)
+        return m.gradWeight.copy()
+    got = with_threads(threads, run)
+    assert np.isinf(want).any() and np.isfinite(want).any()
+    np.testing.assert_allclose(got, want, rtol=1e-12, atol=1e-12)

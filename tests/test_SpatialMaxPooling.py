@@ -295,3 +295,29 @@ def test_strided_indices_are_read_through_their_strides():
     with raises_exactly(thnn.THNNError, "SpatialMaxPooling_updateGradInput: indices[0, 0, 0, 1] = 77 is out of "
                                         "range [0, 35)"):
         thnn.Double.SpatialMaxPooling_updateGradInput(x, g, None, strided[..., ::2], 3, 2, 2, 1, 1, 0, False)
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+@pytest.mark.parametrize("width", [6, 8, 24, 31, 36], ids=lambda w: f"width{w}")
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+def test_the_2x2_path_on_short_and_long_rows(width, dtype, threads):
+    # rows shorter than a vector (one pass) and longer (two passes), an odd
+    # last column no window reads, ties, NaN and -inf; sizes at which the
+    # planes are shared between threads (64K elements and more)
+    rng = np.random.default_rng(width)
+    x = rng.integers(-3, 4, size=(9, 8, 34, width)).astype(dtype)   # many ties
+    x[rng.random(x.shape) < 0.01] = np.nan
+    x[rng.random(x.shape) < 0.01] = -np.inf
+    before = thnn.get_num_threads()
+    thnn.set_num_threads(threads)
+    try:
+        m = make(2, 2, 2, 2, 0, 0, False)
+        out = m.forward(x)
+        g = uniform(out.shape, 3).astype(dtype)
+        gi = m.backward(x, g)
+    finally:
+        thnn.set_num_threads(before)
+    ref_out, ref_ind = reference(x, 2, 2, 2, 2, 0, 0, False)
+    np.testing.assert_array_equal(out, ref_out)
+    np.testing.assert_array_equal(m.indices, ref_ind)
+    np.testing.assert_array_equal(gi, ref_index_grad(x.shape, 2, ref_ind, g).astype(dtype))

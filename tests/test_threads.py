@@ -202,3 +202,24 @@ def test_kernel_errors_stay_in_their_thread():
             else:
                 np.testing.assert_array_equal(thnn.Double.Linear_updateOutput(x, None, w, b), np.full((4, 3), 6.0))
     assert run_threads(work, THREADS) == [None] * THREADS
+
+
+def test_a_thread_count_above_the_cpus_is_clamped_and_reported():
+    old = thnn.get_num_threads()
+    try:
+        limit = thnn.cpu_limit()
+        with pytest.warns(RuntimeWarning, match=rf"set_num_threads\(1000000\): this process may run on {limit} "
+                                                rf"CPUs?; using {limit} threads"):
+            assert thnn.set_num_threads(10 ** 6) == limit
+        assert thnn.get_num_threads() == limit
+        assert thnn.set_num_threads(1) == 1 and thnn.get_num_threads() == 1
+        assert thnn.set_num_threads(np.int64(limit)) == limit
+        for bad, error, message in ((0, ValueError, "need at least 1 thread, got 0"),
+                                    (-3, ValueError, "need at least 1 thread, got -3"),
+                                    (2.5, TypeError, "need an integer number of threads, got 2.5"),
+                                    ("2", TypeError, "need an integer number of threads, got '2'")):
+            with pytest.raises(error, match=r"^set_num_threads: " + message.replace("(", r"\(")):
+                thnn.set_num_threads(bad)
+        assert thnn.get_num_threads() == limit
+    finally:
+        thnn.set_num_threads(old)

@@ -7,6 +7,10 @@
 Every kernel of ``thnn_c/generic/THNN.h`` is an attribute of ``thnn.Float``
 and ``thnn.Double`` (see ``thnn._binding`` for the calling convention).
 """
+import operator
+import os
+import warnings
+
 import scipy_openblas32  # noqa: F401  (loads libscipy_openblas before the extension needs it)
 
 from ._binding import FUNCTIONS, MAX_DIM, Backend, Double, Float, Kernel, THNNError, backend
@@ -14,14 +18,36 @@ from ._version import __version__
 from ._thnn import lib as _lib
 
 __all__ = ["Float", "Double", "backend", "THNNError", "FUNCTIONS", "MAX_DIM", "Backend", "Kernel",
-           "set_num_threads", "get_num_threads", "allow_avx512", "__version__"]
+           "set_num_threads", "get_num_threads", "cpu_limit", "allow_avx512", "__version__"]
 
 
 def set_num_threads(n):
-    """Threads used by the BLAS (and the library's own parallel loops)."""
-    if int(n) < 1:
-        raise ValueError(f"set_num_threads: need at least 1 thread, got {n}")
-    _lib.THSetNumThreads(int(n))
+    """Set the threads of the library's one pool (its parallel loops and matrix
+    products) and return the number set.  n must be a positive integer; more
+    threads than the CPUs this process may run on (``os.sched_getaffinity``,
+    else ``os.cpu_count()``) would only take turns on them, so such a count is
+    clamped to that limit, with a RuntimeWarning that says so."""
+    try:
+        count = operator.index(n)
+    except TypeError:
+        raise TypeError(f"set_num_threads: need an integer number of threads, got {n!r}") from None
+    if count < 1:
+        raise ValueError(f"set_num_threads: need at least 1 thread, got {count}")
+    limit = cpu_limit()
+    if count > limit:
+        warnings.warn(f"set_num_threads({count}): this process may run on {limit} CPU"
+                      f"{'s' if limit > 1 else ''}; using {limit} threads", RuntimeWarning, stacklevel=2)
+        count = limit
+    _lib.THSetNumThreads(count)
+    return count
+
+
+def cpu_limit():
+    """The CPUs this process may run on: the most threads set_num_threads gives."""
+    try:
+        return max(len(os.sched_getaffinity(0)), 1)
+    except (AttributeError, OSError):   # (no sched_getaffinity: macOS, Windows)
+        return max(os.cpu_count() or 1, 1)
 
 
 def get_num_threads():

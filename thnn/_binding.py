@@ -1,17 +1,34 @@
 """numpy arrays <-> TH tensors, and one Python wrapper per kernel of THNN.h.
 
 A wrapper takes the kernel's arguments without the state, in the header's
-order.  Tensors are numpy arrays (or None where the header allows it),
-wrapped without a copy; scalars are Python numbers.  It returns the arrays of
-the [OUT] and [BUFFER] arguments, in order (one array alone, None if there
-are none): the array that was passed in when the kernel kept it, else a new
-one.  A kernel error raises THNNError naming the kernel.
+order, positionally or by keyword (every argument must be given).  Tensors
+are numpy arrays (or None where the header allows it), wrapped without a
+copy; scalars are Python numbers.  It returns the arrays of the [OUT] and
+[BUFFER] arguments, in order (one array alone, a tuple of several, None if
+there are none): the array that was passed in when the kernel kept it, else
+a new one.  A kernel error raises THNNError naming the kernel.  Each
+wrapper's ``__doc__`` lists its arguments and what it returns.
+
+[OUT] and [BUFFER] arrays: one that fits is written in place and returned;
+one that does not is REPLACED, never refused and never written: the kernel
+allocates a new array, returned instead.  Fitting means the result's dtype
+and shape, C-contiguous, writeable, aligned, and no memory shared with an
+array the kernel reads or with an earlier [OUT] argument.  (Anything but a
+numpy array or None is a TypeError.)  Arrays the kernel reads may be
+strided; one in another integer type (indices) or in non-native byte order
+is read from a converted copy.  [INOUT] arrays, and [INPLACE] ones in
+place, are written where they are: they must be writeable, aligned and of
+the kernel's dtype in native byte order, or the call is refused.
+
+The ordinary call runs in C (thnn/_call.c: Caller, which Kernel extends);
+every other call (keywords, conversions, errors) runs Kernel._call here,
+with the same results.
 """
 import numbers
 
 import numpy as np
 
-from . import _header
+from . import _call, _header
 from ._thnn import ffi, lib
 
 MAX_DIM = len(ffi.new("THFloatTensor*").size)
@@ -22,10 +39,15 @@ _SCALARS = {"bool": bool, "int": int, "int64_t": int, "accreal": float, "real": 
             "double": float, "float": float}
 _INT_RANGE = {"int": (-2**31, 2**31 - 1), "int64_t": (-2**63, 2**63 - 1)}
 _PRODUCED = frozenset({"OUT", "BUFFER"})
+_MISSING = object()   # an argument not given (Kernel._bind)
 
 
 class THNNError(ValueError):
     """A kernel refused its arguments: the message names kernel, argument, and sizes."""
+
+
+_call.configure(THNNError, *(int(ffi.cast("uintptr_t", ffi.addressof(lib, f"TH{real}Storage_free")))
+                             for real in ("Float", "Double", "Long")))
 
 
 def _describe(a):
@@ -154,11 +176,37 @@ class _TensorArg:
         self.types = _TYPES["Long" if arg.is_index else real]
         self.dtype = _INDEX if arg.is_index else _REAL[real]
 
+    @property
+    def kind(self):
+        """This argument's byte of the plan thnn/_call.c reads."""
+        return (0x80 | self.produced | self.written << 1 | self.inplace_written << 2 | self.optional << 3
+                | self.is_index << 4)
 
-class Kernel:
-    """One kernel of THNN.h for one type (`thnn.Float.Linear_updateOutput`)."""
 
-    def __init__(self, function, real):
+# the plan bytes of scalar arguments (thnn/_call.c); other types never take the C path
+_SCALAR_KINDS = {"bool": ord("b"), "int": ord("i"), "int64_t": ord("l"), "accreal": ord("d"), "real": ord("d"),
+                 "double": ord("d"), "float": ord("d")}
+
+OUT_POLICY = ("[OUT]/[BUFFER] arrays: pass None, or an array to reuse.  One of the result's dtype and shape, "
+              "C-contiguous, writeable, aligned and sharing no memory with an input (or an earlier [OUT]) is "
+              "written and returned; any other is replaced: left untouched, and a new array is returned.")
+
+
+def _type_text(arg, real):
+    if arg.is_index:
+        return "int64 array (other integer types are converted)"
+    if arg.is_tensor:
+        return f"{_REAL[real].name} array"
+    return {"bool": "bool", "int": "int (32-bit)", "int64_t": "int"}.get(arg.ctype, "float")
+
+class Kernel(_call.Caller):
+    """One kernel of THNN.h for one type (`thnn.Float.Linear_updateOutput`).
+
+    trampoline: the position of the kernel's trampoline in the extension
+    (thnn/_header.py, trampolines): Float kernels first, then Double, in the
+    header's order."""
+
+    def __init__(self, function, real, trampoline):
         self.function = function
         self.real = real
         self.dtype = _REAL[real]
@@ -179,9 +227,54 @@ class Kernel:
         # so calls from several threads at once each have their own (pop and
         # append are atomic).  They hold addresses only, never an array.
         self._spare = []
+        self._names = {a.name: i for i, a in enumerate(self._args)}
         self.__name__ = function.name
-        self.__doc__ = f"THNN_{real}{function.name}(" + ", ".join(
-            f"{a.name}: {a.doc}" for a in self._args) + ")"
+        self.__doc__ = self._doc()
+        tensors = {t.position: t for t in self._tensors}
+        kinds = bytes(tensors[i].kind if i in tensors else _SCALAR_KINDS.get(a.ctype, ord("?"))
+                      for i, a in enumerate(self._args))
+        super().__init__(function.name, kinds, -1 if self._inplace is None else self._inplace,
+                         lib.THNN_trampoline(trampoline), real == "Double", self._call)
+
+    def _doc(self):
+        """The wrapper's __doc__: the call, each argument on a line, what it returns."""
+        names = [a.name for a in self._args]
+        produced = [a.name for a in self._args if a.tags & _PRODUCED]
+        returns = "None" if not produced else produced[0] if len(produced) == 1 else f"({', '.join(produced)})"
+        lines = [f"{self.function.name}({', '.join(names)}) -> {returns}", "",
+                 f"THNN_{self.real}{self.function.name} ({self.dtype.name}).  Arguments, positional or by "
+                 "keyword, all required:"]
+        for a in self._args:
+            tags = "".join(f" [{t}]" for t in _header.TAGS if t in a.tags)
+            lines.append(f"    {a.name}: {_type_text(a, self.real)}{tags} - {a.doc}")
+        lines.append(f"Returns {returns}" + (" (the [OUT]/[BUFFER] arrays)." if produced else "."))
+        if produced:
+            lines.append(OUT_POLICY)
+        return "\n".join(lines)
+
+    def _bind(self, values, keywords):
+        """The arguments in the header's order, from positional values and keywords."""
+        name = self.function.name
+        if len(values) > len(self._args):
+            raise self._count_error(len(values) + len(keywords))
+        bound = list(values) + [_MISSING] * (len(self._args) - len(values))
+        for key, value in keywords.items():
+            i = self._names.get(key)
+            if i is None:
+                raise TypeError(f"{name}: no argument named {key!r}; the arguments are "
+                                f"({', '.join(a.name for a in self._args)})")
+            if bound[i] is not _MISSING:
+                raise TypeError(f"{name}: {key} given twice (by position and by keyword)")
+            bound[i] = value
+        missing = [a.name for a, v in zip(self._args, bound) if v is _MISSING]
+        if missing:
+            raise TypeError(f"{name} takes {len(self._args)} arguments ({', '.join(a.name for a in self._args)}), "
+                            f"missing {', '.join(missing)}")
+        return bound
+
+    def _count_error(self, got):
+        return TypeError(f"{self.function.name} takes {len(self._args)} arguments "
+                         f"({', '.join(a.name for a in self._args)}), got {got}")
 
     def _error(self, message, kind=THNNError):
         return kind(f"{self.function.name}: {message}")
@@ -196,6 +289,13 @@ class Kernel:
             elif plan.is_index:
                 raise self._error(f"{plan.name} must be an integer array (class indices), got {a.dtype}",
                                   TypeError)
+            elif not a.dtype.isnative and a.dtype.newbyteorder("=") == plan.dtype:
+                # big-endian (non-native) data, say from np.fromfile(path, ">f4")
+                if written:
+                    raise self._error(f"{plan.name} is written in place but the array is in non-native byte "
+                                      f"order ({a.dtype.str}); pass a native one: a.astype(np.{plan.dtype.name})",
+                                      TypeError)
+                a = a.astype(plan.dtype)
             elif a.dtype in _REAL.values():
                 raise self._error(f"{plan.name} must be {self.dtype} like the other tensors, got {a.dtype}",
                                   TypeError)
@@ -217,10 +317,12 @@ class Kernel:
             a = np.array(a, order="C", copy=True)
         return a
 
-    def __call__(self, *values):
-        if len(values) != len(self._args):
-            raise TypeError(f"{self.function.name} takes {len(self._args)} arguments "
-                            f"({', '.join(a.name for a in self._args)}), got {len(values)}")
+    def _call(self, *values, **keywords):
+        """The Python path of a call (thnn/_call.c takes the ordinary ones)."""
+        if keywords:
+            values = self._bind(values, keywords)
+        elif len(values) != len(self._args):
+            raise self._count_error(len(values))
         c_args = list(values)
         for i, arg, kind, bounds in self._scalars:
             value = values[i]
@@ -287,7 +389,7 @@ class Kernel:
 
     def _reusable(self, a, taken, dtype):
         """An [OUT]/[BUFFER] array of dtype the kernel may write into, or None."""
-        if a.dtype != dtype or a.ndim == 0:
+        if a.dtype != dtype or a.ndim == 0 or a.ndim > MAX_DIM:
             return None
         flags = a.flags
         if not (flags.c_contiguous and flags.writeable and flags.aligned):
@@ -325,8 +427,9 @@ class Backend:
     def __init__(self, real, functions):
         self.real = real
         self.dtype = _REAL[real]
-        for f in functions:
-            setattr(self, f.name, Kernel(f, real))
+        first = {"Float": 0, "Double": len(functions)}[real]   # where its trampolines start
+        for i, f in enumerate(functions):
+            setattr(self, f.name, Kernel(f, real, first + i))
 
     def __repr__(self):
         return f"<thnn backend {self.real} ({self.dtype})>"
@@ -337,13 +440,13 @@ Float = Backend("Float", FUNCTIONS)
 Double = Backend("Double", FUNCTIONS)
 
 
-_BACKENDS = {Float.dtype: Float, Double.dtype: Double}
-
 
 def backend(dtype):
     """The backend for float32 or float64; TypeError for anything else."""
-    if isinstance(dtype, np.dtype) and dtype in _BACKENDS:   # an array's dtype: one look-up
-        return _BACKENDS[dtype]
+    if dtype is Float.dtype:   # an array's dtype is usually numpy's own instance (and hashing one is slow)
+        return Float
+    if dtype is Double.dtype:
+        return Double
     dtype = np.dtype(dtype)
     if dtype == np.float32:
         return Float

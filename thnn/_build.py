@@ -31,7 +31,8 @@ thnn_h = _read("generic", "THNN.h")
 _header.parse(thnn_h)  # fail the build early on a malformed declaration
 
 ffibuilder = cffi.FFI()
-ffibuilder.cdef(_header.cdef(_read("THGeneral.h"), _read("generic", "THTensor.h"), thnn_h))
+ffibuilder.cdef(_header.cdef(_read("THGeneral.h"), _read("generic", "THTensor.h"), thnn_h)
+               + "\nuintptr_t THNN_trampoline(int k);\n")
 
 blas_lib = scipy_openblas32.get_lib_dir()
 extra_compile_args = ["-std=gnu11", "-O3", "-Wall", "-Wextra", "-Wno-unused-parameter"]
@@ -51,7 +52,9 @@ ffibuilder.set_source(
     "thnn._thnn",
     '#include "THNN.h"\n'
     f"static const char THNN_HEADER_TEXT[] = {_c_string(thnn_h)};\n"
-    "const char *THNN_headerText(void) { return THNN_HEADER_TEXT; }\n",
+    "const char *THNN_headerText(void) { return THNN_HEADER_TEXT; }\n"
+    # one call signature for every kernel, for the binding's C caller (thnn/_call.c)
+    + _header.trampolines(thnn_h),
     sources=sorted(os.path.relpath(p, ROOT) for p in glob.glob(os.path.join(SRC, "*.c"))),
     # the generic files are #included, so name them: an edit to one must rebuild
     depends=sorted(os.path.relpath(p, ROOT) for p in glob.glob(os.path.join(SRC, "**", "*.[ch]"), recursive=True)),

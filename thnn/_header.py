@@ -223,3 +223,41 @@ def cdef(general_h, tensor_h, thnn_h):
     for key, value in constants.items():
         text = text.replace(key, value)
     return text
+
+
+# scalar arguments of THNN.h as the binding's C caller (thnn/_call.c) passes
+# them: integers and bools from an int64 array, reals from a double array
+SCALAR_SLOTS = {"bool": "i", "int": "i", "int64_t": "i", "accreal": "d", "real": "d", "double": "d", "float": "d"}
+
+
+def trampolines(thnn_h):
+    """C source of one function per kernel and type (Float kernels first,
+    then Double, each in the header's order) with a single signature,
+
+        int f(THNNState *state, void *const *tensors, const int64_t *ints, const double *reals)
+
+    that calls the kernel with its tensor arguments from ``tensors``, its
+    integer and bool arguments from ``ints`` and its real ones from ``reals``,
+    each in order; and ``uintptr_t THNN_trampoline(int k)``, the address of
+    the k-th (0 past the end).  thnn/_call.c calls any kernel through them
+    without knowing its signature."""
+    functions = parse(thnn_h)
+    out, names = [], []
+    for real_name in TYPES:
+        for f in functions:
+            taken = {"t": 0, "i": 0, "d": 0}
+            args = ["s"]
+            for a in f.args[1:]:
+                slot = "t" if a.is_tensor else SCALAR_SLOTS[a.ctype]
+                value = f"{slot}[{taken[slot]}]"
+                taken[slot] += 1
+                args.append(f"{value} != 0" if a.ctype == "bool" else value)
+            name = f"THNN_{real_name}{f.name}"
+            names.append(f"T_{name}")
+            out.append(f"static int T_{name}(THNNState *s, void *const *t, const int64_t *i, const double *d)\n"
+                       f"{{ return {name}({', '.join(args)}); }}")
+    out.append("typedef int (*THNNTrampoline)(THNNState *, void *const *, const int64_t *, const double *);")
+    out.append("static const THNNTrampoline THNN_TRAMPOLINES[] = {\n  " + ",\n  ".join(names) + "\n};")
+    out.append("uintptr_t THNN_trampoline(int k)\n{\n"
+               f"  return k >= 0 && k < {len(names)} ? (uintptr_t)THNN_TRAMPOLINES[k] : 0;\n}}")
+    return "\n".join(out) + "\n"

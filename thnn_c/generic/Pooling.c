@@ -3,6 +3,9 @@
 #else
 
 #include "THLoop.h"
+#ifdef _OPENMP
+#include <omp.h>
+#endif
 
 /* The loops every spatial and volumetric pooling layer shares; the window
  * geometry is in THPooling.h.  Each layer's file checks its arguments in its
@@ -97,9 +100,10 @@ static void THNN_(Pool_maxPlane)(const real *in, real *out, int64_t *ind, const 
 
 /* The same for the 2x2 stride-2 window, an output row at a time in two
  * passes the compiler vectorizes: the maxima with a small code for where
- * each lies (bit 0: right column, bit 1: lower row), then the offsets. */
-TH_VECTOR_CLONES static void THNN_(Pool_maxRow2x2)(const real *r0, const real *r1, real *y, int64_t *yi,
-                                                   int64_t base, int64_t inW, int64_t outW)
+ * each lies (bit 0: right column, bit 1: lower row), then the offsets.
+ * Inlined into the clones of Pool_maxPlanes2x2. */
+static inline __attribute__((always_inline)) void THNN_(Pool_maxRow2x2)(
+    const real *r0, const real *r1, real *y, int64_t *yi, int64_t base, int64_t inW, int64_t outW)
 {
   int32_t code[256];
   for (int64_t o0 = 0; o0 < outW; o0 += 256) {
@@ -131,16 +135,78 @@ TH_VECTOR_CLONES static void THNN_(Pool_maxRow2x2)(const real *r0, const real *r
   }
 }
 
-static void THNN_(Pool_maxPlane2x2)(const real *in, real *out, int64_t *ind, const THPoolShape *s)
+/* A row too short for vectors (outW below 16): one pass, each window's
+ * offset kept as it goes. */
+static inline __attribute__((always_inline)) void THNN_(Pool_maxShortRow2x2)(
+    const real *a, const real *b, real *y, int64_t *yi, int64_t base, int64_t inW, int64_t outW)
+{
+  for (int64_t ow = 0; ow < outW; ow++) {
+    real best = a[2 * ow], v;
+    int64_t at = base + 2 * ow;
+    v = a[2 * ow + 1];
+    if (THNN_(Pool_beats)(v, best)) {
+      best = v;
+      at = base + 2 * ow + 1;
+    }
+    v = b[2 * ow];
+    if (THNN_(Pool_beats)(v, best)) {
+      best = v;
+      at = base + inW + 2 * ow;
+    }
+    v = b[2 * ow + 1];
+    if (THNN_(Pool_beats)(v, best)) {
+      best = v;
+      at = base + inW + 2 * ow + 1;
+    }
+    y[ow] = best;
+    yi[ow] = at;
+  }
+}
+
+/* Planes [p0, p1) of the 2x2 window: one call per share of planes, not per
+ * row (small planes, such as LeNet's 24x24, spent most of their time
+ * entering a clone for rows of 12). */
+TH_VECTOR_CLONES static void THNN_(Pool_maxPlanes2x2)(const real *in, real *out, int64_t *ind, const THPoolShape *s,
+                                                      int64_t p0, int64_t p1)
 {
   int64_t inH = s->in[1], inW = s->in[2], outH = s->out[1], outW = s->out[2];
-  for (int64_t t = 0; t < s->out[0]; t++)
-    for (int64_t oh = 0; oh < outH; oh++) {
-      int64_t base = (t * inH + 2 * oh) * inW;
-      THNN_(Pool_maxRow2x2)(in + base, in + base + inW, out + (t * outH + oh) * outW,
-                            ind + (t * outH + oh) * outW, base, inW, outW);
-    }
+  int64_t inPlane = THNN_(Pool_planeSize)(s->in), outPlane = THNN_(Pool_planeSize)(s->out);
+  for (int64_t p = p0; p < p1; p++)
+    for (int64_t t = 0; t < s->out[0]; t++)
+      for (int64_t oh = 0; oh < outH; oh++) {
+        int64_t base = (t * inH + 2 * oh) * inW, o = p * outPlane + (t * outH + oh) * outW;
+        const real *r0 = in + p * inPlane + base;
+        if (outW < 16)
+          THNN_(Pool_maxShortRow2x2)(r0, r0 + inW, out + o, ind + o, base, inW, outW);
+        else
+          THNN_(Pool_maxRow2x2)(r0, r0 + inW, out + o, ind + o, base, inW, outW);
+      }
 }
+
+/* Runs body(p0, p1) on shares of n planes of `elements` elements in all:
+ * on the calling thread alone when that is too little work to split. */
+#ifdef _OPENMP
+#define THNN_POOL_PLANES(n, elements, p0, p1, body)                                          \
+  do {                                                                                      \
+    int nt_ = THLoopThreads(elements);                                                      \
+    if (nt_ > 1) {                                                                          \
+      _Pragma("omp parallel num_threads(nt_)")                                              \
+      {                                                                                     \
+        int64_t p0 = (n) * omp_get_thread_num() / nt_, p1 = (n) * (omp_get_thread_num() + 1) / nt_; \
+        body;                                                                               \
+      }                                                                                     \
+    } else {                                                                                \
+      int64_t p0 = 0, p1 = (n);                                                             \
+      body;                                                                                 \
+    }                                                                                       \
+  } while (0)
+#else
+#define THNN_POOL_PLANES(n, elements, p0, p1, body) \
+  do {                                              \
+    int64_t p0 = 0, p1 = (n);                       \
+    body;                                           \
+  } while (0)
+#endif
 
 /* updateOutput of max pooling over the windows of g (the same for every
  * plane): output and indices resized to the output of s.  The 2x2 rows are
@@ -161,15 +227,26 @@ static int THNN_(Pool_maxOutput)(THNNState *state, THTensor *input, THTensor *ou
   int64_t inPlane = THNN_(Pool_planeSize)(s->in), outPlane = THNN_(Pool_planeSize)(s->out);
   const real *in = THTensor_(data)(x);
   real *out = THTensor_(data)(output);
-  int64_t *ind = THLongTensor_data(indices);
-  for (int64_t p = 0; p < s->batch * s->planes; p++) {
-    if (fast2x2)
-      THNN_(Pool_maxPlane2x2)(in + p * inPlane, out + p * outPlane, ind + p * outPlane, s);
-    else
+  int64_t *ind = THLongTensor_data(indices), planes = s->batch * s->planes;
+  if (fast2x2) {
+    THNN_POOL_PLANES(planes, planes * inPlane, p0, p1, THNN_(Pool_maxPlanes2x2)(in, out, ind, s, p0, p1));
+  } else {
+    for (int64_t p = 0; p < planes; p++)
       THNN_(Pool_maxPlane)(in + p * inPlane, out + p * outPlane, ind + p * outPlane, s, g);
   }
   THTensor_(release)(&xTmp);
   return 0;
+}
+
+/* Planes [p0, p1) of gi zeroed, then go[o] added at ind[o] of each, in output order. */
+static void THNN_(Pool_scatterPlanes)(const real *go, const int64_t *ind, real *gi, const THPoolShape *s,
+                                      int64_t p0, int64_t p1)
+{
+  int64_t inPlane = THNN_(Pool_planeSize)(s->in), outPlane = THNN_(Pool_planeSize)(s->out);
+  memset(gi + p0 * inPlane, 0, (size_t)((p1 - p0) * inPlane) * sizeof(real));
+  for (int64_t p = p0; p < p1; p++)
+    for (int64_t o = p * outPlane; o < (p + 1) * outPlane; o++)
+      gi[p * inPlane + ind[o]] += go[o];
 }
 
 /* updateGradInput of every pooling whose output o took the input element
@@ -186,15 +263,10 @@ static int THNN_(Pool_indexGradInput)(THNNState *state, THTensor *input, THTenso
   const THTensor *g = THTensor_(contiguous)(state, gradOutput, &gTmp);
   const THLongTensor *ix = g ? THLongTensor_contiguous(state, indices, &iTmp) : NULL;
   if (ix) {
-    int64_t inPlane = THNN_(Pool_planeSize)(s->in), outPlane = THNN_(Pool_planeSize)(s->out);
-    for (int64_t p = 0; p < s->batch * s->planes; p++) {
-      const real *go = THTensor_(data)(g) + p * outPlane;
-      const int64_t *ind = THLongTensor_data(ix) + p * outPlane;
-      real *gi = THTensor_(data)(gradInput) + p * inPlane;
-      memset(gi, 0, (size_t)inPlane * sizeof(real));
-      for (int64_t o = 0; o < outPlane; o++)
-        gi[ind[o]] += go[o];
-    }
+    int64_t planes = s->batch * s->planes;
+    THNN_POOL_PLANES(planes, planes * THNN_(Pool_planeSize)(s->in), p0, p1,
+                     THNN_(Pool_scatterPlanes)(THTensor_(data)(g), THLongTensor_data(ix),
+                                               THTensor_(data)(gradInput), s, p0, p1));
   }
   THTensor_(release)(&gTmp);
   THLongTensor_release(&iTmp);

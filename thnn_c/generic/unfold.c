@@ -191,6 +191,7 @@ static int THNNConv_sameRows(const THNNConvGeometry *g)
 #endif
 #define THNN_CONV_DIRECT_PLANES 8      /* output planes in one block of accumulators */
 #define THNN_CONV_DIRECT_VECTORS 2     /* vectors of an output row in that block */
+#define THNN_CONV_GROUP_BYTES (256 << 10)   /* the weight gradient's buffers for the samples a thread holds */
 
 #endif /* THNN_UNFOLD_SHARED */
 
@@ -321,18 +322,33 @@ static void THNN_(convFillBias)(real *data, const THTensor *bias, int64_t nPlane
  * planes of rows `rowLength` long, its padW zeros, the row and zeros to the
  * end), so that every tap reads a contiguous run of a padded row.
  *
- * Output.  A block of PLANES output planes times VECTORS vectors of one
- * output row sits in registers; for every input plane and tap it reads
- * VECTORS vectors of input and adds them times the tap's weight of each of
- * the PLANES planes.  The weights are repacked as wp[plane block][input
- * plane][tap][PLANES] (the planes past nOther are 0 and their results are
- * dropped), so one block reads them in order.
+ * Output.  A block of PLANES output planes times VECTORS vectors of output
+ * sits in registers; for every input plane and tap it reads VECTORS vectors
+ * of input and adds them times the tap's weight of each of the PLANES
+ * planes.  The weights are repacked as wp[plane block][input plane][tap]
+ * [PLANES] (the planes past nOther are 0 and their results are dropped), so
+ * one block reads them in order.
+ *
+ * Two layouts of the output pixels in those vectors:
+ * - by rows: the vectors hold BLOCK_WIDTH pixels of one output row (the
+ *   padded rows are outW rounded up to BLOCK_WIDTH long, plus the kernel's
+ *   span), for wide images;
+ * - flat (steps of 1 both ways): the padded rows are exactly as long as the
+ *   padded input row, and output pixel (y, x) is entry q = y * rowLength + x
+ *   of a flat run of Q = (outH - 1) * rowLength + outW entries, whose tap
+ *   reads entry q + tap offset of the padded plane.  The entries with x >=
+ *   outW are computed and dropped.  For narrow images (LeNet's 8x8 and 24x24
+ *   outputs), where rows of BLOCK_WIDTH would be mostly empty: it runs on
+ *   whichever of the two fills more lanes with pixels that are kept.
+ * A flat block is written to a buffer of the run, whose rows are copied
+ * out after.
  *
  * Weight gradient.  For GRAD_PLANES output planes and GRAD_TAPS taps of one
  * input plane, GRAD_PLANES x GRAD_TAPS vectors sum gradOutput times what the
- * tap sees over a sample's output pixels, a vector at a time (the last of a
- * row with zeros past its end, in both factors); each vector's lanes are
- * then added into the gradient.
+ * tap sees over a sample's output pixels, a vector at a time (gradOutput is
+ * copied into the same layout, with zeros in the dropped entries; the image
+ * is masked to 0 there too, as 0 * inf would be NaN); each vector's lanes
+ * are then added into the gradient.
  *
  * On AVX-512 these loops are about twice as fast as the matrix products when
  * OpenBLAS runs AVX2 kernels, and they skip the columns. */
@@ -344,57 +360,93 @@ typedef real THNN_(ConvVector) __attribute__((vector_size(64), aligned(sizeof(re
 #define THNN_CONV_GRAD_TAPS 3
 
 typedef struct THNN_(ConvDirect) {
+  int flat;                          /* the flat layout (see above), else by rows */
   int64_t rowLength, paddedPlane;    /* a padded row; a padded plane */
-  int64_t padSize;                   /* a padded image */
-  int64_t gradRow, gradSize;         /* the weight gradient's copy of gradOutput: its rows, its size */
+  int64_t run;                       /* flat: the entries computed per plane (Q rounded up to BLOCK_WIDTH) */
+  int64_t imageSize;                 /* the padded image, and room for the last block to read past its end */
+  int64_t gradRow, gradPlane;        /* the weight gradient's copy of gradOutput: a row, a plane */
+  int64_t gradSize, outSize;         /* that copy; the flat forward's output planes (DIRECT_PLANES runs) */
+  int64_t padSize;                   /* per sample: the padded image, the gradOutput copy, the flat output */
+  int group;                         /* samples a thread holds at once (their buffers follow each other) */
   int nTap;                          /* kH * kW */
   int64_t *tap;                      /* offset of each tap in the padded image */
-  real *padded;                      /* per thread: one padded image, then (for the gradient) one gradOutput */
+  real *kept;                        /* flat: 1 for the entries of a run that are output pixels, else 0 */
+  real *padded;                      /* the per-thread buffers */
 } THNN_(ConvDirect);
 
-/* d for geometry g, nThreads threads and nGrad planes of gradOutput (0
- * without the weight gradient); -1 when out of memory. */
-static int THNN_(convDirectStart)(THNNState *state, const THNNConvGeometry *g, int nThreads, int64_t nGrad,
-                                  THNN_(ConvDirect) *d)
+/* Whether the flat layout keeps more lanes busy than rows do (steps of 1). */
+static int THNN_(convDirectFlat)(const THNNConvGeometry *g)
 {
-  int64_t widthUp = (g->outW + THNN_CONV_BLOCK_WIDTH - 1) / THNN_CONV_BLOCK_WIDTH * THNN_CONV_BLOCK_WIDTH;
-  d->rowLength = widthUp + THNNConv_span(g->kW, g->dilationW) - 1;
+  const int64_t B = THNN_CONV_BLOCK_WIDTH;
+  if (g->dH != 1 || g->dW != 1)
+    return 0;
+  int64_t rowLength = g->outW + THNNConv_span(g->kW, g->dilationW) - 1;
+  int64_t run = ((g->outH - 1) * rowLength + g->outW + B - 1) / B * B;
+  int64_t rowsUp = (g->outW + B - 1) / B * B;
+  /* kept pixels per lane computed: outH*outW / run flat, outW / rowsUp by rows */
+  return g->outW * run < g->outH * g->outW * rowsUp;
+}
+
+/* d for geometry g, nThreads threads, nGrad planes of gradOutput (0
+ * without the weight gradient) and buffers for up to maxGroup samples per
+ * thread, as many as fit in THNN_CONV_GROUP_BYTES (at least one); -1 when
+ * out of memory. */
+static int THNN_(convDirectStart)(THNNState *state, const THNNConvGeometry *g, int nThreads, int64_t nGrad,
+                                  int64_t maxGroup, THNN_(ConvDirect) *d)
+{
+  const int64_t B = THNN_CONV_BLOCK_WIDTH;
+  int64_t widthUp = (g->outW + B - 1) / B * B;
+  d->flat = THNN_(convDirectFlat)(g);
+  d->rowLength = (d->flat ? g->outW : widthUp) + THNNConv_span(g->kW, g->dilationW) - 1;
   d->paddedPlane = (g->inH + 2 * (int64_t)g->padH) * d->rowLength;
-  d->gradRow = widthUp;
-  d->gradSize = nGrad * g->outH * widthUp;
-  d->padSize = g->nPlane * d->paddedPlane + d->gradSize;
+  d->run = d->flat ? ((g->outH - 1) * d->rowLength + g->outW + B - 1) / B * B : 0;
+  /* (whole vectors, so that the gradOutput copy after it is aligned) */
+  d->imageSize = (g->nPlane * d->paddedPlane + (d->flat ? B : 0) + THNN_CONV_LANES - 1) / THNN_CONV_LANES *
+                 THNN_CONV_LANES;
+  d->gradRow = d->flat ? d->rowLength : widthUp;
+  d->gradPlane = d->flat ? d->run : g->outH * widthUp;
+  d->gradSize = nGrad * d->gradPlane;
+  d->outSize = d->flat && !nGrad ? THNN_CONV_DIRECT_PLANES * d->run : 0;
+  d->padSize = (d->imageSize + d->gradSize + d->outSize + B - 1) / B * B;
+  int64_t group = THNN_CONV_GROUP_BYTES / (int64_t)sizeof(real) / d->padSize;
+  d->group = (int)(group > maxGroup ? maxGroup : group < 1 ? 1 : group);
   d->nTap = g->kH * g->kW;
   d->tap = THAlloc((size_t)d->nTap * sizeof(int64_t));
-  d->padded = THAlloc((size_t)(nThreads * d->padSize) * sizeof(real));
-  if (!d->tap || !d->padded) {
+  d->kept = THAlloc((size_t)d->run * sizeof(real));
+  d->padded = THAlloc((size_t)(nThreads * d->group * d->padSize) * sizeof(real));
+  if (!d->tap || (d->run && !d->kept) || !d->padded) {
     THFree(d->tap);
+    THFree(d->kept);
     THFree(d->padded);
     return THError(state, "out of memory for a convolution's padded images");
   }
   for (int i = 0; i < g->kH; i++)
     for (int j = 0; j < g->kW; j++)
       d->tap[i * g->kW + j] = (int64_t)i * g->dilationH * d->rowLength + (int64_t)j * g->dilationW;
+  for (int64_t q = 0; q < d->run; q++)
+    d->kept[q] = q % d->rowLength < g->outW && q / d->rowLength < g->outH;
   return 0;
 }
 
 static void THNN_(convDirectEnd)(THNN_(ConvDirect) *d)
 {
   THFree(d->tap);
+  THFree(d->kept);
   THFree(d->padded);
 }
 
-/* out planes [o0, o0 + PLANES) of nOther, row y, pixels [x, x + BLOCK_WIDTH)
- * of outW: bias plus the sum over input planes and taps (see above). */
+/* Output planes [o0, o0 + PLANES) of nOther, BLOCK_WIDTH pixels from the
+ * padded image at `in` on: bias plus the sum over input planes and taps (see
+ * above), the first `width` of each plane o written to dst + (o0 + o) * dstPlane. */
 THNN_CONV_DIRECT_TARGET
-static void THNN_(convDirectBlock)(const THNNConvGeometry *g, const THNN_(ConvDirect) *d, const real *padded,
-                                   const real *wp, const real *bp, int64_t o0, int64_t nOther, int64_t y,
-                                   int64_t x, real *out)
+static void THNN_(convDirectBlock)(const THNNConvGeometry *g, const THNN_(ConvDirect) *d, const real *in,
+                                   const real *wp, const real *bp, int64_t o0, int64_t nOther, real *dst,
+                                   int64_t dstPlane, int64_t width)
 {
   THNN_(ConvVector) acc[THNN_CONV_DIRECT_PLANES][THNN_CONV_DIRECT_VECTORS];
   for (int o = 0; o < THNN_CONV_DIRECT_PLANES; o++)
     for (int v = 0; v < THNN_CONV_DIRECT_VECTORS; v++)
       acc[o][v] = (THNN_(ConvVector)){0} + bp[o];
-  const real *in = padded + y * g->dH * d->rowLength + x;
   for (int64_t c = 0; c < g->nPlane; c++, in += d->paddedPlane)
     for (int t = 0; t < d->nTap; t++, wp += THNN_CONV_DIRECT_PLANES)
       for (int v = 0; v < THNN_CONV_DIRECT_VECTORS; v++) {
@@ -404,14 +456,13 @@ static void THNN_(convDirectBlock)(const THNNConvGeometry *g, const THNN_(ConvDi
           acc[o][v] += wp[o] * pixels;
       }
   /* (through a copy of each vector: acc itself is never addressed, so that it stays in registers) */
-  int64_t width = g->outW - x < THNN_CONV_BLOCK_WIDTH ? g->outW - x : THNN_CONV_BLOCK_WIDTH;
   for (int o = 0; o < THNN_CONV_DIRECT_PLANES && o0 + o < nOther; o++) {
     real row[THNN_CONV_BLOCK_WIDTH];
     for (int v = 0; v < THNN_CONV_DIRECT_VECTORS; v++) {
       THNN_(ConvVector) vector = acc[o][v];
       memcpy(row + v * THNN_CONV_LANES, &vector, sizeof(vector));
     }
-    memcpy(out + (o0 + o) * g->outH * g->outW + y * g->outW + x, row, (size_t)width * sizeof(real));
+    memcpy(dst + (o0 + o) * dstPlane, row, (size_t)width * sizeof(real));
   }
 }
 
@@ -430,16 +481,70 @@ static int THNN_(convDirectWorth)(const THNNConvGeometry *g, const THNNConvPlan 
 #endif
 }
 
-/* The calling thread's padded image, filled with the image and its zeros. */
+/* `rows` rows of `width` elements from src (rows srcPitch apart) to dst
+ * (dstPitch apart).  Short rows are copied inline: a call of memcpy per row
+ * of 8 or 24 elements cost LeNet's convolutions more than their arithmetic
+ * (hence no-tree-loop-distribute-patterns, which would make it a call again). */
+__attribute__((optimize("no-tree-loop-distribute-patterns")))
+static void THNN_(convCopyRows)(real *dst, int64_t dstPitch, const real *src, int64_t srcPitch, int64_t rows,
+                                int64_t width)
+{
+  if (dstPitch == width && srcPitch == width) {
+    memcpy(dst, src, (size_t)(rows * width) * sizeof(real));
+  } else if (width >= 64) {
+    for (int64_t r = 0; r < rows; r++)
+      memcpy(dst + r * dstPitch, src + r * srcPitch, (size_t)width * sizeof(real));
+  } else {
+    for (int64_t r = 0; r < rows; r++)
+      for (int64_t x = 0; x < width; x++)
+        dst[r * dstPitch + x] = src[r * srcPitch + x];
+  }
+}
+
+/* Whether the n values at x are all finite (no infinity, no NaN). */
+static int THNN_(convAllFinite)(const real *x, int64_t n)
+{
+  int finite = 1;
+  for (int64_t i = 0; i < n; i++)
+    finite &= x[i] - x[i] == 0;   /* NaN for an infinity or a NaN */
+  return finite;
+}
+
+/* The buffers of one sample at `padded`: the padded image filled with the image and its zeros. */
+static void THNN_(convDirectPadInto)(const THNNConvGeometry *g, const THNN_(ConvDirect) *d, const real *image,
+                                     real *padded)
+{
+  THNN_(convZero)(padded, d->imageSize);
+  for (int64_t c = 0; c < g->nPlane; c++)
+    THNN_(convCopyRows)(padded + c * d->paddedPlane + g->padH * d->rowLength + g->padW, d->rowLength,
+                        image + c * g->inH * g->inW, g->inW, g->inH, g->inW);
+}
+
+/* The calling thread's first buffers, holding the padded image. */
 static real *THNN_(convDirectPad)(const THNNConvGeometry *g, const THNN_(ConvDirect) *d, const real *image)
 {
-  real *padded = d->padded + THNNConv_threadId() * d->padSize;
-  THNN_(convZero)(padded, d->padSize - d->gradSize);
-  for (int64_t c = 0; c < g->nPlane; c++)
-    for (int64_t y = 0; y < g->inH; y++)
-      memcpy(padded + c * d->paddedPlane + (y + g->padH) * d->rowLength + g->padW,
-             image + (c * g->inH + y) * g->inW, (size_t)g->inW * sizeof(real));
+  real *padded = d->padded + THNNConv_threadId() * d->group * d->padSize;
+  THNN_(convDirectPadInto)(g, d, image, padded);
   return padded;
+}
+
+/* One sample's output planes [o0, o0 + PLANES) of nOther from its padded image. */
+static void THNN_(convDirectPlanes)(const THNNConvGeometry *g, const THNN_(ConvDirect) *d, const real *pad,
+                                    const real *wp, const real *bp, int64_t o0, int64_t nOther, real *out)
+{
+  const int64_t B = THNN_CONV_BLOCK_WIDTH, area = g->outH * g->outW;
+  if (d->flat) {   /* the run, then its rows */
+    real *run = (real *)pad + d->imageSize + d->gradSize;
+    for (int64_t q = 0; q < d->run; q += B)
+      THNN_(convDirectBlock)(g, d, pad + q, wp, bp, 0, nOther - o0, run + q, d->run, B);
+    for (int64_t o = 0; o < THNN_CONV_DIRECT_PLANES && o0 + o < nOther; o++)
+      THNN_(convCopyRows)(out + (o0 + o) * area, g->outW, run + o * d->run, d->rowLength, g->outH, g->outW);
+    return;
+  }
+  for (int64_t y = 0; y < g->outH; y++)
+    for (int64_t x = 0; x < g->outW; x += B)
+      THNN_(convDirectBlock)(g, d, pad + y * g->dH * d->rowLength + x, wp, bp, o0, nOther, out + y * g->outW + x,
+                             area, g->outW - x < B ? g->outW - x : B);
 }
 
 /* other = w * image convolved, for every sample (see above); w is
@@ -453,7 +558,7 @@ static int THNN_(convDirectMultiply)(THNNState *state, const THNNConvGeometry *g
   real *wp = THAlloc((size_t)(wpSize + nBlocks * P) * sizeof(real));
   if (!wp)
     return THError(state, "out of memory for a convolution's repacked weight");
-  if (THNN_(convDirectStart)(state, g, p->nThreads, 0, &d) != 0) {
+  if (THNN_(convDirectStart)(state, g, p->nThreads, 0, 1, &d) != 0) {
     THFree(wp);
     return -1;
   }
@@ -469,54 +574,73 @@ static int THNN_(convDirectMultiply)(THNNState *state, const THNNConvGeometry *g
   for (int64_t n = 0; n < p->batch; n++) {
     const real *pad = THNN_(convDirectPad)(g, &d, image + n * p->imageSize);
     for (int64_t b = 0; b < nBlocks; b++)
-      for (int64_t y = 0; y < g->outH; y++)
-        for (int64_t x = 0; x < g->outW; x += THNN_CONV_BLOCK_WIDTH)
-          THNN_(convDirectBlock)(g, &d, pad, wp + b * P * p->K, bp + b * P, b * P, p->nOther, y, x,
-                                 other + n * p->nOther * p->area);
+      THNN_(convDirectPlanes)(g, &d, pad, wp + b * P * p->K, bp + b * P, b * P, p->nOther,
+                              other + n * p->nOther * p->area);
   }
   THFree(wp);
   THNN_(convDirectEnd)(&d);
   return 0;
 }
 
-/* gw[o * K + t] += alpha * sum over the output pixels of one sample of
- * gradOutput plane o times what tap t of the padded plane sees, for planes
- * o0.. and taps t0.. of a GRAD_PLANES x GRAD_TAPS block (see above; grad is
- * gradOutput with rows d->gradRow long, zeros past outW; gw points at the
- * plane's taps; planes and taps past the ends are computed on the last one
- * and dropped).  Past outW the image is set to 0 too (by a mask of the
- * lanes inside), as 0 * inf would be NaN. */
+/* gw[o * K + t] += alpha * sum over the output pixels of `count` samples
+ * of gradOutput plane o times what tap t of input plane c sees, for planes
+ * o0.. and taps t0.. of a GRAD_PLANES x GRAD_TAPS block (see above; the
+ * samples' buffers are padSize apart from `buffers` on, each holding the
+ * padded image, then gradOutput in the layout of d, zeros where no pixel
+ * is; gw points at plane c's taps; planes and taps past the ends are
+ * computed on the last one and dropped).  Where no pixel is, gradOutput
+ * is 0 and the image is set to 0 too when `masked` (by a mask of the lanes
+ * kept), as 0 * inf would be NaN; without infinities or NaN in the images
+ * that changes nothing, and the loop without the masks is faster. */
 THNN_CONV_DIRECT_TARGET
-static void THNN_(convDirectGradBlock)(const THNNConvGeometry *g, const THNN_(ConvDirect) *d, const real *plane,
-                                       const real *grad, int64_t o0, int64_t nOther, int t0, real *gw, int64_t K,
-                                       real alpha)
+static void THNN_(convDirectGradBlock)(const THNNConvGeometry *g, const THNN_(ConvDirect) *d, const real *buffers,
+                                       int count, int masked, int64_t c, int64_t o0, int64_t nOther, int t0,
+                                       real *gw, int64_t K, real alpha)
 {
   enum { GP = THNN_CONV_GRAD_PLANES, GT = THNN_CONV_GRAD_TAPS };
   THNN_(ConvVector) acc[GP][GT], lane;
-  const real *gy[GP];
   int64_t tap[GT];
-  for (int o = 0; o < GP; o++) {
-    gy[o] = grad + (o0 + o < nOther ? o0 + o : nOther - 1) * g->outH * d->gradRow;
+  for (int o = 0; o < GP; o++)
     for (int t = 0; t < GT; t++)
       acc[o][t] = (THNN_(ConvVector)){0};
-  }
   for (int t = 0; t < GT; t++)
     tap[t] = d->tap[t0 + t < d->nTap ? t0 + t : d->nTap - 1];
   for (int l = 0; l < THNN_CONV_LANES; l++)
     lane[l] = l;
-  for (int64_t y = 0; y < g->outH; y++) {
+  /* flat: one row of the whole run, the lanes kept read from d->kept; by rows: outH rows of outW */
+  int64_t rows = d->flat ? 1 : g->outH, width = d->flat ? d->run : g->outW;
+  for (int s = 0; s < count; s++)
+  for (int64_t y = 0; y < rows; y++) {
+    const real *plane = buffers + s * d->padSize + c * d->paddedPlane, *gy[GP];
+    for (int o = 0; o < GP; o++)
+      gy[o] = buffers + s * d->padSize + d->imageSize + (o0 + o < nOther ? o0 + o : nOther - 1) * d->gradPlane;
     const real *in = plane + y * g->dH * d->rowLength;
-    for (int64_t x = 0; x < g->outW; x += THNN_CONV_LANES) {
-      __typeof__(lane < lane) inside = lane < (THNN_(ConvVector)){0} + (real)(g->outW - x);
+    for (int64_t x = 0; x < width; x += THNN_CONV_LANES) {
       THNN_(ConvVector) gv[GP];
-      for (int o = 0; o < GP; o++)
+      for (int o = 0; o < GP; o++) {
         memcpy(&gv[o], gy[o] + y * d->gradRow + x, sizeof(gv[o]));
-      for (int t = 0; t < GT; t++) {
-        THNN_(ConvVector) pixels;
-        memcpy(&pixels, in + tap[t] + x, sizeof(pixels));
-        pixels = (THNN_(ConvVector))((__typeof__(inside))pixels & inside);
-        for (int o = 0; o < GP; o++)
-          acc[o][t] += gv[o] * pixels;
+        __asm__("" : "+v"(gv[o]));   /* loaded once into a register, not again by each of the GT products */
+      }
+      if (masked) {
+        THNN_(ConvVector) kept;
+        if (d->flat)
+          memcpy(&kept, d->kept + x, sizeof(kept));
+        __typeof__(lane < lane) inside = d->flat ? kept > (THNN_(ConvVector)){0}
+                                                 : lane < (THNN_(ConvVector)){0} + (real)(g->outW - x);
+        for (int t = 0; t < GT; t++) {
+          THNN_(ConvVector) pixels;
+          memcpy(&pixels, in + tap[t] + x, sizeof(pixels));
+          pixels = (THNN_(ConvVector))((__typeof__(inside))pixels & inside);
+          for (int o = 0; o < GP; o++)
+            acc[o][t] += gv[o] * pixels;
+        }
+      } else {
+        for (int t = 0; t < GT; t++) {
+          THNN_(ConvVector) pixels;
+          memcpy(&pixels, in + tap[t] + x, sizeof(pixels));
+          for (int o = 0; o < GP; o++)
+            acc[o][t] += gv[o] * pixels;
+        }
       }
     }
   }
@@ -530,22 +654,26 @@ static void THNN_(convDirectGradBlock)(const THNNConvGeometry *g, const THNN_(Co
     }
 }
 
-/* gw [nOther, K] += alpha * what one sample's image and gradOutput gy give
- * (see above), in the calling thread's buffers. */
+/* gw [nOther, K] += alpha * what `count` consecutive samples (images from
+ * `image` on, gradOutputs from `gy` on) give (see above), in the buffers at
+ * `buffers` (room for count samples). */
 static void THNN_(convDirectGrad)(const THNNConvGeometry *g, const THNN_(ConvDirect) *d, const real *image,
-                                  const real *gy, int64_t nOther, real *gw, real alpha)
+                                  const real *gy, int count, int64_t nOther, real *gw, real alpha, real *buffers)
 {
-  const int64_t K = g->nPlane * d->nTap;
-  const real *padded = THNN_(convDirectPad)(g, d, image);
-  real *grad = (real *)padded + d->padSize - d->gradSize;
-  THNN_(convZero)(grad, d->gradSize);
-  for (int64_t r = 0; r < nOther * g->outH; r++)
-    memcpy(grad + r * d->gradRow, gy + r * g->outW, (size_t)g->outW * sizeof(real));
+  const int64_t K = g->nPlane * d->nTap, area = g->outH * g->outW, imageSize = g->nPlane * g->inH * g->inW;
+  int masked = !THNN_(convAllFinite)(image, count * imageSize);
+  for (int s = 0; s < count; s++) {
+    real *padded = buffers + s * d->padSize, *grad = padded + d->imageSize;
+    THNN_(convDirectPadInto)(g, d, image + s * imageSize, padded);
+    THNN_(convZero)(grad, d->gradSize);
+    for (int64_t o = 0; o < nOther; o++)
+      THNN_(convCopyRows)(grad + o * d->gradPlane, d->gradRow, gy + (s * nOther + o) * area, g->outW, g->outH,
+                          g->outW);
+  }
   for (int64_t o = 0; o < nOther; o += THNN_CONV_GRAD_PLANES)
     for (int64_t c = 0; c < g->nPlane; c++)
       for (int t = 0; t < d->nTap; t += THNN_CONV_GRAD_TAPS)
-        THNN_(convDirectGradBlock)(g, d, padded + c * d->paddedPlane, grad, o, nOther, t, gw + c * d->nTap, K,
-                                   alpha);
+        THNN_(convDirectGradBlock)(g, d, buffers, count, masked, c, o, nOther, t, gw + c * d->nTap, K, alpha);
 }
 
 #undef THNN_CONV_LANES
@@ -613,6 +741,59 @@ static int THNN_(convMultiplyFold)(THNNState *state, const THNNConvGeometry *g, 
   return failed ? THNNConv_blasError(state, p) : 0;
 }
 
+/* The weight gradient by the direct loops: thread share t of the batch (a
+ * fixed part, whichever thread runs it) sums into sums + t * nOther*K, the
+ * samples of a share taken `group` at a time so that the sums over them
+ * are added once per group (narrow images, such as LeNet's, spent most of
+ * the time adding up the vectors of a single sample). */
+static int THNN_(convDirectGradShares)(THNNState *state, const THNNConvGeometry *g, const THNNConvPlan *p,
+                                       const real *image, const real *other, real *sums, real alpha)
+{
+  THNN_(ConvDirect) d;
+  TH_TRY(THNN_(convDirectStart)(state, g, p->nThreads, p->nOther, (p->batch + p->nThreads - 1) / p->nThreads, &d));
+  int64_t wSize = p->nOther * p->K, group = d.group;
+#ifdef _OPENMP
+#pragma omp parallel for num_threads(p->nThreads) schedule(static, 1) if (p->nThreads > 1)
+#endif
+  for (int t = 0; t < p->nThreads; t++) {
+    int64_t n0 = p->batch * t / p->nThreads, n1 = p->batch * (t + 1) / p->nThreads;
+    real *buffers = d.padded + (int64_t)THNNConv_threadId() * d.group * d.padSize;
+    for (int64_t n = n0; n < n1; n += group) {
+      int count = (int)(n1 - n < group ? n1 - n : group);
+      THNN_(convDirectGrad)(g, &d, image + n * p->imageSize, other + n * p->nOther * p->area, count,
+                            p->nOther, sums + t * wSize, alpha, buffers);
+    }
+  }
+  THNN_(convDirectEnd)(&d);
+  return 0;
+}
+
+/* The weight gradient by the matrix products: as convDirectGradShares, a
+ * share of the batch per thread, summed into sums + thread * nOther*K. */
+static int THNN_(convGradWeightColumns)(THNNState *state, const THNNConvGeometry *g, const THNNConvPlan *p,
+                                        const real *image, const real *other, real *sums, real *columns,
+                                        real alpha)
+{
+  int failed = 0;
+  int64_t wSize = p->nOther * p->K;
+#ifdef _OPENMP
+#pragma omp parallel for num_threads(p->nThreads) schedule(static) reduction(|:failed) if (p->nThreads > 1)
+#endif
+  for (int64_t n = 0; n < p->batch; n++) {
+    THNNState local = {0};
+    int t = THNNConv_threadId();
+    const real *img = image + n * p->imageSize, *cols = img, *grad = other + n * p->nOther * p->area;
+    if (!p->direct) {
+      real *buffer = columns + t * p->K * p->area;
+      THNN_(unfoldedCopy)(g, img, buffer);
+      cols = buffer;
+    }
+    failed |= THBlas_(gemm)(&local, 't', 'n', p->K, p->nOther, p->area, alpha, cols, p->area,
+                            grad, p->area, 1, sums + t * wSize, p->K) != 0;
+  }
+  return failed ? THNNConv_blasError(state, p) : 0;
+}
+
 /* gw [nOther, K] += scale * sum over samples of other * columns(image)^T.
  * One thread adds straight into gw; several each sum their samples into
  * their part of `partial` (nThreads * nOther*K reals), added to gw after.
@@ -622,40 +803,17 @@ static int THNN_(convGradWeight)(THNNState *state, const THNNConvGeometry *g, co
                                  const real *image, const real *other, real *gw, THTensor *columnBuffer,
                                  real *partial, accreal scale)
 {
-  int failed = 0, single = p->nThreads == 1, directly = THNN_(convDirectWorth)(g, p);
+  int single = p->nThreads == 1, directly = THNN_(convDirectWorth)(g, p);
   int64_t wSize = p->nOther * p->K, none[3] = {0, p->K, p->area};
-  THNN_(ConvDirect) d;
   TH_TRY(directly ? THTensor_(resizeNd)(state, columnBuffer, 3, none)
                   : THNN_(convResizeColumns)(state, columnBuffer, p));
-  if (directly)
-    TH_TRY(THNN_(convDirectStart)(state, g, p->nThreads, p->nOther, &d));
-  real *columns = THTensor_(data)(columnBuffer);
+  real *sums = single ? gw : partial, alpha = single ? (real)scale : 1;
   if (!single)
     THNN_(convZero)(partial, p->nThreads * wSize);
-#ifdef _OPENMP
-#pragma omp parallel for num_threads(p->nThreads) schedule(static) reduction(|:failed) if (p->nThreads > 1)
-#endif
-  for (int64_t n = 0; n < p->batch; n++) {
-    THNNState local = {0};
-    int t = THNNConv_threadId();
-    const real *img = image + n * p->imageSize, *cols = img, *grad = other + n * p->nOther * p->area;
-    real *sums = single ? gw : partial + t * wSize, alpha = single ? (real)scale : 1;
-    if (directly) {
-      THNN_(convDirectGrad)(g, &d, img, grad, p->nOther, sums, alpha);
-      continue;
-    }
-    if (!p->direct) {
-      real *buffer = columns + t * p->K * p->area;
-      THNN_(unfoldedCopy)(g, img, buffer);
-      cols = buffer;
-    }
-    failed |= THBlas_(gemm)(&local, 't', 'n', p->K, p->nOther, p->area, alpha, cols, p->area,
-                            grad, p->area, 1, sums, p->K) != 0;
-  }
   if (directly)
-    THNN_(convDirectEnd)(&d);
-  if (failed)
-    return THNNConv_blasError(state, p);
+    TH_TRY(THNN_(convDirectGradShares)(state, g, p, image, other, sums, alpha));
+  else
+    TH_TRY(THNN_(convGradWeightColumns)(state, g, p, image, other, sums, THTensor_(data)(columnBuffer), alpha));
   for (int t = 0; !single && t < p->nThreads; t++)
     for (int64_t k = 0; k < wSize; k++)
       gw[k] += (real)(scale * partial[t * wSize + k]);
