@@ -13,6 +13,7 @@ from .Criterion import Criterion
 _FLOATS = (np.dtype(np.float32), np.dtype(np.float64))
 _ARRAYS = (np.ndarray, CudaTensor)
 _F32, _F64 = _FLOATS
+_ON_DEVICE = object()   # Module._host_dtype() of a module whose parameters are on a device
 _CONVERTED = _FLOATS + (np.dtype(np.float16),)   # type() converts half arrays too (a CudaHalf Torch7 file's)
 
 
@@ -266,6 +267,25 @@ class Module:
         module, name, _ = entries[0]
         return getattr(module, name).dtype
 
+    def _host_dtype(self):
+        """_dtype() of a module whose parameters are on the host; _ON_DEVICE
+        when its first parameter is on a CUDA device (Module._kernels' fast
+        path: a host input to a device module goes on to the error)."""
+        cls = type(self)
+        if cls._plain_parameters and cls._dtype is Module._dtype:   # _dtype's fast path, knowing the place
+            d = self.__dict__
+            for p, g in self._parameter_names:
+                param = d.get(p)
+                if param is None:
+                    continue
+                if type(param) is np.ndarray and type(d.get(g)) is np.ndarray:
+                    return param.dtype
+                break
+            else:
+                return None
+        expected = self._dtype()
+        return _ON_DEVICE if expected is not None and isinstance(_first_parameter(self), CudaTensor) else expected
+
     def clearState(self):
         """Drop output, gradInput and work buffers (before saving a model)."""
         self.output = None
@@ -378,9 +398,8 @@ class Module:
             dtype = input.dtype
             backend = thnn.Float if dtype is _F32 else thnn.Double if dtype is _F64 else None
             if backend is not None:
-                expected = self._dtype()
-                if expected is None or ((expected is dtype or expected == dtype)
-                                        and type(_first_parameter(self)) is not CudaTensor):
+                expected = self._host_dtype()
+                if expected is None or expected is dtype or (expected is not _ON_DEVICE and expected == dtype):
                     return backend
         if isinstance(input, CudaTensor):
             return _device_kernels(self, input, name)
