@@ -31,9 +31,9 @@
 #   objects that a C extension lost (see there why it hides nothing of ours).
 #   ASAN_LEAKS=0 turns the check off.
 # - The kernel fuzzer runs with ASAN_FUZZ_CALLS calls (default 8000, about
-#   two minutes), on the CPU kernels and again on their CUDA twins on the
-#   emulator: its worker processes inherit the sanitizers, and a report
-#   from one fails the test naming the call.
+#   two minutes), on the CPU kernels, again on their CUDA twins on the
+#   emulator, and on the device tensor math: its worker processes inherit
+#   the sanitizers, and a report from one fails the test naming the call.
 # - allocator_may_return_null=1: a failed huge allocation must come back as
 #   NULL (the kernels turn it into an "out of memory" error, which a test
 #   checks) instead of ASan aborting.
@@ -60,7 +60,7 @@ ASAN_RUNTIME = LD_PRELOAD="$$(gcc -print-file-name=libasan.so)" PYTHONMALLOC=mal
 	ASAN_OPTIONS=detect_leaks=$(ASAN_LEAKS):allocator_may_return_null=1 \
 	LSAN_OPTIONS=leak_check_at_exit=0:suppressions=$(CURDIR)/tests/lsan_cpython.supp:print_suppressions=0 \
 	UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 THNN_FUZZ_CALLS=$(ASAN_FUZZ_CALLS) \
-	THNN_FUZZ_DEVICE_CALLS=$(ASAN_FUZZ_CALLS)
+	THNN_FUZZ_DEVICE_CALLS=$(ASAN_FUZZ_CALLS) THNN_FUZZ_MATH_CALLS=$(ASAN_FUZZ_CALLS)
 ASAN_PLUGINS = $(if $(filter 1,$(ASAN_LEAKS)),-p lsan_check)
 
 .PHONY: build test asan asan-build cuda-check

@@ -8,7 +8,6 @@ class Abs(Module):
     did (PyTorch uses 0 there).
     """
 
-    _cuda_ready = True
     _kernel = "Abs"
 
     def updateOutput(self, input):

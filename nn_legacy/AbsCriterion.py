@@ -10,5 +10,4 @@ class AbsCriterion(PointwiseCriterion):
     where ``x_i == t_i``, as in Torch7 (PyTorch's ``l1_loss`` uses 0 there).
     """
 
-    _cuda_ready = True
     _kernel = "AbsCriterion"

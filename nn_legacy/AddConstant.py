@@ -1,5 +1,6 @@
 import numpy as np
 
+from ._namespace import array_namespace
 from ._pointwise import Pointwise
 
 
@@ -19,7 +20,8 @@ class AddConstant(Pointwise):
         self.inplace = bool(inplace)
 
     def _forward(self, input, out):
-        np.add(input, self.constant_scalar, out=out)
+        xp = array_namespace(input)
+        xp.add(input, self.constant_scalar, out=out)
 
     def _backward(self, input, gradOutput, out):
         if out is not gradOutput:

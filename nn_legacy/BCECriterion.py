@@ -1,5 +1,6 @@
 import numpy as np
 
+from ._namespace import array_namespace
 from .Criterion import Criterion
 
 
@@ -32,6 +33,7 @@ class BCECriterion(Criterion):
         self.output_tensor = None
 
     def _weights(self, input):
+        xp = array_namespace(input)
         if self.weights is None:
             return None
         # a converted copy: storing it would round float64 weights to float32
@@ -40,7 +42,7 @@ class BCECriterion(Criterion):
         if weights.size == input.size:
             return weights
         try:
-            return np.broadcast_to(weights, input.shape)
+            return xp.broadcast_to(weights, input.shape)
         except ValueError:
             raise ValueError(f"BCECriterion: weights must have input's number of elements or broadcast to "
                              f"its shape {list(input.shape)}, got shape {list(self.weights.shape)}") from None

@@ -38,7 +38,6 @@ class BatchNormalization(Module):
     training forward are kept in ``save_mean`` and ``save_std`` for backward.
     """
 
-    _cuda_ready = True
     _kernel = "BatchNormalization"
 
     _parameter_names = (("weight", "gradWeight"), ("bias", "gradBias"))
@@ -87,7 +86,7 @@ class BatchNormalization(Module):
     def _batched(self, array, name):
         """array as a batch (a view with a batch dim of 1 for one sample in
         evaluation), after checking its layout."""
-        check_float_array(self, array, name, device_ok=True)
+        check_float_array(self, array, name)
         layout, n = self._layout()
         one = array.ndim == self.nDim - 1 and not self.train
         if (array.ndim != self.nDim and not one) or array.shape[0 if one else 1] != n:

@@ -3,6 +3,7 @@ import math
 import numpy as np
 
 from ._arrays import check_features, check_shape, describe, reuse
+from ._namespace import array_namespace
 from .Module import Module, uniform
 
 
@@ -44,6 +45,7 @@ class Bilinear(Module):
 
     def _pair(self, input):
         """The two inputs, checked, as 2D batches (x1, x2)."""
+        xp = array_namespace(input)
         if not isinstance(input, (list, tuple)) or len(input) != 2:
             got = f"a {type(input).__name__} of {len(input)}" if isinstance(input, (list, tuple)) \
                 else type(input).__name__
@@ -56,17 +58,19 @@ class Bilinear(Module):
         if x1.shape[:-1] != x2.shape[:-1]:
             raise ValueError(f"Bilinear: input[1] must hold as many samples as input[0] ({describe(x1)}), "
                              f"got {describe(x2)}")
-        return np.ascontiguousarray(x1).reshape(-1, n1), np.ascontiguousarray(x2).reshape(-1, n2)
+        return xp.ascontiguousarray(x1).reshape(-1, n1), xp.ascontiguousarray(x2).reshape(-1, n2)
 
     def _gradient(self, input, gradOutput):
+        xp = array_namespace(input)
         x1, x2 = self._pair(input)
         shape = input[0].shape[:-1] + (self.weight.shape[0],)
         check_shape(self, gradOutput, "gradOutput", shape, x1.dtype, "the output")
-        return x1, x2, np.ascontiguousarray(gradOutput).reshape(-1, shape[-1])
+        return x1, x2, xp.ascontiguousarray(gradOutput).reshape(-1, shape[-1])
 
     def updateOutput(self, input):
+        xp = array_namespace(input)
         x1, x2 = self._pair(input)
-        y = np.einsum("bi,kij,bj->bk", x1, self.weight, x2, optimize=True)
+        y = xp.einsum("bi,kij,bj->bk", x1, self.weight, x2, optimize=True)
         if self.bias is not None:
             y += self.bias
         shape = input[0].shape[:-1] + (self.weight.shape[0],)
@@ -75,10 +79,11 @@ class Bilinear(Module):
         return self.output
 
     def updateGradInput(self, input, gradOutput):
+        xp = array_namespace(input)
         x1, x2, g = self._gradient(input, gradOutput)
         old = self.gradInput if isinstance(self.gradInput, list) and len(self.gradInput) == 2 else [None, None]
-        grads = [np.einsum("bk,kij,bj->bi", g, self.weight, x2, optimize=True),
-                 np.einsum("bk,kij,bi->bj", g, self.weight, x1, optimize=True)]
+        grads = [xp.einsum("bk,kij,bj->bi", g, self.weight, x2, optimize=True),
+                 xp.einsum("bk,kij,bi->bj", g, self.weight, x1, optimize=True)]
         self.gradInput = []
         for buffer, x, grad in zip(old, input, grads):
             buffer = reuse(buffer, x.shape, x.dtype, *input, gradOutput)
@@ -87,8 +92,9 @@ class Bilinear(Module):
         return self.gradInput
 
     def accGradParameters(self, input, gradOutput, scale=1):
+        xp = array_namespace(input)
         x1, x2, g = self._gradient(input, gradOutput)
-        self.gradWeight += scale * np.einsum("bk,bi,bj->kij", g, x1, x2, optimize=True)
+        self.gradWeight += scale * xp.einsum("bk,bi,bj->kij", g, x1, x2, optimize=True)
         if self.bias is not None:
             self.gradBias += scale * g.sum(axis=0)
 

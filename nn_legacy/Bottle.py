@@ -1,6 +1,6 @@
 import numpy as np
 
-from ._arrays import describe
+from ._arrays import data_address, describe, is_array
 from .Container import Container
 
 
@@ -41,8 +41,8 @@ class Bottle(Container):
         """(the input as the module sees it, the number of leading entries
         folded into its first dim, or None when nothing is folded)."""
         name = type(self).__name__
-        if not isinstance(input, np.ndarray):
-            raise TypeError(f"{name}: input must be a numpy array, got {type(input).__name__}")
+        if not is_array(input):
+            raise TypeError(f"{name}: input must be a numpy array or a CudaTensor, got {type(input).__name__}")
         k = input.ndim - self.nInputDim
         if k <= 0:
             return input, None
@@ -55,8 +55,8 @@ class Bottle(Container):
     def _unfolded(self, input, lead, out, previous):
         """The module's output of nOutputDim dims with its leading entries unfolded."""
         name = type(self).__name__
-        if not isinstance(out, np.ndarray) or out.ndim != self.nOutputDim:
-            got = describe(out) if isinstance(out, np.ndarray) else type(out).__name__
+        if not is_array(out) or out.ndim != self.nOutputDim:
+            got = describe(out) if is_array(out) else type(out).__name__
             raise ValueError(f"{name}: the module's output must have nOutputDim = {self.nOutputDim} dimensions, "
                              f"got {got}")
         if out.shape[0] % lead:
@@ -73,7 +73,7 @@ class Bottle(Container):
 
     def _inner_grad(self, gradOutput):
         self._need_output()
-        if not isinstance(gradOutput, np.ndarray):
+        if not is_array(gradOutput):
             raise TypeError(f"{type(self).__name__}: gradOutput must be a numpy array, got {type(gradOutput).__name__}")
         if gradOutput.shape != self.output.shape:
             got = describe(gradOutput)
@@ -136,8 +136,8 @@ def _view(previous, array, shape):
     object while shapes stay the same), else a new view (or a copy when
     array's layout allows no view)."""
     shape = tuple(shape)
-    if (isinstance(previous, np.ndarray) and previous.shape == shape and previous.dtype == array.dtype
+    if (type(previous) is type(array) and previous.shape == shape and previous.dtype == array.dtype
             and previous.size == array.size and previous.flags.c_contiguous and array.flags.c_contiguous
-            and previous.__array_interface__["data"][0] == array.__array_interface__["data"][0]):
+            and data_address(previous) == data_address(array)):
         return previous
     return array.reshape(shape)

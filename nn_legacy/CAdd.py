@@ -3,6 +3,7 @@ import math
 import numpy as np
 
 from ._arrays import broadcast_parameter, check_like, parameter_shape, reduce_to, reuse
+from ._namespace import array_namespace
 from .Module import Module, uniform
 
 
@@ -37,9 +38,10 @@ class CAdd(Module):
         return broadcast_parameter(self, self.bias, "bias", input)
 
     def updateOutput(self, input):
+        xp = array_namespace(input)
         bias = self._bias_view(input)
         self.output = reuse(self.output, input.shape, input.dtype, input)
-        np.add(input, bias, out=self.output)
+        xp.add(input, bias, out=self.output)
         return self.output
 
     def updateGradInput(self, input, gradOutput):
@@ -50,9 +52,10 @@ class CAdd(Module):
         return self.gradInput
 
     def accGradParameters(self, input, gradOutput, scale=1):
+        xp = array_namespace(input)
         bias = self._bias_view(input)
         check_like(self, gradOutput, "gradOutput", input, "the input")
-        self.gradBias += scale * reduce_to(np.ascontiguousarray(gradOutput), bias, self.bias.shape)
+        self.gradBias += scale * reduce_to(xp.ascontiguousarray(gradOutput), bias, self.bias.shape)
 
     def __repr__(self):
         return f"nn.CAdd({', '.join(map(str, self.bias.shape))})"

@@ -1,6 +1,5 @@
-import numpy as np
-
 from ._arrays import check_float_array, describe, name_of, reuse
+from ._namespace import array_namespace
 from ._tables import check_length, check_list, reuse_list
 from .Container import same_list
 from .Module import Module
@@ -34,8 +33,9 @@ class CAddTensorTable(Module):
     def updateOutput(self, input):
         v, ts = self._parts(input)
         self.output = reuse_list(self.output, [v.shape] * len(ts), v.dtype, v, *ts)
+        xp = array_namespace(v)
         for out, t in zip(self.output, ts):
-            np.add(t, v, out=out)
+            xp.add(t, v, out=out)
         return self.output
 
     def updateGradInput(self, input, gradOutput):
@@ -51,11 +51,11 @@ class CAddTensorTable(Module):
         grad_v = reuse(old[0], v.shape, v.dtype, *avoid)
         grad_ts = reuse_list(old[1], [v.shape] * len(ts), v.dtype, *avoid)
         self.gradInput = same_list(self.gradInput, [grad_v, grad_ts])
-        np.copyto(grad_v, gs[0])
+        grad_v[...] = gs[0]
         for g in gs[1:]:
             grad_v += g
         for out, g in zip(grad_ts, gs):
-            np.copyto(out, g)
+            out[...] = g
         return self.gradInput
 
     def _onnx(self, g, x, y):

@@ -1,5 +1,4 @@
-import numpy as np
-
+from ._namespace import array_namespace
 from ._tables import ElementwiseTable
 
 
@@ -11,13 +10,15 @@ class CDivTable(ElementwiseTable):
     _arity = 2
 
     def _forward(self, xs, out):
-        np.divide(xs[0], xs[1], out=out)
+        xp = array_namespace(xs)
+        xp.divide(xs[0], xs[1], out=out)
 
     def _backward(self, xs, g, outs):
-        np.divide(g, xs[1], out=outs[0])
-        np.multiply(outs[0], xs[0], out=outs[1])
+        xp = array_namespace(xs)
+        xp.divide(g, xs[1], out=outs[0])
+        xp.multiply(outs[0], xs[0], out=outs[1])
         outs[1] /= xs[1]
-        np.negative(outs[1], out=outs[1])
+        xp.negative(outs[1], out=outs[1])
 
     def _onnx(self, g, x, y):
         """Div"""

@@ -1,5 +1,3 @@
-import numpy as np
-
 from ._tables import ElementwiseExtremum
 
 
@@ -8,7 +6,7 @@ class CMinTable(ElementwiseExtremum):
     with the minimum (the first one on ties; a NaN counts as the
     minimum)."""
 
-    _pick = staticmethod(np.argmin)
+    _pick = "argmin"
 
     def _onnx(self, g, x, y):
         """Min"""

@@ -3,6 +3,7 @@ import math
 import numpy as np
 
 from ._arrays import broadcast_parameter, check_like, parameter_shape, reduce_to, reuse
+from ._namespace import array_namespace
 from .Module import Module, uniform
 
 
@@ -39,20 +40,23 @@ class CMul(Module):
         return broadcast_parameter(self, self.weight, "weight", input)
 
     def updateOutput(self, input):
+        xp = array_namespace(input)
         weight = self._weight_view(input)
         self.output = reuse(self.output, input.shape, input.dtype, input)
-        np.multiply(input, weight, out=self.output)
+        xp.multiply(input, weight, out=self.output)
         return self.output
 
     def updateGradInput(self, input, gradOutput):
+        xp = array_namespace(input)
         weight = self._weight_view(input, gradOutput)
         self.gradInput = reuse(self.gradInput, input.shape, input.dtype, input, gradOutput)
-        np.multiply(gradOutput, weight, out=self.gradInput)
+        xp.multiply(gradOutput, weight, out=self.gradInput)
         return self.gradInput
 
     def accGradParameters(self, input, gradOutput, scale=1):
+        xp = array_namespace(input)
         weight = self._weight_view(input, gradOutput)
-        product = np.ascontiguousarray(gradOutput) * np.ascontiguousarray(input)
+        product = xp.ascontiguousarray(gradOutput) * xp.ascontiguousarray(input)
         self.gradWeight += scale * reduce_to(product, weight, self.weight.shape)
 
     def __repr__(self):

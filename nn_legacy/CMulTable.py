@@ -1,5 +1,4 @@
-import numpy as np
-
+from ._namespace import array_namespace
 from ._tables import ElementwiseTable
 
 
@@ -15,12 +14,13 @@ class CMulTable(ElementwiseTable):
             out *= x
 
     def _backward(self, xs, g, outs):
+        xp = array_namespace(xs)
         # outs[i] = g * (x_0 ... x_{i-1}) * (x_{i+1} ... x_{n-1}): prefix products, then suffix ones
         before = g.copy()
         for x, out in zip(xs, outs):
             out[...] = before
             before *= x
-        after = np.ones_like(g)
+        after = xp.ones_like(g)
         for x, out in zip(reversed(xs), reversed(outs)):
             out *= after
             after *= x

@@ -1,6 +1,5 @@
-import numpy as np
-
 from ._arrays import check_shape, check_writeable, describe, reuse
+from ._namespace import array_namespace
 from .Module import Module
 
 
@@ -43,18 +42,20 @@ class CReLU(Module):
                 array[(slice(None),) * dim + (slice(n, None),)])
 
     def updateOutput(self, input):
+        xp = array_namespace(input)
         self._kernels(input)
         dim = self._feature_dim(input)
         shape = list(input.shape)
         shape[dim] *= 2
         self.output = reuse(self.output, shape, input.dtype, input)
         positive, negative = self._halves(self.output, dim)
-        np.maximum(input, 0, out=positive)
-        np.negative(input, out=negative)
-        np.maximum(negative, 0, out=negative)
+        xp.maximum(input, 0, out=positive)
+        xp.negative(input, out=negative)
+        xp.maximum(negative, 0, out=negative)
         return self.output
 
     def updateGradInput(self, input, gradOutput):
+        xp = array_namespace(input)
         self._kernels(input)
         dim = self._feature_dim(input)
         shape = list(input.shape)
@@ -66,7 +67,7 @@ class CReLU(Module):
             g_positive *= input > 0
             g_negative *= input < 0
         self.gradInput = reuse(self.gradInput, input.shape, input.dtype, input, gradOutput)
-        np.multiply(g_positive, input > 0, out=self.gradInput)
+        xp.multiply(g_positive, input > 0, out=self.gradInput)
         self.gradInput -= g_negative * (input < 0)
         return self.gradInput
 

@@ -1,5 +1,4 @@
-import numpy as np
-
+from ._namespace import array_namespace
 from ._tables import ElementwiseTable
 
 
@@ -10,11 +9,13 @@ class CSubTable(ElementwiseTable):
     _arity = 2
 
     def _forward(self, xs, out):
-        np.subtract(xs[0], xs[1], out=out)
+        xp = array_namespace(xs)
+        xp.subtract(xs[0], xs[1], out=out)
 
     def _backward(self, xs, g, outs):
+        xp = array_namespace(xs)
         outs[0][...] = g
-        np.negative(g, out=outs[1])
+        xp.negative(g, out=outs[1])
 
     def _onnx(self, g, x, y):
         """Sub"""

@@ -1,5 +1,6 @@
 import numpy as np
 
+from ._namespace import array_namespace
 from ._pointwise import Pointwise
 
 
@@ -24,12 +25,14 @@ class Clamp(Pointwise):
         self.inplace = bool(inplace)
 
     def _forward(self, input, out):
-        np.clip(input, self.min_val, self.max_val, out=out)
+        xp = array_namespace(input)
+        xp.clip(input, self.min_val, self.max_val, out=out)
 
     def _backward(self, input, gradOutput, out):
+        xp = array_namespace(input)
         # in-place mode: input holds the clamped values, which are strictly
         # inside the bounds exactly where the original input was
-        np.multiply(gradOutput, (input > self.min_val) & (input < self.max_val), out=out)
+        xp.multiply(gradOutput, (input > self.min_val) & (input < self.max_val), out=out)
 
     def __repr__(self):
         return f"nn.Clamp({self.min_val:g}, {self.max_val:g}{', in-place' if self.inplace else ''})"

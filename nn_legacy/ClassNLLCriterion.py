@@ -19,7 +19,6 @@ class ClassNLLCriterion(Criterion):
     Gradient: ``dL/dx[i, t_i] = -w[t_i]`` (divided likewise), 0 elsewhere.
     """
 
-    _cuda_ready = True
     _kernel = "ClassNLLCriterion"
 
     def __init__(self, weights=None, sizeAverage=True, ignore_index=-100):
@@ -31,21 +30,6 @@ class ClassNLLCriterion(Criterion):
         self.ignore_index = int(ignore_index)
         self.output_tensor = None
         self.total_weight_tensor = None
-
-    def _target(self, target, input):
-        if isinstance(target, CudaTensor):
-            return target
-        if isinstance(target, np.ndarray) and target.ndim and isinstance(input, np.ndarray):
-            return target   # the usual batch of class indices, as it is
-        if isinstance(target, (int, np.integer)):
-            target = np.array([target], dtype=np.int64)
-        if not isinstance(target, np.ndarray):
-            target = np.asarray(target)
-        if target.ndim == 0:
-            target = target.reshape(1)
-        if isinstance(input, CudaTensor):   # host targets follow a device input
-            return input.device.to_device(target)
-        return target
 
     def _weights(self, input):
         # a converted copy: storing it would round float64 weights to float32
@@ -59,7 +43,7 @@ class ClassNLLCriterion(Criterion):
 
     def updateOutput(self, input, target):
         self.output_tensor, self.total_weight_tensor = self._kernel_of(input, "updateOutput")(
-            input, self._target(target, input), self.output_tensor, self.sizeAverage, self._weights(input),
+            input, self._index_target(input, target), self.output_tensor, self.sizeAverage, self._weights(input),
             self.total_weight_tensor, self.ignore_index)
         self.output = float(self.output_tensor[0])
         return self.output
@@ -68,6 +52,6 @@ class ClassNLLCriterion(Criterion):
         if self.total_weight_tensor is None or self.total_weight_tensor.dtype != input.dtype:
             self.updateOutput(input, target)
         self.gradInput = self._kernel_of(input, "updateGradInput")(
-            input, self._target(target, input), self.gradInput, self.sizeAverage, self._weights(input),
+            input, self._index_target(input, target), self.gradInput, self.sizeAverage, self._weights(input),
             self.total_weight_tensor, self.ignore_index)
         return self.gradInput

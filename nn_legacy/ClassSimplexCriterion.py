@@ -2,6 +2,7 @@ import numbers
 
 import numpy as np
 
+from ._namespace import array_namespace
 from ._numpy_criterion import NumpyCriterion, described, reuse
 
 
@@ -59,9 +60,9 @@ class ClassSimplexCriterion(NumpyCriterion):
     def _t7_fixup(self, version):
         self.nClasses = int(self.nClasses)  # a Lua number; the simplex is stored as is
 
-    def _classes(self, target, n):
-        """n class indices, checked."""
-        t = np.asarray(target)
+    def _classes(self, target, n, xp):
+        """n class indices, checked, as an array of namespace xp (the input's)."""
+        t = xp.asarray(target)   # (a host target goes to the input's device)
         if t.dtype.kind not in "iu":
             raise TypeError(f"{self._name()}: target must be integer class indices, got {t.dtype}")
         if t.shape != (n,) and not (t.size == 1 and n == 1):
@@ -70,7 +71,7 @@ class ClassSimplexCriterion(NumpyCriterion):
         t = t.reshape(n)
         bad = (t < 0) | (t >= self.nClasses)
         if bad.any():
-            i = int(np.argmax(bad))
+            i = int(xp.argmax(bad))
             raise ValueError(f"{self._name()}: target {int(t[i])} at index {i} is out of range [0, {self.nClasses})")
         return t
 
@@ -80,7 +81,7 @@ class ClassSimplexCriterion(NumpyCriterion):
         if x.ndim not in (1, 2) or x.shape[-1] != self.nClasses:
             raise ValueError(f"{self._name()}: input must be 1D [{self.nClasses}] or 2D [batch, {self.nClasses}] "
                              f"(nClasses = {self.nClasses}), got {described(x.shape)}")
-        t = self._classes(target, 1 if x.ndim == 1 else x.shape[0])
+        t = self._classes(target, 1 if x.ndim == 1 else x.shape[0], array_namespace(x))
         return x - self.simplex.astype(x.dtype)[t].reshape(x.shape)
 
     def _scale(self, r):
@@ -93,8 +94,9 @@ class ClassSimplexCriterion(NumpyCriterion):
 
     def updateGradInput(self, input, target):
         r = self._residual(input, target)
-        self.gradInput = reuse(self.gradInput, r.shape, r.dtype)
-        np.multiply(r, 2 * self._scale(r), out=self.gradInput)
+        xp = array_namespace(r)
+        self.gradInput = reuse(self.gradInput, r.shape, r.dtype, xp)
+        xp.multiply(r, 2 * self._scale(r), out=self.gradInput)
         return self.gradInput
 
     def getPredictions(self, input):
@@ -106,4 +108,5 @@ class ClassSimplexCriterion(NumpyCriterion):
         return x @ self.simplex.astype(x.dtype).T
 
     def getTopPrediction(self, input):
-        return np.argmax(self.getPredictions(input), axis=1)
+        predictions = self.getPredictions(input)
+        return array_namespace(predictions).argmax(predictions, axis=1)

@@ -1,5 +1,5 @@
-import numpy as np
-
+from ._arrays import is_array, reuse
+from ._namespace import array_namespace
 from .Container import Container, tree_repr
 
 
@@ -40,7 +40,7 @@ class Concat(Container):
 
     def _check_grad(self, gradOutput):
         self._need_output()
-        if not isinstance(gradOutput, np.ndarray):
+        if not is_array(gradOutput):
             raise TypeError(f"{type(self).__name__}: gradOutput must be a numpy array, got {type(gradOutput).__name__}")
         if gradOutput.shape != self.output.shape:
             raise ValueError(f"{type(self).__name__}: gradOutput must be shaped as output {list(self.output.shape)}, "
@@ -52,8 +52,9 @@ class Concat(Container):
         for i, part in enumerate(self._slices(gradOutput)):
             g = self._child(i, method, input, part, *extra)
             if total is None:
-                if self.gradInput is None or self.gradInput.shape != g.shape or self.gradInput.dtype != g.dtype:
-                    self.gradInput = np.empty_like(g)
+                if self.gradInput is None or self.gradInput.shape != g.shape or self.gradInput.dtype != g.dtype \
+                        or type(self.gradInput) is not type(g):
+                    self.gradInput = array_namespace(g).empty_like(g)
                 total = self.gradInput
                 total[...] = g
             else:
@@ -101,8 +102,8 @@ def _join(container, outputs, dim, buffer):
                              f"along dimension {dim} with size {list(first.shape)} of module (0)")
     shape = list(first.shape)
     shape[dim] = sum(out.shape[dim] for out in outputs)
-    dtype = np.result_type(*outputs)
-    if buffer is None or buffer.shape != tuple(shape) or buffer.dtype != dtype:
-        buffer = np.empty(shape, dtype=dtype)
-    np.concatenate(outputs, axis=dim, out=buffer)
+    xp = array_namespace(*outputs)
+    dtype = xp.result_type(*outputs)
+    buffer = reuse(buffer, shape, dtype, *outputs)
+    xp.concatenate(outputs, axis=dim, out=buffer)
     return buffer

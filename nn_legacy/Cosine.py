@@ -3,6 +3,7 @@ import math
 import numpy as np
 
 from ._arrays import check_features, check_shape, reuse
+from ._namespace import array_namespace
 from .Module import Module, uniform
 
 
@@ -41,19 +42,21 @@ class Cosine(Module):
     def _terms(self, input):
         """input as [batch, inputSize] and, as columns/rows for broadcasting,
         plain norms of x [batch, 1] and of w [1, outputSize] and the output y."""
+        xp = array_namespace(input)
         self._kernels(input)
         check_features(self, input, self.weight.shape[1])
-        x = np.ascontiguousarray(input).reshape(-1, self.weight.shape[1])
-        x_norm = np.sqrt(np.einsum("bi,bi->b", x, x))[:, None]
-        w_norm = np.sqrt(np.einsum("ki,ki->k", self.weight, self.weight))[None, :]
+        x = xp.ascontiguousarray(input).reshape(-1, self.weight.shape[1])
+        x_norm = xp.sqrt(xp.einsum("bi,bi->b", x, x))[:, None]
+        w_norm = xp.sqrt(xp.einsum("ki,ki->k", self.weight, self.weight))[None, :]
         y = (x @ self.weight.T) / (x_norm + self.eps) / (w_norm + self.eps)
         return x, x_norm, w_norm, y
 
     def _backward_terms(self, input, gradOutput):
+        xp = array_namespace(input)
         x, x_norm, w_norm, y = self._terms(input)
         shape = input.shape[:-1] + (self.weight.shape[0],)
         check_shape(self, gradOutput, "gradOutput", shape, input.dtype, "the output")
-        return x, x_norm, w_norm, y, np.ascontiguousarray(gradOutput).reshape(y.shape)
+        return x, x_norm, w_norm, y, xp.ascontiguousarray(gradOutput).reshape(y.shape)
 
     def updateOutput(self, input):
         y = self._terms(input)[3]
@@ -64,7 +67,8 @@ class Cosine(Module):
     @staticmethod
     def _unit(v, norm):
         """v / |v|_0 row by row, 0 for a zero row."""
-        return np.divide(v, norm, out=np.zeros_like(v), where=norm != 0)
+        xp = array_namespace(v)
+        return xp.divide(v, norm, out=xp.zeros_like(v), where=norm != 0)
 
     def updateGradInput(self, input, gradOutput):
         x, x_norm, w_norm, y, g = self._backward_terms(input, gradOutput)

@@ -1,5 +1,6 @@
 import numpy as np
 
+from ._namespace import array_namespace
 from ._tables import RowPair
 
 
@@ -17,10 +18,11 @@ class CosineDistance(RowPair):
     epsilon = 1e-12
 
     def _terms(self, a, b):
+        xp = array_namespace(a)
         dot = (a * b).sum(axis=1)
         aa = (a * a).sum(axis=1) + self.epsilon
         bb = (b * b).sum(axis=1) + self.epsilon
-        scale = 1 / np.sqrt(aa * bb)
+        scale = 1 / xp.sqrt(aa * bb)
         return dot * scale, scale, aa, bb
 
     def _values(self, a, b):

@@ -1,5 +1,4 @@
-import numpy as np
-
+from ._namespace import array_namespace
 from ._numpy_criterion import NumpyCriterion, described, reuse_table
 
 
@@ -47,10 +46,11 @@ class CosineEmbeddingCriterion(NumpyCriterion):
             raise ValueError(f"{self._name()}: input[0] and input[1] must be 1D [dim] or 2D [batch, dim], "
                              f"got {described(x1.shape)}")
         a, b = (x1[None], x2[None]) if x1.ndim == 1 else (x1, x2)
-        y = self._labels(target, (a.shape[0],), x1.dtype)
+        xp = array_namespace(x1)
+        y = self._labels(target, (a.shape[0],), x1.dtype, xp)
         sq1 = (a * a).sum(axis=1) + self.EPS
         sq2 = (b * b).sum(axis=1) + self.EPS
-        w = 1 / np.sqrt(sq1 * sq2)
+        w = 1 / xp.sqrt(sq1 * sq2)
         cos = (a * b).sum(axis=1) * w
         return x1, a, b, y, sq1, sq2, w, cos
 
@@ -59,15 +59,17 @@ class CosineEmbeddingCriterion(NumpyCriterion):
 
     def updateOutput(self, input, target):
         _, a, _, y, _, _, _, cos = self._cosines(input, target)
-        losses = np.where(y == 1, 1 - cos, np.maximum(cos - self.margin, 0))
+        xp = array_namespace(a)
+        losses = xp.where(y == 1, 1 - cos, xp.maximum(cos - self.margin, 0))
         self.output = float(losses.sum() * self._scale(len(y)))
         return self.output
 
     def updateGradInput(self, input, target):
         x1, a, b, y, sq1, sq2, w, cos = self._cosines(input, target)
         # d loss / d cos per pair: -1 for y = 1; 1 for y = -1 beyond the margin, else 0
-        slope = np.where(y == 1, -1, (cos > self.margin).astype(x1.dtype)) * self._scale(len(y))
-        self.gradInput = reuse_table(self.gradInput, [x1.shape, x1.shape], x1.dtype)
+        xp = array_namespace(x1)
+        slope = xp.where(y == 1, -1, (cos > self.margin).astype(x1.dtype)) * self._scale(len(y))
+        self.gradInput = reuse_table(self.gradInput, [x1.shape, x1.shape], x1.dtype, xp)
         g1, g2 = (g.reshape(a.shape) for g in self.gradInput)
         g1[...] = (slope * w)[:, None] * b - (slope * cos / sq1)[:, None] * a
         g2[...] = (slope * w)[:, None] * a - (slope * cos / sq2)[:, None] * b

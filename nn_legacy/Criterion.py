@@ -56,7 +56,7 @@ class Criterion(Layer):
     def double(self):
         return self.type(np.float64)
 
-    _cuda_ready = False   # see Module.cuda
+    _cuda_unsupported = None   # see Module.cuda
 
     def cuda(self, device=None):
         """Move the criterion's arrays to a CUDA device (see Module.cuda)."""
@@ -90,6 +90,18 @@ class Criterion(Layer):
     def _kernel_of(self, input, verb):
         """The kernel ``<_kernel>_<verb>`` for input's dtype and device."""
         return getattr(self._kernels(input), f"{self._kernel}_{verb}")
+
+    def _index_target(self, input, target):
+        """Class indices (a number, a list or an integer array) as an array,
+        1D at least; for a device input, on its device (a host target is
+        copied, as _float_target does)."""
+        if not isinstance(target, (np.ndarray, CudaTensor)):
+            target = np.array([target] if isinstance(target, (int, np.integer)) else target)
+        if target.ndim == 0:
+            target = target.reshape(1)
+        if isinstance(input, CudaTensor) and isinstance(target, np.ndarray):
+            return input.device.to_device(target)
+        return target
 
     def _float_target(self, input, target):
         """A float target as an array of input's dtype (numbers and lists

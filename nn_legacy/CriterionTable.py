@@ -2,7 +2,7 @@ import numbers
 
 import numpy as np
 
-from ._arrays import name_of
+from ._arrays import ARRAYS, name_of
 from ._checks import check_table
 from ._tables import nested_copy, nested_zeros, table_leaves
 from .Criterion import Criterion
@@ -41,7 +41,7 @@ class CriterionTable(Module):
                            self.criterion.updateGradInput(x, target))
         for leaf in table_leaves(grad):
             leaf *= scale
-        if isinstance(target, (np.ndarray, list, tuple)):
+        if isinstance(target, (*ARRAYS, list, tuple)):
             old = self.gradInput[1] if isinstance(self.gradInput, list) else None
             zeros = nested_zeros(old, _as_lists(target))
         else:
@@ -60,16 +60,16 @@ class CriterionTable(Module):
 
 
 def _number(module, value):
-    if isinstance(value, np.ndarray) and value.size == 1 and value.dtype.kind in "biuf":
+    if isinstance(value, ARRAYS) and value.size == 1 and value.dtype.kind in "biuf":
         return value.item()
     if isinstance(value, numbers.Real) and not isinstance(value, bool):
         return value
     raise TypeError(f"{name_of(module)}: gradOutput must be a number (the gradient w.r.t. the loss), "
-                    f"got {type(value).__name__}" + (f" of size {list(value.shape)}" if isinstance(value, np.ndarray)
+                    f"got {type(value).__name__}" + (f" of size {list(value.shape)}" if isinstance(value, ARRAYS)
                                                      else ""))
 
 
 def _as_lists(value):
     if isinstance(value, (list, tuple)):
         return [_as_lists(v) for v in value]
-    return np.asarray(value)
+    return value if isinstance(value, ARRAYS) else np.asarray(value)

@@ -1,5 +1,7 @@
 import numpy as np
 
+from ._arrays import reuse
+from ._namespace import array_namespace
 from .Concat import Concat
 
 
@@ -21,9 +23,8 @@ class DepthConcat(Concat):
     def updateOutput(self, input):
         outputs = [self._child(i, "updateOutput", input) for i in range(len(self.modules))]
         shape = self._output_shape(outputs)
-        dtype = np.result_type(*outputs)
-        if self.output is None or self.output.shape != shape or self.output.dtype != dtype:
-            self.output = np.empty(shape, dtype)
+        dtype = array_namespace(*outputs).result_type(*outputs)
+        self.output = reuse(self.output, shape, dtype, *outputs)
         self.output.fill(0)
         for window, out in zip(self._windows(self.output, outputs), outputs):
             window[...] = out

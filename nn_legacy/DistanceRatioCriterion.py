@@ -1,5 +1,6 @@
 import numpy as np
 
+from ._namespace import array_namespace
 from ._numpy_criterion import NumpyCriterion, described, reuse_table
 
 
@@ -47,17 +48,18 @@ class DistanceRatioCriterion(NumpyCriterion):
     def updateOutput(self, input, target=None):
         x, d = self._difference(input)
         with np.errstate(invalid="ignore"):  # NaN distances give a NaN loss, without a warning
-            self.output = float(np.logaddexp(0, d).sum() * self._scale(x))
+            self.output = float(array_namespace(d).logaddexp(0, d).sum() * self._scale(x))
         return self.output
 
     def updateGradInput(self, input, target=None):
         x, d = self._difference(input)
-        self.gradInput = reuse_table(self.gradInput, [x.shape, x.shape], x.dtype)
+        xp = array_namespace(x)
+        self.gradInput = reuse_table(self.gradInput, [x.shape, x.shape], x.dtype, xp)
         gx, gy = self.gradInput
         with np.errstate(invalid="ignore"):
-            np.exp(-np.logaddexp(0, -d), out=gx)  # sigmoid(X - Y)
+            xp.exp(-xp.logaddexp(0, -d), out=gx)  # sigmoid(X - Y)
         gx *= self._scale(x)
-        np.subtract(0, gx, out=gy)
+        xp.subtract(0, gx, out=gy)
         return self.gradInput
 
     def forward(self, input, target=None):

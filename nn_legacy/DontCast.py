@@ -1,5 +1,8 @@
 import numpy as np
 
+from thnn.cuda import CudaTensor
+
+from ._arrays import is_array, reuse
 from ._checks import float_dtype
 from .Decorator import Decorator
 from .Module import Module
@@ -24,10 +27,9 @@ def _cast(buffer, value, dtype):
     if isinstance(value, (list, tuple)):
         old = buffer if isinstance(buffer, list) and len(buffer) == len(value) else [None] * len(value)
         return [_cast(b, v, dtype) for b, v in zip(old, value)]
-    if not isinstance(value, np.ndarray):
+    if not is_array(value):
         return value
-    if isinstance(buffer, np.ndarray) and buffer.shape == value.shape and buffer.dtype == dtype \
-            and not np.may_share_memory(buffer, value):
+    if reuse(buffer, value.shape, dtype, value) is buffer:
         buffer[...] = value
         return buffer
     return value.astype(dtype)
@@ -104,10 +106,15 @@ class DontCast(Decorator):
     backward = Module.backward   # through the conversions above
 
     def type(self, dtype=None, _memo=None):
-        """Sets the dtype this decorator hands out; the module keeps its own."""
+        """Sets the dtype this decorator hands out; the module keeps its own
+        (a module on a CUDA device comes back to the host in its dtype, as
+        the model around it does)."""
         if dtype is None:
             return self.outputType
         self.outputType = float_dtype(self, dtype)
+        module = self.modules[0]
+        if any(isinstance(p, CudaTensor) for p in module.parameters()[0]):
+            module.type(module._dtype(), _memo)
         if self.castout and self.output is not None:
             self.output = _cast(None, self.output, self.outputType)
         if self.castin and self.gradInput is not None:

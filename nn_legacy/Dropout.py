@@ -1,8 +1,9 @@
 import numpy as np
 
+from . import _random
 from ._arrays import check_like, check_writeable, describe, reuse
 from ._checks import torch7_arguments
-from ._random import generator
+from ._namespace import array_namespace
 from .Module import Module
 
 
@@ -89,10 +90,11 @@ class Dropout(Module):
         self._kernels(input)
         self.output = self._into(input, "input", self.output, input)
         if self._dropping():
-            self.noise = reuse(self.noise, input.shape, input.dtype)
-            keep = generator().random(input.shape) >= self.p   # True with probability 1 - p
+            xp = array_namespace(input)
+            self.noise = reuse(self.noise, input.shape, input.dtype, input)
+            keep = _random.random(xp, input.shape) >= self.p   # True with probability 1 - p
             scale = 1 if self.v1 or self.p == 1 else 1 / (1 - self.p)
-            np.multiply(keep, scale, out=self.noise)
+            xp.multiply(keep, scale, out=self.noise)
             self.output *= self.noise
         elif not self.train and self.v1:
             self.output *= 1 - self.p

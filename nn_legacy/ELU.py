@@ -18,7 +18,6 @@ class ELU(Module):
     Torch7's defaults: ``ELU(1, False)``.
     """
 
-    _cuda_ready = True
     _kernel = "ELU"
 
     inplace = False  # for Torch7 files older than the in-place option

@@ -3,6 +3,7 @@ import math
 import numpy as np
 
 from ._arrays import check_features, check_shape, reuse
+from ._namespace import array_namespace
 from .Module import Module, uniform
 
 
@@ -40,23 +41,26 @@ class Euclidean(Module):
 
     def _differences(self, input):
         """input checked, and x - w_j for every sample and centre: [batch, inputSize, outputSize]."""
+        xp = array_namespace(input)
         self._kernels(input)
         check_features(self, input, self.weight.shape[0])
-        x = np.ascontiguousarray(input).reshape(-1, self.weight.shape[0])
+        x = xp.ascontiguousarray(input).reshape(-1, self.weight.shape[0])
         return x[:, :, None] - self.weight
 
     def _distances(self, diff):
+        xp = array_namespace(diff)
         scaled = diff if self._scale() is None else diff * self._scale()
-        return np.sqrt(np.einsum("bij,bij->bj", scaled, scaled))
+        return xp.sqrt(xp.einsum("bij,bij->bj", scaled, scaled))
 
     def _backward_terms(self, input, gradOutput):
         """(x - w_j, dL/dy_j / y_j) with the checks; the ratio is 0 where y_j = 0."""
+        xp = array_namespace(input)
         diff = self._differences(input)
         shape = input.shape[:-1] + (self.weight.shape[1],)
         check_shape(self, gradOutput, "gradOutput", shape, input.dtype, "the output")
         y = self._distances(diff)
-        g = np.ascontiguousarray(gradOutput).reshape(y.shape)
-        ratio = np.divide(g, y, out=np.zeros_like(y), where=y != 0)
+        g = xp.ascontiguousarray(gradOutput).reshape(y.shape)
+        ratio = xp.divide(g, y, out=xp.zeros_like(y), where=y != 0)
         return diff, ratio
 
     def updateOutput(self, input):
@@ -66,20 +70,22 @@ class Euclidean(Module):
         return self.output
 
     def updateGradInput(self, input, gradOutput):
+        xp = array_namespace(input)
         diff, ratio = self._backward_terms(input, gradOutput)
         cov = self._scale()
         weighted = diff if cov is None else diff * cov ** 2
         self.gradInput = reuse(self.gradInput, input.shape, input.dtype, input, gradOutput)
-        self.gradInput[...] = np.einsum("bj,bij->bi", ratio, weighted).reshape(input.shape)
+        self.gradInput[...] = xp.einsum("bj,bij->bi", ratio, weighted).reshape(input.shape)
         return self.gradInput
 
     def accGradParameters(self, input, gradOutput, scale=1):
+        xp = array_namespace(input)
         diff, ratio = self._backward_terms(input, gradOutput)
         cov = self._scale()
         weighted = diff if cov is None else diff * cov ** 2
-        self.gradWeight -= scale * np.einsum("bj,bij->ij", ratio, weighted)
+        self.gradWeight -= scale * xp.einsum("bj,bij->ij", ratio, weighted)
         if cov is not None:
-            self.gradDiagCov += scale * np.einsum("bj,bij->ij", ratio, cov * diff ** 2)
+            self.gradDiagCov += scale * xp.einsum("bj,bij->ij", ratio, cov * diff ** 2)
 
     def __repr__(self):
         n_in, n_out = self.weight.shape

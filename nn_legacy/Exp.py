@@ -1,5 +1,4 @@
-import numpy as np
-
+from ._namespace import array_namespace
 from ._pointwise import Pointwise
 
 
@@ -11,12 +10,13 @@ class Exp(Pointwise):
     """
 
     def _forward(self, input, out):
-        np.exp(input, out=out)
+        xp = array_namespace(input)
+        xp.exp(input, out=out)
 
     def _backward(self, input, gradOutput, out):
         if self.output is None or self.output.shape != input.shape:
             raise RuntimeError("Exp: backward needs the output of forward for this input: call forward first")
-        np.multiply(gradOutput, self.output, out=out)
+        array_namespace(input).multiply(gradOutput, self.output, out=out)
 
     def _onnx(self, g, x, y):
         """Exp"""

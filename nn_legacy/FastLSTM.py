@@ -22,8 +22,6 @@ class FastLSTM(LSTM):
     (``p``) are not implemented.
     """
 
-    _cuda_ready = True
-
     def __init__(self, inputSize, outputSize=None, rho=9999, eps=None, momentum=None, affine=True, p=0,
                  mono=False):
         self.eps, self.momentum, self.affine = eps, momentum, affine

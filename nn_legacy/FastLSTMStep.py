@@ -49,7 +49,6 @@ class FastLSTMStep(Container):
     (``cuda()``): every part has a twin.
     """
 
-    _cuda_ready = True
     _buffer_names = ("_gates", "_hidden", "_gradGates")
 
     def __init__(self, inputSize, outputSize):
@@ -63,7 +62,7 @@ class FastLSTMStep(Container):
     o2g = property(lambda self: self.modules[1])
 
     def _unpack(self, input):
-        return step_inputs(self, input, ("x", "h", "c"), device_ok=True)
+        return step_inputs(self, input, ("x", "h", "c"))
 
     def updateOutput(self, input):
         x, h, c = self._unpack(input)

@@ -50,7 +50,6 @@ class GPU(Decorator):
     back to the host.
     """
 
-    _cuda_ready = True
     _buffer_names = ("_input", "_gradOutput")
     _input = _gradOutput = None
     _deviceName = None   # the device's name while the module lives on one

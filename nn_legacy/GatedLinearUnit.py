@@ -14,7 +14,6 @@ class GatedLinearUnit(Module):
     ``dL/db = dL/dy * a * sigmoid(b) * (1 - sigmoid(b))``.
     """
 
-    _cuda_ready = True
     _kernel = "GatedLinear"
 
     def __init__(self, dim=None):

@@ -1,5 +1,4 @@
-import numpy as np
-
+from ._namespace import array_namespace
 from ._pointwise import Pointwise
 
 
@@ -27,7 +26,8 @@ class GradientReversal(Pointwise):
         out[...] = input
 
     def _backward(self, input, gradOutput, out):
-        np.multiply(gradOutput, -self.lambd, out=out)
+        xp = array_namespace(input)
+        xp.multiply(gradOutput, -self.lambd, out=out)
 
     def __repr__(self):
         return f"nn.GradientReversal({self.lambd:g})"

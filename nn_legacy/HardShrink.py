@@ -10,7 +10,6 @@ class HardShrink(Module):
     Torch7's default: ``HardShrink(0.5)``.
     """
 
-    _cuda_ready = True
     _kernel = "HardShrink"
 
     def __init__(self, lam=0.5):

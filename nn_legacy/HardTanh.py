@@ -18,7 +18,6 @@ class HardTanh(Module):
     Torch7's defaults: ``HardTanh(-1, 1, False)``.
     """
 
-    _cuda_ready = True
     _kernel = "HardTanh"
 
     inplace = False  # for Torch7 files older than the in-place option

@@ -1,5 +1,4 @@
-import numpy as np
-
+from ._namespace import array_namespace
 from ._numpy_criterion import NumpyCriterion, reuse
 
 
@@ -31,19 +30,21 @@ class HingeEmbeddingCriterion(NumpyCriterion):
 
     def _checked(self, input, target):
         x = self._contiguous(input)
-        return x, self._labels(target, x.shape, x.dtype)
+        return x, self._labels(target, x.shape, x.dtype, array_namespace(x))
 
     def _scale(self, x):
         return 1 / x.size if self.sizeAverage and x.size else 1
 
     def updateOutput(self, input, target):
         x, y = self._checked(input, target)
-        losses = np.where(y == 1, x, np.maximum(self.margin - x, 0))
+        xp = array_namespace(x)
+        losses = xp.where(y == 1, x, xp.maximum(self.margin - x, 0))
         self.output = float(losses.sum() * self._scale(x))
         return self.output
 
     def updateGradInput(self, input, target):
         x, y = self._checked(input, target)
-        self.gradInput = reuse(self.gradInput, x.shape, x.dtype)
-        self.gradInput[...] = np.where((y == -1) & (x > self.margin), 0, y) * self._scale(x)
+        xp = array_namespace(x)
+        self.gradInput = reuse(self.gradInput, x.shape, x.dtype, xp)
+        self.gradInput[...] = xp.where((y == -1) & (x > self.margin), 0, y) * self._scale(x)
         return self.gradInput

@@ -1,6 +1,4 @@
-import numpy as np
-
-from ._arrays import describe, name_of
+from ._arrays import describe, is_array, name_of
 from .Decorator import Decorator
 from .DepthConcat import DepthConcat
 from .ReLU import ReLU
@@ -88,8 +86,8 @@ class Inception(Decorator):
         self.batchNorm, self.padding = bool(getattr(self, "batchNorm", False)), bool(getattr(self, "padding", True))
 
     def _batched(self, value, name):
-        if not isinstance(value, np.ndarray):
-            raise TypeError(f"{name_of(self)}: {name} must be a numpy array, got {type(value).__name__}")
+        if not is_array(value):
+            raise TypeError(f"{name_of(self)}: {name} must be an array, got {type(value).__name__}")
         if value.ndim not in (3, 4):
             raise ValueError(f"{name_of(self)}: {name} must be 3D [planes, height, width] or 4D "
                              f"[batch, planes, height, width], got {describe(value)}")

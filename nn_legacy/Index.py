@@ -3,6 +3,7 @@ import numpy as np
 from ._arrays import describe, name_of, reuse
 from ._checks import check_table
 from ._dims import batch_dim, check_array, check_grad, check_int, from_lua
+from ._namespace import array_namespace
 from ._tables import same_layout
 from .Module import Module
 
@@ -23,6 +24,7 @@ class Index(Module):
         self.dimension = from_lua(self.dimension)
 
     def _split(self, input):
+        xp = array_namespace(input)
         tensor, indices = check_table(name_of(self), "input", input, ["tensor", "indices"])
         check_array(self, tensor, "input[0]")
         check_array(self, indices, "input[1]")
@@ -32,30 +34,32 @@ class Index(Module):
         d = batch_dim(self, self.dimension, tensor, what="input[0]")
         bad = (indices < 0) | (indices >= tensor.shape[d])
         if bad.any():
-            k = int(np.argmax(bad))
+            k = int(xp.argmax(bad))
             raise ValueError(f"{name_of(self)}: input[1][{k}] = {int(indices[k])} is out of range for size "
                              f"{tensor.shape[d]} of dimension {d} of input[0] {describe(tensor)}")
         return tensor, indices, d
 
     def updateOutput(self, input):
+        xp = array_namespace(input)
         tensor, indices, d = self._split(input)
         shape = tensor.shape[:d] + indices.shape + tensor.shape[d + 1:]
         self.output = reuse(self.output, shape, tensor.dtype, tensor)
-        np.take(tensor, indices, axis=d, out=self.output)
+        xp.take(tensor, indices, axis=d, out=self.output)
         return self.output
 
     def updateGradInput(self, input, gradOutput):
+        xp = array_namespace(input)
         tensor, indices, d = self._split(input)
         check_grad(self, gradOutput, tensor.shape[:d] + indices.shape + tensor.shape[d + 1:])
-        like = [np.empty(tensor.shape, gradOutput.dtype), indices]
+        like = [xp.empty(tensor.shape, gradOutput.dtype), indices]
         if not same_layout(self.gradInput, like):
-            self.gradInput = [np.empty(tensor.shape, gradOutput.dtype), np.empty_like(indices)]
+            self.gradInput = [xp.empty(tensor.shape, gradOutput.dtype), xp.empty_like(indices)]
         grad, zeros = self.gradInput
         grad.fill(0)
         zeros.fill(0)
         # add slice by slice in index order, so repeated indices sum the same way every time
-        moved_grad, moved_out = np.moveaxis(grad, d, 0), np.moveaxis(gradOutput, d, 0)
-        np.add.at(moved_grad, indices, moved_out)
+        moved_grad, moved_out = xp.moveaxis(grad, d, 0), xp.moveaxis(gradOutput, d, 0)
+        xp.add.at(moved_grad, indices, moved_out)
         return self.gradInput
 
     def __repr__(self):

@@ -2,6 +2,8 @@ import math
 
 import numpy as np
 
+from ._arrays import is_array
+from ._namespace import array_namespace
 from .Module import Module, uniform
 
 
@@ -117,16 +119,16 @@ class IndexLinear(Module):
 
     # ---- input forms ----
     def _keys(self, k, name):
-        if not isinstance(k, np.ndarray) or k.dtype.kind not in "iu":
-            what = k.dtype if isinstance(k, np.ndarray) else type(k).__name__
-            raise TypeError(f"IndexLinear: {name} must be an integer numpy array, got {what}")
+        if not is_array(k) or k.dtype.kind not in "iu":
+            what = k.dtype if is_array(k) else type(k).__name__
+            raise TypeError(f"IndexLinear: {name} must be an integer array, got {what}")
         if k.ndim != 1:
             raise ValueError(f"IndexLinear: {name} must be 1D, got shape {list(k.shape)}")
         return k.astype(np.int64, copy=False)
 
     def _values(self, v, name, n):
-        if not isinstance(v, np.ndarray):
-            raise TypeError(f"IndexLinear: {name} must be a numpy array, got {type(v).__name__}")
+        if not is_array(v):
+            raise TypeError(f"IndexLinear: {name} must be an array, got {type(v).__name__}")
         kernels = self._kernels(v, name)
         if v.shape != (n,):
             raise ValueError(f"IndexLinear: {name} must be 1D [{n}] like its keys, got shape {list(v.shape)}")
@@ -138,10 +140,11 @@ class IndexLinear(Module):
             raise TypeError("IndexLinear: input must be (keys, values), ([keys...], [values...]) or "
                             f"(keys, values, sizes), got {type(input).__name__}"
                             + (f" of length {len(input)}" if isinstance(input, (list, tuple)) else ""))
+        xp = array_namespace(input)
         if len(input) == 3:
             keys = self._keys(input[0], "keys")
             kernels = self._values(input[1], "values", keys.shape[0])
-            sizes = np.array([input[2]]) if np.isscalar(input[2]) else input[2]
+            sizes = xp.asarray([input[2]]) if np.isscalar(input[2]) else input[2]
             self.keys, self.values, self.sizes = keys, input[1], self._keys(sizes, "sizes")
             self._isFlat, self._noBatch = True, False
         elif isinstance(input[0], (list, tuple)) and isinstance(input[1], (list, tuple)):
@@ -151,15 +154,15 @@ class IndexLinear(Module):
             kernels = None
             for j, (k, v) in enumerate(zip(keys, input[1])):
                 kernels = self._values(v, f"values[{j}]", k.shape[0])
-            self.keys = np.concatenate(keys) if keys else np.zeros(0, dtype=np.int64)
-            self.values = np.concatenate(input[1]) if keys else np.zeros(0, dtype=self.weight.dtype)
-            self.sizes = np.array([k.shape[0] for k in keys], dtype=np.int64)
+            self.keys = xp.concatenate(keys) if keys else xp.zeros(0, dtype=np.int64)
+            self.values = xp.concatenate(input[1]) if keys else xp.zeros(0, dtype=self.weight.dtype)
+            self.sizes = xp.asarray([k.shape[0] for k in keys], dtype=np.int64)
             self._isFlat, self._noBatch = False, False
             kernels = kernels or self._kernels(self.values, "values")
         else:
             keys = self._keys(input[0], "keys")
             kernels = self._values(input[1], "values", keys.shape[0])
-            self.keys, self.values, self.sizes = keys, input[1], np.array([keys.shape[0]], dtype=np.int64)
+            self.keys, self.values, self.sizes = keys, input[1], xp.asarray([keys.shape[0]], dtype=np.int64)
             self._isFlat, self._noBatch = False, True
         return kernels
 
@@ -181,8 +184,8 @@ class IndexLinear(Module):
         kernels = self._flatten(input)
         previous = self.output
         if self._noBatch:
-            previous = previous.reshape(1, previous.shape[0]) if isinstance(previous, np.ndarray) \
-                and previous.ndim == 1 else None
+            previous = previous.reshape(1, previous.shape[0]) if is_array(previous) and previous.ndim == 1 \
+                else None
         out, self.normalizedValues = kernels.IndexLinear_updateOutput(
             self.keys, self.keysOffset, self.values, self.sizes, previous, self.weight, self.bias,
             self.normalizedValues, self.train)
@@ -218,12 +221,13 @@ class IndexLinear(Module):
             raise NotImplementedError("IndexLinear: updateGradInput is not implemented with normalize "
                                       "(nor was it in Torch7)")
         _, g = self._gradOutput2d(gradOutput)
+        xp = array_namespace(g)
         dense = g @ self.weight.T  # [batch, inputSize]
-        keys = np.arange(self.inputSize, dtype=np.int64) - self.keysOffset
+        keys = xp.arange(self.inputSize, dtype=np.int64) - self.keysOffset
         if self._noBatch:
             self.gradInput = [keys, dense[0]]
         elif self._isFlat:
-            self.gradInput = [np.tile(keys, (dense.shape[0], 1)), dense]
+            self.gradInput = [xp.tile(keys, (dense.shape[0], 1)), dense]
         else:
             self.gradInput = [[keys.copy() for _ in dense], list(dense)]
         return self.gradInput
@@ -231,9 +235,10 @@ class IndexLinear(Module):
     def updateParameters(self, learningRate):
         kernels = self._kernels(self.bias, "bias")
         width = self.outputSize * (2 if self.normalize else 1)
-        keys = np.concatenate(self._runningKeys) if self._runningKeys else np.zeros(0, dtype=np.int64)
-        grads = np.concatenate(self._runningGradWeight) if self._runningGradWeight \
-            else np.zeros((0, width), dtype=self.weight.dtype)
+        xp = array_namespace(self.weight)
+        keys = xp.concatenate(self._runningKeys) if self._runningKeys else xp.zeros(0, dtype=np.int64)
+        grads = xp.concatenate(self._runningGradWeight) if self._runningGradWeight \
+            else xp.zeros((0, width), dtype=self.weight.dtype)
         kernels.IndexLinear_updateParameters(grads, self.gradBias, self.weight, self.bias, keys,
                                              self.keysOffset, self.weightDecay, learningRate)
 
@@ -244,14 +249,16 @@ class IndexLinear(Module):
     # ---- the dense view of the gradient ----
     @property
     def gradWeight(self):
-        dense = np.zeros_like(self.weight)
+        xp = array_namespace(self.weight)
+        dense = xp.zeros_like(self.weight)
         n_out, first = self.outputSize, self.normalize
         for keys, rows in zip(self._runningKeys, self._runningGradWeight):
             r = keys + self.keysOffset
-            np.add.at(dense[:, first:], r, rows[:, rows.shape[1] - n_out:])
+            xp.add.at(dense[:, first:], r, rows[:, rows.shape[1] - n_out:])
             if self.normalize:
-                np.add.at(dense[:, 3], r, np.einsum("io,io->i", rows[:, :n_out], self.weight[r, 4:]))
-        dense.flags.writeable = False
+                xp.add.at(dense[:, 3], r, xp.einsum("io,io->i", rows[:, :n_out], self.weight[r, 4:]))
+        if xp is np:   # (a device tensor cannot be made read-only)
+            dense.flags.writeable = False
         return dense
 
     @gradWeight.setter

@@ -3,6 +3,7 @@ import numbers
 import numpy as np
 
 from ._arrays import check_like, describe, name_of, reuse
+from ._namespace import array_namespace
 from ._planes import check_planes
 from .Module import Module, uniform
 
@@ -64,6 +65,7 @@ class InstanceNormalization(Module):
 
     def _statistics(self, input):
         """input as [batch, planes, H*W], xhat of the same shape and 1/sqrt(var + eps) [batch, planes, 1]."""
+        xp = array_namespace(input)
         self._kernels(input)
         batched = check_planes(self, input)
         if input.shape[-3] != self.nOutput:
@@ -71,14 +73,15 @@ class InstanceNormalization(Module):
                              f"(dim {input.ndim - 3}), got {describe(input)}")
         if input.shape[-1] * input.shape[-2] == 0:
             raise ValueError(f"{name_of(self)}: input planes must not be empty, got {describe(input)}")
-        x = np.ascontiguousarray(input).reshape((input.shape[0] if batched else 1), self.nOutput,
+        x = xp.ascontiguousarray(input).reshape((input.shape[0] if batched else 1), self.nOutput,
                                                 input.shape[-2] * input.shape[-1])
         centred = x - x.mean(axis=2, keepdims=True)
-        inv_std = 1 / np.sqrt((centred * centred).mean(axis=2, keepdims=True) + self.eps)
+        inv_std = 1 / xp.sqrt((centred * centred).mean(axis=2, keepdims=True) + self.eps)
         return x, centred * inv_std, inv_std
 
     def _scaled(self, values, dtype):
-        w = np.ones(self.nOutput, dtype) if self.weight is None else self.weight
+        xp = array_namespace(values)
+        w = xp.ones(self.nOutput, dtype) if self.weight is None else self.weight
         return values * w[None, :, None]
 
     def updateOutput(self, input):
@@ -91,20 +94,22 @@ class InstanceNormalization(Module):
         return self.output
 
     def updateGradInput(self, input, gradOutput):
+        xp = array_namespace(input)
         x, xhat, inv_std = self._statistics(input)
         check_like(self, gradOutput, "gradOutput", input, "the input")
-        g = self._scaled(np.ascontiguousarray(gradOutput).reshape(x.shape), input.dtype)
+        g = self._scaled(xp.ascontiguousarray(gradOutput).reshape(x.shape), input.dtype)
         grad = (g - g.mean(axis=2, keepdims=True) - xhat * (g * xhat).mean(axis=2, keepdims=True)) * inv_std
         self.gradInput = reuse(self.gradInput, input.shape, input.dtype, input, gradOutput)
         self.gradInput[...] = grad.reshape(input.shape)
         return self.gradInput
 
     def accGradParameters(self, input, gradOutput, scale=1):
+        xp = array_namespace(input)
         if self.weight is None:
             return
         x, xhat, _ = self._statistics(input)
         check_like(self, gradOutput, "gradOutput", input, "the input")
-        g = np.ascontiguousarray(gradOutput).reshape(x.shape)
+        g = xp.ascontiguousarray(gradOutput).reshape(x.shape)
         self.gradWeight += scale * (g * xhat).sum(axis=(0, 2))
         self.gradBias += scale * g.sum(axis=(0, 2))
 

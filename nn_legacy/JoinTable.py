@@ -1,7 +1,6 @@
-import numpy as np
-
 from ._arrays import name_of, reuse
 from ._dims import batch_dim, check_grad, check_int, from_lua, lua_int, shape_text
+from ._namespace import array_namespace
 from ._tables import check_arrays, reuse_list
 from .Module import Module
 
@@ -39,9 +38,10 @@ class JoinTable(Module):
         return d, shape
 
     def updateOutput(self, input):
+        xp = array_namespace(input)
         d, shape = self._layout(input)
         self.output = reuse(self.output, shape, input[0].dtype, *input)
-        np.concatenate(input, axis=d, out=self.output)
+        xp.concatenate(input, axis=d, out=self.output)
         return self.output
 
     def updateGradInput(self, input, gradOutput):

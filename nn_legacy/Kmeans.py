@@ -3,6 +3,7 @@ import math
 import numpy as np
 
 from ._arrays import check_float_array, describe, name_of, reuse
+from ._namespace import array_namespace
 from ._random import generator
 from .Module import Module, uniform
 
@@ -68,13 +69,14 @@ class Kmeans(Module):
         self._kernels(input)
         if input.ndim != 2 or input.shape[1] != self.dim:
             raise ValueError(f"{name_of(self)}: input must be 2D [batch, {self.dim}], got {describe(input)}")
-        return np.ascontiguousarray(input)
+        return array_namespace(input).ascontiguousarray(input)
 
     def _nearest(self, x):
         """(index of each sample's nearest centre, its squared distance)."""
+        xp = array_namespace(x)
         distances = ((x[None, :, :] - self.weight[:, None, :]) ** 2).sum(axis=2)   # [k, batch]
-        nearest = np.argmin(distances, axis=0)
-        return nearest, distances[nearest, np.arange(x.shape[0])]
+        nearest = xp.argmin(distances, axis=0)
+        return nearest, distances[nearest, xp.arange(x.shape[0])]
 
     def updateOutput(self, input):
         x = self._samples(input)
@@ -97,9 +99,10 @@ class Kmeans(Module):
         if not s > 0:
             raise ValueError(f"{name_of(self)}: scale must be positive, got {s!r}")
         nearest, _ = self._nearest(x)
-        self.clusterSampleCount = np.bincount(nearest, minlength=self.k).astype(self.weight.dtype)
-        offsets = np.zeros_like(self.weight)
-        np.add.at(offsets, nearest, x - self.weight[nearest])
+        xp = array_namespace(x)
+        self.clusterSampleCount = xp.bincount(nearest, minlength=self.k).astype(self.weight.dtype)
+        offsets = xp.zeros_like(self.weight)
+        xp.add.at(offsets, nearest, x - self.weight[nearest])
         return -s * offsets / (self.clusterSampleCount[:, None] + 1e-7)
 
     def accGradParameters(self, input, gradOutput, scale=1):
@@ -124,10 +127,11 @@ class Kmeans(Module):
         n = x.shape[0]
         count = max(math.ceil((1 - self.p) * n), 1)
         self.weight[0] = x[generator().integers(0, n)]
-        nearest = np.full(n, np.inf)
+        xp = array_namespace(x)
+        nearest = xp.full(n, np.inf)
         for c in range(1, self.k):
-            nearest = np.minimum(nearest, ((x - self.weight[c - 1]) ** 2).sum(axis=1))
-            farthest = np.argsort(-nearest, kind="stable")[:count]
+            nearest = xp.minimum(nearest, ((x - self.weight[c - 1]) ** 2).sum(axis=1))
+            farthest = xp.argsort(-nearest, kind="stable")[:count]
             self.weight[c] = x[farthest[generator().integers(0, min(count, n))]]
         return self
 

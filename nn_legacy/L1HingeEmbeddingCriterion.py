@@ -1,5 +1,4 @@
-import numpy as np
-
+from ._namespace import array_namespace
 from ._numpy_criterion import NumpyCriterion, reuse_table
 
 
@@ -29,24 +28,25 @@ class L1HingeEmbeddingCriterion(NumpyCriterion):
 
     def _checked(self, input, target):
         x1, x2 = self._pair(input)
-        y = float(self._labels(target, (1,), x1.dtype)[0])
+        y = float(self._labels(target, (1,), x1.dtype, array_namespace(x1))[0])
         return x1, x2, y
 
     def updateOutput(self, input, target):
         x1, x2, y = self._checked(input, target)
-        d = np.abs(x1 - x2).sum()
-        self.output = float(d if y == 1 else np.maximum(self.margin - d, 0))
+        d = float(abs(x1 - x2).sum())
+        self.output = d if y == 1 else max(self.margin - d, 0.0)
         return self.output
 
     def updateGradInput(self, input, target):
         x1, x2, y = self._checked(input, target)
-        self.gradInput = reuse_table(self.gradInput, [x1.shape, x1.shape], x1.dtype)
+        xp = array_namespace(x1)
+        self.gradInput = reuse_table(self.gradInput, [x1.shape, x1.shape], x1.dtype, xp)
         g1, g2 = self.gradInput
-        np.sign(x1 - x2, out=g1)
+        xp.sign(x1 - x2, out=g1)
         if y == -1:
-            if np.abs(x1 - x2).sum() > self.margin:
+            if float(xp.abs(x1 - x2).sum()) > self.margin:
                 g1.fill(0)
             else:
-                np.subtract(0, g1, out=g1)
-        np.subtract(0, g1, out=g2)  # 0 - g rather than -g: no -0.0 entries
+                xp.subtract(0, g1, out=g1)
+        xp.subtract(0, g1, out=g2)  # 0 - g rather than -g: no -0.0 entries
         return self.gradInput

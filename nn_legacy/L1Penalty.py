@@ -1,6 +1,5 @@
-import numpy as np
-
 from ._arrays import check_like, reuse
+from ._namespace import array_namespace
 from .Module import Module
 
 
@@ -29,18 +28,20 @@ class L1Penalty(Module):
         return self.l1weight / input.size if self.sizeAverage and input.size else self.l1weight
 
     def updateOutput(self, input):
+        xp = array_namespace(input)
         self._kernels(input)
-        self.loss = float(self._weight(input) * np.abs(np.ascontiguousarray(input)).sum())
+        self.loss = float(self._weight(input) * xp.abs(xp.ascontiguousarray(input)).sum())
         self.output = reuse(self.output, input.shape, input.dtype, input)
         self.output[...] = input
         return self.output
 
     def updateGradInput(self, input, gradOutput):
+        xp = array_namespace(input)
         self._kernels(input)
         if self.provideOutput:
             check_like(self, gradOutput, "gradOutput", input, "the input")
         self.gradInput = reuse(self.gradInput, input.shape, input.dtype, input, gradOutput)
-        np.sign(input, out=self.gradInput)
+        xp.sign(input, out=self.gradInput)
         self.gradInput *= self._weight(input)
         if self.provideOutput:
             self.gradInput += gradOutput

@@ -2,8 +2,6 @@ import math
 
 import numpy as np
 
-from thnn.cuda import CudaTensor
-
 from ._checks import check_positive, check_table
 from .Module import Module, uniform
 
@@ -36,11 +34,9 @@ class LSTMCellFused(Module):
     ``dL/dcx = dc f``.  The gates enter as a sum, so inputGates and
     hiddenGates share one gradient: ``gradInput = [d, d, dL/dcx]`` holds the
     same array ``d`` twice.  Both biases accumulate ``scale * d`` summed over
-    the batch.  Runs on CUDA (``cuda()``); there the bias gradients' batch
-    sum is taken on the host.
+    the batch.
     """
 
-    _cuda_ready = True
     _kernel = "LSTMFused"
 
     _parameter_names = (("inputBias", "gradInputBias"), ("hiddenBias", "gradHiddenBias"))
@@ -101,14 +97,7 @@ class LSTMCellFused(Module):
         k, input = self._unpack(input)
         # the gate gradients again, in buffers of our own: self.gradInput may have been changed by the caller
         self._accGrads = self._gradients(k, input, gradOutput, self._accGrads)
-        d = self._accGrads[0]
-        if isinstance(d, CudaTensor):   # the batch sum on the host (there is no device reduction to call)
-            step = d.device.to_device((scale * d.numpy().reshape(-1, 4 * self.hiddenSize).sum(axis=0))
-                                      .astype(d.dtype))
-            self.gradInputBias.add_(step)
-            self.gradHiddenBias.add_(step)
-            return
-        d = d.reshape(-1, 4 * self.hiddenSize).sum(axis=0)
+        d = self._accGrads[0].reshape(-1, 4 * self.hiddenSize).sum(axis=0)
         self.gradInputBias += scale * d
         self.gradHiddenBias += scale * d
 

@@ -3,6 +3,7 @@ import math
 import numpy as np
 
 from ._arrays import check_features, check_like, reuse
+from ._namespace import array_namespace
 from .Module import Module
 
 
@@ -56,11 +57,12 @@ class LayerNormalization(Module):
 
     def _normalized(self, input):
         """(c, s, z) for the rows of input, as 2D arrays."""
+        xp = array_namespace(input)
         self._kernels(input)
         check_features(self, input, self.nOutput)
-        x = np.ascontiguousarray(input).reshape(-1, self.nOutput)
+        x = xp.ascontiguousarray(input).reshape(-1, self.nOutput)
         c = x - x.mean(axis=1, keepdims=True)
-        s = np.sqrt((c * c).sum(axis=1, keepdims=True) + self.eps)
+        s = xp.sqrt((c * c).sum(axis=1, keepdims=True) + self.eps)
         return c, s, c * (math.sqrt(self.nOutput) / s)
 
     def updateOutput(self, input):
@@ -72,9 +74,10 @@ class LayerNormalization(Module):
         return self.output
 
     def updateGradInput(self, input, gradOutput):
+        xp = array_namespace(input)
         c, s, _ = self._normalized(input)
         check_like(self, gradOutput, "gradOutput", input, "the input")
-        g = np.ascontiguousarray(gradOutput).reshape(c.shape)
+        g = xp.ascontiguousarray(gradOutput).reshape(c.shape)
         if self.weight is not None:
             g = g * self.weight
         dc = math.sqrt(self.nOutput) * (g / s - c * (g * c).sum(axis=1, keepdims=True) / s ** 3)
@@ -83,11 +86,12 @@ class LayerNormalization(Module):
         return self.gradInput
 
     def accGradParameters(self, input, gradOutput, scale=1):
+        xp = array_namespace(input)
         if self.weight is None:
             return
         _, _, z = self._normalized(input)
         check_like(self, gradOutput, "gradOutput", input, "the input")
-        g = np.ascontiguousarray(gradOutput).reshape(z.shape)
+        g = xp.ascontiguousarray(gradOutput).reshape(z.shape)
         self.gradWeight += scale * (g * z).sum(axis=0)
         self.gradBias += scale * g.sum(axis=0)
 

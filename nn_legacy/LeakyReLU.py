@@ -14,7 +14,6 @@ class LeakyReLU(Module):
     Torch7's defaults: ``LeakyReLU(1/100, False)``.
     """
 
-    _cuda_ready = True
     _kernel = "LeakyReLU"
 
     inplace = False  # for Torch7 files older than the in-place option

@@ -16,7 +16,6 @@ class Linear(Module):
     from U(-1/sqrt(nIn), 1/sqrt(nIn)) as Torch7 did.
     """
 
-    _cuda_ready = True
     _kernel = "Linear"
 
     _parameter_names = (("weight", "gradWeight"), ("bias", "gradBias"))

@@ -2,6 +2,8 @@ import math
 
 import numpy as np
 
+from ._arrays import reuse
+from ._namespace import array_namespace
 from .Linear import Linear
 from .Module import Module, uniform
 
@@ -29,7 +31,6 @@ class LinearWeightNorm(Linear):
     zero; here each call adds its own share.)
     """
 
-    _cuda_ready = False
     _parameter_names = (("v", "gradV"), ("g", "gradG"), ("bias", "gradBias"))
     _buffer_names = ("weight", "_dW")
     _dW = None
@@ -63,8 +64,9 @@ class LinearWeightNorm(Linear):
     def initFromWeight(self, weight=None):
         """g = the norms of weight's rows (at least eps), v = weight; weight
         defaults to the current W."""
-        weight = self.updateWeightMatrix() if weight is None else np.asarray(weight)
-        self.g[...] = np.maximum(np.sqrt((weight * weight).sum(axis=1, keepdims=True)), self.eps)
+        xp = array_namespace(self.v)
+        weight = self.updateWeightMatrix() if weight is None else xp.asarray(weight)
+        self.g[...] = xp.maximum(xp.sqrt((weight * weight).sum(axis=1, keepdims=True)), self.eps)
         self.v[...] = weight
         return self
 
@@ -84,14 +86,13 @@ class LinearWeightNorm(Linear):
         return linear
 
     def _norm(self):
-        return np.maximum(np.sqrt((self.v * self.v).sum(axis=1, keepdims=True)), self.eps)
+        xp = array_namespace(self.v)
+        return xp.maximum(xp.sqrt((self.v * self.v).sum(axis=1, keepdims=True)), self.eps)
 
     def updateWeightMatrix(self):
         """W = g v / ||v||, into ``weight``; returns it."""
-        if not isinstance(self.weight, np.ndarray) or self.weight.shape != self.v.shape \
-                or self.weight.dtype != self.v.dtype:
-            self.weight = np.empty_like(self.v)
-        np.multiply(self.v, self.g / self._norm(), out=self.weight)
+        self.weight = reuse(self.weight, self.v.shape, self.v.dtype, self.v)
+        array_namespace(self.v).multiply(self.v, self.g / self._norm(), out=self.weight)
         return self.weight
 
     def updateOutput(self, input):
@@ -105,8 +106,7 @@ class LinearWeightNorm(Linear):
     def accGradParameters(self, input, gradOutput, scale=1):
         kernels = self._kernels(input)
         self.updateWeightMatrix()
-        if not isinstance(self._dW, np.ndarray) or self._dW.shape != self.v.shape or self._dW.dtype != self.v.dtype:
-            self._dW = np.empty_like(self.v)
+        self._dW = reuse(self._dW, self.v.shape, self.v.dtype, self.v)
         self._dW.fill(0)
         kernels.Linear_accGradParameters(input, gradOutput, self.weight, self.bias, self._dW, self.gradBias, scale)
         norm = self._norm()

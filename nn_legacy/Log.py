@@ -1,5 +1,4 @@
-import numpy as np
-
+from ._namespace import array_namespace
 from ._pointwise import Pointwise
 
 
@@ -11,10 +10,12 @@ class Log(Pointwise):
     """
 
     def _forward(self, input, out):
-        np.log(input, out=out)
+        xp = array_namespace(input)
+        xp.log(input, out=out)
 
     def _backward(self, input, gradOutput, out):
-        np.divide(gradOutput, input, out=out)
+        xp = array_namespace(input)
+        xp.divide(gradOutput, input, out=out)
 
     def _onnx(self, g, x, y):
         """Log"""

@@ -11,7 +11,6 @@ class LogSigmoid(Module):
     Gradient: ``dL/dx = dL/dy * (1 - sigmoid(x))``.
     """
 
-    _cuda_ready = True
     _kernel = "LogSigmoid"
 
     _buffer_names = ("buffer",)

@@ -11,7 +11,6 @@ class LogSoftMax(FeatureSoftMax):
     Gradient: ``dL/dx_i = dL/dy_i - exp(y_i) sum_j dL/dy_j``.
     """
 
-    _cuda_ready = True
     _kernel = "LogSoftMax"
 
     def _onnx(self, g, x, y):

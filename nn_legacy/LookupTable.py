@@ -1,7 +1,9 @@
 import numpy as np
 
 import thnn
+from thnn.cuda import CudaTensor
 
+from ._arrays import is_array, reuse
 from .Module import Module, normal
 
 
@@ -71,21 +73,24 @@ class LookupTable(Module):
 
     def _indices(self, input):
         """input as an integer array (whole-number floats are converted)."""
-        if not isinstance(input, np.ndarray):
-            raise TypeError(f"LookupTable: input must be a numpy array of indices, got {type(input).__name__}")
+        if not is_array(input):
+            raise TypeError(f"LookupTable: input must be an array of indices, got {type(input).__name__}")
+        xp = self._xp(input)
         if input.dtype.kind in "iu":
             return input
         if input.dtype.kind != "f":
             raise TypeError(f"LookupTable: input must hold integer indices, got {input.dtype}")
         with np.errstate(invalid="ignore"):
-            bad = ~((np.floor(input) == input) & (np.abs(input) < 2.0 ** 62))
+            bad = ~((xp.floor(input) == input) & (xp.abs(input) < 2.0 ** 62))
         if bad.any():
-            where = tuple(int(i) for i in np.argwhere(bad)[0])
+            where = tuple(int(i) for i in xp.argwhere(bad)[0])
             raise ValueError(f"LookupTable: input{list(where)} = {input[where]} is not an integer index")
         return input.astype(np.int64)
 
     def _backend(self):
         self._owned_parameters()   # (which makes a weight given as a list an array)
+        if isinstance(self.weight, CudaTensor):
+            return self.weight.device.backend(self.weight.dtype)
         return thnn.backend(self.weight.dtype)
 
     def renorm(self, input):
@@ -103,9 +108,7 @@ class LookupTable(Module):
 
     def updateGradInput(self, input, gradOutput):
         self._indices(input)
-        if not (isinstance(self.gradInput, np.ndarray) and self.gradInput.shape == input.shape
-                and self.gradInput.dtype == input.dtype):
-            self.gradInput = np.zeros(input.shape, dtype=input.dtype)
+        self.gradInput = reuse(self.gradInput, input.shape, input.dtype, input)
         self.gradInput.fill(0)
         return self.gradInput
 

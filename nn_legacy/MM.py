@@ -1,7 +1,6 @@
-import numpy as np
-
 from ._arrays import check_float_array, check_shape, describe, name_of, reuse
 from ._checks import check_table
+from ._namespace import array_namespace
 from ._tables import reuse_list
 from .Module import Module
 
@@ -24,35 +23,38 @@ class MM(Module):
 
     def _operands(self, input):
         """op(A), op(B), as views."""
+        xp = array_namespace(input)
         a, b = check_table(name_of(self), "input", input, ["A", "B"])
         check_float_array(self, a, "input[0]")
         check_float_array(self, b, "input[1]", a.dtype)
         if a.ndim not in (2, 3) or b.ndim != a.ndim or (a.ndim == 3 and b.shape[0] != a.shape[0]):
             raise ValueError(f"{name_of(self)}: input must be two 2D matrices or two 3D batches of matrices of "
                              f"one batch size, got {describe(a)} and {describe(b)}")
-        opa = np.swapaxes(a, -1, -2) if self.transA else a
-        opb = np.swapaxes(b, -1, -2) if self.transB else b
+        opa = xp.swapaxes(a, -1, -2) if self.transA else a
+        opb = xp.swapaxes(b, -1, -2) if self.transB else b
         if opa.shape[-1] != opb.shape[-2]:
             raise ValueError(f"{name_of(self)}: the matrices do not fit: op(input[0]) is "
                              f"[{', '.join(map(str, opa.shape))}] and op(input[1]) is "
                              f"[{', '.join(map(str, opb.shape))}] (transA={self.transA}, transB={self.transB})")
-        return np.ascontiguousarray(opa), np.ascontiguousarray(opb)
+        return xp.ascontiguousarray(opa), xp.ascontiguousarray(opb)
 
     def updateOutput(self, input):
+        xp = array_namespace(input)
         opa, opb = self._operands(input)
         self.output = reuse(self.output, opa.shape[:-1] + opb.shape[-1:], opa.dtype, *input)
-        np.matmul(opa, opb, out=self.output)
+        xp.matmul(opa, opb, out=self.output)
         return self.output
 
     def updateGradInput(self, input, gradOutput):
+        xp = array_namespace(input)
         opa, opb = self._operands(input)
         check_shape(self, gradOutput, "gradOutput", opa.shape[:-1] + opb.shape[-1:], opa.dtype, "the output")
-        g = np.ascontiguousarray(gradOutput)
+        g = xp.ascontiguousarray(gradOutput)
         self.gradInput = reuse_list(self.gradInput, [input[0].shape, input[1].shape], opa.dtype, *input, gradOutput)
-        grad_a = g @ np.swapaxes(opb, -1, -2)     # dL/dop(A)
-        grad_b = np.swapaxes(opa, -1, -2) @ g     # dL/dop(B)
-        self.gradInput[0][...] = np.swapaxes(grad_a, -1, -2) if self.transA else grad_a
-        self.gradInput[1][...] = np.swapaxes(grad_b, -1, -2) if self.transB else grad_b
+        grad_a = g @ xp.swapaxes(opb, -1, -2)     # dL/dop(A)
+        grad_b = xp.swapaxes(opa, -1, -2) @ g     # dL/dop(B)
+        self.gradInput[0][...] = xp.swapaxes(grad_a, -1, -2) if self.transA else grad_a
+        self.gradInput[1][...] = xp.swapaxes(grad_b, -1, -2) if self.transB else grad_b
         return self.gradInput
 
     def __repr__(self):

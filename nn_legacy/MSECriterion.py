@@ -9,5 +9,4 @@ class MSECriterion(PointwiseCriterion):
     Gradient: ``dL/dx_i = 2 (x_i - t_i)``, divided likewise.
     """
 
-    _cuda_ready = True
     _kernel = "MSECriterion"

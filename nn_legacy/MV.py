@@ -1,7 +1,6 @@
-import numpy as np
-
 from ._arrays import check_float_array, check_shape, describe, name_of, reuse
 from ._checks import check_table
+from ._namespace import array_namespace
 from ._tables import reuse_list
 from .Module import Module
 
@@ -21,32 +20,35 @@ class MV(Module):
         self.trans = bool(getattr(self, "trans", False))
 
     def _operands(self, input):
+        xp = array_namespace(input)
         m, v = check_table(name_of(self), "input", input, ["M", "v"])
         check_float_array(self, m, "input[0]")
         check_float_array(self, v, "input[1]", m.dtype)
         if m.ndim not in (2, 3) or v.ndim != m.ndim - 1 or (m.ndim == 3 and v.shape[0] != m.shape[0]):
             raise ValueError(f"{name_of(self)}: input must be a 2D matrix and a 1D vector, or a 3D batch of "
                              f"matrices and a 2D batch of vectors, got {describe(m)} and {describe(v)}")
-        opm = np.ascontiguousarray(np.swapaxes(m, -1, -2) if self.trans else m)
+        opm = xp.ascontiguousarray(xp.swapaxes(m, -1, -2) if self.trans else m)
         if opm.shape[-1] != v.shape[-1]:
             raise ValueError(f"{name_of(self)}: op(input[0]) is [{', '.join(map(str, opm.shape))}] "
                              f"(trans={self.trans}), which cannot multiply input[1] {describe(v)}")
-        return opm, np.ascontiguousarray(v)
+        return opm, xp.ascontiguousarray(v)
 
     def updateOutput(self, input):
+        xp = array_namespace(input)
         opm, v = self._operands(input)
         self.output = reuse(self.output, opm.shape[:-1], opm.dtype, *input)
-        self.output[...] = np.matmul(opm, v[..., None])[..., 0]
+        self.output[...] = xp.matmul(opm, v[..., None])[..., 0]
         return self.output
 
     def updateGradInput(self, input, gradOutput):
+        xp = array_namespace(input)
         opm, v = self._operands(input)
         check_shape(self, gradOutput, "gradOutput", opm.shape[:-1], opm.dtype, "the output")
-        g = np.ascontiguousarray(gradOutput)
+        g = xp.ascontiguousarray(gradOutput)
         self.gradInput = reuse_list(self.gradInput, [input[0].shape, input[1].shape], opm.dtype, *input, gradOutput)
         grad_m = g[..., :, None] * v[..., None, :]         # dL/dop(M)
-        self.gradInput[0][...] = np.swapaxes(grad_m, -1, -2) if self.trans else grad_m
-        self.gradInput[1][...] = np.matmul(np.swapaxes(opm, -1, -2), g[..., None])[..., 0]
+        self.gradInput[0][...] = xp.swapaxes(grad_m, -1, -2) if self.trans else grad_m
+        self.gradInput[1][...] = xp.matmul(xp.swapaxes(opm, -1, -2), g[..., None])[..., 0]
         return self.gradInput
 
     def __repr__(self):

@@ -1,5 +1,4 @@
-import numpy as np
-
+from ._namespace import array_namespace
 from ._numpy_criterion import NumpyCriterion, described, reuse_table
 
 
@@ -38,7 +37,7 @@ class MarginRankingCriterion(NumpyCriterion):
         if x1.ndim != 1:
             raise ValueError(f"{self._name()}: input[0] and input[1] must be 1D [batch] (one score per pair), "
                              f"got {described(x1.shape)}")
-        y = self._labels(target, x1.shape, x1.dtype)
+        y = self._labels(target, x1.shape, x1.dtype, array_namespace(x1))
         return x1, y, -y * (x1 - x2) + self.margin
 
     def _scale(self, n):
@@ -46,13 +45,14 @@ class MarginRankingCriterion(NumpyCriterion):
 
     def updateOutput(self, input, target):
         x1, _, hinge = self._hinge(input, target)
-        self.output = float(np.maximum(hinge, 0).sum() * self._scale(len(x1)))
+        self.output = float(array_namespace(x1).maximum(hinge, 0).sum() * self._scale(len(x1)))
         return self.output
 
     def updateGradInput(self, input, target):
         x1, y, hinge = self._hinge(input, target)
-        self.gradInput = reuse_table(self.gradInput, [x1.shape, x1.shape], x1.dtype)
+        xp = array_namespace(x1)
+        self.gradInput = reuse_table(self.gradInput, [x1.shape, x1.shape], x1.dtype, xp)
         g1, g2 = self.gradInput
-        g2[...] = np.where(hinge >= 0, y, 0) * self._scale(len(x1))
-        np.subtract(0, g2, out=g1)  # 0 - g rather than -g: no -0.0 entries
+        g2[...] = xp.where(hinge >= 0, y, 0) * self._scale(len(x1))
+        xp.subtract(0, g2, out=g1)  # 0 - g rather than -g: no -0.0 entries
         return self.gradInput

@@ -1,6 +1,7 @@
 import numpy as np
 
-from ._arrays import describe
+from ._arrays import describe, is_array
+from ._namespace import array_namespace
 from ._recurrent import first_array
 from ._tables import check_nested_like, nested_copy
 from .Decorator import Decorator
@@ -46,12 +47,13 @@ class MaskZero(Decorator):
     def _mask(self, input):
         """The samples to zero: a bool array [batch], or a 0D bool for one sample."""
         x = first_array(input)
-        if not isinstance(x, np.ndarray):
-            raise TypeError(f"MaskZero: the input's first array must be a numpy array, got {type(x).__name__}")
+        if not is_array(x):
+            raise TypeError(f"MaskZero: the input's first array must be an array, got {type(x).__name__}")
+        xp = array_namespace(x)
         if x.ndim == self.nInputDim:
-            return np.array(not np.any(x != 0))
+            return xp.asarray(~xp.any(x != 0))
         if x.ndim == self.nInputDim + 1:
-            return ~np.any(x.reshape(x.shape[0], int(np.prod(x.shape[1:]))) != 0, axis=1)
+            return ~xp.any(x.reshape(x.shape[0], int(np.prod(x.shape[1:]))) != 0, axis=1)
         raise ValueError(f"MaskZero: the input's first array must have nInputDim={self.nInputDim} dims "
                          f"(one sample) or {self.nInputDim + 1} (a batch), got {describe(x)}")
 

@@ -3,6 +3,7 @@ import numpy as np
 from ._arrays import describe, name_of, reuse
 from ._checks import check_table
 from ._dims import check_array, check_grad
+from ._namespace import array_namespace
 from ._tables import same_layout
 from .Module import Module
 
@@ -15,6 +16,7 @@ class MaskedSelect(Module):
     the masked places and zero elsewhere, zeros like the mask]``."""
 
     def _split(self, input):
+        xp = array_namespace(input)
         tensor, mask = check_table(name_of(self), "input", input, ["tensor", "mask"])
         check_array(self, tensor, "input[0]")
         check_array(self, mask, "input[1]")
@@ -27,7 +29,7 @@ class MaskedSelect(Module):
             return tensor, mask, mask
         bad = (mask != 0) & (mask != 1)
         if bad.any():
-            where = [int(i) for i in np.argwhere(bad)[0]]
+            where = [int(i) for i in xp.argwhere(bad)[0]]
             raise ValueError(f"{name_of(self)}: input[1] (the mask) must hold only 0 and 1, got "
                              f"{mask[tuple(where)]} at {where}")
         return tensor, mask, mask != 0
@@ -40,11 +42,12 @@ class MaskedSelect(Module):
         return self.output
 
     def updateGradInput(self, input, gradOutput):
+        xp = array_namespace(input)
         tensor, mask, where = self._split(input)
-        check_grad(self, gradOutput, (int(np.count_nonzero(where)),))
-        like = [np.empty(tensor.shape, gradOutput.dtype), mask]
+        check_grad(self, gradOutput, (int(xp.count_nonzero(where)),))
+        like = [xp.empty(tensor.shape, gradOutput.dtype), mask]
         if not same_layout(self.gradInput, like):
-            self.gradInput = [np.empty(tensor.shape, gradOutput.dtype), np.empty_like(mask)]
+            self.gradInput = [xp.empty(tensor.shape, gradOutput.dtype), xp.empty_like(mask)]
         self.gradInput[0].fill(0)
         self.gradInput[0][where] = gradOutput
         self.gradInput[1].fill(0)

@@ -1,6 +1,5 @@
-import numpy as np
-
 from ._arrays import check_shape, describe, reuse
+from ._namespace import array_namespace
 from .Container import Container
 from .Linear import Linear
 from .Module import Module
@@ -46,6 +45,7 @@ class Maxout(Container):
         return array.reshape(array.shape[:-1] + (self.maxoutNumber, self.outputSize))
 
     def updateOutput(self, input):
+        xp = array_namespace(input)
         self._kernels(input)
         groups = self._groups(self._child(0, "updateOutput", input))
         if len(self.modules) > 1:
@@ -55,18 +55,19 @@ class Maxout(Container):
             groups = pre
         self._indices = groups.argmax(axis=-2)
         self.output = reuse(self.output, self._indices.shape, groups.dtype, input)
-        self.output[...] = np.take_along_axis(groups, self._indices[..., None, :], axis=-2)[..., 0, :]
+        self.output[...] = xp.take_along_axis(groups, self._indices[..., None, :], axis=-2)[..., 0, :]
         return self.output
 
     def _grad_groups(self, gradOutput):
         """dL/d(groups): gradOutput placed at the maxima of the last forward pass."""
+        xp = array_namespace(gradOutput)
         if self._indices is None:
             raise ValueError("Maxout: backward needs a forward pass first")
         check_shape(self, gradOutput, "gradOutput", self._indices.shape, self.output.dtype, "the output")
         shape = self._indices.shape[:-1] + (self.maxoutNumber, self.outputSize)
-        self._gradMax = reuse(self._gradMax, shape, gradOutput.dtype)
+        self._gradMax = reuse(self._gradMax, shape, gradOutput.dtype, gradOutput)
         self._gradMax.fill(0)
-        np.put_along_axis(self._gradMax, self._indices[..., None, :], gradOutput[..., None, :], axis=-2)
+        xp.put_along_axis(self._gradMax, self._indices[..., None, :], gradOutput[..., None, :], axis=-2)
         return self._gradMax
 
     def _grad_linear_output(self, gradOutput, verb=None, *args):

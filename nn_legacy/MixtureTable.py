@@ -1,8 +1,9 @@
-import numpy as np
+import math
 
 from ._arrays import check_float_array, check_shape, describe, name_of, reuse
 from ._checks import check_table
 from ._dims import batch_dim, check_int, from_lua
+from ._namespace import array_namespace
 from ._tables import check_float_arrays, nested_zeros, table_leaves
 from .Module import Module
 
@@ -34,6 +35,7 @@ class MixtureTable(Module):
     def _split(self, input):
         """(gater as [batch, n], the experts stacked as [batch, n, ...], the
         experts' dim in input[1] or None for a table), after the checks."""
+        xp = array_namespace(input)
         gater, experts = check_table(name_of(self), "input", input, ["gater", "experts"])
         check_float_array(self, gater, "input[0]")
         if gater.ndim not in (1, 2):
@@ -50,7 +52,7 @@ class MixtureTable(Module):
             if batch and (xs[0].ndim == 0 or xs[0].shape[0] != gater.shape[0]):
                 raise ValueError(f"{name_of(self)}: input[1][0] must start with the batch size "
                                  f"{gater.shape[0]} of the gater, got {describe(xs[0])}")
-            stacked, d = np.stack(xs, axis=int(batch)), None
+            stacked, d = xp.stack(xs, axis=int(batch)), None
         else:
             check_float_array(self, experts, "input[1]", gater.dtype)
             default = 1 if batch else 0
@@ -59,10 +61,10 @@ class MixtureTable(Module):
                 want = f"[{gater.shape[0]}, ...] with {n} at dim {d} (not 0)" if batch else f"{n} at dim {d}"
                 raise ValueError(f"{name_of(self)}: input[1] (the experts) must be of size {want} for a gater "
                                  f"{describe(gater)}, got {describe(experts)}")
-            stacked = np.moveaxis(experts, d, int(batch))
+            stacked = xp.moveaxis(experts, d, int(batch))
         if not batch:
             gater, stacked = gater[None], stacked[None]
-        return np.ascontiguousarray(gater), np.ascontiguousarray(stacked), d
+        return xp.ascontiguousarray(gater), xp.ascontiguousarray(stacked), d
 
     @staticmethod
     def _gates(gater, stacked):
@@ -81,10 +83,11 @@ class MixtureTable(Module):
         return self.output
 
     def updateGradInput(self, input, gradOutput):
+        xp = array_namespace(input)
         gater, stacked, d = self._split(input)
         check_shape(self, gradOutput, "gradOutput", self._out_shape(input, stacked), gater.dtype, "the output")
-        g = np.ascontiguousarray(gradOutput).reshape(stacked.shape[:1] + (1,) + stacked.shape[2:])
-        grad_gater = (g * stacked).reshape(stacked.shape[:2] + (int(np.prod(stacked.shape[2:])),)).sum(axis=2)
+        g = xp.ascontiguousarray(gradOutput).reshape(stacked.shape[:1] + (1,) + stacked.shape[2:])
+        grad_gater = (g * stacked).reshape(stacked.shape[:2] + (math.prod(stacked.shape[2:]),)).sum(axis=2)
         grad_experts = self._gates(gater, stacked) * g        # [batch, n, ...]
         batch, experts = input[0].ndim == 2, input[1]
         self.gradInput = nested_zeros(self.gradInput, [input[0], experts if d is not None else list(experts)])
@@ -95,7 +98,7 @@ class MixtureTable(Module):
             for i, out in enumerate(self.gradInput[1]):
                 out[...] = grad_experts[:, i] if batch else grad_experts[i]
         else:
-            self.gradInput[1][...] = np.moveaxis(grad_experts, int(batch), d)
+            self.gradInput[1][...] = xp.moveaxis(grad_experts, int(batch), d)
         return self.gradInput
 
     def __repr__(self):

@@ -6,11 +6,14 @@ import thnn
 from thnn.cuda import CudaTensor
 
 from . import _checks, _threads
+from ._namespace import array_namespace
 from ._random import generator
 from ._backend import FLOATS as _FLOATS, Layer, check_float as _check_float
 from ._backend import convert as _convert, device_kernels as _device_kernels, move as _move
 
+_ARRAYS = (np.ndarray, CudaTensor)
 _F32, _F64 = _FLOATS
+_ON_DEVICE = object()   # Module._host_dtype() of a module whose parameters are on a device
 
 
 class Module(Layer):
@@ -25,6 +28,12 @@ class Module(Layer):
     (``gradWeight``, ``gradBias``) are plain numpy arrays you may read and
     assign.  Modules are float64 by default (like numpy and Torch7); call
     ``float()`` for float32.
+
+    After ``cuda()`` the same arrays are ``thnn.cuda.CudaTensor`` s and the
+    module runs on the device.  A module serves both with one source: it
+    computes with its input's namespace, ``xp = array_namespace(input)``
+    (numpy on the host), where it would write ``np``; nn_legacy/_namespace.py
+    says how to make a new module device-ready.
     """
 
     #: (parameter, gradient) attribute names, in the order parameters() lists
@@ -166,10 +175,7 @@ class Module(Layer):
 
     def updateParameters(self, learningRate):
         for param, grad in zip(*self.parameters()):
-            if isinstance(param, CudaTensor):
-                param.add_(grad, -learningRate)
-            else:
-                param -= learningRate * grad
+            param -= learningRate * grad   # (numpy arrays and CudaTensors alike)
 
     def flattenParameters(self):
         """One flat array of all parameters and one of all gradients; afterwards
@@ -180,7 +186,8 @@ class Module(Layer):
         A parameter shared by several modules (``share``, ``clone(names)``)
         takes one place in the flat arrays and stays shared; its gradient
         must be shared the same way (Torch7 asked the same), or the two flat
-        arrays would not line up."""
+        arrays would not line up.  On a CUDA device the flat arrays are
+        CudaTensors of that device (what nn_legacy.optim steps there)."""
         entries = self._all_parameters()
         if not entries:
             return np.zeros(0), np.zeros(0)
@@ -227,17 +234,19 @@ class Module(Layer):
         """float64 on the host (from the host or from a CUDA device)."""
         return self.type(np.float64)
 
-    # Modules whose every step is a kernel with a CUDA twin set this to True
-    # (tests/test_cuda_modules.py runs each one on the device against the CPU).
-    _cuda_ready = False
+    # Every module runs on a CUDA device (tests/test_cuda_modules.py runs
+    # each class there against the host); a class that cannot says why here.
+    _cuda_unsupported = None
 
     def cuda(self, device=None):
         """Move every array of the module (and of its children) to a CUDA
         device (thnn.cuda.default() unless given), keeping dtypes: float32
-        runs the THNN_Cuda* twins, float64 the THNN_CudaDouble* ones.  Then
-        forward/backward take CudaTensors (thnn.cuda.to_device(array)) and
-        return CudaTensors.  ``float()`` / ``double()`` bring it back.
-        TypeError for a module that does not run on CUDA (yet)."""
+        runs the THNN_Cuda* twins, float64 the THNN_CudaDouble* ones, and
+        the steps written in numpy run as the device tensor math (see
+        nn_legacy/_namespace.py).  Then forward/backward take CudaTensors
+        (thnn.cuda.to_device(array)) and return CudaTensors.  ``float()`` /
+        ``double()`` bring it back.  TypeError, with the reason, for the few
+        classes that cannot run on a device (README, CUDA)."""
         from thnn import cuda
         return _move(self, device or cuda.default(), {})
 
@@ -259,6 +268,25 @@ class Module(Layer):
             return None
         module, name, _ = entries[0]
         return getattr(module, name).dtype
+
+    def _host_dtype(self):
+        """_dtype() of a module whose parameters are on the host; _ON_DEVICE
+        when its first parameter is on a CUDA device (Module._kernels' fast
+        path: a host input to a device module goes on to the error)."""
+        cls = type(self)
+        if cls._plain_parameters and cls._dtype is Module._dtype:   # _dtype's fast path, knowing the place
+            d = self.__dict__
+            for p, g in self._parameter_names:
+                param = d.get(p)
+                if param is None:
+                    continue
+                if type(param) is np.ndarray and type(d.get(g)) is np.ndarray:
+                    return param.dtype
+                break
+            else:
+                return None
+        expected = self._dtype()
+        return _ON_DEVICE if expected is not None and isinstance(_first_parameter(self), CudaTensor) else expected
 
     def clearState(self):
         """Drop output, gradInput and work buffers (before saving a model)."""
@@ -338,7 +366,7 @@ class Module(Layer):
             if mine is None:
                 continue
             theirs = getattr(other, name, None)
-            if not isinstance(mine, np.ndarray) or not isinstance(theirs, np.ndarray):
+            if not isinstance(mine, _ARRAYS) or not isinstance(theirs, _ARRAYS):
                 raise TypeError(f"{type(self).__name__}.share: '{name}' must be an array in both modules, got "
                                 f"{type(mine).__name__} here and {type(theirs).__name__} in {type(other).__name__}")
             setattr(self, name, theirs)
@@ -356,6 +384,15 @@ class Module(Layer):
         return f"nn.{type(self).__name__}"
 
     # ---- helpers for the layers ----
+    def _xp(self, *arrays, name="input"):
+        """The array namespace of arrays (numpy, or the namespace of the CUDA
+        device they live on: see _namespace.py), after checking that they
+        live where this module's own parameters do (the error names the
+        module and says how to move one or the other)."""
+        xp = array_namespace(*arrays)
+        _check_same_place(self, _first_parameter(self), xp, name)
+        return xp
+
     def _kernels(self, input, name="input"):
         """The thnn backend matching input (float32 or float64; on the host or
         on a CUDA device), with a clear error naming this layer for anything else."""
@@ -363,13 +400,14 @@ class Module(Layer):
             dtype = input.dtype
             backend = thnn.Float if dtype is _F32 else thnn.Double if dtype is _F64 else None
             if backend is not None:
-                expected = self._dtype()
-                if expected is None or expected is dtype or expected == dtype:
+                expected = self._host_dtype()
+                if expected is None or expected is dtype or (expected is not _ON_DEVICE and expected == dtype):
                     return backend
         if isinstance(input, CudaTensor):
             return _device_kernels(self, input, name)
         if not isinstance(input, np.ndarray):
             raise TypeError(f"{type(self).__name__}: {name} must be a numpy array, got {type(input).__name__}")
+        _check_same_place(self, _first_parameter(self), np, name)
         _check_float(self, input, name)
         expected = self._dtype()
         if expected is not None and input.dtype != expected:
@@ -406,6 +444,27 @@ def normal(shape, std, dtype):
     return generator().normal(0, std, size=shape).astype(dtype)
 
 
+def _first_parameter(module):
+    """The module's first parameter array (not its gradient: IndexLinear's
+    is built on demand), or None."""
+    for p, _ in module._parameter_names:
+        value = getattr(module, p, None)
+        if value is not None:
+            return value
+    return None
+
+
+def _check_same_place(module, param, xp, name):
+    """TypeError when the input (whose namespace is xp) is on the host and
+    the parameter param on a device, or the other way round."""
+    if isinstance(param, CudaTensor) and xp is np:
+        raise TypeError(f"{type(module).__name__}: {name} is a numpy array but the module is on CUDA device "
+                        f"{param.device.name!r}; use thnn.cuda.to_device(x) or module.float()/double()")
+    if isinstance(param, np.ndarray) and xp is not np:
+        raise TypeError(f"{type(module).__name__}: {name} is on CUDA device {xp.device.name!r} but the module "
+                        f"is not; call module.cuda() first")
+
+
 def _matches(module, typename):
     if isinstance(typename, str):
         name = typename[3:] if typename.startswith("nn.") else typename
@@ -433,6 +492,8 @@ def _check_shared_alike(module, entries):
 def _flatten(arrays, owners):
     """One flat array whose consecutive slices the owners' attributes view."""
     unique = list({id(a): a for a in arrays}.values())
+    if any(isinstance(a, CudaTensor) for a in unique):
+        return _flatten_device(unique, arrays, owners)
     base = unique[0].base if unique[0].base is not None else None
     total = sum(a.size for a in unique)
     # already flattened: every array a consecutive view of the same flat array
@@ -449,6 +510,33 @@ def _flatten(arrays, owners):
     for a in unique:
         flat[offset:offset + a.size] = a.ravel()
         views[id(a)] = flat[offset:offset + a.size].reshape(a.shape)
+        offset += a.size
+    for a, (module, name) in zip(arrays, owners):
+        setattr(module, name, views[id(a)])
+    return flat
+
+
+
+def _flatten_device(unique, arrays, owners):
+    """_flatten for CudaTensors (of one device and dtype)."""
+    first = unique[0]
+    if not all(isinstance(a, CudaTensor) and a.device is first.device and a.dtype == first.dtype for a in unique):
+        raise TypeError("flattenParameters: the parameters must all be on one device with one dtype, got "
+                        + ", ".join(sorted({repr(a) for a in unique})))
+    total = sum(a.size for a in unique)
+    # already flattened: consecutive contiguous views of a storage of exactly these elements
+    at, ok = 0, first._storage.size == total
+    for a in unique:
+        ok = ok and a._storage.data == first._storage.data and a.is_contiguous() and a.offset == at
+        at += a.size
+    if ok:
+        return first._view((total,), (1,), 0)
+    flat = first.device.empty((total,), first.dtype)
+    views, offset = {}, 0
+    for a in unique:
+        view = flat[offset:offset + a.size]
+        view[...] = a.reshape(-1)
+        views[id(a)] = view.reshape(a.shape)
         offset += a.size
     for a, (module, name) in zip(arrays, owners):
         setattr(module, name, views[id(a)])

@@ -1,6 +1,7 @@
 import numpy as np
 
 from ._arrays import check_like, reuse
+from ._namespace import array_namespace
 from .Module import Module, uniform
 
 
@@ -26,22 +27,25 @@ class Mul(Module):
         return self
 
     def updateOutput(self, input):
+        xp = array_namespace(input)
         self._kernels(input)
         self.output = reuse(self.output, input.shape, input.dtype, input)
-        np.multiply(input, self.weight[0], out=self.output)
+        xp.multiply(input, self.weight[0], out=self.output)
         return self.output
 
     def updateGradInput(self, input, gradOutput):
+        xp = array_namespace(input)
         self._kernels(input)
         check_like(self, gradOutput, "gradOutput", input, "the input")
         self.gradInput = reuse(self.gradInput, input.shape, input.dtype, input, gradOutput)
-        np.multiply(gradOutput, self.weight[0], out=self.gradInput)
+        xp.multiply(gradOutput, self.weight[0], out=self.gradInput)
         return self.gradInput
 
     def accGradParameters(self, input, gradOutput, scale=1):
+        xp = array_namespace(input)
         self._kernels(input)
         check_like(self, gradOutput, "gradOutput", input, "the input")
-        self.gradWeight[0] += scale * np.vdot(np.ascontiguousarray(gradOutput), np.ascontiguousarray(input))
+        self.gradWeight[0] += scale * xp.vdot(xp.ascontiguousarray(gradOutput), xp.ascontiguousarray(input))
 
     def _onnx(self, g, x, y):
         """Mul by the learned scalar"""

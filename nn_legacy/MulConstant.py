@@ -1,5 +1,6 @@
 import numpy as np
 
+from ._namespace import array_namespace
 from ._pointwise import Pointwise
 
 
@@ -22,10 +23,12 @@ class MulConstant(Pointwise):
                              "so constant_scalar must not be 0")
 
     def _forward(self, input, out):
-        np.multiply(input, self.constant_scalar, out=out)
+        xp = array_namespace(input)
+        xp.multiply(input, self.constant_scalar, out=out)
 
     def _backward(self, input, gradOutput, out):
-        np.multiply(gradOutput, self.constant_scalar, out=out)
+        xp = array_namespace(input)
+        xp.multiply(gradOutput, self.constant_scalar, out=out)
 
     def updateGradInput(self, input, gradOutput):
         super().updateGradInput(input, gradOutput)

@@ -1,5 +1,3 @@
-import numpy as np
-
 from .Criterion import Criterion
 
 
@@ -29,19 +27,15 @@ class MultiLabelMarginCriterion(Criterion):
         self.output_tensor = None
         self.isTarget = None
 
-    @staticmethod
-    def _target(target):
-        return target if isinstance(target, np.ndarray) else np.asarray(target)
-
     def updateOutput(self, input, target):
         self.output_tensor, self.isTarget = self._kernel_of(input, "updateOutput")(
-            input, self._target(target), self.output_tensor, self.isTarget, self.sizeAverage)
+            input, self._index_target(input, target), self.output_tensor, self.isTarget, self.sizeAverage)
         self.output = float(self.output_tensor[0])
         return self.output
 
     def updateGradInput(self, input, target):
         self.gradInput, self.isTarget = self._kernel_of(input, "updateGradInput")(
-            input, self._target(target), self.gradInput, self.isTarget, self.sizeAverage)
+            input, self._index_target(input, target), self.gradInput, self.isTarget, self.sizeAverage)
         return self.gradInput
     def clearState(self):
         self.isTarget = None

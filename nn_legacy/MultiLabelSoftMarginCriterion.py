@@ -1,5 +1,6 @@
 import numpy as np
 
+from ._namespace import array_namespace
 from ._numpy_criterion import NumpyCriterion, described, reuse
 
 
@@ -39,10 +40,11 @@ class MultiLabelSoftMarginCriterion(NumpyCriterion):
         if x.ndim not in (1, 2):
             raise ValueError(f"{self._name()}: input must be 1D [nClasses] or 2D [batch, nClasses], "
                              f"got {described(x.shape)}")
-        y = self._shaped_target(target, x.shape, x.dtype, "0 or 1 per class")
+        xp = array_namespace(x)
+        y = self._shaped_target(target, x.shape, x.dtype, "0 or 1 per class", xp)
         outside = ~((y >= 0) & (y <= 1))
         if outside.any():
-            index = tuple(int(i) for i in np.argwhere(outside)[0])
+            index = tuple(int(i) for i in xp.argwhere(outside)[0])
             raise ValueError(f"{self._name()}: target must lie in [0, 1], got {float(y[outside][0]):g} "
                              f"at index {index[0] if len(index) == 1 else index}")
         w = None
@@ -58,9 +60,10 @@ class MultiLabelSoftMarginCriterion(NumpyCriterion):
 
     def updateOutput(self, input, target):
         x, y, w = self._checked(input, target)
+        xp = array_namespace(x)
         # -log(p) = log(1 + exp(-x)) and -log(1 - p) = log(1 + exp(x)), overflow-free
         with np.errstate(invalid="ignore"):  # a NaN score gives a NaN loss, without a warning
-            losses = y * np.logaddexp(0, -x) + (1 - y) * np.logaddexp(0, x)
+            losses = y * xp.logaddexp(0, -x) + (1 - y) * xp.logaddexp(0, x)
         if w is not None:
             losses *= w
         self.output = float(losses.sum() * self._scale(x))
@@ -68,9 +71,10 @@ class MultiLabelSoftMarginCriterion(NumpyCriterion):
 
     def updateGradInput(self, input, target):
         x, y, w = self._checked(input, target)
-        self.gradInput = reuse(self.gradInput, x.shape, x.dtype)
+        xp = array_namespace(x)
+        self.gradInput = reuse(self.gradInput, x.shape, x.dtype, xp)
         with np.errstate(invalid="ignore"):
-            np.exp(-np.logaddexp(0, -x), out=self.gradInput)  # sigmoid(x), without overflow
+            xp.exp(-xp.logaddexp(0, -x), out=self.gradInput)  # sigmoid(x), without overflow
         self.gradInput -= y
         if w is not None:
             self.gradInput *= w

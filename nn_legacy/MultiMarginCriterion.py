@@ -31,14 +31,6 @@ class MultiMarginCriterion(Criterion):
         self.sizeAverage = bool(sizeAverage)
         self.output_tensor = None
 
-    @staticmethod
-    def _target(target):
-        if isinstance(target, (int, np.integer)):
-            return np.array([target], dtype=np.int64)
-        if not isinstance(target, np.ndarray):
-            target = np.asarray(target)
-        return target.reshape(1) if target.ndim == 0 else target
-
     def _weights(self, input):
         # a converted copy: storing it would round float64 weights to float32
         # for good after a single float32 call
@@ -48,14 +40,14 @@ class MultiMarginCriterion(Criterion):
 
     def updateOutput(self, input, target):
         self.output_tensor = self._kernel_of(input, "updateOutput")(
-            input, self._target(target), self.output_tensor, self.sizeAverage, self.p,
+            input, self._index_target(input, target), self.output_tensor, self.sizeAverage, self.p,
             self._weights(input), self.margin)
         self.output = float(self.output_tensor[0])
         return self.output
 
     def updateGradInput(self, input, target):
         self.gradInput = self._kernel_of(input, "updateGradInput")(
-            input, self._target(target), self.gradInput, self.sizeAverage, self.p,
+            input, self._index_target(input, target), self.gradInput, self.sizeAverage, self.p,
             self._weights(input), self.margin)
         return self.gradInput
 

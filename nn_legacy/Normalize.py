@@ -3,6 +3,7 @@ import math
 import numpy as np
 
 from ._arrays import check_like, describe, reuse
+from ._namespace import array_namespace
 from .Module import Module
 
 
@@ -29,41 +30,45 @@ class Normalize(Module):
         self.eps = float(eps)
 
     def _rows(self, input):
+        xp = array_namespace(input)
         self._kernels(input)
         if input.ndim not in (1, 2):
             raise ValueError(f"Normalize: input must be 1D [n] or 2D [batch, n], got {describe(input)}")
-        return np.ascontiguousarray(input).reshape(-1, input.shape[-1])
+        return xp.ascontiguousarray(input).reshape(-1, input.shape[-1])
 
     def _norms(self, x):
         """N(x) for every row of x, as a column [batch, 1]."""
+        xp = array_namespace(x)
         if math.isinf(self.p):
-            return np.abs(x).max(axis=1, keepdims=True, initial=0) + self.eps
-        return (np.power(np.abs(x), self.p).sum(axis=1, keepdims=True) + self.eps) ** (1 / self.p)
+            return xp.abs(x).max(axis=1, keepdims=True, initial=0) + self.eps
+        return (xp.power(xp.abs(x), self.p).sum(axis=1, keepdims=True) + self.eps) ** (1 / self.p)
 
     def updateOutput(self, input):
+        xp = array_namespace(input)
         x = self._rows(input)
         self.output = reuse(self.output, input.shape, input.dtype, input)
-        np.divide(x, self._norms(x), out=self.output.reshape(x.shape))
+        xp.divide(x, self._norms(x), out=self.output.reshape(x.shape))
         return self.output
 
     def updateGradInput(self, input, gradOutput):
+        xp = array_namespace(input)
         x = self._rows(input)
         check_like(self, gradOutput, "gradOutput", input, "the input")
-        g = np.ascontiguousarray(gradOutput).reshape(x.shape)
+        g = xp.ascontiguousarray(gradOutput).reshape(x.shape)
         norm = self._norms(x)
         c = (g * x).sum(axis=1, keepdims=True)
         self.gradInput = reuse(self.gradInput, input.shape, input.dtype, input, gradOutput)
         grad = self.gradInput.reshape(x.shape)
-        np.divide(g, norm, out=grad)
+        xp.divide(g, norm, out=grad)
         if math.isinf(self.p):
             if x.shape[1]:
-                k = np.abs(x).argmax(axis=1)[:, None]
-                x_k = np.take_along_axis(x, k, axis=1)
-                rows = np.arange(x.shape[0])[:, None]
-                grad[rows, k] -= np.sign(x_k) * c / norm ** 2
+                k = xp.abs(x).argmax(axis=1)[:, None]
+                x_k = xp.take_along_axis(x, k, axis=1)
+                rows = xp.arange(x.shape[0])[:, None]
+                grad[rows, k] -= xp.sign(x_k) * c / norm ** 2
         else:
             with np.errstate(divide="ignore", invalid="ignore"):
-                slope = np.where(x != 0, np.sign(x) * np.power(np.abs(x), self.p - 1), 0)
+                slope = xp.where(x != 0, xp.sign(x) * xp.power(xp.abs(x), self.p - 1), 0)
             grad -= slope * (c / norm ** (self.p + 1))
         return self.gradInput
 

@@ -1,7 +1,8 @@
 import numpy as np
 
-from ._arrays import describe, name_of, reuse
+from ._arrays import describe, is_array, name_of, reuse
 from ._dims import check_array, check_grad, check_int, lua_int
+from ._namespace import array_namespace
 from .Module import Module
 
 
@@ -28,35 +29,37 @@ class OneHot(Module):
             self.__dict__.pop(key, None)
 
     def _classes(self, input):
+        xp = array_namespace(input)
         if isinstance(input, (int, np.integer)) and not isinstance(input, (bool, np.bool_)):
-            input = np.array(int(input))
+            input = xp.array(int(input))
         check_array(self, input)
         if input.dtype.kind == "b":
             raise TypeError(f"{name_of(self)}: input must hold class indices, got bool")
         if input.dtype.kind == "f":
-            whole = np.isfinite(input) & (input == np.round(input))
+            whole = xp.isfinite(input) & (input == xp.round(input))
             if not whole.all():
-                where = tuple(int(i) for i in np.argwhere(~whole)[0])
+                where = tuple(int(i) for i in xp.argwhere(~whole)[0])
                 raise ValueError(f"{name_of(self)}: input must hold whole class indices, got "
                                  f"{input[where].item()!r} at {list(where)}")
         bad = (input < 0) | (input >= self.outputSize)
         if bad.any():
-            where = tuple(int(i) for i in np.argwhere(bad)[0])
+            where = tuple(int(i) for i in xp.argwhere(bad)[0])
             raise ValueError(f"{name_of(self)}: class {input[where].item()!r} at {list(where)} is out of range "
                              f"[0, {self.outputSize}) of input {describe(input)}")
         return input.astype(np.int64)
 
     def updateOutput(self, input):
+        xp = array_namespace(input)
         classes = self._classes(input)
-        self.output = reuse(self.output, classes.shape + (self.outputSize,), self.outputType)
+        self.output = reuse(self.output, classes.shape + (self.outputSize,), self.outputType, classes)
         self.output.fill(0)
-        np.put_along_axis(self.output, classes[..., None], 1, axis=-1)
+        xp.put_along_axis(self.output, classes[..., None], 1, axis=-1)
         return self.output
 
     def updateGradInput(self, input, gradOutput):
         classes = self._classes(input)
         check_grad(self, gradOutput, classes.shape + (self.outputSize,))
-        if not isinstance(input, np.ndarray):
+        if not is_array(input):
             self.gradInput = 0
             return self.gradInput
         self.gradInput = reuse(self.gradInput, input.shape, input.dtype, input)

@@ -26,7 +26,6 @@ class PReLU(Module):
     ``c`` (and the batch) where ``x <= 0``.
     """
 
-    _cuda_ready = True
     _kernel = "PReLU"
 
     _parameter_names = (("weight", "gradWeight"),)

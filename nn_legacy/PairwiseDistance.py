@@ -1,9 +1,9 @@
+import numpy as np
 import math
 import numbers
 
-import numpy as np
-
 from ._arrays import name_of
+from ._namespace import array_namespace
 from ._tables import RowPair
 
 
@@ -27,20 +27,22 @@ class PairwiseDistance(RowPair):
             self.__dict__.pop(key, None)
 
     def _values(self, a, b):
-        d = np.abs(a - b)
+        xp = array_namespace(a)
+        d = xp.abs(a - b)
         if self.norm == 1:
             return d.sum(axis=1)
         if self.norm == 2:
-            return np.sqrt((d * d).sum(axis=1))
+            return xp.sqrt((d * d).sum(axis=1))
         return (d ** self.norm).sum(axis=1) ** (1 / self.norm)
 
     def _grads(self, a, b, g):
+        xp = array_namespace(a)
         d = a - b
         if self.norm == 1:
-            unit = np.sign(d)
+            unit = xp.sign(d)
         else:
             y = self._values(a, b)[:, None] ** (self.norm - 1)
-            unit = np.divide(np.sign(d) * np.abs(d) ** (self.norm - 1), y, out=np.zeros_like(d), where=y != 0)
+            unit = xp.divide(xp.sign(d) * xp.abs(d) ** (self.norm - 1), y, out=xp.zeros_like(d), where=y != 0)
         grad = g * unit
         return grad, -grad
 

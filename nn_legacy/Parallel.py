@@ -1,5 +1,7 @@
 import numpy as np
 
+from ._arrays import is_array, reuse
+from ._namespace import array_namespace
 from .Concat import _join
 from .Container import Container, tree_repr
 
@@ -25,13 +27,14 @@ class Parallel(Container):
 
     def _inputs(self, input):
         name = type(self).__name__
-        if not isinstance(input, np.ndarray):
-            raise TypeError(f"{name}: input must be a numpy array, got {type(input).__name__}")
+        if not is_array(input):
+            raise TypeError(f"{name}: input must be a numpy array or a CudaTensor, got {type(input).__name__}")
         d = self.inputDimension
         if not 0 <= d < input.ndim or input.shape[d] != len(self.modules):
             raise ValueError(f"{name}: input must have size {len(self.modules)} (one slice per module) along "
                              f"dimension {d}, got {input.ndim}D of size [{', '.join(map(str, input.shape))}]")
-        return [np.take(input, i, axis=d) for i in range(len(self.modules))]  # copies: kernels keep no views
+        xp = array_namespace(input)
+        return [xp.take(input, i, axis=d) for i in range(len(self.modules))]  # copies: kernels keep no views
 
     def updateOutput(self, input):
         outputs = [self._child(i, "updateOutput", x) for i, x in enumerate(self._inputs(input))]
@@ -40,7 +43,7 @@ class Parallel(Container):
 
     def _parts(self, gradOutput):
         self._need_output()
-        if not isinstance(gradOutput, np.ndarray):
+        if not is_array(gradOutput):
             raise TypeError(f"{type(self).__name__}: gradOutput must be a numpy array, got {type(gradOutput).__name__}")
         if gradOutput.shape != self.output.shape:
             raise ValueError(f"{type(self).__name__}: gradOutput must be shaped as output "
@@ -56,8 +59,7 @@ class Parallel(Container):
 
     def _backward(self, input, gradOutput, method, *extra):
         inputs = self._inputs(input)
-        if self.gradInput is None or self.gradInput.shape != input.shape or self.gradInput.dtype != input.dtype:
-            self.gradInput = np.empty_like(input)
+        self.gradInput = reuse(self.gradInput, input.shape, input.dtype, input)
         for i, (x, g) in enumerate(zip(inputs, self._parts(gradOutput))):
             index = [slice(None)] * input.ndim
             index[self.inputDimension] = i

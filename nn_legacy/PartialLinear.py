@@ -1,6 +1,7 @@
 import numpy as np
 
 from ._arrays import check_features, check_shape, reuse
+from ._namespace import array_namespace
 from .Module import Module, normal
 
 
@@ -44,14 +45,15 @@ class PartialLinear(Module):
         return self
 
     def setPartition(self, indices):
-        indices = np.asarray(indices)
+        xp = array_namespace(indices)
+        indices = xp.asarray(indices)
         n = self.weight.shape[0]
         if indices.ndim != 1 or (indices.size and indices.dtype.kind not in "iu"):
             raise ValueError(f"PartialLinear: indices must be a 1D array of integers, "
                              f"got {indices.ndim}D of {indices.dtype}")
         bad = (indices < 0) | (indices >= n)
         if bad.any():
-            i = int(np.argmax(bad))
+            i = int(xp.argmax(bad))
             raise ValueError(f"PartialLinear: index {int(indices[i])} at position {i} is out of range [0, {n})")
         self.partition = indices.astype(np.int64)
         return self
@@ -62,35 +64,39 @@ class PartialLinear(Module):
 
     def _rows(self, input, gradOutput=None):
         """input (and gradOutput) as 2D batches, checked."""
+        xp = array_namespace(input)
         self._kernels(input)
         check_features(self, input, self.weight.shape[1])
-        x = np.ascontiguousarray(input).reshape(int(np.prod(input.shape[:-1])), self.weight.shape[1])
+        x = xp.ascontiguousarray(input).reshape(int(np.prod(input.shape[:-1])), self.weight.shape[1])
         if gradOutput is None:
             return x
         shape = input.shape[:-1] + (self.partition.size,)
         check_shape(self, gradOutput, "gradOutput", shape, input.dtype, "the output")
-        return x, np.ascontiguousarray(gradOutput).reshape(x.shape[0], self.partition.size)
+        return x, xp.ascontiguousarray(gradOutput).reshape(x.shape[0], self.partition.size)
 
     def updateOutput(self, input):
+        xp = array_namespace(input)
         x = self._rows(input)
         self.output = reuse(self.output, input.shape[:-1] + (self.partition.size,), input.dtype, input)
         out = self.output.reshape(x.shape[0], self.partition.size)
-        np.matmul(x, self.weight[self.partition].T, out=out)
+        xp.matmul(x, self.weight[self.partition].T, out=out)
         if self.bias is not None:
             out += self.bias[0, self.partition]
         return self.output
 
     def updateGradInput(self, input, gradOutput):
+        xp = array_namespace(input)
         x, g = self._rows(input, gradOutput)
         self.gradInput = reuse(self.gradInput, input.shape, input.dtype, input, gradOutput)
-        np.matmul(g, self.weight[self.partition], out=self.gradInput.reshape(x.shape))
+        xp.matmul(g, self.weight[self.partition], out=self.gradInput.reshape(x.shape))
         return self.gradInput
 
     def accGradParameters(self, input, gradOutput, scale=1):
+        xp = array_namespace(input)
         x, g = self._rows(input, gradOutput)
-        np.add.at(self.gradWeight, self.partition, scale * (g.T @ x))
+        xp.add.at(self.gradWeight, self.partition, scale * (g.T @ x))
         if self.bias is not None:
-            np.add.at(self.gradBias[0], self.partition, scale * g.sum(axis=0))
+            xp.add.at(self.gradBias[0], self.partition, scale * g.sum(axis=0))
 
     def _t7_fixup(self, version):
         """Torch7's PartialLinear kept its weight in a LookupTable inside

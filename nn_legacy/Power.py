@@ -1,5 +1,6 @@
 import numpy as np
 
+from ._namespace import array_namespace
 from ._pointwise import Pointwise
 
 
@@ -16,13 +17,15 @@ class Power(Pointwise):
         self.pow = float(p)
 
     def _forward(self, input, out):
-        np.power(input, self.pow, out=out)
+        xp = array_namespace(input)
+        xp.power(input, self.pow, out=out)
 
     def _backward(self, input, gradOutput, out):
+        xp = array_namespace(input)
         if self.pow == 0:
             out.fill(0)
             return
-        np.power(input, self.pow - 1, out=out)
+        xp.power(input, self.pow - 1, out=out)
         out *= self.pow
         out *= gradOutput
 

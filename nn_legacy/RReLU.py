@@ -1,7 +1,6 @@
-import numpy as np
-
+from . import _random
+from ._namespace import array_namespace
 from .Module import Module
-from ._random import generator
 
 
 class RReLU(Module):
@@ -44,8 +43,7 @@ class RReLU(Module):
         kernel = self._kernel_of(input, "updateOutput")   # (checks the input before the noise takes its dtype)
         if self.train:
             # the kernel has no generator: it applies the slopes drawn here
-            self.noise = np.ascontiguousarray(
-                generator().uniform(self.lower, self.upper, size=np.shape(input)), dtype=input.dtype)
+            self.noise = _random.uniform(array_namespace(input), self.lower, self.upper, input.shape, input.dtype)
         self.output = kernel(
             input, self.output, self.noise if self.train else None, self.lower, self.upper, self.train,
             self.inplace)

@@ -1,7 +1,6 @@
-import numpy as np
-
 from ._arrays import reuse
 from ._dims import batch_dim, check_array, check_grad, check_int, from_lua, lua_int
+from ._namespace import array_namespace
 from .Module import Module
 
 
@@ -32,18 +31,20 @@ class Replicate(Module):
         return batch_dim(self, self.dim, input, self.ndim, name="dim", new=True)
 
     def updateOutput(self, input):
+        xp = array_namespace(input)
         check_array(self, input)
         d = self._dim(input)
         shape = input.shape[:d] + (self.nfeatures,) + input.shape[d:]
         self.output = reuse(self.output, shape, input.dtype, input)
-        self.output[...] = np.expand_dims(input, d)
+        self.output[...] = xp.expand_dims(input, d)
         return self.output
 
     def updateGradInput(self, input, gradOutput):
+        xp = array_namespace(input)
         check_array(self, input)
         d = self._dim(input)
         check_grad(self, gradOutput, input.shape[:d] + (self.nfeatures,) + input.shape[d:])
-        total = np.ascontiguousarray(gradOutput).sum(axis=d)  # the same sums whatever the layout
+        total = xp.ascontiguousarray(gradOutput).sum(axis=d)  # the same sums whatever the layout
         self.gradInput = reuse(self.gradInput, input.shape, total.dtype, input, gradOutput)
         self.gradInput[...] = total
         return self.gradInput

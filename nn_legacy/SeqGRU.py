@@ -1,8 +1,7 @@
 import math
 
-import numpy as np
-
 from ._checks import check_positive
+from ._namespace import array_namespace
 from ._random import generator
 from ._seqrnn import SeqRecurrent, sigmoid
 
@@ -65,22 +64,23 @@ class SeqGRU(SeqRecurrent):
         return self
 
     def _forward_steps(self, x, states, mask):
+        xp = array_namespace(x)
         h0, = states
         T, N, _ = x.shape
         H, D = self.H, self.D
         Wx, Wh = self.weight[:D], self.weight[D:]
         h = self._reuse("_h", (T, N, H), x.dtype)
         gates = self._reuse("_gates_buffer", (T, N, 3 * H), x.dtype)
-        np.matmul(x.reshape(T * N, D), Wx, out=gates.reshape(T * N, 3 * H))
+        xp.matmul(x.reshape(T * N, D), Wx, out=gates.reshape(T * N, 3 * H))
         gates += self.bias
         prev = h0
         for t in range(T):
             a = gates[t]
             a[:, :2 * H] = sigmoid(a[:, :2 * H] + prev @ Wh[:, :2 * H])
             r, u = a[:, :H], a[:, H:2 * H]
-            a[:, 2 * H:] = np.tanh(a[:, 2 * H:] + (r * prev) @ Wh[:, 2 * H:])
+            a[:, 2 * H:] = xp.tanh(a[:, 2 * H:] + (r * prev) @ Wh[:, 2 * H:])
             n = a[:, 2 * H:]
-            np.multiply(1 - u, n, out=h[t])
+            xp.multiply(1 - u, n, out=h[t])
             h[t] += u * prev
             if mask is not None:
                 h[t][mask[t]] = 0
@@ -90,6 +90,7 @@ class SeqGRU(SeqRecurrent):
         return h
 
     def _backward_steps(self, x, grad_h, states, mask, want_input, scale):
+        xp = array_namespace(x)
         h0, = states
         T, N, _ = x.shape
         H, D = self.H, self.D
@@ -97,7 +98,7 @@ class SeqGRU(SeqRecurrent):
         h, gates = self._h, self._gates_buffer
         grad_x = self._reuse("_grad_x", x.shape, x.dtype) if want_input else None
         g, _ = self._start_gradients(N, x.dtype)
-        d = np.empty((N, 3 * H), x.dtype)
+        d = xp.empty((N, 3 * H), x.dtype)
         for t in reversed(range(T)):
             prev = h0 if t == 0 else h[t - 1]
             g = g + grad_h[t]
@@ -110,7 +111,7 @@ class SeqGRU(SeqRecurrent):
             d[:, :H] = s * prev * r * (1 - r)
             d[:, H:2 * H] = g * (prev - n) * u * (1 - u)
             if want_input:
-                np.matmul(d, Wx.T, out=grad_x[t])
+                xp.matmul(d, Wx.T, out=grad_x[t])
             if scale is not None:
                 self.gradWeight[:D] += scale * (x[t].T @ d)
                 self.gradWeight[D:, :2 * H] += scale * (prev.T @ d[:, :2 * H])

@@ -1,8 +1,7 @@
 import math
 
-import numpy as np
-
 from ._checks import check_positive
+from ._namespace import array_namespace
 from ._random import generator
 from ._seqrnn import SeqRecurrent, sigmoid
 
@@ -86,6 +85,7 @@ class SeqLSTM(SeqRecurrent):
         return self
 
     def _forward_steps(self, x, states, mask):
+        xp = array_namespace(x)
         c0, h0 = states
         T, N, _ = x.shape
         H, D = self.H, self.D
@@ -93,18 +93,18 @@ class SeqLSTM(SeqRecurrent):
         h = self._reuse("_h", (T, N, H), x.dtype)
         c = self._reuse("_c", (T, N, H), x.dtype)
         gates = self._reuse("_gates_buffer", (T, N, 4 * H), x.dtype)
-        np.matmul(x.reshape(T * N, D), Wx, out=gates.reshape(T * N, 4 * H))
+        xp.matmul(x.reshape(T * N, D), Wx, out=gates.reshape(T * N, 4 * H))
         gates += self.bias
         prev_h, prev_c = h0, c0
         for t in range(T):
             a = gates[t]
             a += prev_h @ Wh
             a[:, :3 * H] = sigmoid(a[:, :3 * H])
-            a[:, 3 * H:] = np.tanh(a[:, 3 * H:])
+            a[:, 3 * H:] = xp.tanh(a[:, 3 * H:])
             i, f, o, z = a[:, :H], a[:, H:2 * H], a[:, 2 * H:3 * H], a[:, 3 * H:]
-            np.multiply(f, prev_c, out=c[t])
+            xp.multiply(f, prev_c, out=c[t])
             c[t] += i * z
-            np.multiply(o, np.tanh(c[t]), out=h[t])
+            xp.multiply(o, xp.tanh(c[t]), out=h[t])
             if mask is not None:
                 for arr in (h[t], c[t], a):
                     arr[mask[t]] = 0
@@ -113,6 +113,7 @@ class SeqLSTM(SeqRecurrent):
         return h
 
     def _backward_steps(self, x, grad_h, states, mask, want_input, scale):
+        xp = array_namespace(x)
         c0, h0 = states
         T, N, _ = x.shape
         H, D = self.H, self.D
@@ -120,7 +121,7 @@ class SeqLSTM(SeqRecurrent):
         h, c, gates = self._h, self._c, self._gates_buffer
         grad_x = self._reuse("_grad_x", x.shape, x.dtype) if want_input else None
         gh, gc = self._start_gradients(N, x.dtype)
-        d = np.empty((N, 4 * H), x.dtype)
+        d = xp.empty((N, 4 * H), x.dtype)
         for t in reversed(range(T)):
             prev_h, prev_c = (h0, c0) if t == 0 else (h[t - 1], c[t - 1])
             gh = gh + grad_h[t]
@@ -129,14 +130,14 @@ class SeqLSTM(SeqRecurrent):
                 gc[mask[t]] = 0
             a = gates[t]
             i, f, o, z = a[:, :H], a[:, H:2 * H], a[:, 2 * H:3 * H], a[:, 3 * H:]
-            tc = np.tanh(c[t])
+            tc = xp.tanh(c[t])
             dc = gc + gh * o * (1 - tc * tc)
             d[:, :H] = dc * z * i * (1 - i)
             d[:, H:2 * H] = dc * prev_c * f * (1 - f)
             d[:, 2 * H:3 * H] = gh * tc * o * (1 - o)
             d[:, 3 * H:] = dc * i * (1 - z * z)
             if want_input:
-                np.matmul(d, Wx.T, out=grad_x[t])
+                xp.matmul(d, Wx.T, out=grad_x[t])
             if scale is not None:
                 self.gradWeight[:D] += scale * (x[t].T @ d)
                 self.gradWeight[D:] += scale * (prev_h.T @ d)

@@ -1,7 +1,8 @@
 import numpy as np
 
-from ._arrays import check_like, describe, reuse
+from ._arrays import check_like, describe, is_array, reuse
 from ._dims import from_lua
+from ._namespace import array_namespace
 from .Module import Module
 
 
@@ -23,13 +24,13 @@ class SeqReverseSequence(Module):
             vars(self).pop(name, None)
 
     def _reversed(self, buffer, value, name):
-        if not isinstance(value, np.ndarray):
-            raise TypeError(f"SeqReverseSequence: {name} must be a numpy array, got {type(value).__name__}")
+        if not is_array(value):
+            raise TypeError(f"SeqReverseSequence: {name} must be an array, got {type(value).__name__}")
         if value.ndim <= self.dim:
             raise ValueError(f"SeqReverseSequence: {name} must have more than {self.dim} dims to reverse dim "
                              f"{self.dim}, got {describe(value)}")
         out = reuse(buffer, value.shape, value.dtype, value)
-        out[...] = np.flip(value, self.dim)
+        out[...] = array_namespace(value).flip(value, self.dim)
         return out
 
     def updateOutput(self, input):

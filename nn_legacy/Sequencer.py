@@ -1,6 +1,6 @@
 import numpy as np
 
-from ._arrays import describe, reuse
+from ._arrays import describe, is_array, reuse
 from ._recurrent import acc_update_by_swap, copy_of, onnx_forget
 from ._tables import check_length
 from .AbstractRecurrent import AbstractRecurrent
@@ -53,7 +53,7 @@ class Sequencer(AbstractSequencer):
                 raise ValueError(f"{type(self).__name__}: {name} must be a sequence of at least one step, got an "
                                  "empty table")
             return list(sequence)
-        if isinstance(sequence, np.ndarray):
+        if is_array(sequence):
             if sequence.ndim < 1 or sequence.shape[0] == 0:
                 raise ValueError(f"{type(self).__name__}: {name} must have at least one step along its first "
                                  f"dim, got {describe(sequence)}")
@@ -64,9 +64,9 @@ class Sequencer(AbstractSequencer):
     def _gather(self, buffer, steps, like):
         """The steps' arrays as like is laid out: a list, or one array
         [seqlen, ...] (into buffer when it fits)."""
-        if isinstance(like, np.ndarray):
+        if is_array(like):
             first = steps[0]
-            if not isinstance(first, np.ndarray) or any(np.shape(s) != first.shape for s in steps):
+            if not is_array(first) or any(getattr(s, "shape", None) != first.shape for s in steps):
                 raise ValueError(f"{type(self).__name__}: the module's step results must be arrays of one shape to "
                                  "stack them along time")
             out = reuse(buffer, (len(steps),) + first.shape, first.dtype, *steps)
@@ -77,7 +77,7 @@ class Sequencer(AbstractSequencer):
 
     def _grad_steps(self, input, gradOutput):
         steps = self._steps(input)
-        if isinstance(input, np.ndarray) and not isinstance(gradOutput, np.ndarray):
+        if is_array(input) and not is_array(gradOutput):
             raise TypeError(f"{type(self).__name__}: gradOutput must be an array [seqlen, ...] like the input, got "
                             f"{type(gradOutput).__name__}")
         grads = self._steps(gradOutput, "gradOutput")

@@ -5,8 +5,6 @@ class Sequential(Container):
     """Modules applied one after the other: output = m_n(...m_1(m_0(input))).
     backward runs them in reverse, each with the input it saw going forward."""
 
-    _cuda_ready = True
-
     def insert(self, module, index=None):
         """Insert at index (0-based; at the end when None)."""
         self.add(module)

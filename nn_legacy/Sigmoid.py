@@ -7,7 +7,6 @@ class Sigmoid(Module):
     Gradient: ``dL/dx = dL/dy * y * (1 - y)`` (computed from the output).
     """
 
-    _cuda_ready = True
     _kernel = "Sigmoid"
 
     def updateOutput(self, input):

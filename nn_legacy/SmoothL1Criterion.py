@@ -10,5 +10,4 @@ class SmoothL1Criterion(PointwiseCriterion):
     Gradient: ``dL/dx_i = d_i`` clipped to ``[-1, 1]`` (divided likewise).
     """
 
-    _cuda_ready = True
     _kernel = "SmoothL1Criterion"

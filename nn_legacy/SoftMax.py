@@ -15,7 +15,6 @@ class SoftMax(FeatureSoftMax):
     Gradient: ``dL/dx_i = y_i (dL/dy_i - sum_j y_j dL/dy_j)``.
     """
 
-    _cuda_ready = True
     _kernel = "SoftMax"
 
     def _onnx(self, g, x, y):

@@ -1,6 +1,5 @@
-import numpy as np
-
 from ._arrays import check_like, describe, reuse
+from ._namespace import array_namespace
 from ._softmax import FeatureSoftMax
 
 
@@ -22,11 +21,12 @@ class SoftMin(FeatureSoftMax):
 
     def _negate(self, input):
         """-input in a buffer, with the checks SoftMax would make, named for SoftMin."""
+        xp = array_namespace(input)
         kernels = self._kernels(input)
         if self.dim is None and not 1 <= input.ndim <= 4:
             raise ValueError(f"SoftMin: input must be 1D, 2D, 3D or 4D, got {describe(input)}")
-        self._negated = reuse(self._negated, input.shape, input.dtype)
-        np.negative(input, out=self._negated)
+        self._negated = reuse(self._negated, input.shape, input.dtype, input)
+        xp.negative(input, out=self._negated)
         return kernels
 
     def updateOutput(self, input):
@@ -35,12 +35,13 @@ class SoftMin(FeatureSoftMax):
         return self.output
 
     def updateGradInput(self, input, gradOutput):
+        xp = array_namespace(input)
         kernels = self._negate(input)
         check_like(self, gradOutput, "gradOutput", input, "the input")
         if self.dim is None:
             self.gradInput = reuse(self.gradInput, input.shape, input.dtype, gradOutput)
         self._backward(kernels, self._negated, gradOutput)
-        np.negative(self.gradInput, out=self.gradInput)
+        xp.negative(self.gradInput, out=self.gradInput)
         return self.gradInput
 
     def _onnx(self, g, x, y):

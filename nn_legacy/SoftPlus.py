@@ -14,7 +14,6 @@ class SoftPlus(Module):
     threshold 20, which Torch7 fixed and this constructor also takes.
     """
 
-    _cuda_ready = True
     _kernel = "SoftPlus"
 
     threshold = 20.0  # for Torch7 files that did not store it

@@ -14,7 +14,6 @@ class SoftShrink(Module):
     be >= 0.  Torch7's default: ``SoftShrink(0.5)``.
     """
 
-    _cuda_ready = True
     _kernel = "SoftShrink"
 
     def __init__(self, lam=0.5):

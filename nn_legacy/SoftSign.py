@@ -1,5 +1,4 @@
-import numpy as np
-
+from ._namespace import array_namespace
 from ._pointwise import Pointwise
 
 
@@ -10,15 +9,17 @@ class SoftSign(Pointwise):
     """
 
     def _forward(self, input, out):
-        np.abs(input, out=out)
+        xp = array_namespace(input)
+        xp.abs(input, out=out)
         out += 1
-        np.divide(input, out, out=out)
+        xp.divide(input, out, out=out)
 
     def _backward(self, input, gradOutput, out):
-        np.abs(input, out=out)
+        xp = array_namespace(input)
+        xp.abs(input, out=out)
         out += 1
-        np.square(out, out=out)
-        np.divide(gradOutput, out, out=out)
+        xp.square(out, out=out)
+        xp.divide(gradOutput, out, out=out)
 
     def _onnx(self, g, x, y):
         """Softsign"""

@@ -2,6 +2,8 @@ import math
 
 import numpy as np
 
+from ._arrays import is_array, reuse
+from ._namespace import array_namespace
 from .Module import Module, uniform
 
 # Torch7's states for the sparse updates: what gradWeight holds since the last zeroGradParameters
@@ -72,8 +74,8 @@ class SparseLinear(Module):
     # ---- input forms ----
     def _pairs(self, x, name):
         """A float array of (feature, value) rows, checked against the module."""
-        if not isinstance(x, np.ndarray):
-            raise TypeError(f"SparseLinear: {name} must be a numpy array of (feature, value) rows, "
+        if not is_array(x):
+            raise TypeError(f"SparseLinear: {name} must be an array of (feature, value) rows, "
                             f"got {type(x).__name__}")
         kernels = self._kernels(x, name)
         if x.ndim != 2 or x.shape[1] != 2:
@@ -85,9 +87,9 @@ class SparseLinear(Module):
         """(kernels, legacy, single, array for the kernel, batch size).  A
         list or a single [nnz, 2] sample becomes Torch7's COO rows
         (sample, feature, value) in formatted_input."""
-        if isinstance(input, np.ndarray) and input.ndim == 3:
+        if is_array(input) and input.ndim == 3:
             return self._kernels(input), True, False, input, input.shape[0]
-        if isinstance(input, np.ndarray):
+        if is_array(input):
             samples, single = [input], True
             if input.ndim != 2:
                 raise ValueError(f"SparseLinear: input must be [nnz, 2], [batch, nnz, 2] or a list of "
@@ -95,15 +97,13 @@ class SparseLinear(Module):
         elif isinstance(input, (list, tuple)):
             samples, single = list(input), False
         else:
-            raise TypeError(f"SparseLinear: input must be a numpy array or a list of numpy arrays, "
+            raise TypeError(f"SparseLinear: input must be an array or a list of arrays, "
                             f"got {type(input).__name__}")
         kernels = None
         for i, x in enumerate(samples):
             kernels = self._pairs(x, "input" if single else f"input[{i}]")
         total = sum(x.shape[0] for x in samples)
-        if self.formatted_input is None or self.formatted_input.shape != (total, 3) \
-                or self.formatted_input.dtype != self.weight.dtype:
-            self.formatted_input = np.empty((total, 3), dtype=self.weight.dtype)
+        self.formatted_input = reuse(self.formatted_input, (total, 3), self.weight.dtype, self.weight, *samples)
         start = 0
         for h, x in enumerate(samples):
             rows = self.formatted_input[start:start + x.shape[0]]
@@ -117,7 +117,7 @@ class SparseLinear(Module):
     @staticmethod
     def _as_row(a):
         """The 2D [1, n] view of a 1D array (None stays None)."""
-        return a.reshape(1, a.shape[0]) if isinstance(a, np.ndarray) and a.ndim == 1 else None
+        return a.reshape(1, a.shape[0]) if is_array(a) and a.ndim == 1 else None
 
     # ---- the verbs ----
     def updateOutput(self, input):
@@ -131,7 +131,7 @@ class SparseLinear(Module):
             out = kernels.SparseLinear_updateOutput(data, previous, self.weight, self.bias, 1)
             self.output = self.output if out is previous else out.reshape(out.shape[1])
         else:
-            out = self.output if isinstance(self.output, np.ndarray) and self.output.ndim == 2 else None
+            out = self.output if is_array(self.output) and self.output.ndim == 2 else None
             self.output = kernels.SparseLinear_updateOutput(data, out, self.weight, self.bias, batch)
         return self.output
 
@@ -139,8 +139,8 @@ class SparseLinear(Module):
         """gradOutput as [batch, nOut] for the kernels, checked against input."""
         kernels = self._kernels(gradOutput, "gradOutput")
         n_out = self.weight.shape[0]
-        single = isinstance(input, np.ndarray) and input.ndim == 2
-        batch = None if single else (input.shape[0] if isinstance(input, np.ndarray) else len(input))
+        single = is_array(input) and input.ndim == 2
+        batch = None if single else (input.shape[0] if is_array(input) else len(input))
         expected = [n_out] if single else [batch, n_out]
         if list(gradOutput.shape) != expected:
             raise ValueError(f"SparseLinear: gradOutput must be of shape {expected}, got {list(gradOutput.shape)}")
@@ -160,7 +160,7 @@ class SparseLinear(Module):
 
     def updateGradInput(self, input, gradOutput):
         if not self.doGradInput:
-            if isinstance(input, np.ndarray):
+            if is_array(input):
                 self.gradInput = self._zeros_like(self.gradInput, input.shape)
                 self.gradInput.fill(0)
             else:
@@ -169,22 +169,24 @@ class SparseLinear(Module):
         _, g = self._gradOutput2d(input, gradOutput)
         # numpy's matmul rounds differently for strided operands: contiguous
         # gradOutput gives every memory layout the same gradInput
-        dense = np.ascontiguousarray(g) @ self.weight  # [batch, nIn]
+        xp = array_namespace(g)
+        dense = xp.ascontiguousarray(g) @ self.weight  # [batch, nIn]
         n_in = self.weight.shape[1]
-        if isinstance(input, np.ndarray):
+        if is_array(input):
             shape = (input.shape[0], n_in, 2) if input.ndim == 3 else (n_in, 2)
             self.gradInput = self._zeros_like(self.gradInput, shape)
-            self.gradInput[..., 0] = np.arange(n_in)
+            self.gradInput[..., 0] = xp.arange(n_in)
             self.gradInput[..., 1] = dense if input.ndim == 3 else dense[0]
         else:
-            self.gradInput = [np.stack([np.arange(n_in, dtype=dense.dtype), row], axis=1) for row in dense]
+            self.gradInput = [xp.stack([xp.arange(n_in, dtype=dense.dtype), row], axis=1) for row in dense]
         return self.gradInput
 
     def _zeros_like(self, current, shape):
-        """current if it is an array of this shape and the module's dtype, else a new one."""
-        if isinstance(current, np.ndarray) and current.shape == tuple(shape) and current.dtype == self.weight.dtype:
+        """current if it is an array of this shape and the module's dtype (and place), else a new one."""
+        if is_array(current) and current.shape == tuple(shape) and current.dtype == self.weight.dtype \
+                and array_namespace(current) is array_namespace(self.weight):
             return current
-        return np.zeros(shape, dtype=self.weight.dtype)
+        return array_namespace(self.weight).zeros(shape, dtype=self.weight.dtype)
 
     # ---- sparse updates ----
     def _sparse_ready(self):

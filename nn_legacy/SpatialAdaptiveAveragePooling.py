@@ -19,7 +19,6 @@ class SpatialAdaptiveAveragePooling(Module):
     every input element of its window.
     """
 
-    _cuda_ready = True
     _kernel = "SpatialAdaptiveAveragePooling"
 
     def __init__(self, W, H):

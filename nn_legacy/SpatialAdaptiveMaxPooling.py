@@ -18,7 +18,6 @@ class SpatialAdaptiveMaxPooling(Module):
     Gradient: ``dL/dx[plane][indices[o]] += dL/dy[o]``.
     """
 
-    _cuda_ready = True
     _kernel = "SpatialAdaptiveMaxPooling"
 
     _buffer_names = ("indices",)

@@ -15,8 +15,6 @@ class SpatialAutoCropMSECriterion(MSECriterion):
     was needed.)
     """
 
-    _cuda_ready = False
-
     def _cropped(self, input, target):
         name = type(self).__name__
         shape_in, shape_t = getattr(input, "shape", None), getattr(target, "shape", None)

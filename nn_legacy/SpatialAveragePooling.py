@@ -26,7 +26,6 @@ class SpatialAveragePooling(Module):
     file with ``divide = false`` returns window sums (Torch7's behaviour).
     """
 
-    _cuda_ready = True
     _kernel = "SpatialAveragePooling"
 
     def __init__(self, kW, kH, dW=1, dH=1, padW=0, padH=0):

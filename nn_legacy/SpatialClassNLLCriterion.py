@@ -30,10 +30,6 @@ class SpatialClassNLLCriterion(Criterion):
         self.output_tensor = None
         self.total_weight_tensor = None
 
-    @staticmethod
-    def _target(target):
-        return target if isinstance(target, np.ndarray) else np.asarray(target)
-
     def _weights(self, input):
         # a converted copy: storing it would round float64 weights to float32
         # for good after a single float32 call
@@ -43,7 +39,7 @@ class SpatialClassNLLCriterion(Criterion):
 
     def updateOutput(self, input, target):
         self.output_tensor, self.total_weight_tensor = self._kernel_of(input, "updateOutput")(
-            input, self._target(target), self.output_tensor, self.sizeAverage, self._weights(input),
+            input, self._index_target(input, target), self.output_tensor, self.sizeAverage, self._weights(input),
             self.total_weight_tensor, self.ignore_index)
         self.output = float(self.output_tensor[0])
         return self.output
@@ -52,7 +48,7 @@ class SpatialClassNLLCriterion(Criterion):
         if self.total_weight_tensor is None or self.total_weight_tensor.dtype != input.dtype:
             self.updateOutput(input, target)
         self.gradInput = self._kernel_of(input, "updateGradInput")(
-            input, self._target(target), self.gradInput, self.sizeAverage, self._weights(input),
+            input, self._index_target(input, target), self.gradInput, self.sizeAverage, self._weights(input),
             self.total_weight_tensor, self.ignore_index)
         return self.gradInput
 

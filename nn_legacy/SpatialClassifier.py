@@ -1,6 +1,5 @@
-import numpy as np
-
-from ._arrays import describe, name_of, reuse
+from ._arrays import describe, is_array, name_of, reuse
+from ._namespace import array_namespace
 from .Container import Container
 from .Sequential import Sequential
 from .onnx import NotExportable
@@ -43,20 +42,21 @@ class SpatialClassifier(Container):
 
     def _rows(self, input, name="input"):
         """input [(batch,) K, H, W] as the [(batch *) H*W, K] rows, and its (batch, K, H, W)."""
-        if not isinstance(input, np.ndarray):
-            raise TypeError(f"{name_of(self)}: {name} must be a numpy array, got {type(input).__name__}")
+        xp = array_namespace(input)
+        if not is_array(input):
+            raise TypeError(f"{name_of(self)}: {name} must be an array, got {type(input).__name__}")
         if input.ndim not in (3, 4):
             raise ValueError(f"{name_of(self)}: {name} must be 3D [features, height, width] or 4D "
                              f"[batch, features, height, width], got {describe(input)}")
         x = input if input.ndim == 4 else input[None]
         b, k, h, w = x.shape
-        return np.ascontiguousarray(x.transpose(0, 2, 3, 1)).reshape(b * h * w, k), (b, k, h, w)
+        return xp.ascontiguousarray(x.transpose(0, 2, 3, 1)).reshape(b * h * w, k), (b, k, h, w)
 
     def _planes(self, rows, shape, batched):
         """The classifier's [(batch *) H*W, N] back as [(batch,) N, H, W] (or the rows without spatial output)."""
         b, _, h, w = shape
-        if not isinstance(rows, np.ndarray) or rows.ndim != 2 or rows.shape[0] != b * h * w:
-            got = describe(rows) if isinstance(rows, np.ndarray) else type(rows).__name__
+        if not is_array(rows) or rows.ndim != 2 or rows.shape[0] != b * h * w:
+            got = describe(rows) if is_array(rows) else type(rows).__name__
             raise ValueError(f"{name_of(self)}: the classifier must map [{b * h * w}, K] to [{b * h * w}, N], "
                              f"got {got}")
         n = rows.shape[1]
@@ -67,20 +67,21 @@ class SpatialClassifier(Container):
 
     def _grad_rows(self, input, gradOutput, shape):
         self._need_output()
+        xp = array_namespace(input)
         b, _, h, w = shape
         n = self.modules[0].output.shape[1]
         want = ((b, n, h, w) if input.ndim == 4 else (n, h, w)) if self.spatialOutput else \
             ((b, h * w, n) if input.ndim == 4 else (h * w, n))
-        if not isinstance(gradOutput, np.ndarray):
+        if not is_array(gradOutput):
             raise TypeError(f"{name_of(self)}: gradOutput must be a numpy array, got {type(gradOutput).__name__}")
         if gradOutput.shape != want:
             got = describe(gradOutput)
             raise ValueError(f"{name_of(self)}: gradOutput must be of size [{', '.join(map(str, want))}] like the "
                              f"output, got {got}")
         if not self.spatialOutput:
-            return np.ascontiguousarray(gradOutput).reshape(b * h * w, n)
+            return xp.ascontiguousarray(gradOutput).reshape(b * h * w, n)
         g = gradOutput if input.ndim == 4 else gradOutput[None]
-        return np.ascontiguousarray(g.transpose(0, 2, 3, 1)).reshape(b * h * w, n)
+        return xp.ascontiguousarray(g.transpose(0, 2, 3, 1)).reshape(b * h * w, n)
 
     def updateOutput(self, input):
         rows, shape = self._rows(input)
@@ -90,10 +91,11 @@ class SpatialClassifier(Container):
         return self.output
 
     def updateGradInput(self, input, gradOutput):
+        xp = array_namespace(input)
         rows, shape = self._rows(input)
         grad = self._child(0, "updateGradInput", rows, self._grad_rows(input, gradOutput, shape))
         b, k, h, w = shape
-        back = np.asarray(grad).reshape(b, h, w, k).transpose(0, 3, 1, 2)
+        back = xp.asarray(grad).reshape(b, h, w, k).transpose(0, 3, 1, 2)
         self.gradInput = reuse(self.gradInput, input.shape, back.dtype, input, gradOutput)
         self.gradInput[...] = back if input.ndim == 4 else back[0]
         return self.gradInput

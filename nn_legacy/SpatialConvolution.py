@@ -41,8 +41,6 @@ class SpatialConvolution(Module):
     noBias() drops the bias.
     """
 
-    _cuda_ready = True
-
     _parameter_names = (("weight", "gradWeight"), ("bias", "gradBias"))
     _buffer_names = ("finput", "fgradInput")
     _kernel = "SpatialConvolutionMM"

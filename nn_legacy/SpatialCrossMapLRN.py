@@ -4,6 +4,7 @@ import numpy as np
 
 from ._arrays import check_like, name_of, reuse
 from ._dims import check_int, lua_int
+from ._namespace import array_namespace
 from ._planes import as_batch, check_planes
 from .Module import Module
 
@@ -52,20 +53,22 @@ class SpatialCrossMapLRN(Module):
         return square_sums * (self.alpha / self.size) + self.k
 
     def updateOutput(self, input):
+        xp = array_namespace(input)
         self._kernels(input)
         batched = check_planes(self, input)
-        x = as_batch(np.ascontiguousarray(input), batched)
+        x = as_batch(xp.ascontiguousarray(input), batched)
         self.output = reuse(self.output, input.shape, input.dtype, input)
         with np.errstate(all="ignore"):
             as_batch(self.output, batched)[...] = x * self._scale(x) ** -self.beta
         return self.output
 
     def updateGradInput(self, input, gradOutput):
+        xp = array_namespace(input)
         self._kernels(input)
         batched = check_planes(self, input)
         check_like(self, gradOutput, "gradOutput", input, "the input")
-        x = as_batch(np.ascontiguousarray(input), batched)
-        g = as_batch(np.ascontiguousarray(gradOutput), batched)
+        x = as_batch(xp.ascontiguousarray(input), batched)
+        g = as_batch(xp.ascontiguousarray(gradOutput), batched)
         self.gradInput = reuse(self.gradInput, input.shape, input.dtype, input, gradOutput)
         with np.errstate(all="ignore"):
             scale = self._scale(x)
@@ -101,7 +104,7 @@ def _window_sum(v, before, after):
     """out[:, c] = sum of v[:, d] for d from c - before to c + after (the
     planes that exist), for v ``[batch, planes, H, W]``."""
     n = v.shape[1]
-    out = np.zeros_like(v)
+    out = array_namespace(v).zeros_like(v)
     for offset in range(-before, after + 1):
         lo, hi = max(0, -offset), min(n, n - offset)
         if lo < hi:

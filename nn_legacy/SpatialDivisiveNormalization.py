@@ -2,6 +2,7 @@ import numpy as np
 
 from ._arrays import check_like, name_of, reuse
 from ._local_mean import LocalMean, checked_number
+from ._namespace import array_namespace
 
 
 class SpatialDivisiveNormalization(LocalMean):
@@ -41,29 +42,32 @@ class SpatialDivisiveNormalization(LocalMean):
 
     def _stds(self, input, coef):
         """(sqrt(E(input^2)), std, s) as defined above."""
-        root = np.sqrt(self._mean(input * input))
+        xp = array_namespace(input)
+        root = xp.sqrt(self._mean(input * input))
         std = root / coef
-        return root, std, np.where(std > self.threshold, std, self.thresval).astype(input.dtype)
+        return root, std, xp.where(std > self.threshold, std, self.thresval).astype(input.dtype)
 
     def updateOutput(self, input):
+        xp = array_namespace(input)
         coef = self._check(input)
-        x = np.ascontiguousarray(input)   # the same sums whatever the layout
+        x = xp.ascontiguousarray(input)   # the same sums whatever the layout
         _, _, s = self._stds(x, coef)
         self.output = reuse(self.output, input.shape, input.dtype, input)
-        np.divide(x, s, out=self.output)
+        xp.divide(x, s, out=self.output)
         return self.output
 
     def updateGradInput(self, input, gradOutput):
+        xp = array_namespace(input)
         coef = self._check(input)
         check_like(self, gradOutput, "gradOutput", input, "the input")
-        x, g = np.ascontiguousarray(input), np.ascontiguousarray(gradOutput)
+        x, g = xp.ascontiguousarray(input), xp.ascontiguousarray(gradOutput)
         root, std, s = self._stds(x, coef)
         grad_s = -(g * x).sum(axis=-3, keepdims=True) / (s * s)
-        grad_std = np.where(std > self.threshold, grad_s, 0)
+        grad_std = xp.where(std > self.threshold, grad_s, 0)
         with np.errstate(divide="ignore", invalid="ignore"):
-            grad_square_mean = np.where(root > 0, grad_std / (coef * 2 * root), 0).astype(input.dtype)
+            grad_square_mean = xp.where(root > 0, grad_std / (coef * 2 * root), 0).astype(input.dtype)
         self.gradInput = reuse(self.gradInput, input.shape, input.dtype, input, gradOutput)
-        np.divide(g, s, out=self.gradInput)
+        xp.divide(g, s, out=self.gradInput)
         self.gradInput += 2 * x * self._mean_backward(x * x, grad_square_mean)
         return self.gradInput
 

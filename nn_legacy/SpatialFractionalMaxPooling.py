@@ -2,8 +2,9 @@ import math
 
 import numpy as np
 
+from . import _random
+from ._namespace import array_namespace
 from ._pooling import integer, t7_fields
-from ._random import generator
 from .Module import Module
 
 
@@ -82,13 +83,14 @@ class SpatialFractionalMaxPooling(Module):
         return outW, outH
 
     def _draw_samples(self, input):
+        xp = array_namespace(input)
         if input.ndim not in (3, 4):
-            return np.zeros((1, 1, 2), dtype=input.dtype)  # the kernel reports the input's shape
+            return xp.zeros((1, 1, 2), dtype=input.dtype)  # the kernel reports the input's shape
         shape = (input.shape[0], input.shape[1], 2) if input.ndim == 4 else (1, input.shape[0], 2)
         s = self.randomSamples
         if s is None or np.shape(s)[:2] != shape[:2] or not self.newRandomPool:
-            self.randomSamples = generator().random(shape, dtype=input.dtype)
-        return self.randomSamples
+            self.randomSamples = _random.random(xp, shape, input.dtype)
+        return xp.asarray(self.randomSamples)   # (samples set on the host follow a device input)
 
     def updateOutput(self, input):
         kernel = self._kernel_of(input, "updateOutput")   # (checks the input before samples are drawn in its dtype)

@@ -44,8 +44,6 @@ class SpatialFullConvolution(Module):
     supported: give adjW, adjH.)
     """
 
-    _cuda_ready = True
-
     _parameter_names = (("weight", "gradWeight"), ("bias", "gradBias"))
     _buffer_names = ("finput", "fgradInput")
     _kernel = "SpatialFullConvolution"

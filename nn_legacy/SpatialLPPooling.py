@@ -29,8 +29,6 @@ class SpatialLPPooling(Sequential):
     The module has no parameters.
     """
 
-    _cuda_ready = False   # its power and root steps have no CUDA twin
-
     def __init__(self, nInputPlane, pnorm, kW, kH, dW=None, dH=None):
         super().__init__()
         self.nInputPlane = check_int(self, nInputPlane, "nInputPlane", 1)

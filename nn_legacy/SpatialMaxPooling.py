@@ -24,7 +24,6 @@ class SpatialMaxPooling(Module):
     mode.  Each forward records the input's ``iheight, iwidth``.
     """
 
-    _cuda_ready = True
     _kernel = "SpatialMaxPooling"
 
     _buffer_names = ("indices",)

@@ -3,6 +3,7 @@ import numbers
 import numpy as np
 
 from ._arrays import check_like, describe, name_of, reuse
+from ._namespace import array_namespace
 from .Module import Module
 from .Replicate import Replicate
 from .Sequential import Sequential
@@ -81,53 +82,57 @@ class SpatialNormalization(Module):
             self.__dict__.pop(name, None)   # nnx's work tensors and element-wise helpers
 
     def _samples(self, input, name="input"):
+        xp = array_namespace(input)
         self._kernels(input, name)
         if input.ndim not in (2, 3, 4) or (input.ndim > 2 and input.shape[-3] != self.nfeatures) \
                 or (input.ndim == 2 and self.nfeatures != 1):
             raise ValueError(f"{name_of(self)}: {name} must be 3D [{self.nfeatures}, height, width] or 4D "
                              f"[batch, {self.nfeatures}, height, width] (or 2D for one plane), got {describe(input)}")
-        x = np.ascontiguousarray(input)
+        x = xp.ascontiguousarray(input)
         if x.ndim == 2:
             return x[None, None]
         return x if x.ndim == 4 else x[None]
 
     def _step(self, x):
         """The forward of one sample [planes, H, W]; leaves convo at x and convostd at zm^2."""
-        coef = self.convo.forward(np.ones_like(x)).copy()
+        xp = array_namespace(x)
+        coef = self.convo.forward(xp.ones_like(x)).copy()
         mean = self.convo.forward(x) / coef
         zm = x - mean
-        root = np.sqrt(self.convostd.forward(zm * zm))
+        root = xp.sqrt(self.convostd.forward(zm * zm))
         std = root / coef
         t = self.fixedThres if self.fixedThres is not None else max(float(std.mean()), 1e-3)
         kept = std > t
-        divisor = np.where(kept, std, t)
+        divisor = xp.where(kept, std, t)
         return coef, zm, root, kept, divisor
 
     def _dtype(self):
         return self.convo.type()   # the filters' (converted by float() / double())
 
     def updateOutput(self, input):
+        xp = array_namespace(input)
         outs = [s[1] / s[4] for s in map(self._step, self._samples(input))]
         self.output = reuse(self.output, input.shape, input.dtype, input)
         if outs:   # (a batch of no samples has nothing to normalise)
-            self.output[...] = np.stack(outs).reshape(input.shape)
+            self.output[...] = xp.stack(outs).reshape(input.shape)
         return self.output
 
     def updateGradInput(self, input, gradOutput):
+        xp = array_namespace(input)
         xs = self._samples(input)
         check_like(self, gradOutput, "gradOutput", input, "the input")
-        gs = np.ascontiguousarray(gradOutput).reshape(xs.shape)
+        gs = xp.ascontiguousarray(gradOutput).reshape(xs.shape)
         grads = []
         for x, g in zip(xs, gs):
             coef, zm, root, kept, divisor = self._step(x)
             g_zm = g / divisor
-            g_std = np.where(kept, -g * zm / (divisor * divisor), 0)
-            g_var = np.divide(g_std / coef * 0.5, root, out=np.zeros_like(root), where=root > 0)
+            g_std = xp.where(kept, -g * zm / (divisor * divisor), 0)
+            g_var = xp.divide(g_std / coef * 0.5, root, out=xp.zeros_like(root), where=root > 0)
             g_zm = g_zm + 2 * zm * self.convostd.updateGradInput(zm * zm, g_var)
             grads.append(g_zm + self.convo.updateGradInput(x, -g_zm / coef))
         self.gradInput = reuse(self.gradInput, input.shape, input.dtype, input, gradOutput)
         if grads:
-            self.gradInput[...] = np.stack(grads).reshape(input.shape)
+            self.gradInput[...] = xp.stack(grads).reshape(input.shape)
         return self.gradInput
 
     def __repr__(self):

@@ -19,7 +19,6 @@ class SpatialReflectionPadding(Module):
     elements that copied it.
     """
 
-    _cuda_ready = True
     _kernel = "SpatialReflectionPadding"
 
     def __init__(self, pad_l, pad_r=None, pad_t=None, pad_b=None):

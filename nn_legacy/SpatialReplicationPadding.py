@@ -17,7 +17,6 @@ class SpatialReplicationPadding(Module):
     elements that copied it.
     """
 
-    _cuda_ready = True
     _kernel = "SpatialReplicationPadding"
 
     def __init__(self, pad_l, pad_r=None, pad_t=None, pad_b=None):

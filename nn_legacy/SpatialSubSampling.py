@@ -24,7 +24,6 @@ class SpatialSubSampling(Module):
     reset() draws both from U(-1/sqrt(kW*kH), +...) as Torch7 did.
     """
 
-    _cuda_ready = True
     _kernel = "SpatialSubSampling"
 
     _parameter_names = (("weight", "gradWeight"), ("bias", "gradBias"))

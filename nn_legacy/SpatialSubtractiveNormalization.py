@@ -1,7 +1,6 @@
-import numpy as np
-
 from ._arrays import check_like, reuse
 from ._local_mean import LocalMean
+from ._namespace import array_namespace
 
 
 class SpatialSubtractiveNormalization(LocalMean):
@@ -29,19 +28,21 @@ class SpatialSubtractiveNormalization(LocalMean):
     """
 
     def updateOutput(self, input):
+        xp = array_namespace(input)
         coef = self._check(input)
-        x = np.ascontiguousarray(input)   # the same sums whatever the layout
+        x = xp.ascontiguousarray(input)   # the same sums whatever the layout
         self.output = reuse(self.output, input.shape, input.dtype, input)
-        np.subtract(x, self._mean(x) / coef, out=self.output)
+        xp.subtract(x, self._mean(x) / coef, out=self.output)
         return self.output
 
     def updateGradInput(self, input, gradOutput):
+        xp = array_namespace(input)
         coef = self._check(input)
         check_like(self, gradOutput, "gradOutput", input, "the input")
-        x, g = np.ascontiguousarray(input), np.ascontiguousarray(gradOutput)
+        x, g = xp.ascontiguousarray(input), xp.ascontiguousarray(gradOutput)
         spread = self._mean_backward(x, g.sum(axis=-3, keepdims=True) / coef)
         self.gradInput = reuse(self.gradInput, input.shape, input.dtype, input, gradOutput)
-        np.subtract(g, spread, out=self.gradInput)
+        xp.subtract(g, spread, out=self.gradInput)
         return self.gradInput
 
     def _onnx(self, g, x, y):

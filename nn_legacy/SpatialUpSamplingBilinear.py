@@ -19,7 +19,6 @@ class SpatialUpSamplingBilinear(Module):
     The gradient of an input pixel is the sum of gradOutput weighted as above.
     """
 
-    _cuda_ready = True
     _kernel = "SpatialUpSamplingBilinear"
 
     def __init__(self, scale_factor=None, oheight=None, owidth=None):

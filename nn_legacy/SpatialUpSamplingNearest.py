@@ -15,7 +15,6 @@ class SpatialUpSamplingNearest(Module):
     ``SpatialUpSamplingNearest(scale_factor)``, ``scale_factor >= 1``.
     """
 
-    _cuda_ready = True
     _kernel = "SpatialUpSamplingNearest"
 
     def __init__(self, scale_factor):

@@ -2,6 +2,7 @@ import numpy as np
 
 from ._arrays import name_of, reuse
 from ._dims import batch_dim, check_array, check_int, from_lua, lua_int
+from ._namespace import array_namespace
 from ._tables import check_nested_like
 from .Module import Module
 
@@ -28,18 +29,20 @@ class SplitTable(Module):
         return batch_dim(self, self.dimension, input, self.nInputDims)
 
     def updateOutput(self, input):
+        xp = array_namespace(input)
         d = self._dim(input)
-        moved = np.moveaxis(input, d, 0)
+        moved = xp.moveaxis(input, d, 0)
         self.output = [moved[i, ...] for i in range(moved.shape[0])]   # 0D arrays (views) from 1D input
         return self.output
 
     def updateGradInput(self, input, gradOutput):
+        xp = array_namespace(input)
         d = self._dim(input)
-        moved = np.moveaxis(input, d, 0)
+        moved = xp.moveaxis(input, d, 0)
         check_nested_like(self, gradOutput, [moved[i, ...] for i in range(moved.shape[0])])
         dtype = np.result_type(*gradOutput) if gradOutput else input.dtype
         self.gradInput = reuse(self.gradInput, input.shape, dtype, input, *gradOutput)
-        target = np.moveaxis(self.gradInput, d, 0)
+        target = xp.moveaxis(self.gradInput, d, 0)
         for i, g in enumerate(gradOutput):
             target[i] = g
         return self.gradInput

@@ -12,7 +12,6 @@ class Sqrt(Module):
     added (the default ``eps=0`` gives Torch7's results).
     """
 
-    _cuda_ready = True
     _kernel = "Sqrt"
 
     def __init__(self, eps=0):

@@ -7,7 +7,6 @@ class Square(Module):
     Gradient: ``dL/dx = 2 x dL/dy``.
     """
 
-    _cuda_ready = True
     _kernel = "Square"
 
     def updateOutput(self, input):

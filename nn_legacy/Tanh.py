@@ -7,7 +7,6 @@ class Tanh(Module):
     Gradient: ``dL/dx = dL/dy * (1 - y^2)`` (computed from the output).
     """
 
-    _cuda_ready = True
     _kernel = "Tanh"
 
     def updateOutput(self, input):

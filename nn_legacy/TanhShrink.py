@@ -1,5 +1,4 @@
-import numpy as np
-
+from ._namespace import array_namespace
 from ._pointwise import Pointwise
 
 
@@ -10,13 +9,15 @@ class TanhShrink(Pointwise):
     """
 
     def _forward(self, input, out):
-        np.tanh(input, out=out)
-        np.subtract(input, out, out=out)
+        xp = array_namespace(input)
+        xp.tanh(input, out=out)
+        xp.subtract(input, out, out=out)
 
     def _backward(self, input, gradOutput, out):
-        np.tanh(input, out=out)
-        np.square(out, out=out)
-        np.multiply(gradOutput, out, out=out)
+        xp = array_namespace(input)
+        xp.tanh(input, out=out)
+        xp.square(out, out=out)
+        xp.multiply(gradOutput, out, out=out)
 
     def _onnx(self, g, x, y):
         """x - Tanh(x)"""

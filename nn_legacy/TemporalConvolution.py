@@ -25,7 +25,6 @@ class TemporalConvolution(Module):
     reset(stdv) from U(-stdv, stdv).
     """
 
-    _cuda_ready = True
     _kernel = "TemporalConvolution"
 
     _parameter_names = (("weight", "gradWeight"), ("bias", "gradBias"))

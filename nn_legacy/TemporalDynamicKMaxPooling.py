@@ -1,9 +1,8 @@
 import math
 
-import numpy as np
-
 from ._arrays import check_float_array, check_shape, describe, name_of, reuse
 from ._dims import check_int
+from ._namespace import array_namespace
 from .Module import Module
 
 
@@ -36,6 +35,7 @@ class TemporalDynamicKMaxPooling(Module):
 
     def _select(self, input):
         """(the seq dim, the 0-based time steps kept, in time order)."""
+        xp = array_namespace(input)
         check_float_array(self, input, "input")
         if input.ndim not in (2, 3):
             raise ValueError(f"{name_of(self)}: input must be 2D [seq, features] or 3D [batch, seq, features], "
@@ -46,22 +46,24 @@ class TemporalDynamicKMaxPooling(Module):
         if length < k:
             raise ValueError(f"{name_of(self)}: the sequence ({length} steps, input {describe(input)}) is shorter "
                              f"than k = {k}")
-        order = np.argsort(-np.ascontiguousarray(input), axis=d, kind="stable")   # largest first, ties in time order
-        return d, np.sort(np.take(order, np.arange(k), axis=d), axis=d)
+        order = xp.argsort(-xp.ascontiguousarray(input), axis=d, kind="stable")   # largest first, ties in time order
+        return d, xp.sort(xp.take(order, xp.arange(k), axis=d), axis=d)
 
     def updateOutput(self, input):
+        xp = array_namespace(input)
         d, self.indices = self._select(input)
-        picked = np.take_along_axis(input, self.indices, axis=d)
+        picked = xp.take_along_axis(input, self.indices, axis=d)
         self.output = reuse(self.output, picked.shape, input.dtype, input)
         self.output[...] = picked
         return self.output
 
     def updateGradInput(self, input, gradOutput):
+        xp = array_namespace(input)
         d, indices = self._select(input)
         check_shape(self, gradOutput, "gradOutput", indices.shape, input.dtype, "the output")
         self.gradInput = reuse(self.gradInput, input.shape, input.dtype, input, gradOutput)
         self.gradInput.fill(0)
-        np.put_along_axis(self.gradInput, indices, gradOutput, axis=d)
+        xp.put_along_axis(self.gradInput, indices, gradOutput, axis=d)
         return self.gradInput
 
     def __repr__(self):

@@ -25,7 +25,6 @@ class TemporalSubSampling(Module):
     an addition.)
     """
 
-    _cuda_ready = True
     _kernel = "TemporalSubSampling"
 
     _parameter_names = (("weight", "gradWeight"), ("bias", "gradBias"))

@@ -15,7 +15,6 @@ class Threshold(Module):
     Torch7's defaults: ``Threshold(1e-6, 0)``.
     """
 
-    _cuda_ready = True
     _kernel = "Threshold"
 
     def __init__(self, threshold=1e-6, value=0, inplace=False):

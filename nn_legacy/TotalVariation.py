@@ -1,8 +1,7 @@
 import numbers
 
-import numpy as np
-
 from ._arrays import check_like, describe, name_of, reuse
+from ._namespace import array_namespace
 from ._planes import check_planes
 from .Module import Module
 
@@ -55,14 +54,15 @@ class TotalVariation(Module):
         return self.output
 
     def updateGradInput(self, input, gradOutput):
+        xp = array_namespace(input)
         dx, dy = self._diffs(input)
         check_like(self, gradOutput, "gradOutput", input, "the input")
-        grad = np.zeros(input.shape, input.dtype)
+        grad = xp.zeros(input.shape, input.dtype)
         grad[..., :-1, :-1] += dx + dy
         grad[..., :-1, 1:] -= dx
         grad[..., 1:, :-1] -= dy
         self.gradInput = reuse(self.gradInput, input.shape, input.dtype, input, gradOutput)
-        np.multiply(grad, self.strength, out=self.gradInput)
+        xp.multiply(grad, self.strength, out=self.gradInput)
         self.gradInput += gradOutput
         return self.gradInput
 

@@ -53,7 +53,7 @@ class Transpose(Module):
         order = self._order(input)
         check_grad(self, gradOutput, tuple(input.shape[i] for i in order))
         self.gradInput = reuse(self.gradInput, input.shape, gradOutput.dtype, input, gradOutput)
-        self.gradInput[...] = gradOutput.transpose(np.argsort(order))
+        self.gradInput[...] = gradOutput.transpose(tuple(int(i) for i in np.argsort(order)))
         return self.gradInput
 
     def __repr__(self):

@@ -24,7 +24,6 @@ class VolumetricAveragePooling(Module):
     kernel, no padding, floor mode, padding counted.
     """
 
-    _cuda_ready = True
     _kernel = "VolumetricAveragePooling"
 
     def __init__(self, kT, kW, kH, dT=None, dW=None, dH=None, padT=0, padW=0, padH=0):

@@ -35,8 +35,6 @@ class VolumetricConvolution(Module):
     as Torch7 did (reset(stdv): U(-stdv, stdv)); noBias() drops the bias.
     """
 
-    _cuda_ready = True
-
     _parameter_names = (("weight", "gradWeight"), ("bias", "gradBias"))
     _kernel = "VolumetricConvolution"
 

@@ -24,7 +24,6 @@ class VolumetricMaxPooling(Module):
     records the input's ``itime, iheight, iwidth``.
     """
 
-    _cuda_ready = True
     _kernel = "VolumetricMaxPooling"
 
     _buffer_names = ("indices",)

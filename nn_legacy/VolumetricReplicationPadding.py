@@ -16,7 +16,6 @@ class VolumetricReplicationPadding(Module):
     input element is the sum of the gradOutput elements that copied it.
     """
 
-    _cuda_ready = True
     _kernel = "VolumetricReplicationPadding"
 
     def __init__(self, pleft, pright=None, ptop=None, pbottom=None, pfront=None, pback=None):

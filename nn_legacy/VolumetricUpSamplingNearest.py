@@ -15,7 +15,6 @@ class VolumetricUpSamplingNearest(Module):
     ``VolumetricUpSamplingNearest(scale_factor)``, ``scale_factor >= 1``.
     """
 
-    _cuda_ready = True
     _kernel = "VolumetricUpSamplingNearest"
 
     def __init__(self, scale_factor):

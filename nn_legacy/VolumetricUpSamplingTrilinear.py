@@ -20,7 +20,6 @@ class VolumetricUpSamplingTrilinear(Module):
     weighted as above.
     """
 
-    _cuda_ready = True
     _kernel = "VolumetricUpSamplingTrilinear"
 
     def __init__(self, scale_factor=None, odepth=None, oheight=None, owidth=None):

@@ -1,5 +1,7 @@
 import numpy as np
 
+from ._arrays import is_array, reuse
+from ._namespace import array_namespace
 from .Container import Container
 from .Module import Module, normal
 
@@ -84,21 +86,20 @@ class WeightNorm(Container):
     # ---- the weight from v and g ----
     def _rows(self, array):
         """A weight-shaped array as [n, rest] (outputDim first)."""
-        return np.moveaxis(array, self.outputDim, 0).reshape(self.v.shape)
+        return array_namespace(array).moveaxis(array, self.outputDim, 0).reshape(self.v.shape)
 
     def _norm(self):
-        return np.sqrt((self.v ** 2).sum(axis=1) + EPS)
+        return array_namespace(self.v).sqrt((self.v ** 2).sum(axis=1) + EPS)
 
     def _set_weight(self):
         module = self.modules[0]
         weight = getattr(module, "weight", None)
-        if not isinstance(weight, np.ndarray) or weight.size != self.v.size \
-                or weight.shape[self.outputDim] != self.v.shape[0]:
-            shape = list(weight.shape) if isinstance(weight, np.ndarray) else None
+        if not is_array(weight) or weight.size != self.v.size or weight.shape[self.outputDim] != self.v.shape[0]:
+            shape = list(weight.shape) if is_array(weight) else None
             raise ValueError(f"WeightNorm: the module's weight {shape} does not fit v {list(self.v.shape)} "
                              f"along outputDim {self.outputDim}")
         w = (self.g / self._norm())[:, None] * self.v
-        target = np.moveaxis(weight, self.outputDim, 0)   # a view: writing it writes the weight
+        target = array_namespace(weight).moveaxis(weight, self.outputDim, 0)   # a view: writing it writes the weight
         target[...] = w.reshape(target.shape)
 
     def updateOutput(self, input):
@@ -126,7 +127,7 @@ class WeightNorm(Container):
         stored gradients untouched."""
         entries = self._all_parameters()
         saved = [getattr(m, g) for m, _, g in entries]
-        steps = [np.zeros_like(getattr(m, p)) for m, p, _ in entries]
+        steps = [array_namespace(getattr(m, p)).zeros_like(getattr(m, p)) for m, p, _ in entries]
         for (m, _, g), step in zip(entries, steps):
             setattr(m, g, step)
         try:
@@ -150,7 +151,6 @@ class WeightNorm(Container):
 
 def _scratch(buffer, like):
     """A zeroed array shaped as like (buffer again when it fits)."""
-    if not isinstance(buffer, np.ndarray) or buffer.shape != like.shape or buffer.dtype != like.dtype:
-        buffer = np.empty_like(like)
+    buffer = reuse(buffer, like.shape, like.dtype, like)
     buffer.fill(0)
     return buffer

@@ -1,6 +1,7 @@
 import numpy as np
 
 from ._checks import check_pointwise_target
+from ._namespace import array_namespace
 from ._numpy_criterion import NumpyCriterion, described, reuse
 
 
@@ -28,7 +29,7 @@ class WeightedMSECriterion(NumpyCriterion):
     def _residual(self, input, target):
         """x - w t, checked."""
         x = self._contiguous(input)
-        t = self._numeric_target(target, x.dtype)
+        t = self._numeric_target(target, x.dtype, array_namespace(x))
         check_pointwise_target(self._name(), x.shape, t.shape)
         if self.weight.shape not in (x.shape, x.shape[1:]):
             raise ValueError(f"{self._name()}: weight must have the shape of input ({described(x.shape)}) or of "
@@ -45,6 +46,7 @@ class WeightedMSECriterion(NumpyCriterion):
 
     def updateGradInput(self, input, target):
         r = self._residual(input, target)
-        self.gradInput = reuse(self.gradInput, r.shape, r.dtype)
-        np.multiply(r, 2 * self._scale(r), out=self.gradInput)
+        xp = array_namespace(r)
+        self.gradInput = reuse(self.gradInput, r.shape, r.dtype, xp)
+        xp.multiply(r, 2 * self._scale(r), out=self.gradInput)
         return self.gradInput

@@ -1,7 +1,8 @@
 import numpy as np
 
+from . import _random
 from ._arrays import check_float_array, check_like, reuse
-from ._random import generator
+from ._namespace import array_namespace
 from .Module import Module
 
 
@@ -31,12 +32,13 @@ class WhiteNoise(Module):
     def updateOutput(self, input):
         check_float_array(self, input, "input")
         self.output = reuse(self.output, input.shape, input.dtype, input)
+        xp = array_namespace(input)
         if self.train:
-            self.noise = reuse(self.noise, input.shape, input.dtype)
-            self.noise[...] = generator().normal(self.mean, self.std, size=input.shape)
-            np.add(input, self.noise, out=self.output)
+            self.noise = reuse(self.noise, input.shape, input.dtype, input)
+            self.noise[...] = _random.normal(xp, self.mean, self.std, input.shape, input.dtype)
+            xp.add(input, self.noise, out=self.output)
         else:
-            np.add(input, self.mean, out=self.output)
+            xp.add(input, self.mean, out=self.output)
         return self.output
 
     def updateGradInput(self, input, gradOutput):

@@ -17,6 +17,7 @@ are 0-based.
 from thnn._version import __version__
 
 from . import jacobian
+from ._namespace import array_namespace
 from ._random import manualSeed
 from .t7 import load_lua
 
@@ -308,7 +309,8 @@ from .TemporalDynamicKMaxPooling import TemporalDynamicKMaxPooling
 from .WhiteNoise import WhiteNoise
 # ==== end of the rest of Lua nn ====
 
-__all__ = ["__version__", "jacobian", "manualSeed", "load_lua", "save", "load", "FormatError", "register_class"] + sorted(
+__all__ = ["__version__", "jacobian", "manualSeed", "load_lua", "save", "load", "FormatError", "register_class",
+           "array_namespace"] + sorted(
     name for name, value in dict(globals()).items()
     if isinstance(value, type) and issubclass(value, (Module, Criterion)))
 

@@ -1,12 +1,33 @@
 """Array plumbing shared by the modules written in numpy: buffer reuse, the
 checks every layer makes on its arguments (with messages naming the layer,
 the argument and the sizes), and the Torch7 rules for a parameter that is
-added to or multiplied with an input of another shape (Add, CAdd, CMul)."""
+added to or multiplied with an input of another shape (Add, CAdd, CMul).
+"An array" is a numpy array or a thnn.cuda.CudaTensor throughout (see
+_namespace.py)."""
 import numpy as np
 
 from thnn.cuda import CudaTensor
 
+from ._namespace import _leaves
+
 _FLOATS = (np.dtype(np.float32), np.dtype(np.float64))
+ARRAYS = (np.ndarray, CudaTensor)
+
+
+def is_array(value):
+    """A numpy array or a CudaTensor."""
+    return isinstance(value, ARRAYS)
+
+
+def to_host(a):
+    """a as a numpy array: a itself, or a CudaTensor's host copy (for the few
+    host-side steps, such as a reset that counts a connection table)."""
+    return a.numpy() if isinstance(a, CudaTensor) else a
+
+
+def data_address(a):
+    """The address of a's first element (host or device memory)."""
+    return a.data_ptr() if isinstance(a, CudaTensor) else a.__array_interface__["data"][0]
 
 
 def describe(a):
@@ -27,8 +48,11 @@ def reuse(buffer, shape, dtype, *avoid):
     (Torch7's contract); a new shape gets a new array, so an array handed out
     earlier is never resized.  A buffer that overlaps one of ``avoid`` (say
     the module's own output fed back to it as input) is not reused either.
+    The buffer lives where the arrays of ``avoid`` (tables are searched) do:
+    on their CUDA device when they are CudaTensors, else on the host.
     """
     shape = tuple(shape)
+    avoid = tuple(_leaves(avoid))
     device = next((a.device for a in avoid if isinstance(a, CudaTensor)), None)
     if device is not None:   # the arrays live on a CUDA device: so does the buffer
         if (isinstance(buffer, CudaTensor) and buffer.device is device and buffer.shape == shape
@@ -43,10 +67,9 @@ def reuse(buffer, shape, dtype, *avoid):
     return np.empty(shape, dtype)
 
 
-def check_float_array(module, value, name, dtype=None, device_ok=False):
-    """value must be a float32/float64 numpy array (of ``dtype`` when given);
-    device_ok: a CudaTensor too (for the modules that run on CUDA)."""
-    if not isinstance(value, np.ndarray) and not (device_ok and isinstance(value, CudaTensor)):
+def check_float_array(module, value, name, dtype=None):
+    """value must be a float32/float64 array (of ``dtype`` when given)."""
+    if not isinstance(value, ARRAYS):
         raise TypeError(f"{name_of(module)}: {name} must be a numpy array, got {type(value).__name__}")
     if value.dtype not in _FLOATS:
         raise TypeError(f"{name_of(module)}: {name} must be float32 or float64, got {value.dtype}")

@@ -29,7 +29,7 @@ def device_kernels(module, input, name):
     """The CUDA backend of input's device and dtype, for a module on that device."""
     if input.dtype not in FLOATS:
         raise TypeError(f"{type(module).__name__}: {name} must be float32 or float64, got {input.dtype}")
-    params = module.parameters()[0] if hasattr(module, "parameters") else []
+    params = module.parameters()[0] if hasattr(module, "parameters") else []   # a criterion has none
     if params and not (isinstance(params[0], CudaTensor) and params[0].device is input.device):
         raise TypeError(f"{type(module).__name__}: {name} is on CUDA device {input.device.name!r} but the module "
                         f"is not; call module.cuda() first")
@@ -43,9 +43,9 @@ def move(value, device, memo):
     if isinstance(value, Layer):
         if id(value) in memo:
             return memo[id(value)][1]
-        if not type(value)._cuda_ready:
-            raise TypeError(f"{type(value).__name__} does not run on CUDA yet (a step of it has no CUDA twin "
-                            "or is numpy code); see README, CUDA")
+        if type(value)._cuda_unsupported:
+            raise TypeError(f"{type(value).__name__} does not run on a CUDA device: "
+                            f"{type(value)._cuda_unsupported}")
         memo[id(value)] = (value, value)
         for key, v in list(vars(value).items()):
             setattr(value, key, move(v, device, memo))

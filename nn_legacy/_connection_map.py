@@ -6,6 +6,7 @@ math is in its own class docstring."""
 import numpy as np
 
 from . import _volumetric
+from ._arrays import to_host
 from ._random import generator
 from .Module import Module, uniform
 
@@ -95,9 +96,10 @@ class ConnectionMap(Module):
             self.weight[...] = uniform(self.weight.shape, stdv, self.weight.dtype)
             self.bias[...] = uniform(self.bias.shape, stdv, self.bias.dtype)
             return self
-        fan_in = np.maximum(np.bincount(self.connTable[:, 1], minlength=self.nOutputPlane), 1)
+        table = to_host(self.connTable)   # (where a module on a device keeps it)
+        fan_in = np.maximum(np.bincount(table[:, 1], minlength=self.nOutputPlane), 1)
         bound = 1 / np.sqrt(self.kW * self.kH * fan_in)
-        self.weight[...] = uniform(self.weight.shape, 1, np.float64) * bound[self.connTable[:, 1], None, None]
+        self.weight[...] = uniform(self.weight.shape, 1, np.float64) * bound[table[:, 1], None, None]
         self.bias[...] = uniform(self.bias.shape, 1, np.float64) * bound[:self.nOutputPlane]
         return self
 

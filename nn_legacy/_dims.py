@@ -11,15 +11,16 @@
 """
 import numpy as np
 
-from ._arrays import check_float_array, check_shape, describe, name_of, reuse
+from ._arrays import ARRAYS, check_float_array, check_shape, describe, name_of, reuse
+from ._namespace import array_namespace
 from .Module import Module
 
 _NUMERIC = "biuf"   # bool, int, unsigned, float
 
 
 def check_array(module, value, name="input"):
-    """value, checked to be a numpy array of numbers or booleans."""
-    if not isinstance(value, np.ndarray):
+    """value, checked to be an array of numbers or booleans."""
+    if not isinstance(value, ARRAYS):
         raise TypeError(f"{name_of(module)}: {name} must be a numpy array, got {type(value).__name__}")
     if value.dtype.kind not in _NUMERIC:
         raise TypeError(f"{name_of(module)}: {name} must hold numbers, got {value.dtype}")
@@ -134,7 +135,7 @@ class Reduction(Module):
 
     def updateOutput(self, input):
         d = self._dim(input)
-        x = np.ascontiguousarray(input)  # the same sums, in the same order, whatever the layout
+        x = array_namespace(input).ascontiguousarray(input)  # the same sums, in the same order, whatever the layout
         reduced = self._reduce(x, d)
         self.output = reuse(self.output, self._out_shape(input, d), input.dtype, input)
         self.output[...] = reduced.reshape(self.output.shape)
@@ -143,10 +144,11 @@ class Reduction(Module):
     def updateGradInput(self, input, gradOutput):
         d = self._dim(input)
         check_shape(self, gradOutput, "gradOutput", self._out_shape(input, d), input.dtype, "the output")
-        x = np.ascontiguousarray(input)
+        xp = array_namespace(input, gradOutput)
+        x = xp.ascontiguousarray(input)
         kept = input.shape[:d] + (1,) + input.shape[d + 1:]
         self.gradInput = reuse(self.gradInput, input.shape, input.dtype, input, gradOutput)
-        self._spread(x, np.ascontiguousarray(gradOutput).reshape(kept), d, self.gradInput)
+        self._spread(x, xp.ascontiguousarray(gradOutput).reshape(kept), d, self.gradInput)
         return self.gradInput
 
     def _reduce(self, x, d):
@@ -168,7 +170,7 @@ class Extremum(Reduction):
     0-based position in ``indices`` (the first one on ties; a NaN counts as
     the extremum, so it propagates).  The gradient goes to that position."""
 
-    _arg = None  # staticmethod(np.argmax) or staticmethod(np.argmin)
+    _arg = None  # "argmax" or "argmin": the namespace function that finds the position
     _buffer_names = ("indices",)
 
     def __init__(self, dimension=0, nInputDims=None):
@@ -181,14 +183,16 @@ class Extremum(Reduction):
         return self.output
 
     def _reduce(self, x, d):
-        self.indices = np.expand_dims(self._arg(x, axis=d), d)
-        return np.take_along_axis(x, self.indices, axis=d)
+        xp = array_namespace(x)
+        self.indices = xp.expand_dims(getattr(xp, self._arg)(x, axis=d), d)
+        return xp.take_along_axis(x, self.indices, axis=d)
 
     def _spread(self, x, g, d, out):
         # the positions again: the input may differ from the last forward's
-        index = np.expand_dims(self._arg(x, axis=d), d)
+        xp = array_namespace(x)
+        index = xp.expand_dims(getattr(xp, self._arg)(x, axis=d), d)
         out.fill(0)
-        np.put_along_axis(out, index, g, axis=d)
+        xp.put_along_axis(out, index, g, axis=d)
 
 
 class ViewOf(Module):

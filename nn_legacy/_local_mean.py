@@ -10,6 +10,7 @@ import numpy as np
 
 from ._arrays import describe, name_of
 from ._dims import check_int, lua_int
+from ._namespace import array_namespace
 from ._planes import check_planes
 from .Module import Module
 from .Sequential import Sequential
@@ -81,7 +82,7 @@ class LocalMean(Module):
         in float64, where a 1D kernel k stands for ``kernel2d = outer(k, k)``
         (Torch7 ran it along the rows, then along the columns)."""
         k = self.kernel.astype(np.float64)
-        weights = k if k.ndim == 2 else np.outer(k, k)
+        weights = k if k.ndim == 2 else array_namespace(k).outer(k, k)
         return weights / (weights.sum() * self.nInputPlane)
 
     def _set_weights(self, dtype):
@@ -106,7 +107,7 @@ class LocalMean(Module):
         if self.meanestimator._dtype() != input.dtype:   # the fixed weights follow the input's precision
             self._set_weights(input.dtype)
         if self.coef is None or self.coef.shape[-2:] != input.shape[-2:] or self.coef.dtype != input.dtype:
-            ones = np.ones((self.nInputPlane,) + input.shape[-2:], dtype=input.dtype)
+            ones = array_namespace(input).ones((self.nInputPlane,) + input.shape[-2:], dtype=input.dtype)
             self.coef = self.meanestimator.forward(ones).copy()   # [1, H, W]
         return self.coef
 

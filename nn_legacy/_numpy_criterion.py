@@ -6,6 +6,8 @@ import numbers
 
 import numpy as np
 
+from ._arrays import ARRAYS
+from ._namespace import array_namespace
 from .Criterion import Criterion, _FLOATS
 
 
@@ -21,21 +23,27 @@ def entries(n):
     return f"{n} entry" if n == 1 else f"{n} entries"
 
 
-def reuse(buffer, shape, dtype):
-    """buffer when it is an array of this shape and dtype, else a new one."""
-    if isinstance(buffer, np.ndarray) and buffer.shape == tuple(shape) and buffer.dtype == dtype:
+def reuse(buffer, shape, dtype, xp=np):
+    """buffer when it is an array of this shape and dtype (of namespace xp:
+    on the host, or on that CUDA device), else a new one."""
+    if _fits(buffer, shape, dtype, xp):
         return buffer
-    return np.empty(shape, dtype=dtype)
+    return xp.empty(shape, dtype=dtype)
 
 
-def reuse_table(table, shapes, dtype):
+def reuse_table(table, shapes, dtype, xp=np):
     """table (a list) when it holds arrays of exactly these shapes and dtype,
     else a new list of new arrays: a list already handed out is never
     changed to hold arrays of other shapes."""
     if isinstance(table, list) and len(table) == len(shapes) and all(
-            isinstance(a, np.ndarray) and a.shape == tuple(s) and a.dtype == dtype for a, s in zip(table, shapes)):
+            _fits(a, s, dtype, xp) for a, s in zip(table, shapes)):
         return table
-    return [np.empty(s, dtype=dtype) for s in shapes]
+    return [xp.empty(s, dtype=dtype) for s in shapes]
+
+
+def _fits(a, shape, dtype, xp):
+    return (isinstance(a, ARRAYS) and array_namespace(a) is xp and a.shape == tuple(shape)
+            and a.dtype == dtype)
 
 
 class NumpyCriterion(Criterion):
@@ -45,8 +53,8 @@ class NumpyCriterion(Criterion):
         return type(self).__name__
 
     def _array(self, value, name="input"):
-        """value, checked to be a float32 or float64 numpy array."""
-        if not isinstance(value, np.ndarray):
+        """value, checked to be a float32 or float64 array."""
+        if not isinstance(value, ARRAYS):
             raise TypeError(f"{self._name()}: {name} must be a numpy array, got {type(value).__name__}")
         if value.dtype not in _FLOATS:
             raise TypeError(f"{self._name()}: {name} must be float32 or float64, got {value.dtype}")
@@ -65,7 +73,8 @@ class NumpyCriterion(Criterion):
         """A checked float array in C order (a copy when strided), so that
         sums run in the same order whatever the layout: strided inputs give
         bit-identical results."""
-        return np.asarray(self._array(value, name), order="C")
+        value = self._array(value, name)
+        return array_namespace(value).ascontiguousarray(value) if value.ndim else value
 
     def _pair(self, input):
         """input[0], input[1]: a table of two float arrays of one shape and dtype."""
@@ -82,19 +91,23 @@ class NumpyCriterion(Criterion):
                              f"got {described(b.shape)}")
         return a, b
 
-    def _numeric_target(self, target, dtype):
-        """target as a numpy array of dtype (numbers, lists and other dtypes accepted)."""
+    def _numeric_target(self, target, dtype, xp=np):
+        """target as an array of dtype (numbers, lists and other dtypes
+        accepted) of namespace xp (the input's: a host target is copied to
+        the input's device)."""
         if isinstance(target, (bool, np.bool_)):
             raise TypeError(f"{self._name()}: target must be numeric, got bool")
-        array = np.asarray(target) if not isinstance(target, np.ndarray) else target
+        array = np.asarray(target) if not isinstance(target, ARRAYS) else target
         if array.dtype.kind not in "fiu":
             raise TypeError(f"{self._name()}: target must be numeric, got {array.dtype}")
-        return np.asarray(array, dtype=dtype, order="C")
+        if xp is np:
+            return np.asarray(_host(array, self._name()), dtype=dtype, order="C")
+        return xp.ascontiguousarray(xp.asarray(array, dtype=dtype)) if array.ndim else xp.asarray(array, dtype)
 
-    def _shaped_target(self, target, shape, dtype, what):
+    def _shaped_target(self, target, shape, dtype, what, xp=np):
         """target with exactly this shape; a single number is taken when the
         shape holds one element.  `what` says what the target holds, for errors."""
-        array = self._numeric_target(target, dtype)
+        array = self._numeric_target(target, dtype, xp)
         if array.shape != tuple(shape):
             if array.size == 1 and int(np.prod(shape)) == 1:
                 return array.reshape(shape)
@@ -102,12 +115,12 @@ class NumpyCriterion(Criterion):
                              f"got {described(array.shape)}")
         return array
 
-    def _labels(self, target, shape, dtype):
-        """+1 / -1 labels of this shape, as an array of dtype."""
-        y = self._shaped_target(target, shape, dtype, "labels 1 or -1")
+    def _labels(self, target, shape, dtype, xp=np):
+        """+1 / -1 labels of this shape, as an array of dtype (of namespace xp)."""
+        y = self._shaped_target(target, shape, dtype, "labels 1 or -1", xp)
         bad = (y != 1) & (y != -1)
         if bad.any():
-            index = tuple(int(i) for i in np.argwhere(bad)[0])
+            index = tuple(int(i) for i in xp.argwhere(bad)[0])
             where = f" at index {index[0] if len(index) == 1 else index}" if index else ""
             raise ValueError(f"{self._name()}: target must hold only 1 or -1, got {float(y[bad][0]):g}{where}")
         return y
@@ -120,9 +133,9 @@ class NumpyCriterion(Criterion):
 
 # ---------------------------------------------------------------- tables of gradients
 def same_layout(buffer, like):
-    """buffer has like's nesting, and arrays of like's shapes and dtypes."""
-    if isinstance(like, np.ndarray):
-        return isinstance(buffer, np.ndarray) and buffer.shape == like.shape and buffer.dtype == like.dtype
+    """buffer has like's nesting, and arrays of like's shapes and dtypes (and place)."""
+    if isinstance(like, ARRAYS):
+        return _fits(buffer, like.shape, like.dtype, array_namespace(like))
     return (isinstance(buffer, list) and len(buffer) == len(like)
             and all(same_layout(b, v) for b, v in zip(buffer, like)))
 
@@ -137,13 +150,13 @@ def zeroed_like(buffer, like):
 
 
 def _zeros(like):
-    if isinstance(like, np.ndarray):
-        return np.zeros(like.shape, dtype=like.dtype)
+    if isinstance(like, ARRAYS):
+        return array_namespace(like).zeros(like.shape, dtype=like.dtype)
     return [_zeros(v) for v in like]
 
 
 def _fill_zero(buffer):
-    if isinstance(buffer, np.ndarray):
+    if isinstance(buffer, ARRAYS):
         buffer.fill(0)
     else:
         for b in buffer:
@@ -153,10 +166,10 @@ def _fill_zero(buffer):
 def add_scaled(total, scale, grad, who):
     """total += scale * grad, over arrays or nested tables of one layout;
     `who` names the gradient's origin in the error raised otherwise."""
-    if isinstance(total, np.ndarray):
+    if isinstance(total, ARRAYS):
         grad_shape = getattr(grad, "shape", None)
-        if not isinstance(grad, np.ndarray) or grad_shape != total.shape:
-            got = described(grad_shape) if isinstance(grad, np.ndarray) else type(grad).__name__
+        if not isinstance(grad, ARRAYS) or grad_shape != total.shape:
+            got = described(grad_shape) if isinstance(grad, ARRAYS) else type(grad).__name__
             raise ValueError(f"{who} returned a gradient of {got} for an input of {described(total.shape)}")
         total += scale * grad
         return
@@ -165,6 +178,13 @@ def add_scaled(total, scale, grad, who):
         raise ValueError(f"{who} returned {got} as gradient for a table of {entries(len(total))}")
     for t, g in zip(total, grad):
         add_scaled(t, scale, g, who)
+
+
+def _host(array, who):
+    if not isinstance(array, np.ndarray):
+        raise TypeError(f"{who}: target is on CUDA device {array.device.name!r} but the input is a numpy array; "
+                        f"bring it to the host with .numpy() or move the criterion's input to the device")
+    return array
 
 
 def convert_children(criterion, children, dtype, memo):

@@ -1,10 +1,9 @@
 """The plumbing of SpatialDropout and VolumetricDropout (not a layer
 itself; the math is in their docstrings): one random draw per plane."""
-import numpy as np
-
+from . import _random
 from ._arrays import check_like, describe, name_of, reuse
+from ._namespace import array_namespace
 from ._planes import check_planes
-from ._random import generator
 from .Module import Module
 
 
@@ -52,9 +51,11 @@ class PlaneDropout(Module):
         self.output[...] = input
         if self._dropping():
             shape = self._noise_shape(input)
-            keep = generator().random(shape[:-len(self._space)]) >= self.p   # True with probability 1 - p
-            self.noise = reuse(self.noise, shape, input.dtype)
-            np.multiply(keep.reshape(shape), 1 if self.v1 or self.p == 1 else 1 / (1 - self.p), out=self.noise)
+            xp = array_namespace(input)
+            # True with probability 1 - p
+            keep = _random.random(xp, shape[:-len(self._space)]) >= self.p
+            self.noise = reuse(self.noise, shape, input.dtype, input)
+            xp.multiply(keep.reshape(shape), 1 if self.v1 or self.p == 1 else 1 / (1 - self.p), out=self.noise)
             self.output *= self.noise
         elif not self.train and self.v1:
             self.output *= 1 - self.p

@@ -9,7 +9,9 @@ class Pointwise(Module):
     layer itself): argument checks, output/gradInput buffers and the
     in-place mode.  A subclass supplies ``_forward(input, out)``, writing
     f(input) into out, and ``_backward(input, gradOutput, out)``, writing
-    dL/dx into out (out may be gradOutput itself).
+    dL/dx into out (out may be gradOutput itself); both compute with the
+    arrays' namespace (``array_namespace(input)``), so they serve numpy
+    arrays and CudaTensors alike.
 
     Input of any shape; gradOutput must have the input's shape and dtype.
     Strided arrays are read through contiguous copies, so they give the
@@ -24,7 +26,7 @@ class Pointwise(Module):
 
     def updateOutput(self, input):
         self._kernels(input)
-        x = np.ascontiguousarray(input)  # numpy's fast paths round differently on strided memory
+        x = self._xp(input).ascontiguousarray(input)  # numpy's fast paths round differently on strided memory
         if self.inplace:
             check_writeable(self, input, "input")
             self.output = input
@@ -40,7 +42,8 @@ class Pointwise(Module):
     def updateGradInput(self, input, gradOutput):
         self._kernels(input)
         check_like(self, gradOutput, "gradOutput", input, "the input")
-        x, g = np.ascontiguousarray(input), np.ascontiguousarray(gradOutput)
+        xp = self._xp(input, gradOutput)
+        x, g = xp.ascontiguousarray(input), xp.ascontiguousarray(gradOutput)
         if self.inplace:
             check_writeable(self, gradOutput, "gradOutput")
             self.gradInput = gradOutput

@@ -25,12 +25,7 @@ def shared_clone(module, keep=()):
             memo[id(value)] = value
     for m in keep:
         memo[id(m)] = m
-    for m in module.listModules():   # device arrays are copied on the device (deepcopy cannot)
-        for value in vars(m).values():
-            for v in (value if isinstance(value, list) else [value]):
-                if isinstance(v, CudaTensor) and id(v) not in memo:
-                    memo[id(v)] = v.clone()
-    return copy.deepcopy(module, memo)
+    return copy.deepcopy(module, memo)   # (a CudaTensor deep-copies on its device)
 
 
 def share_parameters(clone, original):
@@ -135,7 +130,7 @@ def batch_size(module, input, n):
     raise ValueError(f"{type(module).__name__}: input must be 1D [{n}] or 2D [batch, {n}], got {got}")
 
 
-def step_inputs(module, input, names, device_ok=False):
+def step_inputs(module, input, names):
     """The arrays of a step module's input table (names: "x", "h"[, "c"]):
     x float ``[inputSize]`` or ``[batch, inputSize]`` of the module's dtype,
     each state of x's dtype and ``[outputSize]`` or ``[batch,
@@ -145,12 +140,12 @@ def step_inputs(module, input, names, device_ok=False):
     from ._tables import check_length
     values = check_length(module, input, len(names), "input", "[" + ", ".join(names) + "]")
     x = values[0]
-    check_float_array(module, x, "input x", device_ok=device_ok)
+    check_float_array(module, x, "input x")
     module._kernels(x, "input x")
     b = batch_size(module, x, module.inputSize)
     shape = (module.outputSize,) if b is None else (b, module.outputSize)
     for name, v in zip(names[1:], values[1:]):
-        check_float_array(module, v, f"input {name}", x.dtype, device_ok=device_ok)
+        check_float_array(module, v, f"input {name}", x.dtype)
         if tuple(v.shape) != shape:
             raise ValueError(f"{type(module).__name__}: input {name} must be of size {list(shape)} (x is "
                              f"{list(x.shape)}), got {list(v.shape)}")

@@ -1,7 +1,7 @@
 """Argument checks shared by the padding and resampling modules."""
 import numpy as np
 
-from ._arrays import name_of
+from ._arrays import is_array, name_of
 
 INT_MAX = 2**31 - 1      # the kernels take C ints
 
@@ -19,11 +19,10 @@ def integer(module, name, value, low=-INT_MAX):
 
 
 def table_of_two(module, value, names, what):
-    """value must be a list or tuple of two numpy arrays (``names`` says what
+    """value must be a list or tuple of two arrays (``names`` says what
     they are, e.g. "[input, grid]"); returns them."""
-    if not isinstance(value, (list, tuple)) or len(value) != 2 or \
-            not all(isinstance(v, np.ndarray) for v in value):
+    if not isinstance(value, (list, tuple)) or len(value) != 2 or not all(is_array(v) for v in value):
         got = f"a {type(value).__name__}" if not isinstance(value, (list, tuple)) else \
             f"a table of {len(value)}: " + ", ".join(type(v).__name__ for v in value)
-        raise TypeError(f"{name_of(module)}: {what} must be a table {names} of two numpy arrays, got {got}")
+        raise TypeError(f"{name_of(module)}: {what} must be a table {names} of two arrays, got {got}")
     return value[0], value[1]

@@ -4,13 +4,14 @@
 ``maskzero``, ``userPrevOutput``...)."""
 import numpy as np
 
-from ._arrays import describe, reuse
+from ._arrays import describe, is_array, reuse
+from ._namespace import array_namespace
 from ._recurrent import check_remember, remembers
 from .Module import Module
 
 
 def sigmoid(a):
-    return 1 / (1 + np.exp(-a))
+    return 1 / (1 + array_namespace(a).exp(-a))
 
 
 class SeqRecurrent(Module):
@@ -83,8 +84,8 @@ class SeqRecurrent(Module):
             x = input[-1]
         else:
             given, x = {}, input
-        if not isinstance(x, np.ndarray):
-            raise TypeError(f"{type(self).__name__}: x must be a numpy array, got {type(x).__name__}")
+        if not is_array(x):
+            raise TypeError(f"{type(self).__name__}: x must be an array, got {type(x).__name__}")
         self._kernels(x, "x")
         if x.ndim != 3 or x.shape[2] != self.D:
             order = "[batch, seqlen, " if self.batchfirst else "[seqlen, batch, "
@@ -95,15 +96,15 @@ class SeqRecurrent(Module):
             raise ValueError(f"{type(self).__name__}: x must have at least one time step, got {describe(x)}")
         shape = (x.shape[1], self.H)
         for name, s in given.items():
-            if not isinstance(s, np.ndarray) or s.shape != shape or s.dtype != x.dtype:
-                got = f"{s.dtype} of size {list(s.shape)}" if isinstance(s, np.ndarray) else type(s).__name__
+            if not is_array(s) or s.shape != shape or s.dtype != x.dtype:
+                got = f"{s.dtype} of size {list(s.shape)}" if is_array(s) else type(s).__name__
                 raise ValueError(f"{type(self).__name__}: {name} must be {x.dtype} of size {list(shape)}, got {got}")
         return given, x
 
     def _initial(self, given, x):
         """The initial states, in _state_names order: from the input table,
         the user's, the previous forward's (remember) or zeros."""
-        N = x.shape[1]
+        N, xp = x.shape[1], array_namespace(x)
         user = {"h0": self.userPrevOutput, "c0": self.userPrevCell}
         last = self._last if remembers(self._remember, self.train) else None
         states = []
@@ -111,21 +112,21 @@ class SeqRecurrent(Module):
             if name in given:
                 s = given[name]
             elif user[name] is not None:
-                s = np.asarray(user[name], dtype=x.dtype)
+                s = xp.asarray(user[name], dtype=x.dtype)
                 if s.shape != (N, self.H):
                     raise ValueError(f"{type(self).__name__}: {'userPrevOutput' if name == 'h0' else 'userPrevCell'} "
                                      f"must be of size {[N, self.H]}, got {list(s.shape)}")
             elif last is not None and last[k].shape == (N, self.H) and last[k].dtype == x.dtype:
                 s = last[k]
             else:
-                s = np.zeros((N, self.H), x.dtype)
+                s = xp.zeros((N, self.H), x.dtype)
             states.append(s)
         self.userPrevOutput = self.userPrevCell = None
         return states
 
     def _mask(self, x):
         """[T, N] bool: the samples whose step input is all zeros (None without maskzero)."""
-        return ~np.any(x != 0, axis=2) if self.maskzero else None
+        return ~array_namespace(x).any(x != 0, axis=2) if self.maskzero else None
 
     # ---- the verbs ----
     def updateOutput(self, input):
@@ -141,7 +142,7 @@ class SeqRecurrent(Module):
         if self._saved is None:
             raise RuntimeError(f"{type(self).__name__}: backward needs a forward first")
         given, x = self._unpack(input)
-        if not isinstance(gradOutput, np.ndarray):
+        if not is_array(gradOutput):
             raise TypeError(f"{type(self).__name__}: gradOutput must be a numpy array, got {type(gradOutput).__name__}")
         if gradOutput.dtype != self.output.dtype:
             raise TypeError(f"{type(self).__name__}: gradOutput must be {self.output.dtype} like the output, "
@@ -177,7 +178,8 @@ class SeqRecurrent(Module):
         """The step -lr * gradient, computed whole before the weights move
         (the pass through time reads them)."""
         saved = self.gradWeight, self.gradBias
-        self.gradWeight, self.gradBias = np.zeros_like(self.weight), np.zeros_like(self.bias)
+        xp = array_namespace(self.weight)
+        self.gradWeight, self.gradBias = xp.zeros_like(self.weight), xp.zeros_like(self.bias)
         try:
             self.accGradParameters(input, gradOutput, 1)
             self.weight -= lr * self.gradWeight
@@ -192,12 +194,13 @@ class SeqRecurrent(Module):
     def _start_gradients(self, N, dtype):
         """The gradients w.r.t. the last h (and c) from outside: gradPrevOutput,
         userNextGradCell (the rnn package's hooks), else zeros."""
-        h = np.zeros((N, self.H), dtype) if self.gradPrevOutput is None else np.array(self.gradPrevOutput, dtype)
-        c = np.zeros((N, self.H), dtype) if self.userNextGradCell is None else np.array(self.userNextGradCell, dtype)
+        xp = array_namespace(self.weight)
+        h = xp.zeros((N, self.H), dtype) if self.gradPrevOutput is None else xp.array(self.gradPrevOutput, dtype)
+        c = xp.zeros((N, self.H), dtype) if self.userNextGradCell is None else xp.array(self.userNextGradCell, dtype)
         return h, c
 
     def _reuse(self, name, shape, dtype):
-        value = reuse(getattr(self, name, None), shape, dtype)
+        value = reuse(getattr(self, name, None), shape, dtype, self.weight)   # (where the weights live)
         setattr(self, name, value)
         return value
 

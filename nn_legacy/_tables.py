@@ -9,8 +9,9 @@ CMulTable, CDivTable, CMaxTable, CMinTable) and ``RowPair``
 """
 import numpy as np
 
-from ._arrays import check_float_array, check_like, check_shape, describe, name_of, reuse
+from ._arrays import check_float_array, check_like, check_shape, describe, is_array, name_of, reuse
 from ._dims import check_array
+from ._namespace import array_namespace
 from .Module import Module
 
 
@@ -55,7 +56,8 @@ def check_float_arrays(module, value, name="input", at_least=1):
         if v.shape != first.shape:
             raise ValueError(f"{name_of(module)}: {name}[{i}] must be of size [{', '.join(map(str, first.shape))}] "
                              f"like {name}[0], got {describe(v)}")
-    return [np.ascontiguousarray(v) for v in value]
+    xp = array_namespace(*value)
+    return [xp.ascontiguousarray(v) for v in value]
 
 
 def reuse_list(buffer, shapes, dtype, *avoid):
@@ -67,14 +69,14 @@ def reuse_list(buffer, shapes, dtype, *avoid):
         kept = [reuse(b, s, dtype, *avoid) for b, s in zip(buffer, shapes)]
         if all(k is b for k, b in zip(kept, buffer)):
             return buffer
-    return [np.empty(s, dtype) for s in shapes]
+    return [reuse(None, s, dtype, *avoid) for s in shapes]
 
 
 def same_layout(buffer, like):
-    """buffer has like's nesting and arrays of like's shapes and dtypes."""
-    if isinstance(like, np.ndarray):
-        return (isinstance(buffer, np.ndarray) and buffer.shape == like.shape and buffer.dtype == like.dtype
-                and buffer.flags.writeable)
+    """buffer has like's nesting and arrays of like's shapes and dtypes (and place)."""
+    if is_array(like):
+        return (type(buffer) is type(like) and buffer.shape == like.shape and buffer.dtype == like.dtype
+                and buffer.flags.writeable and array_namespace(buffer) is array_namespace(like))
     return (isinstance(like, (list, tuple)) and isinstance(buffer, list) and len(buffer) == len(like)
             and all(same_layout(b, v) for b, v in zip(buffer, like)))
 
@@ -98,14 +100,14 @@ def nested_copy(buffer, value):
 
 
 def _fresh(like):
-    if isinstance(like, np.ndarray):
-        return np.zeros(like.shape, like.dtype)
+    if is_array(like):
+        return array_namespace(like).zeros(like.shape, like.dtype)
     return [_fresh(v) for v in like]
 
 
 def fill_nested(buffer, value):
     """buffer[...] = value, or 0 where value is None, through the nesting."""
-    if isinstance(buffer, np.ndarray):
+    if is_array(buffer):
         buffer[...] = 0 if value is None else value
     else:
         for i, b in enumerate(buffer):
@@ -157,7 +159,7 @@ class ElementwiseTable(Module):
     def updateGradInput(self, input, gradOutput):
         xs = self._inputs(input)
         check_like(self, gradOutput, "gradOutput", xs[0], "the output")
-        g = np.ascontiguousarray(gradOutput)
+        g = array_namespace(gradOutput).ascontiguousarray(gradOutput)
         self.gradInput = reuse_list(self.gradInput, [x.shape for x in xs], xs[0].dtype, *input, gradOutput)
         with np.errstate(all="ignore"):
             self._backward(xs, g, self.gradInput)
@@ -204,7 +206,7 @@ class RowPair(Module):
         check_shape(self, gradOutput, "gradOutput", self._out_shape(input), a.dtype, "the output")
         self.gradInput = reuse_list(self.gradInput, [input[0].shape] * 2, a.dtype, *input, gradOutput)
         with np.errstate(all="ignore"):
-            ga, gb = self._grads(a, b, np.ascontiguousarray(gradOutput).reshape(-1, 1))
+            ga, gb = self._grads(a, b, array_namespace(gradOutput).ascontiguousarray(gradOutput).reshape(-1, 1))
         self.gradInput[0][...] = ga.reshape(input[0].shape)
         self.gradInput[1][...] = gb.reshape(input[1].shape)
         return self.gradInput
@@ -226,20 +228,22 @@ def table_leaves(value):
 
 class ElementwiseExtremum(ElementwiseTable):
     """The plumbing of CMaxTable and CMinTable (not a layer itself): per
-    element, the entry ``_pick`` (np.argmax or np.argmin over the entries)
+    element, the entry ``_pick`` ("argmax" or "argmin" over the entries)
     chooses wins; the gradient goes to it."""
 
     _pick = None
 
     def _winners(self, xs):
-        stacked = np.stack(xs)
-        return stacked, self._pick(stacked, axis=0)
+        xp = array_namespace(*xs)
+        stacked = xp.stack(xs)
+        return stacked, getattr(xp, self._pick)(stacked, axis=0)
 
     def _forward(self, xs, out):
         stacked, winners = self._winners(xs)
-        out[...] = np.take_along_axis(stacked, winners[None], axis=0)[0]
+        out[...] = array_namespace(*xs).take_along_axis(stacked, winners[None], axis=0)[0]
 
     def _backward(self, xs, g, outs):
         winners = self._winners(xs)[1]
+        xp = array_namespace(g)
         for i, out in enumerate(outs):
-            out[...] = np.where(winners == i, g, 0)
+            out[...] = xp.where(winners == i, g, 0)

@@ -90,9 +90,12 @@ import os
 import struct
 import sys
 import types
+import warnings
 import zlib
 
 import numpy as np
+
+from thnn.cuda import CudaTensor
 
 MAGIC = b"\x89NNLEG\r\n"
 MAJOR, MINOR = 1, 1
@@ -139,7 +142,12 @@ def save(obj, path, classes=None):
     under the name it is registered under (``nn_legacy.register_class``, or
     classes={"nn.MyLayer": MyLayer} for this call).  A value the format
     cannot hold raises TypeError naming where it is
-    (``model.modules[2].foo``)."""
+    (``model.modules[2].foo``).
+
+    A model on a CUDA device is written as host arrays (CudaTensors that
+    view one device storage stay views of one buffer), with a UserWarning
+    saying so: ``load`` gives it back on the host, and ``.cuda()`` puts it
+    on a device again."""
     if isinstance(obj, (str, os.PathLike)) and not isinstance(path, (str, bytes, os.PathLike)) \
             and not hasattr(path, "write"):
         raise TypeError(f"save(obj, path): the object comes first, then the file: nn_legacy.save(model, "
@@ -148,6 +156,10 @@ def save(obj, path, classes=None):
     writer = _Writer(checked_classes(classes, "save"))
     root = writer.value(obj, "obj", 0)
     writer.drain()
+    if writer.device_views:
+        warnings.warn(f"nn_legacy.save: {len(writer.device_views)} CUDA tensors of the saved value were written as host "
+                      f"arrays; load() gives them back on the host (call .cuda() on the loaded model to place it "
+                      f"on a device)", UserWarning, stacklevel=2)
     parts, layout, data_nbytes = [], [], 0
     for raw in writer.buffers:
         start = _aligned(data_nbytes)
@@ -189,6 +201,8 @@ class _Writer:
         self.arrays, self.array_index = [], {}
         self.buffers, self.buffer_index = [], {}
         self.keep = []   # everything indexed by id stays alive, so no id is reused
+        # CudaTensors: each device storage copied to the host once, each tensor a view of its copy
+        self.device_storages, self.device_views = {}, {}
 
     def value(self, v, path, depth):
         if isinstance(v, np.generic):   # before float: np.float64 is a float too
@@ -203,6 +217,8 @@ class _Writer:
             return {"float": "nan" if math.isnan(v) else ("inf" if v > 0 else "-inf")}
         if isinstance(v, np.ndarray):
             return {"array": self.array(v, path)}
+        if isinstance(v, CudaTensor):
+            return {"array": self.array(self.host(v), path)}
         if isinstance(v, np.dtype):
             return {"dtype": self.dtype_name(v, path)}
         if isinstance(v, bytes):
@@ -247,6 +263,20 @@ class _Writer:
                         fields[key] = self.value(x, f"{path}.{key}", 0)
                 entry = {"module": self.class_name(obj, path), "fields": fields}
             self.objects[index] = entry
+
+    def host(self, t):
+        """A CudaTensor as a host view of its storage's host copy (so views of
+        one storage stay views of one buffer), the same array for the same tensor."""
+        if id(t) not in self.device_views:
+            key = (t.device.name, t.data_ptr() - t.offset * t.itemsize)
+            if key not in self.device_storages:
+                self.device_storages[key] = t._view((t._storage.size,), (1,), 0).numpy()
+            whole = self.device_storages[key]
+            self.device_views[id(t)] = np.ndarray(t.shape, whole.dtype, whole, t.offset * whole.itemsize,
+                                                  [s * whole.itemsize for s in t.strides]) if t.size \
+                else np.empty(t.shape, whole.dtype)
+            self.keep.append(t)
+        return self.device_views[id(t)]
 
     def class_name(self, obj, path):
         """The name a module's class is saved under: nn_legacy's own by

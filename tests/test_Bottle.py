@@ -68,7 +68,7 @@ def test_bad_arguments():
         nn.Bottle(nn.Tanh(), 2, 1.5)
     with raises_exactly(ValueError, "Bottle.add: it wraps a single module, and it has one"):
         make().add(nn.Tanh())
-    with raises_exactly(TypeError, "Bottle: input must be a numpy array, got list"):
+    with raises_exactly(TypeError, "Bottle: input must be a numpy array or a CudaTensor, got list"):
         make().forward([[1.0] * 4])
 
 

@@ -441,11 +441,11 @@ def test_bad_input_forms():
     with raises_exactly(TypeError, "IndexLinear: input must be (keys, values), ([keys...], [values...]) or "
                                    "(keys, values, sizes), got list of length 1"):
         m.forward([k])
-    with raises_exactly(TypeError, "IndexLinear: keys must be an integer numpy array, got float64"):
+    with raises_exactly(TypeError, "IndexLinear: keys must be an integer array, got float64"):
         m.forward((v, v))
-    with raises_exactly(TypeError, "IndexLinear: keys must be an integer numpy array, got list"):
+    with raises_exactly(TypeError, "IndexLinear: keys must be an integer array, got list"):
         m.forward(([1, 2], v))
-    with raises_exactly(TypeError, "IndexLinear: keys[1] must be an integer numpy array, got list"):
+    with raises_exactly(TypeError, "IndexLinear: keys[1] must be an integer array, got list"):
         m.forward(([k, [1]], [v, v]))
     with raises_exactly(ValueError, "IndexLinear: values must be 1D [2] like its keys, got shape [3]"):
         m.forward((k, np.ones(3)))
@@ -458,7 +458,7 @@ def test_bad_input_forms():
         m.forward((k, v.astype(np.float32)))
     with raises_exactly(TypeError, "IndexLinear: values must be float32 or float64, got int64"):
         m.forward((k, k))
-    with raises_exactly(TypeError, "IndexLinear: sizes must be an integer numpy array, got list"):
+    with raises_exactly(TypeError, "IndexLinear: sizes must be an integer array, got list"):
         m.forward((k, v, [2]))
     np.testing.assert_array_equal(m.forward((k, v, 2)), m.forward((k, v))[None])
 

@@ -268,7 +268,7 @@ def test_non_integer_float_indices():
 
 def test_bad_input_types():
     m = nn.LookupTable(N_INDEX, N_OUT)
-    with raises_exactly(TypeError, "LookupTable: input must be a numpy array of indices, got list"):
+    with raises_exactly(TypeError, "LookupTable: input must be an array of indices, got list"):
         m.forward([1, 2])
     with raises_exactly(TypeError, "LookupTable: input must hold integer indices, got bool"):
         m.forward(np.array([True, False]))

@@ -66,7 +66,7 @@ def test_bad_input():
     with raises_exactly(ValueError, "SpatialClassifier: input must be 3D [features, height, width] or 4D [batch, "
                                     "features, height, width], got 2D of size [3, 4]"):
         m.forward(uniform((3, 4)))
-    with raises_exactly(TypeError, "SpatialClassifier: input must be a numpy array, got list"):
+    with raises_exactly(TypeError, "SpatialClassifier: input must be an array, got list"):
         m.forward([1.0])
     m.forward(uniform((3, 2, 2)))
     with raises_exactly(ValueError, "SpatialClassifier: gradOutput must be of size [4, 2, 2] like the output, "

@@ -237,7 +237,7 @@ def test_padding_mode_is_checked():
     ([np.zeros((1, 2, 3, 3)), [1.0]], "a table of 2: ndarray, list")])
 def test_input_must_be_a_table_of_two_arrays(table, got):
     with raises_exactly(TypeError, "SpatialGridSamplerBilinear: input must be a table [input, grid] of two "
-                                   f"numpy arrays, got {got}"):
+                                   f"arrays, got {got}"):
         nn.SpatialGridSamplerBilinear().forward(table)
 
 

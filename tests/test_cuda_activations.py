@@ -115,7 +115,7 @@ def test_inplace_output_is_the_input(dev, layer, transposed, dtype):
     cpu, twin = thnn.backend(dtype), dev.backend(dtype)
 
     def place(a):   # the tensor written in place: a device copy, a transposed view when strided
-        return dev.to_device(np.ascontiguousarray(a.T)).transpose(0, 1) if transposed else dev.to_device(a)
+        return dev.to_device(np.ascontiguousarray(a.T)).swapaxes(0, 1) if transposed else dev.to_device(a)
 
     # forward: the result over input, the output a view of it
     x_cpu, noise_cpu = x.copy(), [n.copy() for n in noise]

@@ -280,7 +280,7 @@ def test_multi_label_margin_bad_target_of_a_transposed_target(dev):
     x = np.zeros((4, 3))
     t = np.full((4, 3), -1)
     t[2, 1] = 3
-    t_dev = dev.to_device(np.ascontiguousarray(t.T)).transpose(0, 1)
+    t_dev = dev.to_device(np.ascontiguousarray(t.T)).swapaxes(0, 1)
     with pytest.raises(thnn.THNNError) as cpu:
         thnn.Double.MultiLabelMarginCriterion_updateOutput(x, t, None, None, True)
     with pytest.raises(cuda.CudaError) as twin:

@@ -71,7 +71,7 @@ def test_lookup_table_reports_the_first_bad_index(dev):
 def test_lookup_table_bad_index_in_a_transposed_view(dev):
     idx = np.zeros((3, 4), np.int64)
     idx[1, 2] = 8                                  # row-major position (1, 2) of the view
-    view = dev.to_device(np.ascontiguousarray(idx.T)).transpose(0, 1)
+    view = dev.to_device(np.ascontiguousarray(idx.T)).swapaxes(0, 1)
     with pytest.raises(cuda.CudaError, match=r"input\[1, 2\] = 8 is out of range \[0, 6\)"):
         dev.CudaDouble.LookupTable_updateOutput(view, None, dev.to_device(np.ones((6, 2))))
 

@@ -8,7 +8,9 @@ printed: a failure names it, and the call to repeat alone).  A long run is
 `THNN_FUZZ_CALLS=1000000 python tests/fuzz_kernels.py`.
 
 The CUDA twins on the emulator get the same calls (fuzz_kernels.py --device
-emulator): a budget of THNN_FUZZ_DEVICE_CALLS (DEVICE_CALLS by default).
+emulator): a budget of THNN_FUZZ_DEVICE_CALLS (DEVICE_CALLS by default);
+the device tensor math (--device math) a budget of THNN_FUZZ_MATH_CALLS
+(MATH_CALLS by default).
 """
 import os
 
@@ -19,6 +21,7 @@ import fuzz_kernels as fk
 
 CALLS = 30_000
 DEVICE_CALLS = 40_000
+MATH_CALLS = 4_000
 
 
 def _failures(report):
@@ -44,25 +47,37 @@ def test_fuzz_every_kernel():
     assert report.outcomes["returned"] > calls // 10 and report.outcomes["THNNError"] > calls // 10
 
 
-def test_fuzz_every_cuda_twin_on_the_emulator():
-    import thnn.cuda
-    twins = [f.name for f in thnn.cuda.emulator().functions]
+def _fuzz_on_the_emulator(device, names, budget_variable, budget, refused):
+    """A bounded run of fuzz_kernels in device mode `device` over the functions
+    names: no crash or hang, every function called validly and mutated, and
+    many calls both passing and refused (the exception type `refused`)."""
     seed = fk.default_seed()
-    calls = max(int(os.environ.get("THNN_FUZZ_DEVICE_CALLS", DEVICE_CALLS)), 2 * len(twins))
-    print(f"\nTHNN_FUZZ_SEED={seed} THNN_FUZZ_DEVICE_CALLS={calls}")
-    report = fk.run(seed, calls, device="emulator")
+    calls = max(int(os.environ.get(budget_variable, budget)), 2 * len(names))
+    print(f"\nTHNN_FUZZ_SEED={seed} {budget_variable}={calls}")
+    report = fk.run(seed, calls, device=device)
     print(report.summary())
     for desc in report.slow:
         print("  given up (slow, not a failure):", desc)
-    failures = _failures(report).replace("--show", "--device emulator --show")
-    assert not report.failures, f"seed {seed}, device emulator:\n{failures}"
-    assert sorted(fk.kernels("emulator")) == sorted(twins)
-    # every twin made at least one valid and one mutated call
-    assert [k for k in twins if not report.valid[k]] == []
-    assert [k for k in twins if not report.mutated[k]] == []
+    failures = _failures(report).replace("--show", f"--device {device} --show")
+    assert not report.failures, f"seed {seed}, device {device}:\n{failures}"
+    assert sorted(fk.kernels(device)) == sorted(names)
+    assert [k for k in names if not report.valid[k]] == []
+    assert [k for k in names if not report.mutated[k]] == []
     assert sum(report.valid.values()) + sum(report.mutated.values()) == calls
+    assert report.outcomes["returned"] > calls // 10 and report.outcomes[refused] > calls // 10
+
+
+def test_fuzz_every_cuda_twin_on_the_emulator():
+    import thnn.cuda
     # the twins' own checks refuse many calls (CudaError, a THNNError), and pass many
-    assert report.outcomes["returned"] > calls // 10 and report.outcomes["CudaError"] > calls // 10
+    _fuzz_on_the_emulator("emulator", [f.name for f in thnn.cuda.emulator().functions], "THNN_FUZZ_DEVICE_CALLS",
+                          DEVICE_CALLS, "CudaError")
+
+
+def test_fuzz_the_device_tensor_math_on_the_emulator():
+    names = [f.name for f in fk.math_cases.DEVICE.math_functions]
+    assert sorted(fk.MATH_CASES_OF) == sorted(names) and all(fk.MATH_CASES_OF.values())   # a valid call each
+    _fuzz_on_the_emulator("math", names, "THNN_FUZZ_MATH_CALLS", MATH_CALLS, "CudaError")
 
 
 def test_device_mode_uploads_views_as_views():

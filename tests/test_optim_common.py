@@ -158,7 +158,8 @@ def test_unknown_config_key(name):
 @pytest.mark.parametrize("name", METHODS)
 def test_bad_x(name):
     m = method(name)
-    with raises_exactly(TypeError, f"{name}: x must be a numpy array (it is updated in place), got list"):
+    with raises_exactly(TypeError, f"{name}: x must be a numpy array or a CudaTensor (it is updated in place), "
+                                   f"got list"):
         m(rosenbrock, [1.5, 1.5])
     with raises_exactly(TypeError, f"{name}: x must be float32 or float64, got int64"):
         m(rosenbrock, np.array([1, 2]))

@@ -1,9 +1,8 @@
-"""The recurrent modules that move with cuda() (FastLSTM, its step
-FastLSTMStep, LSTMCellFused, LinearNoBias) on a CUDA device against the
-same modules on the host: forward and backpropagation through time over a
-sequence, float32 and float64, on the emulator and, when a GPU is lent,
-on it.  (LinearNoBias and one FastLSTM step also run in
-tests/test_cuda_modules.py's harness.)"""
+"""Recurrent modules (FastLSTM, its step FastLSTMStep, LSTMCellFused,
+LinearNoBias) on a CUDA device against the same modules on the host:
+forward and backpropagation through time over a sequence, float32 and
+float64, on the emulator and, when a GPU is lent, on it.  (Every recurrent
+class also runs its module table entries in tests/test_cuda_modules.py.)"""
 import numpy as np
 import pytest
 
@@ -112,9 +111,3 @@ def test_fast_lstm_step_on_device(device):
     gi = host.backward(x, g)
     for a_d, a in zip(on_device.backward([dev.to_device(a) for a in x], [dev.to_device(a) for a in g]), gi):
         _close(a_d, a, np.float64)
-
-
-def test_modules_written_in_numpy_say_they_do_not_move():
-    for m in (nn.GRU(2, 3), nn.LSTM(2, 3), nn.Sequencer(nn.FastLSTM(2, 3)), nn.SeqLSTM(2, 3)):
-        with pytest.raises(TypeError, match="does not run on CUDA yet"):
-            m.cuda(cuda.emulator())

@@ -136,6 +136,10 @@ extern "C" {
 #define TH_GENERIC_FILE "generic/THCBlas.h"
 #include "THCGenerateFloatTypes.h"
 
+/* The device tensor math (operation codes in THCTensorMath.h). */
+#define TH_GENERIC_FILE "generic/THCTensorMath.h"
+#include "THCGenerateAllTypes.h"
+
 /* The twins' prototypes: those of THNN.h under the Cuda names, so the
  * compiler holds every twin to its CPU kernel's signature. */
 #define TH_GENERIC_FILE "generic/THNN.h"

@@ -8,6 +8,11 @@
 #define TH_GENERIC_FILE "generic/THCBlas.cu"
 #include "THCGenerateFloatTypes.h"
 
+/* the device tensor math: what the modules of the shared array interface run */
+#include "THCTensorMath.cuh"
+#define TH_GENERIC_FILE "generic/THCTensorMath.cu"
+#include "THCGenerateAllTypes.h"
+
 /* ==== activations and softmax ==== */
 
 /* the elementwise driver of the activation twins (before them) */

@@ -343,10 +343,12 @@ class Kernel(_call.Caller):
         for plan, pair in zip(self._tensors, pairs):
             value = values[plan.position]
             if plan.produced:
-                if value is not None:
-                    if not isinstance(value, np.ndarray):
+                if value is not None and not isinstance(value, np.ndarray):
+                    if getattr(value, "device", None) is None:   # (a CudaTensor buffer: replaced by a host one)
                         raise self._error(f"{plan.name} must be a numpy array to reuse or None, "
                                           f"got {type(value).__name__}", TypeError)
+                    value = None
+                if value is not None:
                     if taken is None:
                         taken = [values[i] for i in self._reads if isinstance(values[i], np.ndarray)]
                     value = self._reusable(value, taken, plan.dtype)

@@ -45,14 +45,22 @@ def _rel(paths):
 
 thnn_h = _read(os.path.join(SRC, "generic", "THNN.h"))
 thcunn_h = _read(os.path.join(CUSRC, "THCUNN.h"))
+math_h = _read(os.path.join(CUSRC, "generic", "THCTensorMath.h"))
+_header.parse(math_h, _header.MATH_PREFIX, _header.MATH_SOURCE)  # fail early on a malformed declaration
 CDEF = _header.cuda_cdef(_read(os.path.join(SRC, "THGeneral.h")), _read(os.path.join(SRC, "generic", "THTensor.h")),
-                         _read(os.path.join(CUSRC, "generic", "THCTensor.h")), thnn_h, thcunn_h)
-MODULE_SOURCE = (
-    '#include "THC.h"\n'
+                         _read(os.path.join(CUSRC, "generic", "THCTensor.h")), thnn_h, thcunn_h,
+                         _read(os.path.join(CUSRC, "THCTensorMath.h")), math_h)
+# the headers the binding reads at run time, compiled into the library
+HEADER_TEXTS = (
     f"static const char THNN_HEADER_TEXT[] = {json.dumps(thnn_h)};\n"
     f"static const char THCUNN_LAYERS_TEXT[] = {json.dumps(thcunn_h)};\n"
+    f"static const char THC_MATH_TEXT[] = {json.dumps(math_h)};\n"
+)
+MODULE_SOURCE = (
+    '#include "THC.h"\n' + HEADER_TEXTS +
     'extern "C" const char *THNN_headerText(void) { return THNN_HEADER_TEXT; }\n'
     'extern "C" const char *THCUNN_layersText(void) { return THCUNN_LAYERS_TEXT; }\n'
+    'extern "C" const char *THCTensorMath_headerText(void) { return THC_MATH_TEXT; }\n'
 )
 CU_FILES = ["THCGeneral.cu", "THCSelfTest.cu", "init.cu"]   # the CUDA translation unit, in this order
 CPU_SOURCES = _rel(glob.glob(os.path.join(SRC, "*.c")))
@@ -158,10 +166,10 @@ def gpu_builder(toolchain, absolute_paths=False):
         # the twins are in the nvcc object; this module only declares them (the cdef is C,
         # where the twins' bool arguments need stdbool.h)
         "#include <stdbool.h>\n" + CDEF.replace("int THCDeviceCount", "extern int THCDeviceCount") + "\n"
-        f"static const char THNN_HEADER_TEXT[] = {json.dumps(thnn_h)};\n"
-        f"static const char THCUNN_LAYERS_TEXT[] = {json.dumps(thcunn_h)};\n"
+        + HEADER_TEXTS +
         "const char *THNN_headerText(void) { return THNN_HEADER_TEXT; }\n"
-        "const char *THCUNN_layersText(void) { return THCUNN_LAYERS_TEXT; }\n",
+        "const char *THCUNN_layersText(void) { return THCUNN_LAYERS_TEXT; }\n"
+        "const char *THCTensorMath_headerText(void) { return THC_MATH_TEXT; }\n",
         sources=place(CPU_SOURCES),
         depends=place(DEPENDS),
         extra_objects=[obj],

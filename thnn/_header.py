@@ -14,6 +14,8 @@ TYPES = {"Float": "float", "Double": "double"}
 CUDA_TYPES = {"Cuda": ("Float", "float"), "CudaDouble": ("Double", "double")}
 
 _FUNCTION = re.compile(r"TH_API\s+int\s+THNN_\((\w+)\)\((.*?\);[^\n]*)", re.S)  # through the last comment
+# the device tensor math of thcunn_cu/generic/THCTensorMath.h, declared the same way
+MATH_PREFIX, MATH_SOURCE = "THCTensor_", "THCTensorMath.h"
 _ARG = re.compile(r"^\s*(?P<type>(?:const\s+)?\w+\s*\*?)\s*(?P<name>\w+)\s*(?:,|\);?)\s*//\s*(?P<doc>.+?)\s*$")
 
 
@@ -26,7 +28,13 @@ class Arg:
 
     @property
     def is_tensor(self):
-        return self.ctype in ("THTensor*", "THIndexTensor*")
+        return self.ctype in ("THTensor*", "THIndexTensor*") or self.ctype in _FIXED
+
+    @property
+    def fixed_real(self):
+        """The element type a tensor argument has whatever the function's
+        ('Long' for THIndexTensor*, 'Float' for THFloatTensor*, ...), else None."""
+        return "Long" if self.is_index else _FIXED.get(self.ctype)
 
     @property
     def is_index(self):
@@ -47,13 +55,22 @@ class Function:
         return self.name.split("_", 1)[1]
 
 
-def parse(text):
+_FIXED = {"THFloatTensor*": "Float", "THDoubleTensor*": "Double", "THLongTensor*": "Long"}
+
+
+def _function_pattern(prefix):
+    return _FUNCTION if prefix == "THNN_" else re.compile(
+        rf"TH_API\s+int\s+{prefix}\((\w+)\)\((.*?\);[^\n]*)", re.S)
+
+
+def parse(text, prefix="THNN_", source="THNN.h"):
     """The functions declared in THNN.h, in order, each argument with its tags.
+    (With prefix MATH_PREFIX and source MATH_SOURCE: the device tensor math.)
 
     Raises ValueError for a declaration that breaks the contract's form (an
     argument without its comment, a first argument other than the state)."""
     functions = []
-    for match in _FUNCTION.finditer(text):
+    for match in _function_pattern(prefix).finditer(text):
         name, body = match.group(1), match.group(2)
         args = []
         for line in body.splitlines():
@@ -61,49 +78,49 @@ def parse(text):
                 continue
             m = _ARG.match(line)
             if not m:
-                raise ValueError(f"THNN.h, {name}: cannot read argument line {line.strip()!r} "
+                raise ValueError(f"{source}, {name}: cannot read argument line {line.strip()!r} "
                                  "(one argument a line, each with a // comment)")
             doc = m.group("doc")
             tags = frozenset(re.findall(r"\[([A-Z]+)\]", doc))  # sizes such as [nIn] are not tags
             unknown = tags - set(TAGS)
             if unknown:
-                raise ValueError(f"THNN.h, {name}: unknown tag(s) {sorted(unknown)} on {m.group('name')}")
+                raise ValueError(f"{source}, {name}: unknown tag(s) {sorted(unknown)} on {m.group('name')}")
             ctype = re.sub(r"\s+", "", m.group("type"))
             args.append(Arg(m.group("name"), ctype, tags, re.sub(r"\[[A-Z]+\]\s*", "", doc)))
         if not args or args[0].ctype != "THNNState*":
-            raise ValueError(f"THNN.h, {name}: the first argument must be THNNState *state")
-        _check_tags(name, args)
+            raise ValueError(f"{source}, {name}: the first argument must be THNNState *state")
+        _check_tags(name, args, source)
         if any(f.name == name for f in functions):
-            raise ValueError(f"THNN.h, {name}: declared twice")
+            raise ValueError(f"{source}, {name}: declared twice")
         functions.append(Function(name, tuple(args)))
-    _check_all_read(text, functions)
+    _check_all_read(text, functions, prefix, source)
     if not functions:
-        raise ValueError("THNN.h declares no function")
+        raise ValueError(f"{source} declares no function")
     return functions
 
 
-def _check_tags(name, args):
+def _check_tags(name, args, source="THNN.h"):
     names = [a.name for a in args]
     for a in args:
         if names.count(a.name) > 1:
-            raise ValueError(f"THNN.h, {name}: two arguments named {a.name}")
+            raise ValueError(f"{source}, {name}: two arguments named {a.name}")
         if a.tags and not a.is_tensor:
-            raise ValueError(f"THNN.h, {name}: {a.name} is a {a.ctype}, only tensors take tags {sorted(a.tags)}")
+            raise ValueError(f"{source}, {name}: {a.name} is a {a.ctype}, only tensors take tags {sorted(a.tags)}")
         if len(a.tags & {"OUT", "BUFFER", "INOUT"}) > 1:
-            raise ValueError(f"THNN.h, {name}: {a.name} has conflicting tags {sorted(a.tags)}")
+            raise ValueError(f"{source}, {name}: {a.name} has conflicting tags {sorted(a.tags)}")
         if "INPLACE" in a.tags and not any(b.name == "inplace" and b.ctype == "bool" for b in args):
-            raise ValueError(f"THNN.h, {name}: {a.name} is [INPLACE] but the kernel has no 'bool inplace' argument")
+            raise ValueError(f"{source}, {name}: {a.name} is [INPLACE] but the kernel has no 'bool inplace' argument")
 
 
-def _check_all_read(text, functions):
+def _check_all_read(text, functions, prefix="THNN_", source="THNN.h"):
     """Every THNN_(name)(...) declared in the text must have been read: a
     declaration the pattern skipped (say one returning void) is an error, not
     a kernel silently missing from the binding."""
     read = {f.name for f in functions}
-    for m in re.finditer(r"(\w+)\s*\*?\s*THNN_\((\w+)\)\s*\(", _strip_comments(text)):
+    for m in re.finditer(rf"(\w+)\s*\*?\s*{prefix}\((\w+)\)\s*\(", _strip_comments(text)):
         if m.group(2) not in read:
             reason = "every kernel must return int" if m.group(1) != "int" else "cannot read the declaration"
-            raise ValueError(f"THNN.h, {m.group(2)}: {reason} (TH_API int THNN_(Name)(THNNState *state, ...))")
+            raise ValueError(f"{source}, {m.group(2)}: {reason} (TH_API int {prefix}(Name)(THNNState *state, ...))")
 
 
 def _strip_comments(text):
@@ -160,15 +177,20 @@ int THCSelfTest_badLaunch(THNNState *state);
 """
 
 
-def cuda_cdef(general_h, tensor_h, thc_tensor_h, thnn_h, thcunn_h):
+def cuda_cdef(general_h, tensor_h, thc_tensor_h, thnn_h, thcunn_h, math_ops_h, math_h):
     """The cffi cdef of the CUDA library: the same TH structs, the device
-    helpers for Float, Double and Long, and the twins THNN_Cuda<name> (float)
-    and THNN_CudaDouble<name> (double) of the layers THCUNN.h lists."""
+    helpers and the device tensor math (math_ops_h: THCTensorMath.h's
+    operation codes, math_h: generic/THCTensorMath.h) for Float, Double and
+    Long, and the twins THNN_Cuda<name> (float) and THNN_CudaDouble<name>
+    (double) of the layers THCUNN.h lists."""
     constants = dict(re.findall(r"#define\s+(TH_MAX_DIM|TH_ERROR_SIZE)\s+(\d+)", general_h))
     parts = [_cdef_section(general_h)]
     for real_name, ctype in (("Float", "float"), ("Double", "double"), ("Long", "int64_t")):
         parts.append(_expand(_cdef_section(tensor_h), real_name, ctype))
         parts.append(_expand_device(_cdef_section(thc_tensor_h), real_name, ctype))
+    parts.append(_cdef_section(math_ops_h))
+    for real_name, ctype in (("Float", "float"), ("Double", "double"), ("Long", "int64_t")):
+        parts.append(_expand_device(_cdef_section(math_h), real_name, ctype))
     names = {f.name for f in twin_functions(thnn_h, thcunn_h)}
     prototypes = "\n".join(m.group(0) for m in _FUNCTION.finditer(_strip_comments(thnn_h))
                            if m.group(1) in names)
@@ -177,6 +199,7 @@ def cuda_cdef(general_h, tensor_h, thc_tensor_h, thnn_h, thcunn_h):
         parts.append(text.replace(f"THNN_{real_name}{prefix}", f"THNN_{prefix}"))
     parts.append("const char *THNN_headerText(void);")
     parts.append("const char *THCUNN_layersText(void);")
+    parts.append("const char *THCTensorMath_headerText(void);")
     parts.append("int THCDeviceCount(int *count);")
     parts.append(SELF_TESTS)
     text = "\n".join(parts)

@@ -19,16 +19,22 @@ device and kernels only take tensors of their own device.
 A kernel takes the same arguments as its CPU kernel (``thnn.Float.<name>``),
 with CudaTensors in place of numpy arrays, and returns the CudaTensors of its
 [OUT] and [BUFFER] arguments the same way.  Memory moves between host and
-device only through ``to_device`` and ``CudaTensor.numpy``.
+device only through ``to_device`` (and ``device.numpy.asarray``, an
+assignment ``t[...] = array``) and ``CudaTensor.numpy``; ``from_dlpack`` and
+``CudaTensor.__dlpack__`` share device memory with other libraries.
+
+Each device also has the device tensor math (``device.math(real)``, the
+functions of thcunn_cu/generic/THCTensorMath.h) and, built on it, numpy's
+namespace for its tensors (``device.numpy``, thnn/_cuda_numpy.py).
 """
+import dataclasses
+
 import numpy as np
 
 from . import _binding, _header
-
-_DTYPES = {"Float": np.dtype(np.float32), "Double": np.dtype(np.float64), "Long": np.dtype(np.int64)}
-_REALS = {dtype: real for real, dtype in _DTYPES.items()}
-_CTYPES = {"Float": "float", "Double": "double", "Long": "int64_t"}
-_STORAGE_DEVICE = 2  # TH_STORAGE_DEVICE of thcunn_cu/THC.h
+from ._cuda_numpy import DeviceNumpy
+from ._cuda_tensor import CTYPES as _CTYPES, DTYPES as _DTYPES, REALS as _REALS, CudaTensor, c_real, \
+    contiguous_strides
 
 
 class CudaError(_binding.THNNError):
@@ -47,6 +53,18 @@ class Device:
         self.layers = tuple(_header.twin_layers(thcunn_h))
         self.Cuda = CudaBackend(self, "Float")
         self.CudaDouble = CudaBackend(self, "Double")
+        math_h = self.ffi.string(self.lib.THCTensorMath_headerText()).decode("ascii")
+        self.math_functions = _header.parse(math_h, _header.MATH_PREFIX, _header.MATH_SOURCE)
+        self._math = {}
+        #: numpy's namespace on this device (thnn/_cuda_numpy.py)
+        self.numpy = DeviceNumpy(self)
+
+    def math(self, real):
+        """The device tensor math (thcunn_cu/generic/THCTensorMath.h) for
+        'Float', 'Double' or 'Long' tensors: ``device.math('Float').map(...)``."""
+        if real not in self._math:
+            self._math[real] = CudaMath(self, real)
+        return self._math[real]
 
     def __repr__(self):
         return f"<thnn CUDA device {self.name!r} ({len(self.layers)} layers)>"
@@ -67,198 +85,55 @@ class Device:
         """A new contiguous tensor of this device (contents undefined)."""
         real = _REALS.get(np.dtype(dtype))
         if real is None:
-            raise TypeError(f"a CUDA tensor holds float32, float64 or int64, got {np.dtype(dtype)}")
+            raise TypeError(f"a CUDA tensor holds float32, float64, int64 or bool, got {np.dtype(dtype)}")
         shape = tuple(int(n) for n in shape)
         if any(n < 0 for n in shape) or len(shape) > _binding.MAX_DIM:
             raise ValueError(f"cannot make a CUDA tensor of shape {shape}")
         n = int(np.prod(shape, dtype=np.int64)) if shape else 1
         state = self.ffi.new("THNNState*")
-        storage = getattr(self.lib, f"THC{real}Storage_new")(state, n)
+        storage = getattr(self.lib, f"THC{c_real(real)}Storage_new")(state, n)
         if storage == self.ffi.NULL:
             self._check(-1, state, "CudaTensor")
-        strides, step = [], 1
-        for size in reversed(shape):
-            strides.append(step)
-            step *= max(size, 1)
-        return CudaTensor._own(self, real, storage, 0, shape, tuple(reversed(strides)))
+        return CudaTensor._own(self, real, storage, 0, shape, contiguous_strides(shape))
 
     def to_device(self, array):
-        """A device copy of a numpy array (float32, float64 or int64)."""
+        """A device copy of a numpy array (float32, float64, int64 or bool;
+        other integer types become int64)."""
         array = np.asarray(array)
         if array.dtype.kind in "iu" and array.dtype != np.int64:
             array = array.astype(np.int64)
-        host = np.ascontiguousarray(array)
-        t = self.empty(host.shape, host.dtype)
+        if array.dtype not in _REALS:
+            raise TypeError(f"a CUDA tensor holds float32, float64, int64 or bool, got {array.dtype}")
+        t = self.empty(array.shape, array.dtype)
+        host = np.ascontiguousarray(array.astype(np.int64) if t.real == "Bool" else array)
         state = self.ffi.new("THNNState*")
-        src = self.ffi.cast(_CTYPES[t.real] + "*", host.ctypes.data)
-        self._check(getattr(self.lib, f"THC{t.real}Storage_copyFromHost")(state, t._storage, 0, src, host.size),
+        real = c_real(t.real)
+        src = self.ffi.cast(_CTYPES[real] + "*", host.ctypes.data)
+        self._check(getattr(self.lib, f"THC{real}Storage_copyFromHost")(state, t._storage, 0, src, host.size),
                     state, "to_device")
         return t
 
 
-class CudaTensor:
-    """A strided array in one device's memory: shape, dtype, strides (in
-    elements), like a numpy array; its data reaches the host through
-    ``numpy()`` only.  Views (``transpose``, ``narrow``) share the memory."""
-
-    __slots__ = ("device", "real", "shape", "strides", "offset", "_storage", "_owner")
-
-    @classmethod
-    def _own(cls, device, real, storage, offset, shape, strides, owner=None):
-        t = cls.__new__(cls)
-        t.device, t.real = device, real
-        t.shape, t.strides, t.offset = tuple(shape), tuple(strides), offset
-        t._storage = storage
-        if owner is None:  # the first tensor of this storage frees it when collected
-            free = getattr(device.lib, f"THC{real}Storage_free")
-            owner = device.ffi.gc(storage, free)
-        t._owner = owner
-        return t
-
-    dtype = property(lambda self: _DTYPES[self.real])
-    ndim = property(lambda self: len(self.shape))
-    size = property(lambda self: int(np.prod(self.shape, dtype=np.int64)) if self.shape else 1)
-
-    def __repr__(self):
-        return f"CudaTensor(shape={self.shape}, dtype={self.dtype}, device={self.device.name!r})"
-
-    def is_contiguous(self):
-        step = 1
-        for n, s in zip(reversed(self.shape), reversed(self.strides)):
-            if n != 1 and s != step:
-                return False
-            step *= n
-        return True
-
-    def _view(self, shape, strides, offset):
-        return CudaTensor._own(self.device, self.real, self._storage, offset, shape, strides, self._owner)
-
-    def shares_memory(self, other):
-        """True when both tensors are views of one storage."""
-        return self.device is other.device and self._storage.data == other._storage.data
-
-    def reshape(self, *shape):
-        """A view of a contiguous tensor with another shape of as many elements."""
-        if len(shape) == 1 and isinstance(shape[0], (tuple, list)):
-            shape = tuple(shape[0])
-        shape = tuple(int(n) for n in shape)
-        n = int(np.prod(shape, dtype=np.int64)) if shape else 1
-        if n != self.size or not self.is_contiguous():
-            raise ValueError(f"cannot view a {'contiguous' if self.is_contiguous() else 'strided'} tensor of shape "
-                             f"{self.shape} as {shape}")
-        strides, step = [], 1
-        for size in reversed(shape):
-            strides.append(step)
-            step *= max(size, 1)
-        return self._view(shape, tuple(reversed(strides)), self.offset)
-
-    def transpose(self, d0, d1):
-        shape, strides = list(self.shape), list(self.strides)
-        shape[d0], shape[d1] = shape[d1], shape[d0]
-        strides[d0], strides[d1] = strides[d1], strides[d0]
-        return self._view(shape, strides, self.offset)
-
-    def narrow(self, dim, start, length):
-        if not (0 <= start and 0 <= length and start + length <= self.shape[dim]):
-            raise IndexError(f"narrow({dim}, {start}, {length}) outside size {self.shape[dim]}")
-        shape = list(self.shape)
-        shape[dim] = length
-        return self._view(shape, self.strides, self.offset + start * self.strides[dim])
-
-    def _struct(self, ffi):
-        """A TH tensor struct over this memory whose storage C never frees."""
-        storage = ffi.new(f"TH{self.real}Storage*")
-        storage.data = self._storage.data
-        storage.size = self._storage.size
-        storage.flag = _STORAGE_DEVICE
-        t = ffi.new(f"TH{self.real}Tensor*")
-        t.storage = storage
-        t.storageOffset = self.offset
-        t.nDimension = len(self.shape)
-        for d, (n, s) in enumerate(zip(self.shape, self.strides)):
-            t.size[d], t.stride[d] = n, s
-        return t, storage
-
-    def contiguous(self):
-        """This tensor if contiguous, else a contiguous device copy."""
-        if self.is_contiguous():
-            return self
-        out = self.device.empty(self.shape, self.dtype)
-        out.copy_(self)
-        return out
-
-    def numpy(self):
-        """A host copy, as a new C-contiguous numpy array."""
-        t = self.contiguous()
-        host = np.empty(self.shape, self.dtype)
-        ffi, lib = self.device.ffi, self.device.lib
-        state = ffi.new("THNNState*")
-        dst = ffi.cast(_CTYPES[self.real] + "*", host.ctypes.data)
-        self.device._check(getattr(lib, f"THC{self.real}Storage_copyToHost")(state, dst, t._storage, t.offset,
-                                                                              host.size), state, "numpy")
-        return host
-
-    def _call(self, name, *args):
-        ffi = self.device.ffi
-        state = ffi.new("THNNState*")
-        structs = [a._struct(ffi) if isinstance(a, CudaTensor) else (a, None) for a in (self,) + args]
-        status = getattr(self.device.lib, f"THC{self.real}Tensor_{name}")(state, *(s[0] for s in structs))
-        self.device._check(status, state, name)
-        return self
-
-    def _same(self, other, name):
-        if not isinstance(other, CudaTensor) or other.device is not self.device or other.real != self.real:
-            raise TypeError(f"{name}: need a {self.dtype} CudaTensor of device {self.device.name!r}, got {other!r}")
-
-    def copy_(self, src):
-        """Copy src (same shape and dtype, same device) into this tensor."""
-        self._same(src, "copy_")
-        return self._call("copy", src)
-
-    def fill_(self, value):
-        return self._call("fill", value)
-
-    def fill(self, value):
-        """numpy's spelling of fill_ (returns None, as numpy's)."""
-        self.fill_(value)
-
-    def item(self):
-        """The value of a one-element tensor, on the host."""
-        if self.size != 1:
-            raise ValueError(f"item() needs a one-element tensor, got shape {self.shape}")
-        return self.numpy().reshape(()).item()
-
-    def __getitem__(self, index):
-        """t[i] of a 1D tensor: one element, copied to the host."""
-        if self.ndim != 1 or not isinstance(index, (int, np.integer)):
-            raise TypeError("a CudaTensor only takes t[i] on a 1D tensor; use numpy() for the rest")
-        if not -self.shape[0] <= index < self.shape[0]:
-            raise IndexError(f"index {index} is out of range for size {self.shape[0]}")
-        return self.narrow(0, int(index) % self.shape[0], 1).item()
-
-    def zero_(self):
-        return self.fill_(0)
-
-    def add_(self, other, alpha=1):
-        """self += alpha * other (both contiguous, same shape)."""
-        self._same(other, "add_")
-        return self._call("axpy", alpha, other)
-
-    def clone(self):
-        return self.device.empty(self.shape, self.dtype).copy_(self)
-
-
 class CudaKernel:
-    """One twin for one type (``thnn.cuda.Cuda.Sigmoid_updateOutput``)."""
+    """One twin for one type (``thnn.cuda.Cuda.Sigmoid_updateOutput``), or
+    one function of the device tensor math (symbol given: THCFloatTensor_map)."""
 
-    def __init__(self, device, function, real):
+    def __init__(self, device, function, real, symbol=None):
         self.device, self.function, self.real = device, function, real
         self.dtype = _DTYPES[real]
-        prefix = "Cuda" if real == "Float" else "CudaDouble"
-        self._c = getattr(device.lib, f"THNN_{prefix}{function.name}")
+        if symbol is None:
+            symbol = f"THNN_{'Cuda' if real == 'Float' else 'CudaDouble'}{function.name}"
+        self._c = getattr(device.lib, symbol)
         self._args = function.args[1:]
+        if real == "Long":   # (the math of int64 tensors takes its 'real' scalars as integers)
+            self._args = tuple(dataclasses.replace(a, ctype="int64_t") if a.ctype == "real" else a
+                               for a in self._args)
+        self._min_dim = 1 if symbol.startswith("THNN_") else 0   # (the math takes 0D tensors: one element)
         self.__name__ = function.name
-        self.__doc__ = f"THNN_{prefix}{function.name}(" + ", ".join(f"{a.name}: {a.doc}" for a in self._args) + ")"
+        self.__doc__ = f"{symbol}(" + ", ".join(f"{a.name}: {a.doc}" for a in self._args) + ")"
+
+    def _real_of(self, arg):
+        return arg.fixed_real or self.real
 
     def _error(self, message, kind=CudaError):
         return kind(f"{self.function.name}: {message}")
@@ -266,16 +141,17 @@ class CudaKernel:
     _scalar = _binding.Kernel._scalar   # the same rules for scalar arguments as the CPU kernels
 
     def _tensor(self, arg, value):
-        want = "Long" if arg.is_index else self.real
+        want = self._real_of(arg)
         if not isinstance(value, CudaTensor):
             raise self._error(f"{arg.name} must be a CudaTensor, got {type(value).__name__}", TypeError)
         if value.device is not self.device:
             raise self._error(f"{arg.name} is on device {value.device.name!r}, the kernel on {self.device.name!r}",
                               TypeError)
-        if value.real != want:
+        if c_real(value.real) != want:
             raise self._error(f"{arg.name} must be {_DTYPES[want]}, got {value.dtype}", TypeError)
-        if not 1 <= value.ndim <= _binding.MAX_DIM:
-            raise self._error(f"{arg.name} must have 1 to {_binding.MAX_DIM} dimensions, got {value.ndim}")
+        if not self._min_dim <= value.ndim <= _binding.MAX_DIM:
+            raise self._error(f"{arg.name} must have {self._min_dim} to {_binding.MAX_DIM} dimensions, "
+                              f"got {value.ndim}")
         return value
 
     def __call__(self, *values):
@@ -290,10 +166,12 @@ class CudaKernel:
                 c_args.append(value if kind is None else self._scalar(arg, kind, value))
                 continue
             produced = bool(arg.tags & {"OUT", "BUFFER"})
+            if produced and isinstance(value, np.ndarray):   # a host buffer: replaced by a device one
+                value = None
             if value is None:
                 if not produced and "OPTIONAL" not in arg.tags:
                     raise self._error(f"{arg.name} is required, got None", TypeError)
-                t = ffi.new(f"TH{'Long' if arg.is_index else self.real}Tensor*") if produced else ffi.NULL
+                t = ffi.new(f"TH{self._real_of(arg)}Tensor*") if produced else ffi.NULL
                 c_args.append(t)
                 if produced:
                     outs.append((arg, None, t, ffi.NULL))
@@ -330,8 +208,7 @@ class CudaKernel:
             if results is None:   # an error, or a KeyboardInterrupt right after the kernel returned
                 for i, (arg, value, t, storage) in enumerate(outs):
                     if i not in adopted and t.storage != ffi.NULL and t.storage != storage and t.storage.flag & 1:
-                        getattr(self.device.lib, f"THC{'Long' if arg.is_index else self.real}Storage_free")(
-                            t.storage)
+                        getattr(self.device.lib, f"THC{self._real_of(arg)}Storage_free")(t.storage)
         if not results:
             return None
         return results[0] if len(results) == 1 else tuple(results)
@@ -349,9 +226,23 @@ class CudaKernel:
         for other, other_storage in inputs:   # an in-place kernel made it a view of an input
             if t.storage == other_storage:
                 return other._view(shape, strides, t.storageOffset)
-        real = "Long" if arg.is_index else self.real
+        real = self._real_of(arg)
         return CudaTensor._own(self.device, real, ffi.cast(f"TH{real}Storage*", t.storage), t.storageOffset,
                                shape, strides)
+
+
+class CudaMath:
+    """The device tensor math for one element type: ``device.math('Float').map``
+    is THCFloatTensor_map (thcunn_cu/generic/THCTensorMath.h), called as a
+    twin is.  The namespace device.numpy is built on these."""
+
+    def __init__(self, device, real):
+        self.device, self.real = device, real
+        for f in device.math_functions:
+            setattr(self, f.name, CudaKernel(device, f, real, f"THC{real}Tensor_{f.name}"))
+
+    def __repr__(self):
+        return f"<thnn CUDA tensor math {self.real} on {self.device.name!r}>"
 
 
 class CudaBackend:
@@ -418,6 +309,19 @@ def to_device(array):
     return default().to_device(array)
 
 
+def from_dlpack(x, device=None):
+    """A CudaTensor viewing, without a copy, the memory of x: an array of
+    another library with ``__dlpack__`` (a CuPy or PyTorch CUDA tensor for
+    the GPU; host memory, a numpy array say, for the emulator, whose
+    device memory is host memory) or a ``dltensor`` capsule.  device
+    defaults to the one x's memory belongs to.  See thnn/_dlpack.py."""
+    from . import _dlpack
+    if device is None:
+        kind = int(x.__dlpack_device__()[0]) if hasattr(x, "__dlpack_device__") else _dlpack.K_DL_CUDA
+        device = emulator() if kind == _dlpack.K_DL_CPU else gpu()
+    return _dlpack.from_dlpack(device, x)
+
+
 def status_table():
     """The README's table: every layer of THNN.h with the CUDA status of its twin."""
     from ._thnn import ffi, lib
@@ -438,5 +342,5 @@ def __getattr__(name):
     raise AttributeError(f"module 'thnn.cuda' has no attribute {name!r}")
 
 
-__all__ = ["CudaTensor", "CudaError", "Device", "CudaKernel", "CudaBackend", "emulator", "gpu", "default",
-           "is_available", "gpu_unavailable_reason", "to_device", "Cuda", "CudaDouble"]
+__all__ = ["CudaTensor", "CudaError", "Device", "CudaKernel", "CudaBackend", "CudaMath", "emulator", "gpu", "default",
+           "is_available", "gpu_unavailable_reason", "to_device", "from_dlpack", "Cuda", "CudaDouble"]

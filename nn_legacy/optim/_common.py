@@ -6,7 +6,9 @@ The calling convention is Torch7's: ``method(opfunc, x, config, state)``.
 ``config`` holds the hyper-parameters (``None`` means all defaults);
 ``state`` holds what the method carries from one call to the next, and when
 it is ``None`` the config dict is used for both, as in Torch7 (so keep
-passing the same dict).  ``x`` is a float numpy array updated in place.
+passing the same dict).  ``x`` is a float array updated in place: a numpy
+array, or a CudaTensor (the flat parameters of a model on a CUDA device;
+the state arrays are then made on that device, and the steps run there).
 """
 import math
 import numbers
@@ -14,7 +16,12 @@ from collections.abc import Mapping, MutableMapping
 
 import numpy as np
 
+from thnn.cuda import CudaTensor
+
+from .._namespace import array_namespace
+
 _FLOATS = (np.dtype(np.float32), np.dtype(np.float64))
+_ARRAYS = (np.ndarray, CudaTensor)
 
 
 def prepare(name, opfunc, x, config, state, config_keys, state_keys=()):
@@ -27,8 +34,9 @@ def prepare(name, opfunc, x, config, state, config_keys, state_keys=()):
     """
     if not callable(opfunc):
         raise TypeError(f"{name}: opfunc must be a function x -> (loss, gradient), got {type(opfunc).__name__}")
-    if not isinstance(x, np.ndarray):
-        raise TypeError(f"{name}: x must be a numpy array (it is updated in place), got {type(x).__name__}")
+    if not isinstance(x, _ARRAYS):
+        raise TypeError(f"{name}: x must be a numpy array or a CudaTensor (it is updated in place), "
+                        f"got {type(x).__name__}")
     if x.dtype not in _FLOATS:
         raise TypeError(f"{name}: x must be float32 or float64, got {x.dtype}")
     if x.size == 0:
@@ -99,7 +107,7 @@ def per_element(name, config, key, x):
     if value is None:
         return None
     try:
-        array = np.asarray(value, dtype=np.float64)
+        array = value.numpy() if isinstance(value, CudaTensor) else np.asarray(value, dtype=np.float64)
     except (TypeError, ValueError):
         raise TypeError(f"{name}: config[{key!r}] must be an array of numbers, got {type(value).__name__}") \
             from None
@@ -108,7 +116,7 @@ def per_element(name, config, key, x):
                          f"got {array.size}")
     if not np.all(np.isfinite(array)):
         raise ValueError(f"{name}: config[{key!r}] must be finite")
-    return array.reshape(x.shape).astype(x.dtype)
+    return array_namespace(x).asarray(array.reshape(x.shape).astype(x.dtype))
 
 
 def evaluate(name, opfunc, x):
@@ -124,19 +132,20 @@ def loss_and_gradient(name, result, x, source):
         raise TypeError(f"{name}: {source} must return (loss, gradient), got {type(result).__name__}"
                         + (f" of length {len(result)}" if isinstance(result, (tuple, list)) else ""))
     loss, grad = result
-    if isinstance(loss, np.ndarray) and loss.size == 1:
-        loss = loss.reshape(())[()]
+    if isinstance(loss, _ARRAYS) and loss.size == 1:
+        loss = loss.reshape(()).item()
     if not isinstance(loss, numbers.Real) or isinstance(loss, (bool, np.bool_)):
         raise TypeError(f"{name}: the loss {source} returns must be a number, got {type(loss).__name__}")
-    if not isinstance(grad, np.ndarray):
-        raise TypeError(f"{name}: the gradient {source} returns must be a numpy array, "
-                        f"got {type(grad).__name__}")
+    xp = array_namespace(x)
+    if not isinstance(grad, _ARRAYS) or array_namespace(grad) is not xp:
+        where = "numpy array" if xp is np else f"CudaTensor of device {xp.device.name!r}, as x"
+        raise TypeError(f"{name}: the gradient {source} returns must be a {where}, got {type(grad).__name__}")
     if grad.shape != x.shape:
         raise ValueError(f"{name}: the gradient {source} returns has shape {list(grad.shape)} "
                          f"but x has shape {list(x.shape)}")
     if grad.dtype.kind not in "fiu":
         raise TypeError(f"{name}: the gradient {source} returns must be real numbers, got {grad.dtype}")
-    return float(loss), np.array(grad, dtype=x.dtype, copy=True)
+    return float(loss), xp.array(grad, dtype=x.dtype, copy=True)
 
 
 def state_array(name, state, key, x, fill=0.0):
@@ -145,11 +154,11 @@ def state_array(name, state, key, x, fill=0.0):
     another x."""
     value = state.get(key)
     if value is None:
-        value = np.full(x.shape, fill, dtype=x.dtype)
+        value = array_namespace(x).full(x.shape, fill, dtype=x.dtype)
         state[key] = value
         return value
-    if not isinstance(value, np.ndarray) or value.shape != x.shape:
-        got = f"shape {list(value.shape)}" if isinstance(value, np.ndarray) else type(value).__name__
+    if not isinstance(value, _ARRAYS) or value.shape != x.shape:
+        got = f"shape {list(value.shape)}" if isinstance(value, _ARRAYS) else type(value).__name__
         raise ValueError(f"{name}: state[{key!r}] is {got} but x has shape {list(x.shape)}; "
                          f"use a fresh state dict for a different x")
     return value
@@ -166,4 +175,4 @@ def counter(name, state, key):
 
 def dot(a, b):
     """a . b over all elements, as a Python float."""
-    return float(np.vdot(a, b))
+    return float(array_namespace(a, b).vdot(a, b))

@@ -1,6 +1,5 @@
 """AdaDelta (Zeiler, 2012), Torch7's ``optim.adadelta``."""
-import numpy as np
-
+from .._namespace import array_namespace
 from . import _common
 
 CONFIG_KEYS = ("rho", "eps", "weightDecay")
@@ -23,6 +22,7 @@ def adadelta(opfunc, x, config=None, state=None):
     """
     name = "adadelta"
     config, state = _common.prepare(name, opfunc, x, config, state, CONFIG_KEYS, STATE_KEYS)
+    xp = array_namespace(x)
     rho = _common.number(name, config, "rho", 0.9, low=0, high=1)
     eps = _common.number(name, config, "eps", 1e-6, low=0)
     wd = _common.number(name, config, "weightDecay", 0, low=0)
@@ -37,8 +37,8 @@ def adadelta(opfunc, x, config=None, state=None):
 
     variance *= rho
     variance += (1 - rho) * dfdx * dfdx
-    std = np.sqrt(variance + eps)
-    delta = np.sqrt(acc_delta + eps)
+    std = xp.sqrt(variance + eps)
+    delta = xp.sqrt(acc_delta + eps)
     delta /= std
     delta *= dfdx
     x -= delta

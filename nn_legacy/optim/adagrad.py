@@ -1,6 +1,5 @@
 """AdaGrad (Duchi et al., 2011), Torch7's ``optim.adagrad``."""
-import numpy as np
-
+from .._namespace import array_namespace
 from . import _common
 
 CONFIG_KEYS = ("learningRate", "learningRateDecay", "weightDecay")
@@ -24,6 +23,7 @@ def adagrad(opfunc, x, config=None, state=None):
     """
     name = "adagrad"
     config, state = _common.prepare(name, opfunc, x, config, state, CONFIG_KEYS, STATE_KEYS)
+    xp = array_namespace(x)
     lr = _common.number(name, config, "learningRate", 1e-3, low=0)
     lrd = _common.number(name, config, "learningRateDecay", 0, low=0)
     wd = _common.number(name, config, "weightDecay", 0, low=0)
@@ -38,7 +38,7 @@ def adagrad(opfunc, x, config=None, state=None):
     clr = lr / (1 + nevals * lrd)
 
     variance += dfdx * dfdx
-    std = np.sqrt(variance)
+    std = xp.sqrt(variance)
     std += _FLOOR
     x -= clr * dfdx / std
 

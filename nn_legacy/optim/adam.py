@@ -1,8 +1,7 @@
 """Adam (Kingma and Ba, 2015), Torch7's ``optim.adam``."""
 import math
 
-import numpy as np
-
+from .._namespace import array_namespace
 from . import _common
 
 CONFIG_KEYS = ("learningRate", "learningRateDecay", "beta1", "beta2", "epsilon", "weightDecay")
@@ -29,6 +28,7 @@ def adam(opfunc, x, config=None, state=None):
     """
     name = "adam"
     config, state = _common.prepare(name, opfunc, x, config, state, CONFIG_KEYS, STATE_KEYS)
+    xp = array_namespace(x)
     lr = _common.number(name, config, "learningRate", 1e-3, low=0)
     lrd = _common.number(name, config, "learningRateDecay", 0, low=0)
     beta1 = _common.number(name, config, "beta1", 0.9, low=0, high=1, high_open=True)
@@ -52,7 +52,7 @@ def adam(opfunc, x, config=None, state=None):
     m += (1 - beta1) * dfdx
     v *= beta2
     v += (1 - beta2) * dfdx * dfdx
-    denom = np.sqrt(v)
+    denom = xp.sqrt(v)
     denom += epsilon
 
     step_size = clr * math.sqrt(1 - beta2 ** t) / (1 - beta1 ** t)

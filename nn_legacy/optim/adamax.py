@@ -1,7 +1,6 @@
 """AdaMax, the infinity-norm variant of Adam (Kingma and Ba, 2015),
 Torch7's ``optim.adamax``."""
-import numpy as np
-
+from .._namespace import array_namespace
 from . import _common
 
 CONFIG_KEYS = ("learningRate", "beta1", "beta2", "epsilon", "weightDecay")
@@ -22,6 +21,7 @@ def adamax(opfunc, x, config=None, state=None):
     """
     name = "adamax"
     config, state = _common.prepare(name, opfunc, x, config, state, CONFIG_KEYS, STATE_KEYS)
+    xp = array_namespace(x)
     lr = _common.number(name, config, "learningRate", 2e-3, low=0)
     beta1 = _common.number(name, config, "beta1", 0.9, low=0, high=1, high_open=True)
     beta2 = _common.number(name, config, "beta2", 0.999, low=0, high=1, high_open=True)
@@ -42,7 +42,7 @@ def adamax(opfunc, x, config=None, state=None):
     m *= beta1
     m += (1 - beta1) * dfdx
     u *= beta2
-    np.maximum(u, np.abs(dfdx) + epsilon, out=u)
+    xp.maximum(u, xp.abs(dfdx) + epsilon, out=u)
 
     step_size = lr / (1 - beta1 ** t)
     x -= step_size * m / u

@@ -3,6 +3,7 @@ import numbers
 
 import numpy as np
 
+from .._namespace import array_namespace
 from . import _common
 
 CONFIG_KEYS = ("maxIter", "maxEval", "tolFun", "tolX", "nCorrection", "lineSearch",
@@ -48,6 +49,7 @@ def lbfgs(opfunc, x, config=None, state=None):
     """
     name = "lbfgs"
     config, state = _common.prepare(name, opfunc, x, config, state, CONFIG_KEYS, STATE_KEYS)
+    xp = array_namespace(x)
     max_iter = _common.number(name, config, "maxIter", 20, low=1, integer=True)
     max_eval = _common.number(name, config, "maxEval", max_iter * 1.25, low=0, low_open=True)
     tol_fun = _common.number(name, config, "tolFun", 1e-5, low=0)
@@ -74,7 +76,7 @@ def lbfgs(opfunc, x, config=None, state=None):
     evaluations = 1
     state["funcEval"] += 1
 
-    if np.abs(g).sum() <= tol_fun:
+    if xp.abs(g).sum() <= tol_fun:
         say("optimality condition below tolFun")
         return x, f_hist, evaluations
 
@@ -117,7 +119,7 @@ def lbfgs(opfunc, x, config=None, state=None):
             break
 
         if state["nIter"] == 1:
-            t = min(1.0, 1.0 / float(np.abs(g).sum())) * learning_rate
+            t = min(1.0, 1.0 / float(xp.abs(g).sum())) * learning_rate
         else:
             t = learning_rate
 
@@ -142,10 +144,10 @@ def lbfgs(opfunc, x, config=None, state=None):
         if evaluations >= max_eval:
             say("max nb of function evals")
             break
-        if np.abs(g).sum() <= tol_fun:
+        if xp.abs(g).sum() <= tol_fun:
             say("optimality condition below tolFun")
             break
-        if np.abs(d * t).sum() <= tol_x:
+        if xp.abs(d * t).sum() <= tol_x:
             say("step size below tolX")
             break
         if abs(f - f_old) < tol_x:
@@ -181,7 +183,7 @@ def _search(name, line_search, opfunc, x, t, d, f, g, gtd, options):
                         f"got {type(result).__name__}")
     f_new, g_new, x_new, t_new, count = result
     f_new, g_new = _common.loss_and_gradient(name, (f_new, g_new), x, "config['lineSearch']")
-    if not isinstance(x_new, np.ndarray) or x_new.shape != x.shape:
+    if not isinstance(x_new, (np.ndarray, type(x))) or x_new.shape != x.shape:
         raise ValueError(f"{name}: config['lineSearch'] must return x as an array of shape {list(x.shape)}")
     if x_new is not x:
         x[...] = x_new

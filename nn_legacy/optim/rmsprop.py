@@ -1,6 +1,5 @@
 """RMSprop (Tieleman and Hinton, 2012), Torch7's ``optim.rmsprop``."""
-import numpy as np
-
+from .._namespace import array_namespace
 from . import _common
 
 CONFIG_KEYS = ("learningRate", "alpha", "epsilon", "weightDecay", "initialMean")
@@ -20,6 +19,7 @@ def rmsprop(opfunc, x, config=None, state=None):
     """
     name = "rmsprop"
     config, state = _common.prepare(name, opfunc, x, config, state, CONFIG_KEYS, STATE_KEYS)
+    xp = array_namespace(x)
     lr = _common.number(name, config, "learningRate", 1e-2, low=0)
     alpha = _common.number(name, config, "alpha", 0.99, low=0, high=1)
     epsilon = _common.number(name, config, "epsilon", 1e-8, low=0)
@@ -36,7 +36,7 @@ def rmsprop(opfunc, x, config=None, state=None):
     m = _common.state_array(name, state, "m", x, fill=initial)
     m *= alpha
     m += (1 - alpha) * dfdx * dfdx
-    denom = np.sqrt(m)
+    denom = xp.sqrt(m)
     denom += epsilon
     x -= lr * dfdx / denom
     return x, [fx]

@@ -1,7 +1,6 @@
 """Resilient backpropagation (Riedmiller and Braun, 1993), Torch7's
 ``optim.rprop``."""
-import numpy as np
-
+from .._namespace import array_namespace
 from . import _common
 
 CONFIG_KEYS = ("stepsize", "etaplus", "etaminus", "stepsizemax", "stepsizemin", "niter")
@@ -32,6 +31,7 @@ def rprop(opfunc, x, config=None, state=None):
     """
     name = "rprop"
     config, state = _common.prepare(name, opfunc, x, config, state, CONFIG_KEYS, STATE_KEYS)
+    xp = array_namespace(x)
     etaplus = _common.number(name, config, "etaplus", 1.2, low=1, low_open=True)
     etaminus = _common.number(name, config, "etaminus", 0.5, low=0, high=1, low_open=True, high_open=True)
     stepsizemax = _common.number(name, config, "stepsizemax", 50.0, low=0, low_open=True)
@@ -52,17 +52,17 @@ def rprop(opfunc, x, config=None, state=None):
         fx, dfdx = _common.evaluate(name, opfunc, x)
 
         if delta is None:
-            delta = state["delta"] = np.zeros(x.shape, dtype=x.dtype)
-            stepsize = state["stepsize"] = np.full(x.shape, initial, dtype=x.dtype)
+            delta = state["delta"] = xp.zeros(x.shape, dtype=x.dtype)
+            stepsize = state["stepsize"] = xp.full(x.shape, initial, dtype=x.dtype)
 
-        agreement = np.sign(dfdx * delta)
-        factor = np.where(agreement > 0, etaplus, np.where(agreement < 0, etaminus, 1.0))
+        agreement = xp.sign(dfdx * delta)
+        factor = xp.where(agreement > 0, etaplus, xp.where(agreement < 0, etaminus, 1.0))
         stepsize *= factor.astype(x.dtype)
         stepsize[stepsize > stepsizemax] = stepsizemax
         stepsize[stepsize < stepsizemin] = stepsizemin
 
         dfdx[agreement < 0] = 0
-        x -= np.sign(dfdx) * stepsize
+        x -= xp.sign(dfdx) * stepsize
 
         delta[...] = dfdx
         hfx.append(fx)
