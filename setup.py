@@ -2,7 +2,9 @@
 calls, thnn/_call.c, and the guard of module verbs, thnn/_guard.c),
 thnn._thcunn_emu (the CUDA twins on the CPU emulation) and, when nvcc and
 cuBLAS are found, thnn._thcunn (the twins for a real GPU).  THNN_CUDA=0
-skips the nvcc build."""
+skips the nvcc build; THNN_EMULATOR=0 skips the emulator (a GPU machine's
+build, tools/gpu_check.sh: thnn.cuda.emulator() then says it was skipped).
+`build_ext -j N` builds the extensions side by side."""
 import os
 import sys
 
@@ -12,7 +14,11 @@ from setuptools import Extension, setup
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "thnn"))
 import _build_cuda  # noqa: E402
 
-modules = ["thnn/_build.py:ffibuilder", "thnn/_build_cuda.py:emulation"]
+modules = ["thnn/_build.py:ffibuilder"]
+if os.environ.get("THNN_EMULATOR", "1") == "0":
+    print("thnn: not building the CUDA emulator thnn._thcunn_emu: THNN_EMULATOR=0")
+else:
+    modules.append("thnn/_build_cuda.py:emulation")
 toolchain = _build_cuda.nvcc_toolchain()
 if isinstance(toolchain, str):
     print(f"thnn: not building the GPU library thnn._thcunn: {toolchain}")

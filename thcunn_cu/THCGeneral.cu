@@ -1,5 +1,5 @@
-/* THCGeneral.cu: launch checks, the device count, the cuBLAS handle, the
- * device error slot. */
+/* THCGeneral.cu: launch checks, the device count, synchronisation, the
+ * cuBLAS handle, the device error slot. */
 #include "THC.h"
 
 int THCCheckLaunch(THNNState *state, const char *where)
@@ -16,6 +16,19 @@ extern "C" int THCDeviceCount(int *count)
   if (cudaGetDeviceCount(count) != cudaSuccess) {
     cudaGetLastError();
     *count = 0;
+  }
+  return 0;
+}
+
+/* Waits until every kernel launched so far has finished (the twins launch
+ * asynchronously: a timing must wait for them); an error a kernel left
+ * behind is reported here. */
+extern "C" int THCSynchronize(THNNState *state)
+{
+  cudaError_t e = cudaDeviceSynchronize();
+  if (e != cudaSuccess) {
+    cudaGetLastError();
+    return THError(state, "synchronize: %s", cudaGetErrorString(e));
   }
   return 0;
 }

@@ -142,7 +142,8 @@ def nvcc_compile(toolchain, output):
     os.makedirs(os.path.dirname(unit), exist_ok=True)
     with open(unit, "w", encoding="ascii") as f:
         f.write("".join(f'#include "{name}"\n' for name in CU_FILES))
-    command = [nvcc, "-c", "-std=c++17", "-O3", "-Xcompiler", "-fPIC", "-Werror", "all-warnings",
+    # (--threads 0: the three targets of NVCC_ARCHS compile side by side)
+    command = [nvcc, "-c", "-std=c++17", "-O3", "--threads", "0", "-Xcompiler", "-fPIC", "-Werror", "all-warnings",
                *NVCC_ARCHS, "-I", CUSRC, "-I", SRC, "-I", cuda_inc, "-I", cublas_inc,
                "-I", scipy_openblas32.get_include_dir(), "-o", output, unit]
     print(" ".join(command))

@@ -201,6 +201,7 @@ def cuda_cdef(general_h, tensor_h, thc_tensor_h, thnn_h, thcunn_h, math_ops_h, m
     parts.append("const char *THCUNN_layersText(void);")
     parts.append("const char *THCTensorMath_headerText(void);")
     parts.append("int THCDeviceCount(int *count);")
+    parts.append("int THCSynchronize(THNNState *state);")
     parts.append(SELF_TESTS)
     text = "\n".join(parts)
     for key, value in constants.items():

@@ -9,7 +9,8 @@ Two devices can run the twins, both built from the same .cu sources:
 
 - ``gpu()``: the nvcc build (``thnn._thcunn``) on a real GPU, when the
   package was built with nvcc and a device is present;
-- ``emulator()``: the CPU emulation (``thnn._thcunn_emu``, always built),
+- ``emulator()``: the CPU emulation (``thnn._thcunn_emu``, always built
+  unless THNN_EMULATOR=0 said not to),
   which runs the kernels block by block on the CPU (thcunn_cu/THCEmu.h).
 
 ``default()`` is the GPU when there is one, else the emulator; the module
@@ -80,6 +81,15 @@ class Device:
     def _check(self, status, state, what):
         if status != 0:
             raise CudaError(f"{what}: {self.ffi.string(state.message).decode('utf-8', 'replace')}")
+
+    def synchronize(self):
+        """Wait until every kernel launched on this device has finished.  On a
+        GPU the twins launch asynchronously: a timing must synchronise before
+        it reads the clock (benchmarks/bench_gpu.py).  An error a kernel left
+        behind is raised here as a CudaError.  (The emulator runs a kernel
+        during its call: nothing to wait for.)"""
+        state = self.ffi.new("THNNState*")
+        self._check(self.lib.THCSynchronize(state), state, "synchronize")
 
     def empty(self, shape, dtype):
         """A new contiguous tensor of this device (contents undefined)."""
@@ -263,9 +273,23 @@ class CudaBackend:
 _devices = {}
 
 
+def emulator_unavailable_reason():
+    """None when the CPU emulation of the twins was built (the normal case),
+    else why not (a GPU machine's build with THNN_EMULATOR=0)."""
+    try:
+        from . import _thcunn_emu  # noqa: F401
+    except ImportError as e:
+        return f"thnn was built without the CUDA emulator (THNN_EMULATOR=0 skips it; {e})"
+    return None
+
+
 def emulator():
-    """The CPU emulation of the twins (always available)."""
+    """The CPU emulation of the twins (built unless THNN_EMULATOR=0; then a
+    RuntimeError says so)."""
     if "emulator" not in _devices:
+        reason = emulator_unavailable_reason()
+        if reason:
+            raise RuntimeError(f"thnn.cuda.emulator: {reason}")
         from . import _thcunn_emu
         _devices["emulator"] = Device("emulator", _thcunn_emu)
     return _devices["emulator"]
@@ -343,4 +367,5 @@ def __getattr__(name):
 
 
 __all__ = ["CudaTensor", "CudaError", "Device", "CudaKernel", "CudaBackend", "CudaMath", "emulator", "gpu", "default",
-           "is_available", "gpu_unavailable_reason", "to_device", "from_dlpack", "Cuda", "CudaDouble"]
+           "is_available", "gpu_unavailable_reason", "emulator_unavailable_reason", "to_device", "from_dlpack", "Cuda",
+           "CudaDouble"]
