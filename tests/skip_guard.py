@@ -1,6 +1,8 @@
 """The skip guard: in CI, a test may skip only for
 
 - hardware the machine lacks: a GPU (or the nvcc build of the GPU library), AVX-512;
+- the CUDA emulator in a build that left it out on purpose (THNN_EMULATOR=0:
+  the GPU machine's build of tools/gpu_check.sh; CI always builds it);
 - an optional dependency the README documents: torch (the reference
   comparisons), onnx and onnxruntime, mpi4py;
 - the real Torch7 files of shared/t7data, which live beside the checkout.
@@ -13,6 +15,7 @@ import re
 
 ACCEPTED = re.compile("|".join([
     r"thnn was built without the nvcc library", r"no CUDA device is present",      # thnn.cuda.gpu_unavailable_reason
+    r"thnn was built without the CUDA emulator",                                   # ...emulator_unavailable_reason
     r"this CPU has no AVX-512",
     r"could not import '(torch|onnx|onnxruntime|mpi4py)\b",                      # pytest.importorskip
     r"mpi4py is not installed|no mpiexec next to this Python",                    # tests/test_distributed.py

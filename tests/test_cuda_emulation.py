@@ -7,15 +7,12 @@ import numpy as np
 import pytest
 
 import thnn.cuda as cuda
-
-_reason = cuda.gpu_unavailable_reason()
-DEVICES = [pytest.param("emulator", id="emulator"),
-           pytest.param("gpu", id="gpu", marks=pytest.mark.skipif(_reason is not None, reason=str(_reason)))]
+from cuda_devices import DEVICES, device_of
 
 
 @pytest.fixture(params=DEVICES)
 def dev(request):
-    return cuda.emulator() if request.param == "emulator" else cuda.gpu()
+    return device_of(request.param)
 
 
 def _call(dev, name, *args):

@@ -7,6 +7,8 @@ from skip_guard import accepted
 @pytest.mark.parametrize("reason", [
     "thnn was built without the nvcc library (cannot import name '_thcunn' from 'thnn')",
     "no CUDA device is present",
+    "thnn was built without the CUDA emulator (THNN_EMULATOR=0 skips it; cannot import name '_thcunn_emu' from "
+    "'thnn')",
     "this CPU has no AVX-512: the float rows use the C library's exp",
     "could not import 'torch': No module named 'torch'",
     "could not import 'onnxruntime': No module named 'onnxruntime'",

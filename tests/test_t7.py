@@ -456,6 +456,7 @@ def _gpu_net(rng, cls="torch.CudaTensor"):
     return net, want
 
 
+@pytest.mark.gpu   # (the default device: the GPU where there is one; tests/cuda_devices.py)
 def test_a_gpu_checkpoint_runs_on_the_host_and_on_the_device(tmp_path):
     rng = np.random.default_rng(3)
     raw, want = _gpu_net(rng)
