@@ -39,6 +39,12 @@ thcunn_cu/generic/THCTensorMath.h on the emulator instead (every function
 its parsed header declares, valid calls from tests/math_cases.py, in
 float32, float64 and int64), with the same mutations and uploads.
 
+On a real GPU (--device gpu and --device gpu-math: the same calls as
+emulator and math mode) the worker synchronises the device after every
+call: a kernel's fault (an illegal address, say) surfaces there, not as
+the CudaError of a later call, and kills the worker (status DEVICE_FAULT)
+naming the call that made it.
+
 The worker uploads each numpy array argument before the call: the memory
 its elements span, then a CudaTensor view of it with the array's strides
 (CudaTensor._view), so reversed, gapped, transposed, overlapping and
@@ -52,7 +58,9 @@ is counted as skipped.
 The worker caps its address space (RLIMIT_AS, or ASan's
 max_allocation_size_mb under the sanitizers) so that a kernel asking for
 more than a few GB gets NULL, and must report "out of memory", instead of
-the machine swapping.
+the machine swapping.  Not on a GPU: the CUDA driver maps device memory
+into the process's address space, so the cap would refuse valid device
+allocations; there the device's own memory bounds what a call can take.
 """
 import argparse
 import ctypes
@@ -97,7 +105,9 @@ SLOW_EXIT = 75  # the worker's status when it gave a call up
 HUGE_INTS = (2 ** 31 - 1, -2 ** 31, 2 ** 31, 2 ** 62, -2 ** 63, 2 ** 63 - 1, 2 ** 64)
 INDEX_VALUES = (-1, -2, 2 ** 31 - 1, 2 ** 31, 2 ** 32 + 1, 2 ** 62, -2 ** 63, 2 ** 63 - 1)
 FLOAT_VALUES = (float("nan"), float("inf"), float("-inf"), 0.0, -1.0, 1e30, -1e30, 1e-30)
-DEVICES = ("cpu", "emulator", "math")
+DEVICES = ("cpu", "emulator", "math", "gpu", "gpu-math")
+MATH_MODES = ("math", "gpu-math")
+DEVICE_FAULT = 76   # the worker's status when the GPU reported a fault after a call
 MATH_CASES_OF = {f.name: [c for c in math_cases.CASES if c.function == f.name] for f in math_cases.DEVICE.math_functions}
 UPLOAD_CAP = 2 ** 22   # (device mode) the most elements an array's memory may span to be uploaded
 
@@ -109,9 +119,9 @@ def kernels(device="cpu"):
     """The functions fuzzed on this device, in the order calls go round them."""
     if device == "cpu":
         return KERNELS
-    if device == "math":
+    if device in MATH_MODES:
         return [f.name for f in math_cases.DEVICE.math_functions]
-    twins = {f.name for f in thnn.cuda.emulator().functions}
+    twins = {f.name for f in twin_device(device).functions}
     return [name for name in KERNELS if name in twins]
 
 
@@ -121,8 +131,9 @@ def build(seed, i, device="cpu"):
     names = kernels(device)
     kernel = names[i % len(names)]
     rng = random.Random(f"{seed}:{i}")
-    case = rng.choice((MATH_CASES_OF if device == "math" else CASES_OF)[kernel])
-    dtype = np.dtype(rng.choice(math_cases.DTYPES if device == "math" else DTYPES))
+    math = device in MATH_MODES
+    case = rng.choice((MATH_CASES_OF if math else CASES_OF)[kernel])
+    dtype = np.dtype(rng.choice(math_cases.DTYPES if math else DTYPES))
     kw = case.kwargs(dtype, n=rng.choice((1, 2, 3)), seed=rng.randrange(2 ** 32))
     labels = []
     if i >= len(names):
@@ -383,20 +394,36 @@ def _upload(dev, a):
     return t._view(a.shape, tuple(s // item for s in a.strides), -low // item)
 
 
+def twin_device(device):
+    """The thnn.cuda device a device mode runs on."""
+    return thnn.cuda.gpu() if device in ("gpu", "gpu-math") else thnn.cuda.emulator()
+
+
 def backend(device, dtype):
     """The kernels of this device for dtype."""
     if device == "cpu":
         return thnn.backend(dtype)
-    if device == "math":
-        return math_cases.DEVICE.math({"float32": "Float", "float64": "Double", "int64": "Long"}[np.dtype(dtype).name])
-    return thnn.cuda.emulator().backend(dtype)
+    if device in MATH_MODES:
+        real = {"float32": "Float", "float64": "Double", "int64": "Long"}[np.dtype(dtype).name]
+        return twin_device(device).math(real)
+    return twin_device(device).backend(dtype)
 
 
 def make(device, kernel, dtype, args):
     """Make one call on this device (arrays uploaded first in device mode)."""
     if device != "cpu":
-        args = upload(thnn.cuda.emulator(), args)
+        args = upload(twin_device(device), args)
     return getattr(backend(device, dtype), kernel)(*args)
+
+
+def _check_the_gpu(i):
+    """(GPU modes) Wait for call i's kernels; a fault kills the worker."""
+    try:
+        thnn.cuda.gpu().synchronize()
+    except thnn.cuda.CudaError as e:
+        sys.stderr.write(f"the GPU reported a fault after call {i}: {e}\n")
+        sys.stderr.flush()
+        os._exit(DEVICE_FAULT)
 
 
 # ---- the worker ----
@@ -415,6 +442,7 @@ def _limit_address_space():
 def work(seed, start, stop, out, device="cpu"):
     """Make calls start..stop-1, printing each index before its call; then
     one line of JSON with what happened."""
+    on_gpu = device in ("gpu", "gpu-math")
     if not _ASAN:
         # warm up first: the OpenMP and BLAS thread pools start before the cap
         for i in range(min(len(kernels(device)), stop - start)):
@@ -423,7 +451,10 @@ def work(seed, start, stop, out, device="cpu"):
                 make(device, kernel, dtype, args)
             except Exception:   # (math mode: an int64 matrix product is refused, validly)
                 pass
-        _limit_address_space()
+            if on_gpu:
+                _check_the_gpu(i)
+        if not on_gpu:
+            _limit_address_space()
     out.write("ready\n")
     out.flush()
     valid, mutated, outcomes = Counter(), Counter(), Counter()
@@ -455,6 +486,8 @@ def work(seed, start, stop, out, device="cpu"):
             outcomes["skipped"] += 1
         except Exception as e:  # any Python exception is a correct answer to a bad call
             outcomes[type(e).__name__] += 1
+        if on_gpu:
+            _check_the_gpu(i)
         current[0] = None
         del args
     out.write(json.dumps({"valid": valid, "mutated": mutated, "outcomes": outcomes}) + "\n")
@@ -547,6 +580,8 @@ def run(seed, calls, start=0, max_failures=5, log=None, device="cpu"):
             what = f"no progress for {SLOW + HANG:.0f} s"
         elif proc.returncode < 0:
             what = f"worker died with signal {-proc.returncode}"
+        elif proc.returncode == DEVICE_FAULT:
+            what = "the GPU reported a fault after the call"
         else:
             what = f"worker died with status {proc.returncode}"
         report.failures.append((failed, what, describe(seed, failed, device), err[-6000:]))
@@ -575,7 +610,8 @@ def main(argv=None):
     p.add_argument("--show", action="store_true", help="print calls start..stop-1, then make each in this process")
     p.add_argument("--device", choices=DEVICES, default=os.environ.get("THNN_FUZZ_DEVICE", "cpu"),
                    help="cpu: the kernels of THNN.h; emulator: their CUDA twins on the emulator; math: the "
-                        "device tensor math on the emulator (default: $THNN_FUZZ_DEVICE, else cpu)")
+                        "device tensor math on the emulator; gpu, gpu-math: the same on a real GPU "
+                        "(default: $THNN_FUZZ_DEVICE, else cpu)")
     p.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     opts = p.parse_args(argv)
     seed = default_seed() if opts.seed is None else opts.seed

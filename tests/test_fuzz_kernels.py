@@ -7,10 +7,11 @@ asan` sets a smaller one), the seed THNN_FUZZ_SEED (random by default, and
 printed: a failure names it, and the call to repeat alone).  A long run is
 `THNN_FUZZ_CALLS=1000000 python tests/fuzz_kernels.py`.
 
-The CUDA twins on the emulator get the same calls (fuzz_kernels.py --device
-emulator): a budget of THNN_FUZZ_DEVICE_CALLS (DEVICE_CALLS by default);
-the device tensor math (--device math) a budget of THNN_FUZZ_MATH_CALLS
-(MATH_CALLS by default).
+The CUDA twins get the same calls on each device of tests/cuda_devices.py
+(fuzz_kernels.py --device emulator, or gpu where a GPU is lent): a budget
+of THNN_FUZZ_DEVICE_CALLS (DEVICE_CALLS by default); the device tensor math
+(--device math, gpu-math) a budget of THNN_FUZZ_MATH_CALLS (MATH_CALLS by
+default).
 """
 import os
 
@@ -18,6 +19,7 @@ import numpy as np
 import pytest
 
 import fuzz_kernels as fk
+from cuda_devices import DEVICES, device_of
 
 CALLS = 30_000
 DEVICE_CALLS = 40_000
@@ -47,7 +49,7 @@ def test_fuzz_every_kernel():
     assert report.outcomes["returned"] > calls // 10 and report.outcomes["THNNError"] > calls // 10
 
 
-def _fuzz_on_the_emulator(device, names, budget_variable, budget, refused):
+def _fuzz_on_a_device(device, names, budget_variable, budget, refused):
     """A bounded run of fuzz_kernels in device mode `device` over the functions
     names: no crash or hang, every function called validly and mutated, and
     many calls both passing and refused (the exception type `refused`)."""
@@ -67,17 +69,19 @@ def _fuzz_on_the_emulator(device, names, budget_variable, budget, refused):
     assert report.outcomes["returned"] > calls // 10 and report.outcomes[refused] > calls // 10
 
 
-def test_fuzz_every_cuda_twin_on_the_emulator():
-    import thnn.cuda
+@pytest.mark.parametrize("device", DEVICES)
+def test_fuzz_every_cuda_twin(device):
     # the twins' own checks refuse many calls (CudaError, a THNNError), and pass many
-    _fuzz_on_the_emulator("emulator", [f.name for f in thnn.cuda.emulator().functions], "THNN_FUZZ_DEVICE_CALLS",
-                          DEVICE_CALLS, "CudaError")
+    _fuzz_on_a_device("emulator" if device == "emulator" else "gpu", [f.name for f in device_of(device).functions],
+                      "THNN_FUZZ_DEVICE_CALLS", DEVICE_CALLS, "CudaError")
 
 
-def test_fuzz_the_device_tensor_math_on_the_emulator():
-    names = [f.name for f in fk.math_cases.DEVICE.math_functions]
+@pytest.mark.parametrize("device", DEVICES)
+def test_fuzz_the_device_tensor_math(device):
+    names = [f.name for f in device_of(device).math_functions]
     assert sorted(fk.MATH_CASES_OF) == sorted(names) and all(fk.MATH_CASES_OF.values())   # a valid call each
-    _fuzz_on_the_emulator("math", names, "THNN_FUZZ_MATH_CALLS", MATH_CALLS, "CudaError")
+    _fuzz_on_a_device("math" if device == "emulator" else "gpu-math", names, "THNN_FUZZ_MATH_CALLS", MATH_CALLS,
+                      "CudaError")
 
 
 def test_device_mode_uploads_views_as_views():
