@@ -55,6 +55,26 @@ def test_launch_errors_become_messages(dev):
     dev.lib.THCDoubleStorage_free(out.storage)
 
 
+def test_synchronize_waits_for_the_kernels_and_leaves_no_error(dev):
+    x = dev.to_device(np.arange(100_000.0))
+    y = dev.Cuda.Sigmoid_updateOutput(dev.to_device(np.ones(100_000, np.float32)), None)
+    assert dev.synchronize() is None
+    assert abs(y.numpy()[-1] - 1 / (1 + np.exp(-1.0))) < 1e-6
+    status, message = _call(dev, "THCSelfTest_badLaunch")   # (a launch error is reported by its call,
+    assert status == -1                                    # not left for the next synchronisation)
+    dev.synchronize()
+    assert x.numpy()[-1] == 99_999.0
+
+
+def test_a_build_without_the_emulator_says_so(monkeypatch):
+    monkeypatch.setattr(cuda, "_devices", {})
+    monkeypatch.setattr(cuda, "emulator_unavailable_reason",
+                        lambda: "thnn was built without the CUDA emulator (THNN_EMULATOR=0 skips it; ...)")
+    with pytest.raises(RuntimeError, match=r"thnn.cuda.emulator: thnn was built without the CUDA emulator "
+                                           r"\(THNN_EMULATOR=0"):
+        cuda.emulator()
+
+
 def test_emulator_detects_a_divergent_barrier():
     status, message = _call(cuda.emulator(), "THCSelfTest_divergentBarrier")
     assert status == -1 and "disagreed at __syncthreads" in message
