@@ -177,7 +177,7 @@ if grep -q '^device: <thnn CUDA device' "$OUT/build.log"; then
     built=1
     row "$what" "ok" $(( SECONDS - t ))
 else
-    row "$what" "FAILED (build.log)" $(( SECONDS - t )) fail
+    row "$what" "FAILED: $(grep -v '^ *$' "$OUT/build.log" | tail -1 | tr '|' '/') (build.log)" $(( SECONDS - t )) fail
 fi
 
 # ---- 3. the GPU tests, and the sanitizers beside them ----
