@@ -203,6 +203,7 @@ if [ $built = 1 ]; then
             sanitize=("$sanitizer" --tool $tool --error-exitcode 99 --print-limit 100)
         else
             echo "compute-sanitizer not found" > "$OUT/$tool.log"
+            row "$tool" "NOT RUN: compute-sanitizer not found" 0 fail
             continue
         fi
         if [ $tool = memcheck ]; then
