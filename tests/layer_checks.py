@@ -15,6 +15,7 @@ files choose shapes and call them.  The tolerances are the project's:
 import contextlib
 import pickle
 import re
+import warnings
 
 import numpy as np
 import pytest
@@ -315,6 +316,14 @@ def check_nan_propagates(module, x, index, nan_mask, gradOutput):
     np.testing.assert_array_equal(grad[~nan_mask], clean_grad[~nan_mask])
 
 
+def check_nan_at(module, x, index, gradOutput):
+    """check_nan_propagates for an elementwise layer: a NaN at x[index] makes
+    that one output NaN and leaves every other output and gradInput alone."""
+    mask = np.zeros(x.shape, dtype=bool)
+    mask[index] = True
+    check_nan_propagates(module, x, index, mask, gradOutput)
+
+
 # ---------------------------------------------------------------- bad input
 def check_bad_arrays(module, x, gradOutput, kernel):
     """The classes of bad array every module refuses with a TypeError naming
@@ -354,6 +363,49 @@ def torch_forward_backward(fn, x, gradOutput):
     ty = fn(tx)
     ty.backward(torch.from_numpy(np.array(gradOutput, dtype=np.float64)))
     return ty.detach().numpy(), tx.grad.numpy()
+
+
+def assert_close_or_equal(value, reference, tol, err_msg=""):
+    """tol None: equal to the last bit; (rtol, atol): np.testing.assert_allclose."""
+    if tol is None:
+        np.testing.assert_array_equal(value, reference, err_msg=err_msg)
+    else:
+        np.testing.assert_allclose(value, reference, rtol=tol[0], atol=tol[1], err_msg=err_msg)
+
+
+def check_forward_backward(module, x, gradOutput, out, gradInput, out_tol=None, grad_tol=None):
+    """module.forward(x) against out and module.backward(x, gradOutput) against
+    gradInput, each within its tolerance (None: exactly, or (rtol, atol))."""
+    assert_close_or_equal(module.forward(x), out, out_tol, "output")
+    assert_close_or_equal(module.backward(x, gradOutput), gradInput, grad_tol, "gradInput")
+
+
+def check_matches_torch(module, fn, x, gradOutput, out_tol=None, grad_tol=None):
+    """check_forward_backward against torch autograd through fn (float64)."""
+    out, gin = torch_forward_backward(fn, x, gradOutput)
+    check_forward_backward(module, x, gradOutput, out, gin, out_tol, grad_tol)
+
+
+def check_own_output_as_input(module, x, twice, tol=None):
+    """module.forward on its own output array: a new array, the first output
+    left as it was, and twice (the layer applied twice) within tol."""
+    y = module.forward(x)
+    kept = y.copy()
+    z = module.forward(y)
+    assert z is not y
+    np.testing.assert_array_equal(y, kept)
+    assert_close_or_equal(z, twice(kept), tol)
+
+
+def forward_backward_silently(module, x, gradOutput=None):
+    """(output, gradInput) of module on x with every numpy warning an error:
+    saturating and overflowing inputs must give IEEE values quietly.
+    gradOutput defaults to ones."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        out = module.forward(x)
+        grad = module.backward(x, np.ones(x.shape) if gradOutput is None else gradOutput)
+    return out, grad
 
 
 # ---------------------------------------------------------------- hypothesis
