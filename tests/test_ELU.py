@@ -6,7 +6,8 @@ import nn_legacy as nn
 import thnn
 from activation_checks import (check_any_layout, check_in_place, check_in_place_any_layout, check_in_place_views,
                                t7_module)
-from layer_checks import (assert_input_jacobian, check_nan_propagates, raises_exactly, torch_forward_backward, torch_or_skip, uniform)
+from layer_checks import (assert_input_jacobian, check_matches_torch, check_nan_at, raises_exactly,
+                          torch_forward_backward, torch_or_skip, uniform)
 
 ALPHA = 0.6
 # in place the gradient comes from the output, dL/dy * (y + alpha), which
@@ -40,10 +41,7 @@ def test_matches_numpy(shape, alpha):
 def test_matches_torch(shape, alpha):
     torch = torch_or_skip()
     x, g = uniform(shape, 1), uniform(shape, 2)
-    out, gin = torch_forward_backward(lambda t: torch.nn.functional.elu(t, alpha), x, g)
-    m = make(alpha=alpha)
-    np.testing.assert_allclose(m.forward(x), out, rtol=1e-15, atol=0)
-    np.testing.assert_allclose(m.backward(x, g), gin, rtol=1e-15, atol=0)
+    check_matches_torch(make(alpha=alpha), lambda t: torch.nn.functional.elu(t, alpha), x, g, (1e-15, 0), (1e-15, 0))
 
 
 def test_defaults_are_torch7s():
@@ -61,10 +59,7 @@ def test_has_no_parameters():
 
 
 def test_nan_propagates():
-    x = uniform((3, 4), 1)
-    mask = np.zeros(x.shape, dtype=bool)
-    mask[0, 2] = True
-    check_nan_propagates(make(), x, (0, 2), mask, uniform((3, 4), 2))
+    check_nan_at(make(), uniform((3, 4), 1), (0, 2), uniform((3, 4), 2))
 
 
 @pytest.mark.slow

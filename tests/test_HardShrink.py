@@ -4,7 +4,7 @@ import pytest
 
 import nn_legacy as nn
 from activation_checks import check_any_layout, t7_module
-from layer_checks import (assert_input_jacobian, check_nan_propagates, torch_forward_backward, torch_or_skip, uniform)
+from layer_checks import assert_input_jacobian, check_matches_torch, check_nan_at, torch_or_skip, uniform
 
 LAM = 0.7
 SHAPES = [(7,), (4, 5), (2, 3, 4), (2, 2, 2, 3)]
@@ -31,10 +31,7 @@ def test_matches_numpy(shape):
 def test_matches_torch(shape):
     torch = torch_or_skip()
     x, g = input_with_ties(shape), uniform(shape, 2)
-    out, gin = torch_forward_backward(lambda t: torch.nn.functional.hardshrink(t, LAM), x, g)
-    m = nn.HardShrink(LAM)
-    np.testing.assert_array_equal(m.forward(x), out)
-    np.testing.assert_array_equal(m.backward(x, g), gin)
+    check_matches_torch(nn.HardShrink(LAM), lambda t: torch.nn.functional.hardshrink(t, LAM), x, g)
 
 
 def test_default_is_torch7s():
@@ -51,10 +48,7 @@ def test_jacobian_away_from_the_jumps(shape):
 
 
 def test_nan_propagates():
-    x = uniform((3, 4), 1)
-    mask = np.zeros(x.shape, dtype=bool)
-    mask[1, 3] = True
-    check_nan_propagates(nn.HardShrink(LAM), x, (1, 3), mask, uniform((3, 4), 2))
+    check_nan_at(nn.HardShrink(LAM), uniform((3, 4), 1), (1, 3), uniform((3, 4), 2))
 
 
 @pytest.mark.slow

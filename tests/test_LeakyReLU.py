@@ -6,7 +6,8 @@ import nn_legacy as nn
 import thnn
 from activation_checks import (check_any_layout, check_in_place, check_in_place_any_layout, check_in_place_views,
                                t7_module)
-from layer_checks import (assert_input_jacobian, check_nan_propagates, raises_exactly, torch_forward_backward, torch_or_skip, uniform)
+from layer_checks import (assert_input_jacobian, check_matches_torch, check_nan_at, raises_exactly, torch_or_skip,
+                          uniform)
 
 NEGVAL = 0.2
 SHAPES = [(7,), (4, 5), (2, 3, 4), (2, 2, 2, 3)]
@@ -36,10 +37,7 @@ def test_matches_numpy(shape, negval):
 def test_matches_torch(shape, negval):
     torch = torch_or_skip()
     x, g = input_with_zeros(shape), uniform(shape, 2)
-    out, gin = torch_forward_backward(lambda t: torch.nn.functional.leaky_relu(t, negval), x, g)
-    m = make(negval=negval)
-    np.testing.assert_array_equal(m.forward(x), out)
-    np.testing.assert_array_equal(m.backward(x, g), gin)
+    check_matches_torch(make(negval=negval), lambda t: torch.nn.functional.leaky_relu(t, negval), x, g)
 
 
 def test_defaults_are_torch7s():
@@ -59,10 +57,7 @@ def test_has_no_parameters():
 
 
 def test_nan_propagates():
-    x = uniform((3, 4), 1)
-    mask = np.zeros(x.shape, dtype=bool)
-    mask[1, 2] = True
-    check_nan_propagates(make(), x, (1, 2), mask, uniform((3, 4), 2))
+    check_nan_at(make(), uniform((3, 4), 1), (1, 2), uniform((3, 4), 2))
 
 
 @pytest.mark.slow

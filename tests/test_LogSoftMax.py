@@ -7,9 +7,8 @@ import pytest
 
 import nn_legacy as nn
 import thnn
-from layer_checks import (arbitrary_views, check_nan_propagates,
-                          draw_shape, raises_exactly, run_hypothesis,
-                          torch_forward_backward, torch_or_skip, uniform)
+from layer_checks import (arbitrary_views, check_matches_torch, check_nan_propagates, draw_shape, raises_exactly,
+                          run_hypothesis, torch_or_skip, uniform)
 
 LAYOUTS = {(6,): 0, (4, 5): 1, (5, 3, 2): 0, (2, 4, 3, 2): 1}
 LAYOUT_IDS = ["1D", "2D", "3D", "4D"]
@@ -42,10 +41,8 @@ def test_matches_numpy(shape):
 def test_matches_torch(shape):
     torch = torch_or_skip()
     x, g = uniform(shape, 1), uniform(shape, 2)
-    out, gin = torch_forward_backward(lambda t: torch.log_softmax(t, dim=LAYOUTS[shape]), x, g)
-    m = nn.LogSoftMax()
-    np.testing.assert_allclose(m.forward(x), out, rtol=1e-14, atol=1e-15)
-    np.testing.assert_allclose(m.backward(x, g), gin, rtol=1e-12, atol=1e-15)
+    check_matches_torch(nn.LogSoftMax(), lambda t: torch.log_softmax(t, dim=LAYOUTS[shape]), x, g, (1e-14, 1e-15),
+                        (1e-12, 1e-15))
 
 
 @pytest.mark.parametrize("shape", [(5, 3, 2), (2, 4, 3, 2)], ids=["3D", "4D"])

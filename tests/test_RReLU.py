@@ -10,8 +10,7 @@ import nn_legacy as nn
 import thnn
 from activation_checks import (check_any_layout, check_in_place, check_in_place_any_layout, check_in_place_views,
                                t7_module)
-from layer_checks import (JACOBIAN_TOL, STEP, assert_float32_close, check_nan_propagates,
-                          noncontiguous_views, raises_exactly,
+from layer_checks import (JACOBIAN_TOL, STEP, assert_float32_close, check_nan_at, noncontiguous_views, raises_exactly,
                           torch_forward_backward, torch_or_skip, uniform)
 from nn_legacy import jacobian
 from nn_legacy.t7 import T7Error
@@ -161,10 +160,7 @@ def test_pickle_round_trip_in_training():
 
 
 def test_evaluation_nan_propagates():
-    x = uniform((3, 4), 1)
-    mask = np.zeros(x.shape, dtype=bool)
-    mask[1, 1] = True
-    check_nan_propagates(make(train=False), x, (1, 1), mask, uniform((3, 4), 2))
+    check_nan_at(make(train=False), uniform((3, 4), 1), (1, 1), uniform((3, 4), 2))
 
 
 def test_training_nan_propagates():

@@ -8,8 +8,8 @@ import pytest
 import nn_legacy as nn
 import thnn
 from layer_checks import (arbitrary_views, assert_input_jacobian, check_buffer_reuse, check_float32,
-                          check_nan_propagates, check_noncontiguous, check_pickle, draw_shape, raises_exactly,
-                          run_hypothesis, torch_forward_backward, torch_or_skip, uniform)
+                          check_matches_torch, check_nan_propagates, check_noncontiguous, check_pickle, draw_shape,
+                          raises_exactly, run_hypothesis, torch_or_skip, uniform)
 
 # shape -> the feature dim
 LAYOUTS = {(6,): 0, (4, 5): 1, (5, 3, 2): 0, (2, 4, 3, 2): 1}
@@ -43,10 +43,7 @@ def test_matches_numpy(shape):
 def test_matches_torch(shape):
     torch = torch_or_skip()
     x, g = uniform(shape, 1), uniform(shape, 2)
-    out, gin = torch_forward_backward(lambda t: torch.softmax(t, dim=LAYOUTS[shape]), x, g)
-    m = nn.SoftMax()
-    np.testing.assert_allclose(m.forward(x), out, rtol=1e-14, atol=0)
-    np.testing.assert_allclose(m.backward(x, g), gin, rtol=1e-12, atol=1e-15)
+    check_matches_torch(nn.SoftMax(), lambda t: torch.softmax(t, dim=LAYOUTS[shape]), x, g, (1e-14, 0), (1e-12, 1e-15))
 
 
 @pytest.mark.parametrize("shape", [(5, 3, 2), (2, 4, 3, 2)], ids=["3D", "4D"])
@@ -187,10 +184,7 @@ def test_dim_matches_torch(name):
     fn = {"SoftMax": torch.softmax, "LogSoftMax": torch.log_softmax,
           "SoftMin": lambda t, dim: torch.softmax(-t, dim)}[name]
     x, g = uniform((2, 3, 4), 1), uniform((2, 3, 4), 2)
-    out, gin = torch_forward_backward(lambda t: fn(t, 2), x, g)
-    m = getattr(nn, name)(2)
-    np.testing.assert_allclose(m.forward(x), out, rtol=1e-13, atol=1e-15)
-    np.testing.assert_allclose(m.backward(x, g), gin, rtol=1e-12, atol=1e-15)
+    check_matches_torch(getattr(nn, name)(2), lambda t: fn(t, 2), x, g, (1e-13, 1e-15), (1e-12, 1e-15))
 
 
 def test_dim_errors():
