@@ -73,6 +73,41 @@ def assert_criterion_gradient(criterion, x, target):
     return report
 
 
+def check_criterion_values(criterion, x, target, loss, gradInput, rtol=1e-14):
+    """criterion.forward(x, target) is a Python float close to loss, and
+    criterion.backward(x, target) close to gradInput, both within rtol."""
+    value = criterion.forward(x, target)
+    assert isinstance(value, float), type(value)
+    np.testing.assert_allclose(value, loss, rtol=rtol, err_msg="loss")
+    np.testing.assert_allclose(criterion.backward(x, target), gradInput, rtol=rtol, err_msg="gradInput")
+
+
+def check_criterion_matches_torch(criterion, loss_fn, x, target, rtol=1e-14):
+    """check_criterion_values against torch autograd of loss_fn(input, target)
+    in float64 (target passed as a tensor)."""
+    torch = torch_or_skip()
+    tx = torch.from_numpy(x.copy()).requires_grad_(True)
+    tl = loss_fn(tx, torch.from_numpy(target))
+    tl.backward()
+    check_criterion_values(criterion, x, target, tl.item(), tx.grad.numpy(), rtol)
+
+
+def check_element_count_mismatch(criterion, x, target, sizes, *kernel_args):
+    """A pointwise criterion's kernels only count elements and refuse a target
+    of another count (sizes: "(<input>), got <target>", as the kernel words
+    them); the module refuses the target's shape before the kernels run.
+    kernel_args follow (input, target, output, sizeAverage) in each call."""
+    import thnn
+    name = type(criterion).__name__
+    msg = "target must be the same number of elements as input " + sizes
+    for verb in ("updateOutput", "updateGradInput"):
+        with raises_exactly(thnn.THNNError, f"{name}_{verb}: {msg}"):
+            getattr(thnn.Double, f"{name}_{verb}")(x, target, None, True, *kernel_args)
+    for call in (criterion.forward, criterion.backward):
+        with pytest.raises(ValueError, match=rf"^{name}: target must have the shape of input \["):
+            call(x, target)
+
+
 def check_acc_update(module, x, gradOutput, lr=0.1):
     """accUpdateGradParameters(x, g, lr) moves every parameter by -lr times the
     gradient accGradParameters would accumulate, and leaves the stored
