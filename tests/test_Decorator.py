@@ -2,8 +2,7 @@
 import numpy as np
 
 import nn_legacy as nn
-from layer_checks import (raises_exactly,
-                          uniform)
+from layer_checks import raises_exactly, uniform
 
 
 def make():

@@ -6,7 +6,7 @@ import pytest
 
 import nn_legacy as nn
 import thnn
-from conv_checks import assert_module_matches, check_properties, torch_reference
+from conv_checks import assert_module_matches, assert_module_matches_torch, check_properties
 from layer_checks import raises_exactly, uniform
 from volumetric_checks import SETTING_IDS, VOLUMETRIC_SETTINGS, as_batch, check_empty_batch, conv3d_loops, memory_order
 
@@ -40,9 +40,7 @@ def test_matches_torch_conv3d(settings):
     m = make(settings)
     x, g = data(m)
     k, step, pad = memory_order(*settings)
-    out, gin, (gw, gb) = torch_reference(
-        lambda t, w, b: torch.nn.functional.conv3d(t, w, b, stride=step, padding=pad), x, [m.weight, m.bias], g)
-    assert_module_matches(m, x, g, out, gin, gw, gb)
+    assert_module_matches_torch(m, lambda t, w, b: torch.nn.functional.conv3d(t, w, b, stride=step, padding=pad), x, g)
 
 
 @pytest.mark.parametrize("settings", VOLUMETRIC_SETTINGS, ids=SETTING_IDS)
@@ -62,9 +60,7 @@ def test_same_as_the_direct_kernels(settings):
 def test_properties():
     settings = VOLUMETRIC_SETTINGS[1]
     m = make(settings)
-    x, g = data(m, 2, (4, 4, 3))
-    x_small, g_small = data(m, 1, (4, 4, 3), seed=5)
-    check_properties(lambda: make(settings), x, g, x_small, g_small)
+    check_properties(lambda: make(settings), *data(m, 2, (4, 4, 3)), *data(m, 1, (4, 4, 3), seed=5))
 
 
 def test_buffers_hold_one_sample_of_columns_and_clear():

@@ -5,7 +5,7 @@ import pytest
 
 import nn_legacy as nn
 import thnn
-from conv_checks import assert_module_matches, check_properties, torch_reference
+from conv_checks import assert_module_matches, assert_module_matches_torch, check_properties
 from layer_checks import raises_exactly, uniform
 from volumetric_checks import as_batch, check_empty_batch, conv3d_loops, memory_order, save_and_load, torch7
 
@@ -52,10 +52,9 @@ def test_matches_torch_conv3d(settings):
     m = make(settings)
     x, g = data(m)
     k, step, pad = memory_order(*settings[:9])
-    out, gin, (gw, gb) = torch_reference(
-        lambda t, w, b: torch.nn.functional.conv3d(t, w, b, stride=step, padding=pad, dilation=dilation(settings)),
-        x, [m.weight, m.bias], g)
-    assert_module_matches(m, x, g, out, gin, gw, gb)
+    assert_module_matches_torch(
+        m, lambda t, w, b: torch.nn.functional.conv3d(t, w, b, stride=step, padding=pad, dilation=dilation(settings)),
+        x, g)
 
 
 def test_dilation_one_is_VolumetricConvolution():
@@ -69,9 +68,7 @@ def test_dilation_one_is_VolumetricConvolution():
 
 def test_properties():
     m = make(SETTINGS[0])
-    x, g = data(m, 2, (4, 5, 4))
-    x_small, g_small = data(m, 1, (4, 5, 4), seed=5)
-    check_properties(lambda: make(SETTINGS[0]), x, g, x_small, g_small)
+    check_properties(lambda: make(SETTINGS[0]), *data(m, 2, (4, 5, 4)), *data(m, 1, (4, 5, 4), seed=5))
 
 
 def test_empty_batch():

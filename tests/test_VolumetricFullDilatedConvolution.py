@@ -6,7 +6,7 @@ import pytest
 
 import nn_legacy as nn
 import thnn
-from conv_checks import assert_module_matches, check_properties, torch_reference
+from conv_checks import assert_module_matches, assert_module_matches_torch, check_properties
 from layer_checks import raises_exactly, uniform
 from volumetric_checks import as_batch, check_empty_batch, full_conv3d_loops, memory_order, save_and_load, torch7
 
@@ -55,11 +55,10 @@ def test_matches_torch_conv_transpose3d(settings):
     x, g = data(m)
     k, step, pad = memory_order(*settings[:9])
     dilation, adj = dilation_and_adj(settings)
-    out, gin, (gw, gb) = torch_reference(
-        lambda t, w, b: torch.nn.functional.conv_transpose3d(t, w, b, stride=step, padding=pad, output_padding=adj,
-                                                             dilation=dilation),
-        x, [m.weight, m.bias], g)
-    assert_module_matches(m, x, g, out, gin, gw, gb)
+    assert_module_matches_torch(
+        m, lambda t, w, b: torch.nn.functional.conv_transpose3d(t, w, b, stride=step, padding=pad, output_padding=adj,
+                                                                dilation=dilation),
+        x, g)
 
 
 def test_dilation_one_is_VolumetricFullConvolution():
@@ -74,9 +73,7 @@ def test_dilation_one_is_VolumetricFullConvolution():
 
 def test_properties():
     m = make(SETTINGS[2])
-    x, g = data(m, 2, (2, 2, 3))
-    x_small, g_small = data(m, 1, (2, 2, 3), seed=5)
-    check_properties(lambda: make(SETTINGS[2]), x, g, x_small, g_small)
+    check_properties(lambda: make(SETTINGS[2]), *data(m, 2, (2, 2, 3)), *data(m, 1, (2, 2, 3), seed=5))
 
 
 def test_empty_batch():
