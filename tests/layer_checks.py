@@ -432,6 +432,21 @@ def check_own_output_as_input(module, x, twice, tol=None):
     assert_close_or_equal(z, twice(kept), tol)
 
 
+def check_table_matches_torch(module, fn, table, gradOutput, out_tol=None, grad_tols=None):
+    """A table module against torch autograd of fn(*table) (float64): the
+    output within out_tol and gradInput[i] within grad_tols[i] (a single
+    tolerance serves every entry; None: exactly, or (rtol, atol))."""
+    torch = torch_or_skip()
+    leaves = [torch.from_numpy(np.array(x, dtype=np.float64)).requires_grad_(True) for x in table]
+    out = fn(*leaves)
+    out.backward(torch.from_numpy(np.array(gradOutput, dtype=np.float64)))
+    assert_close_or_equal(module.forward(table), out.detach().numpy(), out_tol, "output")
+    got = module.backward(table, gradOutput)
+    tols = grad_tols if isinstance(grad_tols, list) else [grad_tols] * len(table)
+    for i, (grad, leaf, tol) in enumerate(zip(got, leaves, tols, strict=True)):
+        assert_close_or_equal(grad, leaf.grad.numpy(), tol, f"gradInput[{i}]")
+
+
 def forward_backward_silently(module, x, gradOutput=None):
     """(output, gradInput) of module on x with every numpy warning an error:
     saturating and overflowing inputs must give IEEE values quietly.
