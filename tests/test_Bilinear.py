@@ -6,7 +6,8 @@ import numpy as np
 import pytest
 
 import nn_legacy as nn
-from layer_checks import check_acc_update, raises_exactly, torch_or_skip, uniform
+from layer_checks import (check_acc_update,
+                          raises_exactly, torch_or_skip, uniform)
 
 N1, N2, N_OUT = 3, 4, 2
 

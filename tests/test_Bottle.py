@@ -3,7 +3,8 @@ import numpy as np
 import pytest
 
 import nn_legacy as nn
-from layer_checks import assert_input_jacobian, raises_exactly, uniform
+from layer_checks import (assert_input_jacobian, raises_exactly,
+                          uniform)
 
 
 class SumLast(nn.Module):

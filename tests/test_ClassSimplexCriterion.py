@@ -5,7 +5,8 @@ import pytest
 
 import nn_legacy as nn
 from nn_legacy.t7 import LuaTable, TorchObject, _Converter, _nn_classes
-from layer_checks import classes, raises_exactly, torch_or_skip, uniform
+from layer_checks import (classes, raises_exactly,
+                          torch_or_skip, uniform)
 
 N_CLASSES = 4
 

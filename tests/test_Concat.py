@@ -2,7 +2,7 @@
 import numpy as np
 
 import nn_legacy as nn
-from layer_checks import assert_input_jacobian, raises_exactly, uniform
+from layer_checks import (assert_input_jacobian, raises_exactly, uniform)
 
 
 def make(dim=1):

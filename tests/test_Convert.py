@@ -3,8 +3,8 @@ import numpy as np
 import pytest
 
 import nn_legacy as nn
-from layer_checks import (assert_input_jacobian, check_buffer_reuse, check_noncontiguous, check_pickle, raises_exactly,
-                          uniform)
+from layer_checks import (assert_input_jacobian, check_buffer_reuse, check_noncontiguous, check_pickle,
+                          raises_exactly, uniform)
 from numpy_checks import from_torch7
 
 # (inputShape, outputShape, batch input shape, what the output is, as numpy)

@@ -3,7 +3,7 @@ import numpy as np
 import pytest
 
 import nn_legacy as nn
-from layer_checks import raises_exactly, torch_forward_backward, torch_or_skip, uniform
+from layer_checks import (raises_exactly, torch_forward_backward, torch_or_skip, uniform)
 from numpy_checks import check_bad_arrays_numpy
 
 N_IN, N_OUT = 4, 3

@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 import nn_legacy as nn
-from layer_checks import assert_table_criterion_gradient, raises_exactly, torch_or_skip
+from layer_checks import (assert_table_criterion_gradient, raises_exactly, torch_or_skip)
 
 EPS = 1e-12
 VARIANTS = {"plain": dict(), "margin": dict(margin=0.3), "sum": dict(sizeAverage=False),

@@ -7,7 +7,8 @@ import pytest
 
 import nn_legacy as nn
 import thnn
-from layer_checks import classes, raises_exactly, torch_or_skip, uniform
+from layer_checks import (classes, raises_exactly,
+                          torch_or_skip, uniform)
 
 N_CLASSES = 4
 WEIGHTS = np.array([0.5, 2.0, 1.0, 3.0])

@@ -2,7 +2,8 @@
 import numpy as np
 
 import nn_legacy as nn
-from layer_checks import assert_input_jacobian, assert_parameter_jacobians, raises_exactly, uniform
+from layer_checks import (assert_input_jacobian, assert_parameter_jacobians, raises_exactly,
+                          uniform)
 
 
 def make():

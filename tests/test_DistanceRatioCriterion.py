@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 import nn_legacy as nn
-from layer_checks import raises_exactly, torch_or_skip, uniform
+from layer_checks import (raises_exactly, torch_or_skip, uniform)
 
 
 def numpy_distance_ratio(X, Y, sizeAverage=True):

@@ -5,7 +5,7 @@ import pytest
 
 import nn_legacy as nn
 import thnn
-from layer_checks import raises_exactly, torch_or_skip, uniform
+from layer_checks import (raises_exactly, torch_or_skip, uniform)
 
 # (width, stride, power)
 SETTINGS = [(2, 1, 2.0), (3, 2, 3.0), (4, 3, 1.5), (16, 4, 2.5)]

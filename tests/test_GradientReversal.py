@@ -3,7 +3,7 @@ import numpy as np
 import pytest
 
 import nn_legacy as nn
-from layer_checks import assert_input_jacobian, uniform
+from layer_checks import (assert_input_jacobian, uniform)
 from numpy_checks import check_bad_arrays_numpy, from_torch7
 
 SHAPES = [(7,), (4, 5), (2, 3, 4)]

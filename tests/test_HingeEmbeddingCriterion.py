@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 import nn_legacy as nn
-from layer_checks import raises_exactly, torch_or_skip
+from layer_checks import (raises_exactly, torch_or_skip)
 
 VARIANTS = {"plain": dict(), "margin 2": dict(margin=2.0), "sum": dict(sizeAverage=False),
             "margin 0.5 sum": dict(margin=0.5, sizeAverage=False)}

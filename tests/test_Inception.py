@@ -3,7 +3,8 @@ import numpy as np
 import pytest
 
 import nn_legacy as nn
-from layer_checks import raises_exactly, torch_or_skip, uniform
+from layer_checks import (raises_exactly,
+                          torch_or_skip, uniform)
 from t7_writer import T7Object, t7_bytes
 
 

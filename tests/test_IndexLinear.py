@@ -7,8 +7,8 @@ import pytest
 
 import nn_legacy as nn
 import thnn
-from layer_checks import (assert_float32_close, assert_input_jacobian, assert_parameter_jacobians, raises_exactly,
-                          torch_or_skip, uniform)
+from layer_checks import (assert_float32_close, assert_input_jacobian, assert_parameter_jacobians,
+                          raises_exactly, torch_or_skip, uniform)
 
 N_IN, N_OUT = 8, 3
 

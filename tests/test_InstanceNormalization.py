@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 import nn_legacy as nn
-from layer_checks import raises_exactly, torch_or_skip, uniform
+from layer_checks import (raises_exactly, torch_or_skip, uniform)
 from numpy_checks import check_bad_arrays_numpy
 from t7_writer import T7Object, t7_bytes
 

@@ -5,7 +5,7 @@ import pytest
 
 import nn_legacy as nn
 import thnn
-from layer_checks import noncontiguous_views, raises_exactly, torch_forward_backward, uniform
+from layer_checks import (noncontiguous_views, raises_exactly, torch_forward_backward, uniform)
 
 SHAPES = [(7,), (4, 5), (2, 3, 4)]
 

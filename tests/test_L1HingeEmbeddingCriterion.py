@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 import nn_legacy as nn
-from layer_checks import raises_exactly, torch_or_skip, uniform
+from layer_checks import (raises_exactly, torch_or_skip, uniform)
 
 
 def numpy_l1_hinge(x1, x2, y, margin=1.0):

@@ -3,7 +3,7 @@ import numpy as np
 import pytest
 
 import nn_legacy as nn
-from layer_checks import assert_input_jacobian, check_noncontiguous, noncontiguous_views, torch_or_skip, uniform
+from layer_checks import (assert_input_jacobian, check_noncontiguous, noncontiguous_views, torch_or_skip, uniform)
 from numpy_checks import check_bad_arrays_numpy
 
 W = 0.3

@@ -7,7 +7,7 @@ import pytest
 
 import nn_legacy as nn
 import thnn
-from layer_checks import check_pickle, raises_exactly, torch_or_skip, uniform
+from layer_checks import (check_pickle, raises_exactly, torch_or_skip, uniform)
 from table_checks import Slot
 
 H, B = 3, 4

@@ -4,8 +4,8 @@ import pytest
 
 import nn_legacy as nn
 import thnn
-from layer_checks import (arbitrary_views, check_own_output_as_input, noncontiguous_views, raises_exactly,
-                          run_hypothesis, torch_forward_backward, torch_or_skip, uniform)
+from layer_checks import (arbitrary_views, check_own_output_as_input, noncontiguous_views,
+                          raises_exactly, run_hypothesis, torch_forward_backward, torch_or_skip, uniform)
 
 N_IN, N_OUT = 5, 3
 

@@ -2,7 +2,7 @@
 import numpy as np
 
 import nn_legacy as nn
-from layer_checks import uniform
+from layer_checks import (uniform)
 
 
 def test_is_linear_without_bias():

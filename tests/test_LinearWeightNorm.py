@@ -4,8 +4,8 @@ import pytest
 
 import nn_legacy as nn
 from layer_checks import (assert_input_jacobian, assert_parameter_jacobians, check_acc_update,
-                          check_batch_equals_samples, check_buffer_reuse, check_float32, check_pickle, raises_exactly,
-                          torch_forward_backward, torch_or_skip, uniform)
+                          check_batch_equals_samples, check_buffer_reuse, check_float32, check_pickle,
+                          raises_exactly, torch_forward_backward, torch_or_skip, uniform)
 from numpy_checks import from_torch7
 
 N_IN, N_OUT = 5, 3

@@ -11,6 +11,7 @@ import pytest
 import nn_legacy as nn
 from layer_checks import uniform
 
+
 def log_softmax(v):
     """Of a vector: shifted by its maximum first, as the kernel does."""
     shifted = v - v.max()

@@ -6,7 +6,8 @@ import pytest
 
 import nn_legacy as nn
 import thnn
-from layer_checks import check_pickle, raises_exactly, torch_or_skip, uniform
+from layer_checks import (check_pickle,
+                          raises_exactly, torch_or_skip, uniform)
 
 N_INDEX, N_OUT = 10, 4
 

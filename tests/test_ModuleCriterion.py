@@ -2,7 +2,8 @@
 import numpy as np
 import nn_legacy as nn
 import thnn
-from layer_checks import assert_criterion_gradient, classes, raises_exactly, uniform
+from layer_checks import (assert_criterion_gradient, classes, raises_exactly,
+                          uniform)
 
 
 def log_softmax_nll():

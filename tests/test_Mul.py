@@ -3,7 +3,7 @@ import numpy as np
 import pytest
 
 import nn_legacy as nn
-from layer_checks import torch_forward_backward, torch_or_skip, uniform
+from layer_checks import (torch_forward_backward, torch_or_skip, uniform)
 from numpy_checks import check_bad_arrays_numpy
 
 SHAPES = [(7,), (4, 5), (2, 3, 4)]

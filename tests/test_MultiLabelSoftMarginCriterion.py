@@ -6,7 +6,8 @@ import numpy as np
 import pytest
 
 import nn_legacy as nn
-from layer_checks import assert_criterion_gradient, raises_exactly, torch_or_skip, uniform
+from layer_checks import (assert_criterion_gradient, raises_exactly, torch_or_skip,
+                          uniform)
 
 N_CLASSES = 5
 WEIGHTS = np.array([0.5, 2.0, 1.0, 0.0, 3.0])

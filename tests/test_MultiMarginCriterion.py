@@ -6,7 +6,8 @@ import pytest
 
 import nn_legacy as nn
 import thnn
-from layer_checks import classes, raises_exactly, torch_or_skip, uniform
+from layer_checks import (classes, raises_exactly,
+                          torch_or_skip, uniform)
 
 DIM = 5
 WEIGHTS = np.array([0.5, 2.0, 1.0, 3.0, 0.25])

@@ -5,7 +5,8 @@ import numpy as np
 import pytest
 
 import nn_legacy as nn
-from layer_checks import check_nan_propagates, raises_exactly, torch_forward_backward, torch_or_skip, uniform
+from layer_checks import (check_nan_propagates, raises_exactly,
+                          torch_forward_backward, torch_or_skip, uniform)
 from numpy_checks import check_bad_arrays_numpy
 
 POWERS = [1, 1.5, 2, 3, math.inf]

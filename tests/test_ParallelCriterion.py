@@ -3,7 +3,7 @@ input[k] and target[k] (or the one target with repeatTarget)."""
 import numpy as np
 
 import nn_legacy as nn
-from layer_checks import assert_table_criterion_gradient, classes, raises_exactly, uniform
+from layer_checks import (assert_table_criterion_gradient, classes, raises_exactly, uniform)
 
 
 def nll_and_mse():

@@ -5,7 +5,7 @@ import pytest
 
 import nn_legacy as nn
 import rnn_reference as R
-from layer_checks import torch_or_skip, uniform
+from layer_checks import (torch_or_skip, uniform)
 from rnn_checks import run_bptt
 
 D, H, N, T = 3, 4, 2, 6

@@ -6,7 +6,7 @@ import pytest
 
 import nn_legacy as nn
 import thnn
-from layer_checks import assert_input_jacobian, assert_parameter_jacobians, check_float32, raises_exactly, uniform
+from layer_checks import (assert_input_jacobian, assert_parameter_jacobians, check_float32, raises_exactly, uniform)
 
 N_IN, N_HID, N_OUT = 5, 4, 3
 

@@ -3,7 +3,7 @@ import numpy as np
 import pytest
 
 import nn_legacy as nn
-from layer_checks import raises_exactly, uniform
+from layer_checks import (raises_exactly, uniform)
 from t7_writer import T7Object, t7_bytes
 
 

@@ -6,7 +6,7 @@ import pytest
 
 import nn_legacy as nn
 import thnn
-from layer_checks import raises_exactly, torch_or_skip, uniform
+from layer_checks import (raises_exactly, torch_or_skip, uniform)
 from pooling_checks import adaptive_windows, ref_avg, ref_avg_grad, torch_module_grad
 
 SHAPE = (2, 3, 7, 9)

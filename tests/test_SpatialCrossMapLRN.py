@@ -3,7 +3,8 @@ import numpy as np
 import pytest
 
 import nn_legacy as nn
-from layer_checks import raises_exactly, torch_forward_backward, torch_or_skip, uniform
+from layer_checks import (raises_exactly, torch_forward_backward, torch_or_skip,
+                          uniform)
 from numpy_checks import check_bad_arrays_numpy, from_torch7
 
 ALPHA, BETA, K = 0.3, 0.8, 1.5

@@ -9,7 +9,8 @@ import pytest
 
 import nn_legacy as nn
 import thnn
-from layer_checks import check_pickle, raises_exactly, torch_or_skip, uniform
+from layer_checks import (check_pickle,
+                          raises_exactly, torch_or_skip, uniform)
 from pooling_checks import distinct, fractional_windows, ref_index_grad, ref_max, torch_module_grad
 
 SHAPE = (2, 3, 9, 11)   # H = 9, W = 11

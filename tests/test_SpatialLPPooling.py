@@ -3,7 +3,8 @@ import numpy as np
 import pytest
 
 import nn_legacy as nn
-from layer_checks import raises_exactly, torch_forward_backward, torch_or_skip, uniform
+from layer_checks import (raises_exactly, torch_forward_backward, torch_or_skip,
+                          uniform)
 from numpy_checks import from_torch7
 
 # (pnorm, kW, kH, dW, dH, input shape): non-square windows, strides and planes

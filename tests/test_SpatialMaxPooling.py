@@ -5,7 +5,7 @@ import pytest
 
 import nn_legacy as nn
 import thnn
-from layer_checks import raises_exactly, torch_or_skip, uniform
+from layer_checks import (raises_exactly, torch_or_skip, uniform)
 from pooling_checks import distinct, fixed_windows, ref_index_grad, ref_max, torch_module_grad
 
 # (kW, kH, dW, dH, padW, padH, ceil): never square, the 2x2 fast path, ceil mode, padding

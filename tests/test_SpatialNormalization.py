@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 import nn_legacy as nn
-from layer_checks import raises_exactly, uniform
+from layer_checks import (raises_exactly, uniform)
 from t7_writer import T7Object, t7_bytes
 
 GAUSS = np.exp(-((np.arange(5) - 2.0) ** 2) / 4)[:, None] * np.exp(-((np.arange(5) - 2.0) ** 2) / 4)[None, :]

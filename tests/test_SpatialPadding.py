@@ -3,7 +3,8 @@ import numpy as np
 import pytest
 
 import nn_legacy as nn
-from layer_checks import raises_exactly, torch_forward_backward, torch_or_skip, uniform
+from layer_checks import (raises_exactly, torch_forward_backward, torch_or_skip,
+                          uniform)
 from t7_writer import T7Object, t7_bytes
 
 PADS = {"grow": (1, 2, 3, 0), "crop": (-1, -2, -1, 0), "mixed": (-1, 2, 3, -2)}

@@ -5,8 +5,8 @@ import pytest
 
 import nn_legacy as nn
 import thnn
-from layer_checks import (assert_input_jacobian, noncontiguous_views, raises_exactly, torch_forward_backward,
-                          torch_or_skip, uniform)
+from layer_checks import (assert_input_jacobian, noncontiguous_views, raises_exactly, torch_forward_backward, torch_or_skip,
+                          uniform)
 
 N_IN, N_OUT = 3, 4
 # (kW, dW): overlapping windows, adjacent windows, frames skipped between windows, a single tap

@@ -5,7 +5,8 @@ import pytest
 
 import nn_legacy as nn
 import thnn
-from layer_checks import noncontiguous_views, raises_exactly, torch_forward_backward, torch_or_skip, uniform
+from layer_checks import (noncontiguous_views, raises_exactly, torch_forward_backward, torch_or_skip,
+                          uniform)
 
 N_IN = 4
 WINDOWS = [(3, 1), (3, 2), (2, 2), (2, 3), (1, 1)]

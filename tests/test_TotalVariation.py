@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 import nn_legacy as nn
-from layer_checks import JACOBIAN_TOL, STEP, raises_exactly, uniform
+from layer_checks import (JACOBIAN_TOL, STEP, raises_exactly, uniform)
 from t7_writer import T7Object, t7_bytes
 
 

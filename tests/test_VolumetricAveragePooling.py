@@ -5,7 +5,7 @@ import pytest
 
 import nn_legacy as nn
 import thnn
-from layer_checks import raises_exactly, torch_or_skip, uniform
+from layer_checks import (raises_exactly, torch_or_skip, uniform)
 from pooling_checks import fixed_windows, ref_avg, ref_avg_grad, torch_module_grad
 
 # (kT, kW, kH, dT, dW, dH, padT, padW, padH, ceil, count_include_pad)

@@ -7,7 +7,7 @@ import pytest
 
 import nn_legacy as nn
 import thnn
-from layer_checks import raises_exactly, torch_or_skip, uniform
+from layer_checks import (raises_exactly, torch_or_skip, uniform)
 from pooling_checks import distinct, fractional_windows, ref_index_grad, ref_max, torch_module_grad
 
 SHAPE = (2, 2, 6, 7, 9)      # T = 6, H = 7, W = 9

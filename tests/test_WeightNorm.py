@@ -3,7 +3,7 @@ import numpy as np
 import pytest
 
 import nn_legacy as nn
-from layer_checks import raises_exactly, uniform
+from layer_checks import (raises_exactly, uniform)
 from table_module_checks import assert_table_jacobian, assert_table_parameter_jacobians
 
 

@@ -4,7 +4,8 @@ import numpy as np
 import pytest
 
 import nn_legacy as nn
-from layer_checks import raises_exactly, torch_or_skip, uniform
+from layer_checks import (raises_exactly, torch_or_skip,
+                          uniform)
 
 # (input shape, weight shape): a weight per element, or one sample's weight for every sample
 LAYOUTS = [((7,), (7,)), ((4, 5), (5,)), ((4, 5), (4, 5)), ((2, 3, 4), (3, 4))]

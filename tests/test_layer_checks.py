@@ -5,7 +5,8 @@ import pytest
 
 import nn_legacy as nn
 from layer_checks import (check_acc_update, check_batch_equals_samples, check_buffer_reuse, check_float32,
-                          check_nan_propagates, check_noncontiguous, check_pickle, noncontiguous_views, uniform)
+                          check_nan_propagates, check_noncontiguous, check_pickle, noncontiguous_views,
+                          uniform)
 
 
 class MemoryOrderSigmoid(nn.Sigmoid):
