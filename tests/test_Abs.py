@@ -4,7 +4,8 @@ import pytest
 
 import nn_legacy as nn
 from activation_checks import check_any_layout
-from layer_checks import assert_input_jacobian, check_forward_backward, check_matches_torch, check_nan_at, torch_or_skip, uniform
+from layer_checks import (assert_input_jacobian, check_forward_backward, check_matches_torch, check_nan_at,
+                          torch_or_skip, uniform)
 
 SHAPES = [(7,), (4, 5), (2, 3, 4), (2, 2, 2, 3)]
 
