@@ -1,4 +1,5 @@
-"""nn_legacy.Sigmoid and the Sigmoid_* kernels: y = 1 / (1 + exp(-x))."""
+"""nn_legacy.Sigmoid and the Sigmoid_* kernels: y = 1 / (1 + exp(-x)).
+The checks it shares with Tanh run here over FAMILY."""
 import numpy as np
 import pytest
 
@@ -14,18 +15,55 @@ def sigmoid(x):
     return 1 / (1 + np.exp(-x))
 
 
+# Sigmoid and Tanh are one family: the checks they share run here over FAMILY,
+# each with its numpy function, its derivative in terms of the output, torch's
+# function and where the NaN goes; each file keeps the cases only it has.
+FAMILY = {
+    "Sigmoid": (sigmoid, lambda y: y * (1 - y), "sigmoid", (1, 2)),
+    "Tanh": (np.tanh, lambda y: 1 - y * y, "tanh", (2, 0)),
+}
+
+
+@pytest.mark.parametrize("name", FAMILY)
 @pytest.mark.parametrize("shape", SHAPES, ids=str)
-def test_matches_numpy(shape):
+def test_matches_numpy(shape, name):
+    fn, dfn = FAMILY[name][:2]
     x, g = uniform(shape, 1), uniform(shape, 2)
-    y = sigmoid(x)
-    check_forward_backward(nn.Sigmoid(), x, g, y, g * y * (1 - y), (1e-15, 0), (1e-14, 1e-16))
+    y = fn(x)
+    check_forward_backward(getattr(nn, name)(), x, g, y, g * dfn(y), (1e-15, 0), (1e-14, 1e-16))
 
 
+@pytest.mark.parametrize("name", FAMILY)
 @pytest.mark.parametrize("shape", SHAPES, ids=str)
-def test_matches_torch(shape):
+def test_matches_torch(shape, name):
     torch = torch_or_skip()
-    check_matches_torch(nn.Sigmoid(), torch.sigmoid, uniform(shape, 1), uniform(shape, 2), (1e-14, 1e-16),
-                        (1e-13, 1e-16))
+    check_matches_torch(getattr(nn, name)(), getattr(torch, FAMILY[name][2]), uniform(shape, 1), uniform(shape, 2),
+                        (1e-14, 1e-16), (1e-13, 1e-16))
+
+
+@pytest.mark.parametrize("name", FAMILY)
+def test_own_output_as_input_is_not_overwritten(name):
+    fn = FAMILY[name][0]
+    x = uniform((4, 5), 1)
+    check_own_output_as_input(getattr(nn, name)(), x, lambda _: fn(fn(x)), (1e-15, 0))
+
+
+@pytest.mark.parametrize("name", FAMILY)
+def test_nan_propagates(name):
+    check_nan_at(getattr(nn, name)(), uniform((3, 4), 1), FAMILY[name][3], uniform((3, 4), 2))
+
+
+@pytest.mark.parametrize("name", FAMILY)
+def test_repr(name):
+    assert repr(getattr(nn, name)()) == f"nn.{name}"
+
+
+@pytest.mark.parametrize("name", FAMILY)
+@pytest.mark.parametrize("ndim", [0, thnn.MAX_DIM + 1])
+def test_unsupported_number_of_dimensions(ndim, name):
+    with raises_exactly(thnn.THNNError, f"{name}_updateOutput: input must have 1 to {thnn.MAX_DIM} "
+                                        f"dimensions, got {ndim}"):
+        getattr(nn, name)().forward(np.zeros((1,) * ndim))
 
 
 def test_saturates_without_overflow():
@@ -37,27 +75,6 @@ def test_saturates_without_overflow():
 def test_broadcast_input_with_zero_strides():
     x = np.broadcast_to(uniform((5,), 1), (4, 5))
     np.testing.assert_array_equal(nn.Sigmoid().forward(x), nn.Sigmoid().forward(np.ascontiguousarray(x)))
-
-
-def test_own_output_as_input_is_not_overwritten():
-    x = uniform((4, 5), 1)
-    check_own_output_as_input(nn.Sigmoid(), x, lambda _: sigmoid(sigmoid(x)), (1e-15, 0))
-
-
-def test_nan_propagates():
-    check_nan_at(nn.Sigmoid(), uniform((3, 4), 1), (1, 2), uniform((3, 4), 2))
-
-
-def test_repr():
-    assert repr(nn.Sigmoid()) == "nn.Sigmoid"
-
-
-# ---------------------------------------------------------------- bad input
-@pytest.mark.parametrize("ndim", [0, thnn.MAX_DIM + 1])
-def test_unsupported_number_of_dimensions(ndim):
-    with raises_exactly(thnn.THNNError, f"Sigmoid_updateOutput: input must have 1 to {thnn.MAX_DIM} "
-                                        f"dimensions, got {ndim}"):
-        nn.Sigmoid().forward(np.zeros((1,) * ndim))
 
 
 def test_most_dimensions_accepted():
