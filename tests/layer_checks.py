@@ -34,6 +34,14 @@ def uniform(shape, seed=0, low=-2.0, high=2.0):
     return np.random.default_rng(seed).uniform(low, high, size=shape)
 
 
+def with_zeros(shape, seed=1):
+    """uniform(shape, seed) with every fourth element (from the first) exactly
+    0: an input that sits on the kink of ReLU, Abs and their kin."""
+    x = uniform(shape, seed)
+    x.reshape(-1)[::4] = 0.0
+    return x
+
+
 def classes(n, n_classes, seed=0):
     """n int64 class targets in [0, n_classes)."""
     return np.random.default_rng(seed).integers(0, n_classes, size=n).astype(np.int64)

@@ -5,20 +5,14 @@ import pytest
 import nn_legacy as nn
 from activation_checks import check_any_layout
 from layer_checks import (assert_input_jacobian, check_forward_backward, check_matches_torch, check_nan_at,
-                          torch_or_skip, uniform)
+                          torch_or_skip, uniform, with_zeros)
 
 SHAPES = [(7,), (4, 5), (2, 3, 4), (2, 2, 2, 3)]
 
 
-def input_with_zeros(shape, seed=1):
-    x = uniform(shape, seed)
-    x.reshape(-1)[::4] = 0.0
-    return x
-
-
 @pytest.mark.parametrize("shape", SHAPES, ids=str)
 def test_matches_numpy(shape):
-    x, g = input_with_zeros(shape), uniform(shape, 2)
+    x, g = with_zeros(shape), uniform(shape, 2)
     check_forward_backward(nn.Abs(), x, g, np.abs(x), np.where(x >= 0, g, -g))
 
 
@@ -38,7 +32,7 @@ def test_matches_torch(shape):
 
 @pytest.mark.parametrize("shape", [(6,), (3, 4), (2, 3, 2)], ids=str)
 def test_jacobian_away_from_the_kink(shape):
-    x = input_with_zeros(shape, 3)
+    x = with_zeros(shape, 3)
     report = assert_input_jacobian(nn.Abs(), x, kinks=(0,))
     assert report.skipped == np.count_nonzero(x == 0) > 0
 
