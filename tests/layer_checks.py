@@ -371,11 +371,9 @@ def check_nan_at(module, x, index, gradOutput):
 
 
 # ---------------------------------------------------------------- bad input
-def check_bad_arrays(module, x, gradOutput, kernel):
-    """The classes of bad array every module refuses with a TypeError naming
-    the layer or kernel: lists, integer arrays, a float dtype other than
-    float32/float64, and a gradOutput of the other float precision.
-    `kernel` is the THNN prefix of the module's kernels ("Threshold" for ReLU)."""
+def check_bad_input_arrays(module, x):
+    """A list, an integer array and a float16 array as input are refused with
+    a TypeError naming the layer."""
     layer = type(module).__name__
     with raises_exactly(TypeError, f"{layer}: input must be a numpy array, got list"):
         module.forward(x.tolist())
@@ -383,6 +381,14 @@ def check_bad_arrays(module, x, gradOutput, kernel):
         module.forward(x.astype(np.int64))
     with raises_exactly(TypeError, f"{layer}: input must be float32 or float64, got float16"):
         module.forward(x.astype(np.float16))
+
+
+def check_bad_arrays(module, x, gradOutput, kernel):
+    """The classes of bad array every module refuses with a TypeError naming
+    the layer or kernel: lists, integer arrays, a float dtype other than
+    float32/float64, and a gradOutput of the other float precision.
+    `kernel` is the THNN prefix of the module's kernels ("Threshold" for ReLU)."""
+    check_bad_input_arrays(module, x)
     module.forward(x)
     with raises_exactly(TypeError, f"{kernel}_updateGradInput: gradOutput must be a numpy array, got list"):
         module.backward(x, gradOutput.tolist())
