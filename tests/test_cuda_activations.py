@@ -14,14 +14,8 @@ import pytest
 
 import thnn
 import thnn.cuda as cuda
-from cuda_devices import DEVICES, device_of
 
 DTYPES = [pytest.param(np.float32, id="float32"), pytest.param(np.float64, id="float64")]
-
-
-@pytest.fixture(params=DEVICES)
-def dev(request):
-    return device_of(request.param)
 
 
 def _tol(dtype, backward=False):

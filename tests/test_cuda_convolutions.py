@@ -14,16 +14,10 @@ import pytest
 
 import thnn
 import thnn.cuda as cuda
-from cuda_devices import DEVICES, device_of
 
 SCRATCH = {"finput", "fgradInput"}   # column buffers: each side lays them out its own way
 
 DTYPES = [pytest.param(np.float32, id="float32"), pytest.param(np.float64, id="float64")]
-
-
-@pytest.fixture(params=DEVICES)
-def dev(request):
-    return device_of(request.param)
 
 
 def _cpu(dtype):

@@ -13,15 +13,9 @@ import pytest
 
 import thnn
 import thnn.cuda as cuda
-from cuda_devices import DEVICES, device_of
 
 DTYPES = pytest.mark.parametrize("dtype", [np.float32, np.float64], ids=["float32", "float64"])
 SIZE_AVERAGE = pytest.mark.parametrize("size_average", [True, False], ids=["sizeAverage", "sum"])
-
-
-@pytest.fixture(params=DEVICES)
-def dev(request):
-    return device_of(request.param)
 
 
 def _tolerance(dtype, verb):

@@ -7,12 +7,6 @@ import numpy as np
 import pytest
 
 import thnn.cuda as cuda
-from cuda_devices import DEVICES, device_of
-
-
-@pytest.fixture(params=DEVICES)
-def dev(request):
-    return device_of(request.param)
 
 
 def _call(dev, name, *args):

@@ -11,8 +11,8 @@ import numpy as np
 import pytest
 
 import thnn.cuda as cuda
-from thnn import _dlpack
 from cuda_devices import gpu_only
+from thnn import _dlpack
 
 torch = pytest.importorskip("torch")
 

@@ -11,12 +11,6 @@ import numpy as np
 import pytest
 
 import thnn.cuda as cuda
-from cuda_devices import DEVICES, device_of
-
-
-@pytest.fixture(params=DEVICES)
-def dev(request):
-    return device_of(request.param)
 
 
 # layouts: the same view taken of a (6, 4) array on both sides

@@ -11,14 +11,8 @@ import pytest
 
 import thnn
 import thnn.cuda as cuda
-from cuda_devices import DEVICES, device_of
 
 DTYPES = pytest.mark.parametrize("dtype", [np.float32, np.float64], ids=["float32", "float64"])
-
-
-@pytest.fixture(params=DEVICES)
-def dev(request):
-    return device_of(request.param)
 
 
 def _close(got, want, tol):

@@ -18,8 +18,8 @@ with the reason, when not)."""
 import numpy as np
 import pytest
 
+from cuda_devices import DEVICES, any_device, device_named
 from kernel_cases import CASES, read_only, written
-from cuda_devices import DEVICES, any_device, device_of
 
 # [BUFFER]s that are only scratch space of one call: their layout is each side's own
 SCRATCH = {"finput", "fgradInput", "columns", "ones", "fgradInput_", "buffer_"}
@@ -52,7 +52,7 @@ def _assert_close(name, got, want, tol):
 @pytest.mark.parametrize("dtype", [np.float32, np.float64], ids=["float32", "float64"])
 @pytest.mark.parametrize("case", TWIN_CASES, ids=[c.id for c in TWIN_CASES])
 def test_twin_matches_cpu(case, dtype, device):
-    dev = device_of(device)
+    dev = device_named(device)
     kw = case.kwargs(dtype, n=BATCH, seed=1)
     host = {k: (v.copy() if isinstance(v, np.ndarray) else v) for k, v in kw.items()}
     on_device = {k: _upload(dev, v) for k, v in kw.items()}
@@ -78,7 +78,7 @@ def test_twin_matches_cpu(case, dtype, device):
 def test_twin_takes_non_contiguous_input(case, device):
     """Every tensor argument the kernel reads handed in as a transposed
     (non-contiguous) view gives the same results."""
-    dev = device_of(device)
+    dev = device_named(device)
     kw = case.kwargs(np.float64, n=BATCH, seed=2)
     host = {k: (v.copy() if isinstance(v, np.ndarray) else v) for k, v in kw.items()}
     cpu_out = case.results(case.call(np.float64, host))

@@ -19,7 +19,7 @@ import numpy as np
 import pytest
 
 import fuzz_kernels as fk
-from cuda_devices import DEVICES, device_of
+from cuda_devices import DEVICES, device_named
 
 CALLS = 30_000
 DEVICE_CALLS = 40_000
@@ -72,13 +72,13 @@ def _fuzz_on_a_device(device, names, budget_variable, budget, refused):
 @pytest.mark.parametrize("device", DEVICES)
 def test_fuzz_every_cuda_twin(device):
     # the twins' own checks refuse many calls (CudaError, a THNNError), and pass many
-    _fuzz_on_a_device("emulator" if device == "emulator" else "gpu", [f.name for f in device_of(device).functions],
+    _fuzz_on_a_device("emulator" if device == "emulator" else "gpu", [f.name for f in device_named(device).functions],
                       "THNN_FUZZ_DEVICE_CALLS", DEVICE_CALLS, "CudaError")
 
 
 @pytest.mark.parametrize("device", DEVICES)
 def test_fuzz_the_device_tensor_math(device):
-    names = [f.name for f in device_of(device).math_functions]
+    names = [f.name for f in device_named(device).math_functions]
     assert sorted(fk.MATH_CASES_OF) == sorted(names) and all(fk.MATH_CASES_OF.values())   # a valid call each
     _fuzz_on_a_device("math" if device == "emulator" else "gpu-math", names, "THNN_FUZZ_MATH_CALLS", MATH_CALLS,
                       "CudaError")
