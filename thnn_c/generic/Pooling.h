@@ -50,6 +50,19 @@ static int THNN_(Pool_checkIndices)(THNNState *state, const THPoolShape *s, cons
   return THPoolCheckIndices(state, "indices", indices, limit);
 }
 
+/* What every pooling shape check ends with: gradOutput, where given, shaped
+ * as the output of s; indices, where given, too, each one a position in
+ * its input plane. */
+static int THNN_(Pool_checkOutputs)(THNNState *state, const THPoolShape *s, THTensor *gradOutput,
+                                    THIndexTensor *indices)
+{
+  if (gradOutput)
+    TH_TRY(THNN_(Pool_checkGradOutput)(state, s, gradOutput));
+  if (indices)
+    TH_TRY(THNN_(Pool_checkIndices)(state, s, s->out, indices, THNN_(Pool_planeSize)(s->in)));
+  return 0;
+}
+
 /* The 2x2 window with stride 2, no padding, every window inside the input
  * (a time axis, if any, pooled 1 by 1): the case written for speed. */
 static bool THNN_(Pool_is2x2)(const THPoolShape *s, const THPoolWindow *w)

@@ -15,9 +15,7 @@ int THNN_(SpatialAdaptiveAveragePooling_shapeCheck)(THNNState *state, THTensor *
 {
   TH_TRY(THPoolInput(state, 2, input->nDimension, input->size, s));
   TH_TRY(THPoolAdaptiveOutput(state, s, 1, oheight, owidth));
-  if (gradOutput)
-    TH_TRY(THNN_(Pool_checkGradOutput)(state, s, gradOutput));
-  return 0;
+  return THNN_(Pool_checkOutputs)(state, s, gradOutput, NULL);
 }
 
 int THNN_(SpatialAdaptiveAveragePooling_updateOutput)(THNNState *state, THTensor *input, THTensor *output,

@@ -14,9 +14,7 @@ int THNN_(SpatialAveragePooling_shapeCheck)(THNNState *state, THTensor *input, T
   *w = THPoolWindow2d(kW, kH, dW, dH, padW, padH, 1, 1);
   TH_TRY(THPoolInput(state, 2, input->nDimension, input->size, s));
   TH_TRY(THPoolOutputSize(state, s, w, ceil_mode));
-  if (gradOutput)
-    TH_TRY(THNN_(Pool_checkGradOutput)(state, s, gradOutput));
-  return 0;
+  return THNN_(Pool_checkOutputs)(state, s, gradOutput, NULL);
 }
 
 int THNN_(SpatialAveragePooling_updateOutput)(THNNState *state, THTensor *input, THTensor *output,

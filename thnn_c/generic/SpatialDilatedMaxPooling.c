@@ -15,11 +15,7 @@ int THNN_(SpatialDilatedMaxPooling_shapeCheck)(THNNState *state, THTensor *input
   *w = THPoolWindow2d(kW, kH, dW, dH, padW, padH, dilationW, dilationH);
   TH_TRY(THPoolInput(state, 2, input->nDimension, input->size, s));
   TH_TRY(THPoolOutputSize(state, s, w, ceil_mode));
-  if (gradOutput)
-    TH_TRY(THNN_(Pool_checkGradOutput)(state, s, gradOutput));
-  if (indices)
-    TH_TRY(THNN_(Pool_checkIndices)(state, s, s->out, indices, THNN_(Pool_planeSize)(s->in)));
-  return 0;
+  return THNN_(Pool_checkOutputs)(state, s, gradOutput, indices);
 }
 
 int THNN_(SpatialDilatedMaxPooling_updateOutput)(THNNState *state, THTensor *input, THTensor *output,

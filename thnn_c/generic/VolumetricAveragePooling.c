@@ -15,9 +15,7 @@ int THNN_(VolumetricAveragePooling_shapeCheck)(THNNState *state, THTensor *input
   *w = THPoolWindow3d(kT, kW, kH, dT, dW, dH, padT, padW, padH, 1, 1, 1);
   TH_TRY(THPoolInput(state, 3, input->nDimension, input->size, s));
   TH_TRY(THPoolOutputSize(state, s, w, ceil_mode));
-  if (gradOutput)
-    TH_TRY(THNN_(Pool_checkGradOutput)(state, s, gradOutput));
-  return 0;
+  return THNN_(Pool_checkOutputs)(state, s, gradOutput, NULL);
 }
 
 int THNN_(VolumetricAveragePooling_updateOutput)(THNNState *state, THTensor *input, THTensor *output,

@@ -16,11 +16,7 @@ int THNN_(VolumetricDilatedMaxPooling_shapeCheck)(THNNState *state, THTensor *in
   *w = THPoolWindow3d(kT, kW, kH, dT, dW, dH, padT, padW, padH, dilationT, dilationW, dilationH);
   TH_TRY(THPoolInput(state, 3, input->nDimension, input->size, s));
   TH_TRY(THPoolOutputSize(state, s, w, ceil_mode));
-  if (gradOutput)
-    TH_TRY(THNN_(Pool_checkGradOutput)(state, s, gradOutput));
-  if (indices)
-    TH_TRY(THNN_(Pool_checkIndices)(state, s, s->out, indices, THNN_(Pool_planeSize)(s->in)));
-  return 0;
+  return THNN_(Pool_checkOutputs)(state, s, gradOutput, indices);
 }
 
 int THNN_(VolumetricDilatedMaxPooling_updateOutput)(THNNState *state, THTensor *input, THTensor *output,
