@@ -388,6 +388,34 @@ static void THNN_(Pool_avgGradPlane2x2)(const real *go, real *gi, const THPoolSh
     }
 }
 
+/* The plane loop of average pooling over the windows of g: forward (from:
+ * the input, to: the output) or backward (from: gradOutput, to: gradInput),
+ * `to` already sized. */
+static int THNN_(Pool_avgPlanes)(THNNState *state, THTensor *from, THTensor *to, const THPoolShape *s,
+                                 const THPoolGrid *g, THPoolDivisor mode, bool fast2x2, bool backward)
+{
+  THTensor tmp = {0};
+  const THTensor *src = THTensor_(contiguous)(state, from, &tmp);
+  if (!src)
+    return -1;
+  int64_t inPlane = THNN_(Pool_planeSize)(s->in), outPlane = THNN_(Pool_planeSize)(s->out);
+  int64_t fromPlane = backward ? outPlane : inPlane, toPlane = backward ? inPlane : outPlane;
+  for (int64_t p = 0; p < s->batch * s->planes; p++) {
+    const real *a = THTensor_(data)(src) + p * fromPlane;
+    real *b = THTensor_(data)(to) + p * toPlane;
+    if (backward && fast2x2)
+      THNN_(Pool_avgGradPlane2x2)(a, b, s);
+    else if (backward)
+      THNN_(Pool_avgGradPlane)(a, b, s, g, mode);
+    else if (fast2x2)
+      THNN_(Pool_avgPlane2x2)(a, b, s);
+    else
+      THNN_(Pool_avgPlane)(a, b, s, g, mode);
+  }
+  THTensor_(release)(&tmp);
+  return 0;
+}
+
 /* updateOutput of average pooling over the windows of g. */
 static int THNN_(Pool_avgOutput)(THNNState *state, THTensor *input, THTensor *output, const THPoolShape *s,
                                  const THPoolGrid *g, THPoolDivisor mode, bool fast2x2)
@@ -395,21 +423,7 @@ static int THNN_(Pool_avgOutput)(THNNState *state, THTensor *input, THTensor *ou
   int64_t dims[5];
   int n = THPoolDims(s, s->out, dims);
   TH_TRY(THTensor_(resizeNd)(state, output, n, dims));
-  THTensor xTmp = {0};
-  const THTensor *x = THTensor_(contiguous)(state, input, &xTmp);
-  if (!x)
-    return -1;
-  int64_t inPlane = THNN_(Pool_planeSize)(s->in), outPlane = THNN_(Pool_planeSize)(s->out);
-  for (int64_t p = 0; p < s->batch * s->planes; p++) {
-    const real *in = THTensor_(data)(x) + p * inPlane;
-    real *out = THTensor_(data)(output) + p * outPlane;
-    if (fast2x2)
-      THNN_(Pool_avgPlane2x2)(in, out, s);
-    else
-      THNN_(Pool_avgPlane)(in, out, s, g, mode);
-  }
-  THTensor_(release)(&xTmp);
-  return 0;
+  return THNN_(Pool_avgPlanes)(state, input, output, s, g, mode, fast2x2, false);
 }
 
 static int THNN_(Pool_avgGradInput)(THNNState *state, THTensor *input, THTensor *gradOutput, THTensor *gradInput,
@@ -417,21 +431,7 @@ static int THNN_(Pool_avgGradInput)(THNNState *state, THTensor *input, THTensor 
                                     bool fast2x2)
 {
   TH_TRY(THTensor_(resizeAs)(state, gradInput, input));
-  THTensor gTmp = {0};
-  const THTensor *grad = THTensor_(contiguous)(state, gradOutput, &gTmp);
-  if (!grad)
-    return -1;
-  int64_t inPlane = THNN_(Pool_planeSize)(s->in), outPlane = THNN_(Pool_planeSize)(s->out);
-  for (int64_t p = 0; p < s->batch * s->planes; p++) {
-    const real *go = THTensor_(data)(grad) + p * outPlane;
-    real *gi = THTensor_(data)(gradInput) + p * inPlane;
-    if (fast2x2)
-      THNN_(Pool_avgGradPlane2x2)(go, gi, s);
-    else
-      THNN_(Pool_avgGradPlane)(go, gi, s, g, mode);
-  }
-  THTensor_(release)(&gTmp);
-  return 0;
+  return THNN_(Pool_avgPlanes)(state, gradOutput, gradInput, s, g, mode, fast2x2, true);
 }
 
 /* ---------------------------------------------------------------- fractional */
