@@ -29,11 +29,7 @@ int THNN_(SpatialConvolutionMap_shapeCheck)(
   if (iH < kH || iW < kW)
     return THTensor_(shapeError)(state, "input", input, "at least kH=%d high and kW=%d wide", kH, kW);
   *p = (THNNMapPlanes){kH, kW, dH, dW, iH, iW, (iH - kH) / dH + 1, (iW - kW) / dW + 1};
-  if (gradOutput) {
-    int64_t size[4] = {input->size[0], nOutputPlane, p->posH, p->posW};
-    TH_TRY(THTensor_(checkSizes)(state, "gradOutput", gradOutput, input->nDimension, size + !batched));
-  }
-  return 0;
+  return THTensor_(checkImageSizes)(state, "gradOutput", gradOutput, input, nOutputPlane, p->posH, p->posW);
 }
 
 int THNN_(SpatialConvolutionMap_updateOutput)(

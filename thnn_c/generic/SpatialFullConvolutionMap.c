@@ -32,11 +32,7 @@ int THNN_(SpatialFullConvolutionMap_shapeCheck)(
   if (stepsH < 0 || stepsW < 0 || stepsH > INT64_MAX / 4 || stepsW > INT64_MAX / 4)
     return THTensor_(shapeError)(state, "input", input, "small enough for the output size to fit in 64 bits");
   *p = (THNNMapPlanes){kH, kW, dH, dW, stepsH + kH, stepsW + kW, iH, iW};
-  if (gradOutput) {
-    int64_t size[4] = {input->size[0], nOutputPlane, p->imageH, p->imageW};
-    TH_TRY(THTensor_(checkSizes)(state, "gradOutput", gradOutput, input->nDimension, size + !batched));
-  }
-  return 0;
+  return THTensor_(checkImageSizes)(state, "gradOutput", gradOutput, input, nOutputPlane, p->imageH, p->imageW);
 }
 
 int THNN_(SpatialFullConvolutionMap_updateOutput)(
