@@ -434,6 +434,35 @@ static int THNN_(Pool_avgGradInput)(THNNState *state, THTensor *input, THTensor 
   return THNN_(Pool_avgPlanes)(state, gradOutput, gradInput, s, g, mode, fast2x2, true);
 }
 
+/* Average pooling over the windows that w slides over s (the layers with
+ * kernel settings): forward when gradOutput is NULL (result: the output),
+ * else backward (result: gradInput). */
+static int THNN_(Pool_avgWindows)(THNNState *state, THTensor *input, THTensor *gradOutput, THTensor *result,
+                                  const THPoolShape *s, const THPoolWindow *w, bool count_include_pad)
+{
+  THPoolGrid g;
+  THPoolDivisor mode = count_include_pad ? TH_POOL_COUNT_PADDING : TH_POOL_COUNT_INPUT;
+  int rc = THPoolGridWindows(state, &g, s, w);
+  if (rc == 0 && gradOutput)
+    rc = THNN_(Pool_avgGradInput)(state, input, gradOutput, result, s, &g, mode, THNN_(Pool_is2x2)(s, w));
+  else if (rc == 0)
+    rc = THNN_(Pool_avgOutput)(state, input, result, s, &g, mode, THNN_(Pool_is2x2)(s, w));
+  THPoolGridFree(&g);
+  return rc;
+}
+
+/* Max pooling's forward pass over the windows that w slides over s. */
+static int THNN_(Pool_maxWindows)(THNNState *state, THTensor *input, THTensor *output, THIndexTensor *indices,
+                                  const THPoolShape *s, const THPoolWindow *w)
+{
+  THPoolGrid g;
+  int rc = THPoolGridWindows(state, &g, s, w);
+  if (rc == 0)
+    rc = THNN_(Pool_maxOutput)(state, input, output, indices, s, &g, THNN_(Pool_is2x2)(s, w));
+  THPoolGridFree(&g);
+  return rc;
+}
+
 /* ---------------------------------------------------------------- fractional */
 
 /* The window starts along one axis for a sample u in [0, 1), as Torch7 and

@@ -23,16 +23,9 @@ int THNN_(SpatialAveragePooling_updateOutput)(THNNState *state, THTensor *input,
 {
   THPoolShape s;
   THPoolWindow w;
-  THPoolGrid g;
   TH_TRY(THNN_(SpatialAveragePooling_shapeCheck)(state, input, NULL, kW, kH, dW, dH, padW, padH, ceil_mode,
                                                  &s, &w));
-  int rc = THPoolGridWindows(state, &g, &s, &w);
-  if (rc == 0)
-    rc = THNN_(Pool_avgOutput)(state, input, output, &s, &g,
-                               count_include_pad ? TH_POOL_COUNT_PADDING : TH_POOL_COUNT_INPUT,
-                               THNN_(Pool_is2x2)(&s, &w));
-  THPoolGridFree(&g);
-  return rc;
+  return THNN_(Pool_avgWindows)(state, input, NULL, output, &s, &w, count_include_pad);
 }
 
 int THNN_(SpatialAveragePooling_updateGradInput)(THNNState *state, THTensor *input, THTensor *gradOutput,
@@ -41,16 +34,9 @@ int THNN_(SpatialAveragePooling_updateGradInput)(THNNState *state, THTensor *inp
 {
   THPoolShape s;
   THPoolWindow w;
-  THPoolGrid g;
   TH_TRY(THNN_(SpatialAveragePooling_shapeCheck)(state, input, gradOutput, kW, kH, dW, dH, padW, padH,
                                                  ceil_mode, &s, &w));
-  int rc = THPoolGridWindows(state, &g, &s, &w);
-  if (rc == 0)
-    rc = THNN_(Pool_avgGradInput)(state, input, gradOutput, gradInput, &s, &g,
-                                  count_include_pad ? TH_POOL_COUNT_PADDING : TH_POOL_COUNT_INPUT,
-                                  THNN_(Pool_is2x2)(&s, &w));
-  THPoolGridFree(&g);
-  return rc;
+  return THNN_(Pool_avgWindows)(state, input, gradOutput, gradInput, &s, &w, count_include_pad);
 }
 
 #endif

@@ -25,14 +25,9 @@ int THNN_(SpatialDilatedMaxPooling_updateOutput)(THNNState *state, THTensor *inp
 {
   THPoolShape s;
   THPoolWindow w;
-  THPoolGrid g;
   TH_TRY(THNN_(SpatialDilatedMaxPooling_shapeCheck)(state, input, NULL, NULL, kW, kH, dW, dH, padW, padH,
                                                     dilationW, dilationH, ceil_mode, &s, &w));
-  int rc = THPoolGridWindows(state, &g, &s, &w);
-  if (rc == 0)
-    rc = THNN_(Pool_maxOutput)(state, input, output, indices, &s, &g, THNN_(Pool_is2x2)(&s, &w));
-  THPoolGridFree(&g);
-  return rc;
+  return THNN_(Pool_maxWindows)(state, input, output, indices, &s, &w);
 }
 
 int THNN_(SpatialDilatedMaxPooling_updateGradInput)(THNNState *state, THTensor *input, THTensor *gradOutput,

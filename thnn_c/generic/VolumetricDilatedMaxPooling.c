@@ -26,15 +26,10 @@ int THNN_(VolumetricDilatedMaxPooling_updateOutput)(THNNState *state, THTensor *
 {
   THPoolShape s;
   THPoolWindow w;
-  THPoolGrid g;
   TH_TRY(THNN_(VolumetricDilatedMaxPooling_shapeCheck)(state, input, NULL, NULL, kT, kW, kH, dT, dW, dH,
                                                        padT, padW, padH, dilationT, dilationW, dilationH,
                                                        ceil_mode, &s, &w));
-  int rc = THPoolGridWindows(state, &g, &s, &w);
-  if (rc == 0)
-    rc = THNN_(Pool_maxOutput)(state, input, output, indices, &s, &g, THNN_(Pool_is2x2)(&s, &w));
-  THPoolGridFree(&g);
-  return rc;
+  return THNN_(Pool_maxWindows)(state, input, output, indices, &s, &w);
 }
 
 int THNN_(VolumetricDilatedMaxPooling_updateGradInput)(THNNState *state, THTensor *input, THTensor *gradOutput,
