@@ -435,30 +435,32 @@ static int THNN_(Pool_avgGradInput)(THNNState *state, THTensor *input, THTensor 
 }
 
 /* Average pooling over the windows that w slides over s (the layers with
- * kernel settings): forward when gradOutput is NULL (result: the output),
- * else backward (result: gradInput). */
-static int THNN_(Pool_avgWindows)(THNNState *state, THTensor *input, THTensor *gradOutput, THTensor *result,
-                                  const THPoolShape *s, const THPoolWindow *w, bool count_include_pad)
+ * kernel settings), or with w NULL over the adaptive windows of s; mode
+ * says what a window's sum is divided by.  Forward when gradOutput is NULL
+ * (result: the output), else backward (result: gradInput). */
+static int THNN_(Pool_average)(THNNState *state, THTensor *input, THTensor *gradOutput, THTensor *result,
+                               const THPoolShape *s, const THPoolWindow *w, THPoolDivisor mode)
 {
   THPoolGrid g;
-  THPoolDivisor mode = count_include_pad ? TH_POOL_COUNT_PADDING : TH_POOL_COUNT_INPUT;
-  int rc = THPoolGridWindows(state, &g, s, w);
+  int rc = w ? THPoolGridWindows(state, &g, s, w) : THPoolGridAdaptive(state, &g, s);
+  bool fast2x2 = w && THNN_(Pool_is2x2)(s, w);
   if (rc == 0 && gradOutput)
-    rc = THNN_(Pool_avgGradInput)(state, input, gradOutput, result, s, &g, mode, THNN_(Pool_is2x2)(s, w));
+    rc = THNN_(Pool_avgGradInput)(state, input, gradOutput, result, s, &g, mode, fast2x2);
   else if (rc == 0)
-    rc = THNN_(Pool_avgOutput)(state, input, result, s, &g, mode, THNN_(Pool_is2x2)(s, w));
+    rc = THNN_(Pool_avgOutput)(state, input, result, s, &g, mode, fast2x2);
   THPoolGridFree(&g);
   return rc;
 }
 
-/* Max pooling's forward pass over the windows that w slides over s. */
-static int THNN_(Pool_maxWindows)(THNNState *state, THTensor *input, THTensor *output, THIndexTensor *indices,
-                                  const THPoolShape *s, const THPoolWindow *w)
+/* Max pooling's forward pass over the windows that w slides over s, or with
+ * w NULL over the adaptive windows of s. */
+static int THNN_(Pool_max)(THNNState *state, THTensor *input, THTensor *output, THIndexTensor *indices,
+                           const THPoolShape *s, const THPoolWindow *w)
 {
   THPoolGrid g;
-  int rc = THPoolGridWindows(state, &g, s, w);
+  int rc = w ? THPoolGridWindows(state, &g, s, w) : THPoolGridAdaptive(state, &g, s);
   if (rc == 0)
-    rc = THNN_(Pool_maxOutput)(state, input, output, indices, s, &g, THNN_(Pool_is2x2)(s, w));
+    rc = THNN_(Pool_maxOutput)(state, input, output, indices, s, &g, w && THNN_(Pool_is2x2)(s, w));
   THPoolGridFree(&g);
   return rc;
 }

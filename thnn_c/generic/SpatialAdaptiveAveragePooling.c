@@ -22,13 +22,8 @@ int THNN_(SpatialAdaptiveAveragePooling_updateOutput)(THNNState *state, THTensor
                                                       int owidth, int oheight)
 {
   THPoolShape s;
-  THPoolGrid g;
   TH_TRY(THNN_(SpatialAdaptiveAveragePooling_shapeCheck)(state, input, NULL, owidth, oheight, &s));
-  int rc = THPoolGridAdaptive(state, &g, &s);
-  if (rc == 0)
-    rc = THNN_(Pool_avgOutput)(state, input, output, &s, &g, TH_POOL_ADAPTIVE, false);
-  THPoolGridFree(&g);
-  return rc;
+  return THNN_(Pool_average)(state, input, NULL, output, &s, NULL, TH_POOL_ADAPTIVE);
 }
 
 int THNN_(SpatialAdaptiveAveragePooling_updateGradInput)(THNNState *state, THTensor *input,
@@ -36,13 +31,8 @@ int THNN_(SpatialAdaptiveAveragePooling_updateGradInput)(THNNState *state, THTen
                                                          int owidth, int oheight)
 {
   THPoolShape s;
-  THPoolGrid g;
   TH_TRY(THNN_(SpatialAdaptiveAveragePooling_shapeCheck)(state, input, gradOutput, owidth, oheight, &s));
-  int rc = THPoolGridAdaptive(state, &g, &s);
-  if (rc == 0)
-    rc = THNN_(Pool_avgGradInput)(state, input, gradOutput, gradInput, &s, &g, TH_POOL_ADAPTIVE, false);
-  THPoolGridFree(&g);
-  return rc;
+  return THNN_(Pool_average)(state, input, gradOutput, gradInput, &s, NULL, TH_POOL_ADAPTIVE);
 }
 
 #endif

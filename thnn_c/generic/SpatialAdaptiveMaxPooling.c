@@ -22,13 +22,8 @@ int THNN_(SpatialAdaptiveMaxPooling_updateOutput)(THNNState *state, THTensor *in
                                                   THIndexTensor *indices, int owidth, int oheight)
 {
   THPoolShape s;
-  THPoolGrid g;
   TH_TRY(THNN_(SpatialAdaptiveMaxPooling_shapeCheck)(state, input, NULL, NULL, owidth, oheight, &s));
-  int rc = THPoolGridAdaptive(state, &g, &s);
-  if (rc == 0)
-    rc = THNN_(Pool_maxOutput)(state, input, output, indices, &s, &g, false);
-  THPoolGridFree(&g);
-  return rc;
+  return THNN_(Pool_max)(state, input, output, indices, &s, NULL);
 }
 
 int THNN_(SpatialAdaptiveMaxPooling_updateGradInput)(THNNState *state, THTensor *input, THTensor *gradOutput,

@@ -25,7 +25,8 @@ int THNN_(SpatialAveragePooling_updateOutput)(THNNState *state, THTensor *input,
   THPoolWindow w;
   TH_TRY(THNN_(SpatialAveragePooling_shapeCheck)(state, input, NULL, kW, kH, dW, dH, padW, padH, ceil_mode,
                                                  &s, &w));
-  return THNN_(Pool_avgWindows)(state, input, NULL, output, &s, &w, count_include_pad);
+  return THNN_(Pool_average)(state, input, NULL, output, &s, &w,
+                             count_include_pad ? TH_POOL_COUNT_PADDING : TH_POOL_COUNT_INPUT);
 }
 
 int THNN_(SpatialAveragePooling_updateGradInput)(THNNState *state, THTensor *input, THTensor *gradOutput,
@@ -36,7 +37,8 @@ int THNN_(SpatialAveragePooling_updateGradInput)(THNNState *state, THTensor *inp
   THPoolWindow w;
   TH_TRY(THNN_(SpatialAveragePooling_shapeCheck)(state, input, gradOutput, kW, kH, dW, dH, padW, padH,
                                                  ceil_mode, &s, &w));
-  return THNN_(Pool_avgWindows)(state, input, gradOutput, gradInput, &s, &w, count_include_pad);
+  return THNN_(Pool_average)(state, input, gradOutput, gradInput, &s, &w,
+                             count_include_pad ? TH_POOL_COUNT_PADDING : TH_POOL_COUNT_INPUT);
 }
 
 #endif

@@ -27,7 +27,7 @@ int THNN_(SpatialDilatedMaxPooling_updateOutput)(THNNState *state, THTensor *inp
   THPoolWindow w;
   TH_TRY(THNN_(SpatialDilatedMaxPooling_shapeCheck)(state, input, NULL, NULL, kW, kH, dW, dH, padW, padH,
                                                     dilationW, dilationH, ceil_mode, &s, &w));
-  return THNN_(Pool_maxWindows)(state, input, output, indices, &s, &w);
+  return THNN_(Pool_max)(state, input, output, indices, &s, &w);
 }
 
 int THNN_(SpatialDilatedMaxPooling_updateGradInput)(THNNState *state, THTensor *input, THTensor *gradOutput,

@@ -27,7 +27,8 @@ int THNN_(VolumetricAveragePooling_updateOutput)(THNNState *state, THTensor *inp
   THPoolWindow w;
   TH_TRY(THNN_(VolumetricAveragePooling_shapeCheck)(state, input, NULL, kT, kW, kH, dT, dW, dH,
                                                     padT, padW, padH, ceil_mode, &s, &w));
-  return THNN_(Pool_avgWindows)(state, input, NULL, output, &s, &w, count_include_pad);
+  return THNN_(Pool_average)(state, input, NULL, output, &s, &w,
+                             count_include_pad ? TH_POOL_COUNT_PADDING : TH_POOL_COUNT_INPUT);
 }
 
 int THNN_(VolumetricAveragePooling_updateGradInput)(THNNState *state, THTensor *input, THTensor *gradOutput,
@@ -39,7 +40,8 @@ int THNN_(VolumetricAveragePooling_updateGradInput)(THNNState *state, THTensor *
   THPoolWindow w;
   TH_TRY(THNN_(VolumetricAveragePooling_shapeCheck)(state, input, gradOutput, kT, kW, kH, dT, dW, dH,
                                                     padT, padW, padH, ceil_mode, &s, &w));
-  return THNN_(Pool_avgWindows)(state, input, gradOutput, gradInput, &s, &w, count_include_pad);
+  return THNN_(Pool_average)(state, input, gradOutput, gradInput, &s, &w,
+                             count_include_pad ? TH_POOL_COUNT_PADDING : TH_POOL_COUNT_INPUT);
 }
 
 #endif

@@ -29,7 +29,7 @@ int THNN_(VolumetricDilatedMaxPooling_updateOutput)(THNNState *state, THTensor *
   TH_TRY(THNN_(VolumetricDilatedMaxPooling_shapeCheck)(state, input, NULL, NULL, kT, kW, kH, dT, dW, dH,
                                                        padT, padW, padH, dilationT, dilationW, dilationH,
                                                        ceil_mode, &s, &w));
-  return THNN_(Pool_maxWindows)(state, input, output, indices, &s, &w);
+  return THNN_(Pool_max)(state, input, output, indices, &s, &w);
 }
 
 int THNN_(VolumetricDilatedMaxPooling_updateGradInput)(THNNState *state, THTensor *input, THTensor *gradOutput,
