@@ -14,6 +14,7 @@ if sys.path[0] != ROOT:
     sys.path.insert(0, ROOT)
 
 import nn_legacy  # noqa: E402  (after the path fix on purpose)
+from cuda_devices import DEVICES, device_named  # noqa: E402
 from skip_guard import SkipGuard  # noqa: E402
 
 
@@ -39,3 +40,10 @@ def registry():
     yield
     _REGISTERED.clear()
     _REGISTERED.update(saved)
+
+
+@pytest.fixture(params=DEVICES)
+def dev(request):
+    """The device of a CUDA test: the emulator, and the GPU where there is one
+    (tests/cuda_devices.py)."""
+    return device_named(request.param)

@@ -14,8 +14,8 @@ import numpy as np
 
 import thnn
 from layer_checks import (assert_input_jacobian, assert_parameter_jacobians, check_acc_update,
-                          check_batch_equals_samples, check_buffer_reuse, check_float32,
-                          check_noncontiguous, check_pickle, torch_or_skip)
+                          check_batch_equals_samples, check_buffer_reuse, check_float32, check_noncontiguous,
+                          check_pickle, torch_or_skip)
 
 
 # ---------------------------------------------------------------- loops
@@ -97,6 +97,13 @@ def assert_module_matches(m, x, g, want_out, want_gin, want_gw, want_gb, rtol=1e
                                    err_msg="gradBias")
     else:
         assert m.gradBias is None
+
+
+def assert_module_matches_torch(m, fn, x, g, rtol=1e-12, atol=1e-13):
+    """assert_module_matches against torch autograd of fn(input, weight, bias)
+    (bias None for a module without one)."""
+    out, gin, (gw, gb) = torch_reference(fn, x, [m.weight, m.bias], g)
+    assert_module_matches(m, x, g, out, gin, gw, gb, rtol, atol)
 
 
 # ---------------------------------------------------------------- properties

@@ -15,6 +15,7 @@ files choose shapes and call them.  The tolerances are the project's:
 import contextlib
 import pickle
 import re
+import warnings
 
 import numpy as np
 import pytest
@@ -31,6 +32,14 @@ BATCH_RTOL = 1e-12
 def uniform(shape, seed=0, low=-2.0, high=2.0):
     """float64 input drawn from U(low, high), the same for the same seed."""
     return np.random.default_rng(seed).uniform(low, high, size=shape)
+
+
+def with_zeros(shape, seed=1):
+    """uniform(shape, seed) with every fourth element (from the first) exactly
+    0: an input that sits on the kink of ReLU, Abs and their kin."""
+    x = uniform(shape, seed)
+    x.reshape(-1)[::4] = 0.0
+    return x
 
 
 def classes(n, n_classes, seed=0):
@@ -70,6 +79,44 @@ def assert_criterion_gradient(criterion, x, target):
     report = jacobian.testCriterion(criterion, x, target, perturbation=STEP)
     assert report < JACOBIAN_TOL, report
     return report
+
+
+def check_criterion_values(criterion, x, target, loss, gradInput, rtol=1e-14, grad_tol=None):
+    """criterion.forward(x, target) is a Python float close to loss (rtol),
+    and criterion.backward(x, target) close to gradInput within grad_tol
+    ((rtol, atol); default rtol alone)."""
+    value = criterion.forward(x, target)
+    assert isinstance(value, float), type(value)
+    np.testing.assert_allclose(value, loss, rtol=rtol, err_msg="loss")
+    grad_rtol, grad_atol = grad_tol or (rtol, 0)
+    np.testing.assert_allclose(criterion.backward(x, target), gradInput, rtol=grad_rtol, atol=grad_atol,
+                               err_msg="gradInput")
+
+
+def check_criterion_matches_torch(criterion, loss_fn, x, target, rtol=1e-14, grad_tol=None):
+    """check_criterion_values against torch autograd of loss_fn(input, target)
+    in float64 (target passed as a tensor)."""
+    torch = torch_or_skip()
+    tx = torch.from_numpy(x.copy()).requires_grad_(True)
+    tl = loss_fn(tx, torch.from_numpy(target))
+    tl.backward()
+    check_criterion_values(criterion, x, target, tl.item(), tx.grad.numpy(), rtol, grad_tol)
+
+
+def check_element_count_mismatch(criterion, x, target, sizes, *kernel_args):
+    """A pointwise criterion's kernels only count elements and refuse a target
+    of another count (sizes: "(<input>), got <target>", as the kernel words
+    them); the module refuses the target's shape before the kernels run.
+    kernel_args follow (input, target, output, sizeAverage) in each call."""
+    import thnn
+    name = type(criterion).__name__
+    msg = "target must be the same number of elements as input " + sizes
+    for verb in ("updateOutput", "updateGradInput"):
+        with raises_exactly(thnn.THNNError, f"{name}_{verb}: {msg}"):
+            getattr(thnn.Double, f"{name}_{verb}")(x, target, None, True, *kernel_args)
+    for call in (criterion.forward, criterion.backward):
+        with pytest.raises(ValueError, match=rf"^{name}: target must have the shape of input \["):
+            call(x, target)
 
 
 def check_acc_update(module, x, gradOutput, lr=0.1):
@@ -315,12 +362,18 @@ def check_nan_propagates(module, x, index, nan_mask, gradOutput):
     np.testing.assert_array_equal(grad[~nan_mask], clean_grad[~nan_mask])
 
 
+def check_nan_at(module, x, index, gradOutput):
+    """check_nan_propagates for an elementwise layer: a NaN at x[index] makes
+    that one output NaN and leaves every other output and gradInput alone."""
+    mask = np.zeros(x.shape, dtype=bool)
+    mask[index] = True
+    check_nan_propagates(module, x, index, mask, gradOutput)
+
+
 # ---------------------------------------------------------------- bad input
-def check_bad_arrays(module, x, gradOutput, kernel):
-    """The classes of bad array every module refuses with a TypeError naming
-    the layer or kernel: lists, integer arrays, a float dtype other than
-    float32/float64, and a gradOutput of the other float precision.
-    `kernel` is the THNN prefix of the module's kernels ("Threshold" for ReLU)."""
+def check_bad_input_arrays(module, x):
+    """A list, an integer array and a float16 array as input are refused with
+    a TypeError naming the layer."""
     layer = type(module).__name__
     with raises_exactly(TypeError, f"{layer}: input must be a numpy array, got list"):
         module.forward(x.tolist())
@@ -328,6 +381,14 @@ def check_bad_arrays(module, x, gradOutput, kernel):
         module.forward(x.astype(np.int64))
     with raises_exactly(TypeError, f"{layer}: input must be float32 or float64, got float16"):
         module.forward(x.astype(np.float16))
+
+
+def check_bad_arrays(module, x, gradOutput, kernel):
+    """The classes of bad array every module refuses with a TypeError naming
+    the layer or kernel: lists, integer arrays, a float dtype other than
+    float32/float64, and a gradOutput of the other float precision.
+    `kernel` is the THNN prefix of the module's kernels ("Threshold" for ReLU)."""
+    check_bad_input_arrays(module, x)
     module.forward(x)
     with raises_exactly(TypeError, f"{kernel}_updateGradInput: gradOutput must be a numpy array, got list"):
         module.backward(x, gradOutput.tolist())
@@ -354,6 +415,64 @@ def torch_forward_backward(fn, x, gradOutput):
     ty = fn(tx)
     ty.backward(torch.from_numpy(np.array(gradOutput, dtype=np.float64)))
     return ty.detach().numpy(), tx.grad.numpy()
+
+
+def assert_close_or_equal(value, reference, tol, err_msg=""):
+    """tol None: equal to the last bit; (rtol, atol): np.testing.assert_allclose."""
+    if tol is None:
+        np.testing.assert_array_equal(value, reference, err_msg=err_msg)
+    else:
+        np.testing.assert_allclose(value, reference, rtol=tol[0], atol=tol[1], err_msg=err_msg)
+
+
+def check_forward_backward(module, x, gradOutput, out, gradInput, out_tol=None, grad_tol=None):
+    """module.forward(x) against out and module.backward(x, gradOutput) against
+    gradInput, each within its tolerance (None: exactly, or (rtol, atol))."""
+    assert_close_or_equal(module.forward(x), out, out_tol, "output")
+    assert_close_or_equal(module.backward(x, gradOutput), gradInput, grad_tol, "gradInput")
+
+
+def check_matches_torch(module, fn, x, gradOutput, out_tol=None, grad_tol=None):
+    """check_forward_backward against torch autograd through fn (float64)."""
+    out, gin = torch_forward_backward(fn, x, gradOutput)
+    check_forward_backward(module, x, gradOutput, out, gin, out_tol, grad_tol)
+
+
+def check_own_output_as_input(module, x, twice, tol=None):
+    """module.forward on its own output array: a new array, the first output
+    left as it was, and twice (the layer applied twice) within tol."""
+    y = module.forward(x)
+    kept = y.copy()
+    z = module.forward(y)
+    assert z is not y
+    np.testing.assert_array_equal(y, kept)
+    assert_close_or_equal(z, twice(kept), tol)
+
+
+def check_table_matches_torch(module, fn, table, gradOutput, out_tol=None, grad_tols=None):
+    """A table module against torch autograd of fn(*table) (float64): the
+    output within out_tol and gradInput[i] within grad_tols[i] (a single
+    tolerance serves every entry; None: exactly, or (rtol, atol))."""
+    torch = torch_or_skip()
+    leaves = [torch.from_numpy(np.array(x, dtype=np.float64)).requires_grad_(True) for x in table]
+    out = fn(*leaves)
+    out.backward(torch.from_numpy(np.array(gradOutput, dtype=np.float64)))
+    assert_close_or_equal(module.forward(table), out.detach().numpy(), out_tol, "output")
+    got = module.backward(table, gradOutput)
+    tols = grad_tols if isinstance(grad_tols, list) else [grad_tols] * len(table)
+    for i, (grad, leaf, tol) in enumerate(zip(got, leaves, tols, strict=True)):
+        assert_close_or_equal(grad, leaf.grad.numpy(), tol, f"gradInput[{i}]")
+
+
+def forward_backward_silently(module, x, gradOutput=None):
+    """(output, gradInput) of module on x with every numpy warning an error:
+    saturating and overflowing inputs must give IEEE values quietly.
+    gradOutput defaults to ones."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        out = module.forward(x)
+        grad = module.backward(x, np.ones(x.shape) if gradOutput is None else gradOutput)
+    return out, grad
 
 
 # ---------------------------------------------------------------- hypothesis

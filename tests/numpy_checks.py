@@ -3,7 +3,7 @@ on top of layer_checks.py.  Those modules call no kernel, so their errors
 name the layer itself, not a THNN kernel."""
 import numpy as np
 
-from layer_checks import raises_exactly
+from layer_checks import check_bad_input_arrays, raises_exactly
 
 
 def check_bad_arrays_numpy(module, x, gradOutput, describe_output=None):
@@ -13,12 +13,7 @@ def check_bad_arrays_numpy(module, x, gradOutput, describe_output=None):
     the shape message names the output's shape, when gradOutput is checked
     against the output ("[4, 5] like the output"); by default the input."""
     layer = type(module).__name__
-    with raises_exactly(TypeError, f"{layer}: input must be a numpy array, got list"):
-        module.forward(x.tolist())
-    with raises_exactly(TypeError, f"{layer}: input must be float32 or float64, got int64"):
-        module.forward(x.astype(np.int64))
-    with raises_exactly(TypeError, f"{layer}: input must be float32 or float64, got float16"):
-        module.forward(x.astype(np.float16))
+    check_bad_input_arrays(module, x)
     expected = module.clone().forward(x).copy()
     module.forward(x)
     with raises_exactly(TypeError, f"{layer}: gradOutput must be a numpy array, got list"):

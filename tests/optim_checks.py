@@ -7,6 +7,9 @@ summation order in a dot product, a fused multiply-add), so the tolerance
 is ``TORCH_ATOL`` = 1e-12 on the iterates, whose size is about 1.
 """
 import numpy as np
+import pytest
+
+from layer_checks import raises_exactly
 
 TORCH_ATOL = 1e-12
 START = (1.5, 1.5)          # the starting point PyTorch's legacy tests used
@@ -23,6 +26,11 @@ def rosenbrock(x):
     g[:-1] = -400 * head * (tail - head ** 2) - 2 * (1 - head)
     g[1:] += 200 * (tail - head ** 2)
     return f, g
+
+
+def half_square(x):
+    """f = |x|^2 / 2, whose gradient is x itself: steps are easy to do by hand."""
+    return 0.5 * float(x @ x), x.copy()
 
 
 def quadratic(diagonal, center):
@@ -107,3 +115,53 @@ def set_group(**values_at):
             for key, value_at in values_at.items():
                 group[key] = value_at(k)
     return before_step
+
+
+# ---------------------------------------------------------------- checks every method shares
+def check_matches_torch(method, config, optimizer, kwargs, steps):
+    """method with config and torch.optim.<optimizer>(**kwargs) take the same
+    path down Rosenbrock's valley for `steps` steps."""
+    torch = pytest.importorskip("torch")
+    ours, _, _ = run(method, config, steps)
+    theirs, _, _ = torch_run(torch, lambda p: getattr(torch.optim, optimizer)(p, **kwargs), steps)
+    assert_same_path(ours, theirs)
+
+
+def check_weight_decay_is_l2(method, config, wd=0.1):
+    """config plus weightDecay wd takes the same 20 steps, to the last bit,
+    as config on f + wd/2 |x|^2."""
+    f = quadratic([1.0, 3.0], [2.0, -1.0])
+
+    def with_l2(x):
+        value, g = f(x)
+        return value + 0.5 * wd * float(x @ x), g + wd * x
+
+    decayed, _, _ = run(method, dict(config, weightDecay=wd), 20, opfunc=f)
+    explicit, _, _ = run(method, config, 20, opfunc=with_l2)
+    np.testing.assert_array_equal(decayed, explicit)
+
+
+def check_converges(method, config, steps, atol, diagonal=(1.0, 100.0)):
+    """From the origin, `steps` steps reach the minimum (3, -2) of a quadratic
+    bowl with this diagonal, within atol."""
+    f = quadratic(list(diagonal), [3.0, -2.0])
+    path, _, _ = run(method, config, steps, opfunc=f, start=(0.0, 0.0))
+    np.testing.assert_allclose(path[-1], [3.0, -2.0], atol=atol)
+
+
+def check_converges_annealed(method, lr0, steps, atol):
+    """The same for a method without learningRateDecay, annealed by hand as
+    its users do: learningRate lr0 / (1 + 0.01 k) at step k."""
+    f = quadratic([1.0, 100.0], [3.0, -2.0])
+    x, state = np.zeros(2), {}
+    for k in range(steps):
+        method(f, x, {"learningRate": lr0 / (1 + 0.01 * k)}, state)
+    np.testing.assert_allclose(x, [3.0, -2.0], atol=atol)
+
+
+def check_bad_config(method, config, message):
+    """method refuses config with a ValueError saying message, and leaves x alone."""
+    x = np.array([1.0, -2.0])
+    with raises_exactly(ValueError, message):
+        method(half_square, x, config)
+    np.testing.assert_array_equal(x, [1.0, -2.0])

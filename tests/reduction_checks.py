@@ -4,7 +4,7 @@ passes, each test file giving its module and numpy reference."""
 import numpy as np
 
 from layer_checks import (check_batch_equals_samples, check_buffer_reuse, check_float32, check_noncontiguous,
-                          check_pickle, raises_exactly, uniform)
+                          check_pickle, raises_exactly, torch_or_skip, uniform)
 from numpy_checks import check_bad_arrays_numpy, from_torch7
 
 # (dimension, nInputDims, input shape) -> the numpy axis reduced
@@ -20,6 +20,32 @@ DIMS = {
 
 def out_shape(shape, axis):
     return shape[:axis] + shape[axis + 1:] if len(shape) > 1 else (1,)
+
+
+def check_extreme_matches_numpy(m, x, axis, extreme, arg_extreme):
+    """Max or Min m along the numpy axis: the values extreme(x), their 0-based
+    positions arg_extreme(x) in m.indices, and gradOutput put back at exactly
+    those positions."""
+    shape = out_shape(x.shape, axis)
+    np.testing.assert_array_equal(m.forward(x), extreme(x, axis=axis).reshape(shape))
+    np.testing.assert_array_equal(m.indices, arg_extreme(x, axis=axis).reshape(shape))
+    g = uniform(shape, 2)
+    expected = np.zeros_like(x)
+    np.put_along_axis(expected, np.expand_dims(arg_extreme(x, axis=axis), axis),
+                      np.expand_dims(g.reshape(extreme(x, axis=axis).shape), axis), axis)
+    np.testing.assert_array_equal(m.backward(x, g), expected)
+
+
+def check_extreme_matches_torch(m, torch_fn, dim, x, g):
+    """Max or Min m against torch.max / torch.min along dim: values, indices
+    and gradInput, to the last bit."""
+    torch = torch_or_skip()
+    tx = torch.from_numpy(x.copy()).requires_grad_(True)
+    values, indices = torch_fn(tx, dim)
+    values.backward(torch.from_numpy(g))
+    np.testing.assert_array_equal(m.forward(x), values.detach().numpy())
+    np.testing.assert_array_equal(m.indices, indices.numpy())
+    np.testing.assert_array_equal(m.backward(x, g), tx.grad.numpy())
 
 
 def check_reduction(make, name):

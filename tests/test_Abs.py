@@ -4,23 +4,16 @@ import pytest
 
 import nn_legacy as nn
 from activation_checks import check_any_layout
-from layer_checks import (assert_input_jacobian, check_nan_propagates, torch_forward_backward, torch_or_skip, uniform)
+from layer_checks import (assert_input_jacobian, check_forward_backward, check_matches_torch, check_nan_at,
+                          torch_or_skip, uniform, with_zeros)
 
 SHAPES = [(7,), (4, 5), (2, 3, 4), (2, 2, 2, 3)]
 
 
-def input_with_zeros(shape, seed=1):
-    x = uniform(shape, seed)
-    x.reshape(-1)[::4] = 0.0
-    return x
-
-
 @pytest.mark.parametrize("shape", SHAPES, ids=str)
 def test_matches_numpy(shape):
-    m = nn.Abs()
-    x, g = input_with_zeros(shape), uniform(shape, 2)
-    np.testing.assert_array_equal(m.forward(x), np.abs(x))
-    np.testing.assert_array_equal(m.backward(x, g), np.where(x >= 0, g, -g))
+    x, g = with_zeros(shape), uniform(shape, 2)
+    check_forward_backward(nn.Abs(), x, g, np.abs(x), np.where(x >= 0, g, -g))
 
 
 def test_gradient_at_zero_is_torch7s_plus_one():
@@ -33,25 +26,19 @@ def test_gradient_at_zero_is_torch7s_plus_one():
 @pytest.mark.parametrize("shape", SHAPES, ids=str)
 def test_matches_torch(shape):
     torch = torch_or_skip()
-    x, g = uniform(shape, 1), uniform(shape, 2)  # no zeros: torch's sign(0) is 0
-    out, gin = torch_forward_backward(torch.abs, x, g)
-    m = nn.Abs()
-    np.testing.assert_array_equal(m.forward(x), out)
-    np.testing.assert_array_equal(m.backward(x, g), gin)
+    # no zeros: torch's sign(0) is 0
+    check_matches_torch(nn.Abs(), torch.abs, uniform(shape, 1), uniform(shape, 2))
 
 
 @pytest.mark.parametrize("shape", [(6,), (3, 4), (2, 3, 2)], ids=str)
 def test_jacobian_away_from_the_kink(shape):
-    x = input_with_zeros(shape, 3)
+    x = with_zeros(shape, 3)
     report = assert_input_jacobian(nn.Abs(), x, kinks=(0,))
     assert report.skipped == np.count_nonzero(x == 0) > 0
 
 
 def test_nan_propagates():
-    x = uniform((3, 4), 1)
-    mask = np.zeros(x.shape, dtype=bool)
-    mask[2, 0] = True
-    check_nan_propagates(nn.Abs(), x, (2, 0), mask, uniform((3, 4), 2))
+    check_nan_at(nn.Abs(), uniform((3, 4), 1), (2, 0), uniform((3, 4), 2))
 
 
 @pytest.mark.slow

@@ -3,7 +3,7 @@ import numpy as np
 import pytest
 
 import nn_legacy as nn
-from layer_checks import (torch_forward_backward, torch_or_skip, uniform)
+from layer_checks import check_matches_torch, torch_or_skip, uniform
 from numpy_checks import check_bad_arrays_numpy, check_in_place
 
 SHAPES = [(7,), (4, 5), (2, 3, 4)]
@@ -21,11 +21,7 @@ def test_matches_numpy(shape):
 
 def test_matches_torch():
     torch_or_skip()
-    x, g = uniform((4, 5), 1), uniform((4, 5), 2)
-    out, gin = torch_forward_backward(lambda t: t + (-3.25), x, g)
-    m = nn.AddConstant(-3.25)
-    np.testing.assert_array_equal(m.forward(x), out)
-    np.testing.assert_array_equal(m.backward(x, g), gin)
+    check_matches_torch(nn.AddConstant(-3.25), lambda t: t + (-3.25), uniform((4, 5), 1), uniform((4, 5), 2))
 
 
 def test_in_place_adds_into_the_input_and_restores_it_going_back():

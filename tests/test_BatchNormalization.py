@@ -1,57 +1,78 @@
 """nn_legacy.BatchNormalization and the BatchNormalization_* kernels on
 [batch, n] input (the spatial and volumetric modules have their own files;
-the checks are shared, in batchnorm_checks.py)."""
+the checks are shared, in batchnorm_checks.py, and run for the three over
+FAMILY here)."""
 import numpy as np
 import pytest
 
 import nn_legacy as nn
 import thnn
-from batchnorm_checks import (EPS, check_bad_input, check_defaults, check_generic, check_jacobians,
-                              check_matches_numpy, check_matches_torch, check_nan_stays_in_its_channel,
-                              check_one_sample_in_evaluation, inputs, make)
+from batchnorm_checks import (EPS, check_bad_input, check_defaults, check_generic, check_jacobians, check_matches_numpy,
+                              check_matches_torch, check_nan_stays_in_its_channel, check_one_sample_in_evaluation,
+                              inputs, make)
 from layer_checks import raises_exactly, uniform
 
 SHAPE = (6, 3)
 MODES = [True, False]
 MODE_IDS = ["training", "evaluation"]
+# BatchNormalization, SpatialBatchNormalization and VolumetricBatchNormalization
+# are one family: the checks they share (batchnorm_checks.py) run here over
+# FAMILY, each with its input shape, the smaller shape of its jacobians, how
+# its errors name its layout and the affine settings it is compared with torch
+# and differentiated in; each file keeps the cases only its layer has.
+FAMILY = {
+    "BatchNormalization": dict(shape=SHAPE, jacobian=SHAPE, layout="2D [batch, 3]", affine=[True, False]),
+    "SpatialBatchNormalization": dict(shape=(4, 3, 2, 5), jacobian=(3, 2, 2, 3), layout="4D [batch, 3, h, w]",
+                                      affine=[True, False]),
+    "VolumetricBatchNormalization": dict(shape=(3, 2, 2, 3, 4), jacobian=(2, 2, 2, 1, 3),
+                                         layout="5D [batch, 2, t, h, w]", affine=[True]),
+}
+EACH_AFFINE = [(name, affine) for name, case in FAMILY.items() for affine in case["affine"]]
+EACH_AFFINE_IDS = [f"{name}-{'affine' if affine else 'plain'}" for name, affine in EACH_AFFINE]
+
+
+@pytest.mark.parametrize("name", FAMILY)
+@pytest.mark.parametrize("train", MODES, ids=MODE_IDS)
+@pytest.mark.parametrize("affine", [True, False], ids=["affine", "plain"])
+def test_matches_numpy(affine, train, name):
+    check_matches_numpy(getattr(nn, name), FAMILY[name]["shape"], affine, train)
 
 
 @pytest.mark.parametrize("train", MODES, ids=MODE_IDS)
-@pytest.mark.parametrize("affine", [True, False], ids=["affine", "plain"])
-def test_matches_numpy(affine, train):
-    check_matches_numpy(nn.BatchNormalization, SHAPE, affine, train)
+@pytest.mark.parametrize("name, affine", EACH_AFFINE, ids=EACH_AFFINE_IDS)
+def test_matches_torch(name, affine, train):
+    check_matches_torch(getattr(nn, name), FAMILY[name]["shape"], affine, train)
 
 
 @pytest.mark.parametrize("train", MODES, ids=MODE_IDS)
-@pytest.mark.parametrize("affine", [True, False], ids=["affine", "plain"])
-def test_matches_torch(affine, train):
-    check_matches_torch(nn.BatchNormalization, SHAPE, affine, train)
+@pytest.mark.parametrize("name, affine", EACH_AFFINE, ids=EACH_AFFINE_IDS)
+def test_jacobians(name, affine, train):
+    check_jacobians(getattr(nn, name), FAMILY[name]["jacobian"], affine, train)
 
 
-@pytest.mark.parametrize("train", MODES, ids=MODE_IDS)
-@pytest.mark.parametrize("affine", [True, False], ids=["affine", "plain"])
-def test_jacobians(affine, train):
-    check_jacobians(nn.BatchNormalization, SHAPE, affine, train)
+@pytest.mark.parametrize("name", FAMILY)
+def test_generic_properties(name):
+    check_generic(getattr(nn, name), FAMILY[name]["shape"])
 
 
-def test_generic_properties():
-    check_generic(nn.BatchNormalization, SHAPE)
+@pytest.mark.parametrize("name", FAMILY)
+def test_one_sample_in_evaluation(name):
+    check_one_sample_in_evaluation(getattr(nn, name), FAMILY[name]["shape"])
 
 
-def test_one_sample_in_evaluation():
-    check_one_sample_in_evaluation(nn.BatchNormalization, SHAPE)
+@pytest.mark.parametrize("name", FAMILY)
+def test_nan_stays_in_its_channel(name):
+    check_nan_stays_in_its_channel(getattr(nn, name), FAMILY[name]["shape"])
 
 
-def test_nan_stays_in_its_channel():
-    check_nan_stays_in_its_channel(nn.BatchNormalization, SHAPE)
+@pytest.mark.parametrize("name", FAMILY)
+def test_defaults(name):
+    check_defaults(getattr(nn, name))
 
 
-def test_defaults():
-    check_defaults(nn.BatchNormalization)
-
-
-def test_bad_input():
-    check_bad_input(nn.BatchNormalization, SHAPE, "2D [batch, 3]")
+@pytest.mark.parametrize("name", FAMILY)
+def test_bad_input(name):
+    check_bad_input(getattr(nn, name), FAMILY[name]["shape"], FAMILY[name]["layout"])
 
 
 def test_repr():

@@ -1,29 +1,43 @@
-"""nn_legacy.CMaxTable: elementwise maximum over a table."""
+"""nn_legacy.CMaxTable: elementwise maximum over a table.
+
+CMaxTable and CMinTable are one family: the checks they share run here over
+FAMILY, each with its own numpy and torch reference; the cases only
+CMinTable has are in test_CMinTable.py."""
 import numpy as np
+import pytest
 
 import nn_legacy as nn
 from elementwise_table_checks import check_against, check_elementwise_table, inputs
-from layer_checks import torch_or_skip, uniform
+from layer_checks import check_table_matches_torch, torch_or_skip, uniform
+
+# name -> (numpy elementwise extreme, numpy arg-extreme over a stack, torch's elementwise extreme)
+FAMILY = {
+    "CMaxTable": (np.maximum, np.argmax, "maximum"),
+    "CMinTable": (np.minimum, np.argmin, "minimum"),
+}
 
 
-def test_matches_numpy():
+@pytest.mark.parametrize("name", FAMILY)
+def test_matches_numpy(name):
+    extreme, arg_extreme, _ = FAMILY[name]
     t = inputs(3)
-    winner = np.argmax(np.stack(t), axis=0)
-    check_against(nn.CMaxTable(), t, np.maximum(np.maximum(t[0], t[1]), t[2]),
+    winner = arg_extreme(np.stack(t), axis=0)
+    check_against(getattr(nn, name)(), t, extreme(extreme(t[0], t[1]), t[2]),
                   lambda g: [np.where(winner == i, g, 0) for i in range(3)])
 
 
-def test_matches_torch():
+@pytest.mark.parametrize("name", FAMILY)
+def test_matches_torch(name):
     torch = torch_or_skip()
-    a, b = inputs(2)
-    ta, tb = (torch.from_numpy(x.copy()).requires_grad_(True) for x in (a, b))
-    out = torch.maximum(ta, tb)
-    g = uniform((3, 4), 9)
-    out.backward(torch.from_numpy(g))
-    m = nn.CMaxTable()
-    np.testing.assert_array_equal(m.forward([a, b]), out.detach().numpy())
-    for got, x in zip(m.backward([a, b], g), (ta, tb)):
-        np.testing.assert_array_equal(got, x.grad.numpy())
+    check_table_matches_torch(getattr(nn, name)(), getattr(torch, FAMILY[name][2]), inputs(2), uniform((3, 4), 9))
+
+
+@pytest.mark.parametrize("name", FAMILY)
+def test_common_checks(name):
+    # uniform draws: no two entries within 1e-3 of each other, so no tie moves under the perturbation
+    t = inputs(3, (3, 4)) + inputs(3, (4,))
+    assert all(np.min(np.abs(np.diff(np.sort(np.stack(t[k:k + 3]), axis=0), axis=0))) > 1e-3 for k in (0, 3))
+    check_elementwise_table(getattr(nn, name), 3)
 
 
 def test_ties_go_to_the_first_and_nan_wins():
@@ -35,10 +49,3 @@ def test_ties_go_to_the_first_and_nan_wins():
     np.testing.assert_array_equal(gin[0], [1, 0, 0])
     np.testing.assert_array_equal(gin[1], [0, 2, 3])
     np.testing.assert_array_equal(gin[2], [0, 0, 0])
-
-
-def test_common_checks():
-    # uniform draws: no two entries within 1e-3 of each other, so no tie moves under the perturbation
-    t = inputs(3, (3, 4)) + inputs(3, (4,))
-    assert all(np.min(np.abs(np.diff(np.sort(np.stack(t[k:k + 3]), axis=0), axis=0))) > 1e-3 for k in (0, 3))
-    check_elementwise_table(nn.CMaxTable, 3)

@@ -3,8 +3,7 @@ import numpy as np
 import pytest
 
 import nn_legacy as nn
-from layer_checks import (assert_input_jacobian, raises_exactly, torch_forward_backward, torch_or_skip,
-                          uniform)
+from layer_checks import assert_input_jacobian, check_matches_torch, raises_exactly, torch_or_skip, uniform
 from numpy_checks import check_bad_arrays_numpy
 
 # (nInputDims, input shape, feature dim)
@@ -40,10 +39,7 @@ def test_matches_torch(n_dims, shape, dim):
     torch = torch_or_skip()
     F = torch.nn.functional
     x, g = with_zeros(shape), uniform(out_shape(shape, dim), 2)
-    out, gin = torch_forward_backward(lambda t: torch.cat([F.relu(t), F.relu(-t)], dim=dim), x, g)
-    m = nn.CReLU(n_dims)
-    np.testing.assert_array_equal(m.forward(x), out)
-    np.testing.assert_array_equal(m.backward(x, g), gin)
+    check_matches_torch(nn.CReLU(n_dims), lambda t: torch.cat([F.relu(t), F.relu(-t)], dim=dim), x, g)
 
 
 @pytest.mark.parametrize("n_dims, shape, dim", LAYOUTS, ids=IDS)

@@ -2,7 +2,7 @@
 import numpy as np
 
 import nn_legacy as nn
-from layer_checks import torch_or_skip, uniform
+from layer_checks import check_table_matches_torch, torch_or_skip, uniform
 from row_pair_checks import check_1D_gives_size_1, check_row_pair, pair
 
 EPS = 1e-12
@@ -24,15 +24,8 @@ def test_matches_numpy():
 
 def test_matches_torch_cosine_similarity():
     torch = torch_or_skip()
-    a, b = pair()
-    ta, tb = (torch.from_numpy(x.copy()).requires_grad_(True) for x in (a, b))
-    out = torch.nn.functional.cosine_similarity(ta, tb, dim=1)
-    g = uniform((5,), 9)
-    out.backward(torch.from_numpy(g))
-    m = nn.CosineDistance()
-    np.testing.assert_allclose(m.forward([a, b]), out.detach().numpy(), rtol=1e-12)
-    for got, x in zip(m.backward([a, b], g), (ta, tb)):
-        np.testing.assert_allclose(got, x.grad.numpy(), rtol=1e-11, atol=1e-15)
+    check_table_matches_torch(nn.CosineDistance(), lambda a, b: torch.nn.functional.cosine_similarity(a, b, dim=1),
+                              pair(), uniform((5,), 9), (1e-12, 0), (1e-11, 1e-15))
 
 
 def test_zero_vectors_stay_finite():

@@ -2,7 +2,7 @@
 import numpy as np
 
 import nn_legacy as nn
-from layer_checks import torch_or_skip, uniform
+from layer_checks import check_table_matches_torch, uniform
 from row_pair_checks import check_1D_gives_size_1, check_row_pair, pair
 
 
@@ -18,16 +18,8 @@ def test_matches_numpy():
 
 
 def test_matches_torch():
-    torch = torch_or_skip()
-    a, b = pair()
-    ta, tb = (torch.from_numpy(x.copy()).requires_grad_(True) for x in (a, b))
-    out = (ta * tb).sum(1)
-    g = uniform((5,), 9)
-    out.backward(torch.from_numpy(g))
-    m = nn.DotProduct()
-    np.testing.assert_allclose(m.forward([a, b]), out.detach().numpy(), rtol=1e-14)
-    for got, x in zip(m.backward([a, b], g), (ta, tb)):
-        np.testing.assert_allclose(got, x.grad.numpy(), rtol=1e-15)
+    check_table_matches_torch(nn.DotProduct(), lambda a, b: (a * b).sum(1), pair(), uniform((5,), 9), (1e-14, 0),
+                              (1e-15, 0))
 
 
 def test_common_checks():

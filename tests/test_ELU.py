@@ -6,7 +6,8 @@ import nn_legacy as nn
 import thnn
 from activation_checks import (check_any_layout, check_in_place, check_in_place_any_layout, check_in_place_views,
                                t7_module)
-from layer_checks import (assert_input_jacobian, check_nan_propagates, raises_exactly, torch_forward_backward, torch_or_skip, uniform)
+from layer_checks import (assert_input_jacobian, check_matches_torch, check_nan_at, raises_exactly,
+                          torch_forward_backward, torch_or_skip, uniform, with_zeros)
 
 ALPHA = 0.6
 # in place the gradient comes from the output, dL/dy * (y + alpha), which
@@ -19,17 +20,11 @@ def make(inplace=False, alpha=ALPHA):
     return nn.ELU(alpha, inplace)
 
 
-def input_with_zeros(shape, seed=1):
-    x = uniform(shape, seed)
-    x.reshape(-1)[::4] = 0.0
-    return x
-
-
 @pytest.mark.parametrize("shape", SHAPES, ids=str)
 @pytest.mark.parametrize("alpha", [ALPHA, 1.0, -0.5])
 def test_matches_numpy(shape, alpha):
     m = make(alpha=alpha)
-    x, g = input_with_zeros(shape), uniform(shape, 2)
+    x, g = with_zeros(shape), uniform(shape, 2)
     # numpy's expm1 and the C library's may differ in the last bit
     np.testing.assert_allclose(m.forward(x), np.where(x > 0, x, alpha * np.expm1(x)), rtol=1e-15, atol=0)
     np.testing.assert_allclose(m.backward(x, g), np.where(x > 0, g, g * alpha * np.exp(x)), rtol=1e-15, atol=0)
@@ -40,10 +35,7 @@ def test_matches_numpy(shape, alpha):
 def test_matches_torch(shape, alpha):
     torch = torch_or_skip()
     x, g = uniform(shape, 1), uniform(shape, 2)
-    out, gin = torch_forward_backward(lambda t: torch.nn.functional.elu(t, alpha), x, g)
-    m = make(alpha=alpha)
-    np.testing.assert_allclose(m.forward(x), out, rtol=1e-15, atol=0)
-    np.testing.assert_allclose(m.backward(x, g), gin, rtol=1e-15, atol=0)
+    check_matches_torch(make(alpha=alpha), lambda t: torch.nn.functional.elu(t, alpha), x, g, (1e-15, 0), (1e-15, 0))
 
 
 def test_defaults_are_torch7s():
@@ -52,7 +44,7 @@ def test_defaults_are_torch7s():
 
 
 def test_jacobian_smooth_at_zero_for_alpha_one():
-    report = assert_input_jacobian(make(alpha=1.0), input_with_zeros((3, 4), 3))
+    report = assert_input_jacobian(make(alpha=1.0), with_zeros((3, 4), 3))
     assert report.skipped == 0
 
 
@@ -61,10 +53,7 @@ def test_has_no_parameters():
 
 
 def test_nan_propagates():
-    x = uniform((3, 4), 1)
-    mask = np.zeros(x.shape, dtype=bool)
-    mask[0, 2] = True
-    check_nan_propagates(make(), x, (0, 2), mask, uniform((3, 4), 2))
+    check_nan_at(make(), uniform((3, 4), 1), (0, 2), uniform((3, 4), 2))
 
 
 @pytest.mark.slow
@@ -86,7 +75,7 @@ def test_repr():
 # ---------------------------------------------------------------- in place
 @pytest.mark.parametrize("alpha", [ALPHA, 0.0])
 def test_in_place_output_is_the_input_array(alpha):
-    check_in_place(lambda inplace: make(inplace, alpha), input_with_zeros((4, 5), 1), uniform((4, 5), 2),
+    check_in_place(lambda inplace: make(inplace, alpha), with_zeros((4, 5), 1), uniform((4, 5), 2),
                    grad_rtol=IN_PLACE_GRAD_RTOL)
 
 

@@ -4,16 +4,9 @@ import pytest
 
 import nn_legacy as nn
 import thnn.cuda as cuda
+from cuda_devices import DEVICES, device_named
 from layer_checks import assert_input_jacobian, assert_parameter_jacobians, raises_exactly, uniform
 from t7_writer import T7Object, t7_bytes
-
-_reason = cuda.gpu_unavailable_reason()
-DEVICES = [pytest.param("emulator", id="emulator"),
-           pytest.param("gpu", id="gpu", marks=pytest.mark.skipif(_reason is not None, reason=str(_reason)))]
-
-
-def device(name):
-    return cuda.emulator() if name == "emulator" else cuda.gpu()
 
 
 def model():
@@ -34,7 +27,7 @@ def test_on_the_host_it_passes_calls_through():
 @pytest.mark.parametrize("dtype", [np.float32, np.float64], ids=["float32", "float64"])
 @pytest.mark.parametrize("name", DEVICES)
 def test_host_arrays_run_on_the_device(name, dtype):
-    dev = device(name)
+    dev = device_named(name)
     host = model().type(dtype)
     m = nn.GPU(model().type(dtype), 1).cuda(dev)
     assert isinstance(m.modules[0].modules[0].weight, cuda.CudaTensor)

@@ -6,8 +6,8 @@ import pytest
 import nn_legacy as nn
 import thnn
 from activation_checks import t7_module
-from layer_checks import (arbitrary_views, draw_shape,
-                          raises_exactly, run_hypothesis, torch_forward_backward, torch_or_skip, uniform)
+from layer_checks import (arbitrary_views, check_matches_torch, draw_shape, raises_exactly, run_hypothesis,
+                          torch_or_skip, uniform)
 
 # (input shape, dim)
 CASES = [((6,), 0), ((4, 6), 1), ((4, 6), 0), ((2, 4, 3), 1), ((2, 3, 2, 4), 3), ((2, 4, 2, 3), -3)]
@@ -40,10 +40,8 @@ def test_matches_numpy(shape, dim):
 def test_matches_torch(shape, dim):
     torch = torch_or_skip()
     x, g = uniform(shape, 1), uniform(halved(shape, dim), 2)
-    out, gin = torch_forward_backward(lambda t: torch.nn.functional.glu(t, dim), x, g)
-    m = nn.GatedLinearUnit(dim)
-    np.testing.assert_allclose(m.forward(x), out, rtol=1e-15, atol=0)
-    np.testing.assert_allclose(m.backward(x, g), gin, rtol=1e-14, atol=1e-17)
+    check_matches_torch(nn.GatedLinearUnit(dim), lambda t: torch.nn.functional.glu(t, dim), x, g, (1e-15, 0),
+                        (1e-14, 1e-17))
 
 
 def test_default_dim_is_the_last_as_in_torch7():

@@ -1,13 +1,24 @@
-"""nn_legacy.HardShrink and the HardShrink_* kernels: y = x if |x| > lambda else 0."""
+"""nn_legacy.HardShrink and the HardShrink_* kernels: y = x if |x| > lambda else 0.
+
+HardShrink and SoftShrink (x shrunk towards 0 by lambda) are one family: the
+checks they share run here over FAMILY, each with its own numpy reference,
+torch function and values; the cases only SoftShrink has are in
+test_SoftShrink.py."""
 import numpy as np
 import pytest
 
 import nn_legacy as nn
 from activation_checks import check_any_layout, t7_module
-from layer_checks import (assert_input_jacobian, check_nan_propagates, torch_forward_backward, torch_or_skip, uniform)
+from layer_checks import (assert_input_jacobian, check_forward_backward, check_matches_torch, check_nan_at,
+                          torch_or_skip, uniform)
 
 LAM = 0.7
 SHAPES = [(7,), (4, 5), (2, 3, 4), (2, 2, 2, 3)]
+# name -> (numpy output, the NaN's place, [-0.3, 0.2, 0.3] or so and its output with lambda 0.25)
+FAMILY = {
+    "HardShrink": (lambda x: np.where(np.abs(x) > LAM, x, 0), (1, 3), ([-0.3, 0.2, 0.3], [-0.3, 0, 0.3])),
+    "SoftShrink": (lambda x: np.sign(x) * np.maximum(np.abs(x) - LAM, 0), (2, 2), ([-0.5, 0.2, 0.5], [-0.25, 0, 0.25])),
+}
 
 
 def input_with_ties(shape, seed=1):
@@ -18,23 +29,21 @@ def input_with_ties(shape, seed=1):
     return x
 
 
+@pytest.mark.parametrize("name", FAMILY)
 @pytest.mark.parametrize("shape", SHAPES, ids=str)
-def test_matches_numpy(shape):
-    m = nn.HardShrink(LAM)
+def test_matches_numpy(shape, name):
     x, g = input_with_ties(shape), uniform(shape, 2)
-    keep = np.abs(x) > LAM
-    np.testing.assert_array_equal(m.forward(x), np.where(keep, x, 0))
-    np.testing.assert_array_equal(m.backward(x, g), np.where(keep, g, 0))
+    # both pass the gradient exactly where |x| > lambda
+    check_forward_backward(getattr(nn, name)(LAM), x, g, FAMILY[name][0](x), np.where(np.abs(x) > LAM, g, 0))
 
 
+@pytest.mark.parametrize("name", FAMILY)
 @pytest.mark.parametrize("shape", SHAPES, ids=str)
-def test_matches_torch(shape):
+def test_matches_torch(shape, name):
     torch = torch_or_skip()
     x, g = input_with_ties(shape), uniform(shape, 2)
-    out, gin = torch_forward_backward(lambda t: torch.nn.functional.hardshrink(t, LAM), x, g)
-    m = nn.HardShrink(LAM)
-    np.testing.assert_array_equal(m.forward(x), out)
-    np.testing.assert_array_equal(m.backward(x, g), gin)
+    fn = getattr(torch.nn.functional, name.lower())
+    check_matches_torch(getattr(nn, name)(LAM), lambda t: fn(t, LAM), x, g)
 
 
 def test_default_is_torch7s():
@@ -43,30 +52,33 @@ def test_default_is_torch7s():
     np.testing.assert_array_equal(m.forward(np.array([-0.6, -0.5, 0.5, 0.6])), [-0.6, 0, 0, 0.6])
 
 
+@pytest.mark.parametrize("name", FAMILY)
 @pytest.mark.parametrize("shape", [(6,), (3, 4), (2, 3, 2)], ids=str)
-def test_jacobian_away_from_the_jumps(shape):
+def test_jacobian_away_from_plus_and_minus_lambda(shape, name):
     x = input_with_ties(shape, 3)
-    report = assert_input_jacobian(nn.HardShrink(LAM), x, kinks=(LAM, -LAM))
+    report = assert_input_jacobian(getattr(nn, name)(LAM), x, kinks=(LAM, -LAM))
     assert report.skipped == np.count_nonzero(np.abs(x) == LAM) > 0
 
 
-def test_nan_propagates():
-    x = uniform((3, 4), 1)
-    mask = np.zeros(x.shape, dtype=bool)
-    mask[1, 3] = True
-    check_nan_propagates(nn.HardShrink(LAM), x, (1, 3), mask, uniform((3, 4), 2))
+@pytest.mark.parametrize("name", FAMILY)
+def test_nan_propagates(name):
+    check_nan_at(getattr(nn, name)(LAM), uniform((3, 4), 1), FAMILY[name][1], uniform((3, 4), 2))
 
 
 @pytest.mark.slow
-def test_any_shape_and_layout():
-    check_any_layout(lambda: nn.HardShrink(LAM))
+@pytest.mark.parametrize("name", FAMILY)
+def test_any_shape_and_layout(name):
+    check_any_layout(lambda: getattr(nn, name)(LAM))
 
 
-def test_repr():
-    assert repr(nn.HardShrink(LAM)) == "nn.HardShrink(0.7)"
+@pytest.mark.parametrize("name", FAMILY)
+def test_repr(name):
+    assert repr(getattr(nn, name)(LAM)) == f"nn.{name}(0.7)"
 
 
-def test_loads_from_a_torch7_file(tmp_path):
-    m = nn.load_lua(t7_module(tmp_path / "m.t7", "nn.HardShrink", {"lambda": 0.25, "train": True}))
-    assert isinstance(m, nn.HardShrink) and m.lambd == 0.25 and not hasattr(m, "lambda")
-    np.testing.assert_array_equal(m.forward(np.array([-0.3, 0.2, 0.3])), [-0.3, 0, 0.3])
+@pytest.mark.parametrize("name", FAMILY)
+def test_loads_from_a_torch7_file(tmp_path, name):
+    m = nn.load_lua(t7_module(tmp_path / "m.t7", f"nn.{name}", {"lambda": 0.25, "train": True}))
+    assert isinstance(m, getattr(nn, name)) and m.lambd == 0.25 and not hasattr(m, "lambda")
+    x, y = FAMILY[name][2]
+    np.testing.assert_array_equal(m.forward(np.array(x)), y)

@@ -296,14 +296,20 @@ def test_float32_matches_float64():
         assert_float32_close(m32.weight, m.weight, "weight after the update")
 
 
-def test_noncontiguous_keys_values_sizes_and_gradOutput():
-    m = make()
+def reference_pass(m):
+    """One forward and backward pass of m on batch() from zeroed gradients:
+    (keys, values, sizes, gradOutput, output, (gradWeight, gradBias))."""
     keys, values, sizes = batch()
     g = uniform((len(sizes), N_OUT), 2)
     m.zeroGradParameters()
     out = m.forward((keys, values, sizes)).copy()
     m.backward(None, g)
-    grads = m.gradWeight.copy(), m.gradBias.copy()
+    return keys, values, sizes, g, out, (m.gradWeight.copy(), m.gradBias.copy())
+
+
+def test_noncontiguous_keys_values_sizes_and_gradOutput():
+    m = make()
+    keys, values, sizes, g, out, grads = reference_pass(m)
 
     def strided(a):
         big = np.full(2 * a.size, -7 if a.dtype.kind == "i" else np.nan, dtype=a.dtype)
@@ -319,12 +325,7 @@ def test_noncontiguous_keys_values_sizes_and_gradOutput():
 
 def test_batch_equals_samples():
     m = make()
-    keys, values, sizes = batch()
-    g = uniform((len(sizes), N_OUT), 2)
-    m.zeroGradParameters()
-    out = m.forward((keys, values, sizes)).copy()
-    m.backward(None, g)
-    grads = m.gradWeight.copy(), m.gradBias.copy()
+    keys, values, sizes, g, out, grads = reference_pass(m)
     m.zeroGradParameters()
     for j, (k, v) in enumerate(zip(*as_lists(keys, values, sizes))):
         np.testing.assert_allclose(m.forward((k, v)), out[j], rtol=1e-13, atol=1e-15)

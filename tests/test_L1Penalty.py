@@ -3,7 +3,8 @@ import numpy as np
 import pytest
 
 import nn_legacy as nn
-from layer_checks import (assert_input_jacobian, check_noncontiguous, noncontiguous_views, torch_or_skip, uniform)
+from layer_checks import (assert_input_jacobian, check_noncontiguous, noncontiguous_views, torch_or_skip, uniform,
+                          with_zeros)
 from numpy_checks import check_bad_arrays_numpy
 
 W = 0.3
@@ -25,12 +26,6 @@ class PenaltyAsOutput(nn.Module):
     def updateGradInput(self, input, gradOutput):
         self.gradInput = gradOutput[0] * self.penalty.updateGradInput(input, None)
         return self.gradInput
-
-
-def with_zeros(shape, seed=1):
-    x = uniform(shape, seed)
-    x.reshape(-1)[::4] = 0.0
-    return x
 
 
 @pytest.mark.parametrize("size_average", [False, True], ids=["sum", "average"])

@@ -6,7 +6,8 @@ import nn_legacy as nn
 import thnn
 from activation_checks import (check_any_layout, check_in_place, check_in_place_any_layout, check_in_place_views,
                                t7_module)
-from layer_checks import (assert_input_jacobian, check_nan_propagates, raises_exactly, torch_forward_backward, torch_or_skip, uniform)
+from layer_checks import (assert_input_jacobian, check_matches_torch, check_nan_at, raises_exactly, torch_or_skip,
+                          uniform, with_zeros)
 
 NEGVAL = 0.2
 SHAPES = [(7,), (4, 5), (2, 3, 4), (2, 2, 2, 3)]
@@ -16,17 +17,11 @@ def make(inplace=False, negval=NEGVAL):
     return nn.LeakyReLU(negval, inplace)
 
 
-def input_with_zeros(shape, seed=1):
-    x = uniform(shape, seed)
-    x.reshape(-1)[::4] = 0.0
-    return x
-
-
 @pytest.mark.parametrize("shape", SHAPES, ids=str)
 @pytest.mark.parametrize("negval", [NEGVAL, -0.5])
 def test_matches_numpy(shape, negval):
     m = make(negval=negval)
-    x, g = input_with_zeros(shape), uniform(shape, 2)
+    x, g = with_zeros(shape), uniform(shape, 2)
     np.testing.assert_array_equal(m.forward(x), np.where(x > 0, x, negval * x))
     np.testing.assert_array_equal(m.backward(x, g), np.where(x > 0, g, negval * g))
 
@@ -35,11 +30,8 @@ def test_matches_numpy(shape, negval):
 @pytest.mark.parametrize("negval", [NEGVAL, -0.5])
 def test_matches_torch(shape, negval):
     torch = torch_or_skip()
-    x, g = input_with_zeros(shape), uniform(shape, 2)
-    out, gin = torch_forward_backward(lambda t: torch.nn.functional.leaky_relu(t, negval), x, g)
-    m = make(negval=negval)
-    np.testing.assert_array_equal(m.forward(x), out)
-    np.testing.assert_array_equal(m.backward(x, g), gin)
+    x, g = with_zeros(shape), uniform(shape, 2)
+    check_matches_torch(make(negval=negval), lambda t: torch.nn.functional.leaky_relu(t, negval), x, g)
 
 
 def test_defaults_are_torch7s():
@@ -49,7 +41,7 @@ def test_defaults_are_torch7s():
 
 @pytest.mark.parametrize("shape", [(6,), (3, 4), (2, 3, 2)], ids=str)
 def test_jacobian_away_from_the_kink(shape):
-    x = input_with_zeros(shape, 3)
+    x = with_zeros(shape, 3)
     report = assert_input_jacobian(make(), x, kinks=(0,))
     assert report.skipped == np.count_nonzero(x == 0) > 0
 
@@ -59,10 +51,7 @@ def test_has_no_parameters():
 
 
 def test_nan_propagates():
-    x = uniform((3, 4), 1)
-    mask = np.zeros(x.shape, dtype=bool)
-    mask[1, 2] = True
-    check_nan_propagates(make(), x, (1, 2), mask, uniform((3, 4), 2))
+    check_nan_at(make(), uniform((3, 4), 1), (1, 2), uniform((3, 4), 2))
 
 
 @pytest.mark.slow
@@ -84,7 +73,7 @@ def test_repr():
 # ---------------------------------------------------------------- in place
 @pytest.mark.parametrize("negval", [NEGVAL, 0.0])
 def test_in_place_output_is_the_input_array(negval):
-    check_in_place(lambda inplace: make(inplace, negval), input_with_zeros((4, 5), 1), uniform((4, 5), 2))
+    check_in_place(lambda inplace: make(inplace, negval), with_zeros((4, 5), 1), uniform((4, 5), 2))
 
 
 def test_in_place_on_strided_views():

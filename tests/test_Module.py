@@ -82,14 +82,21 @@ def test_linear_gradients_match_their_formula():
     np.testing.assert_allclose(m.gradBias, 0.5 * g.sum(0), rtol=1e-12)
 
 
-@models
-def test_gradients_accumulate_until_zeroGradParameters(make):
-    m = make()
+def one_backward(m):
+    """m's gradients zeroed, then one forward and backward pass on a batch of
+    3; returns (input, gradOutput)."""
     x = rand(3, 6, seed=1)
     g = rand(3, n_out(m), seed=2)
     m.zeroGradParameters()
     m.forward(x)
     m.backward(x, g)
+    return x, g
+
+
+@models
+def test_gradients_accumulate_until_zeroGradParameters(make):
+    m = make()
+    x, g = one_backward(m)
     once = grads_of(m)
     for _ in range(2):
         m.forward(x)
@@ -105,11 +112,7 @@ def test_gradients_accumulate_until_zeroGradParameters(make):
 @models
 def test_updateParameters_is_param_minus_lr_grad(make):
     m = make()
-    x = rand(3, 6, seed=1)
-    g = rand(3, n_out(m), seed=2)
-    m.zeroGradParameters()
-    m.forward(x)
-    m.backward(x, g)
+    one_backward(m)
     before, grads = params_of(m), grads_of(m)
     arrays = m.parameters()[0]
     m.updateParameters(0.1)

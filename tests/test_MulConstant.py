@@ -3,8 +3,7 @@ import numpy as np
 import pytest
 
 import nn_legacy as nn
-from layer_checks import (raises_exactly, torch_forward_backward, torch_or_skip,
-                          uniform)
+from layer_checks import check_matches_torch, raises_exactly, torch_or_skip, uniform
 from numpy_checks import check_bad_arrays_numpy, check_in_place
 
 SHAPES = [(7,), (4, 5), (2, 3, 4)]
@@ -20,11 +19,7 @@ def test_matches_numpy(shape):
 
 def test_matches_torch():
     torch_or_skip()
-    x, g = uniform((4, 5), 1), uniform((4, 5), 2)
-    out, gin = torch_forward_backward(lambda t: t * 0.7, x, g)
-    m = nn.MulConstant(0.7)
-    np.testing.assert_array_equal(m.forward(x), out)
-    np.testing.assert_array_equal(m.backward(x, g), gin)
+    check_matches_torch(nn.MulConstant(0.7), lambda t: t * 0.7, uniform((4, 5), 1), uniform((4, 5), 2))
 
 
 def test_in_place_multiplies_into_the_input_and_restores_it_going_back():

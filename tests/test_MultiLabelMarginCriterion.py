@@ -7,7 +7,8 @@ import pytest
 
 import nn_legacy as nn
 import thnn
-from layer_checks import (arbitrary_views, raises_exactly, run_hypothesis, torch_or_skip, uniform)
+from layer_checks import (arbitrary_views, check_criterion_matches_torch, raises_exactly, run_hypothesis, torch_or_skip,
+                          uniform)
 
 DIM = 5
 
@@ -69,12 +70,9 @@ def test_matches_torch(shape, sizeAverage, reduction):
     torch = torch_or_skip()
     x = scores(shape, 1)
     t = label_sets(6, seed=2)[:shape[0]] if len(shape) == 2 else np.array([3, 0, -1, 4, 1])
-    tx = torch.from_numpy(x.copy()).requires_grad_(True)
-    tl = torch.nn.functional.multilabel_margin_loss(tx, torch.from_numpy(t), reduction=reduction)
-    tl.backward()
-    c = nn.MultiLabelMarginCriterion(sizeAverage)
-    np.testing.assert_allclose(c.forward(x, t), tl.item(), rtol=1e-14)
-    np.testing.assert_allclose(c.backward(x, t), tx.grad.numpy(), rtol=1e-14)
+    check_criterion_matches_torch(nn.MultiLabelMarginCriterion(sizeAverage),
+                                  lambda i, t: torch.nn.functional.multilabel_margin_loss(i, t, reduction=reduction),
+                                  x, t)
 
 
 def test_torch7_targets_minus_one():

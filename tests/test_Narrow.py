@@ -3,7 +3,7 @@ import numpy as np
 import pytest
 
 import nn_legacy as nn
-from layer_checks import raises_exactly, torch_forward_backward, torch_or_skip, uniform
+from layer_checks import check_matches_torch, raises_exactly, torch_or_skip, uniform
 from numpy_checks import from_torch7
 
 # (dimension, offset, length) -> the slice of a [3, 6] input it takes
@@ -33,10 +33,7 @@ def test_matches_numpy_slicing(args, index):
 def test_matches_torch_narrow():
     torch = torch_or_skip()
     x, g = uniform((4, 5, 6), 1), uniform((4, 3, 6), 2)
-    out, gin = torch_forward_backward(lambda t: torch.narrow(t, 1, 1, 3), x, g)
-    m = nn.Narrow(1, 1, 3)
-    np.testing.assert_array_equal(m.forward(x), out)
-    np.testing.assert_array_equal(m.backward(x, g), gin)
+    check_matches_torch(nn.Narrow(1, 1, 3), lambda t: torch.narrow(t, 1, 1, 3), x, g)
 
 
 def test_other_dtypes_move_as_they_are():

@@ -7,9 +7,8 @@ import pytest
 import nn_legacy as nn
 import thnn
 from activation_checks import check_any_layout
-from layer_checks import (assert_input_jacobian, assert_parameter_jacobians, check_nan_propagates,
-                          noncontiguous_views, raises_exactly,
-                          torch_forward_backward, torch_or_skip, uniform)
+from layer_checks import (assert_input_jacobian, assert_parameter_jacobians, check_nan_at, noncontiguous_views,
+                          raises_exactly, torch_forward_backward, torch_or_skip, uniform, with_zeros)
 
 C = 3
 # (input shape, nOutputPlane): shared slope on any shape, then one per channel
@@ -31,16 +30,10 @@ def channel_slopes(m, shape):
     return m.weight.reshape((C,) + (1,) * (len(shape) - dim - 1))
 
 
-def input_with_zeros(shape, seed=1):
-    x = uniform(shape, seed)
-    x.reshape(-1)[::4] = 0.0
-    return x
-
-
 @pytest.mark.parametrize("shape, n", LAYOUTS, ids=LAYOUT_IDS)
 def test_matches_numpy(shape, n):
     m = make(n)
-    x, g = input_with_zeros(shape), uniform(shape, 2)
+    x, g = with_zeros(shape), uniform(shape, 2)
     w = channel_slopes(m, shape)
     np.testing.assert_array_equal(m.forward(x), np.where(x > 0, x, w * x))
     m.zeroGradParameters()
@@ -96,7 +89,7 @@ def test_defaults_are_torch7s():
 @pytest.mark.parametrize("shape, n", LAYOUTS, ids=LAYOUT_IDS)
 def test_jacobians(shape, n):
     m = make(n)
-    x = input_with_zeros(shape, 3)
+    x = with_zeros(shape, 3)
     report = assert_input_jacobian(m, x, kinks=(0,))
     assert report.skipped == np.count_nonzero(x == 0) > 0
     assert_parameter_jacobians(m, x)
@@ -133,10 +126,7 @@ def test_noncontiguous_weight():
 
 
 def test_nan_propagates():
-    x = uniform((3, C), 1)
-    mask = np.zeros(x.shape, dtype=bool)
-    mask[2, 1] = True
-    check_nan_propagates(make(), x, (2, 1), mask, uniform((3, C), 2))
+    check_nan_at(make(), uniform((3, C), 1), (2, 1), uniform((3, C), 2))
 
 
 @pytest.mark.slow

@@ -3,7 +3,7 @@ import numpy as np
 import pytest
 
 import nn_legacy as nn
-from layer_checks import raises_exactly, torch_forward_backward, torch_or_skip, uniform
+from layer_checks import check_matches_torch, raises_exactly, torch_or_skip, uniform
 from numpy_checks import from_torch7
 from table_module_checks import (check_table_batch_equals_samples)
 
@@ -34,10 +34,8 @@ def test_where_the_padding_goes(args, expected):
 def test_matches_torch_pad():
     torch = torch_or_skip()
     x, g = uniform((2, 3, 4), 1), uniform((2, 3, 7), 2)
-    out, gin = torch_forward_backward(lambda t: torch.nn.functional.pad(t, (0, 3), value=-1.5), x, g)
-    m = nn.Padding(1, 3, nInputDim=2, value=-1.5)
-    np.testing.assert_array_equal(m.forward(x), out)
-    np.testing.assert_array_equal(m.backward(x, g), gin)
+    check_matches_torch(nn.Padding(1, 3, nInputDim=2, value=-1.5),
+                        lambda t: torch.nn.functional.pad(t, (0, 3), value=-1.5), x, g)
 
 
 def test_nInputDim_counts_dim_after_the_batch():

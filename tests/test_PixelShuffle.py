@@ -3,8 +3,7 @@ import numpy as np
 import pytest
 
 import nn_legacy as nn
-from layer_checks import (raises_exactly, torch_forward_backward, torch_or_skip,
-                          uniform)
+from layer_checks import check_matches_torch, raises_exactly, torch_or_skip, uniform
 from numpy_checks import from_torch7
 
 # (upscale factor, input shape): non-square planes, with and without a batch dim
@@ -38,10 +37,7 @@ def test_matches_the_definition(r, shape):
 def test_matches_torch_pixel_shuffle(r, shape):
     torch = torch_or_skip()
     x, g = uniform(shape, 1), uniform(out_shape(r, shape), 2)
-    out, gin = torch_forward_backward(lambda t: torch.nn.functional.pixel_shuffle(t, r), x, g)
-    m = nn.PixelShuffle(r)
-    np.testing.assert_array_equal(m.forward(x), out)
-    np.testing.assert_array_equal(m.backward(x, g), gin)
+    check_matches_torch(nn.PixelShuffle(r), lambda t: torch.nn.functional.pixel_shuffle(t, r), x, g)
 
 
 def test_moves_any_numbers():

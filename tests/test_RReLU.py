@@ -10,9 +10,8 @@ import nn_legacy as nn
 import thnn
 from activation_checks import (check_any_layout, check_in_place, check_in_place_any_layout, check_in_place_views,
                                t7_module)
-from layer_checks import (JACOBIAN_TOL, STEP, assert_float32_close, check_nan_propagates,
-                          noncontiguous_views, raises_exactly,
-                          torch_forward_backward, torch_or_skip, uniform)
+from layer_checks import (JACOBIAN_TOL, STEP, assert_float32_close, check_nan_at, noncontiguous_views, raises_exactly,
+                          torch_forward_backward, torch_or_skip, uniform, with_zeros)
 from nn_legacy import jacobian
 from nn_legacy.t7 import T7Error
 
@@ -27,12 +26,6 @@ def make(inplace=False, train=True):
     if not train:
         m.evaluate()
     return m
-
-
-def input_with_zeros(shape, seed=1):
-    x = uniform(shape, seed)
-    x.reshape(-1)[::4] = 0.0
-    return x
 
 
 def expected_slopes(shape, seed=SEED):
@@ -50,7 +43,7 @@ def seeded_forward_backward(m, x, g, seed=SEED):
 @pytest.mark.parametrize("shape", SHAPES, ids=str)
 def test_training_matches_numpy(shape):
     m = make()
-    x, g = input_with_zeros(shape), uniform(shape, 2)
+    x, g = with_zeros(shape), uniform(shape, 2)
     out, grad = seeded_forward_backward(m, x, g)
     slope = np.where(x > 0, 1.0, expected_slopes(shape))
     np.testing.assert_array_equal(m.noise, slope)
@@ -87,7 +80,7 @@ def test_equal_bounds_give_a_fixed_slope_in_training():
 
 @pytest.mark.parametrize("shape", [(6,), (3, 4), (2, 3, 2)], ids=str)
 def test_training_jacobian_with_repeated_slopes(shape):
-    x = input_with_zeros(shape, 3)
+    x = with_zeros(shape, 3)
     report = jacobian.testJacobian(make(), x, perturbation=STEP, kinks=(0,), seed=SEED)
     assert report < JACOBIAN_TOL, report
     assert report.skipped == np.count_nonzero(x == 0) > 0
@@ -124,7 +117,7 @@ def test_noise_is_cleared_by_clearState():
 @pytest.mark.parametrize("shape", SHAPES, ids=str)
 def test_evaluation_matches_numpy(shape):
     m = make(train=False)
-    x, g = input_with_zeros(shape), uniform(shape, 2)
+    x, g = with_zeros(shape), uniform(shape, 2)
     np.testing.assert_array_equal(m.forward(x), np.where(x > 0, x, MEAN * x))
     np.testing.assert_array_equal(m.backward(x, g), np.where(x > 0, g, MEAN * g))
 
@@ -132,7 +125,7 @@ def test_evaluation_matches_numpy(shape):
 @pytest.mark.parametrize("shape", SHAPES, ids=str)
 def test_evaluation_matches_torch(shape):
     torch = torch_or_skip()
-    x, g = input_with_zeros(shape), uniform(shape, 2)
+    x, g = with_zeros(shape), uniform(shape, 2)
     out, gin = torch_forward_backward(
         lambda t: torch.nn.functional.rrelu(t, LOWER, UPPER, training=False), x, g)
     m = make(train=False)
@@ -161,10 +154,7 @@ def test_pickle_round_trip_in_training():
 
 
 def test_evaluation_nan_propagates():
-    x = uniform((3, 4), 1)
-    mask = np.zeros(x.shape, dtype=bool)
-    mask[1, 1] = True
-    check_nan_propagates(make(train=False), x, (1, 1), mask, uniform((3, 4), 2))
+    check_nan_at(make(train=False), uniform((3, 4), 1), (1, 1), uniform((3, 4), 2))
 
 
 def test_training_nan_propagates():
@@ -201,7 +191,7 @@ def test_repr():
 # ---------------------------------------------------------------- in place
 @pytest.mark.parametrize("train", [True, False], ids=["training", "evaluation"])
 def test_in_place_output_is_the_input_array(train):
-    check_in_place(lambda inplace: make(inplace, train), input_with_zeros((4, 5), 1), uniform((4, 5), 2),
+    check_in_place(lambda inplace: make(inplace, train), with_zeros((4, 5), 1), uniform((4, 5), 2),
                    seed=SEED)
 
 
@@ -211,7 +201,7 @@ def test_in_place_on_strided_views(train):
 
 
 def test_in_place_jacobian_in_training():
-    report = jacobian.testJacobian(make(inplace=True), input_with_zeros((3, 4), 3), perturbation=STEP,
+    report = jacobian.testJacobian(make(inplace=True), with_zeros((3, 4), 3), perturbation=STEP,
                                    kinks=(0,), seed=SEED)
     assert report < JACOBIAN_TOL, report
 

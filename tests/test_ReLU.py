@@ -6,33 +6,22 @@ import pytest
 
 import nn_legacy as nn
 import thnn
-from layer_checks import (assert_input_jacobian, check_nan_propagates, raises_exactly, torch_forward_backward, torch_or_skip, uniform)
+from layer_checks import (assert_input_jacobian, check_forward_backward, check_matches_torch, check_nan_at,
+                          raises_exactly, torch_or_skip, uniform, with_zeros)
 
 SHAPES = [(7,), (4, 5), (2, 3, 4), (2, 2, 2, 3)]
 
 
-def input_with_zeros(shape, seed=1):
-    x = uniform(shape, seed)
-    x.reshape(-1)[::4] = 0.0
-    return x
-
-
 @pytest.mark.parametrize("shape", SHAPES, ids=str)
 def test_matches_numpy(shape):
-    m = nn.ReLU()
-    x, g = input_with_zeros(shape), uniform(shape, 2)
-    np.testing.assert_array_equal(m.forward(x), np.maximum(x, 0))
-    np.testing.assert_array_equal(m.backward(x, g), np.where(x > 0, g, 0))
+    x, g = with_zeros(shape), uniform(shape, 2)
+    check_forward_backward(nn.ReLU(), x, g, np.maximum(x, 0), np.where(x > 0, g, 0))
 
 
 @pytest.mark.parametrize("shape", SHAPES, ids=str)
 def test_matches_torch(shape):
     torch = torch_or_skip()
-    x, g = uniform(shape, 1), uniform(shape, 2)
-    out, gin = torch_forward_backward(torch.nn.functional.relu, x, g)
-    m = nn.ReLU()
-    np.testing.assert_array_equal(m.forward(x), out)
-    np.testing.assert_array_equal(m.backward(x, g), gin)
+    check_matches_torch(nn.ReLU(), torch.nn.functional.relu, uniform(shape, 1), uniform(shape, 2))
 
 
 def test_is_a_threshold_at_zero():
@@ -43,7 +32,7 @@ def test_is_a_threshold_at_zero():
 
 @pytest.mark.parametrize("shape", [(6,), (3, 4), (2, 3, 2)], ids=str)
 def test_jacobian_away_from_the_kink(shape):
-    x = input_with_zeros(shape, 3)
+    x = with_zeros(shape, 3)
     report = assert_input_jacobian(nn.ReLU(), x, kinks=(0,))
     assert report.skipped == np.count_nonzero(x == 0) > 0
 
@@ -57,10 +46,7 @@ def test_pickle_keeps_in_place_mode():
 
 
 def test_nan_propagates():
-    x = uniform((3, 4), 1)
-    mask = np.zeros(x.shape, dtype=bool)
-    mask[1, 1] = True
-    check_nan_propagates(nn.ReLU(), x, (1, 1), mask, uniform((3, 4), 2))
+    check_nan_at(nn.ReLU(), uniform((3, 4), 1), (1, 1), uniform((3, 4), 2))
 
 
 def test_repr():
@@ -70,7 +56,7 @@ def test_repr():
 
 # ---------------------------------------------------------------- in place
 def test_in_place_is_the_same_arrays_with_the_same_values():
-    x, g = input_with_zeros((4, 5)), uniform((4, 5), 2)
+    x, g = with_zeros((4, 5)), uniform((4, 5), 2)
     out_of_place = nn.ReLU()
     expected_out = out_of_place.forward(x).copy()
     expected_grad = out_of_place.backward(x, g).copy()

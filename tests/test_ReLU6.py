@@ -3,7 +3,7 @@ import numpy as np
 import pytest
 
 import nn_legacy as nn
-from layer_checks import (assert_input_jacobian, torch_forward_backward, torch_or_skip, uniform)
+from layer_checks import assert_input_jacobian, check_matches_torch, torch_or_skip, uniform
 from numpy_checks import check_bad_arrays_numpy, check_in_place, from_torch7
 
 SHAPES = [(7,), (4, 5), (2, 3, 4)]
@@ -28,11 +28,7 @@ def test_matches_numpy(shape):
 @pytest.mark.parametrize("shape", SHAPES, ids=str)
 def test_matches_torch(shape):
     torch = torch_or_skip()
-    x, g = spread(shape), uniform(shape, 2)
-    out, gin = torch_forward_backward(torch.nn.functional.relu6, x, g)
-    m = nn.ReLU6()
-    np.testing.assert_array_equal(m.forward(x), out)
-    np.testing.assert_array_equal(m.backward(x, g), gin)
+    check_matches_torch(nn.ReLU6(), torch.nn.functional.relu6, spread(shape), uniform(shape, 2))
 
 
 def test_is_a_clamp_from_0_to_6():

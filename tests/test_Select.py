@@ -3,7 +3,7 @@ import numpy as np
 import pytest
 
 import nn_legacy as nn
-from layer_checks import raises_exactly, torch_forward_backward, uniform
+from layer_checks import check_matches_torch, raises_exactly, uniform
 from numpy_checks import from_torch7
 
 CASES = {"dim 0": ((0, 1), np.s_[1]), "dim 1": ((1, 2), np.s_[:, 2]), "last": ((1, -1), np.s_[:, 3]),
@@ -22,11 +22,7 @@ def test_matches_numpy(args, index):
 
 
 def test_matches_torch_select():
-    x, g = uniform((3, 4, 5), 1), uniform((3, 5), 2)
-    out, gin = torch_forward_backward(lambda t: t.select(1, -2), x, g)
-    m = nn.Select(1, -2)
-    np.testing.assert_array_equal(m.forward(x), out)
-    np.testing.assert_array_equal(m.backward(x, g), gin)
+    check_matches_torch(nn.Select(1, -2), lambda t: t.select(1, -2), uniform((3, 4, 5), 1), uniform((3, 5), 2))
 
 
 def test_selecting_from_1D_gives_0D():

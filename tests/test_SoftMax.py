@@ -1,5 +1,6 @@
 """nn_legacy.SoftMax and the SoftMax_* kernels: y_i = exp(x_i) / sum_j exp(x_j)
-over the feature dim (dim 0 of 1D and 3D input, dim 1 of 2D and 4D)."""
+over the feature dim (dim 0 of 1D and 3D input, dim 1 of 2D and 4D).
+The checks SoftMax and LogSoftMax share run here over FAMILY."""
 import warnings
 
 import numpy as np
@@ -7,9 +8,10 @@ import pytest
 
 import nn_legacy as nn
 import thnn
-from layer_checks import (arbitrary_views, assert_input_jacobian, check_buffer_reuse, check_float32,
-                          check_nan_propagates, check_noncontiguous, check_pickle, draw_shape, raises_exactly,
-                          run_hypothesis, torch_forward_backward, torch_or_skip, uniform)
+from layer_checks import (arbitrary_views, assert_close_or_equal, assert_input_jacobian, check_buffer_reuse,
+                          check_float32, check_forward_backward, check_matches_torch, check_nan_propagates,
+                          check_noncontiguous, check_pickle, draw_shape, raises_exactly, run_hypothesis, torch_or_skip,
+                          uniform)
 
 # shape -> the feature dim
 LAYOUTS = {(6,): 0, (4, 5): 1, (5, 3, 2): 0, (2, 4, 3, 2): 1}
@@ -30,36 +32,109 @@ def softmax_grad(y, g):
     return y * (g - (y * g).sum(axis=feature_dim(y), keepdims=True))
 
 
+def _log_softmax(x, d):
+    m = x.max(axis=d, keepdims=True)
+    return x - m - np.log(np.exp(x - m).sum(axis=d, keepdims=True))
+
+
+def log_softmax_grad(y, g):
+    return g - np.exp(y) * g.sum(axis=feature_dim(y), keepdims=True)
+
+
+# ---------------------------------------------------------------- the family
+# SoftMax and LogSoftMax share these checks; each row gives the layer's numpy
+# (output, gradInput), torch function, output and gradInput tolerances (numpy
+# and torch alike), and the tolerance of a spatial form against its pixels
+# one by one (SoftMax's 1D path sums in vector lanes, the per-pixel path in
+# order: the same sum rounded differently, equal to a few ulps, not bit for bit)
+FAMILY = {
+    "SoftMax": (lambda x, g: (softmax(x), softmax_grad(softmax(x), g)), "softmax", (1e-14, 0), (1e-12, 1e-15),
+                (4 * np.finfo(np.float64).eps, 0)),
+    "LogSoftMax": (lambda x, g: (_log_softmax(x, feature_dim(x)), log_softmax_grad(_log_softmax(x, feature_dim(x)), g)),
+                   "log_softmax", (1e-14, 1e-15), (1e-12, 1e-15), None),
+}
+# (layer, input shape, where the NaN goes, what turns NaN): its sample, or its pixel
+NAN_CASES = [("SoftMax", (3, 4), (1, 2), (1, slice(None))),
+             ("SoftMax", (2, 3, 2, 2), (1, 2, 0, 1), (1, slice(None), 0, 1)),
+             ("LogSoftMax", (3, 4), (2, 0), (2, slice(None))),
+             ("LogSoftMax", (3, 2, 2), (0, 1, 0), (slice(None), 1, 0))]
+FIVE_D = {"SoftMax": (1, 2, 3, 4, 5), "LogSoftMax": (1, 2, 1, 2, 1)}
+
+
+@pytest.mark.parametrize("name", FAMILY)
 @pytest.mark.parametrize("shape", LAYOUTS, ids=LAYOUT_IDS)
-def test_matches_numpy(shape):
-    m = nn.SoftMax()
+def test_matches_numpy(shape, name):
+    reference, _, out_tol, grad_tol, _ = FAMILY[name]
     x, g = uniform(shape, 1), uniform(shape, 2)
-    y = softmax(x)
-    np.testing.assert_allclose(m.forward(x), y, rtol=1e-14, atol=0)
-    np.testing.assert_allclose(m.backward(x, g), softmax_grad(y, g), rtol=1e-12, atol=1e-15)
+    check_forward_backward(getattr(nn, name)(), x, g, *reference(x, g), out_tol, grad_tol)
 
 
+@pytest.mark.parametrize("name", FAMILY)
 @pytest.mark.parametrize("shape", LAYOUTS, ids=LAYOUT_IDS)
-def test_matches_torch(shape):
+def test_matches_torch(shape, name):
     torch = torch_or_skip()
+    _, fn, out_tol, grad_tol, _ = FAMILY[name]
     x, g = uniform(shape, 1), uniform(shape, 2)
-    out, gin = torch_forward_backward(lambda t: torch.softmax(t, dim=LAYOUTS[shape]), x, g)
-    m = nn.SoftMax()
-    np.testing.assert_allclose(m.forward(x), out, rtol=1e-14, atol=0)
-    np.testing.assert_allclose(m.backward(x, g), gin, rtol=1e-12, atol=1e-15)
+    check_matches_torch(getattr(nn, name)(), lambda t: getattr(torch, fn)(t, dim=LAYOUTS[shape]), x, g, out_tol,
+                        grad_tol)
 
 
+@pytest.mark.parametrize("name", FAMILY)
 @pytest.mark.parametrize("shape", [(5, 3, 2), (2, 4, 3, 2)], ids=["3D", "4D"])
-def test_spatial_forms_take_a_softmax_at_every_pixel(shape):
+def test_spatial_forms_work_at_every_pixel(shape, name):
     x = uniform(shape, 1)
-    out = nn.SoftMax().forward(x)
-    per_pixel = nn.SoftMax()
+    out = getattr(nn, name)().forward(x)
+    per_pixel = getattr(nn, name)()
     lead = (slice(None),) * (x.ndim - 2)
     for index in np.ndindex(*shape[-2:]):
-        # the 1D path sums in vector lanes, the per-pixel path in order: the
-        # same sum rounded differently, so equal to a few ulps, not bit for bit
-        np.testing.assert_allclose(out[lead + index], per_pixel.forward(x[lead + index]),
-                                   rtol=4 * np.finfo(np.float64).eps, atol=0)
+        assert_close_or_equal(out[lead + index], per_pixel.forward(x[lead + index]), FAMILY[name][4])
+
+
+@pytest.mark.parametrize("name, shape, index, spread", NAN_CASES)
+def test_nan_spreads_over_its_sample_or_pixel_only(name, shape, index, spread):
+    x = uniform(shape, 1)
+    mask = np.zeros(x.shape, dtype=bool)
+    mask[spread] = True
+    check_nan_propagates(getattr(nn, name)(), x, index, mask, uniform(shape, 2))
+
+
+@pytest.mark.parametrize("name", FAMILY)
+def test_empty_batch_gives_empty_output(name):
+    m = getattr(nn, name)()
+    assert m.forward(np.zeros((0, 5))).shape == (0, 5)
+    assert m.backward(np.zeros((0, 5)), np.zeros((0, 5))).shape == (0, 5)
+
+
+@pytest.mark.parametrize("name", FAMILY)
+def test_repr(name):
+    assert repr(getattr(nn, name)()) == f"nn.{name}"
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", FAMILY)
+def test_any_shape_and_layout(name):
+    """1D to 4D inputs of any sizes (0 and 1 included) in any memory layout:
+    identical to the contiguous copy, and the numpy formula."""
+
+    def check(data):
+        x = data.draw(arbitrary_views(draw_shape(data)), label="x")
+        g = data.draw(arbitrary_views(x.shape), label="gradOutput")
+        xc, gc = np.ascontiguousarray(x), np.ascontiguousarray(g)
+        m, ref = getattr(nn, name)(), getattr(nn, name)()
+        out = m.forward(x)
+        np.testing.assert_array_equal(out, ref.forward(xc))
+        np.testing.assert_array_equal(m.backward(x, g), ref.backward(xc, gc))
+        if x.size:
+            np.testing.assert_allclose(out, FAMILY[name][0](xc, gc)[0], rtol=1e-13, atol=1e-15)
+    run_hypothesis(check)
+
+
+@pytest.mark.parametrize("name", FAMILY)
+def test_more_than_four_dimensions(name):
+    shape = FIVE_D[name]
+    with raises_exactly(thnn.THNNError, f"{name}_updateOutput: input must be 1D, 2D, 3D or 4D, got 5D of size "
+                                        f"[{', '.join(map(str, shape))}]"):
+        getattr(nn, name)().forward(np.zeros(shape))
 
 
 @pytest.mark.parametrize("shape", LAYOUTS, ids=LAYOUT_IDS)
@@ -87,55 +162,7 @@ def test_minus_infinity_gets_probability_zero():
                                   [[0.0, 0.25, -0.25]])
 
 
-def test_nan_spreads_over_its_sample_only():
-    x = uniform((3, 4), 1)
-    mask = np.zeros(x.shape, dtype=bool)
-    mask[1, :] = True
-    check_nan_propagates(nn.SoftMax(), x, (1, 2), mask, uniform((3, 4), 2))
-
-
-def test_nan_spreads_over_its_pixel_only():
-    x = uniform((2, 3, 2, 2), 1)
-    mask = np.zeros(x.shape, dtype=bool)
-    mask[1, :, 0, 1] = True
-    check_nan_propagates(nn.SoftMax(), x, (1, 2, 0, 1), mask, uniform((2, 3, 2, 2), 2))
-
-
-def test_empty_batch_gives_empty_output():
-    m = nn.SoftMax()
-    assert m.forward(np.zeros((0, 5))).shape == (0, 5)
-    assert m.backward(np.zeros((0, 5)), np.zeros((0, 5))).shape == (0, 5)
-
-
-def test_repr():
-    assert repr(nn.SoftMax()) == "nn.SoftMax"
-
-
-@pytest.mark.slow
-def test_any_shape_and_layout():
-    """1D to 4D inputs of any sizes (0 and 1 included) in any memory layout:
-    identical to the contiguous copy, and the numpy formula."""
-
-    def check(data):
-        x = data.draw(arbitrary_views(draw_shape(data)), label="x")
-        g = data.draw(arbitrary_views(x.shape), label="gradOutput")
-        xc, gc = np.ascontiguousarray(x), np.ascontiguousarray(g)
-        m, ref = nn.SoftMax(), nn.SoftMax()
-        out = m.forward(x)
-        np.testing.assert_array_equal(out, ref.forward(xc))
-        np.testing.assert_array_equal(m.backward(x, g), ref.backward(xc, gc))
-        if x.size:
-            np.testing.assert_allclose(out, softmax(xc), rtol=1e-13, atol=1e-15)
-    run_hypothesis(check)
-
-
 # ---------------------------------------------------------------- bad input
-@pytest.mark.parametrize("shape, described", [((1, 2, 3, 4, 5), "5D of size [1, 2, 3, 4, 5]")])
-def test_more_than_four_dimensions(shape, described):
-    with raises_exactly(thnn.THNNError, f"SoftMax_updateOutput: input must be 1D, 2D, 3D or 4D, got {described}"):
-        nn.SoftMax().forward(np.zeros(shape))
-
-
 def test_zero_dimensions():
     with raises_exactly(thnn.THNNError, f"SoftMax_updateOutput: input must have 1 to {thnn.MAX_DIM} "
                                         f"dimensions, got 0"):
@@ -148,11 +175,6 @@ def test_input_not_matching_the_forward_output():
     with raises_exactly(thnn.THNNError, "SoftMax_updateGradInput: output must be shaped as input "
                                         "(2D of size [3, 3]), got 2D of size [2, 3]"):
         m.backward(uniform((3, 3)), uniform((3, 3)))
-
-
-def _log_softmax(x, d):
-    m = x.max(axis=d, keepdims=True)
-    return x - m - np.log(np.exp(x - m).sum(axis=d, keepdims=True))
 
 
 DIM_FAMILY = {"SoftMax": lambda x, d: np.exp(_log_softmax(x, d)), "LogSoftMax": _log_softmax,
@@ -187,10 +209,7 @@ def test_dim_matches_torch(name):
     fn = {"SoftMax": torch.softmax, "LogSoftMax": torch.log_softmax,
           "SoftMin": lambda t, dim: torch.softmax(-t, dim)}[name]
     x, g = uniform((2, 3, 4), 1), uniform((2, 3, 4), 2)
-    out, gin = torch_forward_backward(lambda t: fn(t, 2), x, g)
-    m = getattr(nn, name)(2)
-    np.testing.assert_allclose(m.forward(x), out, rtol=1e-13, atol=1e-15)
-    np.testing.assert_allclose(m.backward(x, g), gin, rtol=1e-12, atol=1e-15)
+    check_matches_torch(getattr(nn, name)(2), lambda t: fn(t, 2), x, g, (1e-13, 1e-15), (1e-12, 1e-15))
 
 
 def test_dim_errors():

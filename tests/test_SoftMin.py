@@ -3,8 +3,7 @@ import numpy as np
 import pytest
 
 import nn_legacy as nn
-from layer_checks import (check_nan_propagates, raises_exactly,
-                          torch_forward_backward, torch_or_skip, uniform)
+from layer_checks import check_matches_torch, check_nan_propagates, raises_exactly, torch_or_skip, uniform
 from numpy_checks import check_bad_arrays_numpy, from_torch7
 
 # shape -> the feature dim (as SoftMax)
@@ -32,10 +31,8 @@ def test_matches_numpy(shape):
 def test_matches_torch(shape):
     torch = torch_or_skip()
     x, g = uniform(shape, 1), uniform(shape, 2)
-    out, gin = torch_forward_backward(lambda t: torch.nn.functional.softmin(t, dim=LAYOUTS[shape]), x, g)
-    m = nn.SoftMin()
-    np.testing.assert_allclose(m.forward(x), out, rtol=1e-14, atol=0)
-    np.testing.assert_allclose(m.backward(x, g), gin, rtol=1e-12, atol=1e-15)
+    check_matches_torch(nn.SoftMin(), lambda t: torch.nn.functional.softmin(t, dim=LAYOUTS[shape]), x, g, (1e-14, 0),
+                        (1e-12, 1e-15))
 
 
 def test_is_the_softmax_of_the_negated_input():

@@ -3,8 +3,7 @@ import numpy as np
 import pytest
 
 import nn_legacy as nn
-from layer_checks import (check_nan_propagates, torch_forward_backward,
-                          torch_or_skip, uniform)
+from layer_checks import check_forward_backward, check_matches_torch, check_nan_at, torch_or_skip, uniform
 from numpy_checks import check_bad_arrays_numpy
 
 SHAPES = [(7,), (4, 5), (2, 3, 4)]
@@ -12,20 +11,15 @@ SHAPES = [(7,), (4, 5), (2, 3, 4)]
 
 @pytest.mark.parametrize("shape", SHAPES, ids=str)
 def test_matches_numpy(shape):
-    m = nn.SoftSign()
     x, g = uniform(shape, 1, -5, 5), uniform(shape, 2)
-    np.testing.assert_allclose(m.forward(x), x / (1 + np.abs(x)), rtol=1e-15, atol=0)
-    np.testing.assert_allclose(m.backward(x, g), g / (1 + np.abs(x)) ** 2, rtol=1e-15, atol=0)
+    check_forward_backward(nn.SoftSign(), x, g, x / (1 + np.abs(x)), g / (1 + np.abs(x)) ** 2, (1e-15, 0), (1e-15, 0))
 
 
 @pytest.mark.parametrize("shape", SHAPES, ids=str)
 def test_matches_torch(shape):
     torch = torch_or_skip()
-    x, g = uniform(shape, 1, -5, 5), uniform(shape, 2)
-    out, gin = torch_forward_backward(torch.nn.functional.softsign, x, g)
-    m = nn.SoftSign()
-    np.testing.assert_allclose(m.forward(x), out, rtol=1e-15, atol=0)
-    np.testing.assert_allclose(m.backward(x, g), gin, rtol=1e-14, atol=0)
+    check_matches_torch(nn.SoftSign(), torch.nn.functional.softsign, uniform(shape, 1, -5, 5), uniform(shape, 2),
+                        (1e-15, 0), (1e-14, 0))
 
 
 def test_saturates_at_plus_and_minus_one():
@@ -35,9 +29,7 @@ def test_saturates_at_plus_and_minus_one():
 
 
 def test_nan_propagates():
-    mask = np.zeros((3, 4), dtype=bool)
-    mask[2, 1] = True
-    check_nan_propagates(nn.SoftSign(), uniform((3, 4), 1), (2, 1), mask, uniform((3, 4), 2))
+    check_nan_at(nn.SoftSign(), uniform((3, 4), 1), (2, 1), uniform((3, 4), 2))
 
 
 def test_bad_arrays():

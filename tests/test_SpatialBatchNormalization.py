@@ -1,56 +1,15 @@
 """nn_legacy.SpatialBatchNormalization: BatchNormalization of [batch, n, h,
 w] input (statistics over the batch and every pixel), and Torch7 files of
-it, class versions 1 and 2."""
+it, class versions 1 and 2.
+Its checks shared with BatchNormalization run over the family table in
+test_BatchNormalization.py."""
 import numpy as np
-import pytest
 
 import nn_legacy as nn
-from batchnorm_checks import (check_bad_input, check_defaults, check_generic, check_jacobians, check_matches_numpy,
-                              check_matches_torch, check_nan_stays_in_its_channel, check_one_sample_in_evaluation,
-                              inputs)
+from batchnorm_checks import inputs
 from t7_writer import T7Object, t7_bytes
 
-SHAPE = (4, 3, 2, 5)
-MODES = [True, False]
-MODE_IDS = ["training", "evaluation"]
-
-
-@pytest.mark.parametrize("train", MODES, ids=MODE_IDS)
-@pytest.mark.parametrize("affine", [True, False], ids=["affine", "plain"])
-def test_matches_numpy(affine, train):
-    check_matches_numpy(nn.SpatialBatchNormalization, SHAPE, affine, train)
-
-
-@pytest.mark.parametrize("train", MODES, ids=MODE_IDS)
-@pytest.mark.parametrize("affine", [True, False], ids=["affine", "plain"])
-def test_matches_torch(affine, train):
-    check_matches_torch(nn.SpatialBatchNormalization, SHAPE, affine, train)
-
-
-@pytest.mark.parametrize("train", MODES, ids=MODE_IDS)
-@pytest.mark.parametrize("affine", [True, False], ids=["affine", "plain"])
-def test_jacobians(affine, train):
-    check_jacobians(nn.SpatialBatchNormalization, (3, 2, 2, 3), affine, train)
-
-
-def test_generic_properties():
-    check_generic(nn.SpatialBatchNormalization, SHAPE)
-
-
-def test_one_sample_in_evaluation():
-    check_one_sample_in_evaluation(nn.SpatialBatchNormalization, SHAPE)
-
-
-def test_nan_stays_in_its_channel():
-    check_nan_stays_in_its_channel(nn.SpatialBatchNormalization, SHAPE)
-
-
-def test_defaults():
-    check_defaults(nn.SpatialBatchNormalization)
-
-
-def test_bad_input():
-    check_bad_input(nn.SpatialBatchNormalization, SHAPE, "4D [batch, 3, h, w]")
+SHAPE = (4, 3, 2, 5)   # as in its row of the family table
 
 
 def test_repr():

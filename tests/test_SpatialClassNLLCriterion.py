@@ -7,7 +7,8 @@ import pytest
 
 import nn_legacy as nn
 import thnn
-from layer_checks import (arbitrary_views, raises_exactly, run_hypothesis, torch_or_skip, uniform)
+from layer_checks import (arbitrary_views, check_criterion_matches_torch, check_criterion_values, raises_exactly,
+                          run_hypothesis, torch_or_skip, uniform)
 
 N_CLASSES = 3
 WEIGHTS = np.array([0.5, 2.0, 1.5])
@@ -55,25 +56,22 @@ VARIANTS = {
 @pytest.mark.parametrize("options", VARIANTS.values(), ids=VARIANTS.keys())
 def test_matches_numpy(options):
     x, t = log_probs(), pixel_classes()
-    c = nn.SpatialClassNLLCriterion(**options)
     loss, grad = numpy_spatial_nll(x, t, **options)
-    np.testing.assert_allclose(c.forward(x, t), loss, rtol=1e-14)
-    np.testing.assert_allclose(c.backward(x, t), grad, rtol=1e-14)
+    check_criterion_values(nn.SpatialClassNLLCriterion(**options), x, t, loss, grad)
 
 
 @pytest.mark.parametrize("options", VARIANTS.values(), ids=VARIANTS.keys())
 def test_matches_torch_nll_loss_on_4d_input(options):
     torch = torch_or_skip()
     x, t = log_probs(), pixel_classes()
-    tx = torch.from_numpy(x.copy()).requires_grad_(True)
     weight = torch.from_numpy(options["weights"]) if "weights" in options else None
-    loss = torch.nn.functional.nll_loss(tx, torch.from_numpy(t), weight=weight,
-                                        ignore_index=options.get("ignore_index", -100),
-                                        reduction="mean" if options.get("sizeAverage", True) else "sum")
-    loss.backward()
-    c = nn.SpatialClassNLLCriterion(**options)
-    np.testing.assert_allclose(c.forward(x, t), loss.item(), rtol=1e-14)
-    np.testing.assert_allclose(c.backward(x, t), tx.grad.numpy(), rtol=1e-14)
+
+    def loss_fn(i, t):
+        return torch.nn.functional.nll_loss(i, t, weight=weight,
+                                            ignore_index=options.get("ignore_index", -100),
+                                            reduction="mean" if options.get("sizeAverage", True) else "sum")
+
+    check_criterion_matches_torch(nn.SpatialClassNLLCriterion(**options), loss_fn, x, t)
 
 
 def test_equals_class_nll_on_the_pixels_as_rows():
@@ -104,10 +102,8 @@ def test_all_targets_ignored_gives_zero_loss_and_gradient(sizeAverage):
 def test_ignore_index_outside_the_class_range():
     x, t = log_probs(), pixel_classes()
     t[0, 0, :] = -1
-    c = nn.SpatialClassNLLCriterion(ignore_index=-1)
     loss, grad = numpy_spatial_nll(x, t, ignore_index=-1)
-    np.testing.assert_allclose(c.forward(x, t), loss, rtol=1e-14)
-    np.testing.assert_allclose(c.backward(x, t), grad, rtol=1e-14)
+    check_criterion_values(nn.SpatialClassNLLCriterion(ignore_index=-1), x, t, loss, grad)
 
 
 def test_backward_without_forward_computes_the_total_weight():

@@ -6,8 +6,8 @@ import pytest
 
 import nn_legacy as nn
 import thnn
-from conv_checks import (as_batch, assert_module_matches, check_empty_batch, check_properties, check_threads,
-                         conv_loops, t7_object, torch_reference)
+from conv_checks import (as_batch, assert_module_matches, assert_module_matches_torch, check_empty_batch,
+                         check_properties, check_threads, conv_loops, t7_object, torch_reference)
 from layer_checks import raises_exactly, torch_or_skip, uniform
 
 # (nIn, nOut, kW, kH, dW, dH, padW, padH), input [batch, nIn, H, W]; the 1x1 kernel
@@ -47,10 +47,9 @@ def test_matches_torch(setting):
     x, g = data(setting)
     torch = pytest.importorskip("torch")
     _, _, _, _, dW, dH, padW, padH = setting
-    out, gin, (gw, gb) = torch_reference(
-        lambda t, w, b: torch.nn.functional.conv2d(t, w, b, stride=(dH, dW), padding=(padH, padW)),
-        x, [m.weight, m.bias], g)
-    assert_module_matches(m, x, g, out, gin, gw, gb)
+    assert_module_matches_torch(
+        m, lambda t, w, b: torch.nn.functional.conv2d(t, w, b, stride=(dH, dW), padding=(padH, padW)),
+        x, g)
 
 
 def test_output_size_formula():
@@ -85,9 +84,7 @@ def test_one_pixel_kernel_is_a_matrix_product_per_pixel():
 # ---------------------------------------------------------------- properties
 @pytest.mark.parametrize("setting", SETTINGS, ids=SETTING_IDS)
 def test_layer_properties(setting):
-    x, g = data(setting)
-    xs, gs = data(setting, (1,) + X_SHAPE[1:], seed=5)
-    check_properties(lambda: make(setting), x, g, xs, gs)
+    check_properties(lambda: make(setting), *data(setting), *data(setting, (1,) + X_SHAPE[1:], seed=5))
 
 
 def test_empty_batch():

@@ -72,9 +72,7 @@ def test_with_shared_weights_it_is_a_convolution():
 
 def test_properties():
     m = make(SETTINGS[2])
-    x, g = data(m, 2)
-    x_small, g_small = data(m, 1, seed=5)
-    check_properties(lambda: make(SETTINGS[2]), x, g, x_small, g_small)
+    check_properties(lambda: make(SETTINGS[2]), *data(m, 2), *data(m, 1, seed=5))
 
 
 def test_empty_batch():

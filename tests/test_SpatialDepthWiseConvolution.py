@@ -107,9 +107,7 @@ def test_empty_batch():
 
 @pytest.mark.parametrize("setting", SETTINGS, ids=SETTING_IDS)
 def test_layer_properties(setting):
-    x, g = data(setting)
-    xs, gs = data(setting, (1,) + X_SHAPE[1:], seed=5)
-    check_properties(lambda: make(setting), x, g, xs, gs)
+    check_properties(lambda: make(setting), *data(setting), *data(setting, (1,) + X_SHAPE[1:], seed=5))
 
 
 def test_4d_weight_is_accepted_by_the_kernels():

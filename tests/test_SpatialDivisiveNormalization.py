@@ -1,33 +1,16 @@
 """nn_legacy.SpatialDivisiveNormalization: each pixel divided by the local
-standard deviation sqrt(E(x^2)) / E(1), thresholded."""
+standard deviation sqrt(E(x^2)) / E(1), thresholded.
+Its values against the definition and torch, layer properties, batches,
+precision and bad input run with SpatialSubtractiveNormalization's, over the
+family table in test_SpatialSubtractiveNormalization.py."""
 import numpy as np
-import pytest
 
 import nn_legacy as nn
 from layer_checks import assert_input_jacobian, raises_exactly, uniform
-from local_norm_checks import (KERNELS, SHAPES, check_bad_input, check_layer_properties,
-                               check_precision_follows_the_input, check_samples_do_not_mix, divisive,
-                               torch_reference)
+from local_norm_checks import KERNELS, divisive, torch_reference
 from numpy_checks import from_torch7
 
 CLS = nn.SpatialDivisiveNormalization
-
-
-@pytest.mark.parametrize("kernel", KERNELS.values(), ids=KERNELS.keys())
-@pytest.mark.parametrize("shape", SHAPES.values(), ids=SHAPES.keys())
-def test_matches_the_definition(kernel, shape):
-    x = uniform(shape, 1)
-    np.testing.assert_allclose(CLS(shape[-3], kernel).forward(x), divisive(x, kernel), rtol=1e-13, atol=1e-14)
-
-
-@pytest.mark.parametrize("kernel", KERNELS.values(), ids=KERNELS.keys())
-@pytest.mark.parametrize("shape", SHAPES.values(), ids=SHAPES.keys())
-def test_matches_torch_conv2d_formula(kernel, shape):
-    x, g = uniform(shape, 1), uniform(shape, 2)
-    out, gin = torch_reference("divisive", x, g, kernel)
-    m = CLS(shape[-3], kernel)
-    np.testing.assert_allclose(m.forward(x), out, rtol=1e-13, atol=1e-14)
-    np.testing.assert_allclose(m.backward(x, g), gin, rtol=1e-12, atol=1e-13)
 
 
 def test_threshold_and_thresval():
@@ -66,20 +49,7 @@ def test_torch7_defaults():
     assert CLS(1, None, 0.3).thresval == 0.3
 
 
-def test_layer_properties():
-    check_layer_properties(lambda planes: CLS(planes, KERNELS["2D 3x5"]))
-
-
-def test_samples_of_a_batch_do_not_mix():
-    check_samples_do_not_mix(lambda planes: CLS(planes, KERNELS["1D 5"]))
-
-
-def test_precision_follows_the_input():
-    check_precision_follows_the_input(lambda planes: CLS(planes, KERNELS["2D 3x5"]))
-
-
-def test_bad_input():
-    check_bad_input(CLS, lambda planes: CLS(planes, KERNELS["1D 5"]))
+def test_bad_threshold():
     with raises_exactly(TypeError, "SpatialDivisiveNormalization: threshold must be a number, got 'x'"):
         CLS(1, None, "x")
     with raises_exactly(TypeError, "SpatialDivisiveNormalization: thresval must be a number, got [1]"):

@@ -7,8 +7,8 @@ import pytest
 
 import nn_legacy as nn
 import thnn
-from conv_checks import (as_batch, assert_module_matches, check_empty_batch, check_properties, check_threads,
-                         full_conv_loops, t7_object, torch_reference)
+from conv_checks import (as_batch, assert_module_matches, assert_module_matches_torch, check_empty_batch,
+                         check_properties, check_threads, full_conv_loops, t7_object)
 from layer_checks import raises_exactly, uniform
 
 # (nIn, nOut, kW, kH, dW, dH, padW, padH, adjW, adjH), input [batch, 3, 3, 4]; the 1x1
@@ -56,11 +56,10 @@ def test_matches_torch(setting):
     m = make(setting)
     x, g = data(setting)
     _, _, _, _, dW, dH, padW, padH, adjW, adjH = setting
-    out, gin, (gw, gb) = torch_reference(
-        lambda t, w, b: torch.nn.functional.conv_transpose2d(t, w, b, stride=(dH, dW), padding=(padH, padW),
-                                                             output_padding=(adjH, adjW)),
-        x, [m.weight, m.bias], g)
-    assert_module_matches(m, x, g, out, gin, gw, gb)
+    assert_module_matches_torch(
+        m, lambda t, w, b: torch.nn.functional.conv_transpose2d(t, w, b, stride=(dH, dW), padding=(padH, padW),
+                                                                output_padding=(adjH, adjW)),
+        x, g)
 
 
 def test_is_the_transpose_of_SpatialConvolution():
@@ -80,9 +79,7 @@ def test_empty_batch():
 
 @pytest.mark.parametrize("setting", SETTINGS, ids=SETTING_IDS)
 def test_layer_properties(setting):
-    x, g = data(setting)
-    xs, gs = data(setting, (1,) + X_SHAPE[1:], seed=5)
-    check_properties(lambda: make(setting), x, g, xs, gs)
+    check_properties(lambda: make(setting), *data(setting), *data(setting, (1,) + X_SHAPE[1:], seed=5))
 
 
 def test_reset_draws_from_the_torch7_range():

@@ -6,25 +6,52 @@ import pytest
 
 import nn_legacy as nn
 import thnn
-from layer_checks import raises_exactly, torch_forward_backward, torch_or_skip, uniform
+from layer_checks import check_matches_torch, raises_exactly, torch_or_skip, uniform
 from resampling_checks import check_common, check_linear_reference, pad_plane, per_plane
 
-# (pad_l, pad_r, pad_t, pad_b): always different on each side
-PADS = [(2, 1, 3, 0), (0, 3, 1, 2), (-1, 2, 1, -2), (2, -2, -1, 3), (-1, -2, 0, -1)]
+# SpatialReflectionPadding and SpatialReplicationPadding are one family: the
+# checks they share run here over FAMILY, each with its pads (pad_l, pad_r,
+# pad_t, pad_b; always different on each side, and for replication beyond the
+# input size too, which reflection refuses), numpy's and torch's name of its
+# mode and its gradInput tolerance against torch; each file keeps the cases
+# only its layer has.
+FAMILY = {
+    "SpatialReflectionPadding": ([(2, 1, 3, 0), (0, 3, 1, 2), (-1, 2, 1, -2), (2, -2, -1, 3), (-1, -2, 0, -1)],
+                                 "reflect", None),
+    "SpatialReplicationPadding": ([(2, 1, 3, 0), (0, 7, 1, 5), (-1, 2, 1, -2), (2, -2, -1, 3), (-1, -2, 0, -1)],
+                                  "replicate", (1e-15, 1e-15)),
+}
+EACH_PADS = [(name, pads) for name, (all_pads, _, _) in FAMILY.items() for pads in all_pads]
+EACH_PADS_IDS = [f"{name[7:10]}-{pads}" for name, pads in EACH_PADS]
 
 
-def reference(pads):
+def reference(name, pads):
     l, r, t, b = pads
-    return lambda x: per_plane(lambda p: pad_plane(p, [(t, b), (l, r)], "reflect"), x, 2)
+    return lambda x: per_plane(lambda p: pad_plane(p, [(t, b), (l, r)], FAMILY[name][1]), x, 2)
 
 
-@pytest.mark.parametrize("pads", PADS, ids=str)
+@pytest.mark.parametrize("name, pads", EACH_PADS, ids=EACH_PADS_IDS)
 @pytest.mark.parametrize("shape", [(2, 3, 4, 5), (3, 5, 4)], ids=["4D", "3D"])
-def test_matches_the_definition(pads, shape):
+def test_matches_the_definition(name, pads, shape):
     x = uniform(shape, 1)
-    out_shape = reference(pads)(x).shape
-    m = nn.SpatialReflectionPadding(*pads)
-    check_linear_reference(m, reference(pads), x, uniform(out_shape, 2), exact=True)
+    out_shape = reference(name, pads)(x).shape
+    m = getattr(nn, name)(*pads)
+    check_linear_reference(m, reference(name, pads), x, uniform(out_shape, 2), exact=True)
+
+
+@pytest.mark.parametrize("name, pads", EACH_PADS, ids=EACH_PADS_IDS)
+def test_matches_torch(name, pads):
+    torch = torch_or_skip()
+    x = uniform((2, 3, 4, 5), 1)
+    g = uniform(reference(name, pads)(x).shape, 2)
+    check_matches_torch(getattr(nn, name)(*pads), lambda t: torch.nn.functional.pad(t, pads, mode=FAMILY[name][1]),
+                        x, g, None, FAMILY[name][2])
+
+
+@pytest.mark.parametrize("name", FAMILY)
+@pytest.mark.parametrize("pads", [(2, 1, 3, 0), (-1, 2, 1, -2)], ids=str)
+def test_common_properties(pads, name):
+    check_common(lambda: getattr(nn, name)(*pads), uniform((3, 2, 4, 5), 3), name, 2)
 
 
 def test_a_row_reads_as_in_the_docstring():
@@ -45,23 +72,6 @@ def test_negative_pads_reflect_about_the_original_edge():
     row = np.array([[[1.0, 2.0, 3.0, 4.0]]])
     np.testing.assert_array_equal(nn.SpatialReflectionPadding(2, -2, 0, 0).forward(row), [[[3, 2, 1, 2]]])
     np.testing.assert_array_equal(nn.SpatialReflectionPadding(-1, 2, 0, 0).forward(row), [[[2, 3, 4, 3, 2]]])
-
-
-@pytest.mark.parametrize("pads", PADS, ids=str)
-def test_matches_torch(pads):
-    torch = torch_or_skip()
-    x = uniform((2, 3, 4, 5), 1)
-    m = nn.SpatialReflectionPadding(*pads)
-    g = uniform(reference(pads)(x).shape, 2)
-    out, gin = torch_forward_backward(lambda t: torch.nn.functional.pad(t, pads, mode="reflect"), x, g)
-    np.testing.assert_array_equal(m.forward(x), out)
-    np.testing.assert_array_equal(m.backward(x, g), gin)
-
-
-@pytest.mark.parametrize("pads", [(2, 1, 3, 0), (-1, 2, 1, -2)], ids=str)
-def test_common_properties(pads):
-    check_common(lambda: nn.SpatialReflectionPadding(*pads), uniform((3, 2, 4, 5), 3),
-                 "SpatialReflectionPadding", 2)
 
 
 def test_default_pads_follow_pad_l():

@@ -1,31 +1,15 @@
 """nn_legacy.SpatialReplicationPadding and its kernels: edge padding of the
 last two dims, (pad_l, pad_r, pad_t, pad_b) as in Torch7, negative pads
-cropping."""
+cropping.
+Its values against the definition and torch and its common properties run
+with SpatialReflectionPadding's, over the family table in
+test_SpatialReflectionPadding.py."""
 import numpy as np
 import pytest
 
 import nn_legacy as nn
 import thnn
-from layer_checks import raises_exactly, torch_forward_backward, torch_or_skip, uniform
-from resampling_checks import check_common, check_linear_reference, pad_plane, per_plane
-
-# (pad_l, pad_r, pad_t, pad_b): always different on each side; pads beyond
-# the input size are allowed (unlike reflection)
-PADS = [(2, 1, 3, 0), (0, 7, 1, 5), (-1, 2, 1, -2), (2, -2, -1, 3), (-1, -2, 0, -1)]
-
-
-def reference(pads):
-    l, r, t, b = pads
-    return lambda x: per_plane(lambda p: pad_plane(p, [(t, b), (l, r)], "replicate"), x, 2)
-
-
-@pytest.mark.parametrize("pads", PADS, ids=str)
-@pytest.mark.parametrize("shape", [(2, 3, 4, 5), (3, 5, 4)], ids=["4D", "3D"])
-def test_matches_the_definition(pads, shape):
-    x = uniform(shape, 1)
-    out_shape = reference(pads)(x).shape
-    m = nn.SpatialReplicationPadding(*pads)
-    check_linear_reference(m, reference(pads), x, uniform(out_shape, 2), exact=True)
+from layer_checks import raises_exactly, uniform
 
 
 def test_a_row_reads_as_in_the_docstring():
@@ -53,23 +37,6 @@ def test_crops_everything_but_the_edge_column():
     repeated (the clamped position), not an error."""
     row = np.array([[[1.0, 2.0, 3.0, 4.0]]])
     np.testing.assert_array_equal(nn.SpatialReplicationPadding(-4, 2, 0, 0).forward(row), [[[4, 4]]])
-
-
-@pytest.mark.parametrize("pads", PADS, ids=str)
-def test_matches_torch(pads):
-    torch = torch_or_skip()
-    x = uniform((2, 3, 4, 5), 1)
-    m = nn.SpatialReplicationPadding(*pads)
-    g = uniform(reference(pads)(x).shape, 2)
-    out, gin = torch_forward_backward(lambda t: torch.nn.functional.pad(t, pads, mode="replicate"), x, g)
-    np.testing.assert_array_equal(m.forward(x), out)
-    np.testing.assert_allclose(m.backward(x, g), gin, rtol=1e-15, atol=1e-15)
-
-
-@pytest.mark.parametrize("pads", [(2, 1, 3, 0), (-1, 2, 1, -2)], ids=str)
-def test_common_properties(pads):
-    check_common(lambda: nn.SpatialReplicationPadding(*pads), uniform((3, 2, 4, 5), 3),
-                 "SpatialReplicationPadding", 2)
 
 
 def test_default_pads_follow_pad_l():

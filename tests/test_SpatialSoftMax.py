@@ -1,4 +1,8 @@
-"""nn_legacy.SpatialSoftMax: a softmax over the planes at every pixel."""
+"""nn_legacy.SpatialSoftMax: a softmax over the planes at every pixel.
+
+SpatialSoftMax and SpatialLogSoftMax are one family: the checks they share
+run here over FAMILY, each with its own numpy reference, torch function and
+base kernel; each file keeps its comparison with its base module."""
 import numpy as np
 import pytest
 
@@ -12,27 +16,43 @@ def softmax(v):
     return e / e.sum(axis=-1, keepdims=True)
 
 
-@pytest.mark.parametrize("shape", SHAPES, ids=SHAPE_IDS)
-def test_softmax_at_every_pixel(shape):
-    check_per_pixel(nn.SpatialSoftMax, softmax, shape)
+def log_softmax(v):
+    shifted = v - v.max(axis=-1, keepdims=True)
+    return shifted - np.log(np.exp(shifted).sum(axis=-1, keepdims=True))
 
 
+# name -> (numpy reference along the last axis, torch function, the kernel it runs on)
+FAMILY = {
+    "SpatialSoftMax": (softmax, "softmax", "SoftMax"),
+    "SpatialLogSoftMax": (log_softmax, "log_softmax", "LogSoftMax"),
+}
+
+
+@pytest.mark.parametrize("name", FAMILY)
 @pytest.mark.parametrize("shape", SHAPES, ids=SHAPE_IDS)
-def test_matches_torch_softmax_over_the_plane_dim(shape):
-    check_matches_torch(nn.SpatialSoftMax, "softmax", shape)
+def test_reference_at_every_pixel(shape, name):
+    check_per_pixel(getattr(nn, name), FAMILY[name][0], shape)
+
+
+@pytest.mark.parametrize("name", FAMILY)
+@pytest.mark.parametrize("shape", SHAPES, ids=SHAPE_IDS)
+def test_matches_torch_over_the_plane_dim(shape, name):
+    check_matches_torch(getattr(nn, name), FAMILY[name][1], shape)
+
+
+@pytest.mark.parametrize("name", FAMILY)
+def test_layer_properties(name):
+    check_layer_properties(getattr(nn, name), FAMILY[name][2])
+
+
+@pytest.mark.parametrize("name", FAMILY)
+def test_refuses_non_spatial_input(name):
+    check_refuses_non_spatial_input(getattr(nn, name))
 
 
 @pytest.mark.parametrize("shape", SHAPES, ids=SHAPE_IDS)
 def test_same_as_SoftMax(shape):
     check_same_as_base(nn.SpatialSoftMax, nn.SoftMax, shape)
-
-
-def test_layer_properties():
-    check_layer_properties(nn.SpatialSoftMax, "SoftMax")
-
-
-def test_refuses_non_spatial_input():
-    check_refuses_non_spatial_input(nn.SpatialSoftMax)
 
 
 def test_repr():

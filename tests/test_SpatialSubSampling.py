@@ -5,8 +5,8 @@ import pytest
 
 import nn_legacy as nn
 import thnn
-from conv_checks import (as_batch, assert_module_matches, check_empty_batch, check_properties, check_threads,
-                         t7_object, torch_reference)
+from conv_checks import (as_batch, assert_module_matches, assert_module_matches_torch, check_empty_batch,
+                         check_properties, check_threads, t7_object)
 from layer_checks import raises_exactly, uniform
 
 N_IN = 3
@@ -66,10 +66,10 @@ def test_matches_torch(setting):
     m = make(setting)
     x, g = data(setting)
     kW, kH, dW, dH = setting
-    out, gin, (gw, gb) = torch_reference(
-        lambda t, w, b: torch.nn.functional.avg_pool2d(t, (kH, kW), (dH, dW)) * (kW * kH) * w.view(1, N_IN, 1, 1)
-        + b.view(1, N_IN, 1, 1), x, [m.weight, m.bias], g)
-    assert_module_matches(m, x, g, out, gin, gw, gb)
+    assert_module_matches_torch(
+        m, lambda t, w, b: torch.nn.functional.avg_pool2d(t, (kH, kW), (dH, dW)) * (kW * kH) * w.view(1, N_IN, 1, 1)
+        + b.view(1, N_IN, 1, 1),
+        x, g)
 
 
 def test_empty_batch():
@@ -78,9 +78,7 @@ def test_empty_batch():
 
 @pytest.mark.parametrize("setting", SETTINGS, ids=SETTING_IDS)
 def test_layer_properties(setting):
-    x, g = data(setting)
-    xs, gs = data(setting, (1,) + X_SHAPE[1:], seed=5)
-    check_properties(lambda: make(setting), x, g, xs, gs)
+    check_properties(lambda: make(setting), *data(setting), *data(setting, (1,) + X_SHAPE[1:], seed=5))
 
 
 def test_reset_draws_from_the_torch7_range():

@@ -1,33 +1,70 @@
 """nn_legacy.SpatialSubtractiveNormalization: each pixel minus the weighted
-local mean over a kernel window and all planes, E(x) / E(1)."""
+local mean over a kernel window and all planes, E(x) / E(1).
+The checks it shares with SpatialDivisiveNormalization and
+SpatialContrastiveNormalization run here over FAMILY."""
 import numpy as np
 import pytest
 
 import nn_legacy as nn
-from layer_checks import raises_exactly, uniform
+from layer_checks import check_forward_backward, raises_exactly, uniform
 from local_norm_checks import (KERNELS, SHAPES, check_bad_input, check_layer_properties,
-                               check_precision_follows_the_input, check_samples_do_not_mix, subtractive,
+                               check_precision_follows_the_input, check_samples_do_not_mix, divisive, subtractive,
                                torch_reference)
 from numpy_checks import from_torch7
 
 CLS = nn.SpatialSubtractiveNormalization
 
 
+# The three local normalizations are one family: the checks they share run
+# here, each layer with its numpy definition, torch formula and gradInput
+# tolerance; each file keeps the cases only its layer has.
+FAMILY = {
+    "SpatialSubtractiveNormalization": (subtractive, "subtractive", (1e-13, 1e-14)),
+    "SpatialDivisiveNormalization": (divisive, "divisive", (1e-12, 1e-13)),
+    "SpatialContrastiveNormalization": (lambda x, kernel: divisive(subtractive(x, kernel), kernel), "contrastive",
+                                        (1e-12, 1e-13)),
+}
+
+
+@pytest.mark.parametrize("name", FAMILY)
 @pytest.mark.parametrize("kernel", KERNELS.values(), ids=KERNELS.keys())
 @pytest.mark.parametrize("shape", SHAPES.values(), ids=SHAPES.keys())
-def test_matches_the_definition(kernel, shape):
+def test_matches_the_definition(kernel, shape, name):
     x = uniform(shape, 1)
-    np.testing.assert_allclose(CLS(shape[-3], kernel).forward(x), subtractive(x, kernel), rtol=1e-13, atol=1e-14)
+    np.testing.assert_allclose(getattr(nn, name)(shape[-3], kernel).forward(x), FAMILY[name][0](x, kernel),
+                               rtol=1e-13, atol=1e-14)
 
 
+@pytest.mark.parametrize("name", FAMILY)
 @pytest.mark.parametrize("kernel", KERNELS.values(), ids=KERNELS.keys())
 @pytest.mark.parametrize("shape", SHAPES.values(), ids=SHAPES.keys())
-def test_matches_torch_conv2d_formula(kernel, shape):
+def test_matches_torch_conv2d_formula(kernel, shape, name):
     x, g = uniform(shape, 1), uniform(shape, 2)
-    out, gin = torch_reference("subtractive", x, g, kernel)
-    m = CLS(shape[-3], kernel)
-    np.testing.assert_allclose(m.forward(x), out, rtol=1e-13, atol=1e-14)
-    np.testing.assert_allclose(m.backward(x, g), gin, rtol=1e-13, atol=1e-14)
+    out, gin = torch_reference(FAMILY[name][1], x, g, kernel)
+    check_forward_backward(getattr(nn, name)(shape[-3], kernel), x, g, out, gin, (1e-13, 1e-14), FAMILY[name][2])
+
+
+@pytest.mark.parametrize("name", FAMILY)
+def test_layer_properties(name):
+    check_layer_properties(lambda planes: getattr(nn, name)(planes, KERNELS["2D 3x5"]))
+
+
+@pytest.mark.parametrize("name", FAMILY)
+def test_samples_of_a_batch_do_not_mix(name):
+    """torch.legacy.nn's port of SpatialContrastiveNormalization replicated the
+    local mean along the batch dim, so the samples of a batch were mixed;
+    Torch7 normalised each on its own."""
+    check_samples_do_not_mix(lambda planes: getattr(nn, name)(planes, KERNELS["1D 5"]))
+
+
+@pytest.mark.parametrize("name", FAMILY)
+def test_precision_follows_the_input(name):
+    check_precision_follows_the_input(lambda planes: getattr(nn, name)(planes, KERNELS["2D 3x5"]))
+
+
+@pytest.mark.parametrize("name", FAMILY)
+def test_bad_input(name):
+    check_bad_input(getattr(nn, name), lambda planes: getattr(nn, name)(planes, KERNELS["1D 5"]))
 
 
 def test_a_constant_image_becomes_zero_up_to_the_border():
@@ -54,22 +91,6 @@ def test_the_kernel_scale_does_not_matter():
 def test_torch7_defaults():
     m = CLS()
     assert m.nInputPlane == 1 and m.kernel.shape == (9, 9)
-
-
-def test_layer_properties():
-    check_layer_properties(lambda planes: CLS(planes, KERNELS["2D 3x5"]))
-
-
-def test_samples_of_a_batch_do_not_mix():
-    check_samples_do_not_mix(lambda planes: CLS(planes, KERNELS["1D 5"]))
-
-
-def test_precision_follows_the_input():
-    check_precision_follows_the_input(lambda planes: CLS(planes, KERNELS["2D 3x5"]))
-
-
-def test_bad_input():
-    check_bad_input(CLS, lambda planes: CLS(planes, KERNELS["1D 5"]))
 
 
 def test_from_torch7_fields():

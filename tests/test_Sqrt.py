@@ -5,7 +5,8 @@ import pytest
 import nn_legacy as nn
 import thnn
 from activation_checks import check_any_layout
-from layer_checks import (check_nan_propagates, raises_exactly, torch_forward_backward, torch_or_skip, uniform)
+from layer_checks import (check_forward_backward, check_matches_torch, check_nan_at, raises_exactly, torch_or_skip,
+                          uniform)
 
 SHAPES = [(7,), (4, 5), (2, 3, 4), (2, 2, 2, 3)]
 
@@ -17,21 +18,16 @@ def positive(shape, seed=1):
 @pytest.mark.parametrize("shape", SHAPES, ids=str)
 @pytest.mark.parametrize("eps", [0.0, 0.25])
 def test_matches_numpy(shape, eps):
-    m = nn.Sqrt(eps)
     x, g = positive(shape), uniform(shape, 2)
     y = np.sqrt(x + eps)
-    np.testing.assert_array_equal(m.forward(x), y)
-    np.testing.assert_allclose(m.backward(x, g), g / (2 * y), rtol=1e-15, atol=0)
+    check_forward_backward(nn.Sqrt(eps), x, g, y, g / (2 * y), None, (1e-15, 0))
 
 
 @pytest.mark.parametrize("shape", SHAPES, ids=str)
 def test_matches_torch(shape):
     torch = torch_or_skip()
-    x, g = positive(shape), uniform(shape, 2)
-    out, gin = torch_forward_backward(lambda t: torch.sqrt(t + 0.25), x, g)
-    m = nn.Sqrt(0.25)
-    np.testing.assert_array_equal(m.forward(x), out)
-    np.testing.assert_allclose(m.backward(x, g), gin, rtol=1e-15, atol=0)
+    check_matches_torch(nn.Sqrt(0.25), lambda t: torch.sqrt(t + 0.25), positive(shape), uniform(shape, 2), None,
+                        (1e-15, 0))
 
 
 def test_zero_output_gives_zero_gradient_and_negative_input_nan():
@@ -55,10 +51,7 @@ def test_default_is_torch7s():
 
 
 def test_nan_propagates():
-    x = positive((3, 4), 1)
-    mask = np.zeros(x.shape, dtype=bool)
-    mask[0, 3] = True
-    check_nan_propagates(nn.Sqrt(), x, (0, 3), mask, uniform((3, 4), 2))
+    check_nan_at(nn.Sqrt(), positive((3, 4), 1), (0, 3), uniform((3, 4), 2))
 
 
 @pytest.mark.slow

@@ -4,34 +4,25 @@ import pytest
 
 import nn_legacy as nn
 from activation_checks import check_any_layout
-from layer_checks import (check_nan_propagates, torch_forward_backward, torch_or_skip, uniform)
+from layer_checks import check_forward_backward, check_matches_torch, check_nan_at, torch_or_skip, uniform
 
 SHAPES = [(7,), (4, 5), (2, 3, 4), (2, 2, 2, 3)]
 
 
 @pytest.mark.parametrize("shape", SHAPES, ids=str)
 def test_matches_numpy(shape):
-    m = nn.Square()
     x, g = uniform(shape, 1), uniform(shape, 2)
-    np.testing.assert_array_equal(m.forward(x), x * x)
-    np.testing.assert_array_equal(m.backward(x, g), 2 * x * g)
+    check_forward_backward(nn.Square(), x, g, x * x, 2 * x * g)
 
 
 @pytest.mark.parametrize("shape", SHAPES, ids=str)
 def test_matches_torch(shape):
     torch = torch_or_skip()
-    x, g = uniform(shape, 1), uniform(shape, 2)
-    out, gin = torch_forward_backward(torch.square, x, g)
-    m = nn.Square()
-    np.testing.assert_array_equal(m.forward(x), out)
-    np.testing.assert_allclose(m.backward(x, g), gin, rtol=1e-15, atol=0)
+    check_matches_torch(nn.Square(), torch.square, uniform(shape, 1), uniform(shape, 2), None, (1e-15, 0))
 
 
 def test_nan_propagates():
-    x = uniform((3, 4), 1)
-    mask = np.zeros(x.shape, dtype=bool)
-    mask[1, 1] = True
-    check_nan_propagates(nn.Square(), x, (1, 1), mask, uniform((3, 4), 2))
+    check_nan_at(nn.Square(), uniform((3, 4), 1), (1, 1), uniform((3, 4), 2))
 
 
 def test_overflow_gives_inf_not_a_crash():

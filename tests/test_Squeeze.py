@@ -3,7 +3,7 @@ import numpy as np
 import pytest
 
 import nn_legacy as nn
-from layer_checks import raises_exactly, torch_forward_backward, uniform
+from layer_checks import check_matches_torch, raises_exactly, uniform
 from numpy_checks import from_torch7
 
 # (dim, numInputDims, input shape, output shape)
@@ -34,11 +34,7 @@ def test_shapes(dim, n, in_shape, out_shape):
 
 
 def test_matches_torch_squeeze():
-    x, g = uniform((2, 1, 3, 1), 1), uniform((2, 3), 2)
-    out, gin = torch_forward_backward(lambda t: t.squeeze(), x, g)
-    m = nn.Squeeze()
-    np.testing.assert_array_equal(m.forward(x), out)
-    np.testing.assert_array_equal(m.backward(x, g), gin)
+    check_matches_torch(nn.Squeeze(), lambda t: t.squeeze(), uniform((2, 1, 3, 1), 1), uniform((2, 3), 2))
 
 
 def test_bad_arguments():

@@ -4,9 +4,8 @@ import pytest
 
 import nn_legacy as nn
 import thnn
-from layer_checks import (arbitrary_views, assert_input_jacobian, check_nan_propagates,
-                          draw_shape, noncontiguous_views, raises_exactly,
-                          run_hypothesis, torch_forward_backward, torch_or_skip, uniform)
+from layer_checks import (arbitrary_views, assert_input_jacobian, check_matches_torch, check_nan_at, draw_shape,
+                          noncontiguous_views, raises_exactly, run_hypothesis, torch_or_skip, uniform)
 
 TH, VAL = 0.3, -0.7
 SHAPES = [(7,), (4, 5), (2, 3, 4), (2, 2, 2, 3)]
@@ -40,10 +39,7 @@ def test_values_at_the_threshold_are_replaced():
 def test_matches_torch(shape):
     torch = torch_or_skip()
     x, g = uniform(shape, 1), uniform(shape, 2)
-    out, gin = torch_forward_backward(lambda t: torch.nn.functional.threshold(t, TH, VAL), x, g)
-    m = make()
-    np.testing.assert_array_equal(m.forward(x), out)
-    np.testing.assert_array_equal(m.backward(x, g), gin)
+    check_matches_torch(make(), lambda t: torch.nn.functional.threshold(t, TH, VAL), x, g)
 
 
 def test_defaults_are_torch7s():
@@ -69,10 +65,7 @@ def test_has_no_parameters():
 
 
 def test_nan_propagates():
-    x = uniform((3, 4), 1)
-    mask = np.zeros(x.shape, dtype=bool)
-    mask[0, 1] = True
-    check_nan_propagates(make(), x, (0, 1), mask, uniform((3, 4), 2))
+    check_nan_at(make(), uniform((3, 4), 1), (0, 1), uniform((3, 4), 2))
 
 
 def test_nan_never_crashes_and_leaves_other_elements_alone():

@@ -2,7 +2,7 @@
 import numpy as np
 
 import nn_legacy as nn
-from layer_checks import raises_exactly, torch_forward_backward, uniform
+from layer_checks import check_matches_torch, raises_exactly, uniform
 from numpy_checks import from_torch7
 
 
@@ -18,10 +18,7 @@ def test_pairs_apply_in_order():
 
 def test_matches_torch_transpose():
     x, g = uniform((2, 3, 4), 1), uniform((4, 2, 3), 2)
-    out, gin = torch_forward_backward(lambda t: t.transpose(0, 2).transpose(1, 2), x, g)
-    m = nn.Transpose((0, 2), (1, 2))
-    np.testing.assert_array_equal(m.forward(x), out)
-    np.testing.assert_array_equal(m.backward(x, g), gin)
+    check_matches_torch(nn.Transpose((0, 2), (1, 2)), lambda t: t.transpose(0, 2).transpose(1, 2), x, g)
 
 
 def test_no_pairs_copies():

@@ -3,7 +3,7 @@ import numpy as np
 import pytest
 
 import nn_legacy as nn
-from layer_checks import raises_exactly, torch_forward_backward, uniform
+from layer_checks import check_matches_torch, raises_exactly, uniform
 from numpy_checks import from_torch7
 
 # (pos, numInputDims, input shape, output shape)
@@ -29,11 +29,7 @@ def test_shapes(pos, n, in_shape, out_shape):
 
 
 def test_matches_torch_unsqueeze():
-    x, g = uniform((2, 3), 1), uniform((2, 1, 3), 2)
-    out, gin = torch_forward_backward(lambda t: t.unsqueeze(1), x, g)
-    m = nn.Unsqueeze(1)
-    np.testing.assert_array_equal(m.forward(x), out)
-    np.testing.assert_array_equal(m.backward(x, g), gin)
+    check_matches_torch(nn.Unsqueeze(1), lambda t: t.unsqueeze(1), uniform((2, 3), 1), uniform((2, 1, 3), 2))
 
 
 def test_the_batch_rule_is_not_remembered():

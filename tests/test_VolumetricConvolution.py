@@ -7,10 +7,11 @@ import pytest
 
 import nn_legacy as nn
 import thnn
-from conv_checks import assert_module_matches, check_properties, torch_reference
+from conv_checks import assert_module_matches, assert_module_matches_torch, check_properties, torch_reference
 from layer_checks import check_bad_arrays, noncontiguous_views, raises_exactly, uniform
-from volumetric_checks import (SETTING_IDS, VOLUMETRIC_SETTINGS, as_batch, check_empty_batch, conv3d_loops,
-                               memory_order, save_and_load, torch7)
+from volumetric_checks import (DILATED_IDS, DILATED_SETTINGS, FULL_DILATED_IDS, FULL_DILATED_SETTINGS, FULL_IDS,
+                               FULL_SETTINGS, SETTING_IDS, VOLUMETRIC_SETTINGS, as_batch, check_empty_batch,
+                               conv3d_loops, full_conv3d_loops, geometry, save_and_load, torch7, volume_data)
 
 N_IN, N_OUT = 2, 3
 SIZE = (4, 5, 6)                       # T, H, W
@@ -22,32 +23,53 @@ def make(settings=(2, 3, 1, 1, 2, 1, 1, 0, 1), cls=nn.VolumetricConvolution):
 
 def data(m, batch=2, size=SIZE, seed=1):
     """(input, gradOutput) for module m; batch None: one 4D sample."""
-    shape = ((batch,) if batch is not None else ()) + (N_IN,) + size
-    x = uniform(shape, seed)
-    return x, uniform(m.forward(x).shape, seed + 1)
+    return volume_data(m, N_IN, size, batch, seed)
 
 
 # ---------------------------------------------------------------- values
-@pytest.mark.parametrize("settings", VOLUMETRIC_SETTINGS, ids=SETTING_IDS)
+# The five volumetric convolutions are one family: their exact references (the
+# loops of volumetric_checks and torch's conv3d / conv_transpose3d) run here,
+# each layer with its settings after the planes, their ids and its input size
+# (T, H, W); each layer's file keeps what only it checks.
+FAMILY = {
+    "VolumetricConvolution": (VOLUMETRIC_SETTINGS, SETTING_IDS, SIZE),
+    "VolumetricConvolutionMM": (VOLUMETRIC_SETTINGS, SETTING_IDS, SIZE),
+    "VolumetricDilatedConvolution": (DILATED_SETTINGS, DILATED_IDS, (5, 6, 7)),
+    "VolumetricFullConvolution": (FULL_SETTINGS, FULL_IDS, (3, 4, 2)),
+    "VolumetricFullDilatedConvolution": (FULL_DILATED_SETTINGS, FULL_DILATED_IDS, (3, 2, 4)),
+}
+EACH_SETTING = [(name, s) for name, (settings, _, _) in FAMILY.items() for s in settings]
+EACH_SETTING_IDS = [f"{name[len('Volumetric'):]}-{i}" for name, (_, ids, _) in FAMILY.items() for i in ids]
+
+
+@pytest.mark.parametrize("name, settings", EACH_SETTING, ids=EACH_SETTING_IDS)
 @pytest.mark.parametrize("batch", [None, 2], ids=["4D", "5D"])
-def test_forward_and_backward_match_loops(settings, batch):
-    m = make(settings)
-    x, g = data(m, batch)
-    k, step, pad = memory_order(*settings)
-    out, gx, gw, gb = conv3d_loops(as_batch(x), m.weight, m.bias, as_batch(g), step, pad)
+def test_forward_and_backward_match_loops(name, settings, batch):
+    m = getattr(nn, name)(N_IN, N_OUT, *settings)
+    x, g = volume_data(m, N_IN, FAMILY[name][2], batch)
+    step, pad, dilation, adj = geometry(name, settings)
+    if "Full" in name:
+        out, gx, gw, gb = full_conv3d_loops(as_batch(x), m.weight, m.bias, as_batch(g), step, pad, adj, dilation)
+    else:
+        out, gx, gw, gb = conv3d_loops(as_batch(x), m.weight, m.bias, as_batch(g), step, pad, dilation)
     assert m.forward(x).shape == g.shape
     assert_module_matches(m, x, g, out.reshape(g.shape), gx.reshape(x.shape), gw, gb)
 
 
-@pytest.mark.parametrize("settings", VOLUMETRIC_SETTINGS, ids=SETTING_IDS)
-def test_matches_torch_conv3d(settings):
+@pytest.mark.parametrize("name, settings", EACH_SETTING, ids=EACH_SETTING_IDS)
+def test_matches_torch_conv3d_or_its_transpose(name, settings):
     torch = pytest.importorskip("torch")
-    m = make(settings)
-    x, g = data(m)
-    k, step, pad = memory_order(*settings)
-    out, gin, (gw, gb) = torch_reference(
-        lambda t, w, b: torch.nn.functional.conv3d(t, w, b, stride=step, padding=pad), x, [m.weight, m.bias], g)
-    assert_module_matches(m, x, g, out, gin, gw, gb)
+    F = torch.nn.functional
+    m = getattr(nn, name)(N_IN, N_OUT, *settings)
+    x, g = volume_data(m, N_IN, FAMILY[name][2])
+    step, pad, dilation, adj = geometry(name, settings)
+    if "Full" in name:
+        def reference(t, w, b):
+            return F.conv_transpose3d(t, w, b, stride=step, padding=pad, output_padding=adj, dilation=dilation)
+    else:
+        def reference(t, w, b):
+            return F.conv3d(t, w, b, stride=step, padding=pad, dilation=dilation)
+    assert_module_matches_torch(m, reference, x, g)
 
 
 def test_without_bias_matches_torch():
@@ -75,9 +97,7 @@ def test_one_tap_sees_the_right_voxel():
 @pytest.mark.parametrize("settings", [VOLUMETRIC_SETTINGS[1], VOLUMETRIC_SETTINGS[2]], ids=SETTING_IDS[1:3])
 def test_properties(settings):
     m = make(settings)
-    x, g = data(m, 2, (4, 4, 3))
-    x_small, g_small = data(m, 1, (4, 4, 3), seed=5)
-    check_properties(lambda: make(settings), x, g, x_small, g_small)
+    check_properties(lambda: make(settings), *data(m, 2, (4, 4, 3)), *data(m, 1, (4, 4, 3), seed=5))
 
 
 def test_buffer_reuse_across_volume_sizes():

@@ -1,14 +1,15 @@
 """nn_legacy.VolumetricConvolutionMM and the VolumetricConvolutionMM_*
 kernels: VolumetricConvolution's math by vol2col + GEMM, with one sample's
-columns in the buffers finput / fgradInput."""
+columns in the buffers finput / fgradInput.
+Its loop and torch references run with the family's, in test_VolumetricConvolution.py."""
 import numpy as np
 import pytest
 
 import nn_legacy as nn
 import thnn
-from conv_checks import assert_module_matches, check_properties, torch_reference
-from layer_checks import raises_exactly, uniform
-from volumetric_checks import SETTING_IDS, VOLUMETRIC_SETTINGS, as_batch, check_empty_batch, conv3d_loops, memory_order
+from conv_checks import check_properties
+from layer_checks import raises_exactly
+from volumetric_checks import SETTING_IDS, VOLUMETRIC_SETTINGS, check_empty_batch, volume_data
 
 N_IN, N_OUT = 2, 3
 SIZE = (4, 5, 6)                       # T, H, W
@@ -19,30 +20,7 @@ def make(settings=(2, 3, 1, 1, 2, 1, 1, 0, 1)):
 
 
 def data(m, batch=2, size=SIZE, seed=1):
-    shape = ((batch,) if batch is not None else ()) + (N_IN,) + size
-    x = uniform(shape, seed)
-    return x, uniform(m.forward(x).shape, seed + 1)
-
-
-@pytest.mark.parametrize("settings", VOLUMETRIC_SETTINGS, ids=SETTING_IDS)
-@pytest.mark.parametrize("batch", [None, 2], ids=["4D", "5D"])
-def test_forward_and_backward_match_loops(settings, batch):
-    m = make(settings)
-    x, g = data(m, batch)
-    k, step, pad = memory_order(*settings)
-    out, gx, gw, gb = conv3d_loops(as_batch(x), m.weight, m.bias, as_batch(g), step, pad)
-    assert_module_matches(m, x, g, out.reshape(g.shape), gx.reshape(x.shape), gw, gb)
-
-
-@pytest.mark.parametrize("settings", VOLUMETRIC_SETTINGS, ids=SETTING_IDS)
-def test_matches_torch_conv3d(settings):
-    torch = pytest.importorskip("torch")
-    m = make(settings)
-    x, g = data(m)
-    k, step, pad = memory_order(*settings)
-    out, gin, (gw, gb) = torch_reference(
-        lambda t, w, b: torch.nn.functional.conv3d(t, w, b, stride=step, padding=pad), x, [m.weight, m.bias], g)
-    assert_module_matches(m, x, g, out, gin, gw, gb)
+    return volume_data(m, N_IN, size, batch, seed)
 
 
 @pytest.mark.parametrize("settings", VOLUMETRIC_SETTINGS, ids=SETTING_IDS)
@@ -62,9 +40,7 @@ def test_same_as_the_direct_kernels(settings):
 def test_properties():
     settings = VOLUMETRIC_SETTINGS[1]
     m = make(settings)
-    x, g = data(m, 2, (4, 4, 3))
-    x_small, g_small = data(m, 1, (4, 4, 3), seed=5)
-    check_properties(lambda: make(settings), x, g, x_small, g_small)
+    check_properties(lambda: make(settings), *data(m, 2, (4, 4, 3)), *data(m, 1, (4, 4, 3), seed=5))
 
 
 def test_buffers_hold_one_sample_of_columns_and_clear():

@@ -1,69 +1,32 @@
 """nn_legacy.VolumetricFullConvolution and its kernels, the transpose of
 VolumetricConvolution:
-output[o, t*dT - padT + a, y*dH - padH + b, x*dW - padW + e] += weight[c, o, a, b, e] * input[c, t, y, x]."""
+output[o, t*dT - padT + a, y*dH - padH + b, x*dW - padW + e] += weight[c, o, a, b, e] * input[c, t, y, x].
+Its loop and torch references run with the family's, in test_VolumetricConvolution.py."""
 import numpy as np
 import pytest
 
 import nn_legacy as nn
 import thnn
-from conv_checks import assert_module_matches, check_properties, torch_reference
+from conv_checks import check_properties
 from layer_checks import raises_exactly, uniform
-from volumetric_checks import as_batch, check_empty_batch, full_conv3d_loops, memory_order, save_and_load, torch7
+from volumetric_checks import FULL_SETTINGS, check_empty_batch, save_and_load, torch7, volume_data
 
 N_IN, N_OUT = 2, 3
 SIZE = (3, 4, 2)                       # T, H, W
-# (kT, kW, kH, dT, dW, dH, padT, padW, padH, adjT, adjW, adjH)
-SETTINGS = [
-    (2, 3, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0),
-    (3, 1, 2, 2, 1, 3, 1, 0, 1, 1, 0, 2),
-    (1, 2, 3, 1, 2, 2, 0, 1, 2, 0, 1, 0),
-    (2, 2, 2, 3, 2, 1, 1, 0, 0, 2, 1, 0),
-]
-IDS = ["k231", "k312-d213-p101-a102", "k123-d122-p012-a010", "k222-d321-p100-a210"]
 
 
-def make(settings=SETTINGS[1]):
+def make(settings=FULL_SETTINGS[1]):
     return nn.VolumetricFullConvolution(N_IN, N_OUT, *settings)
 
 
 def data(m, batch=2, size=SIZE, seed=1):
-    shape = ((batch,) if batch is not None else ()) + (N_IN,) + size
-    x = uniform(shape, seed)
-    return x, uniform(m.forward(x).shape, seed + 1)
-
-
-def adj(settings):
-    """(adjT, adjH, adjW): memory order."""
-    return settings[9], settings[11], settings[10]
-
-
-@pytest.mark.parametrize("settings", SETTINGS, ids=IDS)
-@pytest.mark.parametrize("batch", [None, 2], ids=["4D", "5D"])
-def test_forward_and_backward_match_loops(settings, batch):
-    m = make(settings)
-    x, g = data(m, batch)
-    k, step, pad = memory_order(*settings[:9])
-    out, gx, gw, gb = full_conv3d_loops(as_batch(x), m.weight, m.bias, as_batch(g), step, pad, adj(settings))
-    assert_module_matches(m, x, g, out.reshape(g.shape), gx.reshape(x.shape), gw, gb)
-
-
-@pytest.mark.parametrize("settings", SETTINGS, ids=IDS)
-def test_matches_torch_conv_transpose3d(settings):
-    torch = pytest.importorskip("torch")
-    m = make(settings)
-    x, g = data(m)
-    k, step, pad = memory_order(*settings[:9])
-    out, gin, (gw, gb) = torch_reference(
-        lambda t, w, b: torch.nn.functional.conv_transpose3d(t, w, b, stride=step, padding=pad,
-                                                             output_padding=adj(settings)),
-        x, [m.weight, m.bias], g)
-    assert_module_matches(m, x, g, out, gin, gw, gb)
+    return volume_data(m, N_IN, size, batch, seed)
 
 
 def test_is_the_transpose_of_VolumetricConvolution():
     """<conv(x), y> = <x, full(y)> with the same weight: the full convolution
     is the adjoint of the convolution (the input sizes the adj reach)."""
-    settings = SETTINGS[1]
+    settings = FULL_SETTINGS[1]
     full = make(settings).noBias()
     conv = nn.VolumetricConvolution(N_OUT, N_IN, *settings[:9]).noBias()
     conv.weight[...] = full.weight
@@ -74,10 +37,8 @@ def test_is_the_transpose_of_VolumetricConvolution():
 
 
 def test_properties():
-    m = make(SETTINGS[3])
-    x, g = data(m, 2, (2, 3, 2))
-    x_small, g_small = data(m, 1, (2, 3, 2), seed=5)
-    check_properties(lambda: make(SETTINGS[3]), x, g, x_small, g_small)
+    m = make(FULL_SETTINGS[3])
+    check_properties(lambda: make(FULL_SETTINGS[3]), *data(m, 2, (2, 3, 2)), *data(m, 1, (2, 3, 2), seed=5))
 
 
 def test_empty_batch():
@@ -149,7 +110,7 @@ def test_mismatched_gradOutput():
 def test_a_torch7_file_loads(tmp_path):
     fresh = make()
     fields = dict(zip(("kT", "kW", "kH", "dT", "dW", "dH", "padT", "padW", "padH", "adjT", "adjW", "adjH"),
-                      map(float, SETTINGS[1])))
+                      map(float, FULL_SETTINGS[1])))
     saved = torch7("nn.VolumetricFullConvolution", nInputPlane=2.0, nOutputPlane=3.0, weight=fresh.weight,
                    bias=fresh.bias, gradWeight=fresh.weight, gradBias=fresh.bias, finput=np.zeros(3),
                    fgradInput=np.zeros(3), **fields)

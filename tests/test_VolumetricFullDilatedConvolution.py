@@ -1,69 +1,29 @@
 """nn_legacy.VolumetricFullDilatedConvolution and its kernels: the transpose
 of VolumetricDilatedConvolution (taps dilation apart, adj below the stride or
-the dilation)."""
+the dilation).
+Its loop and torch references run with the family's, in test_VolumetricConvolution.py."""
 import numpy as np
-import pytest
 
 import nn_legacy as nn
 import thnn
-from conv_checks import assert_module_matches, check_properties, torch_reference
+from conv_checks import check_properties
 from layer_checks import raises_exactly, uniform
-from volumetric_checks import as_batch, check_empty_batch, full_conv3d_loops, memory_order, save_and_load, torch7
+from volumetric_checks import FULL_DILATED_SETTINGS, check_empty_batch, save_and_load, torch7, volume_data
 
 N_IN, N_OUT = 2, 3
 SIZE = (3, 2, 4)                       # T, H, W
-# (kT, kW, kH, dT, dW, dH, padT, padW, padH, dilationT, dilationW, dilationH, adjT, adjW, adjH)
-SETTINGS = [
-    (2, 3, 2, 1, 1, 1, 0, 0, 0, 2, 1, 3, 0, 0, 2),    # adjH = 2 >= dH: allowed below dilationH
-    (2, 2, 3, 2, 1, 2, 1, 2, 0, 1, 3, 2, 1, 0, 1),
-    (3, 1, 2, 1, 2, 3, 2, 0, 1, 2, 2, 1, 0, 1, 2),
-    (1, 2, 1, 1, 1, 1, 0, 1, 0, 1, 1, 1, 0, 0, 0),    # dilation 1: VolumetricFullConvolution
-]
-IDS = ["k232-dil213-a002", "k223-d212-p120-dil132-a101", "k312-d123-p201-dil221-a012", "dil111"]
 
 
-def make(settings=SETTINGS[1]):
+def make(settings=FULL_DILATED_SETTINGS[1]):
     return nn.VolumetricFullDilatedConvolution(N_IN, N_OUT, *settings)
 
 
 def data(m, batch=2, size=SIZE, seed=1):
-    shape = ((batch,) if batch is not None else ()) + (N_IN,) + size
-    x = uniform(shape, seed)
-    return x, uniform(m.forward(x).shape, seed + 1)
-
-
-def dilation_and_adj(s):
-    """((dilationT, dilationH, dilationW), (adjT, adjH, adjW)): memory order."""
-    return (s[9], s[11], s[10]), (s[12], s[14], s[13])
-
-
-@pytest.mark.parametrize("settings", SETTINGS, ids=IDS)
-@pytest.mark.parametrize("batch", [None, 2], ids=["4D", "5D"])
-def test_forward_and_backward_match_loops(settings, batch):
-    m = make(settings)
-    x, g = data(m, batch)
-    k, step, pad = memory_order(*settings[:9])
-    dilation, adj = dilation_and_adj(settings)
-    out, gx, gw, gb = full_conv3d_loops(as_batch(x), m.weight, m.bias, as_batch(g), step, pad, adj, dilation)
-    assert_module_matches(m, x, g, out.reshape(g.shape), gx.reshape(x.shape), gw, gb)
-
-
-@pytest.mark.parametrize("settings", SETTINGS, ids=IDS)
-def test_matches_torch_conv_transpose3d(settings):
-    torch = pytest.importorskip("torch")
-    m = make(settings)
-    x, g = data(m)
-    k, step, pad = memory_order(*settings[:9])
-    dilation, adj = dilation_and_adj(settings)
-    out, gin, (gw, gb) = torch_reference(
-        lambda t, w, b: torch.nn.functional.conv_transpose3d(t, w, b, stride=step, padding=pad, output_padding=adj,
-                                                             dilation=dilation),
-        x, [m.weight, m.bias], g)
-    assert_module_matches(m, x, g, out, gin, gw, gb)
+    return volume_data(m, N_IN, size, batch, seed)
 
 
 def test_dilation_one_is_VolumetricFullConvolution():
-    s = SETTINGS[3]
+    s = FULL_DILATED_SETTINGS[3]
     m = make(s)
     plain = nn.VolumetricFullConvolution(N_IN, N_OUT, *s[:9], *s[12:])
     plain.weight[...], plain.bias[...] = m.weight, m.bias
@@ -73,10 +33,8 @@ def test_dilation_one_is_VolumetricFullConvolution():
 
 
 def test_properties():
-    m = make(SETTINGS[2])
-    x, g = data(m, 2, (2, 2, 3))
-    x_small, g_small = data(m, 1, (2, 2, 3), seed=5)
-    check_properties(lambda: make(SETTINGS[2]), x, g, x_small, g_small)
+    m = make(FULL_DILATED_SETTINGS[2])
+    check_properties(lambda: make(FULL_DILATED_SETTINGS[2]), *data(m, 2, (2, 2, 3)), *data(m, 1, (2, 2, 3), seed=5))
 
 
 def test_empty_batch():
@@ -95,7 +53,7 @@ def test_adj_below_the_dilation_but_not_the_stride():
                                     "stride or the dilation, got adjT=0, adjW=0, adjH=3, dT=1, dW=1, dH=1, "
                                     "dilationT=2, dilationW=1, dilationH=3"):
         nn.VolumetricFullDilatedConvolution(2, 3, 2, 3, 2, 1, 1, 1, 0, 0, 0, 2, 1, 3, 0, 0, 3)
-    m = make(SETTINGS[0])          # adjH = 2 with dH = 1: the output has rows no input voxel reaches
+    m = make(FULL_DILATED_SETTINGS[0])          # adjH = 2 with dH = 1: the output has rows no input voxel reaches
     out = m.forward(uniform((N_IN,) + SIZE))
     np.testing.assert_array_equal(out[:, :, -1, :], np.broadcast_to(m.bias[:, None, None], out[:, :, -1, :].shape))
 
@@ -113,7 +71,7 @@ def test_kernel_refuses_bad_adj():
 def test_a_torch7_file_loads(tmp_path):
     fresh = make()
     fields = dict(zip(("kT", "kW", "kH", "dT", "dW", "dH", "padT", "padW", "padH", "dilationT", "dilationW",
-                       "dilationH", "adjT", "adjW", "adjH"), map(float, SETTINGS[1])))
+                       "dilationH", "adjT", "adjW", "adjH"), map(float, FULL_DILATED_SETTINGS[1])))
     saved = torch7("nn.VolumetricFullDilatedConvolution", nInputPlane=2.0, nOutputPlane=3.0, weight=fresh.weight,
                    bias=fresh.bias, gradWeight=fresh.weight, gradBias=fresh.bias, **fields)
     loaded = save_and_load(tmp_path, saved)

@@ -4,8 +4,7 @@ import numpy as np
 import pytest
 
 import nn_legacy as nn
-from layer_checks import (raises_exactly, torch_or_skip,
-                          uniform)
+from layer_checks import check_criterion_matches_torch, raises_exactly, torch_or_skip, uniform
 
 # (input shape, weight shape): a weight per element, or one sample's weight for every sample
 LAYOUTS = [((7,), (7,)), ((4, 5), (5,)), ((4, 5), (4, 5)), ((2, 3, 4), (3, 4))]
@@ -32,12 +31,11 @@ def test_matches_numpy(shape, wshape, sizeAverage):
 def test_matches_torch(sizeAverage, reduction):
     torch = torch_or_skip()
     x, t, w = uniform((4, 5), 1), uniform((4, 5), 2), uniform((5,), 3)
-    tx = torch.from_numpy(x.copy()).requires_grad_(True)
-    loss = torch.nn.functional.mse_loss(tx, torch.from_numpy(w) * torch.from_numpy(t), reduction=reduction)
-    loss.backward()
-    c = nn.WeightedMSECriterion(w, sizeAverage)
-    np.testing.assert_allclose(c.forward(x, t), loss.item(), rtol=1e-14)
-    np.testing.assert_allclose(c.backward(x, t), tx.grad.numpy(), rtol=1e-14)
+
+    def loss_fn(i, t):
+        return torch.nn.functional.mse_loss(i, torch.from_numpy(w) * t, reduction=reduction)
+
+    check_criterion_matches_torch(nn.WeightedMSECriterion(w, sizeAverage), loss_fn, x, t)
 
 
 def test_weight_scales_the_target_not_the_error():

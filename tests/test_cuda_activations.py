@@ -15,15 +15,7 @@ import pytest
 import thnn
 import thnn.cuda as cuda
 
-_reason = cuda.gpu_unavailable_reason()
-DEVICES = [pytest.param("emulator", id="emulator"),
-           pytest.param("gpu", id="gpu", marks=pytest.mark.skipif(_reason is not None, reason=str(_reason)))]
 DTYPES = [pytest.param(np.float32, id="float32"), pytest.param(np.float64, id="float64")]
-
-
-@pytest.fixture(params=DEVICES)
-def dev(request):
-    return cuda.emulator() if request.param == "emulator" else cuda.gpu()
 
 
 def _tol(dtype, backward=False):

@@ -14,16 +14,8 @@ import pytest
 import thnn
 import thnn.cuda as cuda
 
-_reason = cuda.gpu_unavailable_reason()
-DEVICES = [pytest.param("emulator", id="emulator"),
-           pytest.param("gpu", id="gpu", marks=pytest.mark.skipif(_reason is not None, reason=str(_reason)))]
 DTYPES = pytest.mark.parametrize("dtype", [np.float32, np.float64], ids=["float32", "float64"])
 SIZE_AVERAGE = pytest.mark.parametrize("size_average", [True, False], ids=["sizeAverage", "sum"])
-
-
-@pytest.fixture(params=DEVICES)
-def dev(request):
-    return cuda.emulator() if request.param == "emulator" else cuda.gpu()
 
 
 def _tolerance(dtype, verb):

@@ -8,15 +8,6 @@ import pytest
 
 import thnn.cuda as cuda
 
-_reason = cuda.gpu_unavailable_reason()
-DEVICES = [pytest.param("emulator", id="emulator"),
-           pytest.param("gpu", id="gpu", marks=pytest.mark.skipif(_reason is not None, reason=str(_reason)))]
-
-
-@pytest.fixture(params=DEVICES)
-def dev(request):
-    return cuda.emulator() if request.param == "emulator" else cuda.gpu()
-
 
 def _call(dev, name, *args):
     state = dev.ffi.new("THNNState*")

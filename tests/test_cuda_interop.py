@@ -11,12 +11,10 @@ import numpy as np
 import pytest
 
 import thnn.cuda as cuda
+from cuda_devices import gpu_only
 from thnn import _dlpack
 
 torch = pytest.importorskip("torch")
-
-_reason = cuda.gpu_unavailable_reason()
-gpu_only = pytest.mark.skipif(_reason is not None, reason=str(_reason))
 
 
 def test_numpy_and_torch_view_an_emulator_tensor():

@@ -12,15 +12,6 @@ import pytest
 
 import thnn.cuda as cuda
 
-_reason = cuda.gpu_unavailable_reason()
-DEVICES = [pytest.param("emulator", id="emulator"),
-           pytest.param("gpu", id="gpu", marks=pytest.mark.skipif(_reason is not None, reason=str(_reason)))]
-
-
-@pytest.fixture(params=DEVICES)
-def dev(request):
-    return cuda.emulator() if request.param == "emulator" else cuda.gpu()
-
 
 # layouts: the same view taken of a (6, 4) array on both sides
 LAYOUTS = {

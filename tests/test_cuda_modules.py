@@ -31,22 +31,16 @@ import pytest
 
 import nn_legacy as nn
 import thnn.cuda as cuda
+from cuda_devices import DEVICES, device_named
 from module_table import ABSTRACT, ENTRIES
 from nn_legacy import _random
 
-_reason = cuda.gpu_unavailable_reason()
-DEVICES = [pytest.param("emulator", id="emulator"),
-           pytest.param("gpu", id="gpu", marks=pytest.mark.skipif(_reason is not None, reason=str(_reason)))]
 DTYPES = [pytest.param(np.float32, id="float32"), pytest.param(np.float64, id="float64")]
 
 # entry id -> what differs for it on the device ({"forward": tol, "backward": tol}), with the reason
 SPECIFICS = {}
 # entry id -> why it does not run on the device (its class's _cuda_unsupported says so too)
 EXCLUDED = {}
-
-
-def _device(name):
-    return cuda.emulator() if name == "emulator" else cuda.gpu()
 
 
 def _classes():
@@ -165,7 +159,7 @@ def _tolerances(entry, dtype):
 def test_entry_on_device_matches_host(entry, dtype, device, same_draws):
     if entry.id in EXCLUDED:
         pytest.skip(EXCLUDED[entry.id])
-    dev = _device(device)
+    dev = device_named(device)
     ftol, btol = _tolerances(entry, dtype)
     rng = np.random.default_rng(0)
     x = _to(entry.input(rng), dtype)
@@ -236,7 +230,7 @@ WITH_PARAMETERS = [e for e in ENTRIES if e.params]
 @pytest.mark.parametrize("entry", WITH_PARAMETERS, ids=[e.id for e in WITH_PARAMETERS])
 def test_reset_on_device_matches_host(entry, device):
     """reset() of a module on the device draws what it draws on the host."""
-    dev = _device(device)
+    dev = device_named(device)
     host = entry.build()
     assert isinstance(host, nn.Module) and host.parameters()[0]
     on_device = host.clone().cuda(dev)
@@ -261,7 +255,7 @@ def _nested():
 @pytest.mark.parametrize("device", DEVICES)
 @pytest.mark.parametrize("dtype", DTYPES)
 def test_nested_containers_on_device(device, dtype, same_draws):
-    dev = _device(device)
+    dev = device_named(device)
     entry = type("E", (), {"id": "nested", "build": staticmethod(_nested), "target": None,
                            "input": staticmethod(lambda r: r.uniform(-2, 2, (7, 5)))})
     test_entry_on_device_matches_host(entry, dtype, device, None)
@@ -281,7 +275,7 @@ def _opfunc(model, criterion, x, t, grads):
 
 @pytest.mark.parametrize("device", DEVICES)
 def test_flat_parameters_share_clone_on_device(device):
-    dev = _device(device)
+    dev = device_named(device)
     model = nn.Sequential().add(nn.Linear(4, 3)).add(nn.Tanh()).add(nn.Linear(3, 2)).cuda(dev)
     flat, grads = model.flattenParameters()
     assert isinstance(flat, cuda.CudaTensor) and flat.shape == (4 * 3 + 3 + 3 * 2 + 2,)
@@ -321,7 +315,7 @@ OPTIMS = {"sgd": {"learningRate": 0.05, "momentum": 0.9, "weightDecay": 1e-3}, "
 def test_optim_on_device_parameters(method, device):
     """Every nn_legacy.optim method steps the flat device parameters as it
     steps the host's (state arrays made on the device)."""
-    dev = _device(device)
+    dev = device_named(device)
     rng = np.random.default_rng(9)
     nn.manualSeed(1)
     host = nn.Sequential().add(nn.Linear(5, 4)).add(nn.Tanh()).add(nn.Linear(4, 3)).add(nn.LogSoftMax())
@@ -354,7 +348,7 @@ def _lenet():
 def test_lenet_trains_on_device_as_on_host(device, dtype):
     """20 steps of optim.sgd (momentum) on LeNet-5, the flat parameters on
     the device, end where the same loop on the host ends."""
-    dev = _device(device)
+    dev = device_named(device)
     rng = np.random.default_rng(11)
     nn.manualSeed(3)
     host = _lenet().type(dtype)
@@ -381,7 +375,7 @@ def test_lenet_trains_on_device_as_on_host(device, dtype):
 def test_save_a_device_model(device, tmp_path):
     """nn.save writes host arrays and says so; load gives a host model that
     .cuda() places on the device again."""
-    dev = _device(device)
+    dev = device_named(device)
     model = _lenet().cuda(dev)
     model.flattenParameters()
     x = dev.to_device(np.random.default_rng(2).uniform(0, 1, (2, 1, 28, 28)))

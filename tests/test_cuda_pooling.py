@@ -11,15 +11,9 @@ import pytest
 
 import thnn
 import thnn.cuda as cuda
+from cuda_devices import DEVICES, device_named
 
-_reason = cuda.gpu_unavailable_reason()
-DEVICES = [pytest.param("emulator", id="emulator"),
-           pytest.param("gpu", id="gpu", marks=pytest.mark.skipif(_reason is not None, reason=str(_reason)))]
 DTYPES = [pytest.param(np.float32, id="float32"), pytest.param(np.float64, id="float64")]
-
-
-def _device(name):
-    return cuda.emulator() if name == "emulator" else cuda.gpu()
 
 
 def _twin(dev, dtype, name):
@@ -62,7 +56,7 @@ MAX_POOL = [
 @pytest.mark.parametrize("dtype", DTYPES)
 @pytest.mark.parametrize("layer,shape,scalars", MAX_POOL, ids=[f"{c[0]}-{c[1]}" for c in MAX_POOL])
 def test_max_pooling(layer, shape, scalars, dtype, device):
-    dev = _device(device)
+    dev = device_named(device)
     x = _rng(1).standard_normal(shape).astype(dtype)
     x.flat[::7] = x.flat[3]                       # ties: the first of equal values wins on both sides
     out, ind = _cpu(dtype, f"{layer}_updateOutput")(x, None, None, *scalars)
@@ -77,7 +71,7 @@ def test_max_pooling(layer, shape, scalars, dtype, device):
 
 @pytest.mark.parametrize("device", DEVICES)
 def test_max_pooling_nan_takes_the_last_nan(device):
-    dev = _device(device)
+    dev = device_named(device)
     x = _rng(3).standard_normal((2, 3, 8, 8))
     x[0, 0, 1, 1] = x[0, 0, 1, 2] = x[1, 2, 5, 0] = np.nan
     out, ind = thnn.Double.SpatialMaxPooling_updateOutput(x, None, None, 3, 3, 2, 2, 1, 1, True)
@@ -101,7 +95,7 @@ AVG_POOL = [
 @pytest.mark.parametrize("count_include_pad", [False, True])
 @pytest.mark.parametrize("layer,shape,scalars", AVG_POOL, ids=[f"{c[0]}-{c[1]}" for c in AVG_POOL])
 def test_average_pooling(layer, shape, scalars, count_include_pad, dtype, device):
-    dev = _device(device)
+    dev = device_named(device)
     scalars = scalars + (count_include_pad,)
     x = _rng(4).standard_normal(shape).astype(dtype)
     out = _cpu(dtype, f"{layer}_updateOutput")(x, None, *scalars)
@@ -121,7 +115,7 @@ ADAPTIVE = [((3, 7, 11), (4, 3)), ((2, 3, 10, 9), (4, 7)), ((2, 4, 5, 6), (11, 9
 @pytest.mark.parametrize("kind", ["Max", "Average"])
 @pytest.mark.parametrize("shape,size", ADAPTIVE, ids=[f"{s}-{o}" for s, o in ADAPTIVE])
 def test_adaptive_pooling(shape, size, kind, dtype, device):
-    dev = _device(device)
+    dev = device_named(device)
     layer = f"SpatialAdaptive{kind}Pooling"
     x = _rng(6).standard_normal(shape).astype(dtype)
     if kind == "Max":
@@ -156,7 +150,7 @@ def _unpool_indices(rng, shape, limit, duplicates):
 @pytest.mark.parametrize("duplicates", [False, True])
 @pytest.mark.parametrize("layer,shape,size", UNPOOL, ids=[f"{c[0]}-{c[1]}" for c in UNPOOL])
 def test_max_unpooling(layer, shape, size, duplicates, dtype, device):
-    dev = _device(device)
+    dev = device_named(device)
     rng = _rng(8)
     x = rng.standard_normal(shape).astype(dtype)
     ind = _unpool_indices(rng, shape, int(np.prod(size)), duplicates)
@@ -183,7 +177,7 @@ def _same_refusal(cpu, twin, cpu_args, twin_args):
 @pytest.mark.parametrize("bad", [-1, 20, 1 << 40])
 @pytest.mark.parametrize("verb", ["updateOutput", "updateGradInput"])
 def test_unpooling_index_out_of_range_raises_the_cpu_message(verb, bad, device):
-    dev = _device(device)
+    dev = device_named(device)
     rng = _rng(9)
     x = rng.standard_normal((2, 3, 4, 5))
     ind = _unpool_indices(rng, x.shape, 20, False)
@@ -198,7 +192,7 @@ def test_unpooling_index_out_of_range_raises_the_cpu_message(verb, bad, device):
 
 @pytest.mark.parametrize("device", DEVICES)
 def test_volumetric_unpooling_index_out_of_range(device):
-    dev = _device(device)
+    dev = device_named(device)
     x = np.ones((2, 2, 2, 3))
     ind = np.zeros(x.shape, np.int64)
     ind[1, 0, 1, 2] = 24
@@ -208,7 +202,7 @@ def test_volumetric_unpooling_index_out_of_range(device):
 
 @pytest.mark.parametrize("device", DEVICES)
 def test_max_pooling_backward_index_out_of_range(device):
-    dev = _device(device)
+    dev = device_named(device)
     x = _rng(10).standard_normal((2, 6, 6))
     out, ind = thnn.Double.SpatialMaxPooling_updateOutput(x, None, None, 2, 2, 2, 2, 0, 0, False)
     ind[1, 2, 0] = 36
@@ -220,7 +214,7 @@ def test_max_pooling_backward_index_out_of_range(device):
 
 @pytest.mark.parametrize("device", DEVICES)
 def test_same_shape_refusals(device):
-    dev = _device(device)
+    dev = device_named(device)
     x = np.ones((2, 3, 4, 5))
     d = dev.to_device(x)
     for name, args in [("SpatialMaxPooling_updateOutput", (None, None, 6, 2, 1, 1, 0, 0, False)),
@@ -262,7 +256,7 @@ RESAMPLE = [
 @pytest.mark.parametrize("dtype", DTYPES)
 @pytest.mark.parametrize("layer,shape,scalars", RESAMPLE, ids=[f"{c[0]}-{c[1]}-{c[2]}" for c in RESAMPLE])
 def test_padding_and_up_sampling(layer, shape, scalars, dtype, device):
-    dev = _device(device)
+    dev = device_named(device)
     x = _rng(11).standard_normal(shape).astype(dtype)
     out = _cpu(dtype, f"{layer}_updateOutput")(x, None, *scalars)
     dout = _twin(dev, dtype, f"{layer}_updateOutput")(dev.to_device(x), None, *scalars)
@@ -284,7 +278,7 @@ FRACTIONAL = [("SpatialFractionalMaxPooling", (3, 9, 11), (5, 4, 3, 2)),
 @pytest.mark.parametrize("dtype", DTYPES)
 @pytest.mark.parametrize("layer,shape,scalars", FRACTIONAL, ids=[f"{c[0]}-{c[1]}" for c in FRACTIONAL])
 def test_fractional_max_pooling(layer, shape, scalars, dtype, device):
-    dev = _device(device)
+    dev = device_named(device)
     rng = _rng(13)
     nd = 2 if layer.startswith("Spatial") else 3
     batch = shape[0] if len(shape) == nd + 2 else 1
@@ -306,7 +300,7 @@ def test_fractional_max_pooling(layer, shape, scalars, dtype, device):
 @pytest.mark.parametrize("device", DEVICES)
 @pytest.mark.parametrize("bad", [1.0, -0.25, np.nan])
 def test_fractional_samples_out_of_range(bad, device):
-    dev = _device(device)
+    dev = device_named(device)
     x = np.ones((2, 3, 9, 11))
     u = np.full((2, 3, 2), 0.5)
     u[1, 2, 1] = bad
@@ -334,7 +328,7 @@ def _grid(rng, shape, dtype):
 @pytest.mark.parametrize("padding_mode", [0, 1])
 @pytest.mark.parametrize("shape,out", [((2, 3, 5, 7), (4, 6)), ((3, 2, 17, 23), (21, 19)), ((2, 1, 1, 6), (3, 2))])
 def test_grid_sampler(shape, out, padding_mode, dtype, device):
-    dev = _device(device)
+    dev = device_named(device)
     rng = _rng(14)
     x = rng.standard_normal(shape).astype(dtype)
     grid = _grid(rng, (shape[0],) + out + (2,), dtype)
@@ -358,7 +352,7 @@ def test_grid_sampler(shape, out, padding_mode, dtype, device):
     ((9,), 2.0, 3, 2, False), ((11, 4, 5), 1.5, 4, 1, False), ((3, 16, 7), 3.0, 5, 3, True),
     ((2, 12, 6, 5), 2.5, 2, 4, True), ((40, 20), 1.0, 16, 1, True)])
 def test_feature_lp_pooling(shape, power, width, stride, batch, dtype, device):
-    dev = _device(device)
+    dev = device_named(device)
     x = _rng(15).uniform(0.1, 2.0, size=shape).astype(dtype)
     y = thnn.backend(dtype).FeatureLPPooling_updateOutput(x, None, power, width, stride, batch)
     dy = _twin(dev, dtype, "FeatureLPPooling_updateOutput")(dev.to_device(x), None, power, width, stride, batch)
@@ -372,7 +366,7 @@ def test_feature_lp_pooling(shape, power, width, stride, batch, dtype, device):
 
 @pytest.mark.parametrize("device", DEVICES)
 def test_more_same_refusals(device):
-    dev = _device(device)
+    dev = device_named(device)
     x = np.ones((2, 3, 4, 5))
     _same_refusal(thnn.Double.SpatialGridSamplerBilinear_updateOutput,
                   dev.CudaDouble.SpatialGridSamplerBilinear_updateOutput,

@@ -19,20 +19,14 @@ import numpy as np
 import pytest
 
 import thnn.cuda as cuda
+from cuda_devices import DEVICES, device_named
 from kernel_cases import CASES, read_only, written
 
 # [BUFFER]s that are only scratch space of one call: their layout is each side's own
 SCRATCH = {"finput", "fgradInput", "columns", "ones", "fgradInput_", "buffer_"}
 BATCH = 40
 
-_reason = cuda.gpu_unavailable_reason()
-DEVICES = [pytest.param("emulator", id="emulator"),
-           pytest.param("gpu", id="gpu", marks=pytest.mark.skipif(_reason is not None, reason=str(_reason)))]
 TWIN_CASES = [c for c in CASES if c.header.layer in cuda.emulator().layers]
-
-
-def _device(name):
-    return cuda.emulator() if name == "emulator" else cuda.gpu()
 
 
 def _tolerance(case, dtype):
@@ -59,7 +53,7 @@ def _assert_close(name, got, want, tol):
 @pytest.mark.parametrize("dtype", [np.float32, np.float64], ids=["float32", "float64"])
 @pytest.mark.parametrize("case", TWIN_CASES, ids=[c.id for c in TWIN_CASES])
 def test_twin_matches_cpu(case, dtype, device):
-    dev = _device(device)
+    dev = device_named(device)
     kw = case.kwargs(dtype, n=BATCH, seed=1)
     host = {k: (v.copy() if isinstance(v, np.ndarray) else v) for k, v in kw.items()}
     on_device = {k: _upload(dev, v) for k, v in kw.items()}
@@ -85,7 +79,7 @@ def test_twin_matches_cpu(case, dtype, device):
 def test_twin_takes_non_contiguous_input(case, device):
     """Every tensor argument the kernel reads handed in as a transposed
     (non-contiguous) view gives the same results."""
-    dev = _device(device)
+    dev = device_named(device)
     kw = case.kwargs(np.float64, n=BATCH, seed=2)
     host = {k: (v.copy() if isinstance(v, np.ndarray) else v) for k, v in kw.items()}
     cpu_out = case.results(case.call(np.float64, host))

@@ -6,14 +6,9 @@ import numpy as np
 import pytest
 
 from nn_legacy import optim
-from optim_checks import assert_same_path, quadratic, run, torch_run
-from layer_checks import raises_exactly
+from optim_checks import check_bad_config, check_converges, check_matches_torch, check_weight_decay_is_l2, half_square
 
 STEPS = 2000
-
-
-def half_square(x):
-    return 0.5 * float(x @ x), x.copy()
 
 
 @pytest.mark.parametrize("config, kwargs, steps", [
@@ -27,10 +22,7 @@ def half_square(x):
     ({"eps": 1e-4}, {"eps": 1e-4}, STEPS),
 ], ids=["default", "rho", "rho-weightdecay", "weightdecay", "eps"])
 def test_matches_torch(config, kwargs, steps):
-    torch = pytest.importorskip("torch")
-    ours, _, _ = run(optim.adadelta, config, steps)
-    theirs, _, _ = torch_run(torch, lambda p: torch.optim.Adadelta(p, lr=1.0, **kwargs), steps)
-    assert_same_path(ours, theirs)
+    check_matches_torch(optim.adadelta, config, "Adadelta", {"lr": 1.0, **kwargs}, steps)
 
 
 def test_two_steps_by_hand():
@@ -52,21 +44,11 @@ def test_two_steps_by_hand():
 
 
 def test_weight_decay_is_the_gradient_of_an_l2_term():
-    f = quadratic([1.0, 3.0], [2.0, -1.0])
-
-    def with_l2(x):
-        value, g = f(x)
-        return value + 0.05 * float(x @ x), g + 0.1 * x
-
-    decayed, _, _ = run(optim.adadelta, {"weightDecay": 0.1}, 20, opfunc=f)
-    explicit, _, _ = run(optim.adadelta, {}, 20, opfunc=with_l2)
-    np.testing.assert_array_equal(decayed, explicit)
+    check_weight_decay_is_l2(optim.adadelta, {})
 
 
 def test_converges_on_a_quadratic():
-    f = quadratic([1.0, 100.0], [3.0, -2.0])
-    path, _, _ = run(optim.adadelta, {"rho": 0.95, "eps": 1e-4}, 3000, opfunc=f, start=(0.0, 0.0))
-    np.testing.assert_allclose(path[-1], [3.0, -2.0], atol=1e-6)
+    check_converges(optim.adadelta, {"rho": 0.95, "eps": 1e-4}, 3000, 1e-6)
 
 
 @pytest.mark.parametrize("config, message", [
@@ -75,8 +57,7 @@ def test_converges_on_a_quadratic():
     ({"weightDecay": -1}, "adadelta: config['weightDecay'] must be a number >= 0, got -1"),
 ])
 def test_bad_config(config, message):
-    with raises_exactly(ValueError, message):
-        optim.adadelta(half_square, np.array([1.0, -2.0]), config)
+    check_bad_config(optim.adadelta, config, message)
 
 
 def test_it_has_no_learning_rate():

@@ -6,14 +6,9 @@ import numpy as np
 import pytest
 
 from nn_legacy import optim
-from optim_checks import assert_same_path, quadratic, run, torch_run
-from layer_checks import raises_exactly
+from optim_checks import check_bad_config, check_converges, check_matches_torch, check_weight_decay_is_l2, half_square
 
 STEPS = 2000
-
-
-def half_square(x):
-    return 0.5 * float(x @ x), x.copy()
 
 
 @pytest.mark.parametrize("config, kwargs", [
@@ -22,10 +17,7 @@ def half_square(x):
     ({"learningRate": 1e-1, "weightDecay": 1e-2}, {"lr": 1e-1, "weight_decay": 1e-2}),
 ], ids=["default", "decay", "weightdecay"])
 def test_matches_torch(config, kwargs):
-    torch = pytest.importorskip("torch")
-    ours, _, _ = run(optim.adagrad, config, STEPS)
-    theirs, _, _ = torch_run(torch, lambda p: torch.optim.Adagrad(p, **kwargs), STEPS)
-    assert_same_path(ours, theirs)
+    check_matches_torch(optim.adagrad, config, "Adagrad", kwargs, STEPS)
 
 
 def test_two_steps_by_hand():
@@ -54,21 +46,11 @@ def test_learning_rate_decay_on_a_constant_gradient():
 
 
 def test_weight_decay_is_the_gradient_of_an_l2_term():
-    f = quadratic([1.0, 3.0], [2.0, -1.0])
-
-    def with_l2(x):
-        value, g = f(x)
-        return value + 0.05 * float(x @ x), g + 0.1 * x
-
-    decayed, _, _ = run(optim.adagrad, {"learningRate": 0.1, "weightDecay": 0.1}, 20, opfunc=f)
-    explicit, _, _ = run(optim.adagrad, {"learningRate": 0.1}, 20, opfunc=with_l2)
-    np.testing.assert_array_equal(decayed, explicit)
+    check_weight_decay_is_l2(optim.adagrad, {"learningRate": 0.1})
 
 
 def test_converges_on_a_quadratic():
-    f = quadratic([1.0, 100.0], [3.0, -2.0])
-    path, _, _ = run(optim.adagrad, {"learningRate": 1.0}, 500, opfunc=f, start=(0.0, 0.0))
-    np.testing.assert_allclose(path[-1], [3.0, -2.0], atol=1e-8)
+    check_converges(optim.adagrad, {"learningRate": 1.0}, 500, 1e-8)
 
 
 @pytest.mark.parametrize("config, message", [
@@ -77,5 +59,4 @@ def test_converges_on_a_quadratic():
     ({"weightDecay": -0.5}, "adagrad: config['weightDecay'] must be a number >= 0, got -0.5"),
 ])
 def test_bad_config(config, message):
-    with raises_exactly(ValueError, message):
-        optim.adagrad(half_square, np.array([1.0, -2.0]), config)
+    check_bad_config(optim.adagrad, config, message)

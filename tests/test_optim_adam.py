@@ -12,14 +12,11 @@ import numpy as np
 import pytest
 
 from nn_legacy import optim
-from optim_checks import assert_same_path, quadratic, run, set_group, torch_run
+from optim_checks import (assert_same_path, check_bad_config, check_converges, check_weight_decay_is_l2, half_square,
+                          quadratic, run, set_group, torch_run)
 from layer_checks import raises_exactly
 
 STEPS = 2000
-
-
-def half_square(x):
-    return 0.5 * float(x @ x), x.copy()
 
 
 @pytest.mark.parametrize("config", [
@@ -77,22 +74,11 @@ def test_learning_rate_decay_is_the_rate_divided_by_1_plus_t_decay():
 
 
 def test_weight_decay_is_the_gradient_of_an_l2_term():
-    f = quadratic([1.0, 3.0], [2.0, -1.0])
-
-    def with_l2(x):
-        value, g = f(x)
-        return value + 0.05 * float(x @ x), g + 0.1 * x
-
-    decayed, _, _ = run(optim.adam, {"learningRate": 0.1, "weightDecay": 0.1}, 20, opfunc=f)
-    explicit, _, _ = run(optim.adam, {"learningRate": 0.1}, 20, opfunc=with_l2)
-    np.testing.assert_array_equal(decayed, explicit)
+    check_weight_decay_is_l2(optim.adam, {"learningRate": 0.1})
 
 
 def test_converges_on_a_quadratic():
-    f = quadratic([1.0, 100.0], [3.0, -2.0])
-    path, _, _ = run(optim.adam, {"learningRate": 0.1, "learningRateDecay": 0.01}, 3000, opfunc=f,
-                     start=(0.0, 0.0))
-    np.testing.assert_allclose(path[-1], [3.0, -2.0], atol=1e-6)
+    check_converges(optim.adam, {"learningRate": 0.1, "learningRateDecay": 0.01}, 3000, 1e-6)
 
 
 @pytest.mark.parametrize("config, message", [
@@ -103,8 +89,7 @@ def test_converges_on_a_quadratic():
     ({"learningRateDecay": float("inf")}, "adam: config['learningRateDecay'] must be a number >= 0, got inf"),
 ])
 def test_bad_config(config, message):
-    with raises_exactly(ValueError, message):
-        optim.adam(half_square, np.array([1.0, -2.0]), config)
+    check_bad_config(optim.adam, config, message)
 
 
 def test_a_bad_step_count_in_the_state():

@@ -5,14 +5,10 @@ import numpy as np
 import pytest
 
 from nn_legacy import optim
-from optim_checks import assert_same_path, quadratic, run, torch_run
-from layer_checks import raises_exactly
+from optim_checks import (check_bad_config, check_converges_annealed, check_matches_torch, check_weight_decay_is_l2,
+                          half_square)
 
 STEPS = 2000
-
-
-def half_square(x):
-    return 0.5 * float(x @ x), x.copy()
 
 
 @pytest.mark.parametrize("config, kwargs", [
@@ -21,10 +17,7 @@ def half_square(x):
     ({"learningRate": 1e-1, "beta1": 0.95, "beta2": 0.998}, {"lr": 1e-1, "betas": (0.95, 0.998)}),
 ], ids=["default", "weightdecay", "betas"])
 def test_matches_torch(config, kwargs):
-    torch = pytest.importorskip("torch")
-    ours, _, _ = run(optim.adamax, config, STEPS)
-    theirs, _, _ = torch_run(torch, lambda p: torch.optim.Adamax(p, eps=1e-38, **kwargs), STEPS)
-    assert_same_path(ours, theirs)
+    check_matches_torch(optim.adamax, config, "Adamax", {"eps": 1e-38, **kwargs}, STEPS)
 
 
 def test_two_steps_by_hand():
@@ -58,24 +51,11 @@ def test_epsilon_keeps_a_zero_gradient_harmless():
 
 
 def test_weight_decay_is_the_gradient_of_an_l2_term():
-    f = quadratic([1.0, 3.0], [2.0, -1.0])
-
-    def with_l2(x):
-        value, g = f(x)
-        return value + 0.05 * float(x @ x), g + 0.1 * x
-
-    decayed, _, _ = run(optim.adamax, {"learningRate": 0.1, "weightDecay": 0.1}, 20, opfunc=f)
-    explicit, _, _ = run(optim.adamax, {"learningRate": 0.1}, 20, opfunc=with_l2)
-    np.testing.assert_array_equal(decayed, explicit)
+    check_weight_decay_is_l2(optim.adamax, {"learningRate": 0.1})
 
 
 def test_converges_on_a_quadratic():
-    f = quadratic([1.0, 100.0], [3.0, -2.0])
-    x, state = np.zeros(2), {}
-    for k in range(3000):
-        # adamax has no learningRateDecay: anneal by hand, as its users do
-        optim.adamax(f, x, {"learningRate": 0.1 / (1 + 0.01 * k)}, state)
-    np.testing.assert_allclose(x, [3.0, -2.0], atol=1e-6)
+    check_converges_annealed(optim.adamax, 0.1, 3000, 1e-6)   # adamax has no learningRateDecay
 
 
 @pytest.mark.parametrize("config, message", [
@@ -85,8 +65,7 @@ def test_converges_on_a_quadratic():
     ({"epsilon": -1.0}, "adamax: config['epsilon'] must be a number >= 0, got -1.0"),
 ])
 def test_bad_config(config, message):
-    with raises_exactly(ValueError, message):
-        optim.adamax(half_square, np.array([1.0, -2.0]), config)
+    check_bad_config(optim.adamax, config, message)
 
 
 def test_it_has_no_learning_rate_decay():

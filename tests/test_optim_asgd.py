@@ -4,14 +4,10 @@ import numpy as np
 import pytest
 
 from nn_legacy import optim
-from optim_checks import assert_same_path, quadratic, run, torch_run
+from optim_checks import assert_same_path, check_bad_config, half_square, quadratic, run, torch_run
 from layer_checks import raises_exactly
 
 STEPS = 2000
-
-
-def half_square(x):
-    return 0.5 * float(x @ x), x.copy()
 
 
 @pytest.mark.parametrize("config, kwargs", [
@@ -93,8 +89,7 @@ def test_converges_on_a_quadratic():
     ({"t0": float("nan")}, "asgd: config['t0'] must be a number >= 0, got nan"),
 ])
 def test_bad_config(config, message):
-    with raises_exactly(ValueError, message):
-        optim.asgd(half_square, np.array([1.0, -2.0]), config)
+    check_bad_config(optim.asgd, config, message)
 
 
 def test_bad_state():

@@ -9,14 +9,10 @@ import numpy as np
 import pytest
 
 from nn_legacy import optim
-from optim_checks import START, TORCH_ATOL, assert_same_path, quadratic, recording, rosenbrock, run, torch_run
-from layer_checks import raises_exactly
+from optim_checks import (START, TORCH_ATOL, assert_same_path, check_bad_config, check_converges,
+                          check_weight_decay_is_l2, half_square, recording, rosenbrock, run, torch_run)
 
 STEPS = 2000
-
-
-def half_square(x):
-    return 0.5 * float(x @ x), x.copy()
 
 
 @pytest.mark.parametrize("weight_decay", [0, 1e-2])
@@ -71,15 +67,7 @@ def test_per_element_learning_rates_by_hand():
 
 
 def test_weight_decay_is_the_gradient_of_an_l2_term():
-    f = quadratic([1.0, 3.0], [2.0, -1.0])
-
-    def with_l2(x):
-        value, g = f(x)
-        return value + 0.05 * float(x @ x), g + 0.1 * x
-
-    decayed, _, _ = run(optim.nag, {"learningRate": 0.1, "weightDecay": 0.1}, 20, opfunc=f)
-    explicit, _, _ = run(optim.nag, {"learningRate": 0.1}, 20, opfunc=with_l2)
-    np.testing.assert_array_equal(decayed, explicit)
+    check_weight_decay_is_l2(optim.nag, {"learningRate": 0.1})
 
 
 def test_dampening_is_accepted_and_plays_no_part():
@@ -95,9 +83,7 @@ def test_default_momentum_is_0_9():
 
 
 def test_converges_on_a_quadratic():
-    f = quadratic([1.0, 10.0], [3.0, -2.0])
-    path, _, _ = run(optim.nag, {"learningRate": 0.05, "momentum": 0.9}, 400, opfunc=f, start=(0.0, 0.0))
-    np.testing.assert_allclose(path[-1], [3.0, -2.0], atol=1e-8)
+    check_converges(optim.nag, {"learningRate": 0.05, "momentum": 0.9}, 400, 1e-8, diagonal=(1.0, 10.0))
 
 
 @pytest.mark.parametrize("config, message", [
@@ -108,5 +94,4 @@ def test_converges_on_a_quadratic():
     ({"learningRates": [1.0]}, "nag: config['learningRates'] must have one value per element of x (2), got 1"),
 ])
 def test_bad_config(config, message):
-    with raises_exactly(ValueError, message):
-        optim.nag(half_square, np.array([1.0, -2.0]), config)
+    check_bad_config(optim.nag, config, message)

@@ -4,14 +4,10 @@ import numpy as np
 import pytest
 
 from nn_legacy import optim
-from optim_checks import assert_same_path, quadratic, run, torch_run
-from layer_checks import raises_exactly
+from optim_checks import (check_bad_config, check_converges_annealed, check_matches_torch, check_weight_decay_is_l2,
+                          half_square)
 
 STEPS = 2000
-
-
-def half_square(x):
-    return 0.5 * float(x @ x), x.copy()
 
 
 @pytest.mark.parametrize("config, kwargs", [
@@ -21,10 +17,7 @@ def half_square(x):
     ({"learningRate": 1e-2, "epsilon": 1e-3}, {"lr": 1e-2, "eps": 1e-3}),
 ], ids=["default", "weightdecay", "alpha", "epsilon"])
 def test_matches_torch(config, kwargs):
-    torch = pytest.importorskip("torch")
-    ours, _, _ = run(optim.rmsprop, config, STEPS)
-    theirs, _, _ = torch_run(torch, lambda p: torch.optim.RMSprop(p, **kwargs), STEPS)
-    assert_same_path(ours, theirs)
+    check_matches_torch(optim.rmsprop, config, "RMSprop", kwargs, STEPS)
 
 
 def test_a_step_by_hand_from_a_mean_of_one():
@@ -44,24 +37,11 @@ def test_first_step_from_zero_is_lr_over_sqrt_of_1_minus_alpha():
 
 
 def test_weight_decay_is_the_gradient_of_an_l2_term():
-    f = quadratic([1.0, 3.0], [2.0, -1.0])
-
-    def with_l2(x):
-        value, g = f(x)
-        return value + 0.05 * float(x @ x), g + 0.1 * x
-
-    decayed, _, _ = run(optim.rmsprop, {"weightDecay": 0.1}, 20, opfunc=f)
-    explicit, _, _ = run(optim.rmsprop, {}, 20, opfunc=with_l2)
-    np.testing.assert_array_equal(decayed, explicit)
+    check_weight_decay_is_l2(optim.rmsprop, {})
 
 
 def test_converges_on_a_quadratic():
-    f = quadratic([1.0, 100.0], [3.0, -2.0])
-    x, state = np.zeros(2), {}
-    for k in range(3000):
-        # rmsprop has no learningRateDecay: anneal by hand, as its users do
-        optim.rmsprop(f, x, {"learningRate": 0.05 / (1 + 0.01 * k)}, state)
-    np.testing.assert_allclose(x, [3.0, -2.0], atol=1e-6)
+    check_converges_annealed(optim.rmsprop, 0.05, 3000, 1e-6)   # rmsprop has no learningRateDecay
 
 
 @pytest.mark.parametrize("config, message", [
@@ -71,5 +51,4 @@ def test_converges_on_a_quadratic():
     ({"initialMean": -1}, "rmsprop: config['initialMean'] must be a number >= 0, got -1"),
 ])
 def test_bad_config(config, message):
-    with raises_exactly(ValueError, message):
-        optim.rmsprop(half_square, np.array([1.0, -2.0]), config)
+    check_bad_config(optim.rmsprop, config, message)

@@ -4,14 +4,9 @@ import numpy as np
 import pytest
 
 from nn_legacy import optim
-from optim_checks import assert_same_path, quadratic, rosenbrock, run, torch_run
-from layer_checks import raises_exactly
+from optim_checks import check_bad_config, check_converges, check_matches_torch, half_square, rosenbrock, run
 
 STEPS = 2000
-
-
-def half_square(x):
-    return 0.5 * float(x @ x), x.copy()
 
 
 @pytest.mark.parametrize("config, kwargs", [
@@ -20,10 +15,7 @@ def half_square(x):
     ({"stepsize": 1e-3, "stepsizemin": 1e-4, "stepsizemax": 3}, {"lr": 1e-3, "step_sizes": (1e-4, 3)}),
 ], ids=["default", "etas", "step-sizes"])
 def test_matches_torch(config, kwargs):
-    torch = pytest.importorskip("torch")
-    ours, _, _ = run(optim.rprop, config, STEPS)
-    theirs, _, _ = torch_run(torch, lambda p: torch.optim.Rprop(p, **kwargs), STEPS)
-    assert_same_path(ours, theirs)
+    check_matches_torch(optim.rprop, config, "Rprop", kwargs, STEPS)
 
 
 def test_steps_by_hand_with_a_sign_change():
@@ -61,9 +53,7 @@ def test_niter_steps_in_one_call_are_niter_calls():
 
 
 def test_converges_on_a_quadratic():
-    f = quadratic([1.0, 100.0], [3.0, -2.0])
-    path, _, _ = run(optim.rprop, {"stepsize": 0.1, "stepsizemin": 1e-12}, 200, opfunc=f, start=(0.0, 0.0))
-    np.testing.assert_allclose(path[-1], [3.0, -2.0], atol=1e-9)
+    check_converges(optim.rprop, {"stepsize": 0.1, "stepsizemin": 1e-12}, 200, 1e-9)
 
 
 @pytest.mark.parametrize("config, message", [
@@ -75,5 +65,4 @@ def test_converges_on_a_quadratic():
     ({"niter": 1.5}, "rprop: config['niter'] must be an integer >= 1, got 1.5"),
 ])
 def test_bad_config(config, message):
-    with raises_exactly(ValueError, message):
-        optim.rprop(half_square, np.array([1.0, -2.0]), config)
+    check_bad_config(optim.rprop, config, message)

@@ -3,15 +3,11 @@ import numpy as np
 import pytest
 
 from nn_legacy import optim
-from optim_checks import assert_same_path, quadratic, run, set_group, torch_run
+from optim_checks import (assert_same_path, check_bad_config, check_converges, check_matches_torch,
+                          check_weight_decay_is_l2, half_square, run, set_group, torch_run)
 from layer_checks import raises_exactly
 
 STEPS = 2000   # as PyTorch's legacy comparison
-
-
-def half_square(x):
-    """f = |x|^2 / 2, whose gradient is x itself: steps are easy to do by hand."""
-    return 0.5 * float(x @ x), x.copy()
 
 
 # ---- against torch.optim.SGD: config keys map one to one ----
@@ -26,10 +22,7 @@ def half_square(x):
      {"lr": 1e-3, "momentum": 0.9, "nesterov": True}),
 ], ids=["plain", "momentum-weightdecay", "dampened", "nesterov"])
 def test_matches_torch(config, kwargs):
-    torch = pytest.importorskip("torch")
-    ours, _, _ = run(optim.sgd, config, STEPS)
-    theirs, _, _ = torch_run(torch, lambda p: torch.optim.SGD(p, **kwargs), STEPS)
-    assert_same_path(ours, theirs)
+    check_matches_torch(optim.sgd, config, "SGD", kwargs, STEPS)
 
 
 def test_learning_rate_decay_matches_torch_with_the_rate_set_each_step():
@@ -89,22 +82,11 @@ def test_learning_rate_decay_on_a_constant_gradient():
 
 def test_weight_decay_is_the_gradient_of_an_l2_term():
     """weightDecay wd gives the same steps as adding wd/2 |x|^2 to f."""
-    f = quadratic([1.0, 3.0], [2.0, -1.0])
-    wd = 0.1
-
-    def with_l2(x):
-        value, g = f(x)
-        return value + 0.5 * wd * float(x @ x), g + wd * x
-
-    decayed, _, _ = run(optim.sgd, {"learningRate": 0.1, "momentum": 0.9, "weightDecay": wd}, 20, opfunc=f)
-    explicit, _, _ = run(optim.sgd, {"learningRate": 0.1, "momentum": 0.9}, 20, opfunc=with_l2)
-    np.testing.assert_array_equal(decayed, explicit)
+    check_weight_decay_is_l2(optim.sgd, {"learningRate": 0.1, "momentum": 0.9})
 
 
 def test_converges_on_a_quadratic():
-    f = quadratic([1.0, 10.0], [3.0, -2.0])
-    path, _, _ = run(optim.sgd, {"learningRate": 0.05, "momentum": 0.9}, 400, opfunc=f, start=(0.0, 0.0))
-    np.testing.assert_allclose(path[-1], [3.0, -2.0], atol=1e-8)
+    check_converges(optim.sgd, {"learningRate": 0.05, "momentum": 0.9}, 400, 1e-8, diagonal=(1.0, 10.0))
 
 
 # ---- config checks ----
@@ -127,10 +109,7 @@ def test_converges_on_a_quadratic():
     ({"learningRates": [1.0, float("inf")]}, "sgd: config['learningRates'] must be finite"),
 ])
 def test_bad_config(config, message):
-    x = np.array([1.0, -2.0])
-    with raises_exactly(ValueError, message):
-        optim.sgd(half_square, x, config)
-    np.testing.assert_array_equal(x, [1.0, -2.0])
+    check_bad_config(optim.sgd, config, message)
 
 
 def test_nesterov_must_be_a_boolean():

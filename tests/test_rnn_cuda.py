@@ -8,16 +8,10 @@ import pytest
 
 import nn_legacy as nn
 import thnn.cuda as cuda
+from cuda_devices import DEVICES, device_named
 
-_reason = cuda.gpu_unavailable_reason()
-DEVICES = [pytest.param("emulator", id="emulator"),
-           pytest.param("gpu", id="gpu", marks=pytest.mark.skipif(_reason is not None, reason=str(_reason)))]
 DTYPES = [pytest.param(np.float32, id="float32"), pytest.param(np.float64, id="float64")]
 D, H, N, T = 5, 33, 4, 6     # 4 * 33 gates: more than one block of threads
-
-
-def _device(name):
-    return cuda.emulator() if name == "emulator" else cuda.gpu()
 
 
 def _close(device_value, host_value, dtype):
@@ -29,7 +23,7 @@ def _close(device_value, host_value, dtype):
 @pytest.mark.parametrize("device", DEVICES)
 @pytest.mark.parametrize("dtype", DTYPES)
 def test_fast_lstm_sequence_on_device(device, dtype):
-    dev = _device(device)
+    dev = device_named(device)
     nn.manualSeed(0)
     host = nn.FastLSTM(D, H, rho=4).type(dtype)
     on_device = host.clone().cuda(dev)
@@ -59,7 +53,7 @@ def test_fast_lstm_sequence_on_device(device, dtype):
 @pytest.mark.parametrize("device", DEVICES)
 @pytest.mark.parametrize("dtype", DTYPES)
 def test_fast_lstm_start_state_and_evaluation_on_device(device, dtype):
-    dev = _device(device)
+    dev = device_named(device)
     nn.manualSeed(2)
     host = nn.FastLSTM(D, H).type(dtype)
     on_device = host.clone().cuda(dev)
@@ -77,7 +71,7 @@ def test_fast_lstm_start_state_and_evaluation_on_device(device, dtype):
 @pytest.mark.parametrize("dtype", DTYPES)
 @pytest.mark.parametrize("bias", [True, False], ids=["bias", "nobias"])
 def test_lstm_cell_fused_on_device(device, dtype, bias):
-    dev = _device(device)
+    dev = device_named(device)
     nn.manualSeed(4)
     host = nn.LSTMCellFused(H, bias=bias).type(dtype)
     on_device = host.clone().cuda(dev)
@@ -99,7 +93,7 @@ def test_lstm_cell_fused_on_device(device, dtype, bias):
 
 @pytest.mark.parametrize("device", DEVICES)
 def test_fast_lstm_step_on_device(device):
-    dev = _device(device)
+    dev = device_named(device)
     nn.manualSeed(6)
     host = nn.FastLSTMStep(D, H)
     on_device = host.clone().cuda(dev)

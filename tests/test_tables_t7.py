@@ -5,17 +5,8 @@ import numpy as np
 
 import nn_legacy as nn
 from layer_checks import uniform
-from t7_writer import T7Object, t7_bytes
-
-
-def torch7(class_name, **fields):
-    return T7Object(class_name, {"output": np.zeros(0), "gradInput": np.zeros(0), "train": True, **fields})
-
-
-def save_and_load(tmp_path, obj):
-    path = tmp_path / "model.t7"
-    path.write_bytes(t7_bytes(obj))
-    return nn.load_lua(str(path))
+from t7_writer import T7Object
+from volumetric_checks import save_and_load, torch7
 
 
 def test_a_torch7_pipeline_of_shape_modules(tmp_path):

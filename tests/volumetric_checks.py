@@ -16,6 +16,7 @@ Sizes are given in memory order, (T, H, W); the layers take Torch7's order
 import numpy as np
 
 import nn_legacy as nn
+from layer_checks import uniform
 from t7_writer import T7Object, t7_bytes
 
 # (kT, kW, kH, dT, dW, dH, padT, padW, padH) with all three kernel sizes different, and the
@@ -30,9 +31,59 @@ VOLUMETRIC_SETTINGS = [
 SETTING_IDS = ["k231", "k312-d213-p101", "k123-d121-p012", "k222-d231-p100", "k111"]
 
 
+# the settings after (nInputPlane, nOutputPlane) of the dilated and full convolutions, and their ids
+# (kT, kW, kH, dT, dW, dH, padT, padW, padH, dilationT, dilationW, dilationH)
+DILATED_SETTINGS = [
+    (2, 3, 2, 1, 1, 1, 0, 0, 0, 2, 1, 3),
+    (2, 2, 3, 2, 1, 2, 1, 2, 0, 1, 3, 2),
+    (3, 1, 2, 1, 2, 1, 2, 0, 1, 2, 2, 1),
+    (1, 2, 1, 1, 1, 1, 0, 1, 0, 1, 1, 1),   # dilation 1: VolumetricConvolution
+]
+DILATED_IDS = ["k232-dil213", "k223-d212-p120-dil132", "k312-d121-p201-dil221", "dil111"]
+
+# (kT, kW, kH, dT, dW, dH, padT, padW, padH, adjT, adjW, adjH)
+FULL_SETTINGS = [
+    (2, 3, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0),
+    (3, 1, 2, 2, 1, 3, 1, 0, 1, 1, 0, 2),
+    (1, 2, 3, 1, 2, 2, 0, 1, 2, 0, 1, 0),
+    (2, 2, 2, 3, 2, 1, 1, 0, 0, 2, 1, 0),
+]
+FULL_IDS = ["k231", "k312-d213-p101-a102", "k123-d122-p012-a010", "k222-d321-p100-a210"]
+
+# (kT, kW, kH, dT, dW, dH, padT, padW, padH, dilationT, dilationW, dilationH, adjT, adjW, adjH)
+FULL_DILATED_SETTINGS = [
+    (2, 3, 2, 1, 1, 1, 0, 0, 0, 2, 1, 3, 0, 0, 2),    # adjH = 2 >= dH: allowed below dilationH
+    (2, 2, 3, 2, 1, 2, 1, 2, 0, 1, 3, 2, 1, 0, 1),
+    (3, 1, 2, 1, 2, 3, 2, 0, 1, 2, 2, 1, 0, 1, 2),
+    (1, 2, 1, 1, 1, 1, 0, 1, 0, 1, 1, 1, 0, 0, 0),    # dilation 1: VolumetricFullConvolution
+]
+FULL_DILATED_IDS = ["k232-dil213-a002", "k223-d212-p120-dil132-a101", "k312-d123-p201-dil221-a012", "dil111"]
+
+
 def memory_order(kT, kW, kH, dT, dW, dH, padT, padW, padH):
     """The settings as ((kT, kH, kW), (dT, dH, dW), (padT, padH, padW)): the order of the axes in memory."""
     return (kT, kH, kW), (dT, dH, dW), (padT, padH, padW)
+
+
+def geometry(name, settings):
+    """(step, pad, dilation, adj) in memory order (T, H, W) of the settings
+    after the planes of the volumetric convolution `name`: Torch7's kT, kW,
+    kH, dT, dW, dH, padT, padW, padH, then dilationT, W, H (Dilated,
+    FullDilated) and adjT, W, H (Full, FullDilated)."""
+    _, step, pad = memory_order(*settings[:9])
+    dilated, full = "Dilated" in name, "Full" in name
+    dilation = (settings[9], settings[11], settings[10]) if dilated else (1, 1, 1)
+    a = 12 if dilated else 9
+    adj = (settings[a], settings[a + 2], settings[a + 1]) if full else (0, 0, 0)
+    return step, pad, dilation, adj
+
+
+def volume_data(m, n_in, size, batch=2, seed=1):
+    """(input, gradOutput) for module m: input [batch, n_in, *size] (batch
+    None: one 4D sample), gradOutput of the output's shape."""
+    shape = ((batch,) if batch is not None else ()) + (n_in,) + size
+    x = uniform(shape, seed)
+    return x, uniform(m.forward(x).shape, seed + 1)
 
 
 def as_batch(a):
