@@ -1,7 +1,8 @@
 /* Every kernel, expanded for Float and Double: one generic file per layer, in
  * any order (the helpers several layers share are generic headers that each
  * includes: generic/Pointwise.h, unfold.h, vol2col.h, Pooling.h, Resampling.h,
- * ConnectionMap.h).  tests/test_layout.py checks that every layer file is here. */
+ * ConnectionMap.h, SoftMaxRows.h, ClassNLL.h).  tests/test_layout.py checks that
+ * every layer file is here. */
 #include "THNN.h"
 
 #include <math.h>

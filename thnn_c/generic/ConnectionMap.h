@@ -1,6 +1,7 @@
-/* The plane helpers and the checks of the connection table that
- * SpatialConvolutionMap and SpatialFullConvolutionMap share (the forward pass
- * of one is the backward pass of the other, with the table's columns swapped).
+/* The plane helpers, the checks of the connection table and the three
+ * passes that SpatialConvolutionMap and SpatialFullConvolutionMap share (the
+ * forward pass of one is the backward pass of the other, with the table's
+ * columns swapped).
  * A generic header: each generic file that uses these helpers includes it,
  * and it defines them once per element type, whatever the order of the
  * files in init.c. */
@@ -14,6 +15,8 @@
 
 #ifdef THNN_CONNECTIONMAP_H_NOW
 #undef THNN_CONNECTIONMAP_H_NOW
+
+#include "generic/vol2col.h"
 
 /* ---- the parts that do not depend on the element type, compiled once ---- */
 #ifndef THNN_MAP_SHARED
@@ -125,5 +128,111 @@ static int THNN_(mapCheckCommon)(THNNState *state, const THTensor *input, const 
                                  "%d planes", nInputPlane);
   return 0;
 }
+
+/* ---- the three passes; `full`: SpatialFullConvolutionMap, whose output
+ * planes are the images of p and input planes its positions (for
+ * SpatialConvolutionMap the other way round).  p is the shape check's. */
+
+/* The input and the output plane of connection k, in sample n. */
+#define THNN_MAP_IN(data, k) ((data) + (n * nIn + THNNMap_entry(connTable, k, 0)) * inPlane)
+#define THNN_MAP_OUT(data, k) ((data) + (n * nOutputPlane + THNNMap_entry(connTable, k, 1)) * outPlane)
+
+typedef void (*THNN_(MapPlaneOp))(const THNNMapPlanes *p, const real *from, const real *kernel, real *to);
+
+/* output = bias, plus every connection's input plane correlated with (or,
+ * full, spread through) its kernel. */
+static int THNN_(mapOutput)(THNNState *state, THTensor *input, THTensor *output, THTensor *weight, THTensor *bias,
+                            THIndexTensor *connTable, int nOutputPlane, const THNNMapPlanes *p, bool full)
+{
+  int batched = input->nDimension == 4;
+  int64_t batch = batched ? input->size[0] : 1, nIn = input->size[batched];
+  int64_t outH = full ? p->imageH : p->posH, outW = full ? p->imageW : p->posW;
+  int64_t outSize[4] = {batch, nOutputPlane, outH, outW};
+  int64_t inPlane = full ? p->posH * p->posW : p->imageH * p->imageW, outPlane = outH * outW;
+  THNN_(MapPlaneOp) op = full ? THNN_(mapSpread) : THNN_(mapCorrelate);
+  THTensor xTmp = {0}, wTmp = {0};
+  const THTensor *x = THTensor_(contiguous)(state, input, &xTmp);
+  const THTensor *w = x ? THTensor_(contiguous)(state, weight, &wTmp) : NULL;
+  int rc = -1;
+  if (w && THTensor_(resizeNd)(state, output, 3 + batched, outSize + !batched) == 0) {
+    const real *b = THTensor_(data)(bias);
+    real *y = THTensor_(data)(output);
+    for (int64_t n = 0; n < batch; n++) {
+      for (int64_t o = 0; o < nOutputPlane; o++)
+        for (int64_t k = 0; k < outPlane; k++)
+          y[(n * nOutputPlane + o) * outPlane + k] = b[o * bias->stride[0]];
+      for (int64_t k = 0; k < weight->size[0]; k++)
+        op(p, THNN_MAP_IN(THTensor_(data)(x), k), THTensor_(data)(w) + k * p->kH * p->kW, THNN_MAP_OUT(y, k));
+    }
+    rc = 0;
+  }
+  THTensor_(release)(&xTmp);
+  THTensor_(release)(&wTmp);
+  return rc;
+}
+
+/* gradInput = every connection's gradOutput plane spread through (or, full,
+ * correlated with) its kernel: the transpose of mapOutput. */
+static int THNN_(mapGradInput)(THNNState *state, THTensor *input, THTensor *gradOutput, THTensor *gradInput,
+                               THTensor *weight, THIndexTensor *connTable, int nOutputPlane, const THNNMapPlanes *p,
+                               bool full)
+{
+  int batched = input->nDimension == 4;
+  int64_t batch = batched ? input->size[0] : 1, nIn = input->size[batched];
+  int64_t inPlane = full ? p->posH * p->posW : p->imageH * p->imageW;
+  int64_t outPlane = full ? p->imageH * p->imageW : p->posH * p->posW;
+  THNN_(MapPlaneOp) op = full ? THNN_(mapCorrelate) : THNN_(mapSpread);
+  THTensor gTmp = {0}, wTmp = {0};
+  const THTensor *gy = THTensor_(contiguous)(state, gradOutput, &gTmp);
+  const THTensor *w = gy ? THTensor_(contiguous)(state, weight, &wTmp) : NULL;
+  int rc = -1;
+  if (w && THTensor_(resizeAs)(state, gradInput, input) == 0) {
+    real *gx = THTensor_(data)(gradInput);
+    memset(gx, 0, (size_t)THTensor_(nElement)(gradInput) * sizeof(real));
+    for (int64_t n = 0; n < batch; n++)
+      for (int64_t k = 0; k < weight->size[0]; k++)
+        op(p, THNN_MAP_OUT(THTensor_(data)(gy), k), THTensor_(data)(w) + k * p->kH * p->kW, THNN_MAP_IN(gx, k));
+    rc = 0;
+  }
+  THTensor_(release)(&gTmp);
+  THTensor_(release)(&wTmp);
+  return rc;
+}
+
+/* gradWeight[k] += scale * the correlation of connection k's image plane
+ * with its positions' gradients (gradOutput, or, full, the input);
+ * gradBias += scale * the plane sums of gradOutput. */
+static int THNN_(mapAccGrad)(THNNState *state, THTensor *input, THTensor *gradOutput, THTensor *gradWeight,
+                             THTensor *gradBias, THIndexTensor *connTable, int nOutputPlane, const THNNMapPlanes *p,
+                             accreal scale, bool full)
+{
+  TH_TRY(THTensor_(checkContiguous)(state, "gradWeight", gradWeight));
+  TH_TRY(THTensor_(checkContiguous)(state, "gradBias", gradBias));
+  int batched = input->nDimension == 4;
+  int64_t batch = batched ? input->size[0] : 1, nIn = input->size[batched];
+  int64_t inPlane = full ? p->posH * p->posW : p->imageH * p->imageW;
+  int64_t outPlane = full ? p->imageH * p->imageW : p->posH * p->posW;
+  THTensor xTmp = {0}, gTmp = {0};
+  const THTensor *x = THTensor_(contiguous)(state, input, &xTmp);
+  const THTensor *gy = x ? THTensor_(contiguous)(state, gradOutput, &gTmp) : NULL;
+  int rc = -1;
+  if (gy) {
+    for (int64_t k = 0; k < gradWeight->size[0]; k++)
+      for (int64_t n = 0; n < batch; n++) {
+        const real *xk = THNN_MAP_IN(THTensor_(data)(x), k), *gk = THNN_MAP_OUT(THTensor_(data)(gy), k);
+        THNN_(mapKernelGradient)(p, full ? gk : xk, full ? xk : gk, THTensor_(data)(gradWeight) + k * p->kH * p->kW,
+                                 scale);
+      }
+    /* the plane sums of vol2col.h's volGradBias are what the bias needs here too */
+    THNN_(volGradBias)(THTensor_(data)(gradBias), THTensor_(data)(gy), batch, nOutputPlane, outPlane, scale);
+    rc = 0;
+  }
+  THTensor_(release)(&xTmp);
+  THTensor_(release)(&gTmp);
+  return rc;
+}
+
+#undef THNN_MAP_IN
+#undef THNN_MAP_OUT
 
 #endif

@@ -11,11 +11,7 @@ int THNN_(ELU_shapeCheck)(THNNState *state, THTensor *input, THTensor *gradOutpu
    * branches apart (y > 0 exactly where x > 0) only when alpha >= 0 */
   if (inplace && !(alpha >= 0))
     return THError(state, "in-place mode needs alpha >= 0, got alpha=%g", alpha);
-  if (gradOutput)
-    TH_TRY(THTensor_(checkSameSize)(state, "gradOutput", gradOutput, "input", input));
-  if (output)
-    TH_TRY(THTensor_(checkSameSize)(state, "output", output, "input", input));
-  return 0;
+  return THNN_(Pointwise_checkSizes)(state, "input", input, gradOutput, "output", output);
 }
 
 /* The loops (a: the input, arg[0]: alpha; backward a: gradOutput, b: the

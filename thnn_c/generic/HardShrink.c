@@ -6,9 +6,7 @@
 
 int THNN_(HardShrink_shapeCheck)(THNNState *state, THTensor *input, THTensor *gradOutput)
 {
-  if (gradOutput)
-    TH_TRY(THTensor_(checkSameSize)(state, "gradOutput", gradOutput, "input", input));
-  return 0;
+  return THNN_(Pointwise_checkSizes)(state, "input", input, gradOutput, NULL, NULL);
 }
 
 /* The loops (a: the input, arg[0]: lambda; backward a: gradOutput, b: the input).

@@ -9,9 +9,7 @@ int THNN_(HardTanh_shapeCheck)(THNNState *state, THTensor *input, THTensor *grad
 {
   if (!(max_val > min_val))
     return THError(state, "max_val must be greater than min_val, got min_val=%g, max_val=%g", min_val, max_val);
-  if (gradOutput)
-    TH_TRY(THTensor_(checkSameSize)(state, "gradOutput", gradOutput, "input", input));
-  return 0;
+  return THNN_(Pointwise_checkSizes)(state, "input", input, gradOutput, NULL, NULL);
 }
 
 /* The loops (a: the input, arg: min_val and max_val; backward a:

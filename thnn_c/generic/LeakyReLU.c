@@ -11,9 +11,7 @@ int THNN_(LeakyReLU_shapeCheck)(THNNState *state, THTensor *input, THTensor *gra
    * x > 0 needs a non-negative slope */
   if (inplace && !(negval >= 0))
     return THError(state, "in-place mode needs negval >= 0, got negval=%g", negval);
-  if (gradOutput)
-    TH_TRY(THTensor_(checkSameSize)(state, "gradOutput", gradOutput, "input", input));
-  return 0;
+  return THNN_(Pointwise_checkSizes)(state, "input", input, gradOutput, NULL, NULL);
 }
 
 /* The loops (a: the input, arg[0]: negval; backward a: gradOutput, b: the

@@ -35,31 +35,39 @@ int THNN_(Linear_shapeCheck)(THNNState *state, THTensor *input, THTensor *gradOu
   return 0;
 }
 
+/* C = alpha * op(A) op(B) + beta * C, column-major (THBlas_(gemm)), reading
+ * A and B through contiguous copies where they are not. */
+static int THNN_(Linear_gemm)(THNNState *state, char transA, char transB, int64_t m, int64_t n, int64_t k,
+                              real alpha, THTensor *A, int64_t lda, THTensor *B, int64_t ldb, real beta,
+                              real *C, int64_t ldc)
+{
+  THTensor aTmp = {0}, bTmp = {0};
+  const THTensor *a = THTensor_(contiguous)(state, A, &aTmp);
+  const THTensor *b = a ? THTensor_(contiguous)(state, B, &bTmp) : NULL;
+  int rc = b ? THBlas_(gemm)(state, transA, transB, m, n, k, alpha, THTensor_(data)(a), lda, THTensor_(data)(b), ldb,
+                             beta, C, ldc)
+             : -1;
+  THTensor_(release)(&aTmp);
+  THTensor_(release)(&bTmp);
+  return rc;
+}
+
 int THNN_(Linear_updateOutput)(THNNState *state, THTensor *input, THTensor *output,
                                THTensor *weight, THTensor *bias)
 {
   TH_TRY(THNN_(Linear_shapeCheck)(state, input, NULL, weight, bias, NULL, NULL));
   int64_t nOut = weight->size[0], nIn = weight->size[1];
   int64_t batch = input->nDimension == 2 ? input->size[0] : 1;
-  THTensor xTmp = {0}, wTmp = {0};
-  const THTensor *x = THTensor_(contiguous)(state, input, &xTmp);
-  const THTensor *w = x ? THTensor_(contiguous)(state, weight, &wTmp) : NULL;
-  int rc = -1;
-  if (w && (input->nDimension == 1 ? THTensor_(resize1d)(state, output, nOut)
-                                   : THTensor_(resize2d)(state, output, batch, nOut)) == 0) {
-    real *y = THTensor_(data)(output);
-    if (bias) {
-      const real *b = THTensor_(data)(bias);
-      for (int64_t i = 0; i < batch; i++)
-        for (int64_t j = 0; j < nOut; j++)
-          y[i * nOut + j] = b[j * bias->stride[0]];
-    }
-    rc = THBlas_(gemm)(state, 't', 'n', nOut, batch, nIn, 1, THTensor_(data)(w), nIn,
-                       THTensor_(data)(x), nIn, bias ? 1 : 0, y, nOut);
+  TH_TRY(input->nDimension == 1 ? THTensor_(resize1d)(state, output, nOut)
+                                : THTensor_(resize2d)(state, output, batch, nOut));
+  real *y = THTensor_(data)(output);
+  if (bias) {
+    const real *b = THTensor_(data)(bias);
+    for (int64_t i = 0; i < batch; i++)
+      for (int64_t j = 0; j < nOut; j++)
+        y[i * nOut + j] = b[j * bias->stride[0]];
   }
-  THTensor_(release)(&xTmp);
-  THTensor_(release)(&wTmp);
-  return rc;
+  return THNN_(Linear_gemm)(state, 't', 'n', nOut, batch, nIn, 1, weight, nIn, input, nIn, bias ? 1 : 0, y, nOut);
 }
 
 int THNN_(Linear_updateGradInput)(THNNState *state, THTensor *input, THTensor *gradOutput,
@@ -68,16 +76,9 @@ int THNN_(Linear_updateGradInput)(THNNState *state, THTensor *input, THTensor *g
   TH_TRY(THNN_(Linear_shapeCheck)(state, input, gradOutput, weight, NULL, NULL, NULL));
   int64_t nOut = weight->size[0], nIn = weight->size[1];
   int64_t batch = input->nDimension == 2 ? input->size[0] : 1;
-  THTensor gTmp = {0}, wTmp = {0};
-  const THTensor *g = THTensor_(contiguous)(state, gradOutput, &gTmp);
-  const THTensor *w = g ? THTensor_(contiguous)(state, weight, &wTmp) : NULL;
-  int rc = -1;
-  if (w && THTensor_(resizeAs)(state, gradInput, input) == 0)
-    rc = THBlas_(gemm)(state, 'n', 'n', nIn, batch, nOut, 1, THTensor_(data)(w), nIn,
-                       THTensor_(data)(g), nOut, 0, THTensor_(data)(gradInput), nIn);
-  THTensor_(release)(&gTmp);
-  THTensor_(release)(&wTmp);
-  return rc;
+  TH_TRY(THTensor_(resizeAs)(state, gradInput, input));
+  return THNN_(Linear_gemm)(state, 'n', 'n', nIn, batch, nOut, 1, weight, nIn, gradOutput, nOut, 0,
+                            THTensor_(data)(gradInput), nIn);
 }
 
 int THNN_(Linear_accGradParameters)(THNNState *state, THTensor *input, THTensor *gradOutput,
@@ -87,24 +88,19 @@ int THNN_(Linear_accGradParameters)(THNNState *state, THTensor *input, THTensor 
   TH_TRY(THNN_(Linear_shapeCheck)(state, input, gradOutput, weight, bias, gradWeight, gradBias));
   int64_t nOut = weight->size[0], nIn = weight->size[1];
   int64_t batch = input->nDimension == 2 ? input->size[0] : 1;
-  THTensor xTmp = {0}, gTmp = {0};
-  const THTensor *x = THTensor_(contiguous)(state, input, &xTmp);
-  const THTensor *g = x ? THTensor_(contiguous)(state, gradOutput, &gTmp) : NULL;
-  int rc = -1;
-  if (g) {
-    const real *go = THTensor_(data)(g);
-    rc = THBlas_(gemm)(state, 'n', 't', nIn, nOut, batch, (real)scale, THTensor_(data)(x), nIn,
-                       go, nOut, 1, THTensor_(data)(gradWeight), nIn);
-    if (rc == 0 && gradBias) {
-      real *gb = THTensor_(data)(gradBias);
-      for (int64_t i = 0; i < batch; i++)
-        for (int64_t j = 0; j < nOut; j++)
-          gb[j] += (real)scale * go[i * nOut + j];
-    }
+  TH_TRY(THNN_(Linear_gemm)(state, 'n', 't', nIn, nOut, batch, (real)scale, input, nIn, gradOutput, nOut, 1,
+                            THTensor_(data)(gradWeight), nIn));
+  if (gradBias) {
+    /* read in place: gradOutput [batch, nOut] or [nOut], any strides */
+    int64_t rowStride = gradOutput->nDimension == 2 ? gradOutput->stride[0] : 0;
+    int64_t colStride = gradOutput->stride[gradOutput->nDimension - 1];
+    const real *go = THTensor_(data)(gradOutput);
+    real *gb = THTensor_(data)(gradBias);
+    for (int64_t i = 0; i < batch; i++)
+      for (int64_t j = 0; j < nOut; j++)
+        gb[j] += (real)scale * go[i * rowStride + j * colStride];
   }
-  THTensor_(release)(&xTmp);
-  THTensor_(release)(&gTmp);
-  return rc;
+  return 0;
 }
 
 #endif

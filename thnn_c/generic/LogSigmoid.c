@@ -11,11 +11,7 @@
 int THNN_(LogSigmoid_shapeCheck)(THNNState *state, THTensor *input, THTensor *gradOutput,
                                         THTensor *buffer)
 {
-  if (gradOutput)
-    TH_TRY(THTensor_(checkSameSize)(state, "gradOutput", gradOutput, "input", input));
-  if (buffer)
-    TH_TRY(THTensor_(checkSameSize)(state, "buffer", buffer, "input", input));
-  return 0;
+  return THNN_(Pointwise_checkSizes)(state, "input", input, gradOutput, "buffer", buffer);
 }
 
 /* The loops: e from the input (a); the output from the input and e (a, b);

@@ -2,21 +2,16 @@
 #define TH_GENERIC_FILE "generic/LogSoftMax.c"
 #else
 
-#include "THLoop.h"
+#include "generic/SoftMaxRows.h"
 
 int THNN_(LogSoftMax_shapeCheck)(THNNState *state, THTensor *input, THTensor *gradOutput,
                                         THTensor *output, int64_t *nframe, int64_t *dim, int64_t *stride)
 {
-  TH_TRY(THSoftMaxLayout(state, input->nDimension, input->size, nframe, dim, stride));
-  if (gradOutput)
-    TH_TRY(THTensor_(checkSameSize)(state, "gradOutput", gradOutput, "input", input));
-  if (output)
-    TH_TRY(THTensor_(checkSameSize)(state, "output", output, "input", input));
-  return 0;
+  return THNN_(SoftMaxRows_check)(state, input, gradOutput, output, nframe, dim, stride);
 }
 
 /* One row of n features: y = x - (max + log sum exp(x - max)). */
-TH_VECTOR_CLONES static void THNN_(LogSoftMax_row)(const real *in, real *out, int64_t n)
+TH_VECTOR_CLONES static void THNN_(LogSoftMax_row)(const real *in, const real *unused, real *out, int64_t n)
 {
   real max = -INFINITY;
 #pragma omp simd reduction(max : max)
@@ -39,7 +34,8 @@ TH_VECTOR_CLONES static void THNN_(LogSoftMax_rowBackward)(const real *go, const
 
 /* A [dim, stride] frame of the 3D and 4D layouts, down every column, over
  * per-column running maxima and sums (col, 2 * stride accumulators). */
-static void THNN_(LogSoftMax_frame)(const real *in, real *out, int64_t dim, int64_t stride, accreal *col)
+static void THNN_(LogSoftMax_frame)(const real *in, const real *unused, real *out, int64_t dim,
+                                    int64_t stride, accreal *col)
 {
   accreal *colMax = col, *colSum = col + stride;
   for (int64_t s = 0; s < stride; s++) {
@@ -77,28 +73,8 @@ int THNN_(LogSoftMax_updateOutput)(THNNState *state, THTensor *input, THTensor *
 {
   int64_t nframe, dim, stride;
   TH_TRY(THNN_(LogSoftMax_shapeCheck)(state, input, NULL, NULL, &nframe, &dim, &stride));
-  THTensor xTmp = {0};
-  const THTensor *x = THTensor_(contiguous)(state, input, &xTmp);
-  accreal *col = x && stride > 1 ? THAlloc(2 * (size_t)stride * sizeof(accreal)) : NULL;
-  int rc = -1;
-  if (x && stride > 1 && !col)
-    THError(state, "out of memory");
-  else if (x && THTensor_(resizeAs)(state, output, input) == 0) {
-    const real *in = THTensor_(data)(x);
-    real *out = THTensor_(data)(output);
-    if (stride == 1) {
-#pragma omp parallel for num_threads(THLoopThreads(nframe * dim))
-      for (int64_t f = 0; f < nframe; f++)
-        THNN_(LogSoftMax_row)(in + f * dim, out + f * dim, dim);
-    } else {
-      for (int64_t f = 0; f < nframe; f++)
-        THNN_(LogSoftMax_frame)(in + f * dim * stride, out + f * dim * stride, dim, stride, col);
-    }
-    rc = 0;
-  }
-  THFree(col);
-  THTensor_(release)(&xTmp);
-  return rc;
+  return THNN_(SoftMaxRows_map)(state, output, input, input, NULL, nframe, dim, stride, 2,
+                                THNN_(LogSoftMax_row), THNN_(LogSoftMax_frame));
 }
 
 int THNN_(LogSoftMax_updateGradInput)(THNNState *state, THTensor *input, THTensor *gradOutput,
@@ -106,31 +82,8 @@ int THNN_(LogSoftMax_updateGradInput)(THNNState *state, THTensor *input, THTenso
 {
   int64_t nframe, dim, stride;
   TH_TRY(THNN_(LogSoftMax_shapeCheck)(state, input, gradOutput, output, &nframe, &dim, &stride));
-  THTensor gTmp = {0}, yTmp = {0};
-  const THTensor *g = THTensor_(contiguous)(state, gradOutput, &gTmp);
-  const THTensor *y = g ? THTensor_(contiguous)(state, output, &yTmp) : NULL;
-  accreal *col = y && stride > 1 ? THAlloc((size_t)stride * sizeof(accreal)) : NULL;
-  int rc = -1;
-  if (y && stride > 1 && !col)
-    THError(state, "out of memory");
-  else if (y && THTensor_(resizeAs)(state, gradInput, input) == 0) {
-    const real *go = THTensor_(data)(g), *out = THTensor_(data)(y);
-    real *gi = THTensor_(data)(gradInput);
-    if (stride == 1) {
-#pragma omp parallel for num_threads(THLoopThreads(nframe * dim))
-      for (int64_t f = 0; f < nframe; f++)
-        THNN_(LogSoftMax_rowBackward)(go + f * dim, out + f * dim, gi + f * dim, dim);
-    } else {
-      for (int64_t f = 0; f < nframe; f++)
-        THNN_(LogSoftMax_frameBackward)(go + f * dim * stride, out + f * dim * stride, gi + f * dim * stride,
-                                        dim, stride, col);
-    }
-    rc = 0;
-  }
-  THFree(col);
-  THTensor_(release)(&gTmp);
-  THTensor_(release)(&yTmp);
-  return rc;
+  return THNN_(SoftMaxRows_map)(state, gradInput, input, gradOutput, output, nframe, dim, stride, 1,
+                                THNN_(LogSoftMax_rowBackward), THNN_(LogSoftMax_frameBackward));
 }
 
 #endif

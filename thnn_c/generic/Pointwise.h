@@ -56,6 +56,19 @@ static inline const real *THNN_(Pointwise_at)(const THTensor *t, int64_t begin)
   return t ? THTensor_(data)(t) + begin : NULL;
 }
 
+/* The shape check of most elementwise layers: gradOutput, and `other`
+ * (named otherName: the output, a buffer), each where given (not NULL),
+ * sized as `like` (named likeName). */
+static int THNN_(Pointwise_checkSizes)(THNNState *state, const char *likeName, THTensor *like,
+                                       THTensor *gradOutput, const char *otherName, THTensor *other)
+{
+  if (gradOutput)
+    TH_TRY(THTensor_(checkSameSize)(state, "gradOutput", gradOutput, likeName, like));
+  if (other)
+    TH_TRY(THTensor_(checkSameSize)(state, otherName, other, likeName, like));
+  return 0;
+}
+
 /* The factor of a criterion's gradient: scale, divided by the number of
  * elements of input when sizeAverage (and there are any). */
 static inline accreal THNN_(Pointwise_norm)(const THTensor *input, bool sizeAverage, accreal scale)

@@ -50,6 +50,19 @@ static int THNN_(Pool_checkIndices)(THNNState *state, const THPoolShape *s, cons
   return THPoolCheckIndices(state, "indices", indices, limit);
 }
 
+/* What every pooling shape check ends with: gradOutput, where given, shaped
+ * as the output of s; indices, where given, too, each one a position in
+ * its input plane. */
+static int THNN_(Pool_checkOutputs)(THNNState *state, const THPoolShape *s, THTensor *gradOutput,
+                                    THIndexTensor *indices)
+{
+  if (gradOutput)
+    TH_TRY(THNN_(Pool_checkGradOutput)(state, s, gradOutput));
+  if (indices)
+    TH_TRY(THNN_(Pool_checkIndices)(state, s, s->out, indices, THNN_(Pool_planeSize)(s->in)));
+  return 0;
+}
+
 /* The 2x2 window with stride 2, no padding, every window inside the input
  * (a time axis, if any, pooled 1 by 1): the case written for speed. */
 static bool THNN_(Pool_is2x2)(const THPoolShape *s, const THPoolWindow *w)
@@ -375,6 +388,34 @@ static void THNN_(Pool_avgGradPlane2x2)(const real *go, real *gi, const THPoolSh
     }
 }
 
+/* The plane loop of average pooling over the windows of g: forward (from:
+ * the input, to: the output) or backward (from: gradOutput, to: gradInput),
+ * `to` already sized. */
+static int THNN_(Pool_avgPlanes)(THNNState *state, THTensor *from, THTensor *to, const THPoolShape *s,
+                                 const THPoolGrid *g, THPoolDivisor mode, bool fast2x2, bool backward)
+{
+  THTensor tmp = {0};
+  const THTensor *src = THTensor_(contiguous)(state, from, &tmp);
+  if (!src)
+    return -1;
+  int64_t inPlane = THNN_(Pool_planeSize)(s->in), outPlane = THNN_(Pool_planeSize)(s->out);
+  int64_t fromPlane = backward ? outPlane : inPlane, toPlane = backward ? inPlane : outPlane;
+  for (int64_t p = 0; p < s->batch * s->planes; p++) {
+    const real *a = THTensor_(data)(src) + p * fromPlane;
+    real *b = THTensor_(data)(to) + p * toPlane;
+    if (backward && fast2x2)
+      THNN_(Pool_avgGradPlane2x2)(a, b, s);
+    else if (backward)
+      THNN_(Pool_avgGradPlane)(a, b, s, g, mode);
+    else if (fast2x2)
+      THNN_(Pool_avgPlane2x2)(a, b, s);
+    else
+      THNN_(Pool_avgPlane)(a, b, s, g, mode);
+  }
+  THTensor_(release)(&tmp);
+  return 0;
+}
+
 /* updateOutput of average pooling over the windows of g. */
 static int THNN_(Pool_avgOutput)(THNNState *state, THTensor *input, THTensor *output, const THPoolShape *s,
                                  const THPoolGrid *g, THPoolDivisor mode, bool fast2x2)
@@ -382,21 +423,7 @@ static int THNN_(Pool_avgOutput)(THNNState *state, THTensor *input, THTensor *ou
   int64_t dims[5];
   int n = THPoolDims(s, s->out, dims);
   TH_TRY(THTensor_(resizeNd)(state, output, n, dims));
-  THTensor xTmp = {0};
-  const THTensor *x = THTensor_(contiguous)(state, input, &xTmp);
-  if (!x)
-    return -1;
-  int64_t inPlane = THNN_(Pool_planeSize)(s->in), outPlane = THNN_(Pool_planeSize)(s->out);
-  for (int64_t p = 0; p < s->batch * s->planes; p++) {
-    const real *in = THTensor_(data)(x) + p * inPlane;
-    real *out = THTensor_(data)(output) + p * outPlane;
-    if (fast2x2)
-      THNN_(Pool_avgPlane2x2)(in, out, s);
-    else
-      THNN_(Pool_avgPlane)(in, out, s, g, mode);
-  }
-  THTensor_(release)(&xTmp);
-  return 0;
+  return THNN_(Pool_avgPlanes)(state, input, output, s, g, mode, fast2x2, false);
 }
 
 static int THNN_(Pool_avgGradInput)(THNNState *state, THTensor *input, THTensor *gradOutput, THTensor *gradInput,
@@ -404,21 +431,38 @@ static int THNN_(Pool_avgGradInput)(THNNState *state, THTensor *input, THTensor 
                                     bool fast2x2)
 {
   TH_TRY(THTensor_(resizeAs)(state, gradInput, input));
-  THTensor gTmp = {0};
-  const THTensor *grad = THTensor_(contiguous)(state, gradOutput, &gTmp);
-  if (!grad)
-    return -1;
-  int64_t inPlane = THNN_(Pool_planeSize)(s->in), outPlane = THNN_(Pool_planeSize)(s->out);
-  for (int64_t p = 0; p < s->batch * s->planes; p++) {
-    const real *go = THTensor_(data)(grad) + p * outPlane;
-    real *gi = THTensor_(data)(gradInput) + p * inPlane;
-    if (fast2x2)
-      THNN_(Pool_avgGradPlane2x2)(go, gi, s);
-    else
-      THNN_(Pool_avgGradPlane)(go, gi, s, g, mode);
-  }
-  THTensor_(release)(&gTmp);
-  return 0;
+  return THNN_(Pool_avgPlanes)(state, gradOutput, gradInput, s, g, mode, fast2x2, true);
+}
+
+/* Average pooling over the windows that w slides over s (the layers with
+ * kernel settings), or with w NULL over the adaptive windows of s; mode
+ * says what a window's sum is divided by.  Forward when gradOutput is NULL
+ * (result: the output), else backward (result: gradInput). */
+static int THNN_(Pool_average)(THNNState *state, THTensor *input, THTensor *gradOutput, THTensor *result,
+                               const THPoolShape *s, const THPoolWindow *w, THPoolDivisor mode)
+{
+  THPoolGrid g;
+  int rc = w ? THPoolGridWindows(state, &g, s, w) : THPoolGridAdaptive(state, &g, s);
+  bool fast2x2 = w && THNN_(Pool_is2x2)(s, w);
+  if (rc == 0 && gradOutput)
+    rc = THNN_(Pool_avgGradInput)(state, input, gradOutput, result, s, &g, mode, fast2x2);
+  else if (rc == 0)
+    rc = THNN_(Pool_avgOutput)(state, input, result, s, &g, mode, fast2x2);
+  THPoolGridFree(&g);
+  return rc;
+}
+
+/* Max pooling's forward pass over the windows that w slides over s, or with
+ * w NULL over the adaptive windows of s. */
+static int THNN_(Pool_max)(THNNState *state, THTensor *input, THTensor *output, THIndexTensor *indices,
+                           const THPoolShape *s, const THPoolWindow *w)
+{
+  THPoolGrid g;
+  int rc = w ? THPoolGridWindows(state, &g, s, w) : THPoolGridAdaptive(state, &g, s);
+  if (rc == 0)
+    rc = THNN_(Pool_maxOutput)(state, input, output, indices, s, &g, w && THNN_(Pool_is2x2)(s, w));
+  THPoolGridFree(&g);
+  return rc;
 }
 
 /* ---------------------------------------------------------------- fractional */

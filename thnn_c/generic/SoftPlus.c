@@ -9,11 +9,7 @@ int THNN_(SoftPlus_shapeCheck)(THNNState *state, THTensor *input, THTensor *grad
 {
   if (!(beta > 0))
     return THError(state, "beta must be > 0, got %g", beta);
-  if (gradOutput)
-    TH_TRY(THTensor_(checkSameSize)(state, "gradOutput", gradOutput, "input", input));
-  if (output)
-    TH_TRY(THTensor_(checkSameSize)(state, "output", output, "input", input));
-  return 0;
+  return THNN_(Pointwise_checkSizes)(state, "input", input, gradOutput, "output", output);
 }
 
 /* The loops (a: the input, arg: beta and threshold; backward a: gradOutput,

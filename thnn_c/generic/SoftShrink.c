@@ -8,9 +8,7 @@ int THNN_(SoftShrink_shapeCheck)(THNNState *state, THTensor *input, THTensor *gr
 {
   if (!(lambda >= 0))
     return THError(state, "lambda must be >= 0, got %g", lambda);
-  if (gradOutput)
-    TH_TRY(THTensor_(checkSameSize)(state, "gradOutput", gradOutput, "input", input));
-  return 0;
+  return THNN_(Pointwise_checkSizes)(state, "input", input, gradOutput, NULL, NULL);
 }
 
 /* The loops (a: the input, arg[0]: lambda; backward a: gradOutput, b: the input).

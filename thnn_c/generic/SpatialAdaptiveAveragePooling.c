@@ -15,22 +15,15 @@ int THNN_(SpatialAdaptiveAveragePooling_shapeCheck)(THNNState *state, THTensor *
 {
   TH_TRY(THPoolInput(state, 2, input->nDimension, input->size, s));
   TH_TRY(THPoolAdaptiveOutput(state, s, 1, oheight, owidth));
-  if (gradOutput)
-    TH_TRY(THNN_(Pool_checkGradOutput)(state, s, gradOutput));
-  return 0;
+  return THNN_(Pool_checkOutputs)(state, s, gradOutput, NULL);
 }
 
 int THNN_(SpatialAdaptiveAveragePooling_updateOutput)(THNNState *state, THTensor *input, THTensor *output,
                                                       int owidth, int oheight)
 {
   THPoolShape s;
-  THPoolGrid g;
   TH_TRY(THNN_(SpatialAdaptiveAveragePooling_shapeCheck)(state, input, NULL, owidth, oheight, &s));
-  int rc = THPoolGridAdaptive(state, &g, &s);
-  if (rc == 0)
-    rc = THNN_(Pool_avgOutput)(state, input, output, &s, &g, TH_POOL_ADAPTIVE, false);
-  THPoolGridFree(&g);
-  return rc;
+  return THNN_(Pool_average)(state, input, NULL, output, &s, NULL, TH_POOL_ADAPTIVE);
 }
 
 int THNN_(SpatialAdaptiveAveragePooling_updateGradInput)(THNNState *state, THTensor *input,
@@ -38,13 +31,8 @@ int THNN_(SpatialAdaptiveAveragePooling_updateGradInput)(THNNState *state, THTen
                                                          int owidth, int oheight)
 {
   THPoolShape s;
-  THPoolGrid g;
   TH_TRY(THNN_(SpatialAdaptiveAveragePooling_shapeCheck)(state, input, gradOutput, owidth, oheight, &s));
-  int rc = THPoolGridAdaptive(state, &g, &s);
-  if (rc == 0)
-    rc = THNN_(Pool_avgGradInput)(state, input, gradOutput, gradInput, &s, &g, TH_POOL_ADAPTIVE, false);
-  THPoolGridFree(&g);
-  return rc;
+  return THNN_(Pool_average)(state, input, gradOutput, gradInput, &s, NULL, TH_POOL_ADAPTIVE);
 }
 
 #endif

@@ -15,24 +15,15 @@ int THNN_(SpatialAdaptiveMaxPooling_shapeCheck)(THNNState *state, THTensor *inpu
 {
   TH_TRY(THPoolInput(state, 2, input->nDimension, input->size, s));
   TH_TRY(THPoolAdaptiveOutput(state, s, 1, oheight, owidth));
-  if (gradOutput)
-    TH_TRY(THNN_(Pool_checkGradOutput)(state, s, gradOutput));
-  if (indices)
-    TH_TRY(THNN_(Pool_checkIndices)(state, s, s->out, indices, THNN_(Pool_planeSize)(s->in)));
-  return 0;
+  return THNN_(Pool_checkOutputs)(state, s, gradOutput, indices);
 }
 
 int THNN_(SpatialAdaptiveMaxPooling_updateOutput)(THNNState *state, THTensor *input, THTensor *output,
                                                   THIndexTensor *indices, int owidth, int oheight)
 {
   THPoolShape s;
-  THPoolGrid g;
   TH_TRY(THNN_(SpatialAdaptiveMaxPooling_shapeCheck)(state, input, NULL, NULL, owidth, oheight, &s));
-  int rc = THPoolGridAdaptive(state, &g, &s);
-  if (rc == 0)
-    rc = THNN_(Pool_maxOutput)(state, input, output, indices, &s, &g, false);
-  THPoolGridFree(&g);
-  return rc;
+  return THNN_(Pool_max)(state, input, output, indices, &s, NULL);
 }
 
 int THNN_(SpatialAdaptiveMaxPooling_updateGradInput)(THNNState *state, THTensor *input, THTensor *gradOutput,

@@ -14,9 +14,7 @@ int THNN_(SpatialAveragePooling_shapeCheck)(THNNState *state, THTensor *input, T
   *w = THPoolWindow2d(kW, kH, dW, dH, padW, padH, 1, 1);
   TH_TRY(THPoolInput(state, 2, input->nDimension, input->size, s));
   TH_TRY(THPoolOutputSize(state, s, w, ceil_mode));
-  if (gradOutput)
-    TH_TRY(THNN_(Pool_checkGradOutput)(state, s, gradOutput));
-  return 0;
+  return THNN_(Pool_checkOutputs)(state, s, gradOutput, NULL);
 }
 
 int THNN_(SpatialAveragePooling_updateOutput)(THNNState *state, THTensor *input, THTensor *output,
@@ -25,16 +23,10 @@ int THNN_(SpatialAveragePooling_updateOutput)(THNNState *state, THTensor *input,
 {
   THPoolShape s;
   THPoolWindow w;
-  THPoolGrid g;
   TH_TRY(THNN_(SpatialAveragePooling_shapeCheck)(state, input, NULL, kW, kH, dW, dH, padW, padH, ceil_mode,
                                                  &s, &w));
-  int rc = THPoolGridWindows(state, &g, &s, &w);
-  if (rc == 0)
-    rc = THNN_(Pool_avgOutput)(state, input, output, &s, &g,
-                               count_include_pad ? TH_POOL_COUNT_PADDING : TH_POOL_COUNT_INPUT,
-                               THNN_(Pool_is2x2)(&s, &w));
-  THPoolGridFree(&g);
-  return rc;
+  return THNN_(Pool_average)(state, input, NULL, output, &s, &w,
+                             count_include_pad ? TH_POOL_COUNT_PADDING : TH_POOL_COUNT_INPUT);
 }
 
 int THNN_(SpatialAveragePooling_updateGradInput)(THNNState *state, THTensor *input, THTensor *gradOutput,
@@ -43,16 +35,10 @@ int THNN_(SpatialAveragePooling_updateGradInput)(THNNState *state, THTensor *inp
 {
   THPoolShape s;
   THPoolWindow w;
-  THPoolGrid g;
   TH_TRY(THNN_(SpatialAveragePooling_shapeCheck)(state, input, gradOutput, kW, kH, dW, dH, padW, padH,
                                                  ceil_mode, &s, &w));
-  int rc = THPoolGridWindows(state, &g, &s, &w);
-  if (rc == 0)
-    rc = THNN_(Pool_avgGradInput)(state, input, gradOutput, gradInput, &s, &g,
-                                  count_include_pad ? TH_POOL_COUNT_PADDING : TH_POOL_COUNT_INPUT,
-                                  THNN_(Pool_is2x2)(&s, &w));
-  THPoolGridFree(&g);
-  return rc;
+  return THNN_(Pool_average)(state, input, gradOutput, gradInput, &s, &w,
+                             count_include_pad ? TH_POOL_COUNT_PADDING : TH_POOL_COUNT_INPUT);
 }
 
 #endif

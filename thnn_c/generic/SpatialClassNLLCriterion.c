@@ -2,6 +2,8 @@
 #define TH_GENERIC_FILE "generic/SpatialClassNLLCriterion.c"
 #else
 
+#include "generic/ClassNLL.h"
+
 /* The shapes (shared with the CUDA twin, which checks the target values on the device). */
 int THNN_(SpatialClassNLLCriterion_shapeCheck)(THNNState *state, THTensor *input, THIndexTensor *target,
                                                THTensor *weights, THTensor *total_weight)
@@ -23,83 +25,46 @@ int THNN_(SpatialClassNLLCriterion_shapeCheck)(THNNState *state, THTensor *input
   return 0;
 }
 
-/* The shapes and every target value, so the verbs may index freely. */
-static int THNN_(SpatialClassNLLCriterion_check)(THNNState *state, THTensor *input, THIndexTensor *target,
-                                                 THTensor *weights, THTensor *total_weight,
-                                                 int64_t ignore_index)
+/* The targets: one per pixel. */
+static THNNClassNLLLayout THNN_(SpatialClassNLLCriterion_layout)(const THTensor *input, const THIndexTensor *target)
 {
-  TH_TRY(THNN_(SpatialClassNLLCriterion_shapeCheck)(state, input, target, weights, total_weight));
-  int64_t nClasses = input->size[1];
-  const int64_t *t = THLongTensor_data(target);
-  for (int64_t b = 0; b < target->size[0]; b++)
-    for (int64_t h = 0; h < target->size[1]; h++)
-      for (int64_t w = 0; w < target->size[2]; w++) {
-        int64_t c = t[b * target->stride[0] + h * target->stride[1] + w * target->stride[2]];
-        if (c != ignore_index && (c < 0 || c >= nClasses))
-          return THError(state, "target %lld at [%lld, %lld, %lld] is out of range [0, %lld)",
-                         (long long)c, (long long)b, (long long)h, (long long)w, (long long)nClasses);
-      }
-  return 0;
+  return (THNNClassNLLLayout){{target->size[0], target->size[1], target->size[2]},
+                              {target->stride[0], target->stride[1], target->stride[2]},
+                              {input->stride[0], input->stride[1], input->stride[2], input->stride[3]},
+                              input->size[1]};
 }
 
-/* The weight of target class c: 0 when ignored. */
-static real THNN_(SpatialClassNLLCriterion_weight)(const THTensor *weights, int64_t c, int64_t ignore_index)
+/* The shapes and every target value, so the verbs may index freely; fills *l. */
+static int THNN_(SpatialClassNLLCriterion_check)(THNNState *state, THTensor *input, THIndexTensor *target,
+                                                 THTensor *weights, THTensor *total_weight, int64_t ignore_index,
+                                                 THNNClassNLLLayout *l)
 {
-  if (c == ignore_index)
-    return 0;
-  return weights ? THTensor_(data)(weights)[c * weights->stride[0]] : 1;
+  TH_TRY(THNN_(SpatialClassNLLCriterion_shapeCheck)(state, input, target, weights, total_weight));
+  *l = THNN_(SpatialClassNLLCriterion_layout)(input, target);
+  int64_t at[3], c;
+  if (THNNClassNLL_badTarget(l, THLongTensor_data(target), ignore_index, at, &c))
+    return THError(state, "target %lld at [%lld, %lld, %lld] is out of range [0, %lld)",
+                   (long long)c, (long long)at[0], (long long)at[1], (long long)at[2], (long long)l->nClasses);
+  return 0;
 }
 
 int THNN_(SpatialClassNLLCriterion_updateOutput)(THNNState *state, THTensor *input, THIndexTensor *target,
                                                  THTensor *output, bool sizeAverage, THTensor *weights,
                                                  THTensor *total_weight, int64_t ignore_index)
 {
-  TH_TRY(THNN_(SpatialClassNLLCriterion_check)(state, input, target, weights, NULL, ignore_index));
-  TH_TRY(THTensor_(resize1d)(state, output, 1));
-  TH_TRY(THTensor_(resize1d)(state, total_weight, 1));
-  const real *in = THTensor_(data)(input);
-  const int64_t *t = THLongTensor_data(target);
-  accreal loss = 0, totalWeight = 0;
-  for (int64_t b = 0; b < target->size[0]; b++)
-    for (int64_t h = 0; h < target->size[1]; h++)
-      for (int64_t w = 0; w < target->size[2]; w++) {
-        int64_t c = t[b * target->stride[0] + h * target->stride[1] + w * target->stride[2]];
-        real wc = THNN_(SpatialClassNLLCriterion_weight)(weights, c, ignore_index);
-        if (wc != 0) {
-          loss -= (accreal)wc * in[b * input->stride[0] + c * input->stride[1] + h * input->stride[2]
-                                   + w * input->stride[3]];
-          totalWeight += wc;
-        }
-      }
-  if (sizeAverage && totalWeight != 0)
-    loss /= totalWeight;
-  THTensor_(data)(output)[0] = (real)loss;
-  THTensor_(data)(total_weight)[0] = (real)totalWeight;
-  return 0;
+  THNNClassNLLLayout l;
+  TH_TRY(THNN_(SpatialClassNLLCriterion_check)(state, input, target, weights, NULL, ignore_index, &l));
+  return THNN_(ClassNLL_output)(state, &l, input, target, output, sizeAverage, weights, total_weight, ignore_index);
 }
 
 int THNN_(SpatialClassNLLCriterion_updateGradInput)(THNNState *state, THTensor *input, THIndexTensor *target,
                                                     THTensor *gradInput, bool sizeAverage, THTensor *weights,
                                                     THTensor *total_weight, int64_t ignore_index)
 {
-  TH_TRY(THNN_(SpatialClassNLLCriterion_check)(state, input, target, weights, total_weight, ignore_index));
-  TH_TRY(THTensor_(resizeAs)(state, gradInput, input));
-  int64_t nClasses = input->size[1], height = input->size[2], width = input->size[3];
-  real *gi = THTensor_(data)(gradInput);
-  if (gi)  /* NULL when there is no element */
-    memset(gi, 0, (size_t)THTensor_(nElement)(gradInput) * sizeof(real));
-  real totalWeight = THTensor_(data)(total_weight)[0];
-  const int64_t *t = THLongTensor_data(target);
-  for (int64_t b = 0; b < target->size[0]; b++)
-    for (int64_t h = 0; h < height; h++)
-      for (int64_t w = 0; w < width; w++) {
-        int64_t c = t[b * target->stride[0] + h * target->stride[1] + w * target->stride[2]];
-        real wc = THNN_(SpatialClassNLLCriterion_weight)(weights, c, ignore_index);
-        if (wc != 0)
-          gi[((b * nClasses + c) * height + h) * width + w] =
-              sizeAverage && totalWeight != 0 ? -wc / totalWeight : -wc;
-      }
-  return 0;
+  THNNClassNLLLayout l;
+  TH_TRY(THNN_(SpatialClassNLLCriterion_check)(state, input, target, weights, total_weight, ignore_index, &l));
+  return THNN_(ClassNLL_gradInput)(state, &l, input, target, gradInput, sizeAverage, weights, total_weight,
+                                   ignore_index);
 }
 
 #endif

@@ -89,10 +89,7 @@ int THNN_(SpatialConvolutionLocal_shapeCheck)(
                                  "3D [nInputPlane=%lld, iH=%lld, iW=%lld] or 4D [batch, %lld, %lld, %lld]",
                                  (long long)g->nIn, (long long)inputHeight, (long long)inputWidth,
                                  (long long)g->nIn, (long long)inputHeight, (long long)inputWidth);
-  if (gradOutput) {
-    int64_t size[4] = {input->size[0], g->nOut, oH, oW};
-    TH_TRY(THTensor_(checkSizes)(state, "gradOutput", gradOutput, input->nDimension, size + !batched));
-  }
+  TH_TRY(THTensor_(checkImageSizes)(state, "gradOutput", gradOutput, input, g->nOut, oH, oW));
   g->kW = kW;
   g->kH = kH;
   g->dW = dW;

@@ -35,9 +35,8 @@ int THNN_(SpatialDepthWiseConvolution_shapeCheck)(
   if (bias)
     TH_TRY(THTensor_(checkSizes)(state, bName, bias, 2, biasSize));
 
+  TH_TRY(THTensor_(checkImages)(state, "input", input, nIn));
   int batched = input->nDimension == 4;
-  if (!(input->nDimension == 3 || batched) || input->size[batched] != nIn)
-    return THTensor_(shapeError)(state, "input", input, "3D or 4D with %lld planes", (long long)nIn);
   int64_t minH = kH - 2 * (int64_t)padH, minW = kW - 2 * (int64_t)padW;
   if (minH < 1) minH = 1;
   if (minW < 1) minW = 1;
@@ -48,11 +47,7 @@ int THNN_(SpatialDepthWiseConvolution_shapeCheck)(
   *multiplier = M;
   *g = (THNNConvGeometry){kW, kH, dW, dH, padW, padH, 1, 1, nIn, inH, inW,
                           THNNConv_outputSize(inH, kH, dH, padH, 1), THNNConv_outputSize(inW, kW, dW, padW, 1)};
-  if (gradOutput) {
-    int64_t size[4] = {input->size[0], nIn * M, g->outH, g->outW};
-    TH_TRY(THTensor_(checkSizes)(state, "gradOutput", gradOutput, input->nDimension, size + !batched));
-  }
-  return 0;
+  return THTensor_(checkImageSizes)(state, "gradOutput", gradOutput, input, nIn * M, g->outH, g->outW);
 }
 
 /* The three plane operations below visit, for every tap (i, j), the output

@@ -36,9 +36,8 @@ int THNN_(SpatialDilatedConvolution_shapeCheck)(
   if (THMulSizes(nIn, taps) < 0)
     return THError(state, "%s: nInputPlane*kH*kW overflows", wName);
 
+  TH_TRY(THTensor_(checkImages)(state, "input", input, nIn));
   int batched = input->nDimension == 4;
-  if (!(input->nDimension == 3 || batched) || input->size[batched] != nIn)
-    return THTensor_(shapeError)(state, "input", input, "3D or 4D with %lld planes", (long long)nIn);
   int64_t spanH = THNNConv_span(kH, dilationH), spanW = THNNConv_span(kW, dilationW);
   int64_t minH = spanH - 2 * (int64_t)padH, minW = spanW - 2 * (int64_t)padW;
   if (minH < 1) minH = 1;
@@ -51,11 +50,7 @@ int THNN_(SpatialDilatedConvolution_shapeCheck)(
   *g = (THNNConvGeometry){kW, kH, dW, dH, padW, padH, dilationW, dilationH, nIn, inH, inW,
                           THNNConv_outputSize(inH, kH, dH, padH, dilationH),
                           THNNConv_outputSize(inW, kW, dW, padW, dilationW)};
-  if (gradOutput) {
-    int64_t size[4] = {input->size[0], *nOutputPlane, g->outH, g->outW};
-    TH_TRY(THTensor_(checkSizes)(state, "gradOutput", gradOutput, input->nDimension, size + !batched));
-  }
-  return 0;
+  return THTensor_(checkImageSizes)(state, "gradOutput", gradOutput, input, *nOutputPlane, g->outH, g->outW);
 }
 
 int THNN_(SpatialDilatedConvolution_updateOutput)(

@@ -15,11 +15,7 @@ int THNN_(SpatialDilatedMaxPooling_shapeCheck)(THNNState *state, THTensor *input
   *w = THPoolWindow2d(kW, kH, dW, dH, padW, padH, dilationW, dilationH);
   TH_TRY(THPoolInput(state, 2, input->nDimension, input->size, s));
   TH_TRY(THPoolOutputSize(state, s, w, ceil_mode));
-  if (gradOutput)
-    TH_TRY(THNN_(Pool_checkGradOutput)(state, s, gradOutput));
-  if (indices)
-    TH_TRY(THNN_(Pool_checkIndices)(state, s, s->out, indices, THNN_(Pool_planeSize)(s->in)));
-  return 0;
+  return THNN_(Pool_checkOutputs)(state, s, gradOutput, indices);
 }
 
 int THNN_(SpatialDilatedMaxPooling_updateOutput)(THNNState *state, THTensor *input, THTensor *output,
@@ -29,14 +25,9 @@ int THNN_(SpatialDilatedMaxPooling_updateOutput)(THNNState *state, THTensor *inp
 {
   THPoolShape s;
   THPoolWindow w;
-  THPoolGrid g;
   TH_TRY(THNN_(SpatialDilatedMaxPooling_shapeCheck)(state, input, NULL, NULL, kW, kH, dW, dH, padW, padH,
                                                     dilationW, dilationH, ceil_mode, &s, &w));
-  int rc = THPoolGridWindows(state, &g, &s, &w);
-  if (rc == 0)
-    rc = THNN_(Pool_maxOutput)(state, input, output, indices, &s, &g, THNN_(Pool_is2x2)(&s, &w));
-  THPoolGridFree(&g);
-  return rc;
+  return THNN_(Pool_max)(state, input, output, indices, &s, &w);
 }
 
 int THNN_(SpatialDilatedMaxPooling_updateGradInput)(THNNState *state, THTensor *input, THTensor *gradOutput,

@@ -22,11 +22,7 @@ int THNN_(SpatialFractionalMaxPooling_shapeCheck)(THNNState *state, THTensor *in
   pool[1] = poolSizeH;
   pool[2] = poolSizeW;
   TH_TRY(THNN_(Pool_checkFractional)(state, s, pool, randomSamples));
-  if (gradOutput)
-    TH_TRY(THNN_(Pool_checkGradOutput)(state, s, gradOutput));
-  if (indices)
-    TH_TRY(THNN_(Pool_checkIndices)(state, s, s->out, indices, THNN_(Pool_planeSize)(s->in)));
-  return 0;
+  return THNN_(Pool_checkOutputs)(state, s, gradOutput, indices);
 }
 
 int THNN_(SpatialFractionalMaxPooling_updateOutput)(THNNState *state, THTensor *input, THTensor *output,

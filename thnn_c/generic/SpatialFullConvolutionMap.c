@@ -2,7 +2,6 @@
 #define TH_GENERIC_FILE "generic/SpatialFullConvolutionMap.c"
 #else
 
-#include "generic/vol2col.h"
 #include "generic/ConnectionMap.h"
 
 /* The transpose of SpatialConvolutionMap: row k = (i, o) of connTable
@@ -33,11 +32,7 @@ int THNN_(SpatialFullConvolutionMap_shapeCheck)(
   if (stepsH < 0 || stepsW < 0 || stepsH > INT64_MAX / 4 || stepsW > INT64_MAX / 4)
     return THTensor_(shapeError)(state, "input", input, "small enough for the output size to fit in 64 bits");
   *p = (THNNMapPlanes){kH, kW, dH, dW, stepsH + kH, stepsW + kW, iH, iW};
-  if (gradOutput) {
-    int64_t size[4] = {input->size[0], nOutputPlane, p->imageH, p->imageW};
-    TH_TRY(THTensor_(checkSizes)(state, "gradOutput", gradOutput, input->nDimension, size + !batched));
-  }
-  return 0;
+  return THTensor_(checkImageSizes)(state, "gradOutput", gradOutput, input, nOutputPlane, p->imageH, p->imageW);
 }
 
 int THNN_(SpatialFullConvolutionMap_updateOutput)(
@@ -47,31 +42,7 @@ int THNN_(SpatialFullConvolutionMap_updateOutput)(
   THNNMapPlanes p;
   TH_TRY(THNN_(SpatialFullConvolutionMap_shapeCheck)(state, input, NULL, weight, "weight", bias, "bias", connTable,
                                                      nInputPlane, nOutputPlane, kW, kH, dW, dH, &p));
-  int batched = input->nDimension == 4;
-  int64_t batch = batched ? input->size[0] : 1, nIn = input->size[batched];
-  int64_t outSize[4] = {batch, nOutputPlane, p.imageH, p.imageW};
-  THTensor xTmp = {0}, wTmp = {0};
-  const THTensor *x = THTensor_(contiguous)(state, input, &xTmp);
-  const THTensor *w = x ? THTensor_(contiguous)(state, weight, &wTmp) : NULL;
-  int rc = -1;
-  if (w && THTensor_(resizeNd)(state, output, 3 + batched, outSize + !batched) == 0) {
-    int64_t inPlane = p.posH * p.posW, outPlane = p.imageH * p.imageW;
-    const real *b = THTensor_(data)(bias);
-    real *y = THTensor_(data)(output);
-    for (int64_t n = 0; n < batch; n++) {
-      real *yn = y + n * nOutputPlane * outPlane;
-      for (int64_t o = 0; o < nOutputPlane; o++)
-        for (int64_t k = 0; k < outPlane; k++)
-          yn[o * outPlane + k] = b[o * bias->stride[0]];
-      for (int64_t k = 0; k < weight->size[0]; k++)
-        THNN_(mapSpread)(&p, THTensor_(data)(x) + (n * nIn + THNNMap_entry(connTable, k, 0)) * inPlane,
-                         THTensor_(data)(w) + k * kH * kW, yn + THNNMap_entry(connTable, k, 1) * outPlane);
-    }
-    rc = 0;
-  }
-  THTensor_(release)(&xTmp);
-  THTensor_(release)(&wTmp);
-  return rc;
+  return THNN_(mapOutput)(state, input, output, weight, bias, connTable, nOutputPlane, &p, true);
 }
 
 int THNN_(SpatialFullConvolutionMap_updateGradInput)(
@@ -81,26 +52,8 @@ int THNN_(SpatialFullConvolutionMap_updateGradInput)(
   THNNMapPlanes p;
   TH_TRY(THNN_(SpatialFullConvolutionMap_shapeCheck)(state, input, gradOutput, weight, "weight", NULL, NULL,
                                                      connTable, nInputPlane, nOutputPlane, kW, kH, dW, dH, &p));
-  int batched = input->nDimension == 4;
-  int64_t batch = batched ? input->size[0] : 1, nIn = input->size[batched];
-  THTensor gTmp = {0}, wTmp = {0};
-  const THTensor *gy = THTensor_(contiguous)(state, gradOutput, &gTmp);
-  const THTensor *w = gy ? THTensor_(contiguous)(state, weight, &wTmp) : NULL;
-  int rc = -1;
-  if (w && THTensor_(resizeAs)(state, gradInput, input) == 0) {
-    int64_t inPlane = p.posH * p.posW, outPlane = p.imageH * p.imageW;
-    real *gx = THTensor_(data)(gradInput);
-    memset(gx, 0, (size_t)THTensor_(nElement)(gradInput) * sizeof(real));
-    for (int64_t n = 0; n < batch; n++)
-      for (int64_t k = 0; k < weight->size[0]; k++)
-        THNN_(mapCorrelate)(&p, THTensor_(data)(gy) + (n * nOutputPlane + THNNMap_entry(connTable, k, 1)) * outPlane,
-                            THTensor_(data)(w) + k * kH * kW,
-                            gx + (n * nIn + THNNMap_entry(connTable, k, 0)) * inPlane);
-    rc = 0;
-  }
-  THTensor_(release)(&gTmp);
-  THTensor_(release)(&wTmp);
-  return rc;
+  return THNN_(mapGradInput)(state, input, gradOutput, gradInput, weight, connTable, nOutputPlane, &p,
+                             true);
 }
 
 int THNN_(SpatialFullConvolutionMap_accGradParameters)(
@@ -111,28 +64,8 @@ int THNN_(SpatialFullConvolutionMap_accGradParameters)(
   TH_TRY(THNN_(SpatialFullConvolutionMap_shapeCheck)(state, input, gradOutput, gradWeight, "gradWeight", gradBias,
                                                      "gradBias", connTable, nInputPlane, nOutputPlane, kW, kH, dW,
                                                      dH, &p));
-  TH_TRY(THTensor_(checkContiguous)(state, "gradWeight", gradWeight));
-  TH_TRY(THTensor_(checkContiguous)(state, "gradBias", gradBias));
-  int batched = input->nDimension == 4;
-  int64_t batch = batched ? input->size[0] : 1, nIn = input->size[batched];
-  THTensor xTmp = {0}, gTmp = {0};
-  const THTensor *x = THTensor_(contiguous)(state, input, &xTmp);
-  const THTensor *gy = x ? THTensor_(contiguous)(state, gradOutput, &gTmp) : NULL;
-  int rc = -1;
-  if (gy) {
-    int64_t inPlane = p.posH * p.posW, outPlane = p.imageH * p.imageW;
-    for (int64_t k = 0; k < gradWeight->size[0]; k++)
-      for (int64_t n = 0; n < batch; n++)
-        THNN_(mapKernelGradient)(&p,
-                                 THTensor_(data)(gy) + (n * nOutputPlane + THNNMap_entry(connTable, k, 1)) * outPlane,
-                                 THTensor_(data)(x) + (n * nIn + THNNMap_entry(connTable, k, 0)) * inPlane,
-                                 THTensor_(data)(gradWeight) + k * kH * kW, scale);
-    THNN_(volGradBias)(THTensor_(data)(gradBias), THTensor_(data)(gy), batch, nOutputPlane, outPlane, scale);
-    rc = 0;
-  }
-  THTensor_(release)(&xTmp);
-  THTensor_(release)(&gTmp);
-  return rc;
+  return THNN_(mapAccGrad)(state, input, gradOutput, gradWeight, gradBias, connTable, nOutputPlane, &p, scale,
+                         true);
 }
 
 #endif

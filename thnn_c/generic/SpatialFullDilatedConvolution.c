@@ -39,9 +39,8 @@ int THNN_(SpatialFullDilatedConvolution_shapeCheck)(
   if (THMulSizes(nOut, (int64_t)kW * kH) < 0)
     return THError(state, "%s: nOutputPlane*kH*kW overflows", wName);
 
+  TH_TRY(THTensor_(checkImages)(state, "input", input, nIn));
   int batched = input->nDimension == 4;
-  if (!(input->nDimension == 3 || batched) || input->size[batched] != nIn)
-    return THTensor_(shapeError)(state, "input", input, "3D or 4D with %lld planes", (long long)nIn);
   int64_t inH = input->size[batched + 1], inW = input->size[batched + 2];
   if (inH < 1 || inW < 1)
     return THTensor_(shapeError)(state, "input", input, "at least 1 high and 1 wide");
@@ -56,11 +55,7 @@ int THNN_(SpatialFullDilatedConvolution_shapeCheck)(
                                  (long long)outH, (long long)outW);
   *nInputPlane = nIn;
   *g = (THNNConvGeometry){kW, kH, dW, dH, padW, padH, dilationW, dilationH, nOut, outH, outW, inH, inW};
-  if (gradOutput) {
-    int64_t size[4] = {input->size[0], nOut, outH, outW};
-    TH_TRY(THTensor_(checkSizes)(state, "gradOutput", gradOutput, input->nDimension, size + !batched));
-  }
-  return 0;
+  return THTensor_(checkImageSizes)(state, "gradOutput", gradOutput, input, nOut, outH, outW);
 }
 
 int THNN_(SpatialFullDilatedConvolution_updateOutput)(

@@ -19,9 +19,7 @@ int THNN_(SpatialMaxUnpooling_shapeCheck)(THNNState *state, THTensor *input, THT
   s->out[1] = oheight;
   s->out[2] = owidth;
   TH_TRY(THNN_(Pool_checkIndices)(state, s, s->in, indices, THNN_(Pool_planeSize)(s->out)));
-  if (gradOutput)
-    TH_TRY(THNN_(Pool_checkGradOutput)(state, s, gradOutput));
-  return 0;
+  return THNN_(Pool_checkOutputs)(state, s, gradOutput, NULL);
 }
 
 int THNN_(SpatialMaxUnpooling_updateOutput)(THNNState *state, THTensor *input, THTensor *output,

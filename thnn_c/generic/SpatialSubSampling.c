@@ -23,19 +23,14 @@ int THNN_(SpatialSubSampling_shapeCheck)(
   int64_t nIn = weight->size[0];
   if (bias)
     TH_TRY(THTensor_(checkSizes)(state, bName, bias, 1, &nIn));
+  TH_TRY(THTensor_(checkImages)(state, "input", input, nIn));
   int batched = input->nDimension == 4;
-  if (!(input->nDimension == 3 || batched) || input->size[batched] != nIn)
-    return THTensor_(shapeError)(state, "input", input, "3D or 4D with %lld planes", (long long)nIn);
   int64_t inH = input->size[batched + 1], inW = input->size[batched + 2];
   if (inH < kH || inW < kW)
     return THTensor_(shapeError)(state, "input", input, "at least %d high and %d wide (the kernel)", kH, kW);
   *g = (THNNConvGeometry){kW, kH, dW, dH, 0, 0, 1, 1, nIn, inH, inW,
                           THNNConv_outputSize(inH, kH, dH, 0, 1), THNNConv_outputSize(inW, kW, dW, 0, 1)};
-  if (gradOutput) {
-    int64_t size[4] = {input->size[0], nIn, g->outH, g->outW};
-    TH_TRY(THTensor_(checkSizes)(state, "gradOutput", gradOutput, input->nDimension, size + !batched));
-  }
-  return 0;
+  return THTensor_(checkImageSizes)(state, "gradOutput", gradOutput, input, nIn, g->outH, g->outW);
 }
 
 /* out (one output plane) = the window sums of the input plane in. */

@@ -6,11 +6,7 @@
 
 int THNN_(Sqrt_shapeCheck)(THNNState *state, THTensor *input, THTensor *gradOutput, THTensor *output)
 {
-  if (gradOutput)
-    TH_TRY(THTensor_(checkSameSize)(state, "gradOutput", gradOutput, "input", input));
-  if (output)
-    TH_TRY(THTensor_(checkSameSize)(state, "output", output, "input", input));
-  return 0;
+  return THNN_(Pointwise_checkSizes)(state, "input", input, gradOutput, "output", output);
 }
 
 /* The loops (a: the input, arg[0]: eps; backward a: gradOutput, b: the output).

@@ -99,6 +99,24 @@ int THTensor_(checkSizes)(THNNState *state, const char *arg, const THTensor *t, 
   return THTensor_(shapeError)(state, arg, t, "%s", expected);
 }
 
+int THTensor_(checkImages)(THNNState *state, const char *arg, const THTensor *t, int64_t planes)
+{
+  int batched = t->nDimension == 4;
+  if (!(t->nDimension == 3 || batched) || t->size[batched] != planes)
+    return THTensor_(shapeError)(state, arg, t, "3D or 4D with %lld planes", (long long)planes);
+  return 0;
+}
+
+int THTensor_(checkImageSizes)(THNNState *state, const char *arg, const THTensor *t, const THTensor *like,
+                               int64_t planes, int64_t h, int64_t w)
+{
+  if (!t)
+    return 0;
+  int batched = like->nDimension == 4;
+  int64_t size[4] = {like->size[0], planes, h, w};
+  return THTensor_(checkSizes)(state, arg, t, like->nDimension, size + !batched);
+}
+
 int THTensor_(checkSameSize)(THNNState *state, const char *arg, const THTensor *t, const char *refName, const THTensor *ref)
 {
   if (THTensor_(isSameSizeAs)(t, ref))

@@ -66,6 +66,14 @@ int THTensor_(checkSameSize)(THNNState *state, const char *arg, const THTensor *
 /* 0 when t has as many elements as ref (any shapes); else record
  * "<arg> must be the same number of elements as <refName> (<ref sizes>), got ...". */
 int THTensor_(checkSameNumel)(THNNState *state, const char *arg, const THTensor *t, const char *refName, const THTensor *ref);
+/* 0 when t is 3D [planes, h, w] or 4D [batch, planes, h, w] with these
+ * planes; else "<arg> must be 3D or 4D with <planes> planes, got ...". */
+int THTensor_(checkImages)(THNNState *state, const char *arg, const THTensor *t, int64_t planes);
+/* 0 when t is NULL or shaped as a layer's output images: [planes, h, w]
+ * for a 3D input `like`, [batch, planes, h, w] (like's batch) for a 4D one;
+ * else checkSizes's error.  The gradOutput check of the spatial layers. */
+int THTensor_(checkImageSizes)(THNNState *state, const char *arg, const THTensor *t, const THTensor *like,
+                               int64_t planes, int64_t h, int64_t w);
 /* 0 when t is contiguous (accumulators written in place must be). */
 int THTensor_(checkContiguous)(THNNState *state, const char *arg, const THTensor *t);
 

@@ -6,9 +6,7 @@
 
 int THNN_(Tanh_shapeCheck)(THNNState *state, THTensor *gradOutput, THTensor *output)
 {
-  if (gradOutput)
-    TH_TRY(THTensor_(checkSameSize)(state, "gradOutput", gradOutput, "output", output));
-  return 0;
+  return THNN_(Pointwise_checkSizes)(state, "output", output, gradOutput, NULL, NULL);
 }
 
 /* The loops (a: the input; backward a: gradOutput, b: the output). */

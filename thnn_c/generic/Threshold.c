@@ -11,9 +11,7 @@ int THNN_(Threshold_shapeCheck)(THNNState *state, THTensor *input, THTensor *gra
    * inputs passed the threshold only if the replacement value does not */
   if (inplace && !(val <= threshold))
     return THError(state, "in-place mode needs val <= threshold, got val=%g, threshold=%g", val, threshold);
-  if (gradOutput)
-    TH_TRY(THTensor_(checkSameSize)(state, "gradOutput", gradOutput, "input", input));
-  return 0;
+  return THNN_(Pointwise_checkSizes)(state, "input", input, gradOutput, NULL, NULL);
 }
 
 /* The loops (a: the input, arg: threshold and val; backward a: gradOutput, b:

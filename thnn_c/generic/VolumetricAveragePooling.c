@@ -15,9 +15,7 @@ int THNN_(VolumetricAveragePooling_shapeCheck)(THNNState *state, THTensor *input
   *w = THPoolWindow3d(kT, kW, kH, dT, dW, dH, padT, padW, padH, 1, 1, 1);
   TH_TRY(THPoolInput(state, 3, input->nDimension, input->size, s));
   TH_TRY(THPoolOutputSize(state, s, w, ceil_mode));
-  if (gradOutput)
-    TH_TRY(THNN_(Pool_checkGradOutput)(state, s, gradOutput));
-  return 0;
+  return THNN_(Pool_checkOutputs)(state, s, gradOutput, NULL);
 }
 
 int THNN_(VolumetricAveragePooling_updateOutput)(THNNState *state, THTensor *input, THTensor *output,
@@ -27,16 +25,10 @@ int THNN_(VolumetricAveragePooling_updateOutput)(THNNState *state, THTensor *inp
 {
   THPoolShape s;
   THPoolWindow w;
-  THPoolGrid g;
   TH_TRY(THNN_(VolumetricAveragePooling_shapeCheck)(state, input, NULL, kT, kW, kH, dT, dW, dH,
                                                     padT, padW, padH, ceil_mode, &s, &w));
-  int rc = THPoolGridWindows(state, &g, &s, &w);
-  if (rc == 0)
-    rc = THNN_(Pool_avgOutput)(state, input, output, &s, &g,
-                               count_include_pad ? TH_POOL_COUNT_PADDING : TH_POOL_COUNT_INPUT,
-                               THNN_(Pool_is2x2)(&s, &w));
-  THPoolGridFree(&g);
-  return rc;
+  return THNN_(Pool_average)(state, input, NULL, output, &s, &w,
+                             count_include_pad ? TH_POOL_COUNT_PADDING : TH_POOL_COUNT_INPUT);
 }
 
 int THNN_(VolumetricAveragePooling_updateGradInput)(THNNState *state, THTensor *input, THTensor *gradOutput,
@@ -46,16 +38,10 @@ int THNN_(VolumetricAveragePooling_updateGradInput)(THNNState *state, THTensor *
 {
   THPoolShape s;
   THPoolWindow w;
-  THPoolGrid g;
   TH_TRY(THNN_(VolumetricAveragePooling_shapeCheck)(state, input, gradOutput, kT, kW, kH, dT, dW, dH,
                                                     padT, padW, padH, ceil_mode, &s, &w));
-  int rc = THPoolGridWindows(state, &g, &s, &w);
-  if (rc == 0)
-    rc = THNN_(Pool_avgGradInput)(state, input, gradOutput, gradInput, &s, &g,
-                                  count_include_pad ? TH_POOL_COUNT_PADDING : TH_POOL_COUNT_INPUT,
-                                  THNN_(Pool_is2x2)(&s, &w));
-  THPoolGridFree(&g);
-  return rc;
+  return THNN_(Pool_average)(state, input, gradOutput, gradInput, &s, &w,
+                             count_include_pad ? TH_POOL_COUNT_PADDING : TH_POOL_COUNT_INPUT);
 }
 
 #endif

@@ -16,11 +16,7 @@ int THNN_(VolumetricDilatedMaxPooling_shapeCheck)(THNNState *state, THTensor *in
   *w = THPoolWindow3d(kT, kW, kH, dT, dW, dH, padT, padW, padH, dilationT, dilationW, dilationH);
   TH_TRY(THPoolInput(state, 3, input->nDimension, input->size, s));
   TH_TRY(THPoolOutputSize(state, s, w, ceil_mode));
-  if (gradOutput)
-    TH_TRY(THNN_(Pool_checkGradOutput)(state, s, gradOutput));
-  if (indices)
-    TH_TRY(THNN_(Pool_checkIndices)(state, s, s->out, indices, THNN_(Pool_planeSize)(s->in)));
-  return 0;
+  return THNN_(Pool_checkOutputs)(state, s, gradOutput, indices);
 }
 
 int THNN_(VolumetricDilatedMaxPooling_updateOutput)(THNNState *state, THTensor *input, THTensor *output,
@@ -30,15 +26,10 @@ int THNN_(VolumetricDilatedMaxPooling_updateOutput)(THNNState *state, THTensor *
 {
   THPoolShape s;
   THPoolWindow w;
-  THPoolGrid g;
   TH_TRY(THNN_(VolumetricDilatedMaxPooling_shapeCheck)(state, input, NULL, NULL, kT, kW, kH, dT, dW, dH,
                                                        padT, padW, padH, dilationT, dilationW, dilationH,
                                                        ceil_mode, &s, &w));
-  int rc = THPoolGridWindows(state, &g, &s, &w);
-  if (rc == 0)
-    rc = THNN_(Pool_maxOutput)(state, input, output, indices, &s, &g, THNN_(Pool_is2x2)(&s, &w));
-  THPoolGridFree(&g);
-  return rc;
+  return THNN_(Pool_max)(state, input, output, indices, &s, &w);
 }
 
 int THNN_(VolumetricDilatedMaxPooling_updateGradInput)(THNNState *state, THTensor *input, THTensor *gradOutput,

@@ -22,9 +22,7 @@ int THNN_(VolumetricMaxUnpooling_shapeCheck)(THNNState *state, THTensor *input, 
   if (THMulSizes(THMulSizes(s->out[0], s->out[1]), s->out[2]) < 0)  /* three ints may pass int64 */
     return THError(state, "the output size %dx%dx%d (oT x oH x oW) has too many elements", oT, oH, oW);
   TH_TRY(THNN_(Pool_checkIndices)(state, s, s->in, indices, THNN_(Pool_planeSize)(s->out)));
-  if (gradOutput)
-    TH_TRY(THNN_(Pool_checkGradOutput)(state, s, gradOutput));
-  return 0;
+  return THNN_(Pool_checkOutputs)(state, s, gradOutput, NULL);
 }
 
 int THNN_(VolumetricMaxUnpooling_updateOutput)(THNNState *state, THTensor *input, THTensor *output,
