@@ -164,7 +164,9 @@ def test_reports_name_the_parameter_and_its_path():
     inner = nn.Sequential().add(nn.Concat(1).add(nn.Linear(3, 2)).add(Scale(3)))
     assert jacobian.parameter_name(inner, inner.get(0).get(1).bias) == "Sequential (0) -> Concat (1) -> Scale.bias"
     assert jacobian.parameter_name(inner, np.zeros(2)) == "parameter"
-    assert re.search(r"at output \[1, 0\], input\[\d, \d\]", repr(jacobian.testJacobian(nn.Tanh(), uniform((2, 3)))))
+    # (where the largest error of a correct layer falls is rounding noise: it moves with the build's flags)
+    assert re.search(r"at output \[\d, \d\], input\[\d, \d\] \(analytic -?\d",
+                     repr(jacobian.testJacobian(nn.Tanh(), uniform((2, 3)))))
 
 
 def test_integer_input_has_no_input_gradient():
