@@ -15,8 +15,8 @@
 
 /* shared with the CPU kernel */
 extern "C" int THNN_CPU_(SpatialConvolutionLocal_shapeCheck)(
-    THNNState *state, THTensor *input, THTensor *gradOutput, THTensor *weight, const char *wName, THTensor *bias,
-    const char *bName, int kW, int kH, int dW, int dH, int padW, int padH, int64_t inputWidth, int64_t inputHeight,
+    THNNState *state, THTensor *input, THTensor *gradOutput, THTensor_(Params) params,
+    int kW, int kH, int dW, int dH, int padW, int padH, int64_t inputWidth, int64_t inputHeight,
     int64_t outputWidth, int64_t outputHeight, THNNLocalGeometry *g);
 
 /* output [batch, nOut, oH, oW] = bias + each pixel's kernel over its window. */
@@ -99,7 +99,7 @@ int THNN_(SpatialConvolutionLocal_updateOutput)(
     int64_t inputWidth, int64_t inputHeight, int64_t outputWidth, int64_t outputHeight)
 {
   THNNLocalGeometry g;
-  TH_TRY(THNN_CPU_(SpatialConvolutionLocal_shapeCheck)(state, input, NULL, weight, "weight", bias, "bias",
+  TH_TRY(THNN_CPU_(SpatialConvolutionLocal_shapeCheck)(state, input, NULL, THTensor_(params)(weight, bias),
                                                        kW, kH, dW, dH, padW, padH, inputWidth, inputHeight,
                                                        outputWidth, outputHeight, &g));
   int batched = input->nDimension == 4;
@@ -127,7 +127,7 @@ int THNN_(SpatialConvolutionLocal_updateGradInput)(
     int64_t inputWidth, int64_t inputHeight, int64_t outputWidth, int64_t outputHeight)
 {
   THNNLocalGeometry g;
-  TH_TRY(THNN_CPU_(SpatialConvolutionLocal_shapeCheck)(state, input, gradOutput, weight, "weight", NULL, NULL,
+  TH_TRY(THNN_CPU_(SpatialConvolutionLocal_shapeCheck)(state, input, gradOutput, THTensor_(weightOnly)(weight),
                                                        kW, kH, dW, dH, padW, padH, inputWidth, inputHeight,
                                                        outputWidth, outputHeight, &g));
   THTensor gTmp = {}, wTmp = {};
@@ -151,8 +151,9 @@ int THNN_(SpatialConvolutionLocal_accGradParameters)(
     int64_t inputWidth, int64_t inputHeight, int64_t outputWidth, int64_t outputHeight, accreal scale)
 {
   THNNLocalGeometry g;
-  TH_TRY(THNN_CPU_(SpatialConvolutionLocal_shapeCheck)(state, input, gradOutput, gradWeight, "gradWeight",
-                                                       gradBias, "gradBias", kW, kH, dW, dH, padW, padH,
+  TH_TRY(THNN_CPU_(SpatialConvolutionLocal_shapeCheck)(state, input, gradOutput,
+                                                       THTensor_(gradParams)(gradWeight, gradBias),
+                                                       kW, kH, dW, dH, padW, padH,
                                                        inputWidth, inputHeight, outputWidth, outputHeight, &g));
   TH_TRY(THTensor_(checkContiguous)(state, "gradWeight", gradWeight));
   if (gradBias)

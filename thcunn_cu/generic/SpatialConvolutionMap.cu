@@ -51,8 +51,8 @@ static void THCMapTable_release(THCMapTable *m)
 
 /* shared with the CPU kernel */
 extern "C" int THNN_CPU_(SpatialConvolutionMap_shapeCheck)(
-    THNNState *state, THTensor *input, THTensor *gradOutput, THTensor *weight, const char *wName, THTensor *bias,
-    const char *bName, THIndexTensor *connTable, int nInputPlane, int nOutputPlane, int kW, int kH, int dW, int dH,
+    THNNState *state, THTensor *input, THTensor *gradOutput, THTensor_(Params) params,
+    THIndexTensor *connTable, int nInputPlane, int nOutputPlane, int kW, int kH, int dW, int dH,
     THNNMapPlanes *p);
 
 /* dst [batch, nDst, posH, posW]: plane q = bias[q] (or 0) + the correlation
@@ -177,7 +177,7 @@ int THNN_(SpatialConvolutionMap_updateOutput)(
   THTensor xTmp = {}, wTmp = {};
   int rc = THCMapTable_get(state, connTable, &table);
   if (rc == 0)
-    rc = THNN_CPU_(SpatialConvolutionMap_shapeCheck)(state, input, NULL, weight, "weight", bias, "bias",
+    rc = THNN_CPU_(SpatialConvolutionMap_shapeCheck)(state, input, NULL, THTensor_(params)(weight, bias),
                                                      &table.host, nInputPlane, nOutputPlane, kW, kH, dW, dH, &p);
   if (rc == 0) {
     int batched = input->nDimension == 4;
@@ -202,7 +202,7 @@ int THNN_(SpatialConvolutionMap_updateGradInput)(
   THTensor gTmp = {}, wTmp = {};
   int rc = THCMapTable_get(state, connTable, &table);
   if (rc == 0)
-    rc = THNN_CPU_(SpatialConvolutionMap_shapeCheck)(state, input, gradOutput, weight, "weight", NULL, NULL,
+    rc = THNN_CPU_(SpatialConvolutionMap_shapeCheck)(state, input, gradOutput, THTensor_(weightOnly)(weight),
                                                      &table.host, nInputPlane, nOutputPlane, kW, kH, dW, dH, &p);
   if (rc == 0) {
     const THTensor *gy = THCTensor_(contiguous)(state, gradOutput, &gTmp);
@@ -225,8 +225,9 @@ int THNN_(SpatialConvolutionMap_accGradParameters)(
   THTensor xTmp = {}, gTmp = {};
   int rc = THCMapTable_get(state, connTable, &table);
   if (rc == 0)
-    rc = THNN_CPU_(SpatialConvolutionMap_shapeCheck)(state, input, gradOutput, gradWeight, "gradWeight", gradBias,
-                                                     "gradBias", &table.host, nInputPlane, nOutputPlane,
+    rc = THNN_CPU_(SpatialConvolutionMap_shapeCheck)(state, input, gradOutput,
+                                                     THTensor_(gradParams)(gradWeight, gradBias),
+                                                     &table.host, nInputPlane, nOutputPlane,
                                                      kW, kH, dW, dH, &p);
   if (rc == 0)
     rc = THTensor_(checkContiguous)(state, "gradWeight", gradWeight);

@@ -10,8 +10,8 @@
 
 /* shared with the CPU kernel */
 extern "C" int THNN_CPU_(SpatialDepthWiseConvolution_shapeCheck)(
-    THNNState *state, THTensor *input, THTensor *gradOutput, THTensor *weight, const char *wName, THTensor *bias,
-    const char *bName, int kW, int kH, int dW, int dH, int padW, int padH, THNNConvGeometry *g, int64_t *multiplier);
+    THNNState *state, THTensor *input, THTensor *gradOutput, THTensor_(Params) params,
+    int kW, int kH, int dW, int dH, int padW, int padH, THNNConvGeometry *g, int64_t *multiplier);
 
 /* output [batch, nIn*M, outH, outW] */
 __global__ void THNN_(SpatialDepthWiseConvolution_outputKernel)(THNNConvGeometry g, int64_t M, const real *in,
@@ -93,7 +93,7 @@ int THNN_(SpatialDepthWiseConvolution_updateOutput)(
 {
   THNNConvGeometry g = {};
   int64_t M = 0;
-  TH_TRY(THNN_CPU_(SpatialDepthWiseConvolution_shapeCheck)(state, input, NULL, weight, "weight", bias, "bias",
+  TH_TRY(THNN_CPU_(SpatialDepthWiseConvolution_shapeCheck)(state, input, NULL, THTensor_(params)(weight, bias),
                                                            kW, kH, dW, dH, padW, padH, &g, &M));
   int batched = input->nDimension == 4;
   int64_t batch = batched ? input->size[0] : 1, outSize[4] = {batch, g.nPlane * M, g.outH, g.outW};
@@ -119,7 +119,7 @@ int THNN_(SpatialDepthWiseConvolution_updateGradInput)(
 {
   THNNConvGeometry g = {};
   int64_t M = 0;
-  TH_TRY(THNN_CPU_(SpatialDepthWiseConvolution_shapeCheck)(state, input, gradOutput, weight, "weight", NULL, NULL,
+  TH_TRY(THNN_CPU_(SpatialDepthWiseConvolution_shapeCheck)(state, input, gradOutput, THTensor_(weightOnly)(weight),
                                                            kW, kH, dW, dH, padW, padH, &g, &M));
   THTensor gTmp = {}, wTmp = {};
   const THTensor *gy = THCTensor_(contiguous)(state, gradOutput, &gTmp);
@@ -142,8 +142,9 @@ int THNN_(SpatialDepthWiseConvolution_accGradParameters)(
 {
   THNNConvGeometry g = {};
   int64_t M = 0;
-  TH_TRY(THNN_CPU_(SpatialDepthWiseConvolution_shapeCheck)(state, input, gradOutput, gradWeight, "gradWeight",
-                                                           gradBias, "gradBias", kW, kH, dW, dH, padW, padH, &g, &M));
+  TH_TRY(THNN_CPU_(SpatialDepthWiseConvolution_shapeCheck)(state, input, gradOutput,
+                                                           THTensor_(gradParams)(gradWeight, gradBias),
+                                                           kW, kH, dW, dH, padW, padH, &g, &M));
   TH_TRY(THTensor_(checkContiguous)(state, "gradWeight", gradWeight));
   if (gradBias)
     TH_TRY(THTensor_(checkContiguous)(state, "gradBias", gradBias));

@@ -7,19 +7,19 @@
 
 /* shared with the CPU kernel */
 extern "C" int THNN_CPU_(SpatialDilatedConvolution_shapeCheck)(
-    THNNState *state, THTensor *input, THTensor *gradOutput, THTensor *weight, const char *wName, THTensor *bias,
-    const char *bName, int kW, int kH, int dW, int dH, int padW, int padH, int dilationW, int dilationH,
+    THNNState *state, THTensor *input, THTensor *gradOutput, THTensor_(Params) params,
+    int kW, int kH, int dW, int dH, int padW, int padH, int dilationW, int dilationH,
     THNNConvGeometry *g, int64_t *nOutputPlane);
 
 /* The shape check, and the call it describes for the engine. */
 static int THNN_(SpatialDilatedConvolution_call)(
-    THNNState *state, THTensor *input, THTensor *gradOutput, THTensor *weight, const char *wName, THTensor *bias,
-    const char *bName, int kW, int kH, int dW, int dH, int padW, int padH, int dilationW, int dilationH,
+    THNNState *state, THTensor *input, THTensor *gradOutput, THTensor_(Params) params,
+    int kW, int kH, int dW, int dH, int padW, int padH, int dilationW, int dilationH,
     THCConvCall *c)
 {
   THNNConvGeometry g = {};
   int64_t nOut = 0;
-  TH_TRY(THNN_CPU_(SpatialDilatedConvolution_shapeCheck)(state, input, gradOutput, weight, wName, bias, bName,
+  TH_TRY(THNN_CPU_(SpatialDilatedConvolution_shapeCheck)(state, input, gradOutput, params,
                                                          kW, kH, dW, dH, padW, padH, dilationW, dilationH, &g, &nOut));
   int batched = input->nDimension == 4;
   *c = THCConvCall{THCConv_volume(&g), batched ? input->size[0] : 1, nOut, batched, 2, 0};
@@ -31,7 +31,7 @@ int THNN_(SpatialDilatedConvolution_updateOutput)(
     THTensor *finput, int kW, int kH, int dW, int dH, int padW, int padH, int dilationW, int dilationH)
 {
   THCConvCall c;
-  TH_TRY(THNN_(SpatialDilatedConvolution_call)(state, input, NULL, weight, "weight", bias, "bias",
+  TH_TRY(THNN_(SpatialDilatedConvolution_call)(state, input, NULL, THTensor_(params)(weight, bias),
                                                kW, kH, dW, dH, padW, padH, dilationW, dilationH, &c));
   return THNN_(cuConvOutput)(state, &c, input, output, weight, bias, finput);
 }
@@ -41,7 +41,7 @@ int THNN_(SpatialDilatedConvolution_updateGradInput)(
     THTensor *fgradInput, int kW, int kH, int dW, int dH, int padW, int padH, int dilationW, int dilationH)
 {
   THCConvCall c;
-  TH_TRY(THNN_(SpatialDilatedConvolution_call)(state, input, gradOutput, weight, "weight", NULL, NULL,
+  TH_TRY(THNN_(SpatialDilatedConvolution_call)(state, input, gradOutput, THTensor_(weightOnly)(weight),
                                                kW, kH, dW, dH, padW, padH, dilationW, dilationH, &c));
   return THNN_(cuConvGradInput)(state, &c, input, gradOutput, gradInput, weight, fgradInput);
 }
@@ -52,8 +52,8 @@ int THNN_(SpatialDilatedConvolution_accGradParameters)(
     accreal scale)
 {
   THCConvCall c;
-  TH_TRY(THNN_(SpatialDilatedConvolution_call)(state, input, gradOutput, gradWeight, "gradWeight",
-                                               gradBias, "gradBias", kW, kH, dW, dH, padW, padH,
+  TH_TRY(THNN_(SpatialDilatedConvolution_call)(state, input, gradOutput, THTensor_(gradParams)(gradWeight, gradBias),
+                                               kW, kH, dW, dH, padW, padH,
                                                dilationW, dilationH, &c));
   return THNN_(cuConvGradParameters)(state, &c, input, gradOutput, gradWeight, gradBias, finput, scale);
 }

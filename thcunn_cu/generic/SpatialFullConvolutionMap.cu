@@ -8,8 +8,8 @@
 
 /* shared with the CPU kernel */
 extern "C" int THNN_CPU_(SpatialFullConvolutionMap_shapeCheck)(
-    THNNState *state, THTensor *input, THTensor *gradOutput, THTensor *weight, const char *wName, THTensor *bias,
-    const char *bName, THIndexTensor *connTable, int nInputPlane, int nOutputPlane, int kW, int kH, int dW, int dH,
+    THNNState *state, THTensor *input, THTensor *gradOutput, THTensor_(Params) params,
+    THIndexTensor *connTable, int nInputPlane, int nOutputPlane, int kW, int kH, int dW, int dH,
     THNNMapPlanes *p);
 
 int THNN_(SpatialFullConvolutionMap_updateOutput)(
@@ -21,7 +21,7 @@ int THNN_(SpatialFullConvolutionMap_updateOutput)(
   THTensor xTmp = {}, wTmp = {};
   int rc = THCMapTable_get(state, connTable, &table);
   if (rc == 0)
-    rc = THNN_CPU_(SpatialFullConvolutionMap_shapeCheck)(state, input, NULL, weight, "weight", bias, "bias",
+    rc = THNN_CPU_(SpatialFullConvolutionMap_shapeCheck)(state, input, NULL, THTensor_(params)(weight, bias),
                                                          &table.host, nInputPlane, nOutputPlane, kW, kH, dW, dH, &p);
   if (rc == 0) {
     int batched = input->nDimension == 4;
@@ -46,7 +46,7 @@ int THNN_(SpatialFullConvolutionMap_updateGradInput)(
   THTensor gTmp = {}, wTmp = {};
   int rc = THCMapTable_get(state, connTable, &table);
   if (rc == 0)
-    rc = THNN_CPU_(SpatialFullConvolutionMap_shapeCheck)(state, input, gradOutput, weight, "weight", NULL, NULL,
+    rc = THNN_CPU_(SpatialFullConvolutionMap_shapeCheck)(state, input, gradOutput, THTensor_(weightOnly)(weight),
                                                          &table.host, nInputPlane, nOutputPlane, kW, kH, dW, dH, &p);
   if (rc == 0) {
     const THTensor *gy = THCTensor_(contiguous)(state, gradOutput, &gTmp);
@@ -69,8 +69,9 @@ int THNN_(SpatialFullConvolutionMap_accGradParameters)(
   THTensor xTmp = {}, gTmp = {};
   int rc = THCMapTable_get(state, connTable, &table);
   if (rc == 0)
-    rc = THNN_CPU_(SpatialFullConvolutionMap_shapeCheck)(state, input, gradOutput, gradWeight, "gradWeight",
-                                                         gradBias, "gradBias", &table.host, nInputPlane,
+    rc = THNN_CPU_(SpatialFullConvolutionMap_shapeCheck)(state, input, gradOutput,
+                                                         THTensor_(gradParams)(gradWeight, gradBias),
+                                                         &table.host, nInputPlane,
                                                          nOutputPlane, kW, kH, dW, dH, &p);
   if (rc == 0)
     rc = THTensor_(checkContiguous)(state, "gradWeight", gradWeight);

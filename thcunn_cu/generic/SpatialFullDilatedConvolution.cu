@@ -8,19 +8,19 @@
 
 /* shared with the CPU kernel */
 extern "C" int THNN_CPU_(SpatialFullDilatedConvolution_shapeCheck)(
-    THNNState *state, THTensor *input, THTensor *gradOutput, THTensor *weight, const char *wName, THTensor *bias,
-    const char *bName, int kW, int kH, int dW, int dH, int padW, int padH, int dilationW, int dilationH,
+    THNNState *state, THTensor *input, THTensor *gradOutput, THTensor_(Params) params,
+    int kW, int kH, int dW, int dH, int padW, int padH, int dilationW, int dilationH,
     int adjW, int adjH, THNNConvGeometry *g, int64_t *nInputPlane);
 
 /* The shape check, and the call it describes for the engine. */
 static int THNN_(SpatialFullDilatedConvolution_call)(
-    THNNState *state, THTensor *input, THTensor *gradOutput, THTensor *weight, const char *wName, THTensor *bias,
-    const char *bName, int kW, int kH, int dW, int dH, int padW, int padH, int dilationW, int dilationH,
+    THNNState *state, THTensor *input, THTensor *gradOutput, THTensor_(Params) params,
+    int kW, int kH, int dW, int dH, int padW, int padH, int dilationW, int dilationH,
     int adjW, int adjH, THCConvCall *c)
 {
   THNNConvGeometry g = {};
   int64_t nIn = 0;
-  TH_TRY(THNN_CPU_(SpatialFullDilatedConvolution_shapeCheck)(state, input, gradOutput, weight, wName, bias, bName,
+  TH_TRY(THNN_CPU_(SpatialFullDilatedConvolution_shapeCheck)(state, input, gradOutput, params,
                                                              kW, kH, dW, dH, padW, padH, dilationW, dilationH,
                                                              adjW, adjH, &g, &nIn));
   int batched = input->nDimension == 4;
@@ -33,8 +33,8 @@ int THNN_(SpatialFullDilatedConvolution_updateOutput)(
     int kW, int kH, int dW, int dH, int padW, int padH, int dilationW, int dilationH, int adjW, int adjH)
 {
   THCConvCall c;
-  TH_TRY(THNN_(SpatialFullDilatedConvolution_call)(state, input, NULL, weight, "weight", bias, "bias", kW, kH,
-                                                   dW, dH, padW, padH, dilationW, dilationH, adjW, adjH, &c));
+  TH_TRY(THNN_(SpatialFullDilatedConvolution_call)(state, input, NULL, THTensor_(params)(weight, bias),
+                                                   kW, kH, dW, dH, padW, padH, dilationW, dilationH, adjW, adjH, &c));
   return THNN_(cuConvOutput)(state, &c, input, output, weight, bias, finput);
 }
 
@@ -44,8 +44,8 @@ int THNN_(SpatialFullDilatedConvolution_updateGradInput)(
     int adjW, int adjH)
 {
   THCConvCall c;
-  TH_TRY(THNN_(SpatialFullDilatedConvolution_call)(state, input, gradOutput, weight, "weight", NULL, NULL, kW, kH,
-                                                   dW, dH, padW, padH, dilationW, dilationH, adjW, adjH, &c));
+  TH_TRY(THNN_(SpatialFullDilatedConvolution_call)(state, input, gradOutput, THTensor_(weightOnly)(weight),
+                                                   kW, kH, dW, dH, padW, padH, dilationW, dilationH, adjW, adjH, &c));
   return THNN_(cuConvGradInput)(state, &c, input, gradOutput, gradInput, weight, fgradInput);
 }
 
@@ -55,8 +55,9 @@ int THNN_(SpatialFullDilatedConvolution_accGradParameters)(
     int adjW, int adjH, accreal scale)
 {
   THCConvCall c;
-  TH_TRY(THNN_(SpatialFullDilatedConvolution_call)(state, input, gradOutput, gradWeight, "gradWeight",
-                                                   gradBias, "gradBias", kW, kH, dW, dH, padW, padH,
+  TH_TRY(THNN_(SpatialFullDilatedConvolution_call)(state, input, gradOutput,
+                                                   THTensor_(gradParams)(gradWeight, gradBias),
+                                                   kW, kH, dW, dH, padW, padH,
                                                    dilationW, dilationH, adjW, adjH, &c));
   return THNN_(cuConvGradParameters)(state, &c, input, gradOutput, gradWeight, gradBias, finput, scale);
 }

@@ -9,8 +9,8 @@
 
 /* shared with the CPU kernel */
 extern "C" int THNN_CPU_(SpatialSubSampling_shapeCheck)(
-    THNNState *state, THTensor *input, THTensor *gradOutput, THTensor *weight, const char *wName, THTensor *bias,
-    const char *bName, int kW, int kH, int dW, int dH, THNNConvGeometry *g);
+    THNNState *state, THTensor *input, THTensor *gradOutput, THTensor_(Params) params,
+    int kW, int kH, int dW, int dH, THNNConvGeometry *g);
 
 /* The sum of window (y, x) of one input plane. */
 __device__ inline accreal THNN_(SpatialSubSampling_window)(const THNNConvGeometry &g, const real *plane, int64_t y,
@@ -77,7 +77,7 @@ int THNN_(SpatialSubSampling_updateOutput)(
     int kW, int kH, int dW, int dH)
 {
   THNNConvGeometry g = {};
-  TH_TRY(THNN_CPU_(SpatialSubSampling_shapeCheck)(state, input, NULL, weight, "weight", bias, "bias",
+  TH_TRY(THNN_CPU_(SpatialSubSampling_shapeCheck)(state, input, NULL, THTensor_(params)(weight, bias),
                                                   kW, kH, dW, dH, &g));
   int batched = input->nDimension == 4;
   int64_t outSize[4] = {batched ? input->size[0] : 1, g.nPlane, g.outH, g.outW};
@@ -100,7 +100,7 @@ int THNN_(SpatialSubSampling_updateGradInput)(
     int kW, int kH, int dW, int dH)
 {
   THNNConvGeometry g = {};
-  TH_TRY(THNN_CPU_(SpatialSubSampling_shapeCheck)(state, input, gradOutput, weight, "weight", NULL, NULL,
+  TH_TRY(THNN_CPU_(SpatialSubSampling_shapeCheck)(state, input, gradOutput, THTensor_(weightOnly)(weight),
                                                   kW, kH, dW, dH, &g));
   THTensor gTmp = {};
   const THTensor *gy = THCTensor_(contiguous)(state, gradOutput, &gTmp);
@@ -120,8 +120,8 @@ int THNN_(SpatialSubSampling_accGradParameters)(
     int kW, int kH, int dW, int dH, accreal scale)
 {
   THNNConvGeometry g = {};
-  TH_TRY(THNN_CPU_(SpatialSubSampling_shapeCheck)(state, input, gradOutput, gradWeight, "gradWeight",
-                                                  gradBias, "gradBias", kW, kH, dW, dH, &g));
+  TH_TRY(THNN_CPU_(SpatialSubSampling_shapeCheck)(state, input, gradOutput,
+                                                  THTensor_(gradParams)(gradWeight, gradBias), kW, kH, dW, dH, &g));
   TH_TRY(THTensor_(checkContiguous)(state, "gradWeight", gradWeight));
   TH_TRY(THTensor_(checkContiguous)(state, "gradBias", gradBias));
   int64_t batch = input->nDimension == 4 ? input->size[0] : 1;

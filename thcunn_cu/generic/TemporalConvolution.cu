@@ -9,9 +9,8 @@
 
 /* shared with the CPU kernel */
 extern "C" int THNN_CPU_(TemporalConvolution_shapeCheck)(THNNState *state, THTensor *input, THTensor *gradOutput,
-                                                         THTensor *weight, const char *weightName, THTensor *bias,
-                                                         const char *biasName, int kW, int dW,
-                                                         int64_t *nOutputFrame);
+                                                         THTensor_(Params) params,
+                                                         int kW, int dW, int64_t *nOutputFrame);
 
 /* every frame of y [rows, nOut] = b (stride bStride) */
 __global__ void THNN_(TemporalConvolution_biasKernel)(real *y, const real *b, int64_t bStride, int64_t nOut,
@@ -44,8 +43,8 @@ int THNN_(TemporalConvolution_updateOutput)(THNNState *state, THTensor *input, T
                                             int outputFrameSize)
 {
   int64_t nOutFrame = 0;
-  TH_TRY(THNN_CPU_(TemporalConvolution_shapeCheck)(state, input, NULL, weight, "weight", bias, "bias", kW, dW,
-                                                   &nOutFrame));
+  TH_TRY(THNN_CPU_(TemporalConvolution_shapeCheck)(state, input, NULL, THTensor_(params)(weight, bias),
+                                                   kW, dW, &nOutFrame));
   int64_t nOut = weight->size[0], nIn = weight->size[1] / kW, K = weight->size[1];
   if (nIn != inputFrameSize || nOut != outputFrameSize)
     return THTensor_(shapeError)(state, "weight", weight, "[outputFrameSize = %d, kW * inputFrameSize = %lld]",
@@ -79,8 +78,8 @@ int THNN_(TemporalConvolution_updateGradInput)(THNNState *state, THTensor *input
                                                THTensor *gradInput, THTensor *weight, int kW, int dW)
 {
   int64_t nOutFrame = 0;
-  TH_TRY(THNN_CPU_(TemporalConvolution_shapeCheck)(state, input, gradOutput, weight, "weight", NULL, NULL, kW, dW,
-                                                   &nOutFrame));
+  TH_TRY(THNN_CPU_(TemporalConvolution_shapeCheck)(state, input, gradOutput, THTensor_(weightOnly)(weight),
+                                                   kW, dW, &nOutFrame));
   int64_t nOut = weight->size[0], nIn = weight->size[1] / kW, K = weight->size[1];
   int nd = input->nDimension;
   int64_t batch = nd == 3 ? input->size[0] : 1, nInFrame = input->size[nd - 2];
@@ -108,8 +107,8 @@ int THNN_(TemporalConvolution_accGradParameters)(THNNState *state, THTensor *inp
                                                  accreal scale)
 {
   int64_t nOutFrame = 0;
-  TH_TRY(THNN_CPU_(TemporalConvolution_shapeCheck)(state, input, gradOutput, gradWeight, "gradWeight", gradBias,
-                                                   "gradBias", kW, dW, &nOutFrame));
+  TH_TRY(THNN_CPU_(TemporalConvolution_shapeCheck)(state, input, gradOutput,
+                                                   THTensor_(gradParams)(gradWeight, gradBias), kW, dW, &nOutFrame));
   TH_TRY(THTensor_(checkContiguous)(state, "gradWeight", gradWeight));
   TH_TRY(THTensor_(checkContiguous)(state, "gradBias", gradBias));
   int64_t nOut = gradWeight->size[0], nIn = gradWeight->size[1] / kW, K = gradWeight->size[1];

@@ -12,9 +12,8 @@
 
 /* shared with the CPU kernel */
 extern "C" int THNN_CPU_(TemporalRowConvolution_shapeCheck)(THNNState *state, THTensor *input,
-                                                            THTensor *gradOutput, THTensor *weight,
-                                                            const char *weightName, THTensor *bias,
-                                                            const char *biasName, int kW, int dW, bool featFirst,
+                                                            THTensor *gradOutput, THTensor_(Params) params,
+                                                            int kW, int dW, bool featFirst,
                                                             int64_t *nOutputFrame);
 
 /* The sizes of a call, and (frame, feature) strides of input and output in a sample. */
@@ -52,8 +51,8 @@ int THNN_(TemporalRowConvolution_updateOutput)(THNNState *state, THTensor *input
                                                THTensor *weight, THTensor *bias, int kW, int dW, bool featFirst)
 {
   int64_t nOutFrame = 0;
-  TH_TRY(THNN_CPU_(TemporalRowConvolution_shapeCheck)(state, input, NULL, weight, "weight", bias, "bias", kW, dW,
-                                                      featFirst, &nOutFrame));
+  TH_TRY(THNN_CPU_(TemporalRowConvolution_shapeCheck)(state, input, NULL, THTensor_(params)(weight, bias),
+                                                      kW, dW, featFirst, &nOutFrame));
   int nd = input->nDimension, frameDim = featFirst ? nd - 1 : nd - 2;
   THNN_(RowConvShape) s = THNN_(TemporalRowConvolution_shape)(input, weight->size[0], nOutFrame, kW, dW, featFirst);
   int64_t outSize[3] = {input->size[0], input->size[1], nd == 3 ? input->size[2] : 0};
@@ -94,8 +93,8 @@ int THNN_(TemporalRowConvolution_updateGradInput)(THNNState *state, THTensor *in
                                                   bool featFirst)
 {
   int64_t nOutFrame = 0;
-  TH_TRY(THNN_CPU_(TemporalRowConvolution_shapeCheck)(state, input, gradOutput, weight, "weight", NULL, NULL, kW,
-                                                      dW, featFirst, &nOutFrame));
+  TH_TRY(THNN_CPU_(TemporalRowConvolution_shapeCheck)(state, input, gradOutput, THTensor_(weightOnly)(weight),
+                                                      kW, dW, featFirst, &nOutFrame));
   THNN_(RowConvShape) s = THNN_(TemporalRowConvolution_shape)(input, weight->size[0], nOutFrame, kW, dW, featFirst);
   int64_t n = s.batch * s.nInFrame * s.nIn;
   THTensor gTmp = {}, wTmp = {};
@@ -138,8 +137,9 @@ int THNN_(TemporalRowConvolution_accGradParameters)(THNNState *state, THTensor *
                                                     bool featFirst, accreal scale)
 {
   int64_t nOutFrame = 0;
-  TH_TRY(THNN_CPU_(TemporalRowConvolution_shapeCheck)(state, input, gradOutput, gradWeight, "gradWeight",
-                                                      gradBias, "gradBias", kW, dW, featFirst, &nOutFrame));
+  TH_TRY(THNN_CPU_(TemporalRowConvolution_shapeCheck)(state, input, gradOutput,
+                                                      THTensor_(gradParams)(gradWeight, gradBias),
+                                                      kW, dW, featFirst, &nOutFrame));
   TH_TRY(THTensor_(checkContiguous)(state, "gradWeight", gradWeight));
   if (gradBias)
     TH_TRY(THTensor_(checkContiguous)(state, "gradBias", gradBias));

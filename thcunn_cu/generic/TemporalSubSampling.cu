@@ -10,9 +10,8 @@
 
 /* shared with the CPU kernel */
 extern "C" int THNN_CPU_(TemporalSubSampling_shapeCheck)(THNNState *state, THTensor *input, THTensor *gradOutput,
-                                                         THTensor *weight, const char *weightName, THTensor *bias,
-                                                         const char *biasName, int kW, int dW,
-                                                         int64_t *nOutputFrame);
+                                                         THTensor_(Params) params,
+                                                         int kW, int dW, int64_t *nOutputFrame);
 
 __global__ void THNN_(TemporalSubSampling_forwardKernel)(const real *x, real *y, const real *w, int64_t ws,
                                                          const real *b, int64_t bs, int kW, int dW,
@@ -33,8 +32,8 @@ int THNN_(TemporalSubSampling_updateOutput)(THNNState *state, THTensor *input, T
                                             THTensor *bias, int kW, int dW, int inputFrameSize)
 {
   int64_t nOutFrame = 0;
-  TH_TRY(THNN_CPU_(TemporalSubSampling_shapeCheck)(state, input, NULL, weight, "weight", bias, "bias", kW, dW,
-                                                   &nOutFrame));
+  TH_TRY(THNN_CPU_(TemporalSubSampling_shapeCheck)(state, input, NULL, THTensor_(params)(weight, bias),
+                                                   kW, dW, &nOutFrame));
   int64_t nIn = weight->size[0];
   if (nIn != inputFrameSize)
     return THTensor_(shapeError)(state, "weight", weight, "[inputFrameSize = %d]", inputFrameSize);
@@ -72,8 +71,8 @@ int THNN_(TemporalSubSampling_updateGradInput)(THNNState *state, THTensor *input
                                                THTensor *gradInput, THTensor *weight, int kW, int dW)
 {
   int64_t nOutFrame = 0;
-  TH_TRY(THNN_CPU_(TemporalSubSampling_shapeCheck)(state, input, gradOutput, weight, "weight", NULL, NULL, kW, dW,
-                                                   &nOutFrame));
+  TH_TRY(THNN_CPU_(TemporalSubSampling_shapeCheck)(state, input, gradOutput, THTensor_(weightOnly)(weight),
+                                                   kW, dW, &nOutFrame));
   int64_t nIn = weight->size[0];
   int nd = input->nDimension;
   int64_t batch = nd == 3 ? input->size[0] : 1, nInFrame = input->size[nd - 2], n = batch * nInFrame * nIn;
@@ -116,8 +115,8 @@ int THNN_(TemporalSubSampling_accGradParameters)(THNNState *state, THTensor *inp
                                                  accreal scale)
 {
   int64_t nOutFrame = 0;
-  TH_TRY(THNN_CPU_(TemporalSubSampling_shapeCheck)(state, input, gradOutput, gradWeight, "gradWeight", gradBias,
-                                                   "gradBias", kW, dW, &nOutFrame));
+  TH_TRY(THNN_CPU_(TemporalSubSampling_shapeCheck)(state, input, gradOutput,
+                                                   THTensor_(gradParams)(gradWeight, gradBias), kW, dW, &nOutFrame));
   TH_TRY(THTensor_(checkContiguous)(state, "gradWeight", gradWeight));
   TH_TRY(THTensor_(checkContiguous)(state, "gradBias", gradBias));
   int64_t nIn = gradWeight->size[0];

@@ -8,19 +8,19 @@
 
 /* shared with the CPU kernel */
 extern "C" int THNN_CPU_(VolumetricConvolution_shapeCheck)(
-    THNNState *state, THTensor *input, THTensor *gradOutput, THTensor *weight, const char *wName, THTensor *bias,
-    const char *bName, int kT, int kW, int kH, int dT, int dW, int dH, int padT, int padW, int padH,
+    THNNState *state, THTensor *input, THTensor *gradOutput, THTensor_(Params) params,
+    int kT, int kW, int kH, int dT, int dW, int dH, int padT, int padW, int padH,
     THNNVolGeometry *g, int64_t *nOutputPlane);
 
 /* The shape check, and the call it describes for the engine. */
 static int THNN_(VolumetricConvolution_call)(
-    THNNState *state, THTensor *input, THTensor *gradOutput, THTensor *weight, const char *wName, THTensor *bias,
-    const char *bName, int kT, int kW, int kH, int dT, int dW, int dH, int padT, int padW, int padH,
+    THNNState *state, THTensor *input, THTensor *gradOutput, THTensor_(Params) params,
+    int kT, int kW, int kH, int dT, int dW, int dH, int padT, int padW, int padH,
     THCConvCall *c)
 {
   THNNVolGeometry g = {};
   int64_t nOut = 0;
-  TH_TRY(THNN_CPU_(VolumetricConvolution_shapeCheck)(state, input, gradOutput, weight, wName, bias, bName,
+  TH_TRY(THNN_CPU_(VolumetricConvolution_shapeCheck)(state, input, gradOutput, params,
                                                      kT, kW, kH, dT, dW, dH, padT, padW, padH, &g, &nOut));
   int batched = input->nDimension == 5;
   *c = THCConvCall{g, batched ? input->size[0] : 1, nOut, batched, 3, 0};
@@ -32,7 +32,7 @@ int THNN_(VolumetricConvolution_updateOutput)(
     int kT, int kW, int kH, int dT, int dW, int dH, int padT, int padW, int padH)
 {
   THCConvCall c;
-  TH_TRY(THNN_(VolumetricConvolution_call)(state, input, NULL, weight, "weight", bias, "bias",
+  TH_TRY(THNN_(VolumetricConvolution_call)(state, input, NULL, THTensor_(params)(weight, bias),
                                            kT, kW, kH, dT, dW, dH, padT, padW, padH, &c));
   THTensor columns = {};
   int rc = THNN_(cuConvOutput)(state, &c, input, output, weight, bias, &columns);
@@ -45,7 +45,7 @@ int THNN_(VolumetricConvolution_updateGradInput)(
     int kT, int kW, int kH, int dT, int dW, int dH, int padT, int padW, int padH)
 {
   THCConvCall c;
-  TH_TRY(THNN_(VolumetricConvolution_call)(state, input, gradOutput, weight, "weight", NULL, NULL,
+  TH_TRY(THNN_(VolumetricConvolution_call)(state, input, gradOutput, THTensor_(weightOnly)(weight),
                                            kT, kW, kH, dT, dW, dH, padT, padW, padH, &c));
   THTensor columns = {};
   int rc = THNN_(cuConvGradInput)(state, &c, input, gradOutput, gradInput, weight, &columns);
@@ -58,7 +58,7 @@ int THNN_(VolumetricConvolution_accGradParameters)(
     int kT, int kW, int kH, int dT, int dW, int dH, int padT, int padW, int padH, accreal scale)
 {
   THCConvCall c;
-  TH_TRY(THNN_(VolumetricConvolution_call)(state, input, gradOutput, gradWeight, "gradWeight", gradBias, "gradBias",
+  TH_TRY(THNN_(VolumetricConvolution_call)(state, input, gradOutput, THTensor_(gradParams)(gradWeight, gradBias),
                                            kT, kW, kH, dT, dW, dH, padT, padW, padH, &c));
   THTensor columns = {};
   int rc = THNN_(cuConvGradParameters)(state, &c, input, gradOutput, gradWeight, gradBias, &columns, scale);

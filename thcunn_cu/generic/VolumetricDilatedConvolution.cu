@@ -7,20 +7,20 @@
 
 /* shared with the CPU kernel */
 extern "C" int THNN_CPU_(VolumetricDilatedConvolution_shapeCheck)(
-    THNNState *state, THTensor *input, THTensor *gradOutput, THTensor *weight, const char *wName, THTensor *bias,
-    const char *bName, int kT, int kW, int kH, int dT, int dW, int dH, int padT, int padW, int padH,
+    THNNState *state, THTensor *input, THTensor *gradOutput, THTensor_(Params) params,
+    int kT, int kW, int kH, int dT, int dW, int dH, int padT, int padW, int padH,
     int dilationT, int dilationW, int dilationH, THNNVolGeometry *g, int64_t *nOutputPlane, int64_t *K,
     int64_t *area);
 
 /* The shape check, and the call it describes for the engine. */
 static int THNN_(VolumetricDilatedConvolution_call)(
-    THNNState *state, THTensor *input, THTensor *gradOutput, THTensor *weight, const char *wName, THTensor *bias,
-    const char *bName, int kT, int kW, int kH, int dT, int dW, int dH, int padT, int padW, int padH,
+    THNNState *state, THTensor *input, THTensor *gradOutput, THTensor_(Params) params,
+    int kT, int kW, int kH, int dT, int dW, int dH, int padT, int padW, int padH,
     int dilationT, int dilationW, int dilationH, THCConvCall *c)
 {
   THNNVolGeometry g = {};
   int64_t nOut = 0, K = 0, area = 0;
-  TH_TRY(THNN_CPU_(VolumetricDilatedConvolution_shapeCheck)(state, input, gradOutput, weight, wName, bias, bName,
+  TH_TRY(THNN_CPU_(VolumetricDilatedConvolution_shapeCheck)(state, input, gradOutput, params,
                                                             kT, kW, kH, dT, dW, dH, padT, padW, padH,
                                                             dilationT, dilationW, dilationH, &g, &nOut, &K, &area));
   int batched = input->nDimension == 5;
@@ -34,7 +34,7 @@ int THNN_(VolumetricDilatedConvolution_updateOutput)(
     int dilationT, int dilationW, int dilationH)
 {
   THCConvCall c;
-  TH_TRY(THNN_(VolumetricDilatedConvolution_call)(state, input, NULL, weight, "weight", bias, "bias",
+  TH_TRY(THNN_(VolumetricDilatedConvolution_call)(state, input, NULL, THTensor_(params)(weight, bias),
                                                   kT, kW, kH, dT, dW, dH, padT, padW, padH,
                                                   dilationT, dilationW, dilationH, &c));
   return THNN_(cuConvOutput)(state, &c, input, output, weight, bias, finput);
@@ -46,7 +46,7 @@ int THNN_(VolumetricDilatedConvolution_updateGradInput)(
     int dilationT, int dilationW, int dilationH)
 {
   THCConvCall c;
-  TH_TRY(THNN_(VolumetricDilatedConvolution_call)(state, input, gradOutput, weight, "weight", NULL, NULL,
+  TH_TRY(THNN_(VolumetricDilatedConvolution_call)(state, input, gradOutput, THTensor_(weightOnly)(weight),
                                                   kT, kW, kH, dT, dW, dH, padT, padW, padH,
                                                   dilationT, dilationW, dilationH, &c));
   return THNN_(cuConvGradInput)(state, &c, input, gradOutput, gradInput, weight, fgradInput);
@@ -58,8 +58,9 @@ int THNN_(VolumetricDilatedConvolution_accGradParameters)(
     int dilationT, int dilationW, int dilationH, accreal scale)
 {
   THCConvCall c;
-  TH_TRY(THNN_(VolumetricDilatedConvolution_call)(state, input, gradOutput, gradWeight, "gradWeight",
-                                                  gradBias, "gradBias", kT, kW, kH, dT, dW, dH, padT, padW, padH,
+  TH_TRY(THNN_(VolumetricDilatedConvolution_call)(state, input, gradOutput,
+                                                  THTensor_(gradParams)(gradWeight, gradBias),
+                                                  kT, kW, kH, dT, dW, dH, padT, padW, padH,
                                                   dilationT, dilationW, dilationH, &c));
   return THNN_(cuConvGradParameters)(state, &c, input, gradOutput, gradWeight, gradBias, finput, scale);
 }

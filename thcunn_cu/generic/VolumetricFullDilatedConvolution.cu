@@ -8,21 +8,21 @@
 
 /* shared with the CPU kernel */
 extern "C" int THNN_CPU_(VolumetricFullDilatedConvolution_shapeCheck)(
-    THNNState *state, THTensor *input, THTensor *gradOutput, THTensor *weight, const char *wName, THTensor *bias,
-    const char *bName, int kT, int kW, int kH, int dT, int dW, int dH, int padT, int padW, int padH,
+    THNNState *state, THTensor *input, THTensor *gradOutput, THTensor_(Params) params,
+    int kT, int kW, int kH, int dT, int dW, int dH, int padT, int padW, int padH,
     int dilationT, int dilationW, int dilationH, int adjT, int adjW, int adjH,
     THNNVolGeometry *g, int64_t *nInputPlane, int64_t *K, int64_t *area);
 
 /* The shape check, and the call it describes for the engine. */
 static int THNN_(VolumetricFullDilatedConvolution_call)(
-    THNNState *state, THTensor *input, THTensor *gradOutput, THTensor *weight, const char *wName, THTensor *bias,
-    const char *bName, int kT, int kW, int kH, int dT, int dW, int dH, int padT, int padW, int padH,
+    THNNState *state, THTensor *input, THTensor *gradOutput, THTensor_(Params) params,
+    int kT, int kW, int kH, int dT, int dW, int dH, int padT, int padW, int padH,
     int dilationT, int dilationW, int dilationH, int adjT, int adjW, int adjH, THCConvCall *c)
 {
   THNNVolGeometry g = {};
   int64_t nIn = 0, K = 0, area = 0;
-  TH_TRY(THNN_CPU_(VolumetricFullDilatedConvolution_shapeCheck)(state, input, gradOutput, weight, wName, bias,
-                                                                bName, kT, kW, kH, dT, dW, dH, padT, padW, padH,
+  TH_TRY(THNN_CPU_(VolumetricFullDilatedConvolution_shapeCheck)(state, input, gradOutput, params, kT, kW, kH, dT, dW,
+                                                                dH, padT, padW, padH,
                                                                 dilationT, dilationW, dilationH, adjT, adjW, adjH,
                                                                 &g, &nIn, &K, &area));
   int batched = input->nDimension == 5;
@@ -36,7 +36,7 @@ int THNN_(VolumetricFullDilatedConvolution_updateOutput)(
     int dilationT, int dilationW, int dilationH, int adjT, int adjW, int adjH)
 {
   THCConvCall c;
-  TH_TRY(THNN_(VolumetricFullDilatedConvolution_call)(state, input, NULL, weight, "weight", bias, "bias",
+  TH_TRY(THNN_(VolumetricFullDilatedConvolution_call)(state, input, NULL, THTensor_(params)(weight, bias),
                                                       kT, kW, kH, dT, dW, dH, padT, padW, padH,
                                                       dilationT, dilationW, dilationH, adjT, adjW, adjH, &c));
   return THNN_(cuConvOutput)(state, &c, input, output, weight, bias, finput);
@@ -48,7 +48,7 @@ int THNN_(VolumetricFullDilatedConvolution_updateGradInput)(
     int dilationT, int dilationW, int dilationH, int adjT, int adjW, int adjH)
 {
   THCConvCall c;
-  TH_TRY(THNN_(VolumetricFullDilatedConvolution_call)(state, input, gradOutput, weight, "weight", NULL, NULL,
+  TH_TRY(THNN_(VolumetricFullDilatedConvolution_call)(state, input, gradOutput, THTensor_(weightOnly)(weight),
                                                       kT, kW, kH, dT, dW, dH, padT, padW, padH,
                                                       dilationT, dilationW, dilationH, adjT, adjW, adjH, &c));
   return THNN_(cuConvGradInput)(state, &c, input, gradOutput, gradInput, weight, fgradInput);
@@ -60,8 +60,9 @@ int THNN_(VolumetricFullDilatedConvolution_accGradParameters)(
     int dilationT, int dilationW, int dilationH, int adjT, int adjW, int adjH, accreal scale)
 {
   THCConvCall c;
-  TH_TRY(THNN_(VolumetricFullDilatedConvolution_call)(state, input, gradOutput, gradWeight, "gradWeight",
-                                                      gradBias, "gradBias", kT, kW, kH, dT, dW, dH,
+  TH_TRY(THNN_(VolumetricFullDilatedConvolution_call)(state, input, gradOutput,
+                                                      THTensor_(gradParams)(gradWeight, gradBias),
+                                                      kT, kW, kH, dT, dW, dH,
                                                       padT, padW, padH, dilationT, dilationW, dilationH,
                                                       adjT, adjW, adjH, &c));
   return THNN_(cuConvGradParameters)(state, &c, input, gradOutput, gradWeight, gradBias, finput, scale);

@@ -103,24 +103,26 @@ static void THNN_(mapKernelGradient)(const THNNMapPlanes *p, const real *image, 
     }
 }
 
-/* The checks both Map layers share: kernel settings, weight [nConnections,
- * kH, kW] (named wName), the table, bias [nOutputPlane] (named bName, may be
- * NULL), and an input of 3 or 4 dims with at least nInputPlane planes (more
- * are allowed and unused, as in Torch7).  Sets *batched. */
-static int THNN_(mapCheckCommon)(THNNState *state, const THTensor *input, const THTensor *weight, const char *wName,
-                                 const THTensor *bias, const char *bName, const THLongTensor *connTable,
-                                 int nInputPlane, int nOutputPlane, int kW, int kH, int dW, int dH, int *batched)
+/* The checks both Map layers share: kernel settings, the weight
+ * [nConnections, kH, kW] and bias [nOutputPlane] of params (see
+ * THTensor_(Params)), the table, and an input of 3 or 4 dims with at least
+ * nInputPlane planes (more are allowed and unused, as in Torch7).  Sets
+ * *batched. */
+static int THNN_(mapCheckCommon)(THNNState *state, const THTensor *input, THTensor_(Params) params,
+                                 const THLongTensor *connTable, int nInputPlane, int nOutputPlane, int kW, int kH,
+                                 int dW, int dH, int *batched)
 {
+  const THTensor *weight = params.weight, *bias = params.bias;
   if (kW <= 0 || kH <= 0)
     return THError(state, "kernel size must be positive, got kW=%d, kH=%d", kW, kH);
   if (dW <= 0 || dH <= 0)
     return THError(state, "stride must be positive, got dW=%d, dH=%d", dW, dH);
   if (!(weight->nDimension == 3 && weight->size[1] == kH && weight->size[2] == kW))
-    return THTensor_(shapeError)(state, wName, weight, "3D [nConnections, kH=%d, kW=%d]", kH, kW);
+    return THTensor_(shapeError)(state, params.wName, weight, "3D [nConnections, kH=%d, kW=%d]", kH, kW);
   TH_TRY(THNNMap_checkTable(state, connTable, weight->size[0], nInputPlane, nOutputPlane));
   int64_t nOut = nOutputPlane;
   if (bias)
-    TH_TRY(THTensor_(checkSizes)(state, bName, bias, 1, &nOut));
+    TH_TRY(THTensor_(checkSizes)(state, params.bName, bias, 1, &nOut));
   *batched = input->nDimension == 4;
   if (!(input->nDimension == 3 || *batched) || input->size[*batched] < nInputPlane)
     return THTensor_(shapeError)(state, "input", input,

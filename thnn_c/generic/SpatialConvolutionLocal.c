@@ -38,15 +38,14 @@ enum { THNN_LOCAL_FORWARD, THNN_LOCAL_BACKWARD, THNN_LOCAL_GRADIENT };
 
 /* ---- per element type ---- */
 
-/* Check every argument; fill the geometry.  For accGradParameters `weight`
- * is gradWeight and `bias` gradBias (named wName and bName). */
+/* Check every argument (params: see THTensor_(Params)); fill the geometry. */
 int THNN_(SpatialConvolutionLocal_shapeCheck)(
-    THNNState *state, THTensor *input, THTensor *gradOutput,
-    THTensor *weight, const char *wName, THTensor *bias, const char *bName,
+    THNNState *state, THTensor *input, THTensor *gradOutput, THTensor_(Params) params,
     int kW, int kH, int dW, int dH, int padW, int padH,
     int64_t inputWidth, int64_t inputHeight, int64_t outputWidth, int64_t outputHeight,
     THNNLocalGeometry *g)
 {
+  THTensor *weight = params.weight, *bias = params.bias;
   if (kW <= 0 || kH <= 0)
     return THError(state, "kernel size must be positive, got kW=%d, kH=%d", kW, kH);
   if (dW <= 0 || dH <= 0)
@@ -74,14 +73,14 @@ int THNN_(SpatialConvolutionLocal_shapeCheck)(
     g->nOut = weight->size[1];
     g->nIn = weight->size[2] / taps;
   } else {
-    return THTensor_(shapeError)(state, wName, weight,
+    return THTensor_(shapeError)(state, params.wName, weight,
                                  "6D [oH=%lld, oW=%lld, nOutputPlane, nInputPlane, kH=%d, kW=%d] or "
                                  "3D [oH*oW=%lld, nOutputPlane, nInputPlane*kH*kW]",
                                  (long long)oH, (long long)oW, kH, kW, (long long)THMulSizes(oH, oW));
   }
   int64_t biasSize[3] = {g->nOut, oH, oW};
   if (bias)
-    TH_TRY(THTensor_(checkSizes)(state, bName, bias, 3, biasSize));
+    TH_TRY(THTensor_(checkSizes)(state, params.bName, bias, 3, biasSize));
   int batched = input->nDimension == 4;
   if (!(input->nDimension == 3 || batched) || input->size[batched] != g->nIn ||
       input->size[batched + 1] != inputHeight || input->size[batched + 2] != inputWidth)
@@ -142,7 +141,7 @@ int THNN_(SpatialConvolutionLocal_updateOutput)(
     int64_t inputWidth, int64_t inputHeight, int64_t outputWidth, int64_t outputHeight)
 {
   THNNLocalGeometry g;
-  TH_TRY(THNN_(SpatialConvolutionLocal_shapeCheck)(state, input, NULL, weight, "weight", bias, "bias",
+  TH_TRY(THNN_(SpatialConvolutionLocal_shapeCheck)(state, input, NULL, THTensor_(params)(weight, bias),
                                                    kW, kH, dW, dH, padW, padH, inputWidth, inputHeight,
                                                    outputWidth, outputHeight, &g));
   int batched = input->nDimension == 4;
@@ -178,7 +177,7 @@ int THNN_(SpatialConvolutionLocal_updateGradInput)(
     int64_t inputWidth, int64_t inputHeight, int64_t outputWidth, int64_t outputHeight)
 {
   THNNLocalGeometry g;
-  TH_TRY(THNN_(SpatialConvolutionLocal_shapeCheck)(state, input, gradOutput, weight, "weight", NULL, NULL,
+  TH_TRY(THNN_(SpatialConvolutionLocal_shapeCheck)(state, input, gradOutput, THTensor_(weightOnly)(weight),
                                                    kW, kH, dW, dH, padW, padH, inputWidth, inputHeight,
                                                    outputWidth, outputHeight, &g));
   int64_t batch = input->nDimension == 4 ? input->size[0] : 1;
@@ -209,8 +208,9 @@ int THNN_(SpatialConvolutionLocal_accGradParameters)(
     int64_t inputWidth, int64_t inputHeight, int64_t outputWidth, int64_t outputHeight, accreal scale)
 {
   THNNLocalGeometry g;
-  TH_TRY(THNN_(SpatialConvolutionLocal_shapeCheck)(state, input, gradOutput, gradWeight, "gradWeight",
-                                                   gradBias, "gradBias", kW, kH, dW, dH, padW, padH,
+  TH_TRY(THNN_(SpatialConvolutionLocal_shapeCheck)(state, input, gradOutput,
+                                                   THTensor_(gradParams)(gradWeight, gradBias),
+                                                   kW, kH, dW, dH, padW, padH,
                                                    inputWidth, inputHeight, outputWidth, outputHeight, &g));
   TH_TRY(THTensor_(checkContiguous)(state, "gradWeight", gradWeight));
   if (gradBias)

@@ -14,16 +14,15 @@
 
 #include "generic/ConnectionMap.h"
 
-/* Check every argument; fill the planes of one connection.  For
- * accGradParameters `weight` is gradWeight and `bias` gradBias. */
+/* Check every argument (params: see THTensor_(Params)); fill the planes of
+ * one connection. */
 int THNN_(SpatialConvolutionMap_shapeCheck)(
-    THNNState *state, THTensor *input, THTensor *gradOutput,
-    THTensor *weight, const char *wName, THTensor *bias, const char *bName,
+    THNNState *state, THTensor *input, THTensor *gradOutput, THTensor_(Params) params,
     THIndexTensor *connTable, int nInputPlane, int nOutputPlane, int kW, int kH, int dW, int dH,
     THNNMapPlanes *p)
 {
   int batched = 0;
-  TH_TRY(THNN_(mapCheckCommon)(state, input, weight, wName, bias, bName, connTable, nInputPlane, nOutputPlane,
+  TH_TRY(THNN_(mapCheckCommon)(state, input, params, connTable, nInputPlane, nOutputPlane,
                                kW, kH, dW, dH, &batched));
   int64_t iH = input->size[batched + 1], iW = input->size[batched + 2];
   if (iH < kH || iW < kW)
@@ -37,8 +36,8 @@ int THNN_(SpatialConvolutionMap_updateOutput)(
     THIndexTensor *connTable, int nInputPlane, int nOutputPlane, int kW, int kH, int dW, int dH)
 {
   THNNMapPlanes p;
-  TH_TRY(THNN_(SpatialConvolutionMap_shapeCheck)(state, input, NULL, weight, "weight", bias, "bias", connTable,
-                                                 nInputPlane, nOutputPlane, kW, kH, dW, dH, &p));
+  TH_TRY(THNN_(SpatialConvolutionMap_shapeCheck)(state, input, NULL, THTensor_(params)(weight, bias),
+                                                 connTable, nInputPlane, nOutputPlane, kW, kH, dW, dH, &p));
   return THNN_(mapOutput)(state, input, output, weight, bias, connTable, nOutputPlane, &p, false);
 }
 
@@ -47,8 +46,8 @@ int THNN_(SpatialConvolutionMap_updateGradInput)(
     THIndexTensor *connTable, int nInputPlane, int nOutputPlane, int kW, int kH, int dW, int dH)
 {
   THNNMapPlanes p;
-  TH_TRY(THNN_(SpatialConvolutionMap_shapeCheck)(state, input, gradOutput, weight, "weight", NULL, NULL, connTable,
-                                                 nInputPlane, nOutputPlane, kW, kH, dW, dH, &p));
+  TH_TRY(THNN_(SpatialConvolutionMap_shapeCheck)(state, input, gradOutput, THTensor_(weightOnly)(weight),
+                                                 connTable, nInputPlane, nOutputPlane, kW, kH, dW, dH, &p));
   return THNN_(mapGradInput)(state, input, gradOutput, gradInput, weight, connTable, nOutputPlane, &p,
                              false);
 }
@@ -58,8 +57,9 @@ int THNN_(SpatialConvolutionMap_accGradParameters)(
     THIndexTensor *connTable, int nInputPlane, int nOutputPlane, int kW, int kH, int dW, int dH, accreal scale)
 {
   THNNMapPlanes p;
-  TH_TRY(THNN_(SpatialConvolutionMap_shapeCheck)(state, input, gradOutput, gradWeight, "gradWeight", gradBias,
-                                                 "gradBias", connTable, nInputPlane, nOutputPlane, kW, kH, dW, dH,
+  TH_TRY(THNN_(SpatialConvolutionMap_shapeCheck)(state, input, gradOutput,
+                                                 THTensor_(gradParams)(gradWeight, gradBias),
+                                                 connTable, nInputPlane, nOutputPlane, kW, kH, dW, dH,
                                                  &p));
   return THNN_(mapAccGrad)(state, input, gradOutput, gradWeight, gradBias, connTable, nOutputPlane, &p, scale,
                          false);

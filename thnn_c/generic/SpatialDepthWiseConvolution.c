@@ -13,13 +13,13 @@
  * bias [M, nInputPlane].  Done directly, plane by plane: with one input
  * plane per product, a matrix product would be too thin to pay. */
 
-/* Check every argument; fill the geometry of one sample and M.  For
- * accGradParameters `weight` is gradWeight and `bias` gradBias. */
+/* Check every argument (params: see THTensor_(Params)); fill the geometry
+ * of one sample and M. */
 int THNN_(SpatialDepthWiseConvolution_shapeCheck)(
-    THNNState *state, THTensor *input, THTensor *gradOutput,
-    THTensor *weight, const char *wName, THTensor *bias, const char *bName,
+    THNNState *state, THTensor *input, THTensor *gradOutput, THTensor_(Params) params,
     int kW, int kH, int dW, int dH, int padW, int padH, THNNConvGeometry *g, int64_t *multiplier)
 {
+  THTensor *weight = params.weight, *bias = params.bias;
   TH_TRY(THNNConv_checkParameters(state, kW, kH, dW, dH, padW, padH, 1, 1));
   int64_t taps = (int64_t)kW * kH, nIn;
   if (weight->nDimension == 4 && weight->size[2] == kH && weight->size[3] == kW)
@@ -27,13 +27,13 @@ int THNN_(SpatialDepthWiseConvolution_shapeCheck)(
   else if (weight->nDimension == 2 && weight->size[1] % taps == 0)
     nIn = weight->size[1] / taps;
   else
-    return THTensor_(shapeError)(state, wName, weight,
+    return THTensor_(shapeError)(state, params.wName, weight,
                                  "4D [depthwiseMultiplier, nInputPlane, kH=%d, kW=%d] or "
                                  "2D [depthwiseMultiplier, nInputPlane*%lld]", kH, kW, (long long)taps);
   int64_t M = weight->size[0];
   int64_t biasSize[2] = {M, nIn};
   if (bias)
-    TH_TRY(THTensor_(checkSizes)(state, bName, bias, 2, biasSize));
+    TH_TRY(THTensor_(checkSizes)(state, params.bName, bias, 2, biasSize));
 
   TH_TRY(THTensor_(checkImages)(state, "input", input, nIn));
   int batched = input->nDimension == 4;
@@ -135,7 +135,7 @@ int THNN_(SpatialDepthWiseConvolution_updateOutput)(
 {
   THNNConvGeometry g = {0};
   int64_t M = 0;
-  TH_TRY(THNN_(SpatialDepthWiseConvolution_shapeCheck)(state, input, NULL, weight, "weight", bias, "bias",
+  TH_TRY(THNN_(SpatialDepthWiseConvolution_shapeCheck)(state, input, NULL, THTensor_(params)(weight, bias),
                                                        kW, kH, dW, dH, padW, padH, &g, &M));
   int batched = input->nDimension == 4;
   int64_t batch = batched ? input->size[0] : 1, nIn = g.nPlane, taps = (int64_t)kW * kH;
@@ -172,7 +172,7 @@ int THNN_(SpatialDepthWiseConvolution_updateGradInput)(
 {
   THNNConvGeometry g = {0};
   int64_t M = 0;
-  TH_TRY(THNN_(SpatialDepthWiseConvolution_shapeCheck)(state, input, gradOutput, weight, "weight", NULL, NULL,
+  TH_TRY(THNN_(SpatialDepthWiseConvolution_shapeCheck)(state, input, gradOutput, THTensor_(weightOnly)(weight),
                                                        kW, kH, dW, dH, padW, padH, &g, &M));
   int64_t batch = input->nDimension == 4 ? input->size[0] : 1, nIn = g.nPlane, taps = (int64_t)kW * kH;
   THTensor gTmp = {0}, wTmp = {0};
@@ -207,8 +207,9 @@ int THNN_(SpatialDepthWiseConvolution_accGradParameters)(
 {
   THNNConvGeometry g = {0};
   int64_t M = 0;
-  TH_TRY(THNN_(SpatialDepthWiseConvolution_shapeCheck)(state, input, gradOutput, gradWeight, "gradWeight",
-                                                       gradBias, "gradBias", kW, kH, dW, dH, padW, padH, &g, &M));
+  TH_TRY(THNN_(SpatialDepthWiseConvolution_shapeCheck)(state, input, gradOutput,
+                                                       THTensor_(gradParams)(gradWeight, gradBias),
+                                                       kW, kH, dW, dH, padW, padH, &g, &M));
   TH_TRY(THTensor_(checkContiguous)(state, "gradWeight", gradWeight));
   if (gradBias)
     TH_TRY(THTensor_(checkContiguous)(state, "gradBias", gradBias));

@@ -11,15 +11,14 @@
  * [nOutputPlane, nInputPlane*kH*kW] in memory, its matrix w.
  * SpatialConvolutionMM is this layer with dilation 1. */
 
-/* Check every argument; fill the geometry of one sample and nOutputPlane.
- * For accGradParameters `weight` is gradWeight and `bias` gradBias (their
- * names in the messages are wName and bName). */
+/* Check every argument (params: see THTensor_(Params)); fill the geometry
+ * of one sample and nOutputPlane. */
 int THNN_(SpatialDilatedConvolution_shapeCheck)(
-    THNNState *state, THTensor *input, THTensor *gradOutput,
-    THTensor *weight, const char *wName, THTensor *bias, const char *bName,
+    THNNState *state, THTensor *input, THTensor *gradOutput, THTensor_(Params) params,
     int kW, int kH, int dW, int dH, int padW, int padH, int dilationW, int dilationH,
     THNNConvGeometry *g, int64_t *nOutputPlane)
 {
+  THTensor *weight = params.weight, *bias = params.bias;
   TH_TRY(THNNConv_checkParameters(state, kW, kH, dW, dH, padW, padH, dilationW, dilationH));
   int64_t taps = (int64_t)kW * kH, nIn;
   if (weight->nDimension == 4 && weight->size[2] == kH && weight->size[3] == kW)
@@ -27,14 +26,14 @@ int THNN_(SpatialDilatedConvolution_shapeCheck)(
   else if (weight->nDimension == 2 && weight->size[1] % taps == 0)
     nIn = weight->size[1] / taps;
   else
-    return THTensor_(shapeError)(state, wName, weight,
+    return THTensor_(shapeError)(state, params.wName, weight,
                                  "4D [nOutputPlane, nInputPlane, kH=%d, kW=%d] or 2D [nOutputPlane, nInputPlane*%lld]",
                                  kH, kW, (long long)taps);
   *nOutputPlane = weight->size[0];
   if (bias)
-    TH_TRY(THTensor_(checkSizes)(state, bName, bias, 1, nOutputPlane));
+    TH_TRY(THTensor_(checkSizes)(state, params.bName, bias, 1, nOutputPlane));
   if (THMulSizes(nIn, taps) < 0)
-    return THError(state, "%s: nInputPlane*kH*kW overflows", wName);
+    return THError(state, "%s: nInputPlane*kH*kW overflows", params.wName);
 
   TH_TRY(THTensor_(checkImages)(state, "input", input, nIn));
   int batched = input->nDimension == 4;
@@ -59,7 +58,7 @@ int THNN_(SpatialDilatedConvolution_updateOutput)(
 {
   THNNConvGeometry g = {0};
   int64_t nOut = 0;
-  TH_TRY(THNN_(SpatialDilatedConvolution_shapeCheck)(state, input, NULL, weight, "weight", bias, "bias",
+  TH_TRY(THNN_(SpatialDilatedConvolution_shapeCheck)(state, input, NULL, THTensor_(params)(weight, bias),
                                                      kW, kH, dW, dH, padW, padH, dilationW, dilationH, &g, &nOut));
   int batched = input->nDimension == 4;
   THNNConvPlan p = THNNConv_plan(batched ? input->size[0] : 1, &g, nOut);
@@ -122,7 +121,7 @@ int THNN_(SpatialDilatedConvolution_updateGradInput)(
 {
   THNNConvGeometry g = {0};
   int64_t nOut = 0;
-  TH_TRY(THNN_(SpatialDilatedConvolution_shapeCheck)(state, input, gradOutput, weight, "weight", NULL, NULL,
+  TH_TRY(THNN_(SpatialDilatedConvolution_shapeCheck)(state, input, gradOutput, THTensor_(weightOnly)(weight),
                                                      kW, kH, dW, dH, padW, padH, dilationW, dilationH, &g, &nOut));
   THNNConvPlan p = THNNConv_plan(input->nDimension == 4 ? input->size[0] : 1, &g, nOut);
   THTensor gTmp = {0}, wTmp = {0};
@@ -149,8 +148,8 @@ int THNN_(SpatialDilatedConvolution_accGradParameters)(
 {
   THNNConvGeometry g = {0};
   int64_t nOut = 0;
-  TH_TRY(THNN_(SpatialDilatedConvolution_shapeCheck)(state, input, gradOutput, gradWeight, "gradWeight",
-                                                     gradBias, "gradBias",
+  TH_TRY(THNN_(SpatialDilatedConvolution_shapeCheck)(state, input, gradOutput,
+                                                     THTensor_(gradParams)(gradWeight, gradBias),
                                                      kW, kH, dW, dH, padW, padH, dilationW, dilationH, &g, &nOut));
   TH_TRY(THTensor_(checkContiguous)(state, "gradWeight", gradWeight));
   if (gradBias)

@@ -17,27 +17,26 @@
  * not read, choosing among the output sizes that convolution maps to `in`.
  * SpatialFullConvolution is this layer with dilation 1. */
 
-/* Check every argument; fill the geometry of the convolution whose image is
- * one output sample, and nInputPlane.  For accGradParameters `weight` is
- * gradWeight and `bias` gradBias (named wName and bName in the messages). */
+/* Check every argument (params: see THTensor_(Params)); fill the geometry
+ * of the convolution whose image is one output sample, and nInputPlane. */
 int THNN_(SpatialFullDilatedConvolution_shapeCheck)(
-    THNNState *state, THTensor *input, THTensor *gradOutput,
-    THTensor *weight, const char *wName, THTensor *bias, const char *bName,
+    THNNState *state, THTensor *input, THTensor *gradOutput, THTensor_(Params) params,
     int kW, int kH, int dW, int dH, int padW, int padH, int dilationW, int dilationH, int adjW, int adjH,
     THNNConvGeometry *g, int64_t *nInputPlane)
 {
+  THTensor *weight = params.weight, *bias = params.bias;
   TH_TRY(THNNConv_checkParameters(state, kW, kH, dW, dH, padW, padH, dilationW, dilationH));
   if (adjW < 0 || adjH < 0 || !(adjW < dW || adjW < dilationW) || !(adjH < dH || adjH < dilationH))
     return THError(state, "output padding must be at least 0 and smaller than the stride or the dilation, "
                    "got adjW=%d, adjH=%d with dW=%d, dH=%d, dilationW=%d, dilationH=%d",
                    adjW, adjH, dW, dH, dilationW, dilationH);
   if (!(weight->nDimension == 4 && weight->size[2] == kH && weight->size[3] == kW))
-    return THTensor_(shapeError)(state, wName, weight, "4D [nInputPlane, nOutputPlane, kH=%d, kW=%d]", kH, kW);
+    return THTensor_(shapeError)(state, params.wName, weight, "4D [nInputPlane, nOutputPlane, kH=%d, kW=%d]", kH, kW);
   int64_t nIn = weight->size[0], nOut = weight->size[1];
   if (bias)
-    TH_TRY(THTensor_(checkSizes)(state, bName, bias, 1, &nOut));
+    TH_TRY(THTensor_(checkSizes)(state, params.bName, bias, 1, &nOut));
   if (THMulSizes(nOut, (int64_t)kW * kH) < 0)
-    return THError(state, "%s: nOutputPlane*kH*kW overflows", wName);
+    return THError(state, "%s: nOutputPlane*kH*kW overflows", params.wName);
 
   TH_TRY(THTensor_(checkImages)(state, "input", input, nIn));
   int batched = input->nDimension == 4;
@@ -64,8 +63,8 @@ int THNN_(SpatialFullDilatedConvolution_updateOutput)(
 {
   THNNConvGeometry g = {0};
   int64_t nIn = 0;
-  TH_TRY(THNN_(SpatialFullDilatedConvolution_shapeCheck)(state, input, NULL, weight, "weight", bias, "bias", kW, kH,
-                                                         dW, dH, padW, padH, dilationW, dilationH, adjW, adjH,
+  TH_TRY(THNN_(SpatialFullDilatedConvolution_shapeCheck)(state, input, NULL, THTensor_(params)(weight, bias),
+                                                         kW, kH, dW, dH, padW, padH, dilationW, dilationH, adjW, adjH,
                                                          &g, &nIn));
   int batched = input->nDimension == 4;
   THNNConvPlan p = THNNConv_plan(batched ? input->size[0] : 1, &g, nIn);
@@ -90,7 +89,7 @@ int THNN_(SpatialFullDilatedConvolution_updateGradInput)(
 {
   THNNConvGeometry g = {0};
   int64_t nIn = 0;
-  TH_TRY(THNN_(SpatialFullDilatedConvolution_shapeCheck)(state, input, gradOutput, weight, "weight", NULL, NULL,
+  TH_TRY(THNN_(SpatialFullDilatedConvolution_shapeCheck)(state, input, gradOutput, THTensor_(weightOnly)(weight),
                                                          kW, kH, dW, dH, padW, padH, dilationW, dilationH,
                                                          adjW, adjH, &g, &nIn));
   THNNConvPlan p = THNNConv_plan(input->nDimension == 4 ? input->size[0] : 1, &g, nIn);
@@ -113,8 +112,9 @@ int THNN_(SpatialFullDilatedConvolution_accGradParameters)(
 {
   THNNConvGeometry g = {0};
   int64_t nIn = 0;
-  TH_TRY(THNN_(SpatialFullDilatedConvolution_shapeCheck)(state, input, gradOutput, gradWeight, "gradWeight",
-                                                         gradBias, "gradBias", kW, kH, dW, dH, padW, padH,
+  TH_TRY(THNN_(SpatialFullDilatedConvolution_shapeCheck)(state, input, gradOutput,
+                                                         THTensor_(gradParams)(gradWeight, gradBias),
+                                                         kW, kH, dW, dH, padW, padH,
                                                          dilationW, dilationH, adjW, adjH, &g, &nIn));
   TH_TRY(THTensor_(checkContiguous)(state, "gradWeight", gradWeight));
   if (gradBias)

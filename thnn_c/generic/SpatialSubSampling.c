@@ -9,20 +9,19 @@
  *     output[k, y, x] = bias[k] + weight[k] * sum over i < kH, j < kW of input[k, y*dH + i, x*dW + j]
  * with weight and bias [nInputPlane]. */
 
-/* Check every argument; fill the geometry of one sample.  For
- * accGradParameters `weight` is gradWeight and `bias` gradBias; bias is
- * NULL for updateGradInput, which does not need it. */
+/* Check every argument (params: see THTensor_(Params)); fill the geometry
+ * of one sample. */
 int THNN_(SpatialSubSampling_shapeCheck)(
-    THNNState *state, THTensor *input, THTensor *gradOutput,
-    THTensor *weight, const char *wName, THTensor *bias, const char *bName,
+    THNNState *state, THTensor *input, THTensor *gradOutput, THTensor_(Params) params,
     int kW, int kH, int dW, int dH, THNNConvGeometry *g)
 {
+  THTensor *weight = params.weight, *bias = params.bias;
   TH_TRY(THNNConv_checkParameters(state, kW, kH, dW, dH, 0, 0, 1, 1));
   if (weight->nDimension != 1)
-    return THTensor_(shapeError)(state, wName, weight, "1D [nInputPlane]");
+    return THTensor_(shapeError)(state, params.wName, weight, "1D [nInputPlane]");
   int64_t nIn = weight->size[0];
   if (bias)
-    TH_TRY(THTensor_(checkSizes)(state, bName, bias, 1, &nIn));
+    TH_TRY(THTensor_(checkSizes)(state, params.bName, bias, 1, &nIn));
   TH_TRY(THTensor_(checkImages)(state, "input", input, nIn));
   int batched = input->nDimension == 4;
   int64_t inH = input->size[batched + 1], inW = input->size[batched + 2];
@@ -56,7 +55,8 @@ int THNN_(SpatialSubSampling_updateOutput)(
     int kW, int kH, int dW, int dH)
 {
   THNNConvGeometry g = {0};
-  TH_TRY(THNN_(SpatialSubSampling_shapeCheck)(state, input, NULL, weight, "weight", bias, "bias", kW, kH, dW, dH, &g));
+  TH_TRY(THNN_(SpatialSubSampling_shapeCheck)(state, input, NULL, THTensor_(params)(weight, bias),
+                                              kW, kH, dW, dH, &g));
   int batched = input->nDimension == 4;
   int64_t batch = batched ? input->size[0] : 1, nIn = g.nPlane;
   int64_t outSize[4] = {batch, nIn, g.outH, g.outW};
@@ -90,7 +90,7 @@ int THNN_(SpatialSubSampling_updateGradInput)(
     int kW, int kH, int dW, int dH)
 {
   THNNConvGeometry g = {0};
-  TH_TRY(THNN_(SpatialSubSampling_shapeCheck)(state, input, gradOutput, weight, "weight", NULL, NULL,
+  TH_TRY(THNN_(SpatialSubSampling_shapeCheck)(state, input, gradOutput, THTensor_(weightOnly)(weight),
                                               kW, kH, dW, dH, &g));
   int64_t batch = input->nDimension == 4 ? input->size[0] : 1, nIn = g.nPlane;
   THTensor gTmp = {0};
@@ -128,8 +128,8 @@ int THNN_(SpatialSubSampling_accGradParameters)(
     int kW, int kH, int dW, int dH, accreal scale)
 {
   THNNConvGeometry g = {0};
-  TH_TRY(THNN_(SpatialSubSampling_shapeCheck)(state, input, gradOutput, gradWeight, "gradWeight",
-                                              gradBias, "gradBias", kW, kH, dW, dH, &g));
+  TH_TRY(THNN_(SpatialSubSampling_shapeCheck)(state, input, gradOutput, THTensor_(gradParams)(gradWeight, gradBias),
+                                              kW, kH, dW, dH, &g));
   TH_TRY(THTensor_(checkContiguous)(state, "gradWeight", gradWeight));
   TH_TRY(THTensor_(checkContiguous)(state, "gradBias", gradBias));
   int64_t batch = input->nDimension == 4 ? input->size[0] : 1, nIn = g.nPlane;

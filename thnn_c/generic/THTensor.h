@@ -77,6 +77,35 @@ int THTensor_(checkImageSizes)(THNNState *state, const char *arg, const THTensor
 /* 0 when t is contiguous (accumulators written in place must be). */
 int THTensor_(checkContiguous)(THNNState *state, const char *arg, const THTensor *t);
 
+/* A layer's weight and bias as its shape check reads them, each with the
+ * name its messages give it.  updateOutput passes THTensor_(params)(weight,
+ * bias), updateGradInput THTensor_(weightOnly)(weight) (a NULL bias is not
+ * checked), accGradParameters THTensor_(gradParams)(gradWeight, gradBias),
+ * so that its messages name gradWeight and gradBias. */
+typedef struct THTensor_(Params) {
+  THTensor *weight;
+  const char *wName;
+  THTensor *bias;
+  const char *bName;
+} THTensor_(Params);
+
+static inline THTensor_(Params) THTensor_(params)(THTensor *weight, THTensor *bias)
+{
+  THTensor_(Params) p = {weight, "weight", bias, "bias"};
+  return p;
+}
+
+static inline THTensor_(Params) THTensor_(weightOnly)(THTensor *weight)
+{
+  return THTensor_(params)(weight, NULL);
+}
+
+static inline THTensor_(Params) THTensor_(gradParams)(THTensor *gradWeight, THTensor *gradBias)
+{
+  THTensor_(Params) p = {gradWeight, "gradWeight", gradBias, "gradBias"};
+  return p;
+}
+
 /* The two halves of a resize, shared with the device tensors of thcunn_cu:
  * resizeCheck returns -1 (error set) for sizes that cannot be, 1 when t
  * already has exactly these sizes and is contiguous (nothing to do), else 0

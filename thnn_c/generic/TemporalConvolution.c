@@ -14,14 +14,13 @@
  * then never touch one element twice within a call. */
 
 int THNN_(TemporalConvolution_shapeCheck)(THNNState *state, THTensor *input, THTensor *gradOutput,
-                                                 THTensor *weight, const char *weightName,
-                                                 THTensor *bias, const char *biasName,
-                                                 int kW, int dW, int64_t *nOutputFrame)
+                                                 THTensor_(Params) params, int kW, int dW, int64_t *nOutputFrame)
 {
+  THTensor *weight = params.weight, *bias = params.bias;
   if (kW <= 0 || dW <= 0)
     return THError(state, "kW and dW must be positive, got kW = %d, dW = %d", kW, dW);
   if (weight->nDimension != 2 || weight->size[0] < 1 || weight->size[1] < 1 || weight->size[1] % kW != 0)
-    return THTensor_(shapeError)(state, weightName, weight,
+    return THTensor_(shapeError)(state, params.wName, weight,
                                  "2D [outputFrameSize, kW * inputFrameSize] with kW = %d", kW);
   int64_t nOut = weight->size[0], nIn = weight->size[1] / kW;
   int nd = input->nDimension;
@@ -33,7 +32,7 @@ int THNN_(TemporalConvolution_shapeCheck)(THNNState *state, THTensor *input, THT
     return THTensor_(shapeError)(state, "input", input, "at least kW = %d frames long", kW);
   *nOutputFrame = (input->size[nd - 2] - kW) / dW + 1;
   if (bias)
-    TH_TRY(THTensor_(checkSizes)(state, biasName, bias, 1, &nOut));
+    TH_TRY(THTensor_(checkSizes)(state, params.bName, bias, 1, &nOut));
   if (gradOutput) {
     int64_t size[3] = {input->size[0], *nOutputFrame, nOut};
     TH_TRY(THTensor_(checkSizes)(state, "gradOutput", gradOutput, nd, nd == 2 ? size + 1 : size));
@@ -52,7 +51,7 @@ int THNN_(TemporalConvolution_updateOutput)(THNNState *state, THTensor *input, T
                                             int inputFrameSize, int outputFrameSize)
 {
   int64_t nOutFrame = 0;
-  TH_TRY(THNN_(TemporalConvolution_shapeCheck)(state, input, NULL, weight, "weight", bias, "bias",
+  TH_TRY(THNN_(TemporalConvolution_shapeCheck)(state, input, NULL, THTensor_(params)(weight, bias),
                                                kW, dW, &nOutFrame));
   int64_t nOut = weight->size[0], nIn = weight->size[1] / kW, K = weight->size[1];
   if (nIn != inputFrameSize || nOut != outputFrameSize)
@@ -87,7 +86,7 @@ int THNN_(TemporalConvolution_updateGradInput)(THNNState *state, THTensor *input
                                                THTensor *gradInput, THTensor *weight, int kW, int dW)
 {
   int64_t nOutFrame = 0;
-  TH_TRY(THNN_(TemporalConvolution_shapeCheck)(state, input, gradOutput, weight, "weight", NULL, NULL,
+  TH_TRY(THNN_(TemporalConvolution_shapeCheck)(state, input, gradOutput, THTensor_(weightOnly)(weight),
                                                kW, dW, &nOutFrame));
   int64_t nOut = weight->size[0], nIn = weight->size[1] / kW, K = weight->size[1];
   int nd = input->nDimension;
@@ -117,8 +116,8 @@ int THNN_(TemporalConvolution_accGradParameters)(THNNState *state, THTensor *inp
                                                  int kW, int dW, accreal scale)
 {
   int64_t nOutFrame = 0;
-  TH_TRY(THNN_(TemporalConvolution_shapeCheck)(state, input, gradOutput, gradWeight, "gradWeight",
-                                               gradBias, "gradBias", kW, dW, &nOutFrame));
+  TH_TRY(THNN_(TemporalConvolution_shapeCheck)(state, input, gradOutput, THTensor_(gradParams)(gradWeight, gradBias),
+                                               kW, dW, &nOutFrame));
   TH_TRY(THTensor_(checkContiguous)(state, "gradWeight", gradWeight));
   TH_TRY(THTensor_(checkContiguous)(state, "gradBias", gradBias));
   int64_t nOut = gradWeight->size[0], nIn = gradWeight->size[1] / kW, K = gradWeight->size[1];

@@ -11,14 +11,14 @@
  * (nIn, 1) frames first, (1, nFrame) with featFirst. */
 
 int THNN_(TemporalRowConvolution_shapeCheck)(THNNState *state, THTensor *input, THTensor *gradOutput,
-                                                    THTensor *weight, const char *weightName,
-                                                    THTensor *bias, const char *biasName,
+                                                    THTensor_(Params) params,
                                                     int kW, int dW, bool featFirst, int64_t *nOutputFrame)
 {
+  THTensor *weight = params.weight, *bias = params.bias;
   if (kW <= 0 || dW <= 0)
     return THError(state, "kW and dW must be positive, got kW = %d, dW = %d", kW, dW);
   if (weight->nDimension != 3 || weight->size[0] < 1 || weight->size[1] != 1 || weight->size[2] != kW)
-    return THTensor_(shapeError)(state, weightName, weight, "3D [inputFrameSize, 1, kW = %d]", kW);
+    return THTensor_(shapeError)(state, params.wName, weight, "3D [inputFrameSize, 1, kW = %d]", kW);
   int64_t nIn = weight->size[0];
   int nd = input->nDimension;
   int featDim = featFirst ? nd - 2 : nd - 1, frameDim = featFirst ? nd - 1 : nd - 2;
@@ -32,7 +32,7 @@ int THNN_(TemporalRowConvolution_shapeCheck)(THNNState *state, THTensor *input, 
     return THTensor_(shapeError)(state, "input", input, "at least kW = %d frames long", kW);
   *nOutputFrame = (input->size[frameDim] - kW) / dW + 1;
   if (bias)
-    TH_TRY(THTensor_(checkSizes)(state, biasName, bias, 1, &nIn));
+    TH_TRY(THTensor_(checkSizes)(state, params.bName, bias, 1, &nIn));
   if (gradOutput) {
     int64_t size[3];
     for (int d = 0; d < nd; d++)
@@ -47,7 +47,7 @@ int THNN_(TemporalRowConvolution_updateOutput)(THNNState *state, THTensor *input
                                                bool featFirst)
 {
   int64_t nOutFrame = 0;
-  TH_TRY(THNN_(TemporalRowConvolution_shapeCheck)(state, input, NULL, weight, "weight", bias, "bias",
+  TH_TRY(THNN_(TemporalRowConvolution_shapeCheck)(state, input, NULL, THTensor_(params)(weight, bias),
                                                   kW, dW, featFirst, &nOutFrame));
   int nd = input->nDimension, frameDim = featFirst ? nd - 1 : nd - 2;
   int64_t nIn = weight->size[0], nInFrame = input->size[frameDim];
@@ -84,7 +84,7 @@ int THNN_(TemporalRowConvolution_updateGradInput)(THNNState *state, THTensor *in
                                                   bool featFirst)
 {
   int64_t nOutFrame = 0;
-  TH_TRY(THNN_(TemporalRowConvolution_shapeCheck)(state, input, gradOutput, weight, "weight", NULL, NULL,
+  TH_TRY(THNN_(TemporalRowConvolution_shapeCheck)(state, input, gradOutput, THTensor_(weightOnly)(weight),
                                                   kW, dW, featFirst, &nOutFrame));
   int nd = input->nDimension, frameDim = featFirst ? nd - 1 : nd - 2;
   int64_t nIn = weight->size[0], nInFrame = input->size[frameDim];
@@ -117,8 +117,9 @@ int THNN_(TemporalRowConvolution_accGradParameters)(THNNState *state, THTensor *
                                                     int kW, int dW, bool featFirst, accreal scale)
 {
   int64_t nOutFrame = 0;
-  TH_TRY(THNN_(TemporalRowConvolution_shapeCheck)(state, input, gradOutput, gradWeight, "gradWeight",
-                                                  gradBias, "gradBias", kW, dW, featFirst, &nOutFrame));
+  TH_TRY(THNN_(TemporalRowConvolution_shapeCheck)(state, input, gradOutput,
+                                                  THTensor_(gradParams)(gradWeight, gradBias),
+                                                  kW, dW, featFirst, &nOutFrame));
   TH_TRY(THTensor_(checkContiguous)(state, "gradWeight", gradWeight));
   if (gradBias)
     TH_TRY(THTensor_(checkContiguous)(state, "gradBias", gradBias));

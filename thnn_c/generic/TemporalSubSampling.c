@@ -7,14 +7,13 @@
  * through contiguous copies: x[f][c] of sample s is at (s * nFrame + f) * nIn + c. */
 
 int THNN_(TemporalSubSampling_shapeCheck)(THNNState *state, THTensor *input, THTensor *gradOutput,
-                                                 THTensor *weight, const char *weightName,
-                                                 THTensor *bias, const char *biasName,
-                                                 int kW, int dW, int64_t *nOutputFrame)
+                                                 THTensor_(Params) params, int kW, int dW, int64_t *nOutputFrame)
 {
+  THTensor *weight = params.weight, *bias = params.bias;
   if (kW <= 0 || dW <= 0)
     return THError(state, "kW and dW must be positive, got kW = %d, dW = %d", kW, dW);
   if (weight->nDimension != 1 || weight->size[0] < 1)
-    return THTensor_(shapeError)(state, weightName, weight, "1D [inputFrameSize]");
+    return THTensor_(shapeError)(state, params.wName, weight, "1D [inputFrameSize]");
   int64_t nIn = weight->size[0];
   int nd = input->nDimension;
   if (!((nd == 2 || nd == 3) && input->size[nd - 1] == nIn))
@@ -25,7 +24,7 @@ int THNN_(TemporalSubSampling_shapeCheck)(THNNState *state, THTensor *input, THT
     return THTensor_(shapeError)(state, "input", input, "at least kW = %d frames long", kW);
   *nOutputFrame = (input->size[nd - 2] - kW) / dW + 1;
   if (bias)
-    TH_TRY(THTensor_(checkSizes)(state, biasName, bias, 1, &nIn));
+    TH_TRY(THTensor_(checkSizes)(state, params.bName, bias, 1, &nIn));
   if (gradOutput) {
     int64_t size[3] = {input->size[0], *nOutputFrame, nIn};
     TH_TRY(THTensor_(checkSizes)(state, "gradOutput", gradOutput, nd, nd == 2 ? size + 1 : size));
@@ -38,7 +37,7 @@ int THNN_(TemporalSubSampling_updateOutput)(THNNState *state, THTensor *input, T
                                             int inputFrameSize)
 {
   int64_t nOutFrame = 0;
-  TH_TRY(THNN_(TemporalSubSampling_shapeCheck)(state, input, NULL, weight, "weight", bias, "bias",
+  TH_TRY(THNN_(TemporalSubSampling_shapeCheck)(state, input, NULL, THTensor_(params)(weight, bias),
                                                kW, dW, &nOutFrame));
   int64_t nIn = weight->size[0];
   if (nIn != inputFrameSize)
@@ -72,7 +71,7 @@ int THNN_(TemporalSubSampling_updateGradInput)(THNNState *state, THTensor *input
                                                THTensor *gradInput, THTensor *weight, int kW, int dW)
 {
   int64_t nOutFrame = 0;
-  TH_TRY(THNN_(TemporalSubSampling_shapeCheck)(state, input, gradOutput, weight, "weight", NULL, NULL,
+  TH_TRY(THNN_(TemporalSubSampling_shapeCheck)(state, input, gradOutput, THTensor_(weightOnly)(weight),
                                                kW, dW, &nOutFrame));
   int64_t nIn = weight->size[0];
   int nd = input->nDimension;
@@ -102,8 +101,8 @@ int THNN_(TemporalSubSampling_accGradParameters)(THNNState *state, THTensor *inp
                                                  int kW, int dW, accreal scale)
 {
   int64_t nOutFrame = 0;
-  TH_TRY(THNN_(TemporalSubSampling_shapeCheck)(state, input, gradOutput, gradWeight, "gradWeight",
-                                               gradBias, "gradBias", kW, dW, &nOutFrame));
+  TH_TRY(THNN_(TemporalSubSampling_shapeCheck)(state, input, gradOutput, THTensor_(gradParams)(gradWeight, gradBias),
+                                               kW, dW, &nOutFrame));
   TH_TRY(THTensor_(checkContiguous)(state, "gradWeight", gradWeight));
   TH_TRY(THTensor_(checkContiguous)(state, "gradBias", gradBias));
   int64_t nIn = gradWeight->size[0];

@@ -44,22 +44,21 @@ static accreal THNN_(VolumetricConvolution_sweep)(const THNNVolGeometry *g, cons
   return sum;
 }
 
-/* Check every argument and fill the geometry of one sample and
- * nOutputPlane.  For accGradParameters `weight` is gradWeight and `bias`
- * gradBias (their names in the messages are wName and bName). */
+/* Check every argument (params: see THTensor_(Params)) and fill the
+ * geometry of one sample and nOutputPlane. */
 int THNN_(VolumetricConvolution_shapeCheck)(
-    THNNState *state, THTensor *input, THTensor *gradOutput,
-    THTensor *weight, const char *wName, THTensor *bias, const char *bName,
+    THNNState *state, THTensor *input, THTensor *gradOutput, THTensor_(Params) params,
     int kT, int kW, int kH, int dT, int dW, int dH, int padT, int padW, int padH,
     THNNVolGeometry *g, int64_t *nOutputPlane)
 {
+  THTensor *weight = params.weight, *bias = params.bias;
   TH_TRY(THNNVol_settings(state, g, kT, kW, kH, dT, dW, dH, padT, padW, padH, 1, 1, 1));
   if (!(weight->nDimension == 5 && weight->size[2] == kT && weight->size[3] == kH && weight->size[4] == kW))
-    return THTensor_(shapeError)(state, wName, weight, "5D [nOutputPlane, nInputPlane, kT=%d, kH=%d, kW=%d]",
+    return THTensor_(shapeError)(state, params.wName, weight, "5D [nOutputPlane, nInputPlane, kT=%d, kH=%d, kW=%d]",
                                  kT, kH, kW);
   *nOutputPlane = weight->size[0];
   if (bias)
-    TH_TRY(THTensor_(checkSizes)(state, bName, bias, 1, nOutputPlane));
+    TH_TRY(THTensor_(checkSizes)(state, params.bName, bias, 1, nOutputPlane));
   return THNN_(volConvCheckInput)(state, input, gradOutput, weight->size[1], *nOutputPlane, g);
 }
 
@@ -69,7 +68,7 @@ int THNN_(VolumetricConvolution_updateOutput)(
 {
   THNNVolGeometry g;
   int64_t nOut = 0;
-  TH_TRY(THNN_(VolumetricConvolution_shapeCheck)(state, input, NULL, weight, "weight", bias, "bias",
+  TH_TRY(THNN_(VolumetricConvolution_shapeCheck)(state, input, NULL, THTensor_(params)(weight, bias),
                                                  kT, kW, kH, dT, dW, dH, padT, padW, padH, &g, &nOut));
   int batched = input->nDimension == 5;
   int64_t batch = batched ? input->size[0] : 1, nIn = g.nPlane;
@@ -110,7 +109,7 @@ int THNN_(VolumetricConvolution_updateGradInput)(
 {
   THNNVolGeometry g;
   int64_t nOut = 0;
-  TH_TRY(THNN_(VolumetricConvolution_shapeCheck)(state, input, gradOutput, weight, "weight", NULL, NULL,
+  TH_TRY(THNN_(VolumetricConvolution_shapeCheck)(state, input, gradOutput, THTensor_(weightOnly)(weight),
                                                  kT, kW, kH, dT, dW, dH, padT, padW, padH, &g, &nOut));
   int64_t batch = input->nDimension == 5 ? input->size[0] : 1, nIn = g.nPlane;
   int64_t inPlane = g.in[0] * g.in[1] * g.in[2], outPlane = g.out[0] * g.out[1] * g.out[2];
@@ -146,8 +145,9 @@ int THNN_(VolumetricConvolution_accGradParameters)(
 {
   THNNVolGeometry g;
   int64_t nOut = 0;
-  TH_TRY(THNN_(VolumetricConvolution_shapeCheck)(state, input, gradOutput, gradWeight, "gradWeight",
-                                                 gradBias, "gradBias", kT, kW, kH, dT, dW, dH, padT, padW, padH,
+  TH_TRY(THNN_(VolumetricConvolution_shapeCheck)(state, input, gradOutput,
+                                                 THTensor_(gradParams)(gradWeight, gradBias),
+                                                 kT, kW, kH, dT, dW, dH, padT, padW, padH,
                                                  &g, &nOut));
   TH_TRY(THTensor_(checkContiguous)(state, "gradWeight", gradWeight));
   if (gradBias)

@@ -11,16 +11,15 @@
  * [nOutputPlane, nInputPlane*kT*kH*kW] in memory, its matrix w.
  * VolumetricConvolutionMM is this layer with dilation 1. */
 
-/* Check every argument; fill the geometry of one sample, nOutputPlane and
- * the column sizes.  For accGradParameters `weight` is gradWeight and `bias`
- * gradBias (their names in the messages are wName and bName). */
+/* Check every argument (params: see THTensor_(Params)); fill the geometry
+ * of one sample, nOutputPlane and the column sizes. */
 int THNN_(VolumetricDilatedConvolution_shapeCheck)(
-    THNNState *state, THTensor *input, THTensor *gradOutput,
-    THTensor *weight, const char *wName, THTensor *bias, const char *bName,
+    THNNState *state, THTensor *input, THTensor *gradOutput, THTensor_(Params) params,
     int kT, int kW, int kH, int dT, int dW, int dH, int padT, int padW, int padH,
     int dilationT, int dilationW, int dilationH,
     THNNVolGeometry *g, int64_t *nOutputPlane, int64_t *K, int64_t *area)
 {
+  THTensor *weight = params.weight, *bias = params.bias;
   TH_TRY(THNNVol_settings(state, g, kT, kW, kH, dT, dW, dH, padT, padW, padH, dilationT, dilationW, dilationH));
   int64_t taps = THNNVol_taps(g), nIn;
   if (weight->nDimension == 5 && weight->size[2] == kT && weight->size[3] == kH && weight->size[4] == kW)
@@ -28,13 +27,13 @@ int THNN_(VolumetricDilatedConvolution_shapeCheck)(
   else if (weight->nDimension == 2 && taps > 0 && weight->size[1] % taps == 0)
     nIn = weight->size[1] / taps;
   else
-    return THTensor_(shapeError)(state, wName, weight,
+    return THTensor_(shapeError)(state, params.wName, weight,
                                  "5D [nOutputPlane, nInputPlane, kT=%d, kH=%d, kW=%d] or "
                                  "2D [nOutputPlane, nInputPlane*kT*kH*kW] with kT*kH*kW = %lld",
                                  kT, kH, kW, (long long)taps);
   *nOutputPlane = weight->size[0];
   if (bias)
-    TH_TRY(THTensor_(checkSizes)(state, bName, bias, 1, nOutputPlane));
+    TH_TRY(THTensor_(checkSizes)(state, params.bName, bias, 1, nOutputPlane));
   TH_TRY(THNN_(volConvCheckInput)(state, input, gradOutput, nIn, *nOutputPlane, g));
   return THNNVol_columnSizes(state, g, K, area);
 }
@@ -46,7 +45,7 @@ int THNN_(VolumetricDilatedConvolution_updateOutput)(
 {
   THNNVolGeometry g;
   int64_t nOut = 0, K = 0, area = 0;
-  TH_TRY(THNN_(VolumetricDilatedConvolution_shapeCheck)(state, input, NULL, weight, "weight", bias, "bias",
+  TH_TRY(THNN_(VolumetricDilatedConvolution_shapeCheck)(state, input, NULL, THTensor_(params)(weight, bias),
                                                         kT, kW, kH, dT, dW, dH, padT, padW, padH,
                                                         dilationT, dilationW, dilationH, &g, &nOut, &K, &area));
   int batched = input->nDimension == 5;
@@ -72,7 +71,7 @@ int THNN_(VolumetricDilatedConvolution_updateGradInput)(
 {
   THNNVolGeometry g;
   int64_t nOut = 0, K = 0, area = 0;
-  TH_TRY(THNN_(VolumetricDilatedConvolution_shapeCheck)(state, input, gradOutput, weight, "weight", NULL, NULL,
+  TH_TRY(THNN_(VolumetricDilatedConvolution_shapeCheck)(state, input, gradOutput, THTensor_(weightOnly)(weight),
                                                         kT, kW, kH, dT, dW, dH, padT, padW, padH,
                                                         dilationT, dilationW, dilationH, &g, &nOut, &K, &area));
   int64_t batch = input->nDimension == 5 ? input->size[0] : 1;
@@ -96,8 +95,8 @@ int THNN_(VolumetricDilatedConvolution_accGradParameters)(
 {
   THNNVolGeometry g;
   int64_t nOut = 0, K = 0, area = 0;
-  TH_TRY(THNN_(VolumetricDilatedConvolution_shapeCheck)(state, input, gradOutput, gradWeight, "gradWeight",
-                                                        gradBias, "gradBias",
+  TH_TRY(THNN_(VolumetricDilatedConvolution_shapeCheck)(state, input, gradOutput,
+                                                        THTensor_(gradParams)(gradWeight, gradBias),
                                                         kT, kW, kH, dT, dW, dH, padT, padW, padH,
                                                         dilationT, dilationW, dilationH, &g, &nOut, &K, &area));
   TH_TRY(THTensor_(checkContiguous)(state, "gradWeight", gradWeight));

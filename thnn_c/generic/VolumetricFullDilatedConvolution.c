@@ -21,16 +21,15 @@
  * adj >= step it would have one more).  VolumetricFullConvolution is this
  * layer with dilation 1. */
 
-/* Check every argument; fill the geometry, nInputPlane and the column
- * sizes.  For accGradParameters `weight` is gradWeight and `bias` gradBias
- * (named wName and bName in the messages). */
+/* Check every argument (params: see THTensor_(Params)); fill the geometry,
+ * nInputPlane and the column sizes. */
 int THNN_(VolumetricFullDilatedConvolution_shapeCheck)(
-    THNNState *state, THTensor *input, THTensor *gradOutput,
-    THTensor *weight, const char *wName, THTensor *bias, const char *bName,
+    THNNState *state, THTensor *input, THTensor *gradOutput, THTensor_(Params) params,
     int kT, int kW, int kH, int dT, int dW, int dH, int padT, int padW, int padH,
     int dilationT, int dilationW, int dilationH, int adjT, int adjW, int adjH,
     THNNVolGeometry *g, int64_t *nInputPlane, int64_t *K, int64_t *area)
 {
+  THTensor *weight = params.weight, *bias = params.bias;
   TH_TRY(THNNVol_settings(state, g, kT, kW, kH, dT, dW, dH, padT, padW, padH, dilationT, dilationW, dilationH));
   if (adjT < 0 || adjW < 0 || adjH < 0 || !(adjT < dT || adjT < dilationT) || !(adjW < dW || adjW < dilationW) ||
       !(adjH < dH || adjH < dilationH))
@@ -38,11 +37,11 @@ int THNN_(VolumetricFullDilatedConvolution_shapeCheck)(
                    "got adjT=%d, adjW=%d, adjH=%d with dT=%d, dW=%d, dH=%d, dilationT=%d, dilationW=%d, "
                    "dilationH=%d", adjT, adjW, adjH, dT, dW, dH, dilationT, dilationW, dilationH);
   if (!(weight->nDimension == 5 && weight->size[2] == kT && weight->size[3] == kH && weight->size[4] == kW))
-    return THTensor_(shapeError)(state, wName, weight, "5D [nInputPlane, nOutputPlane, kT=%d, kH=%d, kW=%d]",
+    return THTensor_(shapeError)(state, params.wName, weight, "5D [nInputPlane, nOutputPlane, kT=%d, kH=%d, kW=%d]",
                                  kT, kH, kW);
   int64_t nIn = weight->size[0], nOut = weight->size[1];
   if (bias)
-    TH_TRY(THTensor_(checkSizes)(state, bName, bias, 1, &nOut));
+    TH_TRY(THTensor_(checkSizes)(state, params.bName, bias, 1, &nOut));
 
   int batched = input->nDimension == 5;
   if (!(input->nDimension == 4 || batched) || input->size[batched] != nIn)
@@ -84,7 +83,7 @@ int THNN_(VolumetricFullDilatedConvolution_updateOutput)(
 {
   THNNVolGeometry g;
   int64_t nIn = 0, K = 0, area = 0;
-  TH_TRY(THNN_(VolumetricFullDilatedConvolution_shapeCheck)(state, input, NULL, weight, "weight", bias, "bias",
+  TH_TRY(THNN_(VolumetricFullDilatedConvolution_shapeCheck)(state, input, NULL, THTensor_(params)(weight, bias),
                                                             kT, kW, kH, dT, dW, dH, padT, padW, padH,
                                                             dilationT, dilationW, dilationH, adjT, adjW, adjH,
                                                             &g, &nIn, &K, &area));
@@ -111,7 +110,7 @@ int THNN_(VolumetricFullDilatedConvolution_updateGradInput)(
 {
   THNNVolGeometry g;
   int64_t nIn = 0, K = 0, area = 0;
-  TH_TRY(THNN_(VolumetricFullDilatedConvolution_shapeCheck)(state, input, gradOutput, weight, "weight", NULL, NULL,
+  TH_TRY(THNN_(VolumetricFullDilatedConvolution_shapeCheck)(state, input, gradOutput, THTensor_(weightOnly)(weight),
                                                             kT, kW, kH, dT, dW, dH, padT, padW, padH,
                                                             dilationT, dilationW, dilationH, adjT, adjW, adjH,
                                                             &g, &nIn, &K, &area));
@@ -136,8 +135,8 @@ int THNN_(VolumetricFullDilatedConvolution_accGradParameters)(
 {
   THNNVolGeometry g;
   int64_t nIn = 0, K = 0, area = 0;
-  TH_TRY(THNN_(VolumetricFullDilatedConvolution_shapeCheck)(state, input, gradOutput, gradWeight, "gradWeight",
-                                                            gradBias, "gradBias",
+  TH_TRY(THNN_(VolumetricFullDilatedConvolution_shapeCheck)(state, input, gradOutput,
+                                                            THTensor_(gradParams)(gradWeight, gradBias),
                                                             kT, kW, kH, dT, dW, dH, padT, padW, padH,
                                                             dilationT, dilationW, dilationH, adjT, adjW, adjH,
                                                             &g, &nIn, &K, &area));
