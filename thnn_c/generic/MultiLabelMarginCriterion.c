@@ -23,22 +23,24 @@ int THNN_(MultiLabelMarginCriterion_shapeCheck)(THNNState *state, THTensor *inpu
   return 0;
 }
 
-/* The shapes and every target value, so the verbs may index freely. */
-static int THNN_(MultiLabelMarginCriterion_check)(THNNState *state, THTensor *input, THIndexTensor *target)
+/* The shapes and every target value, so the verbs may index freely; the
+ * input's rows (*batch) and their length (*dim). */
+static int THNN_(MultiLabelMarginCriterion_check)(THNNState *state, THTensor *input, THIndexTensor *target,
+                                                  int64_t *batch, int64_t *dim)
 {
   TH_TRY(THNN_(MultiLabelMarginCriterion_shapeCheck)(state, input, target));
-  int64_t batch = input->nDimension == 2 ? input->size[0] : 1;
-  int64_t dim = input->size[input->nDimension - 1];
+  *batch = input->nDimension == 2 ? input->size[0] : 1;
+  *dim = input->size[input->nDimension - 1];
   int64_t rowStride = input->nDimension == 2 ? target->stride[0] : 0;
   int64_t colStride = target->stride[target->nDimension - 1];
   const int64_t *t = THLongTensor_data(target);
-  for (int64_t i = 0; i < batch; i++)
-    for (int64_t j = 0; j < dim; j++) {
+  for (int64_t i = 0; i < *batch; i++)
+    for (int64_t j = 0; j < *dim; j++) {
       int64_t c = t[i * rowStride + j * colStride];
-      if (c < -1 || c >= dim)
+      if (c < -1 || c >= *dim)
         return THError(state, "target %lld at [%lld, %lld] is out of range [0, %lld) "
                        "(-1 ends a sample's list of classes)",
-                       (long long)c, (long long)i, (long long)j, (long long)dim);
+                       (long long)c, (long long)i, (long long)j, (long long)*dim);
     }
   return 0;
 }
@@ -61,9 +63,8 @@ static void THNN_(MultiLabelMarginCriterion_markTargets)(THTensor *isTarget, THI
 int THNN_(MultiLabelMarginCriterion_updateOutput)(THNNState *state, THTensor *input, THIndexTensor *target,
                                                   THTensor *output, THTensor *isTarget, bool sizeAverage)
 {
-  TH_TRY(THNN_(MultiLabelMarginCriterion_check)(state, input, target));
-  int64_t batch = input->nDimension == 2 ? input->size[0] : 1;
-  int64_t dim = input->size[input->nDimension - 1];
+  int64_t batch, dim;
+  TH_TRY(THNN_(MultiLabelMarginCriterion_check)(state, input, target, &batch, &dim));
   TH_TRY(THTensor_(resize1d)(state, output, 1));
   TH_TRY(THTensor_(resizeAs)(state, isTarget, input));
   THNN_(MultiLabelMarginCriterion_markTargets)(isTarget, target, batch, dim);
@@ -98,9 +99,8 @@ int THNN_(MultiLabelMarginCriterion_updateOutput)(THNNState *state, THTensor *in
 int THNN_(MultiLabelMarginCriterion_updateGradInput)(THNNState *state, THTensor *input, THIndexTensor *target,
                                                      THTensor *gradInput, THTensor *isTarget, bool sizeAverage)
 {
-  TH_TRY(THNN_(MultiLabelMarginCriterion_check)(state, input, target));
-  int64_t batch = input->nDimension == 2 ? input->size[0] : 1;
-  int64_t dim = input->size[input->nDimension - 1];
+  int64_t batch, dim;
+  TH_TRY(THNN_(MultiLabelMarginCriterion_check)(state, input, target, &batch, &dim));
   TH_TRY(THTensor_(resizeAs)(state, gradInput, input));
   TH_TRY(THTensor_(resizeAs)(state, isTarget, input));
   THNN_(MultiLabelMarginCriterion_markTargets)(isTarget, target, batch, dim);

@@ -23,19 +23,20 @@ int THNN_(MultiMarginCriterion_shapeCheck)(THNNState *state, THTensor *input, TH
   return 0;
 }
 
-/* Shapes, p, and every target value, so the verbs may index freely. */
+/* Shapes, p, and every target value, so the verbs may index freely; the
+ * input's rows (*batch) and their length (*dim). */
 static int THNN_(MultiMarginCriterion_check)(THNNState *state, THTensor *input, THIndexTensor *target,
-                                             int p, THTensor *weights)
+                                             int p, THTensor *weights, int64_t *batch, int64_t *dim)
 {
   TH_TRY(THNN_(MultiMarginCriterion_shapeCheck)(state, input, target, p, weights));
-  int64_t batch = input->nDimension == 2 ? input->size[0] : 1;
-  int64_t dim = input->size[input->nDimension - 1];
+  *batch = input->nDimension == 2 ? input->size[0] : 1;
+  *dim = input->size[input->nDimension - 1];
   const int64_t *t = THLongTensor_data(target);
-  for (int64_t i = 0; i < batch; i++) {
+  for (int64_t i = 0; i < *batch; i++) {
     int64_t c = t[i * target->stride[0]];
-    if (c < 0 || c >= dim)
+    if (c < 0 || c >= *dim)
       return THError(state, "target %lld at index %lld is out of range [0, %lld)",
-                     (long long)c, (long long)i, (long long)dim);
+                     (long long)c, (long long)i, (long long)*dim);
   }
   return 0;
 }
@@ -44,14 +45,13 @@ int THNN_(MultiMarginCriterion_updateOutput)(THNNState *state, THTensor *input, 
                                              THTensor *output, bool sizeAverage, int p, THTensor *weights,
                                              accreal margin)
 {
-  TH_TRY(THNN_(MultiMarginCriterion_check)(state, input, target, p, weights));
+  int64_t batch, dim;
+  TH_TRY(THNN_(MultiMarginCriterion_check)(state, input, target, p, weights, &batch, &dim));
   TH_TRY(THTensor_(resize1d)(state, output, 1));
   THTensor xTmp = {0};
   const THTensor *x = THTensor_(contiguous)(state, input, &xTmp);
   if (!x)
     return -1;
-  int64_t batch = input->nDimension == 2 ? input->size[0] : 1;
-  int64_t dim = input->size[input->nDimension - 1];
   const int64_t *t = THLongTensor_data(target);
   accreal sum = 0;
   for (int64_t i = 0; i < batch; i++) {
@@ -76,14 +76,13 @@ int THNN_(MultiMarginCriterion_updateGradInput)(THNNState *state, THTensor *inpu
                                                 THTensor *gradInput, bool sizeAverage, int p,
                                                 THTensor *weights, accreal margin)
 {
-  TH_TRY(THNN_(MultiMarginCriterion_check)(state, input, target, p, weights));
+  int64_t batch, dim;
+  TH_TRY(THNN_(MultiMarginCriterion_check)(state, input, target, p, weights, &batch, &dim));
   TH_TRY(THTensor_(resizeAs)(state, gradInput, input));
   THTensor xTmp = {0};
   const THTensor *x = THTensor_(contiguous)(state, input, &xTmp);
   if (!x)
     return -1;
-  int64_t batch = input->nDimension == 2 ? input->size[0] : 1;
-  int64_t dim = input->size[input->nDimension - 1];
   const int64_t *t = THLongTensor_data(target);
   accreal g = 1.0 / (sizeAverage && batch > 0 ? (accreal)batch * dim : (accreal)dim);
   for (int64_t i = 0; i < batch; i++) {
