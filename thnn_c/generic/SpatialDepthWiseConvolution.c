@@ -21,15 +21,8 @@ int THNN_(SpatialDepthWiseConvolution_shapeCheck)(
 {
   THTensor *weight = params.weight, *bias = params.bias;
   TH_TRY(THNNConv_checkParameters(state, kW, kH, dW, dH, padW, padH, 1, 1));
-  int64_t taps = (int64_t)kW * kH, nIn;
-  if (weight->nDimension == 4 && weight->size[2] == kH && weight->size[3] == kW)
-    nIn = weight->size[1];
-  else if (weight->nDimension == 2 && weight->size[1] % taps == 0)
-    nIn = weight->size[1] / taps;
-  else
-    return THTensor_(shapeError)(state, params.wName, weight,
-                                 "4D [depthwiseMultiplier, nInputPlane, kH=%d, kW=%d] or "
-                                 "2D [depthwiseMultiplier, nInputPlane*%lld]", kH, kW, (long long)taps);
+  int64_t nIn = 0;
+  TH_TRY(THNN_(convWeightPlanes)(state, weight, params.wName, "depthwiseMultiplier", kW, kH, &nIn));
   int64_t M = weight->size[0];
   int64_t biasSize[2] = {M, nIn};
   if (bias)

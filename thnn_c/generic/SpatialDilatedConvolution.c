@@ -20,19 +20,12 @@ int THNN_(SpatialDilatedConvolution_shapeCheck)(
 {
   THTensor *weight = params.weight, *bias = params.bias;
   TH_TRY(THNNConv_checkParameters(state, kW, kH, dW, dH, padW, padH, dilationW, dilationH));
-  int64_t taps = (int64_t)kW * kH, nIn;
-  if (weight->nDimension == 4 && weight->size[2] == kH && weight->size[3] == kW)
-    nIn = weight->size[1];
-  else if (weight->nDimension == 2 && weight->size[1] % taps == 0)
-    nIn = weight->size[1] / taps;
-  else
-    return THTensor_(shapeError)(state, params.wName, weight,
-                                 "4D [nOutputPlane, nInputPlane, kH=%d, kW=%d] or 2D [nOutputPlane, nInputPlane*%lld]",
-                                 kH, kW, (long long)taps);
+  int64_t nIn = 0;
+  TH_TRY(THNN_(convWeightPlanes)(state, weight, params.wName, "nOutputPlane", kW, kH, &nIn));
   *nOutputPlane = weight->size[0];
   if (bias)
     TH_TRY(THTensor_(checkSizes)(state, params.bName, bias, 1, nOutputPlane));
-  if (THMulSizes(nIn, taps) < 0)
+  if (THMulSizes(nIn, (int64_t)kW * kH) < 0)
     return THError(state, "%s: nInputPlane*kH*kW overflows", params.wName);
 
   TH_TRY(THTensor_(checkImages)(state, "input", input, nIn));

@@ -315,6 +315,24 @@ static int THNN_(convResizeColumns)(THNNState *state, THTensor *columns, const T
   return THTensor_(resizeNd)(state, columns, 3, size);
 }
 
+/* The weight of a 2D convolution whose rows are named `rows` in the message
+ * (nOutputPlane, depthwiseMultiplier): 4D [rows, nInputPlane, kH, kW], or
+ * the same memory as 2D [rows, nInputPlane*kH*kW] (Torch7 took both).  Sets
+ * *nIn; else the error names the weight wName. */
+static int THNN_(convWeightPlanes)(THNNState *state, const THTensor *weight, const char *wName, const char *rows,
+                                   int kW, int kH, int64_t *nIn)
+{
+  int64_t taps = (int64_t)kW * kH;
+  if (weight->nDimension == 4 && weight->size[2] == kH && weight->size[3] == kW)
+    *nIn = weight->size[1];
+  else if (weight->nDimension == 2 && weight->size[1] % taps == 0)
+    *nIn = weight->size[1] / taps;
+  else
+    return THTensor_(shapeError)(state, wName, weight, "4D [%s, nInputPlane, kH=%d, kW=%d] or 2D [%s, nInputPlane*%lld]",
+                                 rows, kH, kW, rows, (long long)taps);
+  return 0;
+}
+
 /* Each of the nPlane planes of `area` elements set to its bias value, or 0. */
 static void THNN_(convFillBias)(real *data, const THTensor *bias, int64_t nPlane, int64_t area)
 {
