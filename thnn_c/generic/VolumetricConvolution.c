@@ -44,6 +44,22 @@ static accreal THNN_(VolumetricConvolution_sweep)(const THNNVolGeometry *g, cons
   return sum;
 }
 
+/* Every tap of one output plane's kernel wo ([nInputPlane, kT, kH, kW],
+ * contiguous) swept in mode FORWARD or BACKWARD between the input planes
+ * of one sample, x (nPlane planes of inPlane voxels), and that output plane y.
+ * Inlined, so that each caller's sweeps are compiled for its constant mode. */
+static inline __attribute__((always_inline)) void THNN_(VolumetricConvolution_sweepKernel)(
+    const THNNVolGeometry *g, int mode, const real *wo, int64_t inPlane, real *x, real *y)
+{
+  for (int64_t c = 0; c < g->nPlane; c++)
+    for (int a = 0; a < g->k[0]; a++)
+      for (int b = 0; b < g->k[1]; b++)
+        for (int e = 0; e < g->k[2]; e++) {
+          THNNVolTap tap = THNNVol_tap(g, a, b, e);
+          THNN_(VolumetricConvolution_sweep)(g, &tap, mode, *wo++, x + c * inPlane, y);
+        }
+}
+
 /* Check every argument (params: see THTensor_(Params)) and fill the
  * geometry of one sample and nOutputPlane. */
 int THNN_(VolumetricConvolution_shapeCheck)(
@@ -86,15 +102,8 @@ int THNN_(VolumetricConvolution_updateOutput)(
         real start = bias ? THTensor_(data)(bias)[o * bias->stride[0]] : 0;
         for (int64_t i = 0; i < outPlane; i++)
           y[i] = start;
-        const real *wo = wd + o * nIn * kT * kH * kW;
-        for (int64_t c = 0; c < nIn; c++)
-          for (int a = 0; a < kT; a++)
-            for (int b = 0; b < kH; b++)
-              for (int e = 0; e < kW; e++) {
-                THNNVolTap tap = THNNVol_tap(&g, a, b, e);
-                THNN_(VolumetricConvolution_sweep)(&g, &tap, THNN_VOL_FORWARD, *wo++,
-                                                   xd + (n * nIn + c) * inPlane, y);
-              }
+        THNN_(VolumetricConvolution_sweepKernel)(&g, THNN_VOL_FORWARD, wd + o * nIn * kT * kH * kW, inPlane,
+                                                 xd + n * nIn * inPlane, y);
       }
     rc = 0;
   }
@@ -121,17 +130,9 @@ int THNN_(VolumetricConvolution_updateGradInput)(
     real *gyd = THTensor_(data)(gy), *wd = THTensor_(data)(w), *gxd = THTensor_(data)(gradInput);
     memset(gxd, 0, (size_t)THTensor_(nElement)(gradInput) * sizeof(real));
     for (int64_t n = 0; n < batch; n++)
-      for (int64_t o = 0; o < nOut; o++) {
-        const real *wo = wd + o * nIn * kT * kH * kW;
-        for (int64_t c = 0; c < nIn; c++)
-          for (int a = 0; a < kT; a++)
-            for (int b = 0; b < kH; b++)
-              for (int e = 0; e < kW; e++) {
-                THNNVolTap tap = THNNVol_tap(&g, a, b, e);
-                THNN_(VolumetricConvolution_sweep)(&g, &tap, THNN_VOL_BACKWARD, *wo++,
-                                                   gxd + (n * nIn + c) * inPlane, gyd + (n * nOut + o) * outPlane);
-              }
-      }
+      for (int64_t o = 0; o < nOut; o++)
+        THNN_(VolumetricConvolution_sweepKernel)(&g, THNN_VOL_BACKWARD, wd + o * nIn * kT * kH * kW, inPlane,
+                                                 gxd + n * nIn * inPlane, gyd + (n * nOut + o) * outPlane);
     rc = 0;
   }
   THTensor_(release)(&gTmp);
