@@ -2,6 +2,8 @@
 #define TH_GENERIC_FILE "generic/TemporalConvolution.c"
 #else
 
+#include "generic/Temporal.h"
+
 /* A sequence is a row-major [nInputFrame, nIn] matrix, so the kW frames that
  * output frame t reads are one run of K = kW * nIn numbers starting at
  * t * dW * nIn, and weight row o is the matching run of K coefficients.
@@ -16,28 +18,13 @@
 int THNN_(TemporalConvolution_shapeCheck)(THNNState *state, THTensor *input, THTensor *gradOutput,
                                                  THTensor_(Params) params, int kW, int dW, int64_t *nOutputFrame)
 {
-  THTensor *weight = params.weight, *bias = params.bias;
-  if (kW <= 0 || dW <= 0)
-    return THError(state, "kW and dW must be positive, got kW = %d, dW = %d", kW, dW);
+  THTensor *weight = params.weight;
+  TH_TRY(THNN_(Temporal_checkWindow)(state, kW, dW));
   if (weight->nDimension != 2 || weight->size[0] < 1 || weight->size[1] < 1 || weight->size[1] % kW != 0)
     return THTensor_(shapeError)(state, params.wName, weight,
                                  "2D [outputFrameSize, kW * inputFrameSize] with kW = %d", kW);
   int64_t nOut = weight->size[0], nIn = weight->size[1] / kW;
-  int nd = input->nDimension;
-  if (!((nd == 2 || nd == 3) && input->size[nd - 1] == nIn))
-    return THTensor_(shapeError)(state, "input", input,
-                                 "2D [nInputFrame, %lld] or 3D [batch, nInputFrame, %lld]",
-                                 (long long)nIn, (long long)nIn);
-  if (input->size[nd - 2] < kW)
-    return THTensor_(shapeError)(state, "input", input, "at least kW = %d frames long", kW);
-  *nOutputFrame = (input->size[nd - 2] - kW) / dW + 1;
-  if (bias)
-    TH_TRY(THTensor_(checkSizes)(state, params.bName, bias, 1, &nOut));
-  if (gradOutput) {
-    int64_t size[3] = {input->size[0], *nOutputFrame, nOut};
-    TH_TRY(THTensor_(checkSizes)(state, "gradOutput", gradOutput, nd, nd == 2 ? size + 1 : size));
-  }
-  return 0;
+  return THNN_(Temporal_checkFrames)(state, input, gradOutput, params, nIn, nOut, kW, dW, false, nOutputFrame);
 }
 
 /* Frames in the interleaved gemm groups described above. */

@@ -2,6 +2,8 @@
 #define TH_GENERIC_FILE "generic/TemporalMaxPooling.c"
 #else
 
+#include "generic/Temporal.h"
+
 /* y[t][c] = max over k < kW of x[t*dW + k][c]; indices[t][c] = that k (the
  * offset inside the window, as Torch7 stored it, 0-based).  The first
  * maximum wins; a NaN wins over any number, so it propagates.  The index
@@ -12,8 +14,7 @@
 int THNN_(TemporalMaxPooling_shapeCheck)(THNNState *state, THTensor *input, THTensor *gradOutput,
                                                 THIndexTensor *indices, int kW, int dW, int64_t *nOutputFrame)
 {
-  if (kW <= 0 || dW <= 0)
-    return THError(state, "kW and dW must be positive, got kW = %d, dW = %d", kW, dW);
+  TH_TRY(THNN_(Temporal_checkWindow)(state, kW, dW));
   int nd = input->nDimension;
   if (nd != 2 && nd != 3)
     return THTensor_(shapeError)(state, "input", input,

@@ -2,6 +2,8 @@
 #define TH_GENERIC_FILE "generic/TemporalRowConvolution.c"
 #else
 
+#include "generic/Temporal.h"
+
 /* A depth-wise convolution: feature c has its own kernel w[c][0][0 .. kW-1],
  *   y[t][c] = b[c] + sum_k w[c][0][k] x[t*dW + k][c].
  * Each feature costs kW multiply-adds per output frame, so the loops run
@@ -14,32 +16,12 @@ int THNN_(TemporalRowConvolution_shapeCheck)(THNNState *state, THTensor *input, 
                                                     THTensor_(Params) params,
                                                     int kW, int dW, bool featFirst, int64_t *nOutputFrame)
 {
-  THTensor *weight = params.weight, *bias = params.bias;
-  if (kW <= 0 || dW <= 0)
-    return THError(state, "kW and dW must be positive, got kW = %d, dW = %d", kW, dW);
+  THTensor *weight = params.weight;
+  TH_TRY(THNN_(Temporal_checkWindow)(state, kW, dW));
   if (weight->nDimension != 3 || weight->size[0] < 1 || weight->size[1] != 1 || weight->size[2] != kW)
     return THTensor_(shapeError)(state, params.wName, weight, "3D [inputFrameSize, 1, kW = %d]", kW);
   int64_t nIn = weight->size[0];
-  int nd = input->nDimension;
-  int featDim = featFirst ? nd - 2 : nd - 1, frameDim = featFirst ? nd - 1 : nd - 2;
-  if (!((nd == 2 || nd == 3) && input->size[featDim] == nIn))
-    return featFirst
-      ? THTensor_(shapeError)(state, "input", input, "2D [%lld, nInputFrame] or 3D [batch, %lld, nInputFrame] "
-                              "(featFirst)", (long long)nIn, (long long)nIn)
-      : THTensor_(shapeError)(state, "input", input, "2D [nInputFrame, %lld] or 3D [batch, nInputFrame, %lld]",
-                              (long long)nIn, (long long)nIn);
-  if (input->size[frameDim] < kW)
-    return THTensor_(shapeError)(state, "input", input, "at least kW = %d frames long", kW);
-  *nOutputFrame = (input->size[frameDim] - kW) / dW + 1;
-  if (bias)
-    TH_TRY(THTensor_(checkSizes)(state, params.bName, bias, 1, &nIn));
-  if (gradOutput) {
-    int64_t size[3];
-    for (int d = 0; d < nd; d++)
-      size[d] = d == frameDim ? *nOutputFrame : input->size[d];
-    TH_TRY(THTensor_(checkSizes)(state, "gradOutput", gradOutput, nd, size));
-  }
-  return 0;
+  return THNN_(Temporal_checkFrames)(state, input, gradOutput, params, nIn, nIn, kW, dW, featFirst, nOutputFrame);
 }
 
 int THNN_(TemporalRowConvolution_updateOutput)(THNNState *state, THTensor *input, THTensor *output,

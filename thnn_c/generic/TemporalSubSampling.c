@@ -2,6 +2,8 @@
 #define TH_GENERIC_FILE "generic/TemporalSubSampling.c"
 #else
 
+#include "generic/Temporal.h"
+
 /* Per feature c: y[t][c] = w[c] * S[t][c] + b[c] with S[t][c] the sum of
  * x[t*dW + k][c] over the window k = 0 .. kW-1.  All tensors are read
  * through contiguous copies: x[f][c] of sample s is at (s * nFrame + f) * nIn + c. */
@@ -9,27 +11,12 @@
 int THNN_(TemporalSubSampling_shapeCheck)(THNNState *state, THTensor *input, THTensor *gradOutput,
                                                  THTensor_(Params) params, int kW, int dW, int64_t *nOutputFrame)
 {
-  THTensor *weight = params.weight, *bias = params.bias;
-  if (kW <= 0 || dW <= 0)
-    return THError(state, "kW and dW must be positive, got kW = %d, dW = %d", kW, dW);
+  THTensor *weight = params.weight;
+  TH_TRY(THNN_(Temporal_checkWindow)(state, kW, dW));
   if (weight->nDimension != 1 || weight->size[0] < 1)
     return THTensor_(shapeError)(state, params.wName, weight, "1D [inputFrameSize]");
   int64_t nIn = weight->size[0];
-  int nd = input->nDimension;
-  if (!((nd == 2 || nd == 3) && input->size[nd - 1] == nIn))
-    return THTensor_(shapeError)(state, "input", input,
-                                 "2D [nInputFrame, %lld] or 3D [batch, nInputFrame, %lld]",
-                                 (long long)nIn, (long long)nIn);
-  if (input->size[nd - 2] < kW)
-    return THTensor_(shapeError)(state, "input", input, "at least kW = %d frames long", kW);
-  *nOutputFrame = (input->size[nd - 2] - kW) / dW + 1;
-  if (bias)
-    TH_TRY(THTensor_(checkSizes)(state, params.bName, bias, 1, &nIn));
-  if (gradOutput) {
-    int64_t size[3] = {input->size[0], *nOutputFrame, nIn};
-    TH_TRY(THTensor_(checkSizes)(state, "gradOutput", gradOutput, nd, nd == 2 ? size + 1 : size));
-  }
-  return 0;
+  return THNN_(Temporal_checkFrames)(state, input, gradOutput, params, nIn, nIn, kW, dW, false, nOutputFrame);
 }
 
 int THNN_(TemporalSubSampling_updateOutput)(THNNState *state, THTensor *input, THTensor *output,
