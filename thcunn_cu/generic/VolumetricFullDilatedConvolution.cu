@@ -21,8 +21,8 @@ static int THNN_(VolumetricFullDilatedConvolution_call)(
 {
   THNNVolGeometry g = {};
   int64_t nIn = 0, K = 0, area = 0;
-  TH_TRY(THNN_CPU_(VolumetricFullDilatedConvolution_shapeCheck)(state, input, gradOutput, params, kT, kW, kH, dT, dW,
-                                                                dH, padT, padW, padH,
+  TH_TRY(THNN_CPU_(VolumetricFullDilatedConvolution_shapeCheck)(state, input, gradOutput, params,
+                                                                kT, kW, kH, dT, dW, dH, padT, padW, padH,
                                                                 dilationT, dilationW, dilationH, adjT, adjW, adjH,
                                                                 &g, &nIn, &K, &area));
   int batched = input->nDimension == 5;

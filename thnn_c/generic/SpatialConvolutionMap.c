@@ -59,8 +59,7 @@ int THNN_(SpatialConvolutionMap_accGradParameters)(
   THNNMapPlanes p;
   TH_TRY(THNN_(SpatialConvolutionMap_shapeCheck)(state, input, gradOutput,
                                                  THTensor_(gradParams)(gradWeight, gradBias),
-                                                 connTable, nInputPlane, nOutputPlane, kW, kH, dW, dH,
-                                                 &p));
+                                                 connTable, nInputPlane, nOutputPlane, kW, kH, dW, dH, &p));
   return THNN_(mapAccGrad)(state, input, gradOutput, gradWeight, gradBias, connTable, nOutputPlane, &p, scale,
                          false);
 }

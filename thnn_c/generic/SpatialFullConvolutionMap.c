@@ -62,8 +62,7 @@ int THNN_(SpatialFullConvolutionMap_accGradParameters)(
   THNNMapPlanes p;
   TH_TRY(THNN_(SpatialFullConvolutionMap_shapeCheck)(state, input, gradOutput,
                                                      THTensor_(gradParams)(gradWeight, gradBias),
-                                                     connTable, nInputPlane, nOutputPlane, kW, kH, dW,
-                                                     dH, &p));
+                                                     connTable, nInputPlane, nOutputPlane, kW, kH, dW, dH, &p));
   return THNN_(mapAccGrad)(state, input, gradOutput, gradWeight, gradBias, connTable, nOutputPlane, &p, scale,
                          true);
 }
