@@ -42,6 +42,21 @@ static real THNN_(PReLU_slope)(const THTensor *weight, int64_t c)
   return THTensor_(data)(weight)[c * (weight->nDimension > 0 ? weight->stride[0] : 0)];
 }
 
+/* out = a where x > 0, else w[c] * a, over [nframe, nplane, ks] contiguous
+ * arrays (c the plane): the forward pass with a = x, the backward with
+ * a = dL/dy. */
+static void THNN_(PReLU_select)(const THTensor *weight, int64_t nframe, int64_t nplane, int64_t ks,
+                                const real *x, const real *a, real *out)
+{
+  for (int64_t f = 0; f < nframe; f++)
+    for (int64_t c = 0; c < nplane; c++) {
+      real w = THNN_(PReLU_slope)(weight, c);
+      int64_t base = (f * nplane + c) * ks;
+      for (int64_t k = base; k < base + ks; k++)
+        out[k] = x[k] > 0 ? a[k] : w * a[k];
+    }
+}
+
 int THNN_(PReLU_updateOutput)(THNNState *state, THTensor *input, THTensor *output, THTensor *weight,
                               int64_t nOutputPlane)
 {
@@ -54,14 +69,7 @@ int THNN_(PReLU_updateOutput)(THNNState *state, THTensor *input, THTensor *outpu
     return -1;
   }
   const real *in = THTensor_(data)(x);
-  real *out = THTensor_(data)(output);
-  for (int64_t f = 0; f < nframe; f++)
-    for (int64_t c = 0; c < nplane; c++) {
-      real w = THNN_(PReLU_slope)(weight, c);
-      int64_t base = (f * nplane + c) * ks;
-      for (int64_t k = base; k < base + ks; k++)
-        out[k] = in[k] > 0 ? in[k] : w * in[k];
-    }
+  THNN_(PReLU_select)(weight, nframe, nplane, ks, in, in, THTensor_(data)(output));
   THTensor_(release)(&xTmp);
   return 0;
 }
@@ -77,15 +85,8 @@ int THNN_(PReLU_updateGradInput)(THNNState *state, THTensor *input, THTensor *gr
   const THTensor *g = x ? THTensor_(contiguous)(state, gradOutput, &gTmp) : NULL;
   int rc = -1;
   if (g && THTensor_(resizeAs)(state, gradInput, input) == 0) {
-    const real *in = THTensor_(data)(x), *go = THTensor_(data)(g);
-    real *gi = THTensor_(data)(gradInput);
-    for (int64_t f = 0; f < nframe; f++)
-      for (int64_t c = 0; c < nplane; c++) {
-        real w = THNN_(PReLU_slope)(weight, c);
-        int64_t base = (f * nplane + c) * ks;
-        for (int64_t k = base; k < base + ks; k++)
-          gi[k] = in[k] > 0 ? go[k] : w * go[k];
-      }
+    THNN_(PReLU_select)(weight, nframe, nplane, ks, THTensor_(data)(x), THTensor_(data)(g),
+                        THTensor_(data)(gradInput));
     rc = 0;
   }
   THTensor_(release)(&xTmp);
