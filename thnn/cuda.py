@@ -347,20 +347,6 @@ def from_dlpack(x, device=None):
     return _dlpack.from_dlpack(device, x)
 
 
-def status_table():
-    """The README's table: every layer of THNN.h with the CUDA status of its twin."""
-    from ._thnn import ffi, lib
-    layers = []
-    for f in _header.parse(ffi.string(lib.THNN_headerText()).decode("ascii")):
-        if f.layer not in layers:
-            layers.append(f.layer)
-    twins = set(emulator().layers)
-    rows = ["| layer | CUDA twin |", "|---|---|"]
-    rows += [f"| {layer} | {'yes' if layer in twins else 'no'} |" for layer in layers]
-    rows.append(f"\n{len(twins)} of {len(layers)} layers have a CUDA twin.")
-    return "\n".join(rows)
-
-
 def __getattr__(name):
     if name in ("Cuda", "CudaDouble"):
         return getattr(default(), name)
