@@ -10,6 +10,8 @@
 - Every layer file compiles on its own (the helpers it shares with others are
   generic headers it includes), so the order of the generated list does not
   matter.
+- nn_legacy's classes are its capitalised files, one class each, and a
+  capitalised file without its class fails the import.
 - nn_legacy's Module and Criterion do not import each other.
 - Every class that runs THNN kernels names them once, in ``_kernel``.
 """
@@ -158,3 +160,32 @@ def test_kernel_names_are_declared_once(cls):
                             own))
     called = {name for name in called if f"{name}_updateOutput" in functions}
     assert called <= {cls._kernel}, f"{cls.__name__} calls the kernels of {sorted(called)} but names {cls._kernel!r}"
+
+
+def test_the_classes_are_the_capitalised_files():
+    """nn_legacy.<Name> is the class of nn_legacy/<Name>.py, for every
+    capitalised file, and the package exports no other class."""
+    files = sorted(os.path.basename(p)[:-3] for p in glob.glob(os.path.join(ROOT, "nn_legacy", "[A-Z]*.py")))
+    for name in files:
+        cls = getattr(nn, name)
+        assert isinstance(cls, type) and cls.__module__ == f"nn_legacy.{name}", f"nn_legacy.{name} is {cls!r}"
+    exported = sorted(n for n in nn.__all__ if isinstance(getattr(nn, n), type) and n != "FormatError")
+    assert exported == files
+
+
+def test_a_capitalised_file_without_its_class_fails_the_import(tmp_path):
+    import shutil
+    shutil.copytree(os.path.join(ROOT, "nn_legacy"), tmp_path / "nn_legacy",
+                    ignore=shutil.ignore_patterns("__pycache__"))
+    # a private helper may define a module class: it is not exported
+    (tmp_path / "nn_legacy" / "_helper.py").write_text("from .Module import Module\n\n\nclass Hidden(Module):\n"
+                                                       "    pass\n")
+    check = ("import nn_legacy, nn_legacy._helper; assert nn_legacy.__file__.startswith(%r); "
+             "assert 'Hidden' not in nn_legacy.__all__ and not hasattr(nn_legacy, 'Hidden')" % str(tmp_path))
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(tmp_path), ROOT])}
+    ok = subprocess.run([sys.executable, "-c", check], cwd=tmp_path, env=env, capture_output=True, text=True)
+    assert ok.returncode == 0, ok.stderr[-2000:]
+    (tmp_path / "nn_legacy" / "Helper.py").write_text("def helper():\n    return 1\n")
+    bad = subprocess.run([sys.executable, "-c", "import nn_legacy"], cwd=tmp_path, env=env, capture_output=True,
+                         text=True)
+    assert bad.returncode != 0 and "nn_legacy/Helper.py must define the class Helper" in bad.stderr, bad.stderr[-2000:]
