@@ -220,7 +220,10 @@ def main(argv=None):
     args = parse_args(argv)
     if args.layers:
         from ._catalogue import text
-        print(text())
+        try:
+            print(text(), flush=True)
+        except BrokenPipeError:   # `--layers | head`: the reader has all it wanted
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())   # no second error at exit
         return 0
     if args.distributed:
         from ._distributed_demo import main as distributed_main

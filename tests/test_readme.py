@@ -5,6 +5,7 @@ The README keeps no per-layer list: the catalogue (``python -m nn_legacy
 (``nn_legacy.onnx.support_table()``) and the twins (thnn/_layers.py) are
 derived from the code.  These tests check what the README says about them,
 and that the catalogue is complete."""
+import fcntl
 import os
 import re
 import subprocess
@@ -66,6 +67,19 @@ def test_catalogue_command_prints_it():
     assert lines[0].split() == list(_catalogue.COLUMNS)
     assert [line.split()[0] for line in lines[1:]] == [r[0] for r in _catalogue.rows()]
     assert out.rstrip("\n") == _catalogue.text()
+
+
+def test_catalogue_command_stops_quietly_when_the_reader_does():
+    """``python -m nn_legacy --layers | head``: a closed pipe is no error."""
+    read, write = os.pipe()
+    fcntl.fcntl(read, 1031, 4096)   # F_SETPIPE_SZ: the catalogue (~40 KB) must not fit, so the writer meets the close
+    proc = subprocess.Popen([sys.executable, "-m", "nn_legacy", "--layers"], cwd=ROOT, stdout=write,
+                            stderr=subprocess.PIPE)
+    os.close(write)
+    with os.fdopen(read, "rb") as out:
+        out.readline()
+    err = proc.stderr.read().decode()
+    assert proc.wait() == 0 and err == "", err
 
 
 def test_every_class_runs_on_cuda_as_the_readme_says():
