@@ -14,6 +14,23 @@ from ._backend import convert as _convert, device_kernels as _device_kernels, mo
 _ARRAYS = (np.ndarray, CudaTensor)
 _F32, _F64 = _FLOATS
 _ON_DEVICE = object()   # Module._host_dtype() of a module whose parameters are on a device
+_GENERAL = object()     # _plain_dtype(): not answerable by the fast path
+
+
+def _plain_dtype(module):
+    """The fast path of Module._dtype and Module._host_dtype for a class whose
+    parameters are all found by name: the first parameter's dtype when it and
+    its gradient are host arrays, None without parameters, and _GENERAL for
+    anything else (a list to convert, a missing gradient, a device array)."""
+    d = module.__dict__
+    for p, g in module._parameter_names:
+        param = d.get(p)
+        if param is None:
+            continue
+        if type(param) is np.ndarray and type(d.get(g)) is np.ndarray:
+            return param.dtype
+        return _GENERAL
+    return None
 
 
 class Module(Layer):
@@ -253,16 +270,9 @@ class Module(Layer):
     def _dtype(self):
         """The dtype of the first parameter, None without parameters."""
         if type(self)._plain_parameters:   # the usual case: the same answer without building the list
-            d = self.__dict__
-            for p, g in self._parameter_names:
-                param = d.get(p)
-                if param is None:
-                    continue
-                if type(param) is np.ndarray and type(d.get(g)) is np.ndarray:
-                    return param.dtype
-                break   # a list to convert, a missing gradient, a device array: as below
-            else:
-                return None
+            dtype = _plain_dtype(self)
+            if dtype is not _GENERAL:
+                return dtype
         entries = self._all_parameters()
         if not entries:
             return None
@@ -275,16 +285,9 @@ class Module(Layer):
         path: a host input to a device module goes on to the error)."""
         cls = type(self)
         if cls._plain_parameters and cls._dtype is Module._dtype:   # _dtype's fast path, knowing the place
-            d = self.__dict__
-            for p, g in self._parameter_names:
-                param = d.get(p)
-                if param is None:
-                    continue
-                if type(param) is np.ndarray and type(d.get(g)) is np.ndarray:
-                    return param.dtype
-                break
-            else:
-                return None
+            dtype = _plain_dtype(self)
+            if dtype is not _GENERAL:
+                return dtype
         expected = self._dtype()
         return _ON_DEVICE if expected is not None and isinstance(_first_parameter(self), CudaTensor) else expected
 

@@ -3,6 +3,7 @@
     python -m nn_legacy [--epochs N] [--seed S] [--float32] [--activation tanh|relu]
                         [--optimizer sgd|adam]
     mpiexec -n 2 python -m nn_legacy --distributed
+    python -m nn_legacy --layers        # the catalogue of classes (nn_legacy/_catalogue.py)
 
 It loads the digits bundled with scikit-learn (no download), checks the
 gradients of every layer, of the whole model and of the criterion against
@@ -204,6 +205,9 @@ def parse_args(argv):
     p.add_argument("--distributed", action="store_true",
                    help="train data-parallel over MPI: mpiexec -n N python -m nn_legacy --distributed "
                         "(needs the mpi extra)")
+    p.add_argument("--layers", action="store_true",
+                   help="print the catalogue of module and criterion classes (kind, THNN kernel, CUDA, ONNX "
+                        "form, summary) and exit")
     args = p.parse_args(argv)
     if args.lr is None:
         args.lr = 0.05 if args.optimizer == "sgd" else 0.001
@@ -214,6 +218,13 @@ def parse_args(argv):
 
 def main(argv=None):
     args = parse_args(argv)
+    if args.layers:
+        from ._catalogue import text
+        try:
+            print(text(), flush=True)
+        except BrokenPipeError:   # `--layers | head`: the reader has all it wanted
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())   # no second error at exit
+        return 0
     if args.distributed:
         from ._distributed_demo import main as distributed_main
         return distributed_main(args, sys.modules[__name__])

@@ -8,7 +8,10 @@ order; [OUT]/[BUFFER] arguments are None (a new array) unless the builder
 hands an array in.  Every function of THNN.h needs at least one case here,
 and one per mode where it has several (in place, evaluation, featFirst):
 test_binding.test_every_kernel_has_a_case fails naming any kernel added to
-the header without one.
+the header without one.  A plain elementwise layer (its verbs take only
+input, gradOutput, output and gradInput: Sigmoid, Square, ...) that has no
+case written here gets the default activation case (PLAIN_ELEMENTWISE), so a
+new activation of that form needs nothing here.
 
 The tags of the header say what a kernel may write; ``written(case, kw)``
 and ``read_only(case, kw)`` split the tensor arguments of a call that way.
@@ -482,13 +485,10 @@ _LAMBDA = {"lambda": 0.5}  # (a Python keyword: no lambda=0.5)
 CASES = [
     *_cases("Linear", _linear),
     # activations
-    *_cases("Sigmoid", _elementwise()),
-    *_cases("Tanh", _elementwise()),
     *_cases("Threshold", _elementwise(threshold=0.1, val=-0.5)),
     *_cases("Threshold", _elementwise(threshold=0.1, val=-0.5, inplace=True), "inplace"),
     *_cases("SoftMax", _elementwise(shape=(5, 2, 2))),
     *_cases("LogSoftMax", _elementwise(shape=(5, 2, 2))),
-    *_cases("Abs", _elementwise()),
     *_cases("ELU", _elementwise(alpha=1.0)),
     *_cases("ELU", _elementwise(alpha=1.0, inplace=True), "inplace"),
     *_cases("GatedLinear", _elementwise(dim=1)),
@@ -505,7 +505,6 @@ CASES = [
     *_cases("SoftPlus", _elementwise(beta=2.0, threshold=3.0)),
     *_cases("SoftShrink", _elementwise(**_LAMBDA)),
     *_cases("Sqrt", _elementwise(low=0.0, high=2.0, eps=0.01)),
-    *_cases("Square", _elementwise()),
     # criterions
     *_cases("MSECriterion", _criterion()),
     *_cases("AbsCriterion", _criterion()),
@@ -567,6 +566,17 @@ CASES = [
     *_cases("SpatialConvolutionMap", _connection_map(False)),
     *_cases("SpatialFullConvolutionMap", _connection_map(True)),
 ]
+
+
+def _plain_elementwise(layer):
+    return all({a.name for a in f.args} <= {"state", "input", "gradOutput", "output", "gradInput"}
+               for f in HEADER.values() if f.layer == layer)
+
+
+# the plain elementwise layers without a case above: input drawn from U(-2, 2), no scalars
+PLAIN_ELEMENTWISE = sorted({f.layer for f in HEADER.values() if _plain_elementwise(f.layer)}
+                           - {HEADER[c.function].layer for c in CASES})
+CASES += [c for layer in PLAIN_ELEMENTWISE for c in _cases(layer, _elementwise())]
 BY_ID = {c.id: c for c in CASES}
 assert len(BY_ID) == len(CASES), "two cases with one id"
 DTYPES = (np.float32, np.float64)

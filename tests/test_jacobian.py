@@ -89,6 +89,30 @@ def test_wrong_weight_gradient_fails_both_parameter_checks():
     assert jacobian.testJacobian(m, x, perturbation=STEP) < JACOBIAN_TOL  # input gradient is still right
 
 
+def test_testEachParameter_gives_the_reports_of_the_checks_one_by_one():
+    m, x = LinearHalfWeightGradient(5, 3), uniform((4, 5), 1)
+    pairs = jacobian.testEachParameter(m, x, perturbation=STEP)
+    alone = [(jacobian.testJacobianParameters(m, x, p, g, perturbation=STEP),
+              jacobian.testJacobianUpdateParameters(m, x, p, perturbation=STEP)) for p, g in zip(*m.parameters())]
+    assert len(pairs) == len(alone) == 2
+    for pair, one_by_one in zip(pairs, alone):
+        for together, single in zip(pair, one_by_one):
+            fields = ("what", "name", "max_error", "where", "analytic", "numeric")
+            assert [getattr(together, f) for f in fields] == [getattr(single, f) for f in fields]
+    (weight_grad, weight_update), (bias_grad, bias_update) = pairs
+    assert weight_grad > 0.1 and weight_update > 0.1 and bias_grad < JACOBIAN_TOL and bias_update < JACOBIAN_TOL
+
+
+def test_parameter_checks_refuse_a_parameter_they_could_not_perturb():
+    m, x = nn.Linear(4, 3), uniform((2, 4), 1)
+    m.weight = np.asfortranarray(m.weight)   # perturbing a reshaped copy would leave the module unchanged
+    for check in (lambda: jacobian.testJacobianParameters(m, x, m.weight, m.gradWeight),
+                  lambda: jacobian.testJacobianUpdateParameters(m, x, m.weight),
+                  lambda: jacobian.testEachParameter(m, x)):
+        with pytest.raises(ValueError, match="the parameter must be contiguous"):
+            check()
+
+
 def test_missing_bias_gradient_fails():
     m, x = LinearNoBiasGradient(5, 3), uniform((4, 5), 1)
     report = jacobian.testJacobianParameters(m, x, m.bias, m.gradBias, perturbation=STEP)

@@ -1,10 +1,17 @@
-"""The hand-kept lists and the project's structure, checked against the files.
+"""The lists the build derives from the files, and the project's structure.
 
-- thnn_c/init.c includes every layer file of thnn_c/generic once, and
-  thcunn_cu/init.cu every .cu file of thcunn_cu/generic once: a new layer
-  file left out of the list fails here, not as a missing symbol at load time.
+- Every generic file is a layer file (named after a layer of THNN.h; the
+  build compiles it from the generated list, thnn/_layers.py) or a helper
+  that a top-level source includes by hand, never both, never neither: a new
+  file that is neither fails here, not as a missing symbol at load time.
+- Every layer of THNN.h has a CUDA twin, and the libraries were built with
+  the twins the files say.
+- A layer file that misses a kernel of its layer stops the build, naming it.
 - Every layer file compiles on its own (the helpers it shares with others are
-  generic headers it includes), so the order of init.c does not matter.
+  generic headers it includes), so the order of the generated list does not
+  matter.
+- nn_legacy's classes are its capitalised files, one class each, and a
+  capitalised file without its class fails the import.
 - nn_legacy's Module and Criterion do not import each other.
 - Every class that runs THNN kernels names them once, in ``_kernel``.
 """
@@ -19,9 +26,14 @@ import pytest
 
 import nn_legacy as nn
 import thnn
+from thnn import _header, _layers
+
+from cuda_devices import any_device
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 INCLUDED = re.compile(r'#define TH_GENERIC_FILE "(generic/[^"]+)"')
+with open(os.path.join(ROOT, "thnn_c", "generic", "THNN.h"), encoding="ascii") as _f:
+    FUNCTIONS = _header.parse(_f.read())
 
 
 def _included(path):
@@ -29,33 +41,88 @@ def _included(path):
         return INCLUDED.findall(f.read())
 
 
-def _layer_files(folder, ext, top_level):
-    """generic/<file> of folder, less those the top-level sources include themselves."""
-    files = {f"generic/{os.path.basename(p)}" for p in glob.glob(os.path.join(ROOT, folder, "generic", f"*.{ext}"))}
-    for source in glob.glob(os.path.join(ROOT, folder, f"*.{top_level}")):
-        if os.path.basename(source) not in ("init.c", "init.cu"):
-            files -= set(_included(source))
-    return files
+@pytest.mark.parametrize("kind", [_layers.CPU, _layers.CUDA], ids=["thnn_c", "thcunn_cu"])
+def test_every_generic_file_is_a_layer_or_an_included_helper(kind):
+    folder, ext, _, _ = kind
+    files = {f"generic/{os.path.basename(p)}" for p in glob.glob(os.path.join(folder, "generic", f"*.{ext}"))}
+    layer_files = {f"generic/{name}.{ext}" for name in _layers.layer_files(FUNCTIONS, kind)}
+    helpers = [f for source in sorted(glob.glob(os.path.join(folder, f"*.{ext}")))
+               for f in _included(source) if f.endswith(f".{ext}")]
+    name = os.path.basename(folder)
+    assert len(helpers) == len(set(helpers)), f"{name}: helpers included twice: " \
+        f"{sorted({f for f in helpers if helpers.count(f) > 1})}"
+    assert not layer_files & set(helpers), (f"{name}: layer files are compiled from the generated list, "
+                                            f"not included by hand: {sorted(layer_files & set(helpers))}")
+    neither = files - layer_files - set(helpers)
+    assert not neither, (f"{name}: {sorted(neither)} are not named after a layer THNN.h declares and no "
+                         f"top-level source includes them")
+    assert set(helpers) <= files, f"{name}: included but not there: {sorted(set(helpers) - files)}"
 
 
-@pytest.mark.parametrize("init, folder, ext, top_level", [("thnn_c/init.c", "thnn_c", "c", "c"),
-                                                          ("thcunn_cu/init.cu", "thcunn_cu", "cu", "cu")])
-def test_init_includes_every_layer_file_once(init, folder, ext, top_level):
-    listed = [f for f in _included(os.path.join(ROOT, init)) if f.endswith(f".{ext}")]
-    assert len(listed) == len(set(listed)), f"{init} includes twice: {sorted({f for f in listed if listed.count(f) > 1})}"
-    files = _layer_files(folder, ext, top_level)
-    assert set(listed) == files, (f"{init} misses {sorted(files - set(listed))}, "
-                                  f"names files that are not there: {sorted(set(listed) - files)}")
+def test_every_layer_has_a_cuda_twin():
+    assert _layers.layer_files(FUNCTIONS, _layers.CUDA) == _layers.layers(FUNCTIONS), \
+        f"layers without a thcunn_cu/generic/<Layer>.cu: " \
+        f"{sorted(set(_layers.layers(FUNCTIONS)) - set(_layers.layer_files(FUNCTIONS, _layers.CUDA)))}"
+
+
+def test_the_libraries_have_the_twins_of_the_files():
+    """The twins the CUDA library binds are those the files give (a stale
+    build, or a list read wrongly, shows here)."""
+    assert any_device().layers == tuple(_layers.layer_files(FUNCTIONS, _layers.CUDA))
+    assert {f.name for f in any_device().functions} == {f.name for f in FUNCTIONS}
+
+
+def _texts(kind, edit=None):
+    folder, ext, _, _ = kind
+    texts = {}
+    for path in glob.glob(os.path.join(folder, "generic", f"*.{ext}")):
+        with open(path, encoding="ascii") as f:
+            texts[os.path.basename(path)] = f.read()
+    if edit:
+        edit(texts)
+    return texts
+
+
+@pytest.mark.parametrize("kind", [_layers.CPU, _layers.CUDA], ids=["thnn_c", "thcunn_cu"])
+def test_a_layer_file_missing_a_kernel_stops_the_build(kind):
+    ext = kind[1]
+    assert _layers.layer_files(FUNCTIONS, kind, _texts(kind)) == _layers.layer_files(FUNCTIONS, kind)
+
+    def drop(texts):   # PReLU's file without its accGradParameters
+        texts[f"PReLU.{ext}"] = texts[f"PReLU.{ext}"].replace("THNN_(PReLU_accGradParameters)",
+                                                              "THNN_(PReLU_accGradParametersGone)")
+    with pytest.raises(ValueError, match=rf"generic/PReLU\.{ext} does not define PReLU_accGradParameters"):
+        _layers.layer_files(FUNCTIONS, kind, _texts(kind, drop))
+
+
+def test_a_layer_without_its_c_file_stops_the_build():
+    with pytest.raises(ValueError, match=r"declares the layer Sqrt, but thnn_c/generic/Sqrt\.c does not exist"):
+        _layers.layer_files(FUNCTIONS, _layers.CPU, _texts(_layers.CPU, lambda texts: texts.pop("Sqrt.c")))
+    # a layer without a twin file simply has no twin
+    assert "Sqrt" not in _layers.layer_files(FUNCTIONS, _layers.CUDA,
+                                             _texts(_layers.CUDA, lambda texts: texts.pop("Sqrt.cu")))
+
+
+def test_the_generated_lists_are_sorted_and_included():
+    for kind in (_layers.CPU, _layers.CUDA):
+        names = _layers.layer_files(FUNCTIONS, kind)
+        assert names == sorted(names)
+        text = _layers.includes_text(names, kind)
+        assert [f for f in INCLUDED.findall(text)] == [f"generic/{n}.{kind[1]}" for n in names]
+    with open(os.path.join(ROOT, "thnn_c", "init.c"), encoding="ascii") as f:
+        assert '#include "THNN_layers.h"' in f.read()
+    with open(os.path.join(ROOT, "thcunn_cu", "init.cu"), encoding="ascii") as f:
+        assert '#include "THCUNN_layers.h"' in f.read()
 
 
 def test_every_layer_file_compiles_on_its_own():
-    """Each file alone (both element types), as if it came first in init.c."""
+    """Each file alone (both element types), as if it came first in the generated list."""
     compiler = sysconfig.get_config_var("CC").split()[0] if sysconfig.get_config_var("CC") else "cc"
     import scipy_openblas32
     failures = []
-    for name in sorted(_layer_files("thnn_c", "c", "c")):
+    for name in _layers.layer_files(FUNCTIONS, _layers.CPU):
         source = ('#include "THNN.h"\n#include <math.h>\n#include <string.h>\n'
-                  f'#define TH_GENERIC_FILE "{name}"\n#include "THGenerateFloatTypes.h"\n')
+                  f'#define TH_GENERIC_FILE "generic/{name}.c"\n#include "THGenerateFloatTypes.h"\n')
         result = subprocess.run([compiler, "-std=gnu11", "-fsyntax-only", "-fopenmp", "-Werror", "-Wall",
                                  "-Wno-unused-function", "-I", os.path.join(ROOT, "thnn_c"),
                                  "-I", scipy_openblas32.get_include_dir(), "-x", "c", "-"],
@@ -93,3 +160,32 @@ def test_kernel_names_are_declared_once(cls):
                             own))
     called = {name for name in called if f"{name}_updateOutput" in functions}
     assert called <= {cls._kernel}, f"{cls.__name__} calls the kernels of {sorted(called)} but names {cls._kernel!r}"
+
+
+def test_the_classes_are_the_capitalised_files():
+    """nn_legacy.<Name> is the class of nn_legacy/<Name>.py, for every
+    capitalised file, and the package exports no other class."""
+    files = sorted(os.path.basename(p)[:-3] for p in glob.glob(os.path.join(ROOT, "nn_legacy", "[A-Z]*.py")))
+    for name in files:
+        cls = getattr(nn, name)
+        assert isinstance(cls, type) and cls.__module__ == f"nn_legacy.{name}", f"nn_legacy.{name} is {cls!r}"
+    exported = sorted(n for n in nn.__all__ if isinstance(getattr(nn, n), type) and n != "FormatError")
+    assert exported == files
+
+
+def test_a_capitalised_file_without_its_class_fails_the_import(tmp_path):
+    import shutil
+    shutil.copytree(os.path.join(ROOT, "nn_legacy"), tmp_path / "nn_legacy",
+                    ignore=shutil.ignore_patterns("__pycache__"))
+    # a private helper may define a module class: it is not exported
+    (tmp_path / "nn_legacy" / "_helper.py").write_text("from .Module import Module\n\n\nclass Hidden(Module):\n"
+                                                       "    pass\n")
+    check = ("import nn_legacy, nn_legacy._helper; assert nn_legacy.__file__.startswith(%r); "
+             "assert 'Hidden' not in nn_legacy.__all__ and not hasattr(nn_legacy, 'Hidden')" % str(tmp_path))
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(tmp_path), ROOT])}
+    ok = subprocess.run([sys.executable, "-c", check], cwd=tmp_path, env=env, capture_output=True, text=True)
+    assert ok.returncode == 0, ok.stderr[-2000:]
+    (tmp_path / "nn_legacy" / "Helper.py").write_text("def helper():\n    return 1\n")
+    bad = subprocess.run([sys.executable, "-c", "import nn_legacy"], cwd=tmp_path, env=env, capture_output=True,
+                         text=True)
+    assert bad.returncode != 0 and "nn_legacy/Helper.py must define the class Helper" in bad.stderr, bad.stderr[-2000:]

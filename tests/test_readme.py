@@ -1,66 +1,117 @@
 """README.md stays true about what the library has.
 
-``python tests/test_readme.py`` prints the CUDA module table to paste."""
+The README keeps no per-layer list: the catalogue (``python -m nn_legacy
+--layers``, nn_legacy/_catalogue.py), the ONNX forms
+(``nn_legacy.onnx.support_table()``) and the twins (thnn/_layers.py) are
+derived from the code.  These tests check what the README says about them,
+and that the catalogue is complete."""
+import fcntl
 import os
 import re
+import subprocess
 import sys
 
+import nn_legacy as nn
+from nn_legacy import _catalogue
+from thnn import _header, _layers
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-if __name__ == "__main__":   # (run as a script: the package is found next to tests/)
-    sys.path.insert(0, ROOT)
-
-import nn_legacy as nn  # noqa: E402
-
 README = os.path.join(ROOT, "README.md")
 
 
-def test_layer_list_names_every_module_and_criterion():
+def _readme():
     with open(README, encoding="utf-8") as f:
-        listed = set(re.findall(r"`(\w+)`", f.read()))
-    classes = [n for n in nn.__all__ if isinstance(getattr(nn, n), type) and n != "FormatError"]
-    missing = sorted(set(classes) - listed - {"Module", "Criterion", "Container"})
-    assert not missing, f"README.md's Layers section does not name {missing}"
+        return f.read()
 
 
-def test_cuda_table_is_current():
+def _section(title):
+    text = _readme()
+    m = re.search(rf"^#+ {re.escape(title)}\n(.*?)(?=^#+ )", text, re.S | re.M)
+    assert m, f"README.md has no section {title!r}"
+    return m.group(1)
+
+
+def _classes():
+    return sorted(n for n in nn.__all__ if isinstance(getattr(nn, n), type)
+                  and issubclass(getattr(nn, n), (nn.Module, nn.Criterion)))
+
+
+def test_layers_section_names_only_classes_that_exist():
+    section = _section("Layers")
+    named = {n for n in re.findall(r"`(\w+)`", section) if n[:1].isupper()}
+    assert len(named) > 40, "the Layers section should name the families' classes"
+    missing = sorted(named - set(nn.__all__))
+    assert not missing, f"README.md's Layers section names classes nn_legacy does not have: {missing}"
+    assert "python -m nn_legacy --layers" in section
+
+
+def test_catalogue_lists_every_class_once_with_its_summary():
+    rows = _catalogue.rows()
+    names = [r[0] for r in rows]
+    assert names == sorted(set(_classes()) - {"Module", "Criterion"}), "the catalogue is not nn_legacy.__all__"
+    for name, kind, kernel, cuda, onnx, summary in rows:
+        cls = getattr(nn, name)
+        assert summary and len(summary) <= _catalogue.SUMMARY_WIDTH, f"{name}: summary {summary!r}"
+        assert kernel == (cls._kernel or "-")
+        assert kind == ("criterion" if issubclass(cls, nn.Criterion) else
+                        "container" if issubclass(cls, nn.Container) else "module"), name
+        assert cuda == ("no" if cls._cuda_unsupported else "yes"), name
+        assert onnx in (("-",) if kind == "criterion" else ("yes", "no")), name
+    assert dict((r[0], r[5]) for r in rows)["Sigmoid"].startswith("Elementwise logistic function")
+
+
+def test_catalogue_command_prints_it():
+    out = subprocess.run([sys.executable, "-m", "nn_legacy", "--layers"], cwd=ROOT, capture_output=True,
+                         text=True, check=True).stdout
+    lines = out.splitlines()
+    assert lines[0].split() == list(_catalogue.COLUMNS)
+    assert [line.split()[0] for line in lines[1:]] == [r[0] for r in _catalogue.rows()]
+    assert out.rstrip("\n") == _catalogue.text()
+
+
+def test_catalogue_command_stops_quietly_when_the_reader_does():
+    """``python -m nn_legacy --layers | head``: a closed pipe is no error."""
+    read, write = os.pipe()
+    fcntl.fcntl(read, 1031, 4096)   # F_SETPIPE_SZ: the catalogue (~40 KB) must not fit, so the writer meets the close
+    proc = subprocess.Popen([sys.executable, "-m", "nn_legacy", "--layers"], cwd=ROOT, stdout=write,
+                            stderr=subprocess.PIPE)
+    os.close(write)
+    with os.fdopen(read, "rb") as out:
+        out.readline()
+    err = proc.stderr.read().decode()
+    assert proc.wait() == 0 and err == "", err
+
+
+def test_every_class_runs_on_cuda_as_the_readme_says():
+    """"Every module and criterion class runs on the device": no class says
+    it cannot (``_cuda_unsupported``)."""
+    claim = "Every module and criterion class runs on the device"
+    assert claim in " ".join(_section("Modules on the device").split())
+    cannot = [n for n in _classes() if getattr(nn, n)._cuda_unsupported]
+    assert not cannot, f"README.md says every class runs on the device, but {cannot} cannot: say which do not"
+
+
+def test_every_layer_has_a_twin_as_the_readme_says():
+    assert "Every layer of `thnn_c/generic/THNN.h` has a twin" in " ".join(_section("The kernel twins").split())
+    with open(os.path.join(ROOT, "thnn_c", "generic", "THNN.h"), encoding="ascii") as f:
+        functions = _header.parse(f.read())
     import thnn.cuda
-    with open(README, encoding="utf-8") as f:
-        text = f.read()
-    m = re.search(r"<!-- cuda-table-begin -->\n(.*?)\n<!-- cuda-table-end -->", text, re.S)
-    assert m, "README.md has no CUDA table between <!-- cuda-table-begin --> and <!-- cuda-table-end -->"
-    assert m.group(1) == thnn.cuda.status_table(), (
-        "README.md's CUDA table is out of date: paste the output of "
-        "python -c 'import thnn.cuda; print(thnn.cuda.status_table())'")
+    assert list(thnn.cuda.default().layers) == _layers.layers(functions)
 
 
-def cuda_modules_table():
-    """README's table of the module classes on a CUDA device, from the code:
-    every concrete class and its ``_cuda_unsupported`` (tests/test_cuda_modules.py
-    runs each class on the device against the host)."""
-    classes = sorted((n, getattr(nn, n)) for n in nn.__all__
-                     if isinstance(getattr(nn, n), type) and issubclass(getattr(nn, n), (nn.Module, nn.Criterion))
-                     and n not in ("Module", "Criterion", "Container"))
-    cells = [(f"`{n}`", "yes" if not cls._cuda_unsupported else f"no: {cls._cuda_unsupported}") for n, cls in classes]
-    per_row = 4
-    rows = ["| " + " | ".join(["module | CUDA"] * per_row) + " |", "|" + "---|" * (2 * per_row)]
-    for i in range(0, len(cells), per_row):
-        chunk = cells[i:i + per_row] + [("", "")] * (per_row - len(cells[i:i + per_row]))
-        rows.append("| " + " | ".join(f"{a} | {b}" for a, b in chunk) + " |")
-    unsupported = [n for n, cls in classes if cls._cuda_unsupported]
-    rows.append(f"\n{len(classes) - len(unsupported)} of {len(classes)} module and criterion classes run on a "
-                f"CUDA device" + (f"; {', '.join(unsupported)} cannot (the reason is in the table)."
-                                  if unsupported else "."))
-    return "\n".join(rows)
+def test_readme_quotes_no_count_of_layers():
+    """Counts of classes, layers or kernels would need a hand edit per layer:
+    the README quotes none (the catalogue counts nothing it does not list)."""
+    text = _readme()
+    counts = re.findall(r"\b\d+ (?:of \d+ )?(?:module|criterion|layer|kernel|function|class)\w*\b", text)
+    counts += re.findall(r"^(?:Containers|Modules|Criterions|Recurrent modules) \(\d+", text, re.M)
+    assert not counts, f"README.md quotes counts that a new layer would make false: {counts}"
 
 
-def test_cuda_modules_table_is_current():
-    with open(README, encoding="utf-8") as f:
-        text = f.read()
-    m = re.search(r"<!-- cuda-modules-begin -->\n(.*?)\n<!-- cuda-modules-end -->", text, re.S)
-    assert m, "README.md has no module table between <!-- cuda-modules-begin --> and <!-- cuda-modules-end -->"
-    assert m.group(1) == cuda_modules_table(), (
-        "README.md's CUDA module table is out of date: paste the output of python tests/test_readme.py")
-
-
-if __name__ == "__main__":
-    print(cuda_modules_table())
+def test_adding_a_layer_says_the_five_places():
+    section = " ".join(_section("Adding a layer").split())
+    for place in ("thnn_c/generic/<Layer>.c", "thnn_c/generic/THNN.h", "thcunn_cu/generic/<Layer>.cu",
+                  "nn_legacy/<Layer>.py", "tests/module_table.py"):
+        assert place in section, f"README.md's Adding a layer does not name {place}"
+    for hand_list in ("THCUNN.h", "one include line", "one import line"):
+        assert hand_list not in section, f"README.md's Adding a layer still asks for {hand_list!r}"

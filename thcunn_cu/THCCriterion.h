@@ -1,6 +1,6 @@
 /* THCCriterion.h: what the criterion twins share beyond THC.h, for any real
  * type (generic/THCCriterion.cu has the per-type part).  Included once, by
- * init.cu's criterions section.
+ * init.cu, before the twins.
  *
  * Bad values (a class target out of range, an input that is no probability)
  * are looked for on the device by THCFindFirst, before a kernel indexes with

@@ -1,7 +1,9 @@
 """cffi (API mode) build of the C kernels in thnn_c/, run by setup.py.
 
 The cdef is parsed from the headers (thnn/_header.py); the header text is
-also compiled in, for the binding to read at run time."""
+also compiled in, for the binding to read at run time.  The list of layer
+files thnn_c/init.c compiles is written from the files first
+(build/generated/THNN_layers.h, thnn/_layers.py)."""
 import glob
 import json
 import os
@@ -15,6 +17,7 @@ ROOT = os.path.dirname(HERE)
 SRC = os.path.join(ROOT, "thnn_c")
 sys.path.insert(0, HERE)
 import _header  # noqa: E402  (a plain module next to this file; the package is not built yet)
+import _layers  # noqa: E402
 
 
 def _read(*parts):
@@ -28,7 +31,8 @@ def _c_string(text):
 
 
 thnn_h = _read("generic", "THNN.h")
-_header.parse(thnn_h)  # fail the build early on a malformed declaration
+# fails the build early on a malformed declaration, or a layer file that misses a kernel
+_layers.write(_layers.CPU, _header.parse(thnn_h))
 
 ffibuilder = cffi.FFI()
 ffibuilder.cdef(_header.cdef(_read("THGeneral.h"), _read("generic", "THTensor.h"), thnn_h)
@@ -57,8 +61,10 @@ ffibuilder.set_source(
     + _header.trampolines(thnn_h),
     sources=sorted(os.path.relpath(p, ROOT) for p in glob.glob(os.path.join(SRC, "*.c"))),
     # the generic files are #included, so name them: an edit to one must rebuild
-    depends=sorted(os.path.relpath(p, ROOT) for p in glob.glob(os.path.join(SRC, "**", "*.[ch]"), recursive=True)),
-    include_dirs=[SRC, scipy_openblas32.get_include_dir()],
+    # (and the generated list: a layer file removed must rebuild too)
+    depends=sorted(os.path.relpath(p, ROOT) for p in glob.glob(os.path.join(SRC, "**", "*.[ch]"), recursive=True)
+                   + [os.path.join(_layers.GENERATED, _layers.CPU[3])]),
+    include_dirs=[SRC, _layers.GENERATED, scipy_openblas32.get_include_dir()],
     library_dirs=[blas_lib],
     libraries=[scipy_openblas32.get_library(), "m"],
     runtime_library_dirs=["$ORIGIN/../scipy_openblas32/lib", blas_lib],

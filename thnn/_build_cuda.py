@@ -12,7 +12,12 @@ Two extensions from the same sources:
 
 Both contain the CPU library too (thnn_c/*.c): a CUDA tensor is thnn_c's
 tensor struct with device memory, and the twins call the CPU layers' shape
-checks, so both sides refuse the same shapes with the same messages."""
+checks, so both sides refuse the same shapes with the same messages.
+
+Which layers have a twin is which thcunn_cu/generic/<Layer>.cu files exist:
+the build writes their list (build/generated/THCUNN_layers.h, which init.cu
+includes, and THNN_layers.h for the CPU side; thnn/_layers.py) and compiles
+its text in, for the binding to read."""
 import glob
 import json
 import os
@@ -29,6 +34,7 @@ SRC = os.path.join(ROOT, "thnn_c")
 CUSRC = os.path.join(ROOT, "thcunn_cu")
 sys.path.insert(0, HERE)
 import _header  # noqa: E402
+import _layers  # noqa: E402
 
 NVCC_ARCHS = ["-gencode=arch=compute_80,code=sm_80", "-gencode=arch=compute_90,code=sm_90",
               "-gencode=arch=compute_90,code=compute_90"]
@@ -44,16 +50,18 @@ def _rel(paths):
 
 
 thnn_h = _read(os.path.join(SRC, "generic", "THNN.h"))
-thcunn_h = _read(os.path.join(CUSRC, "THCUNN.h"))
+_functions = _header.parse(thnn_h)
+_layers.write(_layers.CPU, _functions)         # the twins' libraries hold the CPU kernels too
+layers_h = _layers.write(_layers.CUDA, _functions)
 math_h = _read(os.path.join(CUSRC, "generic", "THCTensorMath.h"))
 _header.parse(math_h, _header.MATH_PREFIX, _header.MATH_SOURCE)  # fail early on a malformed declaration
 CDEF = _header.cuda_cdef(_read(os.path.join(SRC, "THGeneral.h")), _read(os.path.join(SRC, "generic", "THTensor.h")),
-                         _read(os.path.join(CUSRC, "generic", "THCTensor.h")), thnn_h, thcunn_h,
+                         _read(os.path.join(CUSRC, "generic", "THCTensor.h")), thnn_h, layers_h,
                          _read(os.path.join(CUSRC, "THCTensorMath.h")), math_h)
 # the headers the binding reads at run time, compiled into the library
 HEADER_TEXTS = (
     f"static const char THNN_HEADER_TEXT[] = {json.dumps(thnn_h)};\n"
-    f"static const char THCUNN_LAYERS_TEXT[] = {json.dumps(thcunn_h)};\n"
+    f"static const char THCUNN_LAYERS_TEXT[] = {json.dumps(layers_h)};\n"
     f"static const char THC_MATH_TEXT[] = {json.dumps(math_h)};\n"
 )
 MODULE_SOURCE = (
@@ -65,8 +73,9 @@ MODULE_SOURCE = (
 CU_FILES = ["THCGeneral.cu", "THCSelfTest.cu", "init.cu"]   # the CUDA translation unit, in this order
 CPU_SOURCES = _rel(glob.glob(os.path.join(SRC, "*.c")))
 DEPENDS = _rel(glob.glob(os.path.join(SRC, "**", "*.[ch]"), recursive=True)
-               + glob.glob(os.path.join(CUSRC, "**", "*.*"), recursive=True))
-BLAS = dict(include_dirs=[SRC, CUSRC, scipy_openblas32.get_include_dir()],
+               + glob.glob(os.path.join(CUSRC, "**", "*.*"), recursive=True)
+               + [os.path.join(_layers.GENERATED, kind[3]) for kind in (_layers.CPU, _layers.CUDA)])
+BLAS = dict(include_dirs=[SRC, CUSRC, _layers.GENERATED, scipy_openblas32.get_include_dir()],
             library_dirs=[scipy_openblas32.get_lib_dir()],
             runtime_library_dirs=["$ORIGIN/../scipy_openblas32/lib", scipy_openblas32.get_lib_dir()])
 
@@ -144,7 +153,7 @@ def nvcc_compile(toolchain, output):
         f.write("".join(f'#include "{name}"\n' for name in CU_FILES))
     # (--threads 0: the three targets of NVCC_ARCHS compile side by side)
     command = [nvcc, "-c", "-std=c++17", "-O3", "--threads", "0", "-Xcompiler", "-fPIC", "-Werror", "all-warnings",
-               *NVCC_ARCHS, "-I", CUSRC, "-I", SRC, "-I", cuda_inc, "-I", cublas_inc,
+               *NVCC_ARCHS, "-I", CUSRC, "-I", SRC, "-I", _layers.GENERATED, "-I", cuda_inc, "-I", cublas_inc,
                "-I", scipy_openblas32.get_include_dir(), "-o", output, unit]
     print(" ".join(command))
     subprocess.run(command, check=True)

@@ -152,19 +152,21 @@ def _expand_device(text, real_name, ctype):
     return _expand(text, real_name, ctype)
 
 
-def twin_layers(thcunn_h):
-    """The layers that have a CUDA twin: the THC_LAYER(Name) lines of thcunn_cu/THCUNN.h."""
-    return re.findall(r"^THC_LAYER\((\w+)\)\s*$", thcunn_h, re.M)
+def twin_layers(layers_text):
+    """The layers that have a CUDA twin, from the text of the generated
+    build/generated/THCUNN_layers.h (thnn/_layers.py): one
+    ``#define TH_GENERIC_FILE "generic/<Layer>.cu"`` line per twin."""
+    return re.findall(r'^#define TH_GENERIC_FILE "generic/(\w+)\.cu"\s*$', layers_text, re.M)
 
 
-def twin_functions(thnn_h, thcunn_h):
-    """The functions of THNN.h whose layer THCUNN.h lists, in THNN.h's order.
-    A listed layer that THNN.h does not have is an error."""
+def twin_functions(thnn_h, layers_text):
+    """The functions of THNN.h whose layer has a twin, in THNN.h's order.
+    A twin of a layer that THNN.h does not have is an error."""
     functions = parse(thnn_h)
-    layers = twin_layers(thcunn_h)
+    layers = twin_layers(layers_text)
     unknown = sorted(set(layers) - {f.layer for f in functions})
     if unknown:
-        raise ValueError(f"THCUNN.h lists layers that THNN.h does not declare: {unknown}")
+        raise ValueError(f"twins of layers that THNN.h does not declare: {unknown}")
     return [f for f in functions if f.layer in set(layers)]
 
 
@@ -177,12 +179,12 @@ int THCSelfTest_badLaunch(THNNState *state);
 """
 
 
-def cuda_cdef(general_h, tensor_h, thc_tensor_h, thnn_h, thcunn_h, math_ops_h, math_h):
+def cuda_cdef(general_h, tensor_h, thc_tensor_h, thnn_h, layers_text, math_ops_h, math_h):
     """The cffi cdef of the CUDA library: the same TH structs, the device
     helpers and the device tensor math (math_ops_h: THCTensorMath.h's
     operation codes, math_h: generic/THCTensorMath.h) for Float, Double and
     Long, and the twins THNN_Cuda<name> (float) and THNN_CudaDouble<name>
-    (double) of the layers THCUNN.h lists."""
+    (double) of the layers that have one (layers_text: see twin_layers)."""
     constants = dict(re.findall(r"#define\s+(TH_MAX_DIM|TH_ERROR_SIZE)\s+(\d+)", general_h))
     parts = [_cdef_section(general_h)]
     for real_name, ctype in (("Float", "float"), ("Double", "double"), ("Long", "int64_t")):
@@ -191,7 +193,7 @@ def cuda_cdef(general_h, tensor_h, thc_tensor_h, thnn_h, thcunn_h, math_ops_h, m
     parts.append(_cdef_section(math_ops_h))
     for real_name, ctype in (("Float", "float"), ("Double", "double"), ("Long", "int64_t")):
         parts.append(_expand_device(_cdef_section(math_h), real_name, ctype))
-    names = {f.name for f in twin_functions(thnn_h, thcunn_h)}
+    names = {f.name for f in twin_functions(thnn_h, layers_text)}
     prototypes = "\n".join(m.group(0) for m in _FUNCTION.finditer(_strip_comments(thnn_h))
                            if m.group(1) in names)
     for prefix, (real_name, ctype) in CUDA_TYPES.items():

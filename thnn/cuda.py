@@ -49,9 +49,10 @@ class Device:
         self.name = name
         self.ffi, self.lib = module.ffi, module.lib
         thnn_h = self.ffi.string(self.lib.THNN_headerText()).decode("ascii")
-        thcunn_h = self.ffi.string(self.lib.THCUNN_layersText()).decode("ascii")
-        self.functions = _header.twin_functions(thnn_h, thcunn_h)
-        self.layers = tuple(_header.twin_layers(thcunn_h))
+        # the generated list of twins the library was built with (thnn/_layers.py)
+        layers_text = self.ffi.string(self.lib.THCUNN_layersText()).decode("ascii")
+        self.functions = _header.twin_functions(thnn_h, layers_text)
+        self.layers = tuple(_header.twin_layers(layers_text))
         self.Cuda = CudaBackend(self, "Float")
         self.CudaDouble = CudaBackend(self, "Double")
         math_h = self.ffi.string(self.lib.THCTensorMath_headerText()).decode("ascii")
@@ -264,7 +265,7 @@ class CudaBackend:
             setattr(self, f.name, CudaKernel(device, f, real))
 
     def __getattr__(self, name):   # only reached for a kernel that is not there
-        raise AttributeError(f"{name} has no CUDA twin (thcunn_cu/THCUNN.h lists the layers that have one)")
+        raise AttributeError(f"{name} has no CUDA twin (a layer has one when thcunn_cu/generic/<Layer>.cu exists)")
 
     def __repr__(self):
         return f"<thnn CUDA backend {'Cuda' if self.real == 'Float' else 'CudaDouble'} on {self.device.name!r}>"
@@ -344,20 +345,6 @@ def from_dlpack(x, device=None):
         kind = int(x.__dlpack_device__()[0]) if hasattr(x, "__dlpack_device__") else _dlpack.K_DL_CUDA
         device = emulator() if kind == _dlpack.K_DL_CPU else gpu()
     return _dlpack.from_dlpack(device, x)
-
-
-def status_table():
-    """The README's table: every layer of THNN.h with the CUDA status of its twin."""
-    from ._thnn import ffi, lib
-    layers = []
-    for f in _header.parse(ffi.string(lib.THNN_headerText()).decode("ascii")):
-        if f.layer not in layers:
-            layers.append(f.layer)
-    twins = set(emulator().layers)
-    rows = ["| layer | CUDA twin |", "|---|---|"]
-    rows += [f"| {layer} | {'yes' if layer in twins else 'no'} |" for layer in layers]
-    rows.append(f"\n{len(twins)} of {len(layers)} layers have a CUDA twin.")
-    return "\n".join(rows)
 
 
 def __getattr__(name):
