@@ -43,10 +43,35 @@ def lstm_peephole(xs, w, h0, c0, cell2gate=True):
     return np.stack(out)
 
 
+def lstm(W_ih, W_hh, b_ih, xs, h0=None, c0=None):
+    """The textbook LSTM without peepholes, as torch.nn.LSTM defines it
+    (weights with rows i, f, g, o; one bias) over xs [T, N, D], in numpy:
+    the output [T, N, H].  The same arguments as torch_lstm, for the tests
+    that must run on a machine without torch."""
+    H = W_hh.shape[1]
+    shape = xs.shape[1:-1] + (H,)
+    h = np.zeros(shape) if h0 is None else h0
+    c = np.zeros(shape) if c0 is None else c0
+    out = []
+    for x in xs:
+        a = x @ W_ih.T + h @ W_hh.T + b_ih
+        i, f, o = sigmoid(a[..., :H]), sigmoid(a[..., H:2 * H]), sigmoid(a[..., 3 * H:])
+        c = f * c + i * np.tanh(a[..., 2 * H:3 * H])
+        h = o * np.tanh(c)
+        out.append(h)
+    return np.stack(out)
+
+
+def _torch():
+    """torch, or the test skipped (torch is an optional reference)."""
+    import pytest
+    return pytest.importorskip("torch")
+
+
 def torch_lstm(W_ih, W_hh, b_ih, xs, h0=None, c0=None):
     """torch.nn.LSTM (one layer) with these weights (rows i, f, g, o) over xs
     [T, N, D]: (output [T, N, H], the module, the input tensor) for backward."""
-    import torch
+    torch = _torch()
     H = W_hh.shape[1]
     m = torch.nn.LSTM(W_ih.shape[1], H).double()
     with torch.no_grad():
@@ -75,7 +100,7 @@ def seq_to_torch_rows(H):
 def autograd(formula, arrays, gs):
     """Gradients of sum(formula(*tensors) * gs) w.r.t. each array, by torch
     autograd (float64): the formulas above written with torch ops."""
-    import torch
+    torch = _torch()
     ts = [torch.tensor(a, requires_grad=True) for a in arrays]
     y = formula(torch, *ts)
     (y * torch.from_numpy(gs)).sum().backward()
