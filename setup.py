@@ -4,7 +4,9 @@ thnn._thcunn_emu (the CUDA twins on the CPU emulation) and, when nvcc and
 cuBLAS are found, thnn._thcunn (the twins for a real GPU).  THNN_CUDA=0
 skips the nvcc build; THNN_EMULATOR=0 skips the emulator (a GPU machine's
 build, tools/gpu_check.sh: thnn.cuda.emulator() then says it was skipped).
-`build_ext -j N` builds the extensions side by side."""
+thnn/_build_ext.py compiles every file side by side (THNN_BUILD_JOBS, or
+`build_ext -j N`) and keeps the objects in build/objects/, so that a second
+install compiles only what changed."""
 import os
 import sys
 
@@ -13,6 +15,7 @@ from setuptools import Extension, setup
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "thnn"))
 import _build_cuda  # noqa: E402
+import _build_ext  # noqa: E402
 
 modules = ["thnn/_build.py:ffibuilder"]
 if os.environ.get("THNN_EMULATOR", "1") == "0":
@@ -30,4 +33,4 @@ call = Extension("thnn._call", ["thnn/_call.c", "thnn/_guard.c"], include_dirs=[
                  extra_compile_args=["-std=gnu11", "-O2", "-Wall", "-Wextra", "-Wno-unused-parameter"]
                  + os.environ.get("THNN_CFLAGS", "").split(),
                  extra_link_args=os.environ.get("THNN_LDFLAGS", "").split())
-setup(cffi_modules=modules, ext_modules=[call])
+setup(cffi_modules=modules, ext_modules=[call], cmdclass={"build_ext": _build_ext.build_ext})

@@ -34,7 +34,10 @@
 #include <string.h>
 #include <functional>
 
-#define __global__
+/* static: a kernel is launched from the unit that defines it, and the helpers
+ * that define kernels are compiled into every part of the twins (the build
+ * compiles the layers as several units, thnn/_layers.py) */
+#define __global__ static
 #define __device__
 #define __host__
 #define __shared__ static

@@ -10,16 +10,24 @@
  * prototype, and what twins share is a helper here. */
 #include "THC.h"
 
+/* The emulator's build compiles this file as several units: one with the
+ * device tensor, cuBLAS and tensor math and no twin (THCUNN_BASE_ONLY), and
+ * parts of the twins (build/generated/THCUNN_part<k>.cpp, each naming its
+ * list in THCUNN_LAYERS), which leave those out.  nvcc compiles it whole. */
+#ifndef THCUNN_LAYERS
 #define TH_GENERIC_FILE "generic/THCTensor.cu"
 #include "THCGenerateAllTypes.h"
 
 #define TH_GENERIC_FILE "generic/THCBlas.cu"
 #include "THCGenerateFloatTypes.h"
+#endif
 
 /* the device tensor math: what the modules of the shared array interface run */
 #include "THCTensorMath.cuh"
+#ifndef THCUNN_LAYERS
 #define TH_GENERIC_FILE "generic/THCTensorMath.cu"
 #include "THCGenerateAllTypes.h"
+#endif
 
 /* the elementwise driver of the activation twins */
 #define TH_GENERIC_FILE "generic/Activation.cu"
@@ -42,5 +50,13 @@
 #define TH_GENERIC_FILE "generic/Resampling.cu"
 #include "THCGenerateFloatTypes.h"
 
+/* what the connection-table twins share */
+#define TH_GENERIC_FILE "generic/ConnectionMap.cu"
+#include "THCGenerateFloatTypes.h"
+
 /* the twins */
+#if defined(THCUNN_LAYERS)
+#include THCUNN_LAYERS
+#elif !defined(THCUNN_BASE_ONLY)
 #include "THCUNN_layers.h"
+#endif

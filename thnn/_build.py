@@ -39,7 +39,7 @@ ffibuilder.cdef(_header.cdef(_read("THGeneral.h"), _read("generic", "THTensor.h"
                + "\nuintptr_t THNN_trampoline(int k);\n")
 
 blas_lib = scipy_openblas32.get_lib_dir()
-extra_compile_args = ["-std=gnu11", "-O3", "-Wall", "-Wextra", "-Wno-unused-parameter"]
+extra_compile_args = ["-O3", "-Wall", "-Wextra", "-Wno-unused-parameter"]
 extra_link_args = []
 # One OpenMP pool runs the elementwise loops and the matrix products (see
 # thnn_c/THBlas.c).  THNN_OPENMP=0 builds without it: serial loops, and
@@ -59,7 +59,8 @@ ffibuilder.set_source(
     "const char *THNN_headerText(void) { return THNN_HEADER_TEXT; }\n"
     # one call signature for every kernel, for the binding's C caller (thnn/_call.c)
     + _header.trampolines(thnn_h),
-    sources=sorted(os.path.relpath(p, ROOT) for p in glob.glob(os.path.join(SRC, "*.c"))),
+    # the layers in parts compiled side by side (thnn/_layers.py), in place of init.c
+    sources=_layers.cpu_sources(_header.parse(thnn_h)),
     # the generic files are #included, so name them: an edit to one must rebuild
     # (and the generated list: a layer file removed must rebuild too)
     depends=sorted(os.path.relpath(p, ROOT) for p in glob.glob(os.path.join(SRC, "**", "*.[ch]"), recursive=True)

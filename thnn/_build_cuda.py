@@ -71,7 +71,8 @@ MODULE_SOURCE = (
     'extern "C" const char *THCTensorMath_headerText(void) { return THC_MATH_TEXT; }\n'
 )
 CU_FILES = ["THCGeneral.cu", "THCSelfTest.cu", "init.cu"]   # the CUDA translation unit, in this order
-CPU_SOURCES = _rel(glob.glob(os.path.join(SRC, "*.c")))
+CPU_SOURCES = _layers.cpu_sources(_functions)
+CUDA_PARTS = _layers.write_parts(_layers.CUDA, _functions)   # the emulator's twins, side by side
 DEPENDS = _rel(glob.glob(os.path.join(SRC, "**", "*.[ch]"), recursive=True)
                + glob.glob(os.path.join(CUSRC, "**", "*.*"), recursive=True)
                + [os.path.join(_layers.GENERATED, kind[3]) for kind in (_layers.CPU, _layers.CUDA)])
@@ -99,9 +100,10 @@ def emulation_builder():
     compile_args, link_args = _flags()
     ffi.set_source(
         "thnn._thcunn_emu",
-        MODULE_SOURCE + "".join(f'#include "{f}"\n' for f in CU_FILES),
+        # the twins are in the parts; this unit has the rest of init.cu
+        "#define THCUNN_BASE_ONLY\n" + MODULE_SOURCE + "".join(f'#include "{f}"\n' for f in CU_FILES),
         source_extension=".cpp",
-        sources=CPU_SOURCES + _rel([os.path.join(CUSRC, "THCEmu.cpp")]),
+        sources=CPU_SOURCES + _rel([os.path.join(CUSRC, "THCEmu.cpp")]) + CUDA_PARTS,
         depends=DEPENDS,
         libraries=[scipy_openblas32.get_library(), "m"],
         extra_compile_args=compile_args,

@@ -23,7 +23,9 @@ Every other generic file is a helper, not a layer: ``thnn_c/generic/THBlas.c``,
 same names; the CUDA helpers (the tensor, cuBLAS and tensor-math files, the
 drivers several twins share) are included by hand at the top of
 ``thcunn_cu/init.cu``, before the twins.  tests/test_layout.py checks that
-every generic file is one or the other.
+every generic file is one or the other.  A layer's file relies on helpers
+only, never on another layer's file: the build compiles the layers in parts
+(``PARTS``, below), each part a translation unit of its own.
 
 The build (thnn/_build.py, thnn/_build_cuda.py) writes the include lines of
 the layer files, in name order, to ``build/generated/THNN_layers.h`` (which
@@ -93,23 +95,77 @@ def includes_text(names, kind):
     return "\n".join(lines) + "\n"
 
 
-def write(kind, functions, directory=GENERATED):
-    """Writes kind's generated header under directory (only when its text
-    changed, so an unchanged list rebuilds nothing) and returns its text."""
-    text = includes_text(layer_files(functions, kind), kind)
-    path = os.path.join(directory, kind[3])
+def _write_text(path, text):
+    """Writes text to path only when it changed (so an unchanged list
+    rebuilds nothing), atomically."""
     try:
         with open(path, encoding="ascii") as f:
             if f.read() == text:
-                return text
+                return
     except FileNotFoundError:
         pass
-    os.makedirs(directory, exist_ok=True)
+    os.makedirs(os.path.dirname(path), exist_ok=True)
     tmp = f"{path}.{os.getpid()}.tmp"
     with open(tmp, "w", encoding="ascii") as f:
         f.write(text)
     os.replace(tmp, path)   # a build running beside this one reads the old text or the new, never half
+
+
+def write(kind, functions, directory=GENERATED):
+    """Writes kind's generated header under directory and returns its text."""
+    text = includes_text(layer_files(functions, kind), kind)
+    _write_text(os.path.join(directory, kind[3]), text)
     return text
+
+
+# The layer files are compiled as PARTS translation units, so that a build
+# on several cores compiles them side by side (thnn/_build_ext.py); one unit
+# of every layer took most of a build's time on one core.  Each part is a
+# unit of its own that includes thnn_c/init.c (thcunn_cu/init.cu) with the
+# list of its layers: what the layers share are static helpers in headers
+# and templates, so every part compiles and links on its own.
+PARTS = 4
+# kind: (the macro init.c / init.cu read the list's name from, the unit's name, its extension)
+_UNIT = {CPU[3]: ("THNN_LAYERS", "THNN_part", "c"), CUDA[3]: ("THCUNN_LAYERS", "THCUNN_part", "cpp")}
+
+
+def cpu_sources(functions):
+    """The CPU library's C files, relative to the repository: the top-level
+    files of thnn_c/ with the parts of the layer files in place of init.c."""
+    tops = sorted(os.path.relpath(p, ROOT) for p in glob.glob(os.path.join(SRC, "*.c")))
+    return [p for p in tops if os.path.basename(p) != "init.c"] + write_parts(CPU, functions)
+
+
+def split(names, sizes, count=PARTS):
+    """names in count groups of about equal total size (sizes: name -> size),
+    each in name order; the largest go first, each to the lightest group."""
+    groups = [[] for _ in range(min(count, len(names)))]
+    load = [0] * len(groups)
+    for name in sorted(names, key=lambda n: (-sizes[n], n)):
+        k = load.index(min(load))
+        groups[k].append(name)
+        load[k] += sizes[name]
+    return [sorted(g) for g in groups]
+
+
+def write_parts(kind, functions, directory=GENERATED, count=PARTS):
+    """Writes the parts of kind's layer files (their lists and their units)
+    under directory; returns the units' paths, relative to the repository."""
+    folder, ext, _, header = kind
+    names = layer_files(functions, kind)
+    sizes = {n: os.path.getsize(os.path.join(folder, "generic", f"{n}.{ext}")) for n in names}
+    macro, unit, unit_ext = _UNIT[header]
+    stem = header[:-len(".h")]
+    units = []
+    for k, group in enumerate(split(names, sizes, count)):
+        _write_text(os.path.join(directory, f"{stem}_part{k}.h"), includes_text(group, kind))
+        path = os.path.join(directory, f"{unit}{k}.{unit_ext}")
+        _write_text(path, f"/* {unit}{k}.{unit_ext}: written by the build (thnn/_layers.py); do not edit.\n"
+                          f" * Part {k} of the layer files, one translation unit. */\n"
+                          f'#define {macro} "{stem}_part{k}.h"\n'
+                          f'#include "init.{ext}"\n')
+        units.append(os.path.relpath(path, ROOT))
+    return units
 
 
 if __name__ == "__main__":

@@ -12,4 +12,10 @@
 #include <math.h>
 #include <string.h>
 
+/* the build compiles the layers as parts, each naming its list in THNN_LAYERS
+ * (build/generated/THNN_part<k>.c); without it, every layer in one unit */
+#ifdef THNN_LAYERS
+#include THNN_LAYERS
+#else
 #include "THNN_layers.h"
+#endif

@@ -7,7 +7,7 @@
 #else
 
 /* acc[0] += the sum of v over the block; every thread of the block calls it. */
-__device__ void THNN_(Criterion_blockAdd)(accreal v, accreal *acc)
+static __device__ void THNN_(Criterion_blockAdd)(accreal v, accreal *acc)
 {
   __shared__ accreal scratch[THC_NUM_THREADS];
   accreal sum = THCBlockReduce(v, scratch, THCSum());
@@ -113,7 +113,7 @@ struct THNN_(NLL_layout) {
 };
 
 /* The weight of class c: 0 when ignored. */
-__device__ real THNN_(NLL_weight)(const real *weights, int64_t wStride, int64_t c, int64_t ignore_index)
+static __device__ real THNN_(NLL_weight)(const real *weights, int64_t wStride, int64_t c, int64_t ignore_index)
 {
   return c == ignore_index ? 0 : weights ? weights[c * wStride] : 1;
 }

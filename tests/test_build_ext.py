@@ -1,0 +1,140 @@
+"""The build's side-by-side compile and object cache (thnn/_build_ext.py) and
+the parts of the layer files (thnn/_layers.py): a cached object is reused
+exactly when the compiler would see the same code, whatever the -I paths
+(pip's isolated builds put them in a new temporary folder each time)."""
+import os
+import shutil
+import sys
+
+import pytest
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(ROOT, "thnn"))
+import _build_ext  # noqa: E402
+import _header  # noqa: E402
+import _layers  # noqa: E402
+
+ccompiler = pytest.importorskip("setuptools._distutils.ccompiler", reason="setuptools' distutils")
+if shutil.which("gcc") is None:
+    pytest.skip("no C compiler", allow_module_level=True)
+
+
+def test_key_args_keep_what_decides_the_code():
+    args = ["gcc", "-O3", "-I", "/tmp/a", "-I/tmp/b", "-Wall", "-Wno-x", "-DX=1", "-fopenmp", "-c", "-o", "f.o"]
+    assert _build_ext._key_args(args) == ["gcc", "-O3", "-DX=1", "-fopenmp", "-c"]
+
+
+class Tree:
+    """A C file including a header from an include folder, compiled through
+    the cache with a real compiler."""
+
+    def __init__(self, tmp_path):
+        self.tmp = tmp_path
+        self.cache_dir = tmp_path / "cache"
+        self.write("inc1/h.h", "#define VALUE 1\n")
+        self.write("f.c", '#include "h.h"\nint f(void) { return VALUE; }\n')
+        self.compiles = 0
+
+    def write(self, name, text):
+        path = self.tmp / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text)
+
+    def build(self, include="inc1", flags=("-O2",), out="out"):
+        compiler = ccompiler.new_compiler()
+        from setuptools._distutils.sysconfig import customize_compiler
+        customize_compiler(compiler)
+        real = compiler._compile
+
+        def counted(*a, **k):
+            self.compiles += 1
+            return real(*a, **k)
+        compiler._compile = counted
+        cache = _build_ext.ObjectCache(2, str(self.cache_dir))
+        compile = _build_ext.parallel_compile(compiler, cache)
+        assert compile is not None, "this setuptools' compiler lacks the internals the cache uses"
+        cwd = os.getcwd()
+        os.chdir(self.tmp)
+        try:
+            objects = compile(["f.c"], output_dir=out, include_dirs=[str(self.tmp / include)],
+                              extra_postargs=list(flags))
+        finally:
+            os.chdir(cwd)
+            cache.pool.shutdown()
+        assert len(objects) == 1 and os.path.exists(self.tmp / objects[0])
+        return (self.tmp / objects[0]).read_bytes(), cache
+
+
+def test_second_build_reuses_the_object(tmp_path):
+    t = Tree(tmp_path)
+    first, c1 = t.build(out="a")
+    second, c2 = t.build(out="b")
+    assert (c1.misses, c1.hits, c2.misses, c2.hits) == (1, 0, 0, 1)
+    assert t.compiles == 1 and first == second
+
+
+def test_another_include_path_with_the_same_header_hits(tmp_path):
+    t = Tree(tmp_path)
+    t.build()
+    t.write("inc2/h.h", "#define VALUE 1\n")             # pip's next temporary folder, same files
+    _, c = t.build(include="inc2", out="b")
+    assert c.hits == 1 and t.compiles == 1
+
+
+@pytest.mark.parametrize("change", ["header", "flags", "source"])
+def test_a_change_the_compiler_would_see_misses(tmp_path, change):
+    t = Tree(tmp_path)
+    t.build()
+    flags = ("-O2",)
+    if change == "header":
+        t.write("inc1/h.h", "#define VALUE 2\n")
+    elif change == "flags":
+        flags = ("-O0",)
+    else:
+        t.write("f.c", '#include "h.h"\nint f(void) { return VALUE + 1; }\n')
+    _, c = t.build(flags=flags, out="b")
+    assert (c.hits, c.misses) == (0, 1) and t.compiles == 2
+
+
+def test_a_compile_error_is_raised_and_nothing_is_cached(tmp_path):
+    t = Tree(tmp_path)
+    t.write("f.c", "int f(void) { return ; }}\n")
+    with pytest.raises(Exception):
+        t.build()
+    assert not any(p.suffix == ".o" for p in t.cache_dir.rglob("*"))
+
+
+def test_prune_drops_the_least_recently_used(tmp_path):
+    cache = _build_ext.ObjectCache(1, str(tmp_path))
+    for i, name in enumerate(["old", "new"]):
+        p = tmp_path / "ab" / f"{name}.o"
+        p.parent.mkdir(exist_ok=True)
+        p.write_bytes(b"x" * 2 ** 20)
+        os.utime(p, (1000 + i, 1000 + i))
+    cache.prune(1.5)
+    assert sorted(p.name for p in tmp_path.rglob("*.o")) == ["new.o"]
+    cache.pool.shutdown()
+
+
+def test_split_balances_and_keeps_name_order():
+    sizes = {"A": 9, "B": 1, "C": 5, "D": 4, "E": 1}
+    groups = _layers.split(list(sizes), sizes, count=2)
+    assert sorted(sum(groups, [])) == sorted(sizes)
+    assert all(g == sorted(g) for g in groups)
+    assert sorted(sum(sizes[n] for n in g) for g in groups) == [10, 10]
+
+
+@pytest.mark.parametrize("kind", [_layers.CPU, _layers.CUDA], ids=["cpu", "cuda"])
+def test_the_parts_hold_every_layer_once(tmp_path, kind):
+    with open(os.path.join(ROOT, "thnn_c", "generic", "THNN.h"), encoding="ascii") as f:
+        functions = _header.parse(f.read())
+    units = _layers.write_parts(kind, functions, directory=str(tmp_path))
+    assert len(units) == _layers.PARTS
+    listed = []
+    for k, unit in enumerate(units):
+        text = open(os.path.join(ROOT, unit), encoding="ascii").read()
+        assert f'"init.{kind[1]}"' in text
+        header = tmp_path / f"{kind[3][:-2]}_part{k}.h"
+        listed += [line.split('"generic/')[1].split(".")[0] for line in header.read_text().splitlines()
+                   if line.startswith("#define TH_GENERIC_FILE")]
+    assert sorted(listed) == _layers.layer_files(functions, kind)

@@ -1,0 +1,210 @@
+"""setup.py's build_ext: every C and C++ file of every extension compiled side
+by side, and each object kept in a cache, so that installing again (another
+extra, `pip install -e .` after a pull that touched no C file) compiles
+nothing that did not change.
+
+- Side by side: the extensions are built in threads, and each one's files go
+  to one pool of THNN_BUILD_JOBS compiler processes (default: the cores this
+  process may use; `build_ext -j N` sets it too).  The layer files are split
+  into several translation units for this (thnn/_layers.py, PARTS).
+- The cache (build/objects/ in the source tree, or THNN_BUILD_CACHE; `0`
+  turns it off): an object is found by a hash of the compiler, the flags and
+  the source *as preprocessed* (gcc -E -P), so an edit to any header it
+  includes, a changed macro or another numpy misses, while the temporary
+  folders of pip's isolated builds (in every -I path) do not.  Flags that
+  only choose warnings (-W...) and the -I paths are left out of the hash; the
+  warnings of a file are printed when it is compiled, not when it is found.
+  The same file built twice in one run (the CPU kernels are in both the CPU
+  library and the emulator) is compiled once.
+- Anything unexpected (a compiler class without the distutils internals used
+  here, a preprocessor failure) falls back to distutils' own serial compile
+  of that extension: the cache is a speed-up, never a requirement.
+
+The cache holds at most THNN_BUILD_CACHE_MB megabytes (default 400); the
+least recently used objects go first."""
+import concurrent.futures
+import hashlib
+import os
+import shutil
+import subprocess
+import threading
+
+from setuptools.command.build_ext import build_ext as _build_ext
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def _jobs(requested=None):
+    env = os.environ.get("THNN_BUILD_JOBS")
+    if env:
+        return max(1, int(env))
+    if requested and requested is not True:
+        return max(1, int(requested))
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:
+        return os.cpu_count() or 1
+
+
+def _cache_dir():
+    path = os.environ.get("THNN_BUILD_CACHE", os.path.join(ROOT, "build", "objects"))
+    return None if path == "0" else path
+
+
+def _key_args(args):
+    """The arguments that decide an object's code: not -I/-L paths (the
+    preprocessed text holds what they found), not warning choices."""
+    out, skip = [], False
+    for a in args:
+        if skip:
+            skip = False
+        elif a in ("-I", "-L", "-o"):
+            skip = True
+        elif not a.startswith(("-I", "-L", "-W")):
+            out.append(a)
+    return out
+
+
+class ObjectCache:
+    """Compiles objects through one pool, finding repeated ones in a cache."""
+
+    def __init__(self, jobs, directory):
+        self.pool = concurrent.futures.ThreadPoolExecutor(max_workers=jobs)
+        self.directory = directory
+        self.lock = threading.Lock()
+        self.inflight = {}          # key -> Future of the cached object's path
+        self.versions = {}          # compiler -> its --version text
+        self.hits = self.misses = 0
+
+    def _version(self, cc):
+        with self.lock:
+            if cc not in self.versions:
+                self.versions[cc] = subprocess.run([cc, "--version"], capture_output=True, text=True).stdout
+            return self.versions[cc]
+
+    def key(self, command, src):
+        """A hash of the compiler, the code-deciding flags and src preprocessed."""
+        pre = subprocess.run(command + ["-E", "-P", src], capture_output=True)
+        if pre.returncode != 0:
+            return None
+        h = hashlib.sha256()
+        for part in (self._version(command[0]), "\0".join(_key_args(command))):
+            h.update(part.encode())
+            h.update(b"\0")
+        h.update(pre.stdout)
+        return h.hexdigest()
+
+    def _store(self, key, obj):
+        path = os.path.join(self.directory, key[:2], key + ".o")
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        tmp = f"{path}.{os.getpid()}.{threading.get_ident()}.tmp"
+        shutil.copyfile(obj, tmp)
+        os.replace(tmp, path)
+        return path
+
+    def object(self, compile_one, command, src, obj):
+        """Makes obj from src: from the cache, from a compile of the same key
+        running now, or by compile_one() (then stored)."""
+        key = self.key(command, src) if self.directory else None
+        if key is None:
+            compile_one()
+            return
+        path = os.path.join(self.directory, key[:2], key + ".o")
+        with self.lock:
+            future = self.inflight.get(key)
+            mine = future is None
+            if mine:
+                future = self.inflight[key] = concurrent.futures.Future()
+        if not mine:
+            shutil.copyfile(future.result(), obj)
+            return
+        try:
+            if os.path.exists(path):
+                os.utime(path)              # recently used: kept by prune()
+                os.makedirs(os.path.dirname(obj) or ".", exist_ok=True)
+                shutil.copyfile(path, obj)
+                self.hits += 1
+            else:
+                compile_one()
+                path = self._store(key, obj)
+                self.misses += 1
+            future.set_result(path)
+        except BaseException as e:
+            future.set_exception(e)
+            raise
+
+    def prune(self, limit_mb):
+        if not self.directory or not os.path.isdir(self.directory):
+            return
+        entries = []
+        for folder, _, files in os.walk(self.directory):
+            for name in files:
+                p = os.path.join(folder, name)
+                st = os.stat(p)
+                entries.append((st.st_mtime, st.st_size, p))
+        total = sum(e[1] for e in entries)
+        for _, size, p in sorted(entries):
+            if total <= limit_mb * 2 ** 20:
+                break
+            os.remove(p)
+            total -= size
+
+
+def parallel_compile(compiler, cache):
+    """compiler.compile replaced by one that compiles its files in cache's
+    pool; None when compiler lacks the distutils internals it uses."""
+    needed = ("_setup_compile", "_get_cc_args", "_compile", "compiler_so")
+    if not all(hasattr(compiler, n) for n in needed):
+        return None
+    serial = compiler.compile
+
+    def compile(sources, output_dir=None, macros=None, include_dirs=None, debug=0, extra_preargs=None,
+                extra_postargs=None, depends=None):
+        macros, objects, extra_postargs, pp_opts, build = compiler._setup_compile(
+            output_dir, macros, include_dirs, sources, depends, extra_postargs)
+        cc_args = compiler._get_cc_args(pp_opts, debug, extra_preargs)
+        work = []
+        for obj in objects:
+            if obj not in build:
+                continue
+            src, ext = build[obj]
+            # newer distutils compile C++ with compiler_so_cxx
+            cxx = ext in getattr(compiler, "_cpp_extensions", ()) and getattr(compiler, "compiler_so_cxx", None)
+            command = list(cxx or compiler.compiler_so) + cc_args + list(extra_postargs or [])
+
+            def one(obj=obj, src=src, ext=ext):
+                compiler._compile(obj, src, ext, cc_args, extra_postargs, pp_opts)
+            work.append(cache.pool.submit(cache.object, one, command, src, obj))
+        for w in work:
+            w.result()
+        return objects
+
+    compile.serial = serial
+    return compile
+
+
+class build_ext(_build_ext):
+    """build_ext with the extensions built in threads and their files
+    compiled side by side through the object cache (module docstring)."""
+
+    def build_extensions(self):
+        self.check_extensions_list(self.extensions)
+        cache = ObjectCache(_jobs(self.parallel), _cache_dir())
+        patched = parallel_compile(self.compiler, cache)
+        if patched is None:
+            return super().build_extensions()
+        self.compiler.compile = patched
+        try:
+            with concurrent.futures.ThreadPoolExecutor(max_workers=len(self.extensions) or 1) as exts:
+                for f in [exts.submit(self._build_one, ext) for ext in self.extensions]:
+                    f.result()
+        finally:
+            self.compiler.compile = patched.serial
+            cache.pool.shutdown()
+        if cache.directory:
+            print(f"thnn: {cache.hits} objects from the cache ({cache.directory}), {cache.misses} compiled")
+            cache.prune(float(os.environ.get("THNN_BUILD_CACHE_MB", "400")))
+
+    def _build_one(self, ext):
+        with self._filter_build_errors(ext):
+            self.build_extension(ext)
