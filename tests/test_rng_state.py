@@ -186,7 +186,7 @@ def test_optimizer_state_round_trips_and_resumes_bit_for_bit(name, in_config):
     _run(name, part, config, state, 3)
     saved = _through_file({"x": part, "config": config, "state": state})
     held, back = (config, saved["config"]) if state is None else (state, saved["state"])
-    assert held.keys() == back.keys() and held, f"{name}: the state keys changed in the file"
+    assert held.keys() == back.keys(), f"{name}: the state keys changed in the file"
     for key, value in held.items():
         assert type(back[key]) is type(value) and np.array_equal(back[key], value), f"{name}: state[{key!r}]"
     resumed = saved["x"]
