@@ -126,13 +126,14 @@ def read(path, kind, settings, model=None):
     return saved
 
 
-def restore_parameters(model, saved):
-    """Copy the parameters of saved (a model of the same layout) into
-    model's, bit for bit; returns model's (params, grads) flattened."""
-    params, grads = model.flattenParameters()
+def restore_parameters(params, saved):
+    """Copy the parameters of saved (a model read checks to have this
+    layout) into params, a model's flat parameter array, bit for bit."""
     theirs = saved.flattenParameters()[0]
+    if theirs.shape != params.shape or theirs.dtype != params.dtype:
+        raise CheckpointError(f"restore_parameters: the checkpoint's parameters are {theirs.size} {theirs.dtype}, "
+                              f"the model's {params.size} {params.dtype}")
     params[...] = theirs
-    return params, grads
 
 
 def numpy_state(rng):
