@@ -188,3 +188,48 @@ def test_charlm_resumes_bit_for_bit(tmp_path):
     a, b = nn.load(whole), nn.load(part)
     assert a["step"] == b["step"] == 3 and a["losses"] == b["losses"]
     assert a["model"].flattenParameters()[0].tobytes() == b["model"].flattenParameters()[0].tobytes()
+
+
+def _guide_loop():
+    """The training loop docs/guides/checkpoints.md shows, as code."""
+    import re
+    with open(os.path.join(ROOT, "docs", "guides", "checkpoints.md"), encoding="utf-8") as f:
+        blocks = re.findall(r"```python\n(.*?)```", f.read(), re.S)
+    assert len(blocks) == 1
+    return compile(blocks[0], "docs/guides/checkpoints.md", "exec")
+
+
+def test_the_guide_pattern_resumes_bit_for_bit(tmp_path):
+    """The guide's loop (a model with Dropout, so the library generator
+    matters, and a numpy shuffle) stopped after 2 of 4 epochs and resumed
+    ends with the parameters of 4 uninterrupted epochs."""
+    loop = _guide_loop()
+    criterion = nn.MSECriterion()
+    data = np.random.default_rng(1)
+    x, y = data.random((50, 4)), data.random((50, 2))
+
+    def run(path, resume, epochs):
+        space = {"x": x, "y": y, "epochs": epochs, "checkpoint_path": path, "resume_path": resume,
+                 "build_model": lambda: nn.Sequential().add(nn.Linear(4, 8)).add(nn.Dropout(0.3)).add(nn.Tanh())
+                 .add(nn.Linear(8, 2))}
+
+        def make_feval(xb, yb):
+            def feval(_):
+                model = space["model"]
+                output = model.forward(xb)
+                loss = criterion.forward(output, yb)
+                model.zeroGradParameters()
+                model.backward(xb, criterion.backward(output, yb))
+                return loss, space["grads"]
+            return feval
+        space["make_feval"] = make_feval
+        exec(loop, space)
+        return space["params"]
+
+    whole = run(str(tmp_path / "whole.ck"), None, 4)
+    part = str(tmp_path / "part.ck")
+    stopped = run(part, None, 2)
+    assert nn.load(part)["step"] == 4 and not np.array_equal(stopped, whole)
+    resumed = run(part, part, 4)
+    assert nn.load(part)["step"] == 8
+    assert resumed.tobytes() == whole.tobytes()
