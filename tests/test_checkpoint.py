@@ -105,9 +105,9 @@ def _kill_and_resume(tmp_path, kills, uninterrupted, external=()):
 
 
 def test_killed_runs_resume_to_the_uninterrupted_parameters(tmp_path, uninterrupted):
-    """The fast variant: a kill before any checkpoint, in the middle of one,
-    between two, and one from outside."""
-    output = _kill_and_resume(tmp_path, ["step:4", "write:20:5000", "step:33"], uninterrupted, external=[2.5])
+    """The fast variant: a kill in the middle of a checkpoint, one between
+    two, and one from outside."""
+    output = _kill_and_resume(tmp_path, ["write:20:5000", "step:33"], uninterrupted, external=[2.5])
     assert "resumed after step" in output
 
 
@@ -233,3 +233,63 @@ def test_the_guide_pattern_resumes_bit_for_bit(tmp_path):
     resumed = run(part, part, 4)
     assert nn.load(part)["step"] == 8
     assert resumed.tobytes() == whole.tobytes()
+
+
+# ---- two MPI ranks: mpiexec -n 2 python -m nn_legacy --distributed ----
+
+def _mpi(args, kill="", cwd=None, timeout=TIMEOUT):
+    """mpiexec over the demo: with cwd a (folder of rank 0, folder of rank 1)
+    pair, each rank runs in its own folder (mpiexec's MPMD form)."""
+    from test_distributed import MPIEXEC
+    command = [sys.executable, KILLER, "digits", "--distributed", *args]
+    if cwd is None:
+        line = [MPIEXEC, "-n", "2", *command]
+    else:
+        line = [MPIEXEC, "-n", "1", "-wdir", cwd[0], *command, ":", "-n", "1", "-wdir", cwd[1], *command]
+    proc = subprocess.run(line, env=_env(kill), cwd=ROOT, capture_output=True, text=True, timeout=timeout,
+                          start_new_session=True)
+    return proc.returncode, proc.stdout + proc.stderr
+
+
+def _needs_mpi(test):
+    from test_distributed import needs_mpi
+    return needs_mpi(test)
+
+
+@pytest.mark.slow
+@_needs_mpi
+def test_two_ranks_killed_resume_bit_for_bit(tmp_path):
+    whole, part = str(tmp_path / "whole.ck"), str(tmp_path / "part.ck")
+    code, output = _mpi([*DIGITS, "--checkpoint", whole])
+    assert code == 0, output
+    code, output = _mpi([*DIGITS, "--checkpoint", part], kill="write:40:20000")   # every rank killed
+    assert code != 0 and nn.load(part)["step"] == 30, output
+    code, output = _mpi([*DIGITS, "--checkpoint", part, "--resume", part], kill="step:77")
+    assert code != 0 and nn.load(part)["step"] == 70, output
+    code, output = _mpi([*DIGITS, "--checkpoint", part, "--resume", part])
+    assert code == 0, output
+    a, b = nn.load(whole), nn.load(part)
+    assert a["step"] == b["step"] == LAST and len(a["rng"]) == len(b["rng"]) == 2
+    assert a["model"].flattenParameters()[0].tobytes() == b["model"].flattenParameters()[0].tobytes()
+    assert all(x.tobytes() == y.tobytes() for x, y in zip(a["rng"], b["rng"]))   # each rank's own generator
+
+
+@_needs_mpi
+@pytest.mark.parametrize("rank_1_has", ["no checkpoint", pytest.param("another checkpoint", marks=pytest.mark.slow)])
+def test_a_rank_without_the_same_checkpoint_stops_every_rank(tmp_path, rank_1_has):
+    folders = [tmp_path / "rank0", tmp_path / "rank1"]
+    for folder in folders:
+        folder.mkdir()
+    options = ["--epochs", "1", "--every", "20"]
+    code, output = _mpi([*options, "--checkpoint", "run.ck"], cwd=[str(folders[0]), str(folders[1])])
+    assert (folders[0] / "run.ck").exists() and not (folders[1] / "run.ck").exists(), output   # rank 0 writes
+    if rank_1_has == "another checkpoint":
+        saved = nn.load(str(folders[0] / "run.ck"))
+        saved["step"] -= 1
+        checkpoint.write(saved, str(folders[1] / "run.ck"))
+    code, output = _mpi([*options, "--checkpoint", "run.ck", "--resume", "run.ck"],
+                        cwd=[str(folders[0]), str(folders[1])])
+    assert code == 2, output
+    reason = "rank 1: cannot resume from run.ck: there is no such file" if rank_1_has == "no checkpoint" \
+        else "the ranks read different files at run.ck"
+    assert reason in output and output.count("--resume:") == 1, output
