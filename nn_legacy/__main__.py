@@ -189,9 +189,8 @@ def checkpoint_settings(args, ranks=1):
 
 
 def print_checkpoints(saver):
-    if saver is not None and saver.sizes:
-        print(f"checkpoints: {len(saver.sizes)} written to {saver.path} ({saver.sizes[-1]} bytes, "
-              f"{1e3 * sum(saver.seconds) / len(saver.seconds):.1f} ms each on average)")
+    if saver is not None and saver.summary():
+        print(saver.summary())
 
 
 def accuracy(model, x, y, batch_size=256):
@@ -297,13 +296,11 @@ def main(argv=None):
         model.float()
         criterion.float()
     x_train, x_test = x_train.astype(dtype), x_test.astype(dtype)
-    settings = checkpoint_settings(args)
     try:
-        resume = None if args.resume is None else checkpoint.read(args.resume, KIND, settings, model)
+        resume, saver = checkpoint.from_options(args, KIND, checkpoint_settings(args), model)
     except checkpoint.CheckpointError as e:
         print(f"--resume: {e}", file=sys.stderr)
         return 2
-    saver = None if args.checkpoint is None else checkpoint.Saver(args.checkpoint, args.every, KIND, settings)
     print(f"Training: minibatch {OPTIMIZERS[args.optimizer][1]}, batch {args.batch_size}, "
           f"learning rate {args.lr:g}, {args.epochs} epochs, {np.dtype(dtype).name}"
           + ("" if resume is None else f"; resumed after step {resume['step']} from {args.resume}"))

@@ -25,11 +25,12 @@ training loop of your own.
 """
 import io
 import os
+import time
 
 from ._random import getRNGState, pack_state, setRNGState, unpack_state
 from .serialization import FormatError, load, save
 
-__all__ = ["CheckpointError", "Saver", "write", "read", "layout", "restore_parameters", "numpy_state",
+__all__ = ["CheckpointError", "Saver", "write", "read", "from_options", "layout", "restore_parameters", "numpy_state",
            "set_numpy_state", "getRNGState", "setRNGState"]
 
 TAG = "nn_legacy"
@@ -147,12 +148,21 @@ def set_numpy_state(rng, state):
     unpack_state(rng, state, "set_numpy_state")
 
 
+def from_options(args, kind, settings, model):
+    """A demo's --resume / --checkpoint / --every: (the checkpoint to resume
+    from, checked by read, or None; a Saver, or None).  Raises
+    CheckpointError before anything is written."""
+    resume = None if args.resume is None else read(args.resume, kind, settings, model)
+    saver = None if args.checkpoint is None else Saver(args.checkpoint, args.every, kind, settings)
+    return resume, saver
+
+
 class Saver:
     """The --checkpoint PATH / --every N of a training program: after_step
     writes a checkpoint every ``every`` steps and at the last one; without a
     path it does nothing (and costs nothing).  ``payload()`` builds what to
-    save, only when a checkpoint is due; write_callback (e.g. rank 0 of an
-    MPI job writing for every rank) replaces ``write``."""
+    save, only when a checkpoint is due; ``writer`` (e.g. rank 0 of an MPI
+    job writing for every rank) replaces ``write``."""
 
     def __init__(self, path, every, kind, settings, writer=None):
         if every is not None and every < 1:
@@ -161,10 +171,16 @@ class Saver:
         self.writer = writer or write
         self.sizes, self.seconds = [], []
 
+    def summary(self):
+        """A line on the checkpoints written (None if none was)."""
+        if not self.sizes:
+            return None
+        return (f"checkpoints: {len(self.sizes)} written to {self.path} ({self.sizes[-1]} bytes, "
+                f"{1e3 * sum(self.seconds) / len(self.seconds):.1f} ms each on average)")
+
     def after_step(self, step, payload, last=False):
         if self.path is None or not (last or (self.every and step % self.every == 0)):
             return
-        import time
         started = time.perf_counter()
         obj = {"checkpoint": TAG, "kind": self.kind, "settings": dict(self.settings), "step": int(step)}
         obj.update(payload())

@@ -265,15 +265,13 @@ def main(argv=None):
                 "seq_length": args.seq_length, "batch_size": args.batch_size, "batches": args.batches,
                 "float64": args.float64, "text_crc32": zlib.crc32(text.encode("utf-8"))}
     try:
-        resume = None if args.resume is None else checkpoint.read(args.resume, KIND, settings, model)
+        resume, saver = checkpoint.from_options(args, KIND, settings, model)
     except checkpoint.CheckpointError as e:
         print(f"--resume: {e}", file=sys.stderr)
         return 2
-    saver = None if args.checkpoint is None else checkpoint.Saver(args.checkpoint, args.every, KIND, settings)
     losses = train(model, criterion, (train_streams, valid_streams), args, saver, resume)
-    if saver is not None and saver.sizes:
-        print(f"checkpoints: {len(saver.sizes)} written to {saver.path} ({saver.sizes[-1]} bytes, "
-              f"{1e3 * sum(saver.seconds) / len(saver.seconds):.1f} ms each on average)")
+    if saver is not None and saver.summary():
+        print(saver.summary())
     print()
     print(f"Sample (temperature {args.temperature:g}):")
     print(sample(model, chars, args.sample_length, args.temperature, np.random.default_rng(args.seed)))
