@@ -299,7 +299,7 @@ def main(argv=None):
     try:
         resume, saver = checkpoint.from_options(args, KIND, checkpoint_settings(args), model)
     except checkpoint.CheckpointError as e:
-        print(f"--resume: {e}", file=sys.stderr)
+        print(f"--resume/--checkpoint: {e}", file=sys.stderr)
         return 2
     print(f"Training: minibatch {OPTIMIZERS[args.optimizer][1]}, batch {args.batch_size}, "
           f"learning rate {args.lr:g}, {args.epochs} epochs, {np.dtype(dtype).name}"

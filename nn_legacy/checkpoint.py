@@ -153,6 +153,12 @@ def from_options(args, kind, settings, model):
     from, checked by read, or None; a Saver, or None).  Raises
     CheckpointError before anything is written."""
     resume = None if args.resume is None else read(args.resume, kind, settings, model)
+    if args.checkpoint is not None:
+        folder = os.path.dirname(os.path.abspath(args.checkpoint))
+        if not os.path.isdir(folder) or os.path.isdir(args.checkpoint):
+            raise CheckpointError(f"cannot write checkpoints to {args.checkpoint}: "
+                                  + ("it is a folder" if os.path.isdir(args.checkpoint) else
+                                     f"there is no folder {folder}"))
     saver = None if args.checkpoint is None else Saver(args.checkpoint, args.every, kind, settings)
     return resume, saver
 

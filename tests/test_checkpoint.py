@@ -293,3 +293,11 @@ def test_a_rank_without_the_same_checkpoint_stops_every_rank(tmp_path, rank_1_ha
     reason = "rank 1: cannot resume from run.ck: there is no such file" if rank_1_has == "no checkpoint" \
         else "the ranks read different files at run.ck"
     assert reason in output and output.count("--resume:") == 1, output
+
+
+def test_a_checkpoint_path_that_cannot_be_written_is_refused_before_training(tmp_path, capsys):
+    from nn_legacy.__main__ import main
+    assert main(["--epochs", "1", "--checkpoint", str(tmp_path / "no" / "such" / "run.ck")]) == 2
+    assert main(["--epochs", "1", "--checkpoint", str(tmp_path)]) == 2
+    err = capsys.readouterr().err
+    assert "there is no folder" in err and "it is a folder" in err

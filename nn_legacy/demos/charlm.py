@@ -267,7 +267,7 @@ def main(argv=None):
     try:
         resume, saver = checkpoint.from_options(args, KIND, settings, model)
     except checkpoint.CheckpointError as e:
-        print(f"--resume: {e}", file=sys.stderr)
+        print(f"--resume/--checkpoint: {e}", file=sys.stderr)
         return 2
     losses = train(model, criterion, (train_streams, valid_streams), args, saver, resume)
     if saver is not None and saver.summary():
