@@ -39,7 +39,7 @@ from thnn._version import __version__
 
 from . import jacobian
 from ._namespace import array_namespace
-from ._random import manualSeed
+from ._random import getRNGState, manualSeed, setRNGState
 from .t7 import load_lua
 from .serialization import FormatError, load, save
 from .registry import register_class
@@ -65,7 +65,7 @@ def _import_classes():
 
 _import_classes()
 
-__all__ = ["__version__", "jacobian", "manualSeed", "load_lua", "save", "load", "FormatError", "register_class",
+__all__ = ["__version__", "jacobian", "manualSeed", "getRNGState", "setRNGState", "load_lua", "save", "load", "FormatError", "register_class",
            "array_namespace"] + sorted(
     name for name, value in dict(globals()).items()
     if isinstance(value, type) and issubclass(value, (Module, Criterion)))

@@ -1,7 +1,7 @@
 """The demo and end-to-end check: an MLP on the 8x8 handwritten digits.
 
     python -m nn_legacy [--epochs N] [--seed S] [--float32] [--activation tanh|relu]
-                        [--optimizer sgd|adam]
+                        [--optimizer sgd|adam] [--checkpoint PATH [--every N]] [--resume PATH]
     mpiexec -n 2 python -m nn_legacy --distributed
     python -m nn_legacy --layers        # the catalogue of classes (nn_legacy/_catalogue.py)
 
@@ -15,6 +15,9 @@ status is 1 if a gradient check fails, the held-out accuracy is below 90 %
 or the reloaded model differs, so it doubles as a smoke test of the C
 kernels and of the explicit-backprop plumbing.  With --distributed, under
 mpiexec, the ranks train it data-parallel (nn_legacy/_distributed_demo.py).
+With --checkpoint PATH it writes a checkpoint (nn_legacy/checkpoint.py)
+every --every steps and at the end; --resume PATH continues from one, and
+ends with the parameters the uninterrupted run ends with, bit for bit.
 """
 import argparse
 import math
@@ -26,10 +29,12 @@ import time
 import numpy as np
 
 import nn_legacy as nn
-from nn_legacy import jacobian, optim
+from nn_legacy import checkpoint, jacobian, optim
+from nn_legacy.checkpoint import numpy_state, restore_parameters, set_numpy_state
 from nn_legacy._progress import ProgressBar
 
 GRADIENT_TOLERANCE = 1e-5
+KIND = "digits-mlp"   # what the demo's checkpoints say wrote them
 REQUIRED_ACCURACY = 0.90
 CHECK_SAMPLES = 4
 
@@ -115,10 +120,12 @@ OPTIMIZERS = {"sgd": (optim.sgd, "SGD"), "adam": (optim.adam, "Adam")}
 
 
 def train(model, criterion, x, y, epochs, batch_size, learning_rate, rng, optimizer="sgd",
-          step=None, part=None):
+          step=None, part=None, saver=None, resume=None):
     """Minibatch training.  With ``step`` (a distributed.DistributedOptim) and
     ``part`` (a batch's length -> this rank's slice of it), this rank trains on
-    its part of every global batch (--distributed)."""
+    its part of every global batch (--distributed).  ``saver`` (a
+    checkpoint.Saver) writes checkpoints; ``resume`` (a checkpoint read by
+    checkpoint.read) is where to continue from."""
     n = len(x)
     n_batches = math.ceil(n / batch_size)
     digits = len(str(epochs))
@@ -127,11 +134,15 @@ def train(model, criterion, x, y, epochs, batch_size, learning_rate, rng, optimi
     params, grads = model.flattenParameters()
     method, config, state = OPTIMIZERS[optimizer][0], {"learningRate": learning_rate}, {}
     method, samples = method if step is None else step, {}
-    for epoch in range(1, epochs + 1):
+    done, first_epoch, first_batch, order, total_loss = 0, 1, 0, None, 0.0
+    if resume is not None:
+        done, first_epoch, first_batch, order, total_loss, config, state = _resume(resume, params, rng)
+    for epoch in range(first_epoch, epochs + 1):
         bar = ProgressBar(n_batches, f"epoch {epoch:>{digits}}/{epochs}")
-        order = rng.permutation(n)
-        total_loss = 0.0
-        for b in range(n_batches):
+        if order is None:
+            order = rng.permutation(n)
+            total_loss = 0.0
+        for b in range(first_batch, n_batches):
             idx = order[b * batch_size:(b + 1) * batch_size]
             n_batch = len(idx)
             if part is not None:
@@ -148,8 +159,38 @@ def train(model, criterion, x, y, epochs, batch_size, learning_rate, rng, optimi
 
             _, (loss,) = method(feval, params, config, state, **samples)
             total_loss += loss * n_batch
+            done += 1
+            if saver is not None:
+                saver.after_step(done, lambda: {
+                    "model": model, "optim": {"config": config, "state": state}, "rng": nn.getRNGState(),
+                    "order_rng": numpy_state(rng), "epoch": epoch, "batch": b + 1, "order": order,
+                    "loss": total_loss}, last=epoch == epochs and b == n_batches - 1)
             bar.update(b + 1, f"loss {loss:.4f}")
         bar.finish(f"mean training loss {total_loss / n:.4f}")
+        order, first_batch = None, 0
+
+
+def _resume(saved, params, rng):
+    """Put the run back where the checkpoint ``saved`` left it: the
+    parameters, the optimizer's state, both generators; returns (steps done,
+    epoch, batch, that epoch's order, its loss so far, config, state)."""
+    restore_parameters(params, saved["model"])
+    nn.setRNGState(saved["rng"])
+    set_numpy_state(rng, saved["order_rng"])
+    return (saved["step"], saved["epoch"], saved["batch"], saved["order"], saved["loss"],
+            saved["optim"]["config"], saved["optim"]["state"])
+
+
+def checkpoint_settings(args, ranks=1):
+    """The options a resumed run must share with the run that wrote the
+    checkpoint (--epochs may grow)."""
+    return {"seed": args.seed, "float32": args.float32, "activation": args.activation,
+            "batch_size": args.batch_size, "optimizer": args.optimizer, "lr": args.lr, "ranks": ranks}
+
+
+def print_checkpoints(saver):
+    if saver is not None and saver.summary():
+        print(saver.summary())
 
 
 def accuracy(model, x, y, batch_size=256):
@@ -205,14 +246,21 @@ def parse_args(argv):
     p.add_argument("--distributed", action="store_true",
                    help="train data-parallel over MPI: mpiexec -n N python -m nn_legacy --distributed "
                         "(needs the mpi extra)")
+    p.add_argument("--checkpoint", metavar="PATH", help="write a checkpoint there every --every steps and at "
+                                                        "the end (atomically: the previous one stays whole "
+                                                        "until the new one is)")
+    p.add_argument("--every", type=int, default=100, metavar="N",
+                   help="optimizer steps between checkpoints (default 100)")
+    p.add_argument("--resume", metavar="PATH", help="continue from this checkpoint (written with the same "
+                                                    "options); the result is the uninterrupted run's")
     p.add_argument("--layers", action="store_true",
                    help="print the catalogue of module and criterion classes (kind, THNN kernel, CUDA, ONNX "
                         "form, summary) and exit")
     args = p.parse_args(argv)
     if args.lr is None:
         args.lr = 0.05 if args.optimizer == "sgd" else 0.001
-    if args.epochs < 1 or args.batch_size < 1 or not args.lr > 0:
-        p.error("--epochs and --batch-size must be at least 1 and --lr positive")
+    if args.epochs < 1 or args.batch_size < 1 or not args.lr > 0 or args.every < 1:
+        p.error("--epochs, --batch-size and --every must be at least 1 and --lr positive")
     return args
 
 
@@ -248,10 +296,17 @@ def main(argv=None):
         model.float()
         criterion.float()
     x_train, x_test = x_train.astype(dtype), x_test.astype(dtype)
+    try:
+        resume, saver = checkpoint.from_options(args, KIND, checkpoint_settings(args), model)
+    except checkpoint.CheckpointError as e:
+        print(f"--resume/--checkpoint: {e}", file=sys.stderr)
+        return 2
     print(f"Training: minibatch {OPTIMIZERS[args.optimizer][1]}, batch {args.batch_size}, "
-          f"learning rate {args.lr:g}, {args.epochs} epochs, {np.dtype(dtype).name}")
+          f"learning rate {args.lr:g}, {args.epochs} epochs, {np.dtype(dtype).name}"
+          + ("" if resume is None else f"; resumed after step {resume['step']} from {args.resume}"))
     train(model, criterion, x_train, y_train, args.epochs, args.batch_size, args.lr,
-          np.random.default_rng(args.seed), args.optimizer)
+          np.random.default_rng(args.seed), args.optimizer, saver=saver, resume=resume)
+    print_checkpoints(saver)
 
     train_acc = accuracy(model, x_train, y_train)
     test_acc = accuracy(model, x_test, y_test)

@@ -11,15 +11,22 @@ all-reduce time, the held-out accuracy, and the largest difference between
 the ranks' parameters (it must be 0: the job fails otherwise); rank 0 writes
 the checkpoint, loads it back and compares predictions.  Only rank 0 writes
 to standard output; every rank exits with the same status.
+
+With --checkpoint PATH rank 0 writes one checkpoint for all ranks (with
+every rank's generator state); with --resume PATH every rank reads it (PATH
+must be on a file system every rank sees), and if it is missing, damaged or
+different on any rank, every rank stops with the reason before training.
 """
 import os
 import sys
 import tempfile
 import time
+import zlib
 
 import numpy as np
 
 import nn_legacy as nn
+from nn_legacy import checkpoint
 
 
 def main(args, demo):
@@ -69,6 +76,14 @@ def main(args, demo):
     print(f"Training: minibatch {demo.OPTIMIZERS[args.optimizer][1]}, global batch {args.batch_size} "
           f"({local.stop - local.start} on rank 0 of {size}), learning rate {args.lr:g}, {args.epochs} epochs, "
           f"{np.dtype(dtype).name}")
+    resume, problem = read_everywhere(comm, args, demo.KIND, demo.checkpoint_settings(args, size), model)
+    if problem:   # every rank stops; rank 0 says why for all
+        if rank == 0:
+            print(f"--resume: {problem}", file=sys.stderr)
+        return 2
+    saver = None if args.checkpoint is None else \
+        checkpoint.Saver(args.checkpoint, args.every, demo.KIND, demo.checkpoint_settings(args, size),
+                         writer=lambda obj, path: write_for_all(comm, obj, path))
     step = dist.DistributedOptim(demo.OPTIMIZERS[args.optimizer][0])
     seen = []
 
@@ -79,10 +94,11 @@ def main(args, demo):
     comm.Barrier()
     t0 = time.perf_counter()
     demo.train(model, criterion, x_train, y_train, args.epochs, args.batch_size, args.lr,
-               np.random.default_rng(args.seed), args.optimizer, step=step, part=part)
+               np.random.default_rng(args.seed), args.optimizer, step=step, part=part, saver=saver, resume=resume)
     seconds = time.perf_counter() - t0
     mine = (sum(s.stop - s.start for s in seen), len(seen), seconds, step.allreduce_seconds)
     print_throughput(comm.gather(mine, root=0), model)
+    demo.print_checkpoints(saver)
 
     spread = dist.max_parameter_difference(model)
     try:
@@ -111,6 +127,52 @@ def main(args, demo):
         return 1
     print("OK")
     return 0
+
+
+def read_everywhere(comm, args, kind, settings, model):
+    """Every rank reads --resume's checkpoint: (this rank's view of it, with
+    its own generator state, or None; the problem every rank reports, or
+    None).  A rank that cannot read it, or reads other bytes, stops all."""
+    if args.resume is None:
+        return None, None
+    rank = comm.Get_rank()
+    saved, problem, digest = None, None, None
+    try:
+        saved = checkpoint.read(args.resume, kind, settings, model)
+        with open(args.resume, "rb") as f:
+            digest = zlib.crc32(f.read())
+        states = saved["rng"]
+        if not isinstance(states, list) or len(states) != comm.Get_size():
+            raise checkpoint.CheckpointError(f"cannot resume from {args.resume}: it holds no generator state "
+                                             f"for each of {comm.Get_size()} ranks")
+        saved["rng"] = states[rank]
+    except checkpoint.CheckpointError as e:
+        problem = str(e)
+    views = comm.allgather((problem, digest))
+    failed = [(r, p) for r, (p, _) in enumerate(views) if p]
+    if failed:
+        return None, "; ".join(f"rank {r}: {p}" for r, p in failed)
+    if len({d for _, d in views}) > 1:
+        return None, (f"the ranks read different files at {args.resume} (CRC-32 "
+                      f"{', '.join(f'{d:08x}' for _, d in views)} on ranks 0..{len(views) - 1})")
+    return saved, None
+
+
+def write_for_all(comm, obj, path):
+    """Saver's writer under MPI: rank 0 writes the checkpoint with every
+    rank's generator state in it; every rank returns its size, or raises
+    rank 0's error."""
+    states = comm.gather(obj["rng"], root=0)
+    size, error = None, None
+    if comm.Get_rank() == 0:
+        try:
+            size = checkpoint.write(dict(obj, rng=states), path)
+        except (OSError, TypeError, ValueError) as e:
+            error = f"{type(e).__name__}: {e}"
+    size, error = comm.bcast((size, error), root=0)
+    if error is not None:
+        raise OSError(f"--checkpoint: rank 0 could not write {path}: {error}")
+    return size
 
 
 def print_throughput(rows, model):

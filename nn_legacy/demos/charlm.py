@@ -19,23 +19,28 @@ gradients of a small model of the same kind against central differences
 clipped to a norm of 5, printing the validation loss in bits per
 character after every round, then samples some text from the model.
 Exit status 1 if a gradient check fails or the validation loss did not go
-down.
+down.  With --checkpoint PATH it writes a checkpoint after every --every
+rounds and at the end (between rounds, where the LSTM's state is
+forgotten, so none is lost); --resume PATH continues from one and ends with
+the parameters of the uninterrupted run, bit for bit.
 """
 import argparse
 import math
 import os
 import sys
 import time
+import zlib
 
 import numpy as np
 
 import nn_legacy as nn
 import thnn
-from nn_legacy import jacobian, optim
+from nn_legacy import checkpoint, jacobian, optim
 from nn_legacy._progress import ProgressBar
 
 TEXT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data", "shakespeare.txt")
 GRADIENT_TOLERANCE = 1e-5
+KIND = "charlm"   # what the demo's checkpoints say wrote them
 
 
 def load_text(path=TEXT):
@@ -129,24 +134,37 @@ def clip(grads, max_norm):
     return norm
 
 
-def train(model, criterion, data, args):
+def train(model, criterion, data, args, saver=None, resume=None):
     """Rounds of args.batches chunks, each followed by the validation loss;
-    returns the validation losses (bits per character), first before training."""
+    returns the validation losses (bits per character), first before training.
+    ``saver`` (a checkpoint.Saver) writes a checkpoint every saver.every
+    rounds; ``resume`` (a checkpoint.read checkpoint) is where to continue."""
     (x, y), (vx, vy) = data
     params, grads = model.flattenParameters()
     config, state = {"learningRate": args.lr}, {}
-    losses = [validation_bits(model, criterion, vx, vy, args.seq_length)]
-    print(f"round {0:>2}: validation {losses[0]:.3f} bits per character (untrained)")
-    source = chunks(x, y, args.seq_length)
-    for r in range(1, args.rounds + 1):
+    source, taken, first = chunks(x, y, args.seq_length), 0, 1
+    if resume is None:
+        losses = [validation_bits(model, criterion, vx, vy, args.seq_length)]
+        print(f"round {0:>2}: validation {losses[0]:.3f} bits per character (untrained)")
+    else:   # between two rounds: the LSTM's state was forgotten, the text read up to chunk `taken`
+        checkpoint.restore_parameters(params, resume["model"])
+        config, state, losses = resume["optim"]["config"], resume["optim"]["state"], list(resume["losses"])
+        nn.setRNGState(resume["rng"])
+        first, taken = resume["step"] + 1, resume["taken"]
+        for _ in range(taken):
+            next(source)
+        print(f"round {resume['step']:>2}: validation {losses[-1]:.3f} bits per character (resumed from "
+              f"{args.resume})")
+    for r in range(first, args.rounds + 1):
         bar = ProgressBar(args.batches, f"round {r:>2}/{args.rounds}")
         total = 0.0
         for b in range(args.batches):
             chunk = next(source, None)
             if chunk is None:                    # the end of the text: start it again, from a fresh state
                 model.forget()
-                source = chunks(x, y, args.seq_length)
+                source, taken = chunks(x, y, args.seq_length), 0
                 chunk = next(source)
+            taken += 1
             xs, ys = chunk
 
             def feval(_):
@@ -163,6 +181,10 @@ def train(model, criterion, data, args):
         losses.append(validation_bits(model, criterion, vx, vy, args.seq_length))
         bar.finish(f"training {total / args.batches / math.log(2):.3f}, validation {losses[-1]:.3f} bits per "
                    "character")
+        if saver is not None:   # (a step of the saver is a round)
+            saver.after_step(r, lambda: {"model": model, "optim": {"config": config, "state": state},
+                                         "rng": nn.getRNGState(), "taken": taken, "losses": losses},
+                             last=r == args.rounds)
     return losses
 
 
@@ -202,9 +224,14 @@ def parse_args(argv):
     p.add_argument("--sample-length", type=int, default=300, help="characters to sample (default 300)")
     p.add_argument("--temperature", type=float, default=0.8, help="sampling temperature (default 0.8)")
     p.add_argument("--text", default=TEXT, help="the text to learn (default: the shipped Shakespeare)")
+    p.add_argument("--checkpoint", metavar="PATH", help="write a checkpoint there after every --every rounds "
+                                                        "and at the end (atomically)")
+    p.add_argument("--every", type=int, default=1, metavar="N", help="rounds between checkpoints (default 1)")
+    p.add_argument("--resume", metavar="PATH", help="continue from this checkpoint (same options; --rounds "
+                                                    "may grow)")
     args = p.parse_args(argv)
     if min(args.rounds, args.batches, args.embedding, args.hidden, args.seq_length, args.batch_size,
-           args.threads) < 1 or not args.lr > 0 or not args.temperature > 0 or args.sample_length < 0:
+           args.threads, args.every) < 1 or not args.lr > 0 or not args.temperature > 0 or args.sample_length < 0:
         p.error("sizes and counts must be at least 1, --lr and --temperature positive")
     return args
 
@@ -234,7 +261,17 @@ def main(argv=None):
     print(f"Training: Adam, learning rate {args.lr:g}, {args.batch_size} streams, BPTT over {args.seq_length} "
           f"steps, {args.rounds} rounds of {args.batches} chunks, {np.dtype(dtype).name}, "
           f"{args.threads} thread{'s' if args.threads > 1 else ''}")
-    losses = train(model, criterion, (train_streams, valid_streams), args)
+    settings = {"seed": args.seed, "embedding": args.embedding, "hidden": args.hidden, "lr": args.lr,
+                "seq_length": args.seq_length, "batch_size": args.batch_size, "batches": args.batches,
+                "float64": args.float64, "text_crc32": zlib.crc32(text.encode("utf-8"))}
+    try:
+        resume, saver = checkpoint.from_options(args, KIND, settings, model)
+    except checkpoint.CheckpointError as e:
+        print(f"--resume/--checkpoint: {e}", file=sys.stderr)
+        return 2
+    losses = train(model, criterion, (train_streams, valid_streams), args, saver, resume)
+    if saver is not None and saver.summary():
+        print(saver.summary())
     print()
     print(f"Sample (temperature {args.temperature:g}):")
     print(sample(model, chars, args.sample_length, args.temperature, np.random.default_rng(args.seed)))
