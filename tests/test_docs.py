@@ -1,0 +1,100 @@
+"""Every Python code block of README.md and of the pages under docs/ runs.
+
+The blocks of one page run in order in one namespace (fresh per page), in a
+temporary directory holding ``model.t7``, ``input.t7`` and ``expected.t7``
+(tests/data/t7/cpptorch/: a network written by Torch7, its input and its
+recorded output), so that the Torch7 examples open a real file.  Each block
+is one test, named after its page and line.  An HTML comment on the line
+before a block says what it needs (docs/contributing/docs.md):
+
+    <!-- doctest: requires onnx onnxruntime -->   skipped, naming the package, when one is missing
+    <!-- doctest: skip REASON -->                  never run here; REASON is shown
+"""
+import glob
+import importlib.util
+import os
+import re
+import shutil
+
+import pytest
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+T7_FIXTURES = {"model.t7": "net.t7", "input.t7": "x.t7", "expected.t7": "y.t7"}
+
+_FENCE = re.compile(r"^```(\S*)[^\n]*\n(.*?)^```[ \t]*$", re.S | re.M)
+_DIRECTIVE = re.compile(r"<!--\s*doctest:\s*(requires|skip)\s*(.*?)\s*-->\s*$")
+
+
+def pages():
+    found = [os.path.join(ROOT, "README.md")]
+    found += sorted(glob.glob(os.path.join(ROOT, "docs", "**", "*.md"), recursive=True))
+    return [os.path.relpath(p, ROOT) for p in found]
+
+
+def blocks(text):
+    """(line, code, directive, argument) of each ```python block of a page."""
+    found = []
+    for m in _FENCE.finditer(text):
+        if m.group(1) != "python":
+            continue
+        line = text.count("\n", 0, m.start()) + 1
+        before = text[:m.start()].rstrip("\n").rsplit("\n", 1)[-1]
+        d = _DIRECTIVE.search(before)
+        found.append((line, m.group(2), d.group(1) if d else None, d.group(2) if d else ""))
+    return found
+
+
+def _cases():
+    cases = []
+    for page in pages():
+        with open(os.path.join(ROOT, page), encoding="utf-8") as f:
+            text = f.read()
+        for line, code, directive, argument in blocks(text):
+            cases.append(pytest.param(page, line, code, directive, argument, id=f"{page}:{line}"))
+    return cases
+
+
+class _Page:
+    def __init__(self, tmp):
+        self.namespace = {"__name__": "__docs__"}
+        self.dir = tmp
+        self.failed = None
+        for name, source in T7_FIXTURES.items():
+            shutil.copy(os.path.join(ROOT, "tests", "data", "t7", "cpptorch", source), os.path.join(tmp, name))
+
+
+_PAGES = {}
+
+
+def test_the_collector_finds_the_examples():
+    found = {case.values[0] for case in _cases()}
+    assert "README.md" in found and "docs/guides/torch7-migration.md" in found, sorted(found)
+    directives = [case.values[3] for case in _cases()]
+    assert directives.count(None) > len(directives) // 2, "most examples must run everywhere"
+
+
+def test_the_directive_is_read_from_the_line_before():
+    text = "x\n<!-- doctest: requires onnx -->\n```python\nimport onnx\n```\n```sh\nls\n```\n```python\n1\n```\n"
+    assert [(b[0], b[2], b[3]) for b in blocks(text)] == [(3, "requires", "onnx"), (9, None, "")]
+
+
+@pytest.mark.parametrize("page,line,code,directive,argument", _cases())
+def test_example(page, line, code, directive, argument, tmp_path_factory, monkeypatch):
+    state = _PAGES.get(page)
+    if state is None:
+        state = _PAGES[page] = _Page(str(tmp_path_factory.mktemp("docs")))
+    if directive == "skip":
+        assert argument, f"{page}:{line}: a skipped example must say why"
+        pytest.skip(f"{page}:{line}: {argument}")
+    if directive == "requires":
+        missing = [name for name in argument.split() if importlib.util.find_spec(name) is None]
+        if missing:
+            pytest.skip(f"{page}:{line} needs {', '.join(missing)}, which is not installed")
+    if state.failed:
+        pytest.fail(f"{page}:{line}: not run, the example at line {state.failed} of the page failed")
+    monkeypatch.chdir(state.dir)
+    try:
+        exec(compile(code, f"{page}:{line}", "exec"), state.namespace)
+    except BaseException:
+        state.failed = line
+        raise
