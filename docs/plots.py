@@ -35,7 +35,7 @@ def _run(module, args):
 
 def digits():
     text = _run("nn_legacy", [])
-    epochs = [(int(e), float(loss)) for e, loss in re.findall(r"^epoch (\d+)/\d+ mean training loss ([\d.]+)",
+    epochs = [(int(e), float(loss)) for e, loss in re.findall(r"^epoch +(\d+)/\d+ mean training loss ([\d.]+)",
                                                               text, re.M)]
     accuracy = re.search(r"held-out accuracy: ([\d.]+) %", text).group(1)
     if not epochs:

@@ -5,6 +5,7 @@
   below); mkdocstrings renders each from its docstring.  A class that no rule
   places lands on the activations page, and a family left empty fails the
   build, so a new layer is documented without an edit here.
+- ``reference/optim.md``: the optimisers of ``nn_legacy.optim.__all__``.
 - ``benchmarks.md`` and ``security.md``: benchmarks/README.md and SECURITY.md
   as they are in the repository, so that the site links to them without a copy
   to keep in step.
@@ -79,8 +80,33 @@ def classes():
             and (issubclass(getattr(nn, n), (nn.Module, nn.Criterion)) or n == "StochasticGradient")]
 
 
+def entry(obj, public_name):
+    """A ``:::`` block for ``obj`` headed ``public_name``.
+
+    mkdocstrings is given the object's defining path (nn_legacy.Linear the
+    class shares its name with the file nn_legacy/Linear.py, which the
+    inspector would document instead) and the public name as its heading.
+    Of a class it shows the documented methods the class defines itself:
+    its public class attributes are plain values (an ``inplace = False``),
+    which the inspector would document with their type's docstring."""
+    path = f"{obj.__module__}.{obj.__qualname__}"
+    lines = [f"::: {path}", "    options:", f'      heading: "{public_name}"',
+             f'      toc_label: "{public_name.rsplit(".", 1)[-1]}"']
+    if isinstance(obj, type):
+        methods = [name for name, value in vars(obj).items()
+                   if not name.startswith("_") and isinstance(value, (property, staticmethod, classmethod))
+                   or not name.startswith("_") and callable(value) and getattr(value, "__doc__", None)]
+        lines.append(f"      members: [{', '.join(methods)}]" if methods else "      members: false")
+    return "\n".join(lines) + "\n"
+
+
+def anchor(obj):
+    return f"{obj.__module__}.{obj.__qualname__}"
+
+
 def layer_pages():
     """{path: markdown} of the reference's family pages."""
+    import nn_legacy as nn
     groups = {key: [] for key, _, _ in FAMILIES}
     for name in classes():
         groups[family(name)].append(name)
@@ -91,11 +117,20 @@ def layer_pages():
         lines = [f"# {title}", "", blurb, "",
                  "Generated from `nn_legacy.__all__` by `docs/hooks/pages.py`; each entry is the class's "
                  "docstring. `python -m nn_legacy --layers` prints the same classes as a table.", ""]
-        lines += [" ".join(f"[`{n}`](#nn_legacy.{n})" for n in groups[key]), ""]
+        lines += [" ".join(f"[`{n}`](#{anchor(getattr(nn, n))})" for n in groups[key]), ""]
         for name in groups[key]:
-            lines += [f"::: nn_legacy.{name}", ""]
+            lines += [entry(getattr(nn, name), f"nn_legacy.{name}")]
         pages[f"reference/layers/{key}.md"] = "\n".join(lines)
     return pages
+
+
+def optim_page():
+    from nn_legacy import optim
+    lines = ["# nn_legacy.optim", "", "Torch7's optimisers: each takes `feval(x) -> (loss, gradient)`, the flat "
+             "parameter vector `x` (updated in place), a config dict and a state dict "
+             "([getting started](../guides/getting-started.md#optimisers)). Generated from `optim.__all__`.", ""]
+    lines += [entry(getattr(optim, name), f"nn_legacy.optim.{name}") for name in optim.__all__]
+    return "\n".join(lines)
 
 
 def _copied(path, title):
@@ -109,6 +144,7 @@ def on_files(files, config):
     if ROOT not in sys.path:
         sys.path.insert(0, ROOT)
     pages = layer_pages()
+    pages["reference/optim.md"] = optim_page()
     pages["benchmarks.md"] = _copied("benchmarks/README.md", "Benchmarks")
     pages["security.md"] = _copied("SECURITY.md", "Security")
     for path, content in pages.items():
