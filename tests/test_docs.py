@@ -9,6 +9,9 @@ before a block says what it needs (docs/contributing/docs.md):
 
     <!-- doctest: requires onnx onnxruntime -->   skipped, naming the package, when one is missing
     <!-- doctest: skip REASON -->                  never run here; REASON is shown
+
+In CI a skip counts only for what tests/skip_guard.py accepts (an optional
+package, a GPU): a REASON must name one of those.
 """
 import glob
 import importlib.util
@@ -88,8 +91,8 @@ def test_example(page, line, code, directive, argument, tmp_path_factory, monkey
         pytest.skip(f"{page}:{line}: {argument}")
     if directive == "requires":
         missing = [name for name in argument.split() if importlib.util.find_spec(name) is None]
-        if missing:
-            pytest.skip(f"{page}:{line} needs {', '.join(missing)}, which is not installed")
+        if missing:   # worded as pytest.importorskip words it, which tests/skip_guard.py accepts in CI
+            pytest.skip(f"could not import {', '.join(repr(m) for m in missing)}: {page}:{line} needs it")
     if state.failed:
         pytest.fail(f"{page}:{line}: not run, the example at line {state.failed} of the page failed")
     monkeypatch.chdir(state.dir)
