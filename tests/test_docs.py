@@ -81,6 +81,25 @@ def test_the_directive_is_read_from_the_line_before():
     assert [(b[0], b[2], b[3]) for b in blocks(text)] == [(3, "requires", "onnx"), (9, None, "")]
 
 
+def test_the_reference_documents_every_public_name():
+    """The layer pages are generated from nn_legacy.__all__ (docs/hooks/pages.py);
+    the other public names each have a ``:::`` entry or a page of their own."""
+    import importlib.util as iu
+    import nn_legacy as nn
+    spec = iu.spec_from_file_location("docs_pages", os.path.join(ROOT, "docs", "hooks", "pages.py"))
+    pages_hook = iu.module_from_spec(spec)
+    spec.loader.exec_module(pages_hook)
+    generated = pages_hook.layer_pages()
+    documented = {m for text in generated.values() for m in re.findall(r'heading: "nn_legacy\.(\w+)"', text)}
+    for path in glob.glob(os.path.join(ROOT, "docs", "reference", "*.md")):
+        with open(path, encoding="utf-8") as f:
+            documented |= set(re.findall(r"^::: nn_legacy\.(\w+)\s*$", f.read(), re.M))
+    documented |= {"optim", "jacobian", "__version__"}   # reference/optim.md (generated), reference/jacobian.md
+    missing = sorted(set(nn.__all__) - documented)
+    assert not missing, f"the API reference leaves out {missing}"
+    assert "::: nn_legacy.optim.sgd." in pages_hook.optim_page()
+
+
 @pytest.mark.parametrize("page,line,code,directive,argument", _cases())
 def test_example(page, line, code, directive, argument, tmp_path_factory, monkeypatch):
     state = _PAGES.get(page)
