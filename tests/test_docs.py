@@ -3,7 +3,8 @@
 The blocks of one page run in order in one namespace (fresh per page), in a
 temporary directory holding ``model.t7``, ``input.t7`` and ``expected.t7``
 (tests/data/t7/cpptorch/: a network written by Torch7, its input and its
-recorded output), so that the Torch7 examples open a real file.  Each block
+recorded output), so that the Torch7 examples open a real file.  A class a
+block registers with ``nn.register_class`` is unregistered after the block.  Each block
 is one test, named after its page and line.  An HTML comment on the line
 before a block says what it needs (docs/contributing/docs.md):
 
@@ -18,8 +19,11 @@ import importlib.util
 import os
 import re
 import shutil
+import sys
 
 import pytest
+
+import nn_legacy
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 T7_FIXTURES = {"model.t7": "net.t7", "input.t7": "x.t7", "expected.t7": "y.t7"}
@@ -85,7 +89,7 @@ def test_the_reference_documents_every_public_name():
     """The layer pages are generated from nn_legacy.__all__ (docs/hooks/pages.py);
     the other public names each have a ``:::`` entry or a page of their own."""
     import importlib.util as iu
-    import nn_legacy as nn
+    nn = nn_legacy
     spec = iu.spec_from_file_location("docs_pages", os.path.join(ROOT, "docs", "hooks", "pages.py"))
     pages_hook = iu.module_from_spec(spec)
     spec.loader.exec_module(pages_hook)
@@ -115,8 +119,13 @@ def test_example(page, line, code, directive, argument, tmp_path_factory, monkey
     if state.failed:
         pytest.fail(f"{page}:{line}: not run, the example at line {state.failed} of the page failed")
     monkeypatch.chdir(state.dir)
+    registry = sys.modules[nn_legacy.register_class.__module__]
+    registered = set(registry.registered_classes())
     try:
         exec(compile(code, f"{page}:{line}", "exec"), state.namespace)
     except BaseException:
         state.failed = line
         raise
+    finally:   # a class an example registers (nn.register_class) must not reach the other tests
+        for name in set(registry.registered_classes()) - registered:
+            registry.unregister_class(name)
