@@ -58,7 +58,7 @@ class Module(Layer):
     #: by name (each counted when it is not None).  A module with other
     #: parameters declares them all here, e.g.
     #: ``_parameter_names = (("weight", "gradWeight"), ("alpha", "gradAlpha"))``
-    #: (README, "Writing your own module").
+    #: (docs/guides/writing-a-module.md).
     _parameter_names = (("weight", "gradWeight"), ("bias", "gradBias"))
     #: attributes that hold work buffers, emptied by clearState()
     _buffer_names = ()
@@ -263,7 +263,7 @@ class Module(Layer):
         nn_legacy/_namespace.py).  Then forward/backward take CudaTensors
         (thnn.cuda.to_device(array)) and return CudaTensors.  ``float()`` /
         ``double()`` bring it back.  TypeError, with the reason, for the few
-        classes that cannot run on a device (README, CUDA)."""
+        classes that cannot run on a device (docs/guides/cuda.md)."""
         from thnn import cuda
         return _move(self, device or cuda.default(), {})
 

@@ -19,7 +19,7 @@ names, run as device kernels.  CudaTensors also have numpy's array methods,
 operators, views and indexing, so ``x.sum(axis=1)``, ``x[:, None] * w.T``
 and ``out[...] = y`` need no change.
 
-How to make a module device-ready (see also README, CUDA):
+How to make a module device-ready (see also docs/guides/cuda.md):
 
 1. Compute with ``xp = array_namespace(input)`` (or ``self._xp(input)`` in a
    Module, which also checks that the input lives where the module's
@@ -37,7 +37,7 @@ How to make a module device-ready (see also README, CUDA):
 5. Give the class an entry in tests/module_table.py: the device parity
    test (tests/test_cuda_modules.py) runs it on the emulator against the
    host.  A class that truly cannot run on a device says why in
-   ``_cuda_unsupported`` (README, CUDA, lists them).
+   ``_cuda_unsupported`` (the catalogue, python -m nn_legacy --layers, lists them).
 """
 import numpy as np
 

@@ -252,7 +252,7 @@ def testEachParameter(module, input, perturbation=1e-6, seed=None):
     if not params:
         raise ValueError(f"testAllParameters: {type(module).__name__} has no parameters (parameters() is empty). "
                          f"Parameters are found by name (weight/gradWeight, bias/gradBias, as in Torch7); declare "
-                         f"others in the class attribute _parameter_names (README, Writing your own module)")
+                         f"others in the class attribute _parameter_names (docs/guides/writing-a-module.md)")
     x, numerics, out_shape = _parameter_numerics(module, input, params, "testAllParameters", seed, perturbation)
     return list(zip(_accgrad_reports(module, x, params, grads, numerics, out_shape, seed),
                     _accupdate_reports(module, x, params, numerics, out_shape, seed)))

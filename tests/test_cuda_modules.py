@@ -16,7 +16,7 @@ tests/test_cuda_math.py.
 Tolerances relative to the largest magnitude of the host result: float32
 1e-4 forward and 1e-3 for gradients, float64 1e-10 (as the twins' tests);
 SPECIFICS widens one for an entry, with the reason.  A class that cannot
-run on a device says why in its ``_cuda_unsupported`` (README, CUDA lists
+run on a device says why in its ``_cuda_unsupported`` (docs/guides/cuda.md lists
 them) and its entries are in EXCLUDED with the reason; a new class without
 a table entry fails test_every_class_is_covered.
 

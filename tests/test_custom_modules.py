@@ -1,5 +1,5 @@
-"""User-defined modules: parameters found by name as Torch7 did (weight, bias) or declared, the README's
-"Writing your own module" example run as written, and the gradient checker's reports."""
+"""User-defined modules: parameters found by name as Torch7 did (weight, bias) or declared, the guide's
+"A module of your own" example (docs/guides/writing-a-module.md) run as written, and the gradient checker's reports."""
 import os
 import re
 
@@ -10,7 +10,8 @@ import nn_legacy as nn
 from layer_checks import raises_exactly, uniform
 from nn_legacy import jacobian, optim
 
-README = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "README.md")
+GUIDE = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "docs", "guides",
+                     "writing-a-module.md")
 
 
 class Scale(nn.Module):
@@ -109,8 +110,7 @@ def test_a_parameter_without_its_gradient_is_an_error():
 def test_test_all_parameters_never_returns_none():
     with raises_exactly(ValueError, "testAllParameters: Tanh has no parameters (parameters() is empty). Parameters "
                                     "are found by name (weight/gradWeight, bias/gradBias, as in Torch7); declare "
-                                    "others in the class attribute _parameter_names (README, Writing your own "
-                                    "module)"):
+                                    "others in the class attribute _parameter_names (docs/guides/writing-a-module.md)"):
         jacobian.testAllParameters(nn.Tanh(), uniform((2, 3)))
 
 
@@ -178,15 +178,15 @@ def test_integer_input_has_no_input_gradient():
     assert report < 1e-5 and report.name == "LookupTable.weight"
 
 
-# ---------------------------------------------------------------- the README's example
-def test_readme_example_runs_as_written():
-    with open(README, encoding="utf-8") as f:
+# ---------------------------------------------------------------- the guide's example
+def test_guide_example_runs_as_written():
+    with open(GUIDE, encoding="utf-8") as f:
         text = f.read()
-    section = text[text.index("## Writing your own module"):]
+    section = text[text.index("## A module of your own"):]
     section = section[:section.index("\n## ", 3)]
     blocks = re.findall(r"```python\n(.*?)```", section, re.S)
-    assert blocks, "the README section has no python example"
+    assert blocks, "the guide's section has no python example"
     namespace = {}
-    exec(compile("\n".join(blocks), "README.md: Writing your own module", "exec"), namespace)
+    exec(compile("\n".join(blocks), "docs/guides/writing-a-module.md: A module of your own", "exec"), namespace)
     assert [p.shape for p in namespace["layer"].parameters()[0]] == [(3, 4), (1,)]
     assert namespace["model"].get(1)._t is None and namespace["model"].get(1).output is None   # clearState

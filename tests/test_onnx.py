@@ -1,7 +1,7 @@
 """nn_legacy.onnx: every module class exports to ONNX and computes there what
 it computes in nn_legacy (onnxruntime, or onnx's reference evaluator where
 onnxruntime has no float64 kernel); composite nets, the real Torch7 nets
-of the test data, the errors, the CLI and the README's table."""
+of the test data, the errors, the CLI and the ONNX guide's pointer to the table."""
 import io
 import os
 import re
@@ -20,7 +20,7 @@ from nn_legacy.t7 import load_lua, read_t7
 from onnx_cases import CASES
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-README = os.path.join(ROOT, "README.md")
+GUIDE = os.path.join(ROOT, "docs", "guides", "onnx.md")
 
 # ---------------------------------------------------------------- per-class parity
 # Per-entry specifics, by entry id; a guard below fails for an id no entry has.
@@ -432,11 +432,11 @@ def test_cli_names_every_module_it_cannot_export(tmp_path):
     assert r.returncode == 2 and "sizes separated by commas" in r.stderr
 
 
-# ---------------------------------------------------------------- README
-def test_readme_says_where_the_export_table_is():
-    """README.md keeps no per-module table (a new layer would need a row):
-    it points to support_table(), which lists every module class."""
-    with open(README, encoding="utf-8") as f:
+# ---------------------------------------------------------------- the guide
+def test_guide_says_where_the_export_table_is():
+    """docs/guides/onnx.md keeps no per-module table (a new layer would need a
+    row): it points to support_table(), which lists every module class."""
+    with open(GUIDE, encoding="utf-8") as f:
         text = f.read()
     assert "o.support_table()" in text and "python -m nn_legacy --layers" in text
     assert "<!-- onnx-table-begin -->" not in text
@@ -449,10 +449,10 @@ def test_readme_says_where_the_export_table_is():
     assert table[-1] == f"{exported} of {len(modules)} module classes export."
 
 
-def test_readme_shows_the_cli():
-    with open(README, encoding="utf-8") as f:
+def test_guide_shows_the_cli():
+    with open(GUIDE, encoding="utf-8") as f:
         text = f.read()
-    assert "## From Torch7 to ONNX" in text and "python -m nn_legacy.convert" in text
+    assert "## From the shell" in text and "python -m nn_legacy.convert" in text
 
 
 def test_cli_without_onnxruntime_exports_and_says_it_did_not_check(tmp_path):

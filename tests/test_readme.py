@@ -1,11 +1,12 @@
-"""README.md stays true about what the library has.
+"""README.md and the docs pages stay true about what the library has.
 
-The README keeps no per-layer list: the catalogue (``python -m nn_legacy
+They keep no per-layer list: the catalogue (``python -m nn_legacy
 --layers``, nn_legacy/_catalogue.py), the ONNX forms
 (``nn_legacy.onnx.support_table()``) and the twins (thnn/_layers.py) are
-derived from the code.  These tests check what the README says about them,
-and that the catalogue is complete."""
+derived from the code.  These tests check what the README and the pages under
+docs/ say about them, and that the catalogue is complete."""
 import fcntl
+import glob
 import os
 import re
 import subprocess
@@ -16,18 +17,17 @@ from nn_legacy import _catalogue
 from thnn import _header, _layers
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-README = os.path.join(ROOT, "README.md")
 
 
-def _readme():
-    with open(README, encoding="utf-8") as f:
+def _read(path):
+    with open(os.path.join(ROOT, path), encoding="utf-8") as f:
         return f.read()
 
 
-def _section(title):
-    text = _readme()
-    m = re.search(rf"^#+ {re.escape(title)}\n(.*?)(?=^#+ )", text, re.S | re.M)
-    assert m, f"README.md has no section {title!r}"
+def _section(title, page):
+    """The text under the heading ``title`` of ``page`` (README.md or a docs page), to the next heading."""
+    m = re.search(rf"^#+ {re.escape(title)}\n(.*?)(?=^#+ |\Z)", _read(page), re.S | re.M)
+    assert m, f"{page} has no section {title!r}"
     return m.group(1)
 
 
@@ -37,11 +37,11 @@ def _classes():
 
 
 def test_layers_section_names_only_classes_that_exist():
-    section = _section("Layers")
+    section = _section("The layers", "docs/guides/layers.md")
     named = {n for n in re.findall(r"`(\w+)`", section) if n[:1].isupper()}
     assert len(named) > 40, "the Layers section should name the families' classes"
     missing = sorted(named - set(nn.__all__))
-    assert not missing, f"README.md's Layers section names classes nn_legacy does not have: {missing}"
+    assert not missing, f"docs/guides/layers.md names classes nn_legacy does not have: {missing}"
     assert "python -m nn_legacy --layers" in section
 
 
@@ -83,35 +83,42 @@ def test_catalogue_command_stops_quietly_when_the_reader_does():
 
 
 def test_every_class_runs_on_cuda_as_the_readme_says():
-    """"Every module and criterion class runs on the device": no class says
+    """"Every module and criterion class runs on the device" (docs/guides/cuda.md): no class says
     it cannot (``_cuda_unsupported``)."""
     claim = "Every module and criterion class runs on the device"
-    assert claim in " ".join(_section("Modules on the device").split())
+    assert claim in " ".join(_section("Modules on the device", "docs/guides/cuda.md").split())
     cannot = [n for n in _classes() if getattr(nn, n)._cuda_unsupported]
-    assert not cannot, f"README.md says every class runs on the device, but {cannot} cannot: say which do not"
+    assert not cannot, f"docs/guides/cuda.md says every class runs on the device, but {cannot} cannot: say which do not"
 
 
 def test_every_layer_has_a_twin_as_the_readme_says():
-    assert "Every layer of `thnn_c/generic/THNN.h` has a twin" in " ".join(_section("The kernel twins").split())
+    assert "Every layer of `thnn_c/generic/THNN.h` has a twin" in " ".join(_section("The kernel twins", "docs/guides/cuda.md").split())
     with open(os.path.join(ROOT, "thnn_c", "generic", "THNN.h"), encoding="ascii") as f:
         functions = _header.parse(f.read())
     import thnn.cuda
     assert list(thnn.cuda.default().layers) == _layers.layers(functions)
 
 
+def _pages():
+    return ["README.md"] + sorted(os.path.relpath(p, ROOT) for p in glob.glob(
+        os.path.join(ROOT, "docs", "**", "*.md"), recursive=True))
+
+
 def test_readme_quotes_no_count_of_layers():
     """Counts of classes, layers or kernels would need a hand edit per layer:
-    the README quotes none (the catalogue counts nothing it does not list)."""
-    text = _readme()
-    counts = re.findall(r"\b\d+ (?:of \d+ )?(?:module|criterion|layer|kernel|function|class)\w*\b", text)
-    counts += re.findall(r"^(?:Containers|Modules|Criterions|Recurrent modules) \(\d+", text, re.M)
-    assert not counts, f"README.md quotes counts that a new layer would make false: {counts}"
+    the README and the docs quote none (the catalogue counts nothing it does
+    not list)."""
+    for page in _pages():
+        text = _read(page)
+        counts = re.findall(r"\b\d+ (?:of \d+ )?(?:module|criterion|layer|kernel|function|class)\w*\b", text)
+        counts += re.findall(r"^(?:Containers|Modules|Criterions|Recurrent modules) \(\d+", text, re.M)
+        assert not counts, f"{page} quotes counts that a new layer would make false: {counts}"
 
 
 def test_adding_a_layer_says_the_five_places():
-    section = " ".join(_section("Adding a layer").split())
+    section = " ".join(_section("Adding a layer", "docs/contributing/adding-a-layer.md").split())
     for place in ("thnn_c/generic/<Layer>.c", "thnn_c/generic/THNN.h", "thcunn_cu/generic/<Layer>.cu",
                   "nn_legacy/<Layer>.py", "tests/module_table.py"):
-        assert place in section, f"README.md's Adding a layer does not name {place}"
+        assert place in section, f"docs/contributing/adding-a-layer.md does not name {place}"
     for hand_list in ("THCUNN.h", "one include line", "one import line"):
-        assert hand_list not in section, f"README.md's Adding a layer still asks for {hand_list!r}"
+        assert hand_list not in section, f"docs/contributing/adding-a-layer.md still asks for {hand_list!r}"
