@@ -22,7 +22,13 @@ class CrossEntropyCriterion(Criterion):
 
     def updateGradInput(self, input, target):
         self._check(input)  # uses lsm.output from forward, as every backward uses its forward
-        gradLsm = self.nll.updateGradInput(self.lsm.output, target)
+        try:
+            gradLsm = self.nll.updateGradInput(self.lsm.output, target)
+        except TypeError:
+            if self.lsm.output is None:   # (the error path only: the normal one checks nothing more)
+                raise RuntimeError("CrossEntropyCriterion: backward needs the output of forward: "
+                                   "call forward first") from None
+            raise
         self.gradInput = self.lsm.updateGradInput(input, gradLsm)
         return self.gradInput
 

@@ -70,6 +70,8 @@ def as_integer(layer, name, value):
         if math.isfinite(value) and float(value).is_integer():
             return int(value)
         raise TypeError(f"{layer}: {name} must be an integer, got {value!r}")
+    if isinstance(value, (str, bytes)):   # Linear('4', 3) would fail later on a comparison
+        raise TypeError(f"{layer}: {name} must be an integer, got {value!r} ({type(value).__name__})")
     return value
 
 

@@ -181,7 +181,8 @@ class CudaKernel:
                 value = None
             if value is None:
                 if not produced and "OPTIONAL" not in arg.tags:
-                    raise self._error(f"{arg.name} is required, got None", TypeError)
+                    raise self._error(f"{arg.name} is required, got None{_binding._forward_first(arg.name)}",
+                                      TypeError)
                 t = ffi.new(f"TH{self._real_of(arg)}Tensor*") if produced else ffi.NULL
                 c_args.append(t)
                 if produced:

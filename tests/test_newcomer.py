@@ -1,0 +1,111 @@
+"""What a new user coming from Torch7 tripped on (issue 24, item 5): each message names what the user called
+and says what to do."""
+import numpy as np
+import pytest
+
+import nn_legacy as nn
+from layer_checks import raises_exactly
+
+FORWARD_FIRST = "backward needs the outputs of forward: call forward first"
+
+
+def two_layers():
+    return nn.Sequential().add(nn.Linear(2, 2)).add(nn.Tanh())
+
+
+@pytest.mark.parametrize("make, method, says", [
+    (two_layers, "backward", f"Sequential: {FORWARD_FIRST}"),
+    (two_layers, "updateGradInput", f"Sequential: {FORWARD_FIRST}"),
+    (lambda: nn.Sequential().add(two_layers()), "backward", f"Sequential: {FORWARD_FIRST}"),
+    (lambda: nn.Sequential().add(nn.Linear(2, 2)).add(nn.Tanh()).add(nn.Linear(2, 2)), "accGradParameters",
+     f"Sequential: {FORWARD_FIRST}"),
+])
+def test_container_backward_before_forward_names_the_container(make, method, says):
+    model = make()
+    x = np.zeros((3, 2))
+    with raises_exactly(RuntimeError, says):
+        getattr(model, method)(x, np.ones((3, 2)))
+    model.forward(x)   # and after forward it runs
+    assert model.backward(x, np.ones((3, 2))).shape == (3, 2)
+
+
+def test_criterion_backward_before_forward_names_the_criterion():
+    with raises_exactly(RuntimeError, "CrossEntropyCriterion: backward needs the output of forward: call forward first"):
+        nn.CrossEntropyCriterion().backward(np.zeros((2, 3)), np.array([0, 1]))
+
+
+def test_layer_backward_before_forward_says_call_forward():
+    with raises_exactly(TypeError, "Tanh_updateGradInput: output is required, got None: backward needs the output "
+                                   "of forward: call forward first"):
+        nn.Tanh().backward(np.zeros((3, 2)), np.zeros((3, 2)))
+
+
+def test_a_container_in_a_container_names_the_layer_that_failed_after_forward():
+    model = nn.Sequential().add(nn.Linear(2, 2))
+    model.forward(np.zeros((3, 2)))
+    with pytest.raises(ValueError, match=r"^Sequential \(0\) -> Linear"):   # a real error still names the child
+        model.backward(np.zeros((3, 2)), np.zeros((3, 5)))
+
+
+@pytest.mark.parametrize("index, says", [
+    (2, "Sequential.get(2): index out of range: the valid indices are 0..1 (or -2..-1 from the end); indices are "
+        "0-based (Torch7's get(1) is get(0) here)"),
+    (-3, "Sequential.get(-3): index out of range: the valid indices are 0..1 (or -2..-1 from the end); indices are "
+         "0-based (Torch7's get(1) is get(0) here)"),
+])
+def test_get_names_the_valid_range(index, says):
+    model = two_layers()
+    with raises_exactly(IndexError, says):
+        model.get(index)
+    assert model.get(1) is model.modules[1] and model.get(-2) is model.modules[0]
+
+
+def test_get_on_an_empty_container_and_with_a_non_integer():
+    with raises_exactly(IndexError, "Sequential.get(0): index out of range: it has no modules; indices are 0-based "
+                                    "(Torch7's get(1) is get(0) here)"):
+        nn.Sequential().get(0)
+    with raises_exactly(TypeError, "Concat.get: index must be an integer (0-based), got '1'"):
+        nn.Concat(1).add(nn.Linear(2, 2)).get("1")
+
+
+@pytest.mark.parametrize("make, says", [
+    (lambda: nn.Linear("4", 3), "Linear: inputSize must be an integer, got '4' (str)"),
+    (lambda: nn.Linear(4, "3"), "Linear: outputSize must be an integer, got '3' (str)"),
+    (lambda: nn.SpatialConvolution(3, 4, "5", 5), "SpatialConvolution: kW must be an integer, got '5' (str)"),
+])
+def test_a_string_size_is_a_type_error_naming_the_argument(make, says):
+    with raises_exactly(TypeError, says):
+        make()
+
+
+@pytest.mark.parametrize("make, name", [
+    (lambda: nn.Linear(4, 3), "Linear"),
+    (lambda: nn.Sequential().add(nn.Linear(4, 3)).add(nn.Tanh()), "Sequential"),
+])
+def test_update_parameters_names_a_learning_rate_that_is_not_a_number(make, name):
+    model = make()
+    with raises_exactly(TypeError, f"{name}.updateParameters: learningRate must be a number, got '0.1' (str)"):
+        model.updateParameters("0.1")
+    before = model.parameters()[0][0].copy()
+    model.updateParameters(np.float32(0.5))   # numpy scalars are numbers
+    assert np.array_equal(model.parameters()[0][0], before - 0.5 * model.parameters()[1][0])
+
+
+def test_jacobian_of_a_float32_module_asks_for_float64():
+    from nn_legacy import jacobian
+    says = ("testJacobian: Linear is float32; these checks need a float64 module (central differences are below "
+            "float32's precision): call module.double() first")
+    for x in (np.zeros((2, 3), np.float32), np.zeros((2, 3))):   # whatever the input's dtype
+        with raises_exactly(TypeError, says):
+            jacobian.testJacobian(nn.Linear(3, 2).float(), x)
+    with pytest.raises(TypeError, match="^testAllParameters: Linear is float32; .* call module.double"):
+        jacobian.testAllParameters(nn.Linear(3, 2).float(), np.zeros((2, 3)))
+    assert jacobian.testJacobian(nn.Linear(3, 2).float().double(), np.zeros((2, 3), np.float32)) < 1e-6
+
+
+def test_jacobian_report_where_prints_plain_integers():
+    from nn_legacy import jacobian
+    report = jacobian.testJacobian(nn.Linear(3, 2), np.random.default_rng(0).standard_normal((2, 3)))
+    assert all(type(i) is int for part in report.where for i in part)
+    assert str(report.where) == repr(tuple(tuple(int(i) for i in part) for part in report.where))
+    assert type(report.max_error) is float
