@@ -30,7 +30,8 @@ def test_container_backward_before_forward_names_the_container(make, method, say
 
 
 def test_criterion_backward_before_forward_names_the_criterion():
-    with raises_exactly(RuntimeError, "CrossEntropyCriterion: backward needs the output of forward: call forward first"):
+    says = "CrossEntropyCriterion: backward needs the output of forward: call forward first"
+    with raises_exactly(RuntimeError, says):
         nn.CrossEntropyCriterion().backward(np.zeros((2, 3)), np.array([0, 1]))
 
 
@@ -109,3 +110,62 @@ def test_jacobian_report_where_prints_plain_integers():
     assert all(type(i) is int for part in report.where for i in part)
     assert str(report.where) == repr(tuple(tuple(int(i) for i in part) for part in report.where))
     assert type(report.max_error) is float
+
+
+# ---------------------------------------------------------------- python -m nn_legacy
+MPI_VARIABLES = [name for pair in __import__("nn_legacy.__main__").__main__.MPI_ENVIRONMENT for name in pair]
+
+
+@pytest.fixture
+def no_launcher(monkeypatch):
+    for name in MPI_VARIABLES:
+        monkeypatch.delenv(name, raising=False)
+    return monkeypatch
+
+
+def test_a_short_run_says_it_skips_the_accuracy_check(no_launcher, capsys):
+    from nn_legacy import __main__ as demo
+    assert demo.main(["--epochs", "1", "--lr", "0.0001"]) == 0   # (far below 90 %: the check would fail it)
+    out = capsys.readouterr().out
+    assert "; a short run (1 epoch, fewer than the default 20): the 90 % accuracy check is skipped)" in out
+    assert out.rstrip().endswith("OK")
+    assert demo.find_failures(True, True, 0.5, 19) == []
+    assert demo.find_failures(True, True, 0.5, 20) == ["held-out accuracy 50.00 % is below 90 %"]
+
+
+@pytest.mark.parametrize("env, world", [
+    ({"OMPI_COMM_WORLD_SIZE": "2", "OMPI_COMM_WORLD_RANK": "1"}, (1, 2)),
+    ({"PMI_SIZE": "4", "PMI_RANK": "0"}, (0, 4)),
+    ({"MV2_COMM_WORLD_SIZE": "3", "MV2_COMM_WORLD_RANK": "2"}, (2, 3)),
+    ({"MPI_LOCALNRANKS": "2", "MPI_LOCALRANKID": "0"}, (0, 2)),
+    ({"PMI_SIZE": "1", "PMI_RANK": "0"}, None),       # one process: nothing to say
+    ({"PMI_SIZE": "x"}, None),
+    ({}, None),
+])
+def test_mpi_world_reads_the_launchers_variables(env, world):
+    from nn_legacy import __main__ as demo
+    assert demo.mpi_world(env) == world
+
+
+def test_under_mpiexec_without_distributed_it_says_to_add_it(no_launcher, capsys):
+    from nn_legacy import __main__ as demo
+    no_launcher.setenv("OMPI_COMM_WORLD_SIZE", "2")
+    no_launcher.setenv("OMPI_COMM_WORLD_RANK", "0")
+    assert demo.main(["--epochs", "1"]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == "" and captured.err == (
+        "error: started as 2 processes (by mpiexec or srun), but without --distributed each would train a copy of "
+        "its own: add --distributed (mpiexec -n 2 python -m nn_legacy --distributed)\n")
+    no_launcher.setenv("OMPI_COMM_WORLD_RANK", "1")   # the other ranks stop without repeating it
+    assert demo.main(["--epochs", "1"]) == 2
+    assert capsys.readouterr() == ("", "")
+
+
+def test_distributed_without_mpiexec_says_how_to_launch(no_launcher, capsys):
+    from nn_legacy import __main__ as demo
+    no_launcher.setitem(__import__("sys").modules, "mpi4py", None)
+    assert demo.main(["--distributed"]) == 2   # (and without mpi4py, what to install)
+    captured = capsys.readouterr()
+    assert captured.out == ("note: --distributed without mpiexec runs one rank alone; launch several with "
+                            "mpiexec -n 2 python -m nn_legacy --distributed\n")
+    assert "needs mpi4py" in captured.err
