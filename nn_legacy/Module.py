@@ -276,7 +276,7 @@ class Module(Layer):
         ``double()`` bring it back.  TypeError, with the reason, for the few
         classes that cannot run on a device (README, CUDA)."""
         from thnn import cuda
-        return _move(self, device or cuda.default(), {})
+        return _move(self, device or cuda.module_default(), {})
 
     def _dtype(self):
         """The dtype of the first parameter, None without parameters."""

@@ -169,3 +169,25 @@ def test_distributed_without_mpiexec_says_how_to_launch(no_launcher, capsys):
     assert captured.out == ("note: --distributed without mpiexec runs one rank alone; launch several with "
                             "mpiexec -n 2 python -m nn_legacy --distributed\n")
     assert "needs mpi4py" in captured.err
+
+
+# ---------------------------------------------------------------- .cuda() without a GPU
+def test_cuda_on_the_emulator_warns_once(monkeypatch):
+    import warnings
+    import thnn.cuda as cuda
+    monkeypatch.setattr(cuda, "_emulator_warned", [])
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        nn.Linear(3, 2).float().cuda()
+        nn.MSECriterion().cuda()
+        nn.Tanh().cuda(cuda.emulator())   # the emulator named: meant
+    emulated = [w for w in caught if issubclass(w.category, cuda.EmulatorWarning)]
+    if cuda.is_available():
+        assert cuda.default().name == "gpu" and emulated == []
+        return
+    assert cuda.default().name == "emulator"
+    assert [str(w.message) for w in emulated] == [
+        f"thnn.cuda: {cuda.gpu_unavailable_reason()}, so .cuda() runs on the CPU emulator, which is for testing the "
+        f"CUDA twins and about 10x slower than the host kernels: keep the model on the host (or call "
+        f".cuda(thnn.cuda.emulator()) to say the emulator is meant)"]
+    assert emulated[0].filename == __file__   # it points at the user's .cuda() call
