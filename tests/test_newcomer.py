@@ -191,3 +191,41 @@ def test_cuda_on_the_emulator_warns_once(monkeypatch):
         f"CUDA twins and about 10x slower than the host kernels: keep the model on the host (or call "
         f".cuda(thnn.cuda.emulator()) to say the emulator is meant)"]
     assert emulated[0].filename == __file__   # it points at the user's .cuda() call
+
+
+# ---------------------------------------------------------------- load_lua keeps the training flag
+def _t7_model(path, train):
+    from t7_writer import T7Object, t7_bytes
+    bn = T7Object("nn.BatchNormalization", {"train": train, "eps": 1e-5, "momentum": 0.1, "affine": False,
+                                            "running_mean": np.zeros(3), "running_var": np.ones(3)})
+    model = T7Object("nn.Sequential", {"modules": {1: T7Object("nn.Linear", {"weight": np.eye(3), "bias": np.zeros(3),
+                                                                             "train": train}),
+                                                   2: bn, 3: T7Object("nn.Dropout", {"p": 0.5, "v2": True,
+                                                                                      "train": train})},
+                                       "train": train})
+    path.write_bytes(t7_bytes(T7Object("nn.Sequential", {"modules": {1: model}, "train": train})))
+    return str(path)
+
+
+def test_load_lua_says_the_model_is_in_training_mode(tmp_path):
+    from nn_legacy.t7 import TrainingModeWarning
+    path = _t7_model(tmp_path / "trained.t7", True)
+    with pytest.warns(TrainingModeWarning) as record:
+        model = nn.load_lua(path)
+    assert [str(w.message) for w in record] == [
+        f"{path}: the model is in training mode, as saved (Torch7 kept the flag): BatchNormalization, Dropout "
+        f"compute as in training (Dropout drops, batch normalization uses each batch's statistics); call "
+        f"model.evaluate() before inference"]
+    assert record[0].filename == __file__
+    assert model.get(0).get(2).train is True   # kept, as Torch7 did
+    doc = " ".join(nn.load_lua.__doc__.split())
+    assert "The training flag loads as saved, as Torch7's torch.load kept it" in doc and "model.evaluate()" in doc
+
+
+def test_load_lua_of_a_model_saved_in_evaluation_mode_says_nothing(tmp_path):
+    import warnings
+    path = _t7_model(tmp_path / "eval.t7", False)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        model = nn.load_lua(path)
+    assert model.get(0).get(2).train is False
