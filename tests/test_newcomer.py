@@ -229,3 +229,10 @@ def test_load_lua_of_a_model_saved_in_evaluation_mode_says_nothing(tmp_path):
         warnings.simplefilter("error")
         model = nn.load_lua(path)
     assert model.get(0).get(2).train is False
+
+
+def test_seqlstm_docstring_gives_the_constructor_signature():
+    import inspect
+    doc = " ".join(nn.SeqLSTM.__doc__.split())
+    assert str(inspect.signature(nn.SeqLSTM)) == "(inputsize, hiddensize, outputsize=None)"
+    assert f"``SeqLSTM{inspect.signature(nn.SeqLSTM)}``" in doc
