@@ -1,3 +1,4 @@
+from . import _habits
 from .ClassNLLCriterion import ClassNLLCriterion
 from .Criterion import Criterion
 from .LogSoftMax import LogSoftMax
@@ -15,7 +16,12 @@ class CrossEntropyCriterion(Criterion):
         self.lsm = LogSoftMax()
         self.nll = ClassNLLCriterion(weights, sizeAverage, ignore_index)
 
+    _habits_checked = False   # see _habits: the first forward looks for 1-based targets
+
     def updateOutput(self, input, target):
+        if not self._habits_checked:
+            _habits.check_first_call(self, input, target, self.nll.ignore_index, log_probabilities=False)
+            self.nll._habits_checked = True   # (its input is LogSoftMax's: the look above is the one that counts)
         self._check(input)
         self.output = self.nll.updateOutput(self.lsm.updateOutput(input), target)
         return self.output

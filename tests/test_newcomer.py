@@ -236,3 +236,80 @@ def test_seqlstm_docstring_gives_the_constructor_signature():
     doc = " ".join(nn.SeqLSTM.__doc__.split())
     assert str(inspect.signature(nn.SeqLSTM)) == "(inputsize, hiddensize, outputsize=None)"
     assert f"``SeqLSTM{inspect.signature(nn.SeqLSTM)}``" in doc
+
+
+# ---------------------------------------------------------------- Torch7 habits, caught on the first call
+ONE_BASED = ("{name}: no target of the first batch is 0 (all are in 1..3); targets are 0-based class indices here "
+             "(Torch7's were 1-based): if they come from Torch7 code, subtract 1")
+PROBABILITIES = ("ClassNLLCriterion: the input looks like probabilities (no value below 0, each row sums to 1); it "
+                 "takes log-probabilities: use LogSoftMax rather than SoftMax before it, or CrossEntropyCriterion "
+                 "on raw scores")
+SCORES = np.tile([[0.5, -1.0, 2.0], [1.5, 0.2, -0.3], [0.0, 0.1, 0.2], [-2.0, 1.0, 0.5]], (3, 1))   # 12 = 4n
+PROBS = np.exp(SCORES) / np.exp(SCORES).sum(axis=1, keepdims=True)
+
+
+def batch(*targets):
+    """12 targets (a first batch of 4n for n = 3 classes: enough to tell), these repeated."""
+    return np.tile(targets, 12 // len(targets))
+
+
+def habit_warnings(calls):
+    import warnings
+    from nn_legacy._habits import Torch7HabitWarning
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        for call in calls:
+            call()
+    found = [w for w in caught if issubclass(w.category, Torch7HabitWarning)]
+    assert all(w.filename == __file__ for w in found), [w.filename for w in found]   # the user's forward call
+    return [str(w.message) for w in found]
+
+
+@pytest.mark.parametrize("make, input, target, says", [
+    (nn.ClassNLLCriterion, np.log(PROBS), batch(1, 2, 2, 1), [ONE_BASED.format(name="ClassNLLCriterion")]),
+    (nn.CrossEntropyCriterion, SCORES, batch(1, 2, 2, 1), [ONE_BASED.format(name="CrossEntropyCriterion")]),
+    (nn.ClassNLLCriterion, PROBS, batch(0, 2, 1, 0), [PROBABILITIES]),
+    (nn.ClassNLLCriterion, PROBS.astype(np.float32), batch(1, 2, 2, 1), [ONE_BASED.format(name="ClassNLLCriterion"),
+                                                                     PROBABILITIES]),
+    (nn.ClassNLLCriterion, np.log(PROBS), batch(-100, 2, 1, 2), [ONE_BASED.format(name="ClassNLLCriterion")]),
+    (nn.ClassNLLCriterion, np.log(PROBS), batch(0, 2, 1, 0), []),           # the right habits: nothing
+    (nn.CrossEntropyCriterion, SCORES, batch(0, 2, 1, 0), []),
+    (nn.CrossEntropyCriterion, PROBS, batch(0, 2, 1, 0), []),              # (raw scores may be anything)
+    (nn.ClassNLLCriterion, np.log(PROBS), batch(-100, 0, 1, -100), []),    # ignore_index is not a target
+    (lambda: nn.CrossEntropyCriterion(ignore_index=-1), SCORES, batch(-1, 2, 1, 2),
+     [ONE_BASED.format(name="CrossEntropyCriterion")]),
+    (nn.ClassNLLCriterion, np.log(PROBS[:11]), batch(1, 2, 2, 1)[:11], []),   # fewer than 4n tell too little
+])
+def test_first_call_warns_about_torch7_habits(make, input, target, says):
+    criterion = make()
+    assert habit_warnings([lambda: criterion.forward(input, target)]) == says
+    assert habit_warnings([lambda: criterion.forward(input, target)]) == []   # once per criterion
+    assert habit_warnings([lambda: make().forward(input, target)]) == says    # and again for another one
+
+
+def test_a_1_based_target_out_of_range_gets_the_warning_with_the_error():
+    from nn_legacy._habits import Torch7HabitWarning
+    with pytest.warns(Torch7HabitWarning, match="targets are 0-based class indices here"), \
+            pytest.raises(ValueError, match="target 3 at index 2 is out of range"):
+        nn.ClassNLLCriterion().forward(np.log(PROBS), batch(1, 2, 3, 1))
+
+
+def test_a_model_ending_in_logsoftmax_with_0_based_targets_is_quiet():
+    model = nn.Sequential().add(nn.Linear(3, 3)).add(nn.LogSoftMax())
+    criterion = nn.ClassNLLCriterion()
+    assert habit_warnings([lambda: criterion.forward(model.forward(SCORES), batch(0, 1, 2, 1))]) == []
+
+
+def test_the_torch7_habits_guide_lists_each_habit_and_its_warning():
+    import os
+    from nn_legacy import _habits, t7
+    path = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "docs", "guides",
+                        "torch7-habits.md")
+    with open(path, encoding="utf-8") as f:
+        text = f.read()
+    for habit in ("Class targets 1..n", "without `.copy()`", "zeroGradParameters()",
+                  "ClassNLLCriterion` on probabilities", "Batch-first sequences", "after `flattenParameters()`",
+                  "saved during training"):
+        assert habit in text, habit
+    assert "`Torch7HabitWarning`" in text and _habits.Torch7HabitWarning
+    assert "`TrainingModeWarning`" in text and t7.TrainingModeWarning

@@ -379,6 +379,6 @@ def __getattr__(name):
     raise AttributeError(f"module 'thnn.cuda' has no attribute {name!r}")
 
 
-__all__ = ["CudaTensor", "CudaError", "EmulatorWarning", "Device", "CudaKernel", "CudaBackend", "CudaMath", "emulator", "gpu", "default",
+__all__ = ["CudaTensor", "CudaError", "Device", "CudaKernel", "CudaBackend", "CudaMath", "emulator", "gpu", "default",
            "is_available", "gpu_unavailable_reason", "emulator_unavailable_reason", "to_device", "from_dlpack", "Cuda",
-           "CudaDouble"]
+           "CudaDouble", "EmulatorWarning"]
