@@ -72,7 +72,8 @@ def test_get_on_an_empty_container_and_with_a_non_integer():
 @pytest.mark.parametrize("make, says", [
     (lambda: nn.Linear("4", 3), "Linear: inputSize must be an integer, got '4' (str)"),
     (lambda: nn.Linear(4, "3"), "Linear: outputSize must be an integer, got '3' (str)"),
-    (lambda: nn.SpatialConvolution(3, 4, "5", 5), "SpatialConvolution: kW must be an integer, got '5' (str)"),
+    (lambda: nn.LookupTable("4", 3), "LookupTable: nIndex must be an integer, got '4' (str)"),
+    (lambda: nn.SpatialConvolution(3, 4, "5", 5), "SpatialConvolution: kW must be an integer, got '5'"),   # its own
 ])
 def test_a_string_size_is_a_type_error_naming_the_argument(make, says):
     with raises_exactly(TypeError, says):
