@@ -2,6 +2,7 @@ import numpy as np
 
 from thnn.cuda import CudaTensor
 
+from . import _habits
 from .Criterion import Criterion
 
 
@@ -41,7 +42,11 @@ class ClassNLLCriterion(Criterion):
             return self.weights.astype(input.dtype)
         return self.weights
 
+    _habits_checked = False   # see _habits: the first forward looks for 1-based targets and probabilities
+
     def updateOutput(self, input, target):
+        if not self._habits_checked:
+            _habits.check_first_call(self, input, target, self.ignore_index, log_probabilities=True)
         self.output_tensor, self.total_weight_tensor = self._kernel_of(input, "updateOutput")(
             input, self._index_target(input, target), self.output_tensor, self.sizeAverage, self._weights(input),
             self.total_weight_tensor, self.ignore_index)

@@ -1,3 +1,5 @@
+import numbers
+
 import numpy as np
 
 from .Module import Module
@@ -21,7 +23,11 @@ class Container(Module):
         return self
 
     def get(self, index):
-        return self.modules[index]
+        """The child at index (0-based, as Python's lists; Torch7 counted from 1)."""
+        try:
+            return self.modules[index]
+        except (IndexError, TypeError):
+            raise _index_error(self, "get", index) from None
 
     def size(self):
         return len(self.modules)
@@ -39,8 +45,11 @@ class Container(Module):
     def updateParameters(self, learningRate):
         # each child steps its own parameters, so a parameter shared by two
         # children steps once per owner, as Torch7 defined it
-        for m in self.modules:
-            m.updateParameters(learningRate)
+        try:
+            for m in self.modules:
+                m.updateParameters(learningRate)
+        except TypeError as e:
+            raise self._learning_rate_error(learningRate, e) from None
 
     def accUpdateGradParameters(self, input, gradOutput, lr):
         raise NotImplementedError(f"{type(self).__name__} implements it for its own layout")
@@ -109,12 +118,28 @@ class Container(Module):
         try:
             return getattr(self.modules[index], method)(*args)
         except (ValueError, TypeError, RuntimeError, IndexError) as e:
+            if self.output is None and method in _BACKWARD:
+                self._need_output()   # backward before forward: say so, naming this container (error path only)
             raise type(e)(f"{type(self).__name__} ({index}) -> {_message(self.modules[index], e)}") from e
 
     def _need_output(self):
         """backward needs the outputs of forward."""
         if self.output is None:
             raise RuntimeError(f"{type(self).__name__}: backward needs the outputs of forward: call forward first")
+
+
+_BACKWARD = frozenset(("updateGradInput", "accGradParameters", "backward", "accUpdateGradParameters"))
+
+
+def _index_error(container, method, index):
+    """IndexError (TypeError for a non-integer) naming the valid range of a child index."""
+    n = len(container.modules)
+    name = type(container).__name__
+    if not isinstance(index, numbers.Integral):
+        return TypeError(f"{name}.{method}: index must be an integer (0-based), got {index!r}")
+    valid = f"the valid indices are 0..{n - 1} (or -{n}..-1 from the end)" if n else "it has no modules"
+    return IndexError(f"{name}.{method}({index}): index out of range: {valid}; indices are 0-based "
+                      f"(Torch7's get(1) is get(0) here)")
 
 
 def _message(module, error):

@@ -61,7 +61,7 @@ class Criterion(Layer):
     def cuda(self, device=None):
         """Move the criterion's arrays to a CUDA device (see Module.cuda)."""
         from thnn import cuda
-        return _move(self, device or cuda.default(), {})
+        return _move(self, device or cuda.module_default(), {})
 
     def clearState(self):
         self.gradInput = None

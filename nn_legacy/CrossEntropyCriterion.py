@@ -1,3 +1,4 @@
+from . import _habits
 from .ClassNLLCriterion import ClassNLLCriterion
 from .Criterion import Criterion
 from .LogSoftMax import LogSoftMax
@@ -15,14 +16,25 @@ class CrossEntropyCriterion(Criterion):
         self.lsm = LogSoftMax()
         self.nll = ClassNLLCriterion(weights, sizeAverage, ignore_index)
 
+    _habits_checked = False   # see _habits: the first forward looks for 1-based targets
+
     def updateOutput(self, input, target):
+        if not self._habits_checked:
+            _habits.check_first_call(self, input, target, self.nll.ignore_index, log_probabilities=False)
+            self.nll._habits_checked = True   # (its input is LogSoftMax's: the look above is the one that counts)
         self._check(input)
         self.output = self.nll.updateOutput(self.lsm.updateOutput(input), target)
         return self.output
 
     def updateGradInput(self, input, target):
         self._check(input)  # uses lsm.output from forward, as every backward uses its forward
-        gradLsm = self.nll.updateGradInput(self.lsm.output, target)
+        try:
+            gradLsm = self.nll.updateGradInput(self.lsm.output, target)
+        except TypeError:
+            if self.lsm.output is None:   # (the error path only: the normal one checks nothing more)
+                raise RuntimeError("CrossEntropyCriterion: backward needs the output of forward: "
+                                   "call forward first") from None
+            raise
         self.gradInput = self.lsm.updateGradInput(input, gradLsm)
         return self.gradInput
 

@@ -1,4 +1,5 @@
 import copy
+import numbers
 
 import numpy as np
 
@@ -191,8 +192,18 @@ class Module(Layer):
             grad.fill(0)
 
     def updateParameters(self, learningRate):
-        for param, grad in zip(*self.parameters()):
-            param -= learningRate * grad   # (numpy arrays and CudaTensors alike)
+        try:
+            for param, grad in zip(*self.parameters()):
+                param -= learningRate * grad   # (numpy arrays and CudaTensors alike)
+        except TypeError as e:
+            raise self._learning_rate_error(learningRate, e) from None
+
+    def _learning_rate_error(self, learningRate, error):
+        """The TypeError updateParameters raises: naming the argument when it is not a number."""
+        if isinstance(learningRate, numbers.Number):
+            return error
+        return TypeError(f"{type(self).__name__}.updateParameters: learningRate must be a number, "
+                         f"got {learningRate!r} ({type(learningRate).__name__})")
 
     def flattenParameters(self):
         """One flat array of all parameters and one of all gradients; afterwards
@@ -265,7 +276,7 @@ class Module(Layer):
         ``double()`` bring it back.  TypeError, with the reason, for the few
         classes that cannot run on a device (docs/guides/cuda.md)."""
         from thnn import cuda
-        return _move(self, device or cuda.default(), {})
+        return _move(self, device or cuda.module_default(), {})
 
     def _dtype(self):
         """The dtype of the first parameter, None without parameters."""

@@ -46,8 +46,9 @@ class SeqLSTM(SeqRecurrent):
     ``backward`` does one pass for gradInput and the parameters;
     ``updateGradInput`` and ``accGradParameters`` one each.
 
-    ``SeqLSTM(inputsize, outputsize)``; the rnn package's projection variant
-    (a third size, SeqLSTMP) is not implemented.
+    ``SeqLSTM(inputsize, hiddensize, outputsize=None)``: outputsize is
+    hiddensize (the default); another outputsize is the rnn package's
+    projection variant (SeqLSTMP), not implemented (NotImplementedError).
     """
 
     _gates = 4

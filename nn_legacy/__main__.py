@@ -12,9 +12,12 @@ nn_legacy.optim on the flattened parameters, and reports the accuracy on
 held-out digits; then it saves the model (nn_legacy.save), loads it back
 and checks that the reloaded model's predictions are identical.  The exit
 status is 1 if a gradient check fails, the held-out accuracy is below 90 %
-or the reloaded model differs, so it doubles as a smoke test of the C
+(after the default 20 epochs or more: a shorter run says it skips that
+check) or the reloaded model differs, so it doubles as a smoke test of the C
 kernels and of the explicit-backprop plumbing.  With --distributed, under
-mpiexec, the ranks train it data-parallel (nn_legacy/_distributed_demo.py).
+mpiexec, the ranks train it data-parallel (nn_legacy/_distributed_demo.py);
+under mpiexec without --distributed it stops and says to add it (each
+rank would train a copy of its own).
 With --checkpoint PATH it writes a checkpoint (nn_legacy/checkpoint.py)
 every --every steps and at the end; --resume PATH continues from one, and
 ends with the parameters the uninterrupted run ends with, bit for bit.
@@ -36,6 +39,12 @@ from nn_legacy._progress import ProgressBar
 GRADIENT_TOLERANCE = 1e-5
 KIND = "digits-mlp"   # what the demo's checkpoints say wrote them
 REQUIRED_ACCURACY = 0.90
+DEFAULT_EPOCHS = 20   # the accuracy check holds from this many epochs on
+
+#: (size, rank) environment variables a launcher sets for each process it starts, read without importing
+#: mpi4py: Open MPI, MPICH and Intel MPI (Hydra's PMI, srun's too), MVAPICH, Hydra's local counts
+MPI_ENVIRONMENT = (("OMPI_COMM_WORLD_SIZE", "OMPI_COMM_WORLD_RANK"), ("PMI_SIZE", "PMI_RANK"),
+                   ("MV2_COMM_WORLD_SIZE", "MV2_COMM_WORLD_RANK"), ("MPI_LOCALNRANKS", "MPI_LOCALRANKID"))
 CHECK_SAMPLES = 4
 
 
@@ -218,14 +227,33 @@ def save_and_reload(model, x):
     return same
 
 
-def find_failures(same, grads_ok, test_acc):
+def mpi_world(environ=os.environ):
+    """(rank, size) when a launcher such as mpiexec started this process as one of several, else None."""
+    for size_name, rank_name in MPI_ENVIRONMENT:
+        try:
+            size, rank = int(environ[size_name]), int(environ.get(rank_name, 0))
+        except (KeyError, ValueError):
+            continue
+        return (rank, size) if size > 1 else None
+    return None
+
+
+def short_run(epochs):
+    """The note for a run shorter than the default, whose accuracy the check does not hold to; None otherwise."""
+    if epochs >= DEFAULT_EPOCHS:
+        return None
+    return (f"a short run ({epochs} epoch{'s' if epochs > 1 else ''}, fewer than the default {DEFAULT_EPOCHS}): the "
+            f"{100 * REQUIRED_ACCURACY:.0f} % accuracy check is skipped")
+
+
+def find_failures(same, grads_ok, test_acc, epochs=DEFAULT_EPOCHS):
     """What makes the demo exit 1, in words."""
     failures = []
     if not same:
         failures.append("the reloaded model predicts differently")
     if not grads_ok:
         failures.append(f"a gradient check exceeded {GRADIENT_TOLERANCE:g}")
-    if test_acc < REQUIRED_ACCURACY:
+    if test_acc < REQUIRED_ACCURACY and short_run(epochs) is None:
         failures.append(f"held-out accuracy {100 * test_acc:.2f} % is below {100 * REQUIRED_ACCURACY:.0f} %")
     return failures
 
@@ -273,6 +301,16 @@ def main(argv=None):
         except BrokenPipeError:   # `--layers | head`: the reader has all it wanted
             os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())   # no second error at exit
         return 0
+    world = mpi_world()
+    if args.distributed and world is None:
+        print("note: --distributed without mpiexec runs one rank alone; launch several with "
+              "mpiexec -n 2 python -m nn_legacy --distributed")
+    if world is not None and not args.distributed:   # N copies of the same job, each on all the data
+        if world[0] == 0:
+            print(f"error: started as {world[1]} processes (by mpiexec or srun), but without --distributed each "
+                  f"would train a copy of its own: add --distributed (mpiexec -n {world[1]} python -m nn_legacy "
+                  f"--distributed)", file=sys.stderr)
+        return 2
     if args.distributed:
         from ._distributed_demo import main as distributed_main
         return distributed_main(args, sys.modules[__name__])
@@ -312,12 +350,13 @@ def main(argv=None):
     test_acc = accuracy(model, x_test, y_test)
     print()
     print(f"training accuracy: {100 * train_acc:.2f} %")
+    short = short_run(args.epochs)
     print(f"held-out accuracy: {100 * test_acc:.2f} % ({round(test_acc * len(y_test))}/{len(y_test)}; "
-          f"required {100 * REQUIRED_ACCURACY:.0f} %)")
+          + (f"{short})" if short else f"required {100 * REQUIRED_ACCURACY:.0f} %)"))
     same = save_and_reload(model, x_test)
     print(f"total time: {time.perf_counter() - started:.2f} s")
 
-    failures = find_failures(same, grads_ok, test_acc)
+    failures = find_failures(same, grads_ok, test_acc, args.epochs)
     if failures:
         print("FAILED: " + "; ".join(failures), file=sys.stderr)
         return 1

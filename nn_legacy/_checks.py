@@ -103,6 +103,15 @@ def integral_sizes(cls):
             self.__class__ = _watched(cls)
         try:
             return init(*bound.args, **bound.kwargs)
+        except TypeError as e:   # Linear('4', 3) fails on a comparison: name the argument (a layer's own message stays)
+            text = str(e)
+            given = [(name, bound.arguments[name]) for name in names
+                     if isinstance(bound.arguments.get(name), (str, bytes))]
+            if not given or text.startswith(f"{type(self).__name__}:"):
+                raise
+            name, value = given[0]
+            raise TypeError(f"{type(self).__name__}: {name} must be an integer, got {value!r} "
+                            f"({type(value).__name__})") from None
         except (MemoryError, ValueError) as e:   # name the layer (once: a layer may build others)
             text = str(e)
             too_big = isinstance(e, ValueError) and text.startswith("array is too big")   # numpy's, past 2^63 bytes

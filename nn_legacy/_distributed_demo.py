@@ -118,7 +118,7 @@ def main(args, demo):
     same = checkpoint_and_reload(dist, comm, model, x_test)
     print(f"total time: {time.perf_counter() - started:.2f} s")
 
-    failures = demo.find_failures(same, grads_ok, test_acc)
+    failures = demo.find_failures(same, grads_ok, test_acc, args.epochs)
     if not (identical and spread == 0):
         failures.append(f"the ranks' parameters differ (by up to {spread:g})")
     failures = comm.bcast(failures, root=0)   # every rank exits with rank 0's verdict

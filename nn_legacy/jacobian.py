@@ -57,7 +57,8 @@ class Report:
         self.max_error = float(diff.flat[flat])
         if analytic.size:
             row, col = np.unravel_index(flat, analytic.shape)
-            self.where = (np.unravel_index(row, out_shape) if out_shape else (), np.unravel_index(col, in_shape))
+            self.where = (_ints(np.unravel_index(row, out_shape)) if out_shape else (),
+                          _ints(np.unravel_index(col, in_shape)))   # plain ints: (0, 2), not (np.int64(0), ...)
             self.analytic, self.numeric = float(analytic[row, col]), float(numeric[row, col])
         else:
             self.where, self.analytic, self.numeric = None, 0.0, 0.0
@@ -80,11 +81,15 @@ class Report:
     def __repr__(self):
         if self.where is None:
             return f"<{self.what}: nothing to compare>"
-        out_idx, in_idx = (tuple(int(i) for i in w) for w in self.where)
+        out_idx, in_idx = self.where
         skip = f", {self.skipped} kink points skipped" if self.skipped else ""
         element = f"{self.name}[{', '.join(map(str, in_idx))}]"
         return (f"<{self.what}: max error {self.max_error:.3g} at output {list(out_idx)}, {element} "
                 f"(analytic {self.analytic:.9g}, numeric {self.numeric:.9g}){skip}>")
+
+
+def _ints(index):
+    return tuple(int(i) for i in index)
 
 
 def _forward(module, input, seed):
@@ -138,6 +143,10 @@ def _input(module, input, check):
             raise TypeError(f"testJacobian: the input of {type(module).__name__} is {x.dtype} (indices), which "
                             f"has no gradient; check its parameters with testAllParameters")
         return np.array(x, copy=True, order="C")
+    dtype = module._dtype() if hasattr(module, "_dtype") else None
+    if dtype is not None and dtype != np.float64:   # (the input would be blamed for the module's dtype)
+        raise TypeError(f"{check}: {type(module).__name__} is {np.dtype(dtype)}; these checks need a float64 "
+                        f"module (central differences are below float32's precision): call module.double() first")
     return np.array(x, dtype=np.float64, copy=True, order="C")
 
 

@@ -49,7 +49,7 @@ import numpy as np
 MIN_OPSET = 19
 DEFAULT_OPSET = 19
 
-INSTALL_HINT = 'pip install "thnn[onnx]" (or: pip install onnx onnxruntime)'
+INSTALL_HINT = 'pip install -e ".[onnx]" in a clone of thnn (or: pip install onnx onnxruntime)'   # (not on PyPI)
 
 
 class ExportError(ValueError):

@@ -710,7 +710,12 @@ def load_lua(path, unknown_classes="error", ascii=None, long_size=8, classes=Non
     unknown_classes: "error" (default) raises T7Error naming every torch class
     in the file that nn_legacy does not have; "object" keeps such objects as
     TorchObject (class_name, version, fields).  long_size: 4 for files
-    written on Windows."""
+    written on Windows.
+
+    The training flag loads as saved, as Torch7's torch.load kept it: a model
+    saved during training has Dropout dropping and BatchNormalization using
+    each batch's statistics.  A :class:`TrainingModeWarning` names such
+    modules; call ``model.evaluate()`` before inference."""
     import warnings
     from ._t7_backends import TRANSLATIONS
     from .registry import checked_classes
@@ -730,4 +735,40 @@ def load_lua(path, unknown_classes="error", ascii=None, long_size=8, classes=Non
         more = f"; and {len(converter.functions) - 20} more" if len(converter.functions) > 20 else ""
         warnings.warn(f"{path}: {len(converter.functions)} Lua function(s) in the file were not loaded "
                       f"(nn_legacy never runs Lua code): {listed}{more}", T7Warning, stacklevel=2)
+    training = _training_mode_modules(result)
+    if training:
+        warnings.warn(f"{path}: the model is in training mode, as saved (Torch7 kept the flag): {', '.join(training)} "
+                      f"compute as in training (Dropout drops, batch normalization uses each batch's statistics); "
+                      f"call model.evaluate() before inference", TrainingModeWarning, stacklevel=2)
     return result
+
+
+class TrainingModeWarning(UserWarning):
+    """load_lua: the model holds Dropout or batch normalization in training mode, as the file saved them."""
+
+
+def _training_mode_modules(value):
+    """The class names (sorted, once each) of the modules in value (a module, or a checkpoint table holding
+    modules) that compute differently in training mode and are in it."""
+    from .BatchNormalization import BatchNormalization
+    from .Dropout import Dropout
+    from .Module import Module
+    from .RReLU import RReLU
+    from .WhiteNoise import WhiteNoise
+    from ._plane_dropout import PlaneDropout
+    stochastic = (BatchNormalization, Dropout, PlaneDropout, RReLU, WhiteNoise)
+    found, seen, todo = set(), set(), [value]
+    while todo:   # every module reached through fields, lists and dicts (a damaged file's too; parents loop)
+        v = todo.pop()
+        if id(v) in seen:
+            continue
+        seen.add(id(v))
+        if isinstance(v, Module):
+            if isinstance(v, stochastic) and v.train is True:
+                found.add(type(v).__name__)
+            todo.extend(vars(v).values())
+        elif isinstance(v, dict):
+            todo.extend(v.values())
+        elif isinstance(v, (list, tuple)):
+            todo.extend(v)
+    return sorted(found)

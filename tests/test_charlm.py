@@ -27,3 +27,12 @@ def test_streams_and_chunks_predict_the_next_character():
     assert x.shape == (10, 4) and np.array_equal(x[:, 1], np.arange(10, 20)) and np.array_equal(y, x + 1)
     (xs, ys), = list(charlm.chunks(x[:5], y[:5], 5))
     assert xs.shape == (5, 4) and np.array_equal(ys, (xs + 1).reshape(-1))
+
+
+def test_a_text_it_cannot_read_is_one_error_line(tmp_path, capsys):
+    (tmp_path / "latin1.txt").write_bytes(b"caf\xe9 " * 100)
+    for path, why in [(tmp_path / "absent.txt", "No such file or directory"), (tmp_path, "Is a directory"),
+                      (tmp_path / "latin1.txt", "not UTF-8 text")]:
+        assert charlm.main(["--text", str(path)]) == 2
+        captured = capsys.readouterr()
+        assert captured.err == f"error: cannot read {path}: {why}\n" and captured.out == ""

@@ -432,6 +432,57 @@ def test_cli_names_every_module_it_cannot_export(tmp_path):
     assert r.returncode == 2 and "sizes separated by commas" in r.stderr
 
 
+def test_cli_exports_a_float64_model_onnxruntime_cannot_run_in_float32(tmp_path):
+    """A float64 Conv (a Torch7 DoubleTensor model) has no onnxruntime kernel: the converter exports float32,
+    says so and checks that; --float64 keeps float64 and fails, rather than exiting 0 unchecked."""
+    nn.save(nn.Sequential(nn.SpatialConvolution(1, 2, 3, 3), nn.Tanh()), tmp_path / "conv.thnn")
+    out = tmp_path / "conv.onnx"
+    r = _convert(tmp_path / "conv.thnn", out, "--input-shape", "2,1,5,5")
+    assert r.returncode == 0, r.stderr
+    assert "exporting the model in float32 instead (--float32, the default for such a model" in r.stdout
+    assert re.search(r"largest difference nn_legacy vs onnxruntime on a random input: \S+", r.stdout)
+    assert onnx.load(str(out)).graph.input[0].type.tensor_type.elem_type == onnx.TensorProto.FLOAT
+    r = _convert(tmp_path / "conv.thnn", out, "--input-shape", "2,1,5,5", "--float64")
+    assert r.returncode == 1
+    assert r.stderr.strip().splitlines()[-1] == f"error: {out} is written, but onnxruntime cannot run it, so it is " \
+                                                "not checked"
+    assert onnx.load(str(out)).graph.input[0].type.tensor_type.elem_type == onnx.TensorProto.DOUBLE
+
+
+def test_cli_refuses_an_input_shape_without_the_batch(tmp_path):
+    nn.save(nn.Sequential(nn.Linear(784, 10), nn.LogSoftMax()), tmp_path / "m.thnn")
+    r = _convert(tmp_path / "m.thnn", tmp_path / "m.onnx", "--input-shape", "784")
+    assert r.returncode == 2
+    assert r.stderr.strip() == ("error: --input-shape 784 has no batch size: the shape is batch first; give a batch "
+                                "of 2 or more: --input-shape 2,784")
+    assert not (tmp_path / "m.onnx").exists()
+    r = _convert(tmp_path / "m.thnn", tmp_path / "m.onnx", "--input-shape", "2,784")
+    assert r.returncode == 0, r.stderr
+    assert "inputs:  input [batch, 784]" in r.stdout
+
+
+def test_cli_says_a_missing_or_unwritable_path_in_one_line(tmp_path):
+    nn.save(nn.Linear(3, 2), tmp_path / "m.thnn")
+    cases = [((tmp_path / "absent.thnn", tmp_path / "m.onnx"), f"error: cannot read {tmp_path / 'absent.thnn'}: "
+              "No such file or directory"),
+             ((tmp_path, tmp_path / "m.onnx"), f"error: cannot read {tmp_path}: Is a directory"),
+             ((tmp_path / "m.thnn", tmp_path / "no" / "m.onnx"), f"error: cannot write {tmp_path / 'no' / 'm.onnx'}: "
+              "No such file or directory")]
+    for (source, target), says in cases:
+        r = _convert(source, target, "--input-shape", "2,3")
+        assert r.returncode == 2 and r.stderr.strip() == says, r.stderr
+
+
+def test_cli_names_an_nngraph_file_once(tmp_path):
+    from t7_writer import T7Object, t7_bytes
+    path = tmp_path / "graph.t7"
+    path.write_bytes(t7_bytes(T7Object("nn.gModule", {"modules": {}})))
+    r = _convert(path, tmp_path / "g.onnx", "--input-shape", "2,3")
+    assert r.returncode == 2
+    assert r.stderr.startswith(f"error: {path}: the file holds an nngraph graph (nn.gModule)")
+    assert r.stderr.count(str(path)) == 1 and "\n" not in r.stderr.strip()
+
+
 # ---------------------------------------------------------------- the guide
 def test_guide_says_where_the_export_table_is():
     """docs/guides/onnx.md keeps no per-module table (a new layer would need a
@@ -462,5 +513,5 @@ def test_cli_without_onnxruntime_exports_and_says_it_did_not_check(tmp_path):
     r = subprocess.run([sys.executable, "-c", script, str(tmp_path / "m.thnn"), str(tmp_path / "m.onnx"),
                         "--input-shape", "2,3"], cwd=ROOT, capture_output=True, text=True)
     assert r.returncode == 0, r.stderr
-    assert 'onnxruntime is not installed, no numerical check (pip install "thnn[onnx]"' in r.stdout
+    assert 'onnxruntime is not installed, no numerical check (pip install -e ".[onnx]" in a clone' in r.stdout
     assert onnx.load(str(tmp_path / "m.onnx")).graph.node[0].op_type == "Gemm"

@@ -120,6 +120,11 @@ class _Tensor:
         return _adopt(self)
 
 
+def _forward_first(name):
+    """The hint for a backward kernel called without forward's output (its argument named output)."""
+    return ": backward needs the output of forward: call forward first" if name == "output" else ""
+
+
 def _adopt(wrapped):
     """Wrap a storage the kernel allocated as a numpy array that frees it."""
     types, t = wrapped.types, wrapped.tensor
@@ -358,7 +363,7 @@ class Kernel(_call.Caller):
                 outs.append(t)
             elif value is None:
                 if not plan.optional:
-                    raise self._error(f"{plan.name} is required, got None", TypeError)
+                    raise self._error(f"{plan.name} is required, got None{_forward_first(plan.name)}", TypeError)
                 c_args[plan.position] = ffi.NULL
                 continue
             else:

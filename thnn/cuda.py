@@ -29,6 +29,7 @@ functions of thcunn_cu/generic/THCTensorMath.h) and, built on it, numpy's
 namespace for its tensors (``device.numpy``, thnn/_cuda_numpy.py).
 """
 import dataclasses
+import warnings
 
 import numpy as np
 
@@ -181,7 +182,8 @@ class CudaKernel:
                 value = None
             if value is None:
                 if not produced and "OPTIONAL" not in arg.tags:
-                    raise self._error(f"{arg.name} is required, got None", TypeError)
+                    raise self._error(f"{arg.name} is required, got None{_binding._forward_first(arg.name)}",
+                                      TypeError)
                 t = ffi.new(f"TH{self._real_of(arg)}Tensor*") if produced else ffi.NULL
                 c_args.append(t)
                 if produced:
@@ -309,8 +311,32 @@ def gpu_unavailable_reason():
 
 
 def is_available():
-    """True when a GPU (and the nvcc build) can run the twins."""
+    """True when a GPU (and the nvcc build) can run the twins.  False means
+    ``default()``, and so ``module.cuda()``, is the CPU emulator: a test of the
+    twins, several times slower than the host kernels (``default().name`` says
+    which: "gpu" or "emulator")."""
     return gpu_unavailable_reason() is None
+
+
+class EmulatorWarning(UserWarning):
+    """``.cuda()`` without a device on a machine without a GPU: the model runs on the CPU emulator."""
+
+
+_emulator_warned = []
+
+
+def module_default():
+    """default() for ``Module.cuda()`` / ``Criterion.cuda()`` without a device: the first time it is the
+    emulator (once per process) an EmulatorWarning says so.  Naming the device, ``cuda(thnn.cuda.emulator())``,
+    says the emulator is meant and warns nothing."""
+    device = default()
+    if device.name == "emulator" and not _emulator_warned:
+        _emulator_warned.append(True)
+        warnings.warn(f"thnn.cuda: {gpu_unavailable_reason()}, so .cuda() runs on the CPU emulator, which is for "
+                      f"testing the CUDA twins and about 10x slower than the host kernels: keep the model on the "
+                      f"host (or call .cuda(thnn.cuda.emulator()) to say the emulator is meant)",
+                      EmulatorWarning, stacklevel=3)
+    return device
 
 
 def gpu():
@@ -355,4 +381,4 @@ def __getattr__(name):
 
 __all__ = ["CudaTensor", "CudaError", "Device", "CudaKernel", "CudaBackend", "CudaMath", "emulator", "gpu", "default",
            "is_available", "gpu_unavailable_reason", "emulator_unavailable_reason", "to_device", "from_dlpack", "Cuda",
-           "CudaDouble"]
+           "CudaDouble", "EmulatorWarning"]

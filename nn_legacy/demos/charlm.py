@@ -236,11 +236,21 @@ def parse_args(argv):
     return args
 
 
+def _cannot_read(path, why):
+    print(f"error: cannot read {path}: {why}", file=sys.stderr)
+    return 2
+
+
 def main(argv=None):
     args = parse_args(argv)
     started = time.perf_counter()
     thnn.set_num_threads(args.threads)
-    text = load_text(args.text)
+    try:
+        text = load_text(args.text)
+    except OSError as e:   # one line, no traceback
+        return _cannot_read(args.text, e.strerror or e)
+    except UnicodeDecodeError:
+        return _cannot_read(args.text, "not UTF-8 text")
     chars, ids = encode(text)
     split = int(len(ids) * 0.9)
     train_streams = streams(ids[:split], args.batch_size)
