@@ -1,4 +1,4 @@
-from ._recurrent import check_remember, remembers
+from ._helpers.recurrent import check_remember, remembers
 from .Container import Container
 
 

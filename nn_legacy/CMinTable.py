@@ -1,4 +1,4 @@
-from ._tables import ElementwiseExtremum
+from ._helpers.tables import ElementwiseExtremum
 
 
 class CMinTable(ElementwiseExtremum):

@@ -1,4 +1,4 @@
-from ._tables import RowPair
+from ._helpers.tables import RowPair
 
 
 class DotProduct(RowPair):

@@ -1,4 +1,4 @@
-from ._dims import Extremum
+from ._helpers.dims import Extremum
 
 
 class Max(Extremum):

@@ -1,4 +1,4 @@
-from ._numpy_criterion import described
+from ._helpers.numpy_criterion import described
 from .MSECriterion import MSECriterion
 
 

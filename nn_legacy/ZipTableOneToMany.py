@@ -1,7 +1,7 @@
-from ._arrays import name_of, reuse
-from ._checks import check_table
-from ._dims import check_array
-from ._tables import check_length, check_list, check_nested_like
+from ._helpers.arrays import name_of, reuse
+from ._helpers.checks import check_table
+from ._helpers.dims import check_array
+from ._helpers.tables import check_length, check_list, check_nested_like
 from .Module import Module
 
 

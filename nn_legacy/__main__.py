@@ -3,7 +3,7 @@
     python -m nn_legacy [--epochs N] [--seed S] [--float32] [--activation tanh|relu]
                         [--optimizer sgd|adam]
     mpiexec -n 2 python -m nn_legacy --distributed
-    python -m nn_legacy --layers        # the catalogue of classes (nn_legacy/_catalogue.py)
+    python -m nn_legacy --layers        # the catalogue of classes (nn_legacy/demos/catalogue.py)
 
 It loads the digits bundled with scikit-learn (no download), checks the
 gradients of every layer, of the whole model and of the criterion against
@@ -14,7 +14,7 @@ and checks that the reloaded model's predictions are identical.  The exit
 status is 1 if a gradient check fails, the held-out accuracy is below 90 %
 or the reloaded model differs, so it doubles as a smoke test of the C
 kernels and of the explicit-backprop plumbing.  With --distributed, under
-mpiexec, the ranks train it data-parallel (nn_legacy/_distributed_demo.py).
+mpiexec, the ranks train it data-parallel (nn_legacy/demos/distributed.py).
 """
 import argparse
 import math
@@ -27,7 +27,7 @@ import numpy as np
 
 import nn_legacy as nn
 from nn_legacy import jacobian, optim
-from nn_legacy._progress import ProgressBar
+from nn_legacy._helpers.progress import ProgressBar
 
 GRADIENT_TOLERANCE = 1e-5
 REQUIRED_ACCURACY = 0.90
@@ -219,14 +219,14 @@ def parse_args(argv):
 def main(argv=None):
     args = parse_args(argv)
     if args.layers:
-        from ._catalogue import text
+        from .demos.catalogue import text
         try:
             print(text(), flush=True)
         except BrokenPipeError:   # `--layers | head`: the reader has all it wanted
             os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())   # no second error at exit
         return 0
     if args.distributed:
-        from ._distributed_demo import main as distributed_main
+        from .demos.distributed import main as distributed_main
         return distributed_main(args, sys.modules[__name__])
     started = time.perf_counter()
     x_train, y_train, x_test, y_test = load_data(args.seed)

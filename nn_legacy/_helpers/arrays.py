@@ -8,7 +8,7 @@ import numpy as np
 
 from thnn.cuda import CudaTensor
 
-from ._namespace import _leaves
+from .namespace import _leaves
 
 _FLOATS = (np.dtype(np.float32), np.dtype(np.float64))
 ARRAYS = (np.ndarray, CudaTensor)

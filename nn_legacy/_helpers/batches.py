@@ -3,7 +3,7 @@ import numbers
 
 import numpy as np
 
-from ._random import generator
+from .random import generator
 
 
 def minibatches(inputs, targets, batch_size, shuffle=True):

@@ -5,10 +5,10 @@ math is in its own class docstring."""
 
 import numpy as np
 
-from . import _volumetric
-from ._arrays import to_host
-from ._random import generator
-from .Module import Module, uniform
+from . import volumetric as _volumetric
+from .arrays import to_host
+from .random import generator
+from ..Module import Module, uniform
 
 
 def connection_table(layer, conMatrix):

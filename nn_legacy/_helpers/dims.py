@@ -11,9 +11,9 @@
 """
 import numpy as np
 
-from ._arrays import ARRAYS, check_float_array, check_shape, describe, name_of, reuse
-from ._namespace import array_namespace
-from .Module import Module
+from .arrays import ARRAYS, check_float_array, check_shape, describe, name_of, reuse
+from .namespace import array_namespace
+from ..Module import Module
 
 _NUMERIC = "biuf"   # bool, int, unsigned, float
 

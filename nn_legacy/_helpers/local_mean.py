@@ -8,14 +8,14 @@ import numbers
 
 import numpy as np
 
-from ._arrays import describe, name_of
-from ._dims import check_int, lua_int
-from ._namespace import array_namespace
-from ._planes import check_planes
-from .Module import Module
-from .Sequential import Sequential
-from .SpatialConvolution import SpatialConvolution
-from .SpatialZeroPadding import SpatialZeroPadding
+from .arrays import describe, name_of
+from .dims import check_int, lua_int
+from .namespace import array_namespace
+from .planes import check_planes
+from ..Module import Module
+from ..Sequential import Sequential
+from ..SpatialConvolution import SpatialConvolution
+from ..SpatialZeroPadding import SpatialZeroPadding
 
 # the fields of Torch7's modules that this implementation does not use
 _TORCH7_INTERNALS = ("meanestimator", "stdestimator", "subtractor", "divider", "normalizer", "thresholder",

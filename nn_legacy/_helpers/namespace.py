@@ -4,7 +4,7 @@ arrays and for CUDA tensors.
 A module asks its arrays for their namespace and computes with it instead
 of ``np``, as the Python array API standard's ``array_namespace`` does::
 
-    from ._namespace import array_namespace
+    from .namespace import array_namespace
 
     def updateOutput(self, input):
         xp = array_namespace(input)              # numpy, or input's device's namespace

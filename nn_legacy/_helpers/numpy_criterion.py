@@ -6,9 +6,9 @@ import numbers
 
 import numpy as np
 
-from ._arrays import ARRAYS
-from ._namespace import array_namespace
-from .Criterion import Criterion, _FLOATS
+from .arrays import ARRAYS
+from .namespace import array_namespace
+from ..Criterion import Criterion, _FLOATS
 
 
 def described(shape):

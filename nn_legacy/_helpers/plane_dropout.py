@@ -1,10 +1,10 @@
 """The plumbing of SpatialDropout and VolumetricDropout (not a layer
 itself; the math is in their docstrings): one random draw per plane."""
-from . import _random
-from ._arrays import check_like, describe, name_of, reuse
-from ._namespace import array_namespace
-from ._planes import check_planes
-from .Module import Module
+from . import random as _random
+from .arrays import check_like, describe, name_of, reuse
+from .namespace import array_namespace
+from .planes import check_planes
+from ..Module import Module
 
 
 class PlaneDropout(Module):
@@ -84,5 +84,5 @@ class PlaneDropout(Module):
 
     def _onnx(self, g, x, y):
         """none (evaluation: the identity; Mul by 1 - p for Torch7's original scheme)"""
-        from .Dropout import onnx_dropout
+        from ..Dropout import onnx_dropout
         return onnx_dropout(self, g, x, "planes")

@@ -1,7 +1,7 @@
 """What the spatial and volumetric modules written in numpy share (not a
 layer itself): the check that an input is a stack of planes, with or
 without a batch dim, and the view of it as a batch."""
-from ._arrays import describe, name_of
+from .arrays import describe, name_of
 
 SPATIAL = ("height", "width")
 VOLUMETRIC = ("time", "height", "width")

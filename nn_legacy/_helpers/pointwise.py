@@ -1,7 +1,7 @@
 import numpy as np
 
-from ._arrays import check_like, check_writeable, reuse
-from .Module import Module
+from .arrays import check_like, check_writeable, reuse
+from ..Module import Module
 
 
 class Pointwise(Module):

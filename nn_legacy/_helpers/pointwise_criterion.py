@@ -2,7 +2,7 @@
 input and target: their kernels take ``(input, target, output, sizeAverage)``
 and ``(input, target, gradInput, sizeAverage)``, so such a criterion is its
 docstring and its kernel name (``_kernel``)."""
-from .Criterion import Criterion
+from ..Criterion import Criterion
 
 
 class PointwiseCriterion(Criterion):

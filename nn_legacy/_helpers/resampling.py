@@ -1,7 +1,7 @@
 """Argument checks shared by the padding and resampling modules."""
 import numpy as np
 
-from ._arrays import is_array, name_of
+from .arrays import is_array, name_of
 
 INT_MAX = 2**31 - 1      # the kernels take C ints
 

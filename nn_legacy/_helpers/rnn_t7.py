@@ -10,7 +10,7 @@ Research package (``rho``, ``recurrentModule``) and torch/rnn (``seqlen``,
 ``modules[1]``) are both read."""
 import numpy as np
 
-from .t7 import LuaTable, T7Error, TorchObject
+from .lua import LuaTable, T7Error, TorchObject
 
 # the fields of a recurrent module that hold the step module, its clones and
 # the state of the last sequence: taken raw, and dropped once read
@@ -165,7 +165,7 @@ def fill_step(step, raw_parameters, cls_name):
     """Give the step module built from the file's sizes the file's weights:
     raw_parameters are the raw Linear / LinearNoBias / CMul modules in
     Torch7's parameters() order, one per module of step that has any."""
-    from .CMul import CMul
+    from ..CMul import CMul
     mine = [m for m in step.listModules()[1:] if m._owned_parameters()]
     if len(raw_parameters) != len(mine):
         raise T7Error(f"{cls_name}: the file's step module has {len(raw_parameters)} weight layers "

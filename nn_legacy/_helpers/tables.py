@@ -9,10 +9,10 @@ CMulTable, CDivTable, CMaxTable, CMinTable) and ``RowPair``
 """
 import numpy as np
 
-from ._arrays import check_float_array, check_like, check_shape, describe, is_array, name_of, reuse
-from ._dims import check_array
-from ._namespace import array_namespace
-from .Module import Module
+from .arrays import check_float_array, check_like, check_shape, describe, is_array, name_of, reuse
+from .dims import check_array
+from .namespace import array_namespace
+from ..Module import Module
 
 
 def entries(n):

@@ -5,8 +5,8 @@ import operator
 
 import numpy as np
 
-from ._checks import check_positive
-from . import _spatial
+from .checks import check_positive
+from . import spatial as _spatial
 
 
 def non_negative(layer, **values):

@@ -13,7 +13,7 @@ import re
 
 import nn_legacy as nn
 
-from .onnx import support
+from ..onnx import support
 
 _BASES = ("Module", "Criterion")
 COLUMNS = ("class", "kind", "kernel", "CUDA", "ONNX", "summary")

@@ -23,7 +23,7 @@ import nn_legacy as nn
 
 
 def main(args, demo):
-    from . import distributed as dist
+    from .. import distributed as dist
     try:
         rank, size = dist.init()
     except ImportError as e:

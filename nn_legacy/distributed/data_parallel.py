@@ -63,7 +63,7 @@ import traceback
 
 import numpy as np
 
-from .Module import Module
+from ..Module import Module
 
 __all__ = ["init", "communicator", "shard", "broadcast_parameters", "average_gradients", "average_value",
            "DistributedOptim", "parameter_checksum", "max_parameter_difference", "assert_identical", "save"]
@@ -364,7 +364,7 @@ class DistributedOptim:
                             f"got {type(opfunc).__name__}")
         _samples(samples, name)
         comm = communicator(self.comm)
-        from .optim import _common
+        from ..optim import _common
 
         def averaged(at):
             loss, grad = _common.loss_and_gradient(name, opfunc(at), x, "opfunc")
@@ -430,7 +430,7 @@ def save(obj, path, root=0, comm=None):
     any rank the file is complete.  If rank root fails (a full disk, a
     missing folder), every rank raises the same OSError/TypeError message,
     so no rank waits forever."""
-    from .serialization import save as save_one
+    from .. import save as save_one
     comm = communicator(comm)
     error = None
     if comm.Get_rank() == root:

@@ -1,6 +1,6 @@
 """Convert a Torch7 or nn_legacy model file to ONNX.
 
-    python -m nn_legacy.convert IN OUT.onnx --input-shape 1,3,32,32
+    python -m nn_legacy.onnx IN OUT.onnx --input-shape 1,3,32,32
 
 IN is a Torch7 file (``torch.save`` output, binary or ASCII: ``.t7``,
 ``.net``, ...) or an nn_legacy save file (``nn_legacy.save``).  The model is
@@ -24,9 +24,8 @@ import sys
 
 import numpy as np
 
-from . import onnx as nn_onnx
-from .serialization import MAGIC, load
-from .t7 import load_lua
+from . import exporter as nn_onnx
+from ..serialization import MAGIC, load, load_lua
 
 #: largest difference the check accepts, relative to the output's largest |value|
 AGREEMENT = {np.dtype(np.float32): 1e-4, np.dtype(np.float64): 1e-9}
@@ -43,7 +42,7 @@ def shape_arg(text):
 
 
 def parse(argv):
-    p = argparse.ArgumentParser(prog="python -m nn_legacy.convert", description=__doc__.split("\n\n")[0])
+    p = argparse.ArgumentParser(prog="python -m nn_legacy.onnx", description=__doc__.split("\n\n")[0])
     p.add_argument("input", help="a Torch7 file (.t7, .net; binary or ASCII) or an nn_legacy save file")
     p.add_argument("output", help="the ONNX file to write")
     p.add_argument("--input-shape", type=shape_arg, action="append", required=True, metavar="N,C,H,W",
@@ -65,7 +64,7 @@ def read_model(path, long_size):
     with open(path, "rb") as f:
         head = f.read(len(MAGIC))
     model = load(path) if head == MAGIC else load_lua(path, long_size=long_size)
-    from .Module import Module
+    from ..Module import Module
     if not isinstance(model, Module):
         raise ValueError(f"{path} holds a {type(model).__name__}, not a module")
     return model

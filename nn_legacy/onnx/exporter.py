@@ -46,6 +46,8 @@ import warnings
 
 import numpy as np
 
+from .._helpers.onnx_types import _ELEMENT_TYPES, NotExportable  # noqa: F401 (re-exported)
+
 MIN_OPSET = 19
 DEFAULT_OPSET = 19
 
@@ -59,10 +61,6 @@ class ExportError(ValueError):
     def __init__(self, problems):
         self.problems = list(problems)
         super().__init__("\n".join(self.problems))
-
-
-class NotExportable(Exception):
-    """Raised by a module's ``_onnx`` for a configuration ONNX cannot express."""
 
 
 class StaticBatchWarning(UserWarning):
@@ -432,7 +430,7 @@ class Graph:
             self._running.pop()
 
     def _run(self, module, x):
-        from .Container import Container
+        from ..Container import Container
         reason = _unsupported(module)
         if reason is None and (not isinstance(module, Container) or getattr(module, "_onnx_leaf", False)):
             y = self._forward(module, x)
@@ -461,7 +459,7 @@ class Graph:
         try:
             out = _copy(module.forward(_copy(example)))
         except (ValueError, TypeError, IndexError) as e:
-            from .Container import _message
+            from ..Container import _message
             raise type(e)(" -> ".join(self._path + [_message(module, e)])) from e
         for a in _leaves(out):
             if not isinstance(a, np.ndarray):
@@ -536,10 +534,6 @@ def _layout_of(y):
 
 
 # ---------------------------------------------------------------- export
-_ELEMENT_TYPES = {"float32": 1, "uint8": 2, "int8": 3, "int16": 5, "int32": 6, "int64": 7, "bool": 9,
-                  "float64": 11, "uint32": 12, "uint64": 13}
-
-
 def export(model, example_input, f, opset=None):
     """Write ``model`` (an nn_legacy module, as it computes in evaluation
     mode) to ``f`` in ONNX and return the ``onnx.ModelProto``.
@@ -553,8 +547,8 @@ def export(model, example_input, f, opset=None):
     Raises ExportError naming every module without an ONNX equivalent,
     before writing anything; ImportError when the onnx package is missing."""
     onnx, helper, _ = _onnx_modules()
-    from .Criterion import Criterion
-    from .Module import Module
+    from ..Criterion import Criterion
+    from ..Module import Module
     if isinstance(model, Criterion) or not isinstance(model, Module):
         raise TypeError(f"nn_legacy.onnx.export: model must be an nn_legacy module, got {type(model).__name__}")
     if any(not isinstance(p, np.ndarray) for p in model.parameters()[0]):
@@ -679,7 +673,7 @@ def support_table():
     """The Markdown table of every module class and its ONNX form, as the
     README shows it."""
     import nn_legacy
-    from .Module import Module
+    from ..Module import Module
     names = sorted(n for n in nn_legacy.__all__ if isinstance(getattr(nn_legacy, n), type)
                    and issubclass(getattr(nn_legacy, n), Module) and n not in _BASES)
     rows = ["| module | ONNX |", "|---|---|"]

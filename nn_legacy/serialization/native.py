@@ -6,7 +6,7 @@ bytes, numpy arrays and scalars, and lists, tuples and dicts of those (so a
 list of models, or a dict of a model and its optimizer state).  Loading
 never runs code from the file: the file describes data, only classes of
 nn_legacy and classes you registered (``nn_legacy.register_class``, see
-nn_legacy/registry.py, or ``classes={...}`` for one call) are built from
+nn_legacy/serialization/registry.py, or ``classes={...}`` for one call) are built from
 it, and every size in it is checked against the file before anything is
 allocated.
 
@@ -122,14 +122,14 @@ def _classes():
 
 
 def _is_module(value):
-    from .Criterion import Criterion
-    from .Module import Module
+    from ..Criterion import Criterion
+    from ..Module import Module
     return isinstance(value, (Module, Criterion))
 
 
 def _cleared(cls):
     """The attributes clearState empties, which are not stored."""
-    from .Criterion import Criterion
+    from ..Criterion import Criterion
     base = ("gradInput",) if issubclass(cls, Criterion) else ("output", "gradInput")
     return base + tuple(getattr(cls, "_buffer_names", ()))
 

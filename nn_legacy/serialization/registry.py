@@ -37,8 +37,8 @@ A name may be registered again: the latest class wins.  A class registered
 under several names is saved under the first.  A registered name may be one
 of nn_legacy's own ("nn.Linear"): ``load_lua`` then builds your class for it.
 """
-from .Criterion import Criterion
-from .Module import Module
+from ..Criterion import Criterion
+from ..Module import Module
 
 _REGISTERED = {}   # torch class name -> class
 

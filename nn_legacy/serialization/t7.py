@@ -34,6 +34,8 @@ import struct
 
 import numpy as np
 
+from .._helpers.lua import LuaFunction, LuaTable, T7Error, TorchObject  # noqa: F401 (re-exported)
+
 NIL, NUMBER, STRING, TABLE, TORCH, BOOLEAN = 0, 1, 2, 3, 4, 5
 FUNCTION, LEGACY_RECUR_FUNCTION, RECUR_FUNCTION = 6, 7, 8   # File.lua's TYPE_FUNCTION...
 FUNCTIONS = (FUNCTION, LEGACY_RECUR_FUNCTION, RECUR_FUNCTION)
@@ -51,60 +53,6 @@ _TENSOR = re.compile(r"^torch\.(Cuda)?(\w*?)(Tensor|Storage)$")
 _HEADER_CLASSES = {"nn.GPU": 0, "nn.DataParallelTable": 2}   # name -> first class version that does
 # classes whose write() puts nothing at all after the class name: torch.Timer (nn.Profile holds one)
 _NO_PAYLOAD = frozenset({"torch.Timer"})
-
-
-class T7Error(ValueError):
-    """The file is not a Torch7 file this reader can take, or is damaged."""
-
-
-class LuaTable(dict):
-    """A Lua table: keys are floats (Lua numbers), strings, or other objects."""
-
-    def as_list(self):
-        """The values of keys 1..n in order, when those are all the keys; else None."""
-        n = len(self)
-        if all(float(i) in self for i in range(1, n + 1)):
-            return [self[float(i)] for i in range(1, n + 1)]
-        return None
-
-
-class TorchObject:
-    """An instance of a torch class this reader has no special meaning for."""
-
-    def __init__(self, class_name, version):
-        self.class_name = class_name
-        self.version = version
-        self.fields = None  # usually a LuaTable
-        self.header = None  # what nn.GPU / nn.DataParallelTable write before their fields
-
-    def __repr__(self):
-        return f"<TorchObject {self.class_name} v{self.version}>"
-
-
-class LuaFunction:
-    """Where the file held a Lua function: a placeholder that raises T7Error
-    when called.  Lua functions are bytecode; nn_legacy never parses or runs
-    them.  ``nbytes`` is the size of the skipped bytecode, ``upvalues`` the
-    names of the upvalues Torch7 recorded (for the message), ``where`` the
-    field path it was first found at when ``load_lua`` converted the file."""
-
-    def __init__(self, nbytes, upvalues=()):
-        self.nbytes = nbytes
-        self.upvalues = tuple(upvalues)
-        self.where = None
-
-    def __call__(self, *args, **kwargs):
-        where = f" at {self.where}" if self.where else ""
-        raise T7Error(f"the Lua function{where} ({self.nbytes} bytes of bytecode in the Torch7 file) cannot be "
-                      f"called: nn_legacy never runs Lua code.  Replace it with a Python function, or delete "
-                      f"the attribute to use the class's own method")
-
-    def __repr__(self):
-        where = f" at {self.where}" if self.where else ""
-        return f"<LuaFunction{where}, {self.nbytes} bytes, not loaded>"
-
-    def __deepcopy__(self, memo):   # module.clone() keeps the placeholder
-        return self
 
 
 def _hashable(key):
@@ -484,7 +432,7 @@ class _Converter:
 
     classes: torch class name -> Python class.  translations: torch class
     name -> function(TorchObject) giving what to load in its place (another
-    backend's module as the nn class of the same meaning, see _t7_backends);
+    backend's module as the nn class of the same meaning, see t7_translations);
     a registered class of that name wins over its translation.
 
     A class may say what a field older Torch7 files lack meant
@@ -658,7 +606,7 @@ def _field_path(path, key):
 def _defaults(cls):
     """The attributes of a fresh instance, for classes built without
     arguments (the module generator's state is left as it was)."""
-    from ._random import generator
+    from .._helpers.random import generator
     bits = generator().bit_generator
     state = bits.state
     try:
@@ -695,7 +643,7 @@ def load_lua(path, unknown_classes="error", ascii=None, long_size=8, classes=Non
     type); modules saved by older versions of nn (each class's ``_t7_fixup``
     fills in what they lack); the modules of cudnn, cunn, fbcunn and fbnn as
     the nn_legacy class of the same meaning, and ``nn.DataParallelTable``
-    as the module it wraps (see nn_legacy/_t7_backends.py; ``nn.GPU`` is
+    as the module it wraps (see nn_legacy/serialization/t7_translations.py; ``nn.GPU`` is
     nn_legacy's GPU decorator);
     checkpoint tables (``{model = ..., optimState = ...}``) as dicts holding
     live modules.  A Lua function in a field loads as a
@@ -712,7 +660,7 @@ def load_lua(path, unknown_classes="error", ascii=None, long_size=8, classes=Non
     TorchObject (class_name, version, fields).  long_size: 4 for files
     written on Windows."""
     import warnings
-    from ._t7_backends import TRANSLATIONS
+    from .t7_translations import TRANSLATIONS
     from .registry import checked_classes
     if unknown_classes not in ("error", "object"):
         raise ValueError(f"unknown_classes must be 'error' or 'object', got {unknown_classes!r}")
