@@ -1,6 +1,6 @@
 import numpy as np
 
-from ._helpers.recurrent import acc_update_by_swap, plus, zeros_like
+from ._bases.recurrent import acc_update_by_swap, plus, zeros_like
 from .AbstractSequencer import AbstractSequencer
 from .JoinTable import JoinTable
 from .Module import Module

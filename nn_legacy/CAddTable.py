@@ -1,5 +1,5 @@
 from ._helpers.arrays import check_like, check_writeable
-from ._helpers.tables import ElementwiseTable
+from ._bases.tables import ElementwiseTable
 
 
 class CAddTable(ElementwiseTable):

@@ -1,5 +1,5 @@
 from ._helpers.namespace import array_namespace
-from ._helpers.tables import ElementwiseTable
+from ._bases.tables import ElementwiseTable
 
 
 class CSubTable(ElementwiseTable):

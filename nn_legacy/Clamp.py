@@ -1,7 +1,7 @@
 import numpy as np
 
 from ._helpers.namespace import array_namespace
-from ._helpers.pointwise import Pointwise
+from ._bases.pointwise import Pointwise
 
 
 class Clamp(Pointwise):

@@ -3,7 +3,7 @@ import numbers
 import numpy as np
 
 from ._helpers.namespace import array_namespace
-from ._helpers.numpy_criterion import NumpyCriterion, described, reuse
+from ._bases.numpy_criterion import NumpyCriterion, described, reuse
 
 
 def regular_simplex(n_vertices):

@@ -3,7 +3,7 @@ import numbers
 import numpy as np
 
 from ._helpers.arrays import _FLOATS, name_of, reuse
-from ._helpers.dims import check_array, check_grad, check_int, lua_int
+from ._bases.dims import check_array, check_grad, check_int, lua_int
 from .Module import Module
 
 

@@ -1,5 +1,5 @@
 from ._helpers.arrays import reuse
-from ._helpers.dims import check_array, check_grad
+from ._bases.dims import check_array, check_grad
 from .Module import Module
 
 

@@ -1,7 +1,7 @@
 import numpy as np
 
 from ._helpers.arrays import name_of, reuse
-from ._helpers.dims import check_array, check_grad
+from ._bases.dims import check_array, check_grad
 from .Module import Module
 
 

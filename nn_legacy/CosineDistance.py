@@ -1,7 +1,7 @@
 import numpy as np
 
 from ._helpers.namespace import array_namespace
-from ._helpers.tables import RowPair
+from ._bases.tables import RowPair
 
 
 class CosineDistance(RowPair):

@@ -1,5 +1,5 @@
 from ._helpers.namespace import array_namespace
-from ._helpers.numpy_criterion import NumpyCriterion, described, reuse_table
+from ._bases.numpy_criterion import NumpyCriterion, described, reuse_table
 
 
 class CosineEmbeddingCriterion(NumpyCriterion):

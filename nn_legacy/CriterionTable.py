@@ -4,7 +4,7 @@ import numpy as np
 
 from ._helpers.arrays import ARRAYS, name_of
 from ._helpers.checks import check_table
-from ._helpers.tables import nested_copy, nested_zeros, table_leaves
+from ._bases.tables import nested_copy, nested_zeros, table_leaves
 from .Criterion import Criterion
 from .Module import Module
 

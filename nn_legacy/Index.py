@@ -2,9 +2,9 @@ import numpy as np
 
 from ._helpers.arrays import describe, name_of, reuse
 from ._helpers.checks import check_table
-from ._helpers.dims import batch_dim, check_array, check_grad, check_int, from_lua
+from ._bases.dims import batch_dim, check_array, check_grad, check_int, from_lua
 from ._helpers.namespace import array_namespace
-from ._helpers.tables import same_layout
+from ._bases.tables import same_layout
 from .Module import Module
 
 

@@ -1,7 +1,7 @@
 from ._helpers.arrays import name_of, reuse
-from ._helpers.dims import batch_dim, check_grad, check_int, from_lua, lua_int, shape_text
+from ._bases.dims import batch_dim, check_grad, check_int, from_lua, lua_int, shape_text
 from ._helpers.namespace import array_namespace
-from ._helpers.tables import check_arrays, reuse_list
+from ._bases.tables import check_arrays, reuse_list
 from .Module import Module
 
 

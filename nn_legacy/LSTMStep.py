@@ -2,7 +2,7 @@ import numpy as np
 
 from ._helpers.arrays import reuse
 from ._helpers.checks import check_positive
-from ._helpers.recurrent import CachedDeltas, acc_update_by_swap, check_like, onnx_gemm, onnx_step, step_inputs
+from ._bases.recurrent import CachedDeltas, acc_update_by_swap, check_like, onnx_gemm, onnx_step, step_inputs
 from .CMul import CMul
 from .Container import Container
 from .Linear import Linear

@@ -1,7 +1,7 @@
 from ._helpers.arrays import check_float_array, check_shape, describe, name_of, reuse
 from ._helpers.checks import check_table
 from ._helpers.namespace import array_namespace
-from ._helpers.tables import reuse_list
+from ._bases.tables import reuse_list
 from .Module import Module
 
 

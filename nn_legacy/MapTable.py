@@ -1,4 +1,4 @@
-from ._helpers.tables import check_length, check_list
+from ._bases.tables import check_length, check_list
 from .Container import Container, same_list
 
 

@@ -2,8 +2,8 @@ import numpy as np
 
 from ._helpers.arrays import describe, is_array
 from ._helpers.namespace import array_namespace
-from ._helpers.recurrent import first_array
-from ._helpers.tables import check_nested_like, nested_copy
+from ._bases.recurrent import first_array
+from ._bases.tables import check_nested_like, nested_copy
 from .Decorator import Decorator
 from ._helpers.onnx_types import NotExportable
 

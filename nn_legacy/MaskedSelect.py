@@ -2,9 +2,9 @@ import numpy as np
 
 from ._helpers.arrays import describe, name_of, reuse
 from ._helpers.checks import check_table
-from ._helpers.dims import check_array, check_grad
+from ._bases.dims import check_array, check_grad
 from ._helpers.namespace import array_namespace
-from ._helpers.tables import same_layout
+from ._bases.tables import same_layout
 from .Module import Module
 
 

@@ -1,7 +1,7 @@
 import numpy as np
 
 from ._helpers.arrays import describe, is_array, name_of, reuse
-from ._helpers.dims import check_array, check_grad, check_int, lua_int
+from ._bases.dims import check_array, check_grad, check_int, lua_int
 from ._helpers.namespace import array_namespace
 from .Module import Module
 

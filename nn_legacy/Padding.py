@@ -4,7 +4,7 @@ import numpy as np
 
 from ._helpers.arrays import describe, name_of, reuse
 from ._helpers.checks import torch7_order_error
-from ._helpers.dims import batch_dim, check_array, check_grad, check_int, from_lua, lua_int
+from ._bases.dims import batch_dim, check_array, check_grad, check_int, from_lua, lua_int
 from .Module import Module
 
 

@@ -4,7 +4,7 @@ import numbers
 
 from ._helpers.arrays import name_of
 from ._helpers.namespace import array_namespace
-from ._helpers.tables import RowPair
+from ._bases.tables import RowPair
 
 
 class PairwiseDistance(RowPair):

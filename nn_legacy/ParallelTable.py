@@ -1,4 +1,4 @@
-from ._helpers.tables import check_length
+from ._bases.tables import check_length
 from .Container import Container, same_list, tree_repr
 from ._helpers.onnx_types import NotExportable
 

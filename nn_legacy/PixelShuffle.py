@@ -1,5 +1,5 @@
 from ._helpers.arrays import describe, name_of, reuse
-from ._helpers.dims import check_array, check_grad, check_int, lua_int
+from ._bases.dims import check_array, check_grad, check_int, lua_int
 from ._helpers.planes import as_batch, check_planes
 from .Module import Module
 

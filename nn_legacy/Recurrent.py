@@ -1,6 +1,6 @@
 import numpy as np
 
-from ._helpers.recurrent import plus, share_parameters, shared_clone
+from ._bases.recurrent import plus, share_parameters, shared_clone
 from .AbstractRecurrent import AbstractRecurrent
 from .Add import Add
 from .CAddTable import CAddTable

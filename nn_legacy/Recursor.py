@@ -1,4 +1,4 @@
-from ._helpers.recurrent import top_recurrent
+from ._bases.recurrent import top_recurrent
 from .AbstractRecurrent import AbstractRecurrent
 from .Module import Module
 

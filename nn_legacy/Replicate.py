@@ -1,5 +1,5 @@
 from ._helpers.arrays import reuse
-from ._helpers.dims import batch_dim, check_array, check_grad, check_int, from_lua, lua_int
+from ._bases.dims import batch_dim, check_array, check_grad, check_int, from_lua, lua_int
 from ._helpers.namespace import array_namespace
 from .Module import Module
 

@@ -3,7 +3,7 @@ import math
 from ._helpers.checks import check_positive
 from ._helpers.namespace import array_namespace
 from ._helpers.random import generator
-from ._helpers.seqrnn import SeqRecurrent, sigmoid
+from ._bases.seqrnn import SeqRecurrent, sigmoid
 
 
 class SeqLSTM(SeqRecurrent):
@@ -66,7 +66,7 @@ class SeqLSTM(SeqRecurrent):
         return self.inputsize, self.outputsize
 
     def _t7_fixup(self, version):
-        from ._helpers.rnn_t7 import size_field
+        from ._bases.rnn_t7 import size_field
         from ._helpers.lua import T7Error
         if vars(self).get("weightO") is not None:
             raise T7Error("SeqLSTM: this one has an output projection (weightO, SeqLSTMP), which nn_legacy does "

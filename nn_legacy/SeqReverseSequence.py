@@ -1,7 +1,7 @@
 import numpy as np
 
 from ._helpers.arrays import check_like, describe, is_array, reuse
-from ._helpers.dims import from_lua
+from ._bases.dims import from_lua
 from ._helpers.namespace import array_namespace
 from .Module import Module
 

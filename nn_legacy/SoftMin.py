@@ -1,6 +1,6 @@
 from ._helpers.arrays import check_like, describe, reuse
 from ._helpers.namespace import array_namespace
-from ._helpers.softmax import FeatureSoftMax
+from ._bases.softmax import FeatureSoftMax
 
 
 class SoftMin(FeatureSoftMax):

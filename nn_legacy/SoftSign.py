@@ -1,5 +1,5 @@
 from ._helpers.namespace import array_namespace
-from ._helpers.pointwise import Pointwise
+from ._bases.pointwise import Pointwise
 
 
 class SoftSign(Pointwise):

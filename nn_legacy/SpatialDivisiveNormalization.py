@@ -1,7 +1,7 @@
 import numpy as np
 
 from ._helpers.arrays import check_like, name_of, reuse
-from ._helpers.local_mean import LocalMean, checked_number
+from ._bases.local_mean import LocalMean, checked_number
 from ._helpers.namespace import array_namespace
 
 

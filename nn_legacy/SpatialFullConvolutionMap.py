@@ -1,4 +1,4 @@
-from ._helpers.connection_map import ConnectionMap
+from ._bases.connection_map import ConnectionMap
 
 
 class SpatialFullConvolutionMap(ConnectionMap):

@@ -1,7 +1,7 @@
 import numbers
 
 from ._helpers.arrays import describe, name_of
-from ._helpers.dims import check_int, lua_int
+from ._bases.dims import check_int, lua_int
 from ._helpers.planes import check_planes
 from .MulConstant import MulConstant
 from .Power import Power

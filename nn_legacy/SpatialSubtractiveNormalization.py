@@ -1,5 +1,5 @@
 from ._helpers.arrays import check_like, reuse
-from ._helpers.local_mean import LocalMean
+from ._bases.local_mean import LocalMean
 from ._helpers.namespace import array_namespace
 
 

@@ -1,9 +1,9 @@
 import numpy as np
 
 from ._helpers.arrays import name_of, reuse
-from ._helpers.dims import batch_dim, check_array, check_int, from_lua, lua_int
+from ._bases.dims import batch_dim, check_array, check_int, from_lua, lua_int
 from ._helpers.namespace import array_namespace
-from ._helpers.tables import check_nested_like
+from ._bases.tables import check_nested_like
 from .Module import Module
 
 

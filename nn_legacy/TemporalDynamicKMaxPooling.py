@@ -1,7 +1,7 @@
 import math
 
 from ._helpers.arrays import check_float_array, check_shape, describe, name_of, reuse
-from ._helpers.dims import check_int
+from ._bases.dims import check_int
 from ._helpers.namespace import array_namespace
 from .Module import Module
 

@@ -1,4 +1,4 @@
-from ._helpers.plane_dropout import PlaneDropout
+from ._bases.plane_dropout import PlaneDropout
 from ._helpers.planes import VOLUMETRIC
 
 

@@ -2,7 +2,7 @@ import numpy as np
 
 from ._helpers.checks import check_pointwise_target
 from ._helpers.namespace import array_namespace
-from ._helpers.numpy_criterion import NumpyCriterion, described, reuse
+from ._bases.numpy_criterion import NumpyCriterion, described, reuse
 
 
 class WeightedMSECriterion(NumpyCriterion):

@@ -1,5 +1,5 @@
 from ._helpers.arrays import name_of
-from ._helpers.tables import check_length, check_list, entries
+from ._bases.tables import check_length, check_list, entries
 from .Module import Module
 
 

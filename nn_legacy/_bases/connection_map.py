@@ -5,9 +5,9 @@ math is in its own class docstring."""
 
 import numpy as np
 
-from . import volumetric as _volumetric
-from .arrays import to_host
-from .random import generator
+from .._helpers import volumetric as _volumetric
+from .._helpers.arrays import to_host
+from .._helpers.random import generator
 from ..Module import Module, uniform
 
 

@@ -11,8 +11,8 @@
 """
 import numpy as np
 
-from .arrays import ARRAYS, check_float_array, check_shape, describe, name_of, reuse
-from .namespace import array_namespace
+from .._helpers.arrays import ARRAYS, check_float_array, check_shape, describe, name_of, reuse
+from .._helpers.namespace import array_namespace
 from ..Module import Module
 
 _NUMERIC = "biuf"   # bool, int, unsigned, float

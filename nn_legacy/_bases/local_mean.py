@@ -8,10 +8,10 @@ import numbers
 
 import numpy as np
 
-from .arrays import describe, name_of
+from .._helpers.arrays import describe, name_of
 from .dims import check_int, lua_int
-from .namespace import array_namespace
-from .planes import check_planes
+from .._helpers.namespace import array_namespace
+from .._helpers.planes import check_planes
 from ..Module import Module
 from ..Sequential import Sequential
 from ..SpatialConvolution import SpatialConvolution

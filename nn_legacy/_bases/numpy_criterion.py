@@ -6,8 +6,8 @@ import numbers
 
 import numpy as np
 
-from .arrays import ARRAYS
-from .namespace import array_namespace
+from .._helpers.arrays import ARRAYS
+from .._helpers.namespace import array_namespace
 from ..Criterion import Criterion, _FLOATS
 
 

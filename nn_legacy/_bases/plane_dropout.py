@@ -1,9 +1,9 @@
 """The plumbing of SpatialDropout and VolumetricDropout (not a layer
 itself; the math is in their docstrings): one random draw per plane."""
-from . import random as _random
-from .arrays import check_like, describe, name_of, reuse
-from .namespace import array_namespace
-from .planes import check_planes
+from .._helpers import random as _random
+from .._helpers.arrays import check_like, describe, name_of, reuse
+from .._helpers.namespace import array_namespace
+from .._helpers.planes import check_planes
 from ..Module import Module
 
 

@@ -1,6 +1,6 @@
 import numpy as np
 
-from .arrays import check_like, check_writeable, reuse
+from .._helpers.arrays import check_like, check_writeable, reuse
 from ..Module import Module
 
 

@@ -136,7 +136,7 @@ def step_inputs(module, input, names):
     each state of x's dtype and ``[outputSize]`` or ``[batch,
     outputSize]``.  TypeError for a wrong type or dtype, ValueError for a
     wrong size, each naming the module and the entry."""
-    from .arrays import check_float_array
+    from .._helpers.arrays import check_float_array
     from .tables import check_length
     values = check_length(module, input, len(names), "input", "[" + ", ".join(names) + "]")
     x = values[0]
@@ -237,7 +237,7 @@ def onnx_forget(g, sequencer, *modules):
     modules forget (the work copy and the probe's), and the states the
     exporter carried for the recurrent modules inside are dropped."""
     if sequencer.hasMemory():
-        from .onnx_types import NotExportable
+        from .._helpers.onnx_types import NotExportable
         raise NotExportable("it remembers its state from call to call (remember()), which an ONNX graph cannot "
                             "keep; remember('neither') to export it")
     for copy_ in (sequencer, g.twin(sequencer)):

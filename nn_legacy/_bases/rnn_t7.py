@@ -10,7 +10,7 @@ Research package (``rho``, ``recurrentModule``) and torch/rnn (``seqlen``,
 ``modules[1]``) are both read."""
 import numpy as np
 
-from .lua import LuaTable, T7Error, TorchObject
+from .._helpers.lua import LuaTable, T7Error, TorchObject
 
 # the fields of a recurrent module that hold the step module, its clones and
 # the state of the last sequence: taken raw, and dropped once read

@@ -4,8 +4,8 @@
 ``maskzero``, ``userPrevOutput``...)."""
 import numpy as np
 
-from .arrays import describe, is_array, reuse
-from .namespace import array_namespace
+from .._helpers.arrays import describe, is_array, reuse
+from .._helpers.namespace import array_namespace
 from .recurrent import check_remember, remembers
 from ..Module import Module
 
@@ -205,7 +205,7 @@ class SeqRecurrent(Module):
         return value
 
     def _check_loaded(self):
-        from .lua import T7Error
+        from .._helpers.lua import T7Error
         D, H = self._sizes()
         if not (isinstance(self.weight, np.ndarray) and isinstance(self.bias, np.ndarray)
                 and self.weight.shape == (D + H, self._gates * H) and self.bias.shape == (self._gates * H,)):
@@ -227,7 +227,7 @@ class SeqRecurrent(Module):
         """ONNX's LSTM or GRU (op) over the sequence: the weight's gate blocks
         in ONNX's order (``order``: this layout's block of each of ONNX's), the
         bias on the input side, the states the input table gives (none: zeros)."""
-        from .onnx_types import NotExportable
+        from .._helpers.onnx_types import NotExportable
         if remembers(self._remember, False):
             raise NotExportable(f"it remembers its state from call to call (remember('{self._remember}')), which an "
                                 "ONNX graph cannot keep; remember('neither') to export it")

@@ -11,7 +11,7 @@ import numpy as np
 
 from thnn.cuda import CudaTensor
 
-from .arrays import describe, name_of
+from .._helpers.arrays import describe, name_of
 from .dims import check_int
 from ..Module import Module
 
@@ -97,7 +97,7 @@ class FeatureSoftMax(Module):
         if self.dim is not None:
             return self.dim % x.ndim   # in range: the forward checked it
         if x.ndim not in (1, 2, 3, 4):
-            from .onnx_types import NotExportable
+            from .._helpers.onnx_types import NotExportable
             raise NotExportable(f"input must be 1D, 2D, 3D or 4D, got {x.ndim}D")
         return 0 if x.ndim in (1, 3) else 1
 

@@ -9,9 +9,9 @@ CMulTable, CDivTable, CMaxTable, CMinTable) and ``RowPair``
 """
 import numpy as np
 
-from .arrays import check_float_array, check_like, check_shape, describe, is_array, name_of, reuse
+from .._helpers.arrays import check_float_array, check_like, check_shape, describe, is_array, name_of, reuse
 from .dims import check_array
-from .namespace import array_namespace
+from .._helpers.namespace import array_namespace
 from ..Module import Module
 
 

@@ -34,7 +34,7 @@ fbcunn's HalfPrecision, TemporalKMaxPooling and ModelParallel.
 """
 import numpy as np
 
-from .t7 import LuaFunction, LuaTable, T7Error, TorchObject
+from .._helpers.lua import LuaFunction, LuaTable, T7Error, TorchObject
 
 # the Module fields Torch7 wrote for every module
 _MODULE_FIELDS = ("output", "gradInput", "train", "_type")
