@@ -532,6 +532,9 @@ def _mixed_operands(what):
 
 
 def _unpickle(host, device):
+    if isinstance(device, str):
+        raise TypeError(f"this CudaTensor was pickled by an older thnn, with its device's name ({device!r}); "
+                        f"unpickle it with that version and pickle t.numpy() (the host array) instead")
     return device.to_device(host)
 
 

@@ -12,8 +12,6 @@ case-insensitive file system.
 that names its new place.
 """
 import importlib
-import importlib.abc
-import importlib.util
 import sys
 
 MOVED = {
@@ -23,10 +21,11 @@ MOVED = {
 }
 
 GONE = {f"nn_legacy._{name}": f"nn_legacy._helpers.{name}" for name in (
-    "arrays", "backend", "batches", "checks", "connection_map", "dims", "local_mean", "namespace",
-    "numpy_criterion", "plane_dropout", "planes", "pointwise", "pointwise_criterion", "pooling", "progress",
-    "random", "recurrent", "resampling", "seqrnn", "softmax", "spatial", "tables", "threads", "volumetric",
-    "rnn_t7")}
+    "arrays", "backend", "batches", "checks", "namespace", "planes", "pooling", "progress", "random", "resampling",
+    "spatial", "threads", "volumetric")}
+GONE.update({f"nn_legacy._{name}": f"nn_legacy._bases.{name}" for name in (
+    "connection_map", "dims", "local_mean", "numpy_criterion", "plane_dropout", "pointwise", "pointwise_criterion",
+    "recurrent", "rnn_t7", "seqrnn", "softmax", "tables")})
 GONE.update({"nn_legacy._t7_backends": "nn_legacy.serialization.t7_translations",
              "nn_legacy._distributed_demo": "nn_legacy.demos.distributed",
              "nn_legacy._catalogue": "nn_legacy.demos.catalogue"})
@@ -35,9 +34,10 @@ GONE.update({"nn_legacy._t7_backends": "nn_legacy.serialization.t7_translations"
 _RUN_MAIN = "import sys\nfrom {target} import main\nsys.exit(main())\n"
 
 
-class _OldPaths(importlib.abc.MetaPathFinder, importlib.abc.Loader):
-    """Finds only the names of MOVED and GONE; every other import goes on to
-    the next finder."""
+class _OldPaths:
+    """A meta path finder and loader (importlib.abc.MetaPathFinder and Loader,
+    by their methods: the abc module is not imported for it) that finds only the
+    names of MOVED and GONE; every other import goes on to the next finder."""
 
     def __init__(self):
         self._specs = {}
@@ -47,6 +47,7 @@ class _OldPaths(importlib.abc.MetaPathFinder, importlib.abc.Loader):
             raise ModuleNotFoundError(f"{fullname} was moved to {GONE[fullname]} (a private module: its names "
                                       f"may change; see CHANGELOG.md)", name=fullname)
         if fullname in MOVED:
+            import importlib.util
             return importlib.util.spec_from_loader(fullname, self)
         return None
 
