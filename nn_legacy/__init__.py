@@ -21,8 +21,8 @@ each such file, in name order, and binds its class as ``nn_legacy.<Name>``:
 adding a layer is adding its file, with no line here.  A capitalised file
 without the class of its name fails the import, naming the file.  The
 folders beside the layers are what is not a layer: ``_helpers`` (private
-helpers below the layers: base classes, checks, array and device tools),
-and the subsystems that use layers: ``serialization`` (Torch7 reader,
+helpers below Module and Criterion: checks, array and device tools),
+``_bases`` (private base classes that layers share), and the subsystems that use layers: ``serialization`` (Torch7 reader,
 nn_legacy's own format, the class registry), ``onnx`` (exporter, and its
 command line as ``python -m nn_legacy.onnx``), ``optim``, ``distributed``,
 ``demos``; ``jacobian`` is the gradient checker.  The layering and its
