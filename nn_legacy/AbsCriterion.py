@@ -1,4 +1,4 @@
-from ._pointwise_criterion import PointwiseCriterion
+from ._bases.pointwise_criterion import PointwiseCriterion
 
 
 class AbsCriterion(PointwiseCriterion):

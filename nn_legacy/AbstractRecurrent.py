@@ -1,7 +1,7 @@
 import numpy as np
 
-from ._checks import check_positive
-from ._recurrent import acc_update_by_swap, check_like, share_parameters, shared_clone, top_recurrent, zeros_like
+from ._helpers.checks import check_positive
+from ._bases.recurrent import acc_update_by_swap, check_like, share_parameters, shared_clone, top_recurrent, zeros_like
 from .Container import Container, _message
 
 
@@ -311,7 +311,7 @@ class AbstractRecurrent(Container):
     def _t7_finish(self, step, nInputDim=None):
         """After a subclass's _t7_fixup rebuilt the step module: the rnn
         package's record of the last sequence goes, time starts afresh."""
-        from ._rnn_t7 import CELL_RAW_FIELDS, drop_state_fields, rho_of
+        from ._bases.rnn_t7 import CELL_RAW_FIELDS, drop_state_fields, rho_of
         self.rho = rho_of(self)
         drop_state_fields(self, CELL_RAW_FIELDS)
         for name in ("userPrevOutput", "userPrevCell"):
@@ -363,7 +363,7 @@ class AbstractRecurrent(Container):
         if key in g.memo:
             step, prev = g.memo[key]
         elif self.step != 1:
-            from .onnx import NotExportable
+            from ._helpers.onnx_types import NotExportable
             raise NotExportable(f"it is at step {self.step} of a sequence, so its output depends on the calls before: "
                                 "forget() it, or export the Sequencer that runs it")
         else:

@@ -1,4 +1,4 @@
-from ._recurrent import check_remember, remembers
+from ._bases.recurrent import check_remember, remembers
 from .Container import Container
 
 

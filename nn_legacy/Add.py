@@ -1,6 +1,6 @@
 import numpy as np
 
-from ._arrays import parameter_shape
+from ._helpers.arrays import parameter_shape
 from .CAdd import CAdd
 from .Module import uniform
 

@@ -1,6 +1,6 @@
 import numpy as np
 
-from ._namespace import array_namespace
+from ._helpers.namespace import array_namespace
 from .Criterion import Criterion
 
 

@@ -1,6 +1,6 @@
 import numpy as np
 
-from ._arrays import check_float_array, describe, reuse
+from ._helpers.arrays import check_float_array, describe, reuse
 from .Module import Module, uniform
 
 

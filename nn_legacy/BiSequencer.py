@@ -1,6 +1,6 @@
 import numpy as np
 
-from ._recurrent import acc_update_by_swap, plus, zeros_like
+from ._bases.recurrent import acc_update_by_swap, plus, zeros_like
 from .AbstractSequencer import AbstractSequencer
 from .JoinTable import JoinTable
 from .Module import Module
@@ -71,7 +71,7 @@ class BiSequencer(AbstractSequencer):
     def _t7_fixup(self, version):
         """The file's ``module`` is the rnn package's Sequential around the
         three sequencers (with dpnn's ReverseTable): rebuilt from them."""
-        from .t7 import T7Error
+        from ._helpers.lua import T7Error
         for name in ("fwdSeq", "bwdSeq", "mergeSeq"):
             if not isinstance(vars(self).get(name), Module):
                 raise T7Error(f"{type(self).__name__}: the file has no {name}; torch/rnn's later "

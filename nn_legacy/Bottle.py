@@ -1,6 +1,6 @@
 import numpy as np
 
-from ._arrays import data_address, describe, is_array
+from ._helpers.arrays import data_address, describe, is_array
 from .Container import Container
 
 

@@ -1,5 +1,5 @@
-from ._arrays import check_like, check_writeable
-from ._tables import ElementwiseTable
+from ._helpers.arrays import check_like, check_writeable
+from ._bases.tables import ElementwiseTable
 
 
 class CAddTable(ElementwiseTable):

@@ -1,6 +1,6 @@
-from ._arrays import check_float_array, describe, name_of, reuse
-from ._namespace import array_namespace
-from ._tables import check_length, check_list, reuse_list
+from ._helpers.arrays import check_float_array, describe, name_of, reuse
+from ._helpers.namespace import array_namespace
+from ._bases.tables import check_length, check_list, reuse_list
 from .Container import same_list
 from .Module import Module
 

@@ -1,4 +1,4 @@
-from ._tables import ElementwiseExtremum
+from ._bases.tables import ElementwiseExtremum
 
 
 class CMinTable(ElementwiseExtremum):

@@ -2,8 +2,8 @@ import math
 
 import numpy as np
 
-from ._arrays import broadcast_parameter, check_like, parameter_shape, reduce_to, reuse
-from ._namespace import array_namespace
+from ._helpers.arrays import broadcast_parameter, check_like, parameter_shape, reduce_to, reuse
+from ._helpers.namespace import array_namespace
 from .Module import Module, uniform
 
 

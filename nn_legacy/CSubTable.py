@@ -1,5 +1,5 @@
-from ._namespace import array_namespace
-from ._tables import ElementwiseTable
+from ._helpers.namespace import array_namespace
+from ._bases.tables import ElementwiseTable
 
 
 class CSubTable(ElementwiseTable):

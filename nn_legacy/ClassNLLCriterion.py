@@ -2,7 +2,7 @@ import numpy as np
 
 from thnn.cuda import CudaTensor
 
-from . import _habits
+from ._helpers import habits as _habits
 from .Criterion import Criterion
 
 

@@ -2,8 +2,8 @@ import numbers
 
 import numpy as np
 
-from ._namespace import array_namespace
-from ._numpy_criterion import NumpyCriterion, described, reuse
+from ._helpers.namespace import array_namespace
+from ._bases.numpy_criterion import NumpyCriterion, described, reuse
 
 
 def regular_simplex(n_vertices):

@@ -1,6 +1,6 @@
 import numpy as np
 
-from ._dims import ViewOf, check_int, lua_int
+from ._bases.dims import ViewOf, check_int, lua_int
 
 
 class Collapse(ViewOf):

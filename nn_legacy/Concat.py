@@ -1,5 +1,5 @@
-from ._arrays import is_array, reuse
-from ._namespace import array_namespace
+from ._helpers.arrays import is_array, reuse
+from ._helpers.namespace import array_namespace
 from .Container import Container, tree_repr
 
 

@@ -1,4 +1,4 @@
-from ._tables import check_length, nested_copy
+from ._bases.tables import check_length, nested_copy
 from .Container import Container, add_table, same_list, tree_repr
 
 

@@ -2,8 +2,8 @@ import numbers
 
 import numpy as np
 
-from ._arrays import _FLOATS, name_of, reuse
-from ._dims import check_array, check_grad, check_int, lua_int
+from ._helpers.arrays import _FLOATS, name_of, reuse
+from ._bases.dims import check_array, check_grad, check_int, lua_int
 from .Module import Module
 
 

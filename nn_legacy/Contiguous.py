@@ -1,5 +1,5 @@
-from ._arrays import reuse
-from ._dims import check_array, check_grad
+from ._helpers.arrays import reuse
+from ._bases.dims import check_array, check_grad
 from .Module import Module
 
 

@@ -1,7 +1,7 @@
 import numpy as np
 
-from ._arrays import describe, name_of, reuse
-from ._dims import check_array, check_grad
+from ._helpers.arrays import describe, name_of, reuse
+from ._bases.dims import check_array, check_grad
 from .Module import Module
 
 
@@ -172,7 +172,7 @@ class Convert(Module):
 
     def _onnx(self, g, x, y):
         """Cast to the module's type, then Transpose / Reshape / Gather as the layouts ask"""
-        from .onnx import _ELEMENT_TYPES
+        from ._helpers.onnx_types import _ELEMENT_TYPES
         v = x.name if x.dtype == self.outputType else g.op("Cast", [x], to=_ELEMENT_TYPES[self.outputType.name])
         batched = self._batch(x.value)[1]
         if self._kind == "identity":

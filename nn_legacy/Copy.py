@@ -1,7 +1,7 @@
 import numpy as np
 
-from ._arrays import name_of, reuse
-from ._dims import check_array, check_grad
+from ._helpers.arrays import name_of, reuse
+from ._bases.dims import check_array, check_grad
 from .Module import Module
 
 
@@ -78,5 +78,5 @@ class Copy(Module):
         """Cast (none when the types agree)"""
         if x.dtype == y.dtype:
             return x
-        from .onnx import _ELEMENT_TYPES
+        from ._helpers.onnx_types import _ELEMENT_TYPES
         return g.op("Cast", [x], to=_ELEMENT_TYPES[y.dtype.name])

@@ -1,7 +1,7 @@
 import numpy as np
 
-from ._namespace import array_namespace
-from ._tables import RowPair
+from ._helpers.namespace import array_namespace
+from ._bases.tables import RowPair
 
 
 class CosineDistance(RowPair):

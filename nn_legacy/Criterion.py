@@ -3,9 +3,9 @@ import numpy as np
 import thnn
 from thnn.cuda import CudaTensor
 
-from . import _checks, _threads
-from ._backend import FLOATS as _FLOATS, Layer, check_float as _check_float
-from ._backend import convert as _convert, device_kernels as _device_kernels, move as _move
+from ._helpers import checks as _checks, threads as _threads
+from ._helpers.backend import FLOATS as _FLOATS, Layer, check_float as _check_float
+from ._helpers.backend import convert as _convert, device_kernels as _device_kernels, move as _move
 
 _F32, _F64 = _FLOATS
 

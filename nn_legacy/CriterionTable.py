@@ -2,9 +2,9 @@ import numbers
 
 import numpy as np
 
-from ._arrays import ARRAYS, name_of
-from ._checks import check_table
-from ._tables import nested_copy, nested_zeros, table_leaves
+from ._helpers.arrays import ARRAYS, name_of
+from ._helpers.checks import check_table
+from ._bases.tables import nested_copy, nested_zeros, table_leaves
 from .Criterion import Criterion
 from .Module import Module
 

@@ -1,4 +1,4 @@
-from . import _habits
+from ._helpers import habits as _habits
 from .ClassNLLCriterion import ClassNLLCriterion
 from .Criterion import Criterion
 from .LogSoftMax import LogSoftMax

@@ -1,7 +1,7 @@
 import numpy as np
 
-from ._arrays import reuse
-from ._namespace import array_namespace
+from ._helpers.arrays import reuse
+from ._helpers.namespace import array_namespace
 from .Concat import Concat
 
 

@@ -2,8 +2,8 @@ import numpy as np
 
 from thnn.cuda import CudaTensor
 
-from ._arrays import is_array, reuse
-from ._checks import float_dtype
+from ._helpers.arrays import is_array, reuse
+from ._helpers.checks import float_dtype
 from .Decorator import Decorator
 from .Module import Module
 
@@ -126,7 +126,7 @@ class DontCast(Decorator):
 
     def _onnx(self, g, x, y):
         """the module's nodes in its own type, Cast in (castin) and out (castout)"""
-        from .onnx import _ELEMENT_TYPES
+        from ._helpers.onnx_types import _ELEMENT_TYPES
 
         def cast(v, dtype):   # a Value, or a table of them entry by entry
             if isinstance(v, list):

@@ -1,4 +1,4 @@
-from ._tables import RowPair
+from ._bases.tables import RowPair
 
 
 class DotProduct(RowPair):

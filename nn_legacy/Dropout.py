@@ -1,9 +1,9 @@
 import numpy as np
 
-from . import _random
-from ._arrays import check_like, check_writeable, describe, reuse
-from ._checks import torch7_arguments
-from ._namespace import array_namespace
+from ._helpers import random as _random
+from ._helpers.arrays import check_like, check_writeable, describe, reuse
+from ._helpers.checks import torch7_arguments
+from ._helpers.namespace import array_namespace
 from .Module import Module
 
 
@@ -129,7 +129,7 @@ def onnx_dropout(module, g, x, what):
     """A dropout's ONNX mapping (Dropout's, SpatialDropout's, ...): what it
     computes in evaluation."""
     if module.stochastic_inference and module.p:
-        from .onnx import NotExportable
+        from ._helpers.onnx_types import NotExportable
         raise NotExportable(f"it drops {what} at random while evaluating too (stochasticInference)")
     if module.v1 and module.p:
         return g.op("Mul", [x, np.array(1 - module.p, dtype=x.dtype)])

@@ -1,4 +1,4 @@
-from . import _rnn_t7
+from ._bases import rnn_t7 as _rnn_t7
 from .FastLSTMStep import FastLSTMStep
 from .LSTM import LSTM
 

@@ -1,8 +1,8 @@
 from thnn.cuda import CudaTensor
 
-from ._arrays import reuse
-from ._checks import check_positive
-from ._recurrent import acc_update_by_swap, onnx_gemm, onnx_step, step_inputs
+from ._helpers.arrays import reuse
+from ._helpers.checks import check_positive
+from ._bases.recurrent import acc_update_by_swap, onnx_gemm, onnx_step, step_inputs
 from .Container import Container
 from .LSTMCellFused import LSTMCellFused
 from .Linear import Linear

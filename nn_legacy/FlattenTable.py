@@ -1,5 +1,5 @@
-from ._arrays import name_of
-from ._tables import check_nested, check_nested_like, table_leaves
+from ._helpers.arrays import name_of
+from ._bases.tables import check_nested, check_nested_like, table_leaves
 from .Module import Module
 
 

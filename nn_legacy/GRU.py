@@ -1,6 +1,6 @@
-from . import _rnn_t7
-from ._checks import check_positive
-from ._recurrent import batch_size, plus, zeros
+from ._bases import rnn_t7 as _rnn_t7
+from ._helpers.checks import check_positive
+from ._bases.recurrent import batch_size, plus, zeros
 from .AbstractRecurrent import AbstractRecurrent
 from .GRUStep import GRUStep
 

@@ -1,5 +1,5 @@
-from ._namespace import array_namespace
-from ._pointwise import Pointwise
+from ._helpers.namespace import array_namespace
+from ._bases.pointwise import Pointwise
 
 
 class GradientReversal(Pointwise):

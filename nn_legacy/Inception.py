@@ -1,4 +1,4 @@
-from ._arrays import describe, is_array, name_of
+from ._helpers.arrays import describe, is_array, name_of
 from .Decorator import Decorator
 from .DepthConcat import DepthConcat
 from .ReLU import ReLU

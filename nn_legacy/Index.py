@@ -1,10 +1,10 @@
 import numpy as np
 
-from ._arrays import describe, name_of, reuse
-from ._checks import check_table
-from ._dims import batch_dim, check_array, check_grad, check_int, from_lua
-from ._namespace import array_namespace
-from ._tables import same_layout
+from ._helpers.arrays import describe, name_of, reuse
+from ._helpers.checks import check_table
+from ._bases.dims import batch_dim, check_array, check_grad, check_int, from_lua
+from ._helpers.namespace import array_namespace
+from ._bases.tables import same_layout
 from .Module import Module
 
 

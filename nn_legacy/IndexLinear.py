@@ -2,8 +2,8 @@ import math
 
 import numpy as np
 
-from ._arrays import is_array
-from ._namespace import array_namespace
+from ._helpers.arrays import is_array
+from ._helpers.namespace import array_namespace
 from .Module import Module, uniform
 
 

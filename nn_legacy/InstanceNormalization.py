@@ -2,9 +2,9 @@ import numbers
 
 import numpy as np
 
-from ._arrays import check_like, describe, name_of, reuse
-from ._namespace import array_namespace
-from ._planes import check_planes
+from ._helpers.arrays import check_like, describe, name_of, reuse
+from ._helpers.namespace import array_namespace
+from ._helpers.planes import check_planes
 from .Module import Module, uniform
 
 

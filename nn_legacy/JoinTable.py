@@ -1,7 +1,7 @@
-from ._arrays import name_of, reuse
-from ._dims import batch_dim, check_grad, check_int, from_lua, lua_int, shape_text
-from ._namespace import array_namespace
-from ._tables import check_arrays, reuse_list
+from ._helpers.arrays import name_of, reuse
+from ._bases.dims import batch_dim, check_grad, check_int, from_lua, lua_int, shape_text
+from ._helpers.namespace import array_namespace
+from ._bases.tables import check_arrays, reuse_list
 from .Module import Module
 
 

@@ -2,9 +2,9 @@ import math
 
 import numpy as np
 
-from ._arrays import check_float_array, describe, name_of, reuse
-from ._namespace import array_namespace
-from ._random import generator
+from ._helpers.arrays import check_float_array, describe, name_of, reuse
+from ._helpers.namespace import array_namespace
+from ._helpers.random import generator
 from .Module import Module, uniform
 
 
@@ -142,5 +142,5 @@ class Kmeans(Module):
         """ArgMin of the squared distances to the centres (ReduceSumSquare), Cast to the input's type"""
         diff = g.op("Sub", [g.op("Unsqueeze", [x, g.ints([1])]), g.param(self.weight, "weight")])   # [batch, k, dim]
         nearest = g.op("ArgMin", [g.op("ReduceSumSquare", [diff, g.ints([2])], keepdims=0)], axis=1, keepdims=0)
-        from .onnx import _ELEMENT_TYPES
+        from ._helpers.onnx_types import _ELEMENT_TYPES
         return g.op("Cast", [nearest], to=_ELEMENT_TYPES[y.dtype.name])

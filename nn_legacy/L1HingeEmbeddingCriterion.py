@@ -1,5 +1,5 @@
-from ._namespace import array_namespace
-from ._numpy_criterion import NumpyCriterion, reuse_table
+from ._helpers.namespace import array_namespace
+from ._bases.numpy_criterion import NumpyCriterion, reuse_table
 
 
 class L1HingeEmbeddingCriterion(NumpyCriterion):

@@ -1,5 +1,5 @@
-from ._arrays import check_like, reuse
-from ._namespace import array_namespace
+from ._helpers.arrays import check_like, reuse
+from ._helpers.namespace import array_namespace
 from .Module import Module
 
 

@@ -1,6 +1,6 @@
-from . import _rnn_t7
-from ._checks import check_positive
-from ._recurrent import batch_size, copy_of, plus, zeros
+from ._bases import rnn_t7 as _rnn_t7
+from ._helpers.checks import check_positive
+from ._bases.recurrent import batch_size, copy_of, plus, zeros
 from .AbstractRecurrent import AbstractRecurrent
 from .LSTMStep import LSTMStep
 
@@ -39,7 +39,7 @@ class LSTM(AbstractRecurrent):
 
     def _t7_fixup(self, version):
         """The step module in the file (an nn tree, or an nngraph gModule for
-        FastLSTM) is rebuilt from its weights: see nn_legacy/_rnn_t7.py."""
+        FastLSTM) is rebuilt from its weights: see nn_legacy/_bases/rnn_t7.py."""
         name = type(self).__name__
         _rnn_t7.refuse_dropout(name, self)
         raw, nInputDim = _rnn_t7.unwrap_mask(_rnn_t7.step_module(self, name))

@@ -2,7 +2,7 @@ import math
 
 import numpy as np
 
-from ._checks import check_positive, check_table
+from ._helpers.checks import check_positive, check_table
 from .Module import Module, uniform
 
 

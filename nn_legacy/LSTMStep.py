@@ -1,8 +1,8 @@
 import numpy as np
 
-from ._arrays import reuse
-from ._checks import check_positive
-from ._recurrent import CachedDeltas, acc_update_by_swap, check_like, onnx_gemm, onnx_step, step_inputs
+from ._helpers.arrays import reuse
+from ._helpers.checks import check_positive
+from ._bases.recurrent import CachedDeltas, acc_update_by_swap, check_like, onnx_gemm, onnx_step, step_inputs
 from .CMul import CMul
 from .Container import Container
 from .Linear import Linear

@@ -2,8 +2,8 @@ import math
 
 import numpy as np
 
-from ._arrays import reuse
-from ._namespace import array_namespace
+from ._helpers.arrays import reuse
+from ._helpers.namespace import array_namespace
 from .Linear import Linear
 from .Module import Module, uniform
 

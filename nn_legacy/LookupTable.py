@@ -3,7 +3,7 @@ import numpy as np
 import thnn
 from thnn.cuda import CudaTensor
 
-from ._arrays import is_array, reuse
+from ._helpers.arrays import is_array, reuse
 from .Module import Module, normal
 
 

@@ -1,7 +1,7 @@
-from ._arrays import check_float_array, check_shape, describe, name_of, reuse
-from ._checks import check_table
-from ._namespace import array_namespace
-from ._tables import reuse_list
+from ._helpers.arrays import check_float_array, check_shape, describe, name_of, reuse
+from ._helpers.checks import check_table
+from ._helpers.namespace import array_namespace
+from ._bases.tables import reuse_list
 from .Module import Module
 
 

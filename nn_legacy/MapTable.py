@@ -1,4 +1,4 @@
-from ._tables import check_length, check_list
+from ._bases.tables import check_length, check_list
 from .Container import Container, same_list
 
 

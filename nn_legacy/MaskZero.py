@@ -1,11 +1,11 @@
 import numpy as np
 
-from ._arrays import describe, is_array
-from ._namespace import array_namespace
-from ._recurrent import first_array
-from ._tables import check_nested_like, nested_copy
+from ._helpers.arrays import describe, is_array
+from ._helpers.namespace import array_namespace
+from ._bases.recurrent import first_array
+from ._bases.tables import check_nested_like, nested_copy
 from .Decorator import Decorator
-from .onnx import NotExportable
+from ._helpers.onnx_types import NotExportable
 
 
 class MaskZero(Decorator):

@@ -1,4 +1,4 @@
-from ._dims import Extremum
+from ._bases.dims import Extremum
 
 
 class Max(Extremum):

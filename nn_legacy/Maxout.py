@@ -1,5 +1,5 @@
-from ._arrays import check_shape, describe, reuse
-from ._namespace import array_namespace
+from ._helpers.arrays import check_shape, describe, reuse
+from ._helpers.namespace import array_namespace
 from .Container import Container
 from .Linear import Linear
 from .Module import Module

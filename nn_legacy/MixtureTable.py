@@ -1,10 +1,10 @@
 import math
 
-from ._arrays import check_float_array, check_shape, describe, name_of, reuse
-from ._checks import check_table
-from ._dims import batch_dim, check_int, from_lua
-from ._namespace import array_namespace
-from ._tables import check_float_arrays, nested_zeros, table_leaves
+from ._helpers.arrays import check_float_array, check_shape, describe, name_of, reuse
+from ._helpers.checks import check_table
+from ._bases.dims import batch_dim, check_int, from_lua
+from ._helpers.namespace import array_namespace
+from ._bases.tables import check_float_arrays, nested_zeros, table_leaves
 from .Module import Module
 
 

@@ -6,11 +6,11 @@ import numpy as np
 import thnn
 from thnn.cuda import CudaTensor
 
-from . import _checks, _threads
-from ._namespace import array_namespace
-from ._random import generator
-from ._backend import FLOATS as _FLOATS, Layer, check_float as _check_float
-from ._backend import convert as _convert, device_kernels as _device_kernels, move as _move
+from ._helpers import checks as _checks, threads as _threads
+from ._helpers.namespace import array_namespace
+from ._helpers.random import generator
+from ._helpers.backend import FLOATS as _FLOATS, Layer, check_float as _check_float
+from ._helpers.backend import convert as _convert, device_kernels as _device_kernels, move as _move
 
 _ARRAYS = (np.ndarray, CudaTensor)
 _F32, _F64 = _FLOATS
@@ -50,7 +50,7 @@ class Module(Layer):
     After ``cuda()`` the same arrays are ``thnn.cuda.CudaTensor`` s and the
     module runs on the device.  A module serves both with one source: it
     computes with its input's namespace, ``xp = array_namespace(input)``
-    (numpy on the host), where it would write ``np``; nn_legacy/_namespace.py
+    (numpy on the host), where it would write ``np``; nn_legacy/_helpers/namespace.py
     says how to make a new module device-ready.
     """
 
@@ -271,7 +271,7 @@ class Module(Layer):
         device (thnn.cuda.default() unless given), keeping dtypes: float32
         runs the THNN_Cuda* twins, float64 the THNN_CudaDouble* ones, and
         the steps written in numpy run as the device tensor math (see
-        nn_legacy/_namespace.py).  Then forward/backward take CudaTensors
+        nn_legacy/_helpers/namespace.py).  Then forward/backward take CudaTensors
         (thnn.cuda.to_device(array)) and return CudaTensors.  ``float()`` /
         ``double()`` bring it back.  TypeError, with the reason, for the few
         classes that cannot run on a device (docs/guides/cuda.md)."""

@@ -1,6 +1,6 @@
 from .Criterion import Criterion
 from .Module import Module
-from ._numpy_criterion import NumpyCriterion
+from ._bases.numpy_criterion import NumpyCriterion
 
 
 class ModuleCriterion(NumpyCriterion):

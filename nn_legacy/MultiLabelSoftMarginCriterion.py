@@ -1,7 +1,7 @@
 import numpy as np
 
-from ._namespace import array_namespace
-from ._numpy_criterion import NumpyCriterion, described, reuse
+from ._helpers.namespace import array_namespace
+from ._bases.numpy_criterion import NumpyCriterion, described, reuse
 
 
 class MultiLabelSoftMarginCriterion(NumpyCriterion):

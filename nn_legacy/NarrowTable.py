@@ -1,6 +1,6 @@
-from ._arrays import name_of
-from ._dims import check_int, from_lua, lua_int
-from ._tables import check_list, check_nested, check_nested_like, entries, fill_nested, nested_zeros
+from ._helpers.arrays import name_of
+from ._bases.dims import check_int, from_lua, lua_int
+from ._bases.tables import check_list, check_nested, check_nested_like, entries, fill_nested, nested_zeros
 from .Module import Module
 
 

@@ -1,8 +1,8 @@
 import numpy as np
 
-from ._arrays import describe, is_array, name_of, reuse
-from ._dims import check_array, check_grad, check_int, lua_int
-from ._namespace import array_namespace
+from ._helpers.arrays import describe, is_array, name_of, reuse
+from ._bases.dims import check_array, check_grad, check_int, lua_int
+from ._helpers.namespace import array_namespace
 from .Module import Module
 
 
@@ -79,6 +79,6 @@ class OneHot(Module):
     def _onnx(self, g, x, y):
         """OneHot"""
         values = np.array([0, 1], dtype=self.outputType)
-        from .onnx import _ELEMENT_TYPES
+        from ._helpers.onnx_types import _ELEMENT_TYPES
         out = g.op("OneHot", [x, g.ints([self.outputSize]), g.const(values, "values")], axis=-1)
         return out if self.outputType == g.float else g.op("Cast", [out], to=_ELEMENT_TYPES[self.outputType.name])

@@ -1,7 +1,7 @@
 import numpy as np
 
 from .Module import Module
-from .onnx import NotExportable
+from ._helpers.onnx_types import NotExportable
 
 
 class PReLU(Module):

@@ -2,9 +2,9 @@ import numbers
 
 import numpy as np
 
-from ._arrays import describe, name_of, reuse
-from ._checks import torch7_order_error
-from ._dims import batch_dim, check_array, check_grad, check_int, from_lua, lua_int
+from ._helpers.arrays import describe, name_of, reuse
+from ._helpers.checks import torch7_order_error
+from ._bases.dims import batch_dim, check_array, check_grad, check_int, from_lua, lua_int
 from .Module import Module
 
 

@@ -2,9 +2,9 @@ import numpy as np
 import math
 import numbers
 
-from ._arrays import name_of
-from ._namespace import array_namespace
-from ._tables import RowPair
+from ._helpers.arrays import name_of
+from ._helpers.namespace import array_namespace
+from ._bases.tables import RowPair
 
 
 class PairwiseDistance(RowPair):

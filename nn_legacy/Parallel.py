@@ -1,7 +1,7 @@
 import numpy as np
 
-from ._arrays import is_array, reuse
-from ._namespace import array_namespace
+from ._helpers.arrays import is_array, reuse
+from ._helpers.namespace import array_namespace
 from .Concat import _join
 from .Container import Container, tree_repr
 

@@ -1,4 +1,4 @@
-from ._numpy_criterion import WeightedCriterions, entries, zeroed_like
+from ._bases.numpy_criterion import WeightedCriterions, entries, zeroed_like
 
 
 class ParallelCriterion(WeightedCriterions):

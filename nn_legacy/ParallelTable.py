@@ -1,6 +1,6 @@
-from ._tables import check_length
+from ._bases.tables import check_length
 from .Container import Container, same_list, tree_repr
-from .onnx import NotExportable
+from ._helpers.onnx_types import NotExportable
 
 
 class ParallelTable(Container):

@@ -1,6 +1,6 @@
-from ._arrays import describe, name_of, reuse
-from ._dims import check_array, check_grad, check_int, lua_int
-from ._planes import as_batch, check_planes
+from ._helpers.arrays import describe, name_of, reuse
+from ._bases.dims import check_array, check_grad, check_int, lua_int
+from ._helpers.planes import as_batch, check_planes
 from .Module import Module
 
 

@@ -1,7 +1,7 @@
 import numpy as np
 
-from ._namespace import array_namespace
-from ._pointwise import Pointwise
+from ._helpers.namespace import array_namespace
+from ._bases.pointwise import Pointwise
 
 
 class Power(Pointwise):

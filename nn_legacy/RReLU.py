@@ -1,5 +1,5 @@
-from . import _random
-from ._namespace import array_namespace
+from ._helpers import random as _random
+from ._helpers.namespace import array_namespace
 from .Module import Module
 
 
@@ -59,7 +59,7 @@ class RReLU(Module):
         """Torch7's later RReLU could share one slope per channel; this one
         draws one per element, so refuse such a file rather than change it."""
         if getattr(self, "channelwise", False):
-            from .t7 import T7Error
+            from ._helpers.lua import T7Error
             raise T7Error("RReLU: channel-wise slopes (Torch7's channelwise=true) are not supported")
         self.noise = None
 

@@ -1,6 +1,6 @@
 import numpy as np
 
-from ._recurrent import plus, share_parameters, shared_clone
+from ._bases.recurrent import plus, share_parameters, shared_clone
 from .AbstractRecurrent import AbstractRecurrent
 from .Add import Add
 from .CAddTable import CAddTable
@@ -55,7 +55,7 @@ class Recurrent(AbstractRecurrent):
     def _t7_fixup(self, version):
         """The file's startModule ... mergeModule are kept; the modules of
         the first and later steps are built from them again."""
-        from .t7 import T7Error
+        from ._helpers.lua import T7Error
         for name in ("startModule", "inputModule", "feedbackModule", "transferModule", "mergeModule"):
             if not isinstance(vars(self).get(name), Module):
                 raise T7Error(f"Recurrent: the file has no {name}")

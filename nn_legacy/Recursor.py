@@ -1,4 +1,4 @@
-from ._recurrent import top_recurrent
+from ._bases.recurrent import top_recurrent
 from .AbstractRecurrent import AbstractRecurrent
 from .Module import Module
 
@@ -30,7 +30,7 @@ class Recursor(AbstractRecurrent):
         if not isinstance(step, Module):
             step = self.modules[0] if isinstance(vars(self).get("modules"), list) and self.modules else None
         if not isinstance(step, Module):
-            from .t7 import T7Error
+            from ._helpers.lua import T7Error
             raise T7Error("Recursor: the file holds no module to decorate (recurrentModule or modules[1])")
         self._t7_finish(step)
         self.module = step

@@ -1,6 +1,6 @@
-from ._checks import check_positive
-from ._recurrent import acc_update_by_swap, add_into, onnx_forget
-from ._tables import check_length, nested_copy
+from ._helpers.checks import check_positive
+from ._bases.recurrent import acc_update_by_swap, add_into, onnx_forget
+from ._bases.tables import check_length, nested_copy
 from .AbstractRecurrent import AbstractRecurrent
 from .AbstractSequencer import AbstractSequencer
 from .Module import Module
@@ -33,7 +33,7 @@ class Repeater(AbstractSequencer):
         self.module.maxBPTTstep(self.rho)
 
     def _t7_fixup(self, version):
-        from ._rnn_t7 import size_field
+        from ._bases.rnn_t7 import size_field
         self.rho = size_field(self, "rho", "seqlen")
         vars(self).pop("seqlen", None)
         self.module = self.modules[0]

@@ -1,6 +1,6 @@
-from ._arrays import reuse
-from ._dims import batch_dim, check_array, check_grad, check_int, from_lua, lua_int
-from ._namespace import array_namespace
+from ._helpers.arrays import reuse
+from ._bases.dims import batch_dim, check_array, check_grad, check_int, from_lua, lua_int
+from ._helpers.namespace import array_namespace
 from .Module import Module
 
 

@@ -1,7 +1,7 @@
 import numpy as np
 
-from ._arrays import describe, name_of
-from ._dims import ViewOf, shape_text, sizes_arg
+from ._helpers.arrays import describe, name_of
+from ._bases.dims import ViewOf, shape_text, sizes_arg
 
 
 class Reshape(ViewOf):

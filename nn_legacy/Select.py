@@ -1,7 +1,7 @@
 import numpy as np
 
-from ._arrays import describe, name_of
-from ._dims import SliceOf, batch_dim, check_int, from_lua
+from ._helpers.arrays import describe, name_of
+from ._bases.dims import SliceOf, batch_dim, check_int, from_lua
 
 
 class Select(SliceOf):

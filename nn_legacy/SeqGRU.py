@@ -1,9 +1,9 @@
 import math
 
-from ._checks import check_positive
-from ._namespace import array_namespace
-from ._random import generator
-from ._seqrnn import SeqRecurrent, sigmoid
+from ._helpers.checks import check_positive
+from ._helpers.namespace import array_namespace
+from ._helpers.random import generator
+from ._bases.seqrnn import SeqRecurrent, sigmoid
 
 
 class SeqGRU(SeqRecurrent):
@@ -48,7 +48,7 @@ class SeqGRU(SeqRecurrent):
         return self.inputSize, self.outputSize
 
     def _t7_fixup(self, version):
-        from ._rnn_t7 import size_field
+        from ._bases.rnn_t7 import size_field
         self.inputSize = size_field(self, "inputSize", "inputsize")
         self.outputSize = size_field(self, "outputSize", "outputsize")
         for name in ("inputsize", "outputsize", "seqLength", "miniBatch"):

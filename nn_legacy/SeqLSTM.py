@@ -1,9 +1,9 @@
 import math
 
-from ._checks import check_positive
-from ._namespace import array_namespace
-from ._random import generator
-from ._seqrnn import SeqRecurrent, sigmoid
+from ._helpers.checks import check_positive
+from ._helpers.namespace import array_namespace
+from ._helpers.random import generator
+from ._bases.seqrnn import SeqRecurrent, sigmoid
 
 
 class SeqLSTM(SeqRecurrent):
@@ -67,8 +67,8 @@ class SeqLSTM(SeqRecurrent):
         return self.inputsize, self.outputsize
 
     def _t7_fixup(self, version):
-        from ._rnn_t7 import size_field
-        from .t7 import T7Error
+        from ._bases.rnn_t7 import size_field
+        from ._helpers.lua import T7Error
         if vars(self).get("weightO") is not None:
             raise T7Error("SeqLSTM: this one has an output projection (weightO, SeqLSTMP), which nn_legacy does "
                           "not implement")

@@ -1,8 +1,8 @@
 import numpy as np
 
-from ._arrays import check_like, describe, is_array, reuse
-from ._dims import from_lua
-from ._namespace import array_namespace
+from ._helpers.arrays import check_like, describe, is_array, reuse
+from ._bases.dims import from_lua
+from ._helpers.namespace import array_namespace
 from .Module import Module
 
 

@@ -1,8 +1,8 @@
 import numpy as np
 
-from ._arrays import describe, is_array, reuse
-from ._recurrent import acc_update_by_swap, copy_of, onnx_forget
-from ._tables import check_length
+from ._helpers.arrays import describe, is_array, reuse
+from ._bases.recurrent import acc_update_by_swap, copy_of, onnx_forget
+from ._bases.tables import check_length
 from .AbstractRecurrent import AbstractRecurrent
 from .AbstractSequencer import AbstractSequencer
 from .Module import Module

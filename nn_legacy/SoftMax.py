@@ -1,4 +1,4 @@
-from ._softmax import FeatureSoftMax
+from ._bases.softmax import FeatureSoftMax
 
 
 class SoftMax(FeatureSoftMax):

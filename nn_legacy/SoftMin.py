@@ -1,6 +1,6 @@
-from ._arrays import check_like, describe, reuse
-from ._namespace import array_namespace
-from ._softmax import FeatureSoftMax
+from ._helpers.arrays import check_like, describe, reuse
+from ._helpers.namespace import array_namespace
+from ._bases.softmax import FeatureSoftMax
 
 
 class SoftMin(FeatureSoftMax):

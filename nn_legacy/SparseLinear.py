@@ -2,8 +2,8 @@ import math
 
 import numpy as np
 
-from ._arrays import is_array, reuse
-from ._namespace import array_namespace
+from ._helpers.arrays import is_array, reuse
+from ._helpers.namespace import array_namespace
 from .Module import Module, uniform
 
 # Torch7's states for the sparse updates: what gradWeight holds since the last zeroGradParameters

@@ -1,4 +1,4 @@
-from ._pooling import integer, t7_fields
+from ._helpers.pooling import integer, t7_fields
 from .Module import Module
 
 

@@ -1,4 +1,4 @@
-from ._numpy_criterion import described
+from ._bases.numpy_criterion import described
 from .MSECriterion import MSECriterion
 
 

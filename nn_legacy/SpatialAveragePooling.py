@@ -1,6 +1,6 @@
 import numpy as np
 
-from ._pooling import integer, t7_fields
+from ._helpers.pooling import integer, t7_fields
 from .Module import Module
 
 

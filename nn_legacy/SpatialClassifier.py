@@ -1,8 +1,8 @@
-from ._arrays import describe, is_array, name_of, reuse
-from ._namespace import array_namespace
+from ._helpers.arrays import describe, is_array, name_of, reuse
+from ._helpers.namespace import array_namespace
 from .Container import Container
 from .Sequential import Sequential
-from .onnx import NotExportable
+from ._helpers.onnx_types import NotExportable
 
 
 class SpatialClassifier(Container):

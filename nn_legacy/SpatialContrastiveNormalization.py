@@ -1,6 +1,6 @@
-from ._arrays import check_like, name_of
-from ._dims import check_int, lua_int
-from ._local_mean import check_input, checked_kernel, checked_number
+from ._helpers.arrays import check_like, name_of
+from ._bases.dims import check_int, lua_int
+from ._bases.local_mean import check_input, checked_kernel, checked_number
 from .Module import Module
 from .Sequential import Sequential
 from .SpatialDivisiveNormalization import SpatialDivisiveNormalization

@@ -1,4 +1,4 @@
-from ._connection_map import ConnectionMap
+from ._bases.connection_map import ConnectionMap
 
 
 class SpatialConvolutionMap(ConnectionMap):

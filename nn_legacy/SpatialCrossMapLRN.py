@@ -2,10 +2,10 @@ import numbers
 
 import numpy as np
 
-from ._arrays import check_like, name_of, reuse
-from ._dims import check_int, lua_int
-from ._namespace import array_namespace
-from ._planes import as_batch, check_planes
+from ._helpers.arrays import check_like, name_of, reuse
+from ._bases.dims import check_int, lua_int
+from ._helpers.namespace import array_namespace
+from ._helpers.planes import as_batch, check_planes
 from .Module import Module
 
 

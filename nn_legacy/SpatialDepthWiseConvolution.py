@@ -2,7 +2,7 @@ import math
 
 import numpy as np
 
-from . import _spatial
+from ._helpers import spatial as _spatial
 from .Module import Module, uniform
 
 

@@ -1,4 +1,4 @@
-from . import _spatial
+from ._helpers import spatial as _spatial
 from .SpatialConvolution import SpatialConvolution
 
 

@@ -1,8 +1,8 @@
 import numpy as np
 
-from ._arrays import check_like, name_of, reuse
-from ._local_mean import LocalMean, checked_number
-from ._namespace import array_namespace
+from ._helpers.arrays import check_like, name_of, reuse
+from ._bases.local_mean import LocalMean, checked_number
+from ._helpers.namespace import array_namespace
 
 
 class SpatialDivisiveNormalization(LocalMean):

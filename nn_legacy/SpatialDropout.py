@@ -1,5 +1,5 @@
-from ._plane_dropout import PlaneDropout
-from ._planes import SPATIAL
+from ._bases.plane_dropout import PlaneDropout
+from ._helpers.planes import SPATIAL
 
 
 class SpatialDropout(PlaneDropout):

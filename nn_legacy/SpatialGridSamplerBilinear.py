@@ -1,4 +1,4 @@
-from ._resampling import table_of_two
+from ._helpers.resampling import table_of_two
 from .Module import Module
 
 _MODES = {"zeros": 0, "border": 1}

@@ -1,8 +1,8 @@
 import numbers
 
-from ._arrays import describe, name_of
-from ._dims import check_int, lua_int
-from ._planes import check_planes
+from ._helpers.arrays import describe, name_of
+from ._bases.dims import check_int, lua_int
+from ._helpers.planes import check_planes
 from .MulConstant import MulConstant
 from .Power import Power
 from .Sequential import Sequential

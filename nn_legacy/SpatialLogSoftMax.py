@@ -1,4 +1,4 @@
-from ._planes import check_planes
+from ._helpers.planes import check_planes
 from .LogSoftMax import LogSoftMax
 
 

@@ -1,4 +1,4 @@
-from ._pooling import onnx_unpool, t7_fields
+from ._helpers.pooling import onnx_unpool, t7_fields
 from .Module import Module
 from .SpatialMaxPooling import SpatialMaxPooling
 

@@ -2,8 +2,8 @@ import numbers
 
 import numpy as np
 
-from ._arrays import check_like, describe, name_of, reuse
-from ._namespace import array_namespace
+from ._helpers.arrays import check_like, describe, name_of, reuse
+from ._helpers.namespace import array_namespace
 from .Module import Module
 from .Replicate import Replicate
 from .Sequential import Sequential

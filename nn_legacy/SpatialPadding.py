@@ -1,7 +1,7 @@
 import numbers
 
-from ._arrays import describe, name_of
-from ._dims import check_array, check_int, from_lua, lua_int
+from ._helpers.arrays import describe, name_of
+from ._bases.dims import check_array, check_int, from_lua, lua_int
 from .Module import Module
 from .SpatialZeroPadding import _kept, padded_grad_input, padded_output
 

@@ -1,4 +1,4 @@
-from ._resampling import integer
+from ._helpers.resampling import integer
 from .Module import Module
 
 

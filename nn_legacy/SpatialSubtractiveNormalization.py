@@ -1,6 +1,6 @@
-from ._arrays import check_like, reuse
-from ._local_mean import LocalMean
-from ._namespace import array_namespace
+from ._helpers.arrays import check_like, reuse
+from ._bases.local_mean import LocalMean
+from ._helpers.namespace import array_namespace
 
 
 class SpatialSubtractiveNormalization(LocalMean):

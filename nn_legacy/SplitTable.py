@@ -1,9 +1,9 @@
 import numpy as np
 
-from ._arrays import name_of, reuse
-from ._dims import batch_dim, check_array, check_int, from_lua, lua_int
-from ._namespace import array_namespace
-from ._tables import check_nested_like
+from ._helpers.arrays import name_of, reuse
+from ._bases.dims import batch_dim, check_array, check_int, from_lua, lua_int
+from ._helpers.namespace import array_namespace
+from ._bases.tables import check_nested_like
 from .Module import Module
 
 

@@ -3,8 +3,8 @@ import sys
 
 import numpy as np
 
-from ._progress import ProgressBar
-from ._random import generator
+from ._helpers.progress import ProgressBar
+from ._helpers.random import generator
 from .Criterion import Criterion
 from .Module import Module
 

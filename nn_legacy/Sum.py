@@ -1,7 +1,7 @@
 import numpy as np
 
-from ._checks import torch7_order_error
-from ._dims import Reduction
+from ._helpers.checks import torch7_order_error
+from ._bases.dims import Reduction
 
 
 class Sum(Reduction):

@@ -2,7 +2,7 @@ import math
 
 import numpy as np
 
-from ._checks import check_positive
+from ._helpers.checks import check_positive
 from .Module import Module, uniform
 
 
@@ -66,7 +66,7 @@ class TemporalConvolution(Module):
         """Torch7 stored the sizes as Lua numbers (floats); its weight is
         [outputFrameSize, kW*inputFrameSize] (cudnn's and fbcunn's other
         views of that memory are reshaped by the loader)."""
-        from ._spatial import t7_ints, t7_parameter
+        from ._helpers.spatial import t7_ints, t7_parameter
         t7_ints(self, "inputFrameSize", "outputFrameSize", "kW", "dW")
         t7_parameter(self, "weight", (self.outputFrameSize, self.kW * self.inputFrameSize))
 

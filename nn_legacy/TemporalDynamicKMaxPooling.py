@@ -1,8 +1,8 @@
 import math
 
-from ._arrays import check_float_array, check_shape, describe, name_of, reuse
-from ._dims import check_int
-from ._namespace import array_namespace
+from ._helpers.arrays import check_float_array, check_shape, describe, name_of, reuse
+from ._bases.dims import check_int
+from ._helpers.namespace import array_namespace
 from .Module import Module
 
 

@@ -1,6 +1,6 @@
 import numpy as np
 
-from ._checks import check_positive
+from ._helpers.checks import check_positive
 from .Module import Module
 
 
@@ -52,7 +52,7 @@ class TemporalMaxPooling(Module):
     def _t7_fixup(self, version):
         """Torch7 stored the sizes as Lua numbers (floats), and its indices
         counted from 1: dropped (the next forward makes them)."""
-        from ._spatial import t7_ints
+        from ._helpers.spatial import t7_ints
         t7_ints(self, "kW", "dW")
         self.indices = None
 

@@ -2,7 +2,7 @@ import math
 
 import numpy as np
 
-from ._checks import check_positive
+from ._helpers.checks import check_positive
 from .Module import Module, uniform
 
 
@@ -72,7 +72,7 @@ class TemporalRowConvolution(Module):
     def _t7_fixup(self, version):
         """Torch7 stored the sizes as Lua numbers (floats); its column
         buffers are not ours."""
-        from ._spatial import t7_ints, t7_parameter
+        from ._helpers.spatial import t7_ints, t7_parameter
         t7_ints(self, "inputFrameSize", "kW", "dW")
         self.featFirst = bool(getattr(self, "featFirst", False))
         t7_parameter(self, "weight", (self.inputFrameSize, 1, self.kW))

@@ -2,7 +2,7 @@ import math
 
 import numpy as np
 
-from ._checks import check_positive
+from ._helpers.checks import check_positive
 from .Module import Module, uniform
 
 
@@ -61,7 +61,7 @@ class TemporalSubSampling(Module):
 
     def _t7_fixup(self, version):
         """Torch7 stored the sizes as Lua numbers (floats)."""
-        from ._spatial import t7_ints
+        from ._helpers.spatial import t7_ints
         t7_ints(self, "inputFrameSize", "kW", "dW")
 
     def __repr__(self):

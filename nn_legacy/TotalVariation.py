@@ -1,8 +1,8 @@
 import numbers
 
-from ._arrays import check_like, describe, name_of, reuse
-from ._namespace import array_namespace
-from ._planes import check_planes
+from ._helpers.arrays import check_like, describe, name_of, reuse
+from ._helpers.namespace import array_namespace
+from ._helpers.planes import check_planes
 from .Module import Module
 
 

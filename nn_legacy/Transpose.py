@@ -1,7 +1,7 @@
 import numpy as np
 
-from ._arrays import describe, name_of, reuse
-from ._dims import check_array, check_grad, from_lua
+from ._helpers.arrays import describe, name_of, reuse
+from ._bases.dims import check_array, check_grad, from_lua
 from .Module import Module
 
 

@@ -1,4 +1,4 @@
-from ._dims import ViewOf, batch_dim, check_int, from_lua, lua_int
+from ._bases.dims import ViewOf, batch_dim, check_int, from_lua, lua_int
 
 
 class Unsqueeze(ViewOf):

@@ -1,7 +1,7 @@
 import numpy as np
 
-from ._arrays import describe, name_of
-from ._dims import ViewOf, check_int, lua_int, shape_text, sizes_arg
+from ._helpers.arrays import describe, name_of
+from ._bases.dims import ViewOf, check_int, lua_int, shape_text, sizes_arg
 
 
 class View(ViewOf):

@@ -1,4 +1,4 @@
-from . import _volumetric
+from ._helpers import volumetric as _volumetric
 from .VolumetricConvolutionMM import VolumetricConvolutionMM
 
 

@@ -1,5 +1,5 @@
-from ._plane_dropout import PlaneDropout
-from ._planes import VOLUMETRIC
+from ._bases.plane_dropout import PlaneDropout
+from ._helpers.planes import VOLUMETRIC
 
 
 class VolumetricDropout(PlaneDropout):

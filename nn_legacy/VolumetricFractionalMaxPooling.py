@@ -2,9 +2,9 @@ import math
 
 import numpy as np
 
-from . import _random
-from ._namespace import array_namespace
-from ._pooling import integer, t7_fields
+from ._helpers import random as _random
+from ._helpers.namespace import array_namespace
+from ._helpers.pooling import integer, t7_fields
 from .Module import Module
 
 

@@ -2,7 +2,7 @@ import math
 
 import numpy as np
 
-from . import _volumetric
+from ._helpers import volumetric as _volumetric
 from .Module import Module, uniform
 
 

@@ -1,6 +1,6 @@
 import numpy as np
 
-from ._resampling import integer
+from ._helpers.resampling import integer
 from .Module import Module
 
 

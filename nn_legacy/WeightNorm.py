@@ -1,7 +1,7 @@
 import numpy as np
 
-from ._arrays import is_array, reuse
-from ._namespace import array_namespace
+from ._helpers.arrays import is_array, reuse
+from ._helpers.namespace import array_namespace
 from .Container import Container
 from .Module import Module, normal
 

@@ -1,8 +1,8 @@
 import numpy as np
 
-from ._checks import check_pointwise_target
-from ._namespace import array_namespace
-from ._numpy_criterion import NumpyCriterion, described, reuse
+from ._helpers.checks import check_pointwise_target
+from ._helpers.namespace import array_namespace
+from ._bases.numpy_criterion import NumpyCriterion, described, reuse
 
 
 class WeightedMSECriterion(NumpyCriterion):

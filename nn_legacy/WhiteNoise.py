@@ -1,8 +1,8 @@
 import numpy as np
 
-from . import _random
-from ._arrays import check_float_array, check_like, reuse
-from ._namespace import array_namespace
+from ._helpers import random as _random
+from ._helpers.arrays import check_float_array, check_like, reuse
+from ._helpers.namespace import array_namespace
 from .Module import Module
 
 

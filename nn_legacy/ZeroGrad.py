@@ -1,4 +1,4 @@
-from ._tables import check_nested, check_nested_like, nested_zeros
+from ._bases.tables import check_nested, check_nested_like, nested_zeros
 from .Module import Module
 
 

@@ -1,5 +1,5 @@
-from ._arrays import name_of
-from ._tables import check_length, check_list, entries
+from ._helpers.arrays import name_of
+from ._bases.tables import check_length, check_list, entries
 from .Module import Module
 
 

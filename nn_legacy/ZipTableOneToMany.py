@@ -1,7 +1,7 @@
-from ._arrays import name_of, reuse
-from ._checks import check_table
-from ._dims import check_array
-from ._tables import check_length, check_list, check_nested_like
+from ._helpers.arrays import name_of, reuse
+from ._helpers.checks import check_table
+from ._bases.dims import check_array
+from ._bases.tables import check_length, check_list, check_nested_like
 from .Module import Module
 
 

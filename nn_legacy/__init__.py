@@ -19,12 +19,15 @@ starts with a capital letter holds the public class ``<Name>`` (a module, a
 criterion, a container, or ``StochasticGradient``), and the package imports
 each such file, in name order, and binds its class as ``nn_legacy.<Name>``:
 adding a layer is adding its file, with no line here.  A capitalised file
-without the class of its name fails the import, naming the file.  Files of
-lower-case names are the package's tools (``optim``, ``t7``, ``jacobian``,
-``onnx``, ``distributed``, ``convert``, ``registry``, ``serialization``,
-``demos``), imported below by name where the package exports something of
-theirs; files with a leading underscore are private helpers (shared base
-classes such as ``_pointwise``, ``_pooling``), never exported.
+without the class of its name fails the import, naming the file.  The
+folders beside the layers are what is not a layer: ``_helpers`` (private
+helpers below Module and Criterion: checks, array and device tools),
+``_bases`` (private base classes that layers share), and the subsystems that use layers: ``serialization`` (Torch7 reader,
+nn_legacy's own format, the class registry), ``onnx`` (exporter, and its
+command line as ``python -m nn_legacy.onnx``), ``optim``, ``distributed``,
+``demos``; ``jacobian`` is the gradient checker.  The layering and its
+rules (checked by import-linter in CI) are in
+docs/contributing/architecture.md.
 
 Reading the code, or in an IDE: ``nn_legacy.X`` is defined in
 ``nn_legacy/X.py`` (go to that file; tools that only read the source do not
@@ -38,13 +41,23 @@ import os as _os
 from thnn._version import __version__
 
 from . import jacobian
-from ._namespace import array_namespace
-from ._random import getRNGState, manualSeed, setRNGState
-from .t7 import load_lua
-from .serialization import FormatError, load, save
-from .registry import register_class
+from ._helpers.namespace import array_namespace
+from ._helpers.random import getRNGState, manualSeed, setRNGState
+from ._helpers.moved import install as _install_moved_modules
+from .serialization import FormatError, load, load_lua, register_class, save
 from .Module import Module
 from .Criterion import Criterion
+
+_install_moved_modules(__name__)
+
+
+def __getattr__(name):
+    """``nn_legacy.t7``, ``nn_legacy.registry``, ``nn_legacy.convert``: the
+    modules' old places (see nn_legacy/_helpers/moved.py), imported on first use."""
+    from ._helpers.moved import MOVED
+    if f"{__name__}.{name}" in MOVED:
+        return _importlib.import_module(f"{__name__}.{name}")
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def _class_files():
@@ -72,7 +85,7 @@ __all__ = ["__version__", "jacobian", "manualSeed", "getRNGState", "setRNGState"
 
 # ==== optimisation and training ====
 from . import optim  # noqa: E402
-from ._batches import minibatches  # noqa: E402
+from ._helpers.batches import minibatches  # noqa: E402
 
 __all__ += ["optim", "minibatches", "StochasticGradient"]
 # ==== end of optimisation and training ====

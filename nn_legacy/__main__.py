@@ -3,7 +3,7 @@
     python -m nn_legacy [--epochs N] [--seed S] [--float32] [--activation tanh|relu]
                         [--optimizer sgd|adam] [--checkpoint PATH [--every N]] [--resume PATH]
     mpiexec -n 2 python -m nn_legacy --distributed
-    python -m nn_legacy --layers        # the catalogue of classes (nn_legacy/_catalogue.py)
+    python -m nn_legacy --layers        # the catalogue of classes (nn_legacy/demos/catalogue.py)
 
 It loads the digits bundled with scikit-learn (no download), checks the
 gradients of every layer, of the whole model and of the criterion against
@@ -15,10 +15,10 @@ status is 1 if a gradient check fails, the held-out accuracy is below 90 %
 (after the default 20 epochs or more: a shorter run says it skips that
 check) or the reloaded model differs, so it doubles as a smoke test of the C
 kernels and of the explicit-backprop plumbing.  With --distributed, under
-mpiexec, the ranks train it data-parallel (nn_legacy/_distributed_demo.py);
+mpiexec, the ranks train it data-parallel (nn_legacy/demos/distributed.py);
 under mpiexec without --distributed it stops and says to add it (each
 rank would train a copy of its own).
-With --checkpoint PATH it writes a checkpoint (nn_legacy/checkpoint.py)
+With --checkpoint PATH it writes a checkpoint (nn_legacy/serialization/checkpoint.py)
 every --every steps and at the end; --resume PATH continues from one, and
 ends with the parameters the uninterrupted run ends with, bit for bit.
 """
@@ -32,9 +32,10 @@ import time
 import numpy as np
 
 import nn_legacy as nn
-from nn_legacy import checkpoint, jacobian, optim
-from nn_legacy.checkpoint import numpy_state, restore_parameters, set_numpy_state
-from nn_legacy._progress import ProgressBar
+from nn_legacy import jacobian, optim
+from nn_legacy._helpers.progress import ProgressBar
+from nn_legacy.serialization import checkpoint
+from nn_legacy.serialization.checkpoint import numpy_state, restore_parameters, set_numpy_state
 
 GRADIENT_TOLERANCE = 1e-5
 KIND = "digits-mlp"   # what the demo's checkpoints say wrote them
@@ -295,7 +296,7 @@ def parse_args(argv):
 def main(argv=None):
     args = parse_args(argv)
     if args.layers:
-        from ._catalogue import text
+        from .demos.catalogue import text
         try:
             print(text(), flush=True)
         except BrokenPipeError:   # `--layers | head`: the reader has all it wanted
@@ -312,7 +313,7 @@ def main(argv=None):
                   f"--distributed)", file=sys.stderr)
         return 2
     if args.distributed:
-        from ._distributed_demo import main as distributed_main
+        from .demos.distributed import main as distributed_main
         return distributed_main(args, sys.modules[__name__])
     started = time.perf_counter()
     x_train, y_train, x_test, y_test = load_data(args.seed)

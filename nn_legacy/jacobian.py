@@ -39,7 +39,7 @@ onto a kink.  The module and inputs should be float64.
 """
 import numpy as np
 
-from ._random import manualSeed
+from ._helpers.random import manualSeed
 
 
 class Report:

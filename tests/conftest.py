@@ -35,7 +35,7 @@ def _seeded_modules():
 def registry():
     """Tests that register classes (nn_legacy.register_class) leave the
     registry as they found it."""
-    from nn_legacy.registry import _REGISTERED
+    from nn_legacy.serialization.registry import _REGISTERED
     saved = dict(_REGISTERED)
     yield
     _REGISTERED.clear()

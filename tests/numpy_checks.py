@@ -62,7 +62,7 @@ def check_in_place(make_out_of_place, make_in_place, x, gradOutput):
 def from_torch7(class_name, **fields):
     """The nn_legacy module load_lua makes of a Torch7 object of this class
     holding these fields (numbers as Lua stores them: floats)."""
-    from nn_legacy.t7 import TorchObject, _Converter, _nn_classes
+    from nn_legacy.serialization.t7 import TorchObject, _Converter, _nn_classes
     obj = TorchObject(class_name, 1)
     obj.fields = dict(fields, output=np.zeros(0), gradInput=np.zeros(0), train=True)
     return _Converter(_nn_classes()).convert(obj)

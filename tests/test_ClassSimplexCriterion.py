@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 import nn_legacy as nn
-from nn_legacy.t7 import LuaTable, TorchObject, _Converter, _nn_classes
+from nn_legacy.serialization.t7 import LuaTable, TorchObject, _Converter, _nn_classes
 from layer_checks import (classes, raises_exactly,
                           torch_or_skip, uniform)
 

@@ -6,7 +6,7 @@ import pytest
 
 import nn_legacy as nn
 from nn_legacy import jacobian
-from nn_legacy._random import generator
+from nn_legacy._helpers.random import generator
 from layer_checks import (JACOBIAN_TOL, STEP, assert_float32_close, check_pickle,
                           noncontiguous_views, raises_exactly, torch_or_skip, uniform)
 from numpy_checks import check_bad_arrays_numpy, check_in_place, from_torch7

@@ -2,7 +2,7 @@
 import numpy as np
 
 import nn_legacy as nn
-from nn_legacy.t7 import LuaTable, TorchObject, _Converter, _nn_classes
+from nn_legacy.serialization.t7 import LuaTable, TorchObject, _Converter, _nn_classes
 from layer_checks import (assert_table_criterion_gradient,
                           classes, raises_exactly, uniform)
 

@@ -13,7 +13,7 @@ from activation_checks import (check_any_layout, check_in_place, check_in_place_
 from layer_checks import (JACOBIAN_TOL, STEP, assert_float32_close, check_nan_at, noncontiguous_views, raises_exactly,
                           torch_forward_backward, torch_or_skip, uniform, with_zeros)
 from nn_legacy import jacobian
-from nn_legacy.t7 import T7Error
+from nn_legacy.serialization.t7 import T7Error
 
 LOWER, UPPER = 0.1, 0.4
 MEAN = (LOWER + UPPER) / 2

@@ -16,7 +16,7 @@ import numpy as np
 import pytest
 
 import nn_legacy as nn
-from nn_legacy import checkpoint
+from nn_legacy.serialization import checkpoint
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)

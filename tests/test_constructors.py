@@ -1,6 +1,6 @@
 """Every constructor, table-driven: sizes given as integral floats (``Linear(4.0, 3)``, a Lua ``/`` habit) build
 the same module as integers, other floats are refused naming the layer and the argument (one rule, in
-nn_legacy/_checks.py); every named argument can be given by keyword; and where Lua Torch7 and torch.legacy.nn
+nn_legacy/_helpers/checks.py); every named argument can be given by keyword; and where Lua Torch7 and torch.legacy.nn
 ordered a constructor's arguments differently, Torch7's order holds and a call in the other order that would read
 differently is refused naming both."""
 import inspect
@@ -11,7 +11,7 @@ import pytest
 
 import nn_legacy as nn
 from layer_checks import raises_exactly, uniform
-from nn_legacy import _checks
+from nn_legacy._helpers import checks as _checks
 
 
 class Inner:

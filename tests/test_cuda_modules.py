@@ -9,7 +9,7 @@ same weights and inputs; then ``float()``/``double()`` brings the module
 back and its parameters must be the device's.  Targets of criterions are
 given on the host (a criterion copies a host target to its input's device)
 and on the device.  Stochastic entries draw the same numbers on both sides:
-the test swaps the device's own draws (nn_legacy/_random.py) for the host
+the test swaps the device's own draws (nn_legacy/_helpers/random.py) for the host
 generator's, uploaded; the device generator itself is tested in
 tests/test_cuda_math.py.
 
@@ -33,7 +33,7 @@ import nn_legacy as nn
 import thnn.cuda as cuda
 from cuda_devices import DEVICES, device_named
 from module_table import ABSTRACT, ENTRIES
-from nn_legacy import _random
+from nn_legacy._helpers import random as _random
 
 DTYPES = [pytest.param(np.float32, id="float32"), pytest.param(np.float64, id="float64")]
 

@@ -256,7 +256,7 @@ def batch(*targets):
 
 def habit_warnings(calls):
     import warnings
-    from nn_legacy._habits import Torch7HabitWarning
+    from nn_legacy._helpers.habits import Torch7HabitWarning
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         for call in calls:
@@ -289,7 +289,7 @@ def test_first_call_warns_about_torch7_habits(make, input, target, says):
 
 
 def test_a_1_based_target_out_of_range_gets_the_warning_with_the_error():
-    from nn_legacy._habits import Torch7HabitWarning
+    from nn_legacy._helpers.habits import Torch7HabitWarning
     with pytest.warns(Torch7HabitWarning, match="targets are 0-based class indices here"), \
             pytest.raises(ValueError, match="target 3 at index 2 is out of range"):
         nn.ClassNLLCriterion().forward(np.log(PROBS), batch(1, 2, 3, 1))
@@ -303,7 +303,8 @@ def test_a_model_ending_in_logsoftmax_with_0_based_targets_is_quiet():
 
 def test_the_torch7_habits_guide_lists_each_habit_and_its_warning():
     import os
-    from nn_legacy import _habits, t7
+    from nn_legacy import t7
+    from nn_legacy._helpers import habits as _habits
     path = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "docs", "guides",
                         "torch7-habits.md")
     with open(path, encoding="utf-8") as f:

@@ -16,7 +16,7 @@ from onnx_checks import Exported, check_parity, larger_batch, nn_onnx, onnx, ort
 
 import module_table
 import nn_legacy as nn
-from nn_legacy.t7 import load_lua, read_t7
+from nn_legacy.serialization.t7 import load_lua, read_t7
 from onnx_cases import CASES
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -390,7 +390,7 @@ def test_inputs_and_models_are_checked():
 
 # ---------------------------------------------------------------- the command line
 def _convert(*args, env=None):
-    return subprocess.run([sys.executable, "-m", "nn_legacy.convert", *map(str, args)], cwd=ROOT,
+    return subprocess.run([sys.executable, "-m", "nn_legacy.onnx", *map(str, args)], cwd=ROOT,
                           capture_output=True, text=True, env=env)
 
 
@@ -494,7 +494,7 @@ def test_guide_says_where_the_export_table_is():
     table = nn_onnx.support_table().splitlines()
     listed = [row.split(" | ")[0].lstrip("| ") for row in table[2:] if row.startswith("| ")]
     modules = sorted(n for n in nn.__all__ if isinstance(getattr(nn, n), type) and issubclass(getattr(nn, n), nn.Module)
-                     and n not in nn_onnx._BASES)
+                     and n not in nn_onnx.exporter._BASES)
     assert listed == modules
     exported = sum(nn_onnx.support(getattr(nn, n))[0] for n in modules)
     assert table[-1] == f"{exported} of {len(modules)} module classes export."
@@ -503,12 +503,12 @@ def test_guide_says_where_the_export_table_is():
 def test_guide_shows_the_cli():
     with open(GUIDE, encoding="utf-8") as f:
         text = f.read()
-    assert "## From the shell" in text and "python -m nn_legacy.convert" in text
+    assert "## From the shell" in text and "python -m nn_legacy.onnx" in text
 
 
 def test_cli_without_onnxruntime_exports_and_says_it_did_not_check(tmp_path):
     nn.save(nn.Sequential(nn.Linear(3, 2), nn.SoftMax()), tmp_path / "m.thnn")
-    script = ("import sys; sys.modules['onnxruntime'] = None; from nn_legacy.convert import main; "
+    script = ("import sys; sys.modules['onnxruntime'] = None; from nn_legacy.onnx.__main__ import main; "
               "sys.exit(main(sys.argv[1:]))")
     r = subprocess.run([sys.executable, "-c", script, str(tmp_path / "m.thnn"), str(tmp_path / "m.onnx"),
                         "--input-shape", "2,3"], cwd=ROOT, capture_output=True, text=True)

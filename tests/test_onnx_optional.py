@@ -35,7 +35,7 @@ def test_without_onnx_the_library_works_and_export_says_what_to_install(tmp_path
 def test_without_onnx_the_cli_says_what_to_install(tmp_path):
     script = ("import sys; sys.modules['onnx'] = None; sys.modules['onnxruntime'] = None; import numpy as np; "
               "import nn_legacy as nn; nn.save(nn.Linear(3, 2), sys.argv[1]); "
-              "from nn_legacy.convert import main; sys.exit(main([sys.argv[1], sys.argv[2], '--input-shape', '1,3']))")
+              "from nn_legacy.onnx.__main__ import main; sys.exit(main([sys.argv[1], sys.argv[2], '--input-shape', '1,3']))")
     r = subprocess.run([sys.executable, "-c", script, str(tmp_path / "m.thnn"), str(tmp_path / "m.onnx")],
                        cwd=tmp_path, capture_output=True, text=True, env={**os.environ, "PYTHONPATH": ROOT})
     assert r.returncode == 2

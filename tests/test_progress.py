@@ -1,7 +1,7 @@
-"""nn_legacy._progress.ProgressBar: live on a terminal, one line elsewhere."""
+"""nn_legacy._helpers.progress.ProgressBar: live on a terminal, one line elsewhere."""
 import io
 
-from nn_legacy._progress import ProgressBar
+from nn_legacy._helpers.progress import ProgressBar
 
 
 class Terminal(io.StringIO):

@@ -1,7 +1,7 @@
 """README.md and the docs pages stay true about what the library has.
 
 They keep no per-layer list: the catalogue (``python -m nn_legacy
---layers``, nn_legacy/_catalogue.py), the ONNX forms
+--layers``, nn_legacy/demos/catalogue.py), the ONNX forms
 (``nn_legacy.onnx.support_table()``) and the twins (thnn/_layers.py) are
 derived from the code.  These tests check what the README and the pages under
 docs/ say about them, and that the catalogue is complete."""
@@ -13,7 +13,7 @@ import subprocess
 import sys
 
 import nn_legacy as nn
-from nn_legacy import _catalogue
+from nn_legacy.demos import catalogue as _catalogue
 from thnn import _header, _layers
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))

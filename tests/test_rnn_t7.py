@@ -13,7 +13,7 @@ import pytest
 import nn_legacy as nn
 import rnn_reference as R
 import rnn_t7_files as F
-from nn_legacy.t7 import T7Error
+from nn_legacy.serialization.t7 import T7Error
 from t7_writer import T7Object, t7_bytes
 
 D, H, N, T = 3, 4, 2, 5

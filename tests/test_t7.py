@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 import nn_legacy as nn
-from nn_legacy.t7 import LuaFunction, T7Error, T7Warning, TorchObject, load_lua, read_t7, Reader
+from nn_legacy.serialization.t7 import LuaFunction, T7Error, T7Warning, TorchObject, load_lua, read_t7, Reader
 
 DATA = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data", "t7")   # real files; see its README.md
 
@@ -325,7 +325,7 @@ def test_load_lua_at_the_deepest_nesting_allowed_needs_no_more_stack(tmp_path):
     # deepest file Reader takes loads and converts without RecursionError,
     # even with only 400 frames of Python stack to spare
     import sys
-    from nn_legacy.t7 import MAX_DEPTH
+    from nn_legacy.serialization.t7 import MAX_DEPTH
     deepest = (MAX_DEPTH - 1) // 3
     f = tmp_path / "deep.t7"
     f.write_bytes(_nested_sequentials(deepest))
@@ -671,7 +671,7 @@ def test_the_registry_checks_what_it_is_given(registry):
 
 # ---------------------------------------------------------------- damaged fields
 def _module_classes():
-    from nn_legacy.t7 import _nn_classes
+    from nn_legacy.serialization.t7 import _nn_classes
     return sorted(_nn_classes())
 
 
@@ -683,7 +683,7 @@ def test_garbage_fields_raise_only_t7error(tmp_path, name):
     """Every class, its fields replaced by values of the wrong kind: loads,
     or raises T7Error; nothing else escapes."""
     from t7_writer import T7Object
-    from nn_legacy.t7 import _defaults
+    from nn_legacy.serialization.t7 import _defaults
     names = sorted(set(_defaults(getattr(nn, name[3:]))) | {"weight", "bias", "dimension", "kW", "size", "modules",
                                                              "p", "nInputPlane", "nOutputPlane", "index"})
     rng = np.random.default_rng(sum(map(ord, name)))

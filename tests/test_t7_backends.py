@@ -5,7 +5,7 @@ Each object is written as its package saved it (after ``:cuda()``: CUDA
 tensor classes, the package's own fields), at the package commit named in
 the case id; the expected module is built here by hand from what the
 package computed (its source, read), so that the translation in
-nn_legacy/_t7_backends.py is checked, not repeated.
+nn_legacy/serialization/t7_translations.py is checked, not repeated.
 """
 import dataclasses
 from typing import Callable
@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 import nn_legacy as nn
-from nn_legacy.t7 import T7Error, T7Warning
+from nn_legacy.serialization.t7 import T7Error, T7Warning
 from t7_writer import Function, Storage, T7Object, Tensor, t7_bytes
 
 CUDA = "torch.CudaTensor"
@@ -350,7 +350,7 @@ def test_translations_refuse_what_they_cannot_mean(tmp_path):
 
 
 def test_a_registered_class_wins_over_a_translation(tmp_path):
-    from nn_legacy.registry import _REGISTERED
+    from nn_legacy.serialization.registry import _REGISTERED
 
     class MyReLU(nn.ReLU):
         pass

@@ -20,7 +20,7 @@ import numpy as np
 import pytest
 
 import nn_legacy as nn
-from nn_legacy.t7 import T7Warning
+from nn_legacy.serialization.t7 import T7Warning
 from t7_writer import Function, Storage, T7Object, Tensor, t7_bytes
 
 

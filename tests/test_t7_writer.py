@@ -8,7 +8,7 @@ import os
 import numpy as np
 import pytest
 
-from nn_legacy.t7 import LuaTable, Reader, TorchObject
+from nn_legacy.serialization.t7 import LuaTable, Reader, TorchObject
 from t7_writer import Function, Key, Storage, T7Object, Tensor, t7_bytes
 
 DATA = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data", "t7")
@@ -86,7 +86,7 @@ def test_the_real_files_cover_what_the_writer_writes():
 def test_the_writers_own_values():
     """Versions (none before Torch7 had them), headers, functions and 4-byte
     longs, read back by the reader."""
-    from nn_legacy.t7 import LuaFunction
+    from nn_legacy.serialization.t7 import LuaFunction
     obj = T7Object("Old", {"x": 1}, version=None)
     header = T7Object("nn.GPU", {"modules": {}}, header={1: "torch.CudaTensor"})
     value = {"old": obj, "gpu": header, "f": Function(upvalues={"a": obj}), "same": obj,

@@ -1,4 +1,4 @@
-"""Modules and Python threads (nn_legacy/_threads.py, README "Bad input and
+"""Modules and Python threads (nn_legacy/_helpers/threads.py, README "Bad input and
 untrusted files"): distinct modules in distinct threads work and give the
 single-threaded results; one module (or a module inside a container) used by
 two threads at once refuses the second with a RuntimeError naming it, and

@@ -9,8 +9,8 @@ import pytest
 import nn_legacy as nn
 import thnn
 from layer_checks import raises_exactly, uniform
-from nn_legacy import _checks
-from nn_legacy.t7 import T7Error
+from nn_legacy._helpers import checks as _checks
+from nn_legacy.serialization.t7 import T7Error
 from t7_writer import T7Object, t7_bytes
 
 

@@ -40,7 +40,7 @@ import types
 
 import numpy as np
 
-from ._cuda_tensor import DTYPES, REALS, CudaTensor, _axis, c_real, contiguous_strides
+from ._cuda_tensor import DTYPES, REALS, CudaError, CudaTensor, _axis, c_real, contiguous_strides
 
 _F32, _F64, _I64, _BOOL = (np.dtype(t) for t in (np.float32, np.float64, np.int64, np.bool_))
 _FLOATS = (_F32, _F64)
@@ -1250,7 +1250,6 @@ class DeviceNumpy:
 @contextlib.contextmanager
 def _index_errors():
     """An index out of range, found by a kernel, as numpy's IndexError."""
-    from .cuda import CudaError
     try:
         yield
     except CudaError as e:

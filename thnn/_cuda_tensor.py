@@ -31,6 +31,11 @@ CTYPES = {"Float": "float", "Double": "double", "Long": "int64_t"}
 STORAGE_DEVICE = 2  # TH_STORAGE_DEVICE of thcunn_cu/THC.h
 
 
+class CudaError(_binding.THNNError):
+    """A CUDA twin refused its arguments, or a device operation failed."""
+    __module__ = "thnn.cuda"   # its public name (thnn/cuda.py re-exports it); defined here, below the code that raises it
+
+
 def c_real(real):
     """The C library's element type of real (Bool tensors are Long ones)."""
     return "Long" if real == "Bool" else real
@@ -366,8 +371,9 @@ class CudaTensor:
         return self.copy()
 
     def __reduce__(self):
-        """Pickled as its host data and the name of its device, where unpickling puts it back."""
-        return _unpickle, (self.numpy(), self.device.name)
+        """Pickled as its host data and its device (which pickles as thnn.cuda.gpu or .emulator), where
+        unpickling puts it back."""
+        return _unpickle, (self.numpy(), self.device)
 
     def astype(self, dtype, copy=True):
         return self.device.numpy.astype(self, dtype, copy=copy)
@@ -525,9 +531,10 @@ def _mixed_operands(what):
                      f"to the host (t.numpy())")
 
 
-def _unpickle(host, device_name):
-    from . import cuda
-    device = cuda.gpu() if device_name == "gpu" else cuda.emulator()
+def _unpickle(host, device):
+    if isinstance(device, str):
+        raise TypeError(f"this CudaTensor was pickled by an older thnn, with its device's name ({device!r}); "
+                        f"unpickle it with that version and pickle t.numpy() (the host array) instead")
     return device.to_device(host)
 
 

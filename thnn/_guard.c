@@ -1,6 +1,6 @@
 /* thnn._call.guard: one thread at a time per module, in C.
  *
- * nn_legacy/_threads.py wraps the verbs of every Module and Criterion class
+ * nn_legacy/_helpers/threads.py wraps the verbs of every Module and Criterion class
  * (forward, backward, updateOutput, ...) with guard(verb, method, refuse).
  * A guarded verb called on a module records (module, thread, depth, verb)
  * while it runs; the same thread may nest verbs of the same module (forward

@@ -35,16 +35,17 @@ import numpy as np
 
 from . import _binding, _header
 from ._cuda_numpy import DeviceNumpy
+from ._cuda_tensor import CudaError  # noqa: F401 (defined below the device code, which raises it)
 from ._cuda_tensor import CTYPES as _CTYPES, DTYPES as _DTYPES, REALS as _REALS, CudaTensor, c_real, \
     contiguous_strides
 
 
-class CudaError(_binding.THNNError):
-    """A CUDA twin refused its arguments, or a device operation failed."""
-
-
 class Device:
     """One library that runs the twins: its tensors and its two backends."""
+
+    def __reduce__(self):
+        """Pickled (with a CudaTensor) as the function that gives this device back."""
+        return (gpu if self.name == "gpu" else emulator), ()
 
     def __init__(self, name, module):
         self.name = name
@@ -370,7 +371,8 @@ def from_dlpack(x, device=None):
     if device is None:
         kind = int(x.__dlpack_device__()[0]) if hasattr(x, "__dlpack_device__") else _dlpack.K_DL_CUDA
         device = emulator() if kind == _dlpack.K_DL_CPU else gpu()
-    return _dlpack.from_dlpack(device, x)
+    from ._dlpack_import import from_dlpack as import_dlpack
+    return import_dlpack(device, x)
 
 
 def __getattr__(name):

@@ -35,8 +35,9 @@ import numpy as np
 
 import nn_legacy as nn
 import thnn
-from nn_legacy import checkpoint, jacobian, optim
-from nn_legacy._progress import ProgressBar
+from nn_legacy import jacobian, optim
+from nn_legacy._helpers.progress import ProgressBar
+from nn_legacy.serialization import checkpoint
 
 TEXT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data", "shakespeare.txt")
 GRADIENT_TOLERANCE = 1e-5

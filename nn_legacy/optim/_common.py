@@ -18,7 +18,7 @@ import numpy as np
 
 from thnn.cuda import CudaTensor
 
-from .._namespace import array_namespace
+from .._helpers.namespace import array_namespace
 
 _FLOATS = (np.dtype(np.float32), np.dtype(np.float64))
 _ARRAYS = (np.ndarray, CudaTensor)

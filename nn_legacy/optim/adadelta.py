@@ -1,5 +1,5 @@
 """AdaDelta (Zeiler, 2012), Torch7's ``optim.adadelta``."""
-from .._namespace import array_namespace
+from .._helpers.namespace import array_namespace
 from . import _common
 
 CONFIG_KEYS = ("rho", "eps", "weightDecay")

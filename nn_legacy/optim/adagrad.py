@@ -1,5 +1,5 @@
 """AdaGrad (Duchi et al., 2011), Torch7's ``optim.adagrad``."""
-from .._namespace import array_namespace
+from .._helpers.namespace import array_namespace
 from . import _common
 
 CONFIG_KEYS = ("learningRate", "learningRateDecay", "weightDecay")

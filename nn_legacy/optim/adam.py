@@ -1,7 +1,7 @@
 """Adam (Kingma and Ba, 2015), Torch7's ``optim.adam``."""
 import math
 
-from .._namespace import array_namespace
+from .._helpers.namespace import array_namespace
 from . import _common
 
 CONFIG_KEYS = ("learningRate", "learningRateDecay", "beta1", "beta2", "epsilon", "weightDecay")

@@ -1,6 +1,6 @@
 """AdaMax, the infinity-norm variant of Adam (Kingma and Ba, 2015),
 Torch7's ``optim.adamax``."""
-from .._namespace import array_namespace
+from .._helpers.namespace import array_namespace
 from . import _common
 
 CONFIG_KEYS = ("learningRate", "beta1", "beta2", "epsilon", "weightDecay")

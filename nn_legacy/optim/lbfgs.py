@@ -3,7 +3,7 @@ import numbers
 
 import numpy as np
 
-from .._namespace import array_namespace
+from .._helpers.namespace import array_namespace
 from . import _common
 
 CONFIG_KEYS = ("maxIter", "maxEval", "tolFun", "tolX", "nCorrection", "lineSearch",

@@ -1,5 +1,5 @@
 """RMSprop (Tieleman and Hinton, 2012), Torch7's ``optim.rmsprop``."""
-from .._namespace import array_namespace
+from .._helpers.namespace import array_namespace
 from . import _common
 
 CONFIG_KEYS = ("learningRate", "alpha", "epsilon", "weightDecay", "initialMean")

@@ -1,6 +1,6 @@
 """Resilient backpropagation (Riedmiller and Braun, 1993), Torch7's
 ``optim.rprop``."""
-from .._namespace import array_namespace
+from .._helpers.namespace import array_namespace
 from . import _common
 
 CONFIG_KEYS = ("stepsize", "etaplus", "etaminus", "stepsizemax", "stepsizemin", "niter")

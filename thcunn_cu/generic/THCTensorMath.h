@@ -1,5 +1,5 @@
 /* The device tensor math (Torch7's cutorch part): what the modules written
- * against the shared array interface (nn_legacy/_namespace.py) run on a
+ * against the shared array interface (nn_legacy/_helpers/namespace.py) run on a
  * CUDA device.  Expanded for Float, Double and Long; the Python side
  * (thnn/_cuda_numpy.py) allocates every result and passes it in, so all
  * results are [INOUT] (written, never resized) except nonzero's.

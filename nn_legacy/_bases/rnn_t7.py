@@ -1,0 +1,205 @@
+"""Loading the rnn package's modules from Torch7 files: what the classes'
+``_t7_fixup`` share.
+
+A recurrent cell (LSTM, FastLSTM, GRU) was saved with its step module: a
+tree of nn modules, or an nngraph gModule (FastLSTM.usenngraph), plus the
+clones of earlier steps.  Those fields reach the module raw (TorchObjects,
+see ``_t7_raw_fields``); the fixup reads the weights out of them and builds
+the cell again the nn_legacy way, so nngraph is never needed.  The Element-
+Research package (``rho``, ``recurrentModule``) and torch/rnn (``seqlen``,
+``modules[1]``) are both read."""
+import numpy as np
+
+from .._helpers.lua import LuaTable, T7Error, TorchObject
+
+# the fields of a recurrent module that hold the step module, its clones and
+# the state of the last sequence: taken raw, and dropped once read
+CELL_RAW_FIELDS = ("recurrentModule", "modules", "sharedClones", "i2g", "o2g", "inputGate", "forgetGate",
+                   "hiddenLayer", "outputGate", "cellLayer", "outputs", "cells", "gradInputs", "gradOutputs",
+                   "_gradOutputs", "gradCells", "zeroTensor", "cell", "_input", "gradPrevOutput",
+                   "userGradPrevOutput", "userGradPrevCell", "initialModule")
+
+# fields of any rnn-package recurrent module that describe the last sequence
+STATE_FIELDS = ("outputs", "cells", "gradInputs", "gradOutputs", "_gradOutputs", "gradCells", "zeroTensor",
+                "cell", "_input", "sharedClones", "nSharedClone", "rmInSharedClones", "updateGradInputStep",
+                "accGradParametersStep", "gradPrevOutput", "userGradPrevOutput", "userGradPrevCell", "seqlen",
+                "dpnn_mediumEmpty", "dpnn_parameters", "dpnn_gradParameters", "zeroMask", "zeroMaskStep",
+                "_zeroMask", "step", "_output")
+
+
+def _items(table):
+    """The values of a Lua table (list or dict) in key order 1..n first."""
+    if isinstance(table, LuaTable):
+        items = table.as_list()
+        if items is not None:
+            return items
+        keys = sorted((k for k in table if isinstance(k, float)))
+        return [table[k] for k in keys]
+    if isinstance(table, (list, tuple)):
+        return list(table)
+    if isinstance(table, dict):
+        return [table[k] for k in sorted(table, key=lambda k: (not isinstance(k, (int, float)), str(k)))]
+    return []
+
+
+def children(obj):
+    """The child modules of a raw torch object (its ``modules`` table, in
+    order; a gModule lists its modules there too)."""
+    fields = obj.fields if isinstance(obj, TorchObject) and isinstance(obj.fields, dict) else {}
+    return [m for m in _items(fields.get("modules")) if isinstance(m, TorchObject)]
+
+
+def walk(obj, seen=None):
+    """obj and every module below it, depth first in ``modules`` order (the
+    order of Torch7's parameters()); each object once."""
+    seen = set() if seen is None else seen
+    if not isinstance(obj, TorchObject) or id(obj) in seen:
+        return []
+    seen.add(id(obj))
+    found = [obj]
+    for child in children(obj):
+        found += walk(child, seen)
+    return found
+
+
+def field(obj, name, default=None):
+    fields = obj.fields if isinstance(obj, TorchObject) and isinstance(obj.fields, dict) else {}
+    return fields.get(name, default)
+
+
+def step_module(module, cls_name):
+    """The raw step module of a loaded recurrent module: ``recurrentModule``
+    (Element-Research) or ``modules[1]`` (torch/rnn)."""
+    fields = vars(module)
+    step = fields.get("recurrentModule")
+    if not isinstance(step, TorchObject):
+        items = _items(fields.get("modules"))
+        step = items[0] if items else None
+    if not isinstance(step, TorchObject):
+        raise T7Error(f"{cls_name}: the file holds no step module (recurrentModule or modules[1])")
+    return step
+
+
+def unwrap_mask(step):
+    """(the step module inside a MaskZero / TrimZero, its nInputDim or None)."""
+    if step.class_name in ("nn.MaskZero", "nn.TrimZero"):
+        inner = children(step) or [field(step, "module")]
+        if not isinstance(inner[0], TorchObject):
+            raise T7Error(f"{step.class_name} in the file decorates no module")
+        n = field(step, "nInputDim")
+        return inner[0], (int(n) if isinstance(n, (int, float)) else 1)
+    return step, None
+
+
+def refuse_batch_normalization(cls_name, step):
+    if any(m.class_name.endswith("BatchNormalization") for m in walk(step)):
+        raise T7Error(f"{cls_name}: this one was built with recurrent batch normalization (FastLSTM.bn), which "
+                      "nn_legacy does not implement")
+
+
+def refuse_dropout(cls_name, module):
+    p = vars(module).get("p", 0)
+    if isinstance(p, (int, float)) and p != 0:
+        raise T7Error(f"{cls_name}: this one has dropout inside its step (p={p:g}), which nn_legacy does not "
+                      "implement")
+
+
+def linear_arrays(obj, what):
+    """(weight, bias or None) of a raw Linear / LinearNoBias / CMul."""
+    if not isinstance(obj, TorchObject):
+        raise T7Error(f"{what}: expected a module, got {type(obj).__name__}")
+    weight, bias = field(obj, "weight"), field(obj, "bias")
+    if not isinstance(weight, np.ndarray) or weight.dtype not in (np.float32, np.float64):
+        raise T7Error(f"{what}: {obj.class_name} has no float weight")
+    if not isinstance(bias, np.ndarray) or bias.size == 0:
+        bias = None
+    return weight, bias
+
+
+def set_parameters(module, weight, bias, what):
+    """module's weight (and bias) become the file's arrays, checked against
+    the shapes module was built with; gradients start at zero."""
+    for name, value in (("weight", weight), ("bias", bias)):
+        mine = getattr(module, name, None)
+        if mine is None and value is None:
+            continue
+        if mine is None or value is None:
+            raise T7Error(f"{what}: the file's {type(module).__name__} {'has' if value is not None else 'lacks'} "
+                          f"a {name}")
+        if value.size != mine.size:
+            raise T7Error(f"{what}: {name} of {value.size} elements in the file, {list(mine.shape)} expected")
+        value = np.ascontiguousarray(value).reshape(mine.shape)
+        setattr(module, name, value)
+        setattr(module, "grad" + name[0].upper() + name[1:], np.zeros_like(value))
+
+
+def size_field(module, *names):
+    """The first of names the loaded module has, as a positive int."""
+    fields = vars(module)
+    for name in names:
+        value = fields.get(name)
+        if isinstance(value, (int, float)) and value >= 1 and float(value).is_integer():
+            return int(value)
+    raise T7Error(f"{type(module).__name__}: the file gives no {' or '.join(names)}")
+
+
+def rho_of(module):
+    """rho (Element-Research) or seqlen (torch/rnn); 9999 when neither."""
+    fields = vars(module)
+    for name in ("rho", "seqlen"):
+        value = fields.get(name)
+        if isinstance(value, (int, float)) and value >= 1:
+            return int(min(value, 2 ** 31 - 1))
+    return 9999
+
+
+def drop_state_fields(module, extra=()):
+    for name in STATE_FIELDS + tuple(extra):
+        vars(module).pop(name, None)
+
+
+PARAMETER_CLASSES = ("nn.Linear", "nn.LinearNoBias", "nn.CMul")
+
+
+def fill_step(step, raw_parameters, cls_name):
+    """Give the step module built from the file's sizes the file's weights:
+    raw_parameters are the raw Linear / LinearNoBias / CMul modules in
+    Torch7's parameters() order, one per module of step that has any."""
+    from ..CMul import CMul
+    mine = [m for m in step.listModules()[1:] if m._owned_parameters()]
+    if len(raw_parameters) != len(mine):
+        raise T7Error(f"{cls_name}: the file's step module has {len(raw_parameters)} weight layers "
+                      f"({', '.join(m.class_name for m in raw_parameters)}), {len(mine)} expected")
+    for k, (m, raw) in enumerate(zip(mine, raw_parameters)):
+        what = f"{cls_name} weight layer {k}"
+        weight, bias = linear_arrays(raw, what)
+        expected = "nn.CMul" if isinstance(m, CMul) else "nn.Linear"
+        if (raw.class_name == "nn.CMul") != (expected == "nn.CMul"):
+            raise T7Error(f"{what}: {raw.class_name} in the file where a {expected[3:]} belongs")
+        set_parameters(m, weight, bias, what)
+    return step
+
+
+def raw_parameters(raw):
+    return [m for m in walk(raw) if m.class_name in PARAMETER_CLASSES]
+
+
+def by_role(step, raw_parameters):
+    """raw_parameters put in the order of step's weight layers by what each
+    layer is (a bias or not, the weight's size), not by where it sits: an
+    nngraph gModule lists its modules in graph order.  Layers alike in both
+    keep their order.  What matches nothing is left for fill_step to refuse."""
+    mine = [m for m in step.listModules()[1:] if m._owned_parameters()]
+    left, ordered = list(raw_parameters), []
+    for m in mine:
+        def fits(raw):
+            weight, bias = field(raw, "weight"), field(raw, "bias")
+            has_bias = isinstance(bias, np.ndarray) and bias.size > 0
+            return (isinstance(weight, np.ndarray) and weight.size == m.weight.size
+                    and has_bias == (getattr(m, "bias", None) is not None))
+        match = next((raw for raw in left if fits(raw)), None)
+        if match is None:
+            return raw_parameters
+        left.remove(match)
+        ordered.append(match)
+    return ordered + left

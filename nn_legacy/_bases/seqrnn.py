@@ -1,0 +1,258 @@
+"""What SeqLSTM and SeqGRU share: a recurrent layer over a whole sequence
+``[seqlen, batch, inputSize]`` per forward, with the rnn package's options
+(initial states in the input table, ``remember``, ``batchfirst``,
+``maskzero``, ``userPrevOutput``...)."""
+import numpy as np
+
+from .._helpers.arrays import describe, is_array, reuse
+from .._helpers.namespace import array_namespace
+from .recurrent import check_remember, remembers
+from ..Module import Module
+
+
+def sigmoid(a):
+    return 1 / (1 + array_namespace(a).exp(-a))
+
+
+class SeqRecurrent(Module):
+    """The plumbing of SeqLSTM and SeqGRU (not a layer itself).
+
+    A subclass names its states (``_state_names``: ("c0", "h0") or
+    ("h0",), in the order the input table gives them before x) and
+    supplies ``_forward_steps(x, states, mask)`` and ``_backward_steps(x,
+    gradOutput, states, mask, want_input, scale)``.  weight is ``[inputSize
+    + outputSize, gates * outputSize]`` (x's rows first), bias ``[gates *
+    outputSize]``: the rnn package's layout."""
+
+    _parameter_names = (("weight", "gradWeight"), ("bias", "gradBias"))
+    _buffer_names = ("_h", "_c", "_gates_buffer", "_grad_x", "_saved", "_last")
+    _state_names = ()
+    batchfirst = False
+    maskzero = False
+    _remember = "neither"
+    userPrevOutput = userPrevCell = gradPrevOutput = userNextGradCell = None
+
+    def _init_parameters(self, D, H, gates):
+        self.weight = np.zeros((D + H, gates * H))
+        self.gradWeight = np.zeros_like(self.weight)
+        self.bias = np.zeros(gates * H)
+        self.gradBias = np.zeros_like(self.bias)
+        self._last = None        # the final states of the previous forward, for remember
+        self._saved = None       # what backward needs from the forward
+        self.reset()
+
+    D = property(lambda self: self._sizes()[0])    # inputSize
+    H = property(lambda self: self._sizes()[1])    # outputSize
+
+    # ---- options ----
+    def remember(self, mode="both"):
+        """Keep the final state of a forward as the initial state of the
+        next one (AbstractSequencer's modes); returns self."""
+        self._remember = check_remember(self, mode)
+        return self
+
+    def forget(self):
+        self._last = None
+        return self
+
+    def maskZero(self):
+        """Steps whose input row is all zeros give zero output and state for
+        that sample (and no gradient): padding between sequences."""
+        self.maskzero = True
+        return self
+
+    def training(self):
+        if not self.train:
+            self.forget()
+        super().training()
+
+    def evaluate(self):
+        if self.train:
+            self.forget()
+        super().evaluate()
+
+    # ---- input ----
+    def _unpack(self, input):
+        """(states given in the input table or None, x as [T, N, D])."""
+        n = len(self._state_names)
+        if isinstance(input, (list, tuple)):
+            if not 2 <= len(input) <= n + 1:
+                forms = ["x"] + ["[" + ", ".join(self._state_names[n - k:] + ("x",)) + "]" for k in range(1, n + 1)]
+                raise ValueError(f"{type(self).__name__}: input must be {', '.join(forms[:-1])} or {forms[-1]}, "
+                                 f"got a table of {len(input)}")
+            given = dict(zip(self._state_names[n - len(input) + 1:], input[:-1]))
+            x = input[-1]
+        else:
+            given, x = {}, input
+        if not is_array(x):
+            raise TypeError(f"{type(self).__name__}: x must be an array, got {type(x).__name__}")
+        self._kernels(x, "x")
+        if x.ndim != 3 or x.shape[2] != self.D:
+            order = "[batch, seqlen, " if self.batchfirst else "[seqlen, batch, "
+            raise ValueError(f"{type(self).__name__}: x must be 3D {order}{self.D}], got {describe(x)}")
+        if self.batchfirst:
+            x = x.transpose(1, 0, 2)
+        if x.shape[0] == 0:
+            raise ValueError(f"{type(self).__name__}: x must have at least one time step, got {describe(x)}")
+        shape = (x.shape[1], self.H)
+        for name, s in given.items():
+            if not is_array(s) or s.shape != shape or s.dtype != x.dtype:
+                got = f"{s.dtype} of size {list(s.shape)}" if is_array(s) else type(s).__name__
+                raise ValueError(f"{type(self).__name__}: {name} must be {x.dtype} of size {list(shape)}, got {got}")
+        return given, x
+
+    def _initial(self, given, x):
+        """The initial states, in _state_names order: from the input table,
+        the user's, the previous forward's (remember) or zeros."""
+        N, xp = x.shape[1], array_namespace(x)
+        user = {"h0": self.userPrevOutput, "c0": self.userPrevCell}
+        last = self._last if remembers(self._remember, self.train) else None
+        states = []
+        for k, name in enumerate(self._state_names):
+            if name in given:
+                s = given[name]
+            elif user[name] is not None:
+                s = xp.asarray(user[name], dtype=x.dtype)
+                if s.shape != (N, self.H):
+                    raise ValueError(f"{type(self).__name__}: {'userPrevOutput' if name == 'h0' else 'userPrevCell'} "
+                                     f"must be of size {[N, self.H]}, got {list(s.shape)}")
+            elif last is not None and last[k].shape == (N, self.H) and last[k].dtype == x.dtype:
+                s = last[k]
+            else:
+                s = xp.zeros((N, self.H), x.dtype)
+            states.append(s)
+        self.userPrevOutput = self.userPrevCell = None
+        return states
+
+    def _mask(self, x):
+        """[T, N] bool: the samples whose step input is all zeros (None without maskzero)."""
+        return ~array_namespace(x).any(x != 0, axis=2) if self.maskzero else None
+
+    # ---- the verbs ----
+    def updateOutput(self, input):
+        given, x = self._unpack(input)
+        states = self._initial(given, x)
+        mask = self._mask(x)
+        out = self._forward_steps(x, states, mask)
+        self._saved = [list(given), states, mask]   # (lists: type() converts them)
+        self.output = out.transpose(1, 0, 2) if self.batchfirst else out
+        return self.output
+
+    def _backward(self, input, gradOutput, want_input, scale):
+        if self._saved is None:
+            raise RuntimeError(f"{type(self).__name__}: backward needs a forward first")
+        given, x = self._unpack(input)
+        if not is_array(gradOutput):
+            raise TypeError(f"{type(self).__name__}: gradOutput must be a numpy array, got {type(gradOutput).__name__}")
+        if gradOutput.dtype != self.output.dtype:
+            raise TypeError(f"{type(self).__name__}: gradOutput must be {self.output.dtype} like the output, "
+                            f"got {gradOutput.dtype}")
+        if gradOutput.shape != self.output.shape:
+            got = describe(gradOutput)
+            raise ValueError(f"{type(self).__name__}: gradOutput must be of size {list(self.output.shape)} like "
+                             f"the output, got {got}")
+        g = gradOutput.transpose(1, 0, 2) if self.batchfirst else gradOutput
+        names, states, mask = self._saved
+        grad_x, grad_states = self._backward_steps(x, g, states, mask, want_input, scale)
+        self.gradPrevOutput = self.userNextGradCell = None
+        if not want_input:
+            return None
+        gradStates = dict(zip(self._state_names, grad_states))
+        self.userGradPrevOutput = gradStates.get("h0")
+        self.userGradPrevCell = gradStates.get("c0")
+        if self.batchfirst:
+            grad_x = grad_x.transpose(1, 0, 2)
+        if not isinstance(input, (list, tuple)):
+            self.gradInput = grad_x
+        else:
+            self.gradInput = [gradStates[n] for n in self._state_names if n in names] + [grad_x]
+        return self.gradInput
+
+    def updateGradInput(self, input, gradOutput):
+        return self._backward(input, gradOutput, True, None)
+
+    def accGradParameters(self, input, gradOutput, scale=1):
+        self._backward(input, gradOutput, False, scale)
+
+    def accUpdateGradParameters(self, input, gradOutput, lr):
+        """The step -lr * gradient, computed whole before the weights move
+        (the pass through time reads them)."""
+        saved = self.gradWeight, self.gradBias
+        xp = array_namespace(self.weight)
+        self.gradWeight, self.gradBias = xp.zeros_like(self.weight), xp.zeros_like(self.bias)
+        try:
+            self.accGradParameters(input, gradOutput, 1)
+            self.weight -= lr * self.gradWeight
+            self.bias -= lr * self.gradBias
+        finally:
+            self.gradWeight, self.gradBias = saved
+
+    def backward(self, input, gradOutput, scale=1):
+        """updateGradInput and accGradParameters in one pass through time."""
+        return self._backward(input, gradOutput, True, scale)
+
+    def _start_gradients(self, N, dtype):
+        """The gradients w.r.t. the last h (and c) from outside: gradPrevOutput,
+        userNextGradCell (the rnn package's hooks), else zeros."""
+        xp = array_namespace(self.weight)
+        h = xp.zeros((N, self.H), dtype) if self.gradPrevOutput is None else xp.array(self.gradPrevOutput, dtype)
+        c = xp.zeros((N, self.H), dtype) if self.userNextGradCell is None else xp.array(self.userNextGradCell, dtype)
+        return h, c
+
+    def _reuse(self, name, shape, dtype):
+        value = reuse(getattr(self, name, None), shape, dtype, self.weight)   # (where the weights live)
+        setattr(self, name, value)
+        return value
+
+    def _check_loaded(self):
+        from .._helpers.lua import T7Error
+        D, H = self._sizes()
+        if not (isinstance(self.weight, np.ndarray) and isinstance(self.bias, np.ndarray)
+                and self.weight.shape == (D + H, self._gates * H) and self.bias.shape == (self._gates * H,)):
+            raise T7Error(f"{type(self).__name__}: weight {list(np.shape(self.weight))} and bias "
+                          f"{list(np.shape(self.bias))} do not fit {D} inputs and {H} outputs")
+
+    def _t7_fixup(self, version):
+        vars(self).pop("v2", None)
+        self._saved = None
+        self._last = None
+        for name in ("h0", "c0", "grad_h0", "grad_c0", "grad_x", "_grad_x", "buffer1", "buffer2", "buffer3",
+                     "grad_a_buffer", "_output", "cell", "gates", "zeroMask", "_zeroMask", "_maskbyte",
+                     "_maskindices", "next_h", "grad_next_h", "recompute_backward", "_return_grad_h0",
+                     "_return_grad_c0", "userGradPrevOutput", "userGradPrevCell"):
+            vars(self).pop(name, None)
+        self.output = self.gradInput = None
+
+    def _onnx_sequence(self, g, x, op, order, **attributes):
+        """ONNX's LSTM or GRU (op) over the sequence: the weight's gate blocks
+        in ONNX's order (``order``: this layout's block of each of ONNX's), the
+        bias on the input side, the states the input table gives (none: zeros)."""
+        from .._helpers.onnx_types import NotExportable
+        if remembers(self._remember, False):
+            raise NotExportable(f"it remembers its state from call to call (remember('{self._remember}')), which an "
+                                "ONNX graph cannot keep; remember('neither') to export it")
+        if self.maskzero:
+            raise NotExportable("maskZero (a padded sample's state zeroed at every step) is not mapped: ONNX's "
+                                f"{op} has no such masking")
+        names, states, _ = self._saved   # what this module's forward just used
+        given = dict(zip(names, x[:-1])) if isinstance(x, list) else {}
+        sequence = x[-1] if isinstance(x, list) else x
+        D, H = self.D, self.H
+        columns = np.concatenate([np.arange(b * H, (b + 1) * H) for b in order])
+        W, R = self.weight[:D, columns].T[None], self.weight[D:, columns].T[None]
+        B = np.concatenate([self.bias[columns], np.zeros(len(columns), self.bias.dtype)])[None]
+        initial = {}
+        for name, state in zip(self._state_names, states):
+            if name in given:
+                initial[name] = g.op("Unsqueeze", [given[name], g.ints([0])])
+            elif np.any(state != 0):   # userPrevOutput / userPrevCell: constants for the example's batch
+                if self.batchfirst and sequence.batched:
+                    g.fix_batch(f"its initial {name} is given for the example's batch")
+                initial[name] = g.const(state[None], name)
+        # time first (onnxruntime does not take the op's batch-first layout)
+        steps = g.op("Transpose", [sequence], perm=[1, 0, 2]) if self.batchfirst else sequence
+        inputs = [steps, g.param(W, "W"), g.param(R, "R"), g.param(B, "B"), None, initial.get("h0")]
+        if "c0" in self._state_names:
+            inputs.append(initial.get("c0"))
+        out = g.op("Squeeze", [g.op(op, inputs, hidden_size=H, **attributes), g.ints([1])])   # the one direction
+        return g.op("Transpose", [out], perm=[1, 0, 2]) if self.batchfirst else out

@@ -1,0 +1,143 @@
+"""Array plumbing shared by the modules written in numpy: buffer reuse, the
+checks every layer makes on its arguments (with messages naming the layer,
+the argument and the sizes), and the Torch7 rules for a parameter that is
+added to or multiplied with an input of another shape (Add, CAdd, CMul).
+"An array" is a numpy array or a thnn.cuda.CudaTensor throughout (see
+_namespace.py)."""
+import numpy as np
+
+from thnn.cuda import CudaTensor
+
+from .namespace import _leaves
+
+_FLOATS = (np.dtype(np.float32), np.dtype(np.float64))
+ARRAYS = (np.ndarray, CudaTensor)
+
+
+def is_array(value):
+    """A numpy array or a CudaTensor."""
+    return isinstance(value, ARRAYS)
+
+
+def to_host(a):
+    """a as a numpy array: a itself, or a CudaTensor's host copy (for the few
+    host-side steps, such as a reset that counts a connection table)."""
+    return a.numpy() if isinstance(a, CudaTensor) else a
+
+
+def data_address(a):
+    """The address of a's first element (host or device memory)."""
+    return a.data_ptr() if isinstance(a, CudaTensor) else a.__array_interface__["data"][0]
+
+
+def describe(a):
+    """``2D of size [4, 3]``: how error messages show an array."""
+    return f"{a.ndim}D of size [{', '.join(map(str, a.shape))}]"
+
+
+def name_of(module):
+    return type(module).__name__
+
+
+def reuse(buffer, shape, dtype, *avoid):
+    """``buffer`` if it already has this shape and dtype, else a new
+    uninitialised array.
+
+    Modules keep their output and gradInput through it: while shapes stay
+    the same a call writes into the array returned by the previous call
+    (Torch7's contract); a new shape gets a new array, so an array handed out
+    earlier is never resized.  A buffer that overlaps one of ``avoid`` (say
+    the module's own output fed back to it as input) is not reused either.
+    The buffer lives where the arrays of ``avoid`` (tables are searched) do:
+    on their CUDA device when they are CudaTensors, else on the host.
+    """
+    shape = tuple(shape)
+    avoid = tuple(_leaves(avoid))
+    device = next((a.device for a in avoid if isinstance(a, CudaTensor)), None)
+    if device is not None:   # the arrays live on a CUDA device: so does the buffer
+        if (isinstance(buffer, CudaTensor) and buffer.device is device and buffer.shape == shape
+                and buffer.dtype == dtype and buffer.is_contiguous()
+                and not any(isinstance(a, CudaTensor) and a.shares_memory(buffer) for a in avoid)):
+            return buffer
+        return device.empty(shape, dtype)
+    if (isinstance(buffer, np.ndarray) and buffer.shape == shape and buffer.dtype == dtype
+            and buffer.flags.writeable and not any(a is not None and np.may_share_memory(buffer, a)
+                                                   for a in avoid)):
+        return buffer
+    return np.empty(shape, dtype)
+
+
+def check_float_array(module, value, name, dtype=None):
+    """value must be a float32/float64 array (of ``dtype`` when given)."""
+    if not isinstance(value, ARRAYS):
+        raise TypeError(f"{name_of(module)}: {name} must be a numpy array, got {type(value).__name__}")
+    if value.dtype not in _FLOATS:
+        raise TypeError(f"{name_of(module)}: {name} must be float32 or float64, got {value.dtype}")
+    if dtype is not None and value.dtype != dtype:
+        raise TypeError(f"{name_of(module)}: {name} is {value.dtype} but the input is {np.dtype(dtype)}")
+
+
+def check_shape(module, value, name, shape, dtype, what):
+    """value must be a float array of this shape and dtype (``what`` says
+    whose shape it is, e.g. "the output")."""
+    check_float_array(module, value, name, dtype)
+    if value.shape != tuple(shape):
+        raise ValueError(f"{name_of(module)}: {name} must be of size [{', '.join(map(str, shape))}] "
+                         f"like {what}, got {describe(value)}")
+
+
+def check_like(module, value, name, like, what):
+    """value must have the shape and dtype of the array ``like``."""
+    check_shape(module, value, name, like.shape, like.dtype, what)
+
+
+def check_features(module, input, n, name="input"):
+    """input must be ``[n]`` (one sample) or ``[batch, n]``."""
+    if input.ndim not in (1, 2) or input.shape[-1] != n:
+        raise ValueError(f"{name_of(module)}: {name} must be 1D [{n}] or 2D [batch, {n}], got {describe(input)}")
+
+
+def check_writeable(module, array, name):
+    """In-place modes write into the caller's array: it must allow that."""
+    if not array.flags.writeable:
+        raise ValueError(f"{name_of(module)}: in-place mode writes into {name}, but it is read-only")
+
+
+def broadcast_parameter(module, param, name, input):
+    """A view of ``param`` that broadcasts against ``input`` by Torch7's
+    CAdd/CMul rules, tried in this order:
+
+    1. the same number of elements: element by element, in memory order
+       (``param`` is reshaped to the input's shape);
+    2. the same number of dims, each of the parameter's sizes 1 or the
+       input's: the parameter is expanded along its size-1 dims;
+    3. a batch: ``input`` is ``[batch, ...]`` with as many elements per
+       sample as the parameter has; every sample gets the whole parameter.
+    """
+    if param.size == input.size:
+        return param.reshape(input.shape)
+    if param.ndim == input.ndim and all(p in (1, n) for p, n in zip(param.shape, input.shape)):
+        return param
+    if input.ndim >= 2 and int(np.prod(input.shape[1:])) == param.size:
+        return param.reshape((1,) + input.shape[1:])
+    raise ValueError(f"{name_of(module)}: input must have {param.size} elements, or {param.size} per sample of "
+                     f"a batch, or a shape that {name} [{', '.join(map(str, param.shape))}] expands to; "
+                     f"got {describe(input)}")
+
+
+def reduce_to(values, view, param_shape):
+    """The sum of ``values`` (input-shaped) over the dims along which the
+    broadcast ``view`` of a parameter was expanded, shaped as the parameter:
+    the parameter's gradient from the per-element one."""
+    axes = tuple(i for i, (v, n) in enumerate(zip(view.shape, values.shape)) if v == 1 and n != 1)
+    return values.sum(axis=axes, keepdims=True).reshape(param_shape)
+
+
+def parameter_shape(module, size):
+    """A parameter shape given Torch7-style as sizes (``CMul(3, 4)``) or as
+    one tuple (``CMul((3, 4))``): a tuple of positive ints."""
+    if len(size) == 1 and isinstance(size[0], (tuple, list)):
+        size = tuple(size[0])
+    if not size or not all(isinstance(n, (int, np.integer)) and n > 0 for n in size):
+        raise ValueError(f"{name_of(module)}: size must be one or more positive integers, got {size}")
+    return tuple(int(n) for n in size)

@@ -1,0 +1,722 @@
+"""Reading Torch7 files (``torch.save``), binary and ASCII, without running code.
+
+``read_t7(path)`` returns the stored object graph as Python values:
+
+- nil -> None, numbers -> float, strings -> str (bytes if not UTF-8),
+  booleans -> bool;
+- tables -> :class:`LuaTable` (a dict; ``as_list()`` gives the values of keys
+  1..n when those are its only keys);
+- tensors -> numpy arrays viewing their storage (tensors that share a
+  storage in the file share memory here too); storages -> 1-D arrays;
+- tensors and storages saved on a GPU (``torch.CudaTensor``,
+  ``torch.CudaDoubleTensor``, ``torch.CudaHalfStorage``...) -> host arrays of
+  their element type (``CudaTensor`` is float32): cutorch wrote the bytes
+  of a host copy, in the host classes' layout;
+- other torch classes -> :class:`TorchObject` (class name, version, fields);
+  ``tds.Hash`` and ``tds.Vec`` -> dict and list; ``nn.GPU`` and
+  ``nn.DataParallelTable`` (which write a header before their fields) ->
+  TorchObject with the header in ``.header``;
+- Lua functions (bytecode) -> :class:`LuaFunction`, a placeholder that
+  raises if called.  The bytecode is skipped, never parsed or run.
+
+A repeated object (tables, torch objects) is the same Python object, so
+back-references and cycles survive.
+
+Bad, truncated or hostile files raise :class:`T7Error`.  Every size read
+from the file is checked against the bytes that remain before anything is
+allocated, nesting is limited, and tensor views are checked to lie inside
+their storage.
+
+``nn_legacy.load_lua`` builds nn_legacy modules on top of this.
+"""
+import re
+import struct
+
+import numpy as np
+
+from .._helpers.lua import LuaFunction, LuaTable, T7Error, TorchObject  # noqa: F401 (re-exported)
+
+NIL, NUMBER, STRING, TABLE, TORCH, BOOLEAN = 0, 1, 2, 3, 4, 5
+FUNCTION, LEGACY_RECUR_FUNCTION, RECUR_FUNCTION = 6, 7, 8   # File.lua's TYPE_FUNCTION...
+FUNCTIONS = (FUNCTION, LEGACY_RECUR_FUNCTION, RECUR_FUNCTION)
+MAX_DEPTH = 200
+MAX_DIM = 64
+
+# torch class name prefix -> numpy element type ('long' depends on the file)
+_ELEMENTS = {
+    "Double": np.float64, "Float": np.float32, "Half": np.float16, "Long": "long",
+    "Int": np.int32, "Short": np.int16, "Char": np.int8, "Byte": np.uint8,
+}
+# torch.FloatTensor, torch.CudaDoubleStorage, torch.CudaTensor (cutorch's float32 one)...
+_TENSOR = re.compile(r"^torch\.(Cuda)?(\w*?)(Tensor|Storage)$")
+# classes whose write() puts one object (a header) before their field table
+_HEADER_CLASSES = {"nn.GPU": 0, "nn.DataParallelTable": 2}   # name -> first class version that does
+# classes whose write() puts nothing at all after the class name: torch.Timer (nn.Profile holds one)
+_NO_PAYLOAD = frozenset({"torch.Timer"})
+
+
+def _hashable(key):
+    try:
+        hash(key)
+        return key
+    except TypeError:
+        return ("object", id(key))  # a table used as a key: keep it distinct
+
+
+class _Binary:
+    def __init__(self, data, long_size):
+        self.data, self.pos = data, 0
+        self.long = "<i" if long_size == 4 else "<q"
+        self.long_size = long_size
+
+    def remaining(self):
+        return len(self.data) - self.pos
+
+    def _take(self, n, what):
+        if n < 0 or n > self.remaining():
+            raise T7Error(f"truncated at byte {self.pos} of {len(self.data)}: {what} needs {n} bytes, "
+                          f"{self.remaining()} remain")
+        chunk = self.data[self.pos:self.pos + n]
+        self.pos += n
+        return chunk
+
+    def int(self, what="an integer"):
+        return struct.unpack("<i", self._take(4, what))[0]
+
+    def long_int(self, what="a long"):
+        return struct.unpack(self.long, self._take(self.long_size, what))[0]
+
+    def longs(self, n, what):
+        return [self.long_int(what) for _ in range(n)]
+
+    def double(self):
+        return struct.unpack("<d", self._take(8, "a number"))[0]
+
+    def string(self):
+        n = self.int("a string length")
+        return self._take(n, "a string")
+
+    def array(self, dtype, n, what):
+        dtype = np.dtype(dtype)
+        if n * dtype.itemsize > self.remaining():
+            raise T7Error(f"truncated at byte {len(self.data)} of {self.pos + n * dtype.itemsize} or hostile: {what} "
+                          f"declares {n} elements ({n * dtype.itemsize} bytes) but only {self.remaining()} bytes "
+                          f"remain")
+        raw = self._take(n * dtype.itemsize, what)
+        return np.frombuffer(raw, dtype=dtype.newbyteorder("<")).astype(dtype)
+
+
+class _Ascii:
+    """The ASCII variant: every number a decimal token, strings as a length
+    line followed by the raw bytes.  Torch ends every token with white space
+    (a file ends with a newline), so a token cut off by truncation is refused
+    rather than read short."""
+
+    _TOKEN = re.compile(rb"\s*(\S+)(?=\s)")
+
+    def __init__(self, data):
+        self.data, self.pos = data, 0
+
+    def remaining(self):
+        return len(self.data) - self.pos
+
+    def _token(self, what):
+        m = self._TOKEN.match(self.data, self.pos)
+        if not m:
+            raise T7Error(f"truncated at byte {len(self.data)} of more: expected {what} at offset {self.pos}")
+        self.pos = m.end()
+        return m.group(1)
+
+    def int(self, what="an integer"):
+        token = self._token(what)
+        try:
+            return int(token)
+        except ValueError:
+            raise T7Error(f"bad ASCII file: expected {what} at offset {self.pos}, got {token[:20]!r}") from None
+
+    long_int = int
+
+    def longs(self, n, what):
+        return [self.int(what) for _ in range(n)]
+
+    def double(self):
+        token = self._token("a number")
+        try:
+            return float(token)
+        except ValueError:
+            raise T7Error(f"bad ASCII file: expected a number at offset {self.pos}, got {token[:20]!r}") from None
+
+    def string(self):
+        n = self.int("a string length")
+        if self.data[self.pos:self.pos + 1] == b"\n":  # the length's own line end
+            self.pos += 1
+        if n < 0 or n > self.remaining():
+            raise T7Error(f"truncated at byte {len(self.data)} of {self.pos + n}: a string of {n} bytes at offset "
+                          f"{self.pos}, {self.remaining()} remain")
+        chunk = self.data[self.pos:self.pos + n]
+        self.pos += n
+        return chunk
+
+    def array(self, dtype, n, what):
+        if np.dtype(dtype).itemsize == 1:   # Byte and Char storages: raw bytes, then a line end
+            if n and self.data[self.pos:self.pos + 1] == b"\n":
+                self.pos += 1
+            if n > self.remaining():
+                raise T7Error(f"truncated or hostile file: {what} declares {n} bytes "
+                              f"but only {self.remaining()} remain")
+            chunk = self.data[self.pos:self.pos + n]
+            self.pos += n
+            return np.frombuffer(chunk, dtype=dtype).copy()
+        # each element takes at least one digit and one separator
+        if n > (self.remaining() + 1) // 2:
+            raise T7Error(f"truncated or hostile file: {what} declares {n} elements "
+                          f"but only {self.remaining()} bytes remain")
+        # straight into the array: at most 8 bytes for each 2 of the file
+        # (a list of Python numbers would take 16 times the file's size)
+        parse = float if np.dtype(dtype).kind == "f" else int
+        values = np.empty(n, dtype=dtype)
+        for k in range(n):
+            token = self._token(what)
+            try:
+                values[k] = parse(token)
+            except (ValueError, OverflowError):
+                raise T7Error(f"bad ASCII file: {what} holds {token[:20]!r}") from None
+        return values
+
+
+class Reader:
+    """Reads one object graph from the bytes of a Torch7 file."""
+
+    def __init__(self, data, ascii=None, long_size=8):
+        if long_size not in (4, 8):
+            raise ValueError(f"long_size must be 4 or 8, got {long_size}")
+        if ascii is None:
+            ascii = re.match(rb"\s*-?\d+\s", data[:16]) is not None
+        self.stream = _Ascii(data) if ascii else _Binary(data, long_size)
+        self.long_dtype = np.int32 if long_size == 4 else np.int64
+        self.objects = {}
+
+    def read(self):
+        self._check_start()
+        return self._object(0)
+
+    def _check_start(self):
+        """A file whose first bytes cannot open a Torch7 object is named for what it is."""
+        data = self.stream.data
+        if not data:
+            raise T7Error("not a Torch7 file: it is empty")
+        if data.startswith(b"\x89NNLEG"):
+            raise T7Error("not a Torch7 file but an nn_legacy save file: read it with nn_legacy.load")
+        if not looks_like_t7(data):
+            tag = struct.unpack("<i", data[:4])[0] if len(data) >= 4 else None
+            raise T7Error(f"not a Torch7 file: it starts with {data[:8]!r}"
+                          + (f" (read as the unknown type tag {tag})" if tag is not None else "")
+                          + ", where a Torch7 file (torch.save) starts with the type tag of its first object")
+
+    def _object(self, depth):
+        if depth > MAX_DEPTH:
+            raise T7Error(f"objects nested deeper than {MAX_DEPTH}")
+        s = self.stream
+        tag = s.int("a type tag")
+        if tag == NIL:
+            return None
+        if tag == NUMBER:
+            return s.double()
+        if tag == STRING:
+            return _text(s.string())
+        if tag == BOOLEAN:
+            return s.int("a boolean") == 1
+        if tag == FUNCTION:   # written by no Torch7 version we know of, read by all: no index
+            return self._function(None, depth)
+        if tag not in (TABLE, TORCH, LEGACY_RECUR_FUNCTION, RECUR_FUNCTION):
+            raise T7Error(f"unknown type tag {tag} at offset {s.pos - 4}")
+        index = s.int("an object index")
+        if index in self.objects:
+            return self.objects[index]
+        if tag == TABLE:
+            return self._table(index, depth)
+        if tag == TORCH:
+            return self._torch(index, depth)
+        return self._function(index, depth)
+
+    def _function(self, index, depth):
+        """Bytecode (skipped: never parsed) and then its upvalues, read as
+        objects so that the objects after them keep their indices."""
+        nbytes = len(self.stream.string())
+        function = LuaFunction(nbytes)
+        if index is not None:
+            self.objects[index] = function   # before the upvalues: they may hold the function itself
+        upvalues = self._object(depth + 1)
+        names = []
+        if isinstance(upvalues, LuaTable):
+            for item in (upvalues.as_list() or []):
+                name = item.get("name") if isinstance(item, LuaTable) else None
+                if isinstance(name, str):
+                    names.append(name)
+        function.upvalues = tuple(names)
+        return function
+
+    def _table(self, index, depth):
+        table = LuaTable()
+        self.objects[index] = table
+        n = self.stream.int("a table size")
+        if n < 0 or n > self.stream.remaining() // 2:
+            raise T7Error(f"truncated or hostile file: a table declares {n} entries")
+        for _ in range(n):
+            key = self._object(depth + 1)
+            table[_hashable(key)] = self._object(depth + 1)
+        return table
+
+    def _torch(self, index, depth):
+        s = self.stream
+        name = _text(s.string())
+        version = 0
+        if isinstance(name, str) and name.startswith("V "):
+            try:
+                version = int(name[2:])
+            except ValueError:
+                raise T7Error(f"bad class version {name!r}") from None
+            name = _text(s.string())
+        if not isinstance(name, str):
+            raise T7Error("a class name is not text")
+        m = _TENSOR.match(name)
+        element = (m.group(2) or ("Float" if m.group(1) else "")) if m else None
+        if element in _ELEMENTS:
+            dtype = _ELEMENTS[element]
+            dtype = self.long_dtype if dtype == "long" else dtype
+            if m.group(3) == "Storage":
+                value = self._storage(name, dtype)
+            else:
+                value = self._tensor(name, dtype, depth)
+            self.objects[index] = value
+            return value
+        if name == "torch.Generator":
+            raise T7Error("the file holds a torch.Generator: its state is a C struct whose layout varied between "
+                          "Torch7 builds, and it is not read (save torch.getRNGState(), a ByteTensor, instead)")
+        if name == "tds.Hash":
+            value = {}
+            self.objects[index] = value
+            for _ in range(self._count(name)):
+                key = self._object(depth + 1)
+                value[_hashable(key)] = self._object(depth + 1)
+            return value
+        if name == "tds.Vec":
+            value = []
+            self.objects[index] = value
+            value.extend(self._object(depth + 1) for _ in range(self._count(name)))
+            return value
+        obj = TorchObject(name, version)
+        self.objects[index] = obj  # before the payload: it may refer back to obj
+        if name in _NO_PAYLOAD:
+            return obj
+        if name in _HEADER_CLASSES and version >= _HEADER_CLASSES[name]:
+            obj.header = self._object(depth + 1)
+        obj.fields = self._object(depth + 1)
+        return obj
+
+    def _storage(self, name, dtype):
+        n = self.stream.long_int("a storage size")
+        if n < 0:
+            raise T7Error(f"{name}: negative size {n}")
+        return self.stream.array(dtype, n, name)
+
+    def _count(self, name):
+        n = self.stream.long_int(f"{name} size")
+        if n < 0 or n > self.stream.remaining() // 4:
+            raise T7Error(f"truncated or hostile file: {name} declares {n} entries")
+        return n
+
+    def _tensor(self, name, dtype, depth):
+        s = self.stream
+        ndim = s.int(f"{name} dimension count")
+        if ndim < 0 or ndim > MAX_DIM:
+            raise T7Error(f"{name}: {ndim} dimensions (at most {MAX_DIM})")
+        sizes = s.longs(ndim, f"{name} sizes")
+        strides = s.longs(ndim, f"{name} strides")
+        offset = s.long_int(f"{name} storage offset") - 1  # 1-based in the file
+        storage = self._object(depth + 1)
+        if ndim == 0:
+            return np.zeros(0, dtype=dtype)
+        if any(n < 0 for n in sizes) or any(st < 0 for st in strides) or offset < 0:
+            raise T7Error(f"{name}: negative size, stride or offset ({sizes}, {strides}, {offset + 1})")
+        numel = int(np.prod(sizes, dtype=object))
+        if numel == 0:
+            return np.zeros(sizes, dtype=dtype)
+        if not isinstance(storage, np.ndarray) or storage.dtype != np.dtype(dtype):
+            raise T7Error(f"{name}: its storage is missing or of another type")
+        # An expanded view (stride 0) may name more elements than its storage
+        # holds; refused, so that no array is larger than the file (a module's
+        # gradients are allocated at the size of its weights)
+        if numel > storage.size:
+            raise T7Error(f"{name} of size {sizes} (strides {strides}) has {numel} elements, more than its "
+                          f"storage of {storage.size}: expanded views are not loaded")
+        last = offset + sum((n - 1) * st for n, st in zip(sizes, strides))
+        if last >= storage.size:
+            raise T7Error(f"{name} of size {sizes} (strides {strides}, offset {offset + 1}) reaches element "
+                          f"{last + 1} of a storage of {storage.size}")
+        item = storage.itemsize
+        return np.lib.stride_tricks.as_strided(storage[offset:], shape=sizes,
+                                               strides=[st * item for st in strides])
+
+
+def looks_like_t7(data):
+    """Whether data can start a Torch7 file: binary, a type tag (nil, number,
+    string, table, torch object, boolean, function) as a little-endian
+    int32; ASCII, such a tag as a decimal line."""
+    if len(data) >= 4 and struct.unpack("<i", data[:4])[0] in (NIL, NUMBER, STRING, TABLE, TORCH, BOOLEAN) + FUNCTIONS:
+        return True
+    return re.match(rb"\s*[0-8]\s", data[:16]) is not None
+
+
+def _text(raw):
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError:
+        return raw
+
+
+def read_t7(path, ascii=None, long_size=8):
+    """The object stored in a Torch7 file (see the module docstring).
+
+    ascii: None to detect the format, or True / False.  long_size: 8 for files
+    written on Linux and macOS, 4 for files written on Windows."""
+    with open(path, "rb") as f:
+        data = f.read()
+    try:
+        return Reader(data, ascii=ascii, long_size=long_size).read()
+    except T7Error as e:
+        raise T7Error(f"{path}: {e}") from None
+
+
+# ---------------------------------------------------------------- nn modules
+class T7Warning(UserWarning):
+    """load_lua loaded a file but left something of it out (Lua functions)."""
+
+
+def _nn_classes():
+    import nn_legacy
+    from nn_legacy.Criterion import Criterion
+    from nn_legacy.Module import Module
+    return {f"nn.{name}": value for name, value in vars(nn_legacy).items()
+            if isinstance(value, type) and issubclass(value, (Module, Criterion))}
+
+
+def _all_classes(classes=None):
+    """torch class name -> class: nn_legacy's own, then the registered ones
+    (nn_legacy.register_class), then those given for one call."""
+    from .registry import registered_classes
+    table = _nn_classes()
+    table.update(registered_classes())
+    table.update(classes or {})
+    return table
+
+
+# errors a damaged file can provoke in a class's fields or _t7_fixup; reported as T7Error
+_FIELD_ERRORS = (TypeError, ValueError, AttributeError, KeyError, IndexError, ZeroDivisionError, OverflowError,
+                 MemoryError)
+# methods Torch7 itself stored in fields (not user code), whose work the
+# class's own method does here: field -> (the classes it is found in, None
+# for any; what put it there)
+_STORED_METHODS = {
+    "accUpdateGradParameters": (None, "Module:share() stored it before 2017"),
+    "reset": (None, "cudnn's convolutions stored it in 2015"),
+    "updateOutput": (("nn.SpatialMaxPooling", "nn.VolumetricMaxPooling", "nn.SpatialDilatedMaxPooling",
+                      "nn.VolumetricDilatedMaxPooling"),
+                     "Spatial/VolumetricMaxUnpooling stored it to record the input size, which this pooling "
+                     "records itself"),
+}
+
+
+class _Converter:
+    """Turns the objects of known classes into nn_legacy modules.
+
+    classes: torch class name -> Python class.  translations: torch class
+    name -> function(TorchObject) giving what to load in its place (another
+    backend's module as the nn class of the same meaning, see t7_translations);
+    a registered class of that name wins over its translation.
+
+    A class may say what a field older Torch7 files lack meant
+    (``_t7_absent = {"sizeAverage": False}``: Torch7's code read the missing
+    field as nil); those values come before the constructor's defaults.
+
+    A class may name fields it takes as read (``_t7_raw_fields``, a tuple of
+    field names): those reach the module unconverted (TorchObject / LuaTable
+    trees, as ``read_t7`` gives them), the classes inside them are not
+    checked against the known ones, and the class's ``_t7_fixup`` rebuilds
+    what it needs from them (an rnn-package cell built with nngraph, say)."""
+
+    def __init__(self, classes, translations=None):
+        self.classes = classes
+        self.translations = translations or {}
+        self.memo = {}
+        self.replaced = {}      # id(TorchObject) -> (it, what loads in its place)
+        self.functions = []     # (field path, note) of every Lua function met
+
+    def resolve(self, value):
+        """What loads in value's place: value itself, or its translation."""
+        hops = 0
+        while isinstance(value, TorchObject) and value.class_name not in self.classes \
+                and value.class_name in self.translations:
+            if id(value) not in self.replaced:
+                try:
+                    replacement = self.translations[value.class_name](value)
+                except T7Error:
+                    raise
+                except _FIELD_ERRORS as e:
+                    raise T7Error(f"{value.class_name} v{value.version}: its fields do not describe one "
+                                  f"({type(e).__name__}: {e})") from None
+                self.replaced[id(value)] = (value, replacement)
+            value = self.replaced[id(value)][1]
+            hops += 1
+            if hops > MAX_DEPTH:
+                raise T7Error(f"{value!r}: translations loop")
+        return value
+
+    def class_names(self, value, seen):
+        """Every torch class name in the graph below value, as it will load
+        (translations applied), except inside the fields a class takes raw."""
+        names, stack = set(), [value]
+        while stack:
+            value = self.resolve(stack.pop())
+            if id(value) in seen:
+                continue
+            seen.add(id(value))
+            if isinstance(value, TorchObject):
+                names.add(value.class_name)
+                raw = getattr(self.classes.get(value.class_name), "_t7_raw_fields", ())
+                fields = value.fields
+                if raw and isinstance(fields, dict):
+                    fields = {k: v for k, v in fields.items() if k not in raw}
+                stack.append(fields)
+            elif isinstance(value, dict):
+                for k, v in value.items():
+                    stack += [k, v]
+            elif isinstance(value, list):
+                stack += value
+        return names
+
+    def convert(self, value, path="root"):
+        if id(value) in self.memo:
+            return self.memo[id(value)]
+        target = self.resolve(value)
+        if target is not value:
+            result = self.convert(target, path)
+            self.memo[id(value)] = result
+            return result
+        if isinstance(value, TorchObject):
+            cls = self.classes.get(value.class_name)
+            if cls is None:
+                obj = TorchObject(value.class_name, value.version)
+                self.memo[id(value)] = obj
+                obj.header = value.header
+                obj.fields = self.convert(value.fields, path)
+                return obj
+            return self._module(cls, value, path)
+        if isinstance(value, LuaTable):
+            items = value.as_list()
+            result = [] if items is not None else {}
+            self.memo[id(value)] = result
+            if items is not None:
+                result.extend(self.convert(v, f"{path}[{i}]") for i, v in enumerate(items))
+            else:
+                result.update((k, self.convert(v, _field_path(path, k))) for k, v in value.items())
+            return result
+        if isinstance(value, LuaFunction):
+            if value.where is None:
+                value.where = path
+                self.functions.append((path, "a placeholder that raises T7Error if called"))
+        return value
+
+    def _module(self, cls, obj, path):
+        module = cls.__new__(cls)
+        self.memo[id(obj)] = module
+        try:
+            self._fill(module, cls, obj, path)
+        except T7Error:
+            raise
+        except _FIELD_ERRORS as e:
+            raise T7Error(f"{path} ({obj.class_name} v{obj.version}): its fields do not describe one "
+                          f"({type(e).__name__}: {e})") from None
+        return module
+
+    def _fill(self, module, cls, obj, path):
+        module.output, module.gradInput = None, None
+        module.train = True
+        fields = obj.fields if isinstance(obj.fields, dict) else {}
+        raw = getattr(cls, "_t7_raw_fields", ())
+        for key, value in fields.items():
+            if not isinstance(key, str) or key == "_type":
+                continue
+            where = _field_path(path, key)
+            if key not in raw:
+                if isinstance(value, LuaFunction) and _stored_method(obj.class_name, cls, key):
+                    if value.where is None:
+                        value.where = where
+                        note = _STORED_METHODS[key][1]
+                        self.functions.append((where, f"the class's own method is used ({note})"))
+                    continue
+                value = self.convert(value, where)
+            if key == "train":
+                value = bool(value)          # written as a boolean or as the number 0
+            elif isinstance(value, np.ndarray) and value.size == 0 and key in ("output", "gradInput"):
+                value = None
+            setattr(module, key, value)
+        # gradients in Torch7 files are stale or uninitialised memory (the
+        # files in the wild hold denormals and NaN there): start from zero.
+        # A missing or empty parameter (a layer saved after noBias(), an
+        # empty tensor for a non-affine normalization) is None.
+        declared = any("_parameter_names" in vars(k) for k in cls.__mro__[:-2])   # not Module's weight/bias default
+        for p, g in getattr(cls, "_parameter_names", ()):
+            param = getattr(module, p, None)
+            if not declared and p not in vars(module) and g not in vars(module):
+                continue   # a class without parameters: no weight/bias attributes to add
+            if not isinstance(param, np.ndarray) or param.size == 0:
+                setattr(module, p, None)
+                setattr(module, g, None)
+            else:
+                setattr(module, g, np.zeros_like(param))
+        # what Torch7 made of a field older files lack (its nil), where that
+        # is not what the constructor sets today
+        for key, value in getattr(cls, "_t7_absent", {}).items():
+            module.__dict__.setdefault(key, value)
+        for key, value in _defaults(cls).items():   # Torch7 makes buffers on first use
+            module.__dict__.setdefault(key, value)
+        fixup = getattr(module, "_t7_fixup", None)
+        if fixup is not None:
+            fixup(obj.version)               # class versions, 1-based fields -> 0-based
+
+
+def _stored_method(class_name, cls, key):
+    """Whether field `key` of a `class_name` object is a method Torch7
+    itself put there (see _STORED_METHODS)."""
+    if key not in _STORED_METHODS or not callable(getattr(cls, key, None)):
+        return False
+    where = _STORED_METHODS[key][0]
+    return where is None or class_name in where
+
+
+def _field_path(path, key):
+    if isinstance(key, str) and key.isidentifier():
+        return f"{path}.{key}"
+    if isinstance(key, float) and key.is_integer():
+        return f"{path}[{int(key)}]"
+    return f"{path}[{key!r}]"
+
+
+def _defaults(cls):
+    """The attributes of a fresh instance, for classes built without
+    arguments (the module generator's state is left as it was)."""
+    from .._helpers.random import generator
+    bits = generator().bit_generator
+    state = bits.state
+    try:
+        return vars(cls())
+    except (TypeError, ValueError):
+        return {}
+    finally:
+        bits.state = state
+
+
+def _unknown_message(path, unknown, names):
+    """The one-line error for classes nn_legacy does not have: nngraph's
+    graphs are named as such (no graph engine, by design)."""
+    hint = "load_lua(..., unknown_classes='object') keeps them as TorchObject"
+    if "nn.gModule" in unknown:
+        graph = [n for n in unknown if n == "nn.gModule" or n.startswith(("nngraph.", "graph."))]
+        others = [n for n in unknown if n not in graph]
+        inside = sorted(n for n in names if n not in graph and not n.startswith("torch."))
+        more = f" (of which nn_legacy does not have {', '.join(others)})" if others else ""
+        return (f"{path}: the file holds an nngraph graph ({', '.join(graph)}), which nn_legacy does not run by "
+                f"design: it has no graph engine; the modules in the graph: {', '.join(inside) or 'none'}{more}; "
+                f"{hint}, with the modules inside loaded")
+    return (f"{path}: classes nn_legacy does not have: {', '.join(unknown)} ({hint}; register a class of your "
+            f"own with nn_legacy.register_class or load_lua(..., classes={{...}}))")
+
+
+def load_lua(path, unknown_classes="error", ascii=None, long_size=8, classes=None):
+    """Load a Torch7 file (binary or ASCII ``torch.save`` output) as nn_legacy
+    objects: nn modules and criterions become instances of the nn_legacy
+    class of the same name, tensors numpy arrays, tables lists (keys 1..n) or
+    dicts.  No code in the file is ever run.
+
+    What else loads: tensors saved on a GPU (as host arrays of their element
+    type); modules saved by older versions of nn (each class's ``_t7_fixup``
+    fills in what they lack); the modules of cudnn, cunn, fbcunn and fbnn as
+    the nn_legacy class of the same meaning, and ``nn.DataParallelTable``
+    as the module it wraps (see nn_legacy/serialization/t7_translations.py; ``nn.GPU`` is
+    nn_legacy's GPU decorator);
+    checkpoint tables (``{model = ..., optimState = ...}``) as dicts holding
+    live modules.  A Lua function in a field loads as a
+    :class:`LuaFunction` placeholder that raises if called, and one
+    :class:`T7Warning` names every such field.
+
+    classes: {torch class name: class} for this call, on top of the classes
+    registered with ``nn_legacy.register_class`` (a Module or Criterion
+    subclass, built without its constructor, fields as attributes, then its
+    ``_t7_fixup(version)`` if it has one).
+
+    unknown_classes: "error" (default) raises T7Error naming every torch class
+    in the file that nn_legacy does not have; "object" keeps such objects as
+    TorchObject (class_name, version, fields).  long_size: 4 for files
+    written on Windows.
+
+    The training flag loads as saved, as Torch7's torch.load kept it: a model
+    saved during training has Dropout dropping and BatchNormalization using
+    each batch's statistics.  A :class:`TrainingModeWarning` names such
+    modules; call ``model.evaluate()`` before inference."""
+    import warnings
+    from .t7_translations import TRANSLATIONS
+    from .registry import checked_classes
+    if unknown_classes not in ("error", "object"):
+        raise ValueError(f"unknown_classes must be 'error' or 'object', got {unknown_classes!r}")
+    known = _all_classes(checked_classes(classes, "load_lua"))
+    raw = read_t7(path, ascii=ascii, long_size=long_size)
+    converter = _Converter(known, TRANSLATIONS)
+    if unknown_classes == "error":
+        names = converter.class_names(raw, set())
+        unknown = sorted(name for name in names if name not in known)
+        if unknown:
+            raise T7Error(_unknown_message(path, unknown, names))
+    result = converter.convert(raw)
+    if converter.functions:
+        listed = "; ".join(f"{where}: {note}" for where, note in converter.functions[:20])
+        more = f"; and {len(converter.functions) - 20} more" if len(converter.functions) > 20 else ""
+        warnings.warn(f"{path}: {len(converter.functions)} Lua function(s) in the file were not loaded "
+                      f"(nn_legacy never runs Lua code): {listed}{more}", T7Warning, stacklevel=2)
+    training = _training_mode_modules(result)
+    if training:
+        warnings.warn(f"{path}: the model is in training mode, as saved (Torch7 kept the flag): {', '.join(training)} "
+                      f"compute as in training (Dropout drops, batch normalization uses each batch's statistics); "
+                      f"call model.evaluate() before inference", TrainingModeWarning, stacklevel=2)
+    return result
+
+
+class TrainingModeWarning(UserWarning):
+    """load_lua: the model holds Dropout or batch normalization in training mode, as the file saved them."""
+
+
+def _training_mode_modules(value):
+    """The class names (sorted, once each) of the modules in value (a module, or a checkpoint table holding
+    modules) that compute differently in training mode and are in it."""
+    from .BatchNormalization import BatchNormalization
+    from .Dropout import Dropout
+    from .Module import Module
+    from .RReLU import RReLU
+    from .WhiteNoise import WhiteNoise
+    from ._plane_dropout import PlaneDropout
+    stochastic = (BatchNormalization, Dropout, PlaneDropout, RReLU, WhiteNoise)
+    found, seen, todo = set(), set(), [value]
+    while todo:   # every module reached through fields, lists and dicts (a damaged file's too; parents loop)
+        v = todo.pop()
+        if id(v) in seen:
+            continue
+        seen.add(id(v))
+        if isinstance(v, Module):
+            if isinstance(v, stochastic) and v.train is True:
+                found.add(type(v).__name__)
+            todo.extend(vars(v).values())
+        elif isinstance(v, dict):
+            todo.extend(v.values())
+        elif isinstance(v, (list, tuple)):
+            todo.extend(v)
+    return sorted(found)
