@@ -13,7 +13,7 @@ import sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.dirname(HERE))
 
-from nn_legacy import checkpoint  # noqa: E402
+from nn_legacy.serialization import checkpoint  # noqa: E402
 
 
 def die():

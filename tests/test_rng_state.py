@@ -8,8 +8,9 @@ import numpy as np
 import pytest
 
 import nn_legacy as nn
+from nn_legacy._helpers import random as _random
 from nn_legacy import optim
-from nn_legacy.checkpoint import numpy_state, set_numpy_state
+from nn_legacy.serialization.checkpoint import numpy_state, set_numpy_state
 
 
 def _through_file(value):
@@ -86,13 +87,13 @@ def test_a_restored_state_repeats_every_kind_of_draw(what):
 
 def test_the_state_is_a_plain_array_and_the_half_draw_cache_is_part_of_it():
     nn.manualSeed(0)
-    g = nn._random.generator()
+    g = _random.generator()
     g.integers(0, 2 ** 31, dtype=np.uint32)    # leaves half of a 64-bit draw cached
     state = nn.getRNGState()
     assert state.dtype == np.uint64 and state.shape == (7,)
     expected = g.integers(0, 2 ** 31, size=5, dtype=np.uint32)
     nn.setRNGState(state)
-    assert np.array_equal(nn._random.generator().integers(0, 2 ** 31, size=5, dtype=np.uint32), expected)
+    assert np.array_equal(_random.generator().integers(0, 2 ** 31, size=5, dtype=np.uint32), expected)
 
 
 @pytest.mark.parametrize("bad, error", [

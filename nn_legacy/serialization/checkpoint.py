@@ -117,7 +117,7 @@ def read(path, kind, settings, model=None):
     if not isinstance(saved.get("step"), int) or saved["step"] < 0:
         raise CheckpointError(f"cannot resume from {path}: its step count is missing")
     if model is not None:
-        from .Module import Module
+        from ..Module import Module
         if not isinstance(saved.get("model"), Module):
             raise CheckpointError(f"cannot resume from {path}: it holds no model")
         mine, theirs = layout(model), layout(saved["model"])

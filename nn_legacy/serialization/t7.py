@@ -698,12 +698,12 @@ class TrainingModeWarning(UserWarning):
 def _training_mode_modules(value):
     """The class names (sorted, once each) of the modules in value (a module, or a checkpoint table holding
     modules) that compute differently in training mode and are in it."""
-    from .BatchNormalization import BatchNormalization
-    from .Dropout import Dropout
-    from .Module import Module
-    from .RReLU import RReLU
-    from .WhiteNoise import WhiteNoise
-    from ._plane_dropout import PlaneDropout
+    from ..BatchNormalization import BatchNormalization
+    from ..Dropout import Dropout
+    from ..Module import Module
+    from ..RReLU import RReLU
+    from ..WhiteNoise import WhiteNoise
+    from .._bases.plane_dropout import PlaneDropout
     stochastic = (BatchNormalization, Dropout, PlaneDropout, RReLU, WhiteNoise)
     found, seen, todo = set(), set(), [value]
     while todo:   # every module reached through fields, lists and dicts (a damaged file's too; parents loop)
