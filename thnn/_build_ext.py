@@ -5,8 +5,9 @@ nothing that did not change.
 
 - Side by side: the extensions are built in threads, and each one's files go
   to one pool of THNN_BUILD_JOBS compiler processes (default: the cores this
-  process may use; `build_ext -j N` sets it too).  The layer files are split
-  into several translation units for this (thnn/_layers.py, PARTS).
+  process may use; `build_ext -j N` sets it too), the largest waiting unit
+  first.  The layer files are split into several translation units for this
+  (thnn/_layers.py, PARTS).
 - The cache (build/objects/ in the source tree, or THNN_BUILD_CACHE; `0`
   turns it off): an object is found by a hash of the compiler, the flags and
   the source *as preprocessed* (gcc -E -P), so an edit to any header it
@@ -24,6 +25,8 @@ The cache holds at most THNN_BUILD_CACHE_MB megabytes (default 400); the
 least recently used objects go first."""
 import concurrent.futures
 import hashlib
+import heapq
+import itertools
 import os
 import shutil
 import subprocess
@@ -65,11 +68,46 @@ def _key_args(args):
     return out
 
 
+# Units whose optimisation level is lowered: cffi's generated wrapper of the
+# CPU library (thnn._thnn.c, 1.7 MB of argument marshalling, 745 functions)
+# took 17 s at -O3 and 8 s at -O1 on one core.  Its functions are on the slow
+# path only: an ordinary kernel call goes through thnn/_call.c, which calls the
+# kernels (compiled at -O3) through their trampolines, not through the wrapper.
+LOWER_OPTIMISATION = {"thnn._thnn.c": "-O1"}
+
+
+class Slots:
+    """At most n compiler processes at once, the costliest waiting job first
+    (so that the long units do not start last and leave one core idle at the
+    end of a build)."""
+
+    def __init__(self, n):
+        self.free, self.waiting, self.order = n, [], itertools.count()
+        self.cv = threading.Condition()
+
+    def run(self, cost, fn):
+        with self.cv:
+            ticket = (-cost, next(self.order))
+            heapq.heappush(self.waiting, ticket)
+            while not (self.free and self.waiting[0] == ticket):
+                self.cv.wait()
+            heapq.heappop(self.waiting)
+            self.free -= 1
+        try:
+            return fn()
+        finally:
+            with self.cv:
+                self.free += 1
+                self.cv.notify_all()
+
+
 class ObjectCache:
     """Compiles objects through one pool, finding repeated ones in a cache."""
 
     def __init__(self, jobs, directory):
-        self.pool = concurrent.futures.ThreadPoolExecutor(max_workers=jobs)
+        # threads only wait for a slot: Slots bounds the processes
+        self.pool = concurrent.futures.ThreadPoolExecutor(max_workers=64)
+        self.slots = Slots(jobs)
         self.directory = directory
         self.lock = threading.Lock()
         self.inflight = {}          # key -> Future of the cached object's path
@@ -83,8 +121,9 @@ class ObjectCache:
             return self.versions[cc]
 
     def key(self, command, src):
-        """A hash of the compiler, the code-deciding flags and src preprocessed."""
-        pre = subprocess.run(command + ["-E", "-P", src], capture_output=True)
+        """(a hash of the compiler, the code-deciding flags and src
+        preprocessed, the preprocessed size: the compile's cost), or None."""
+        pre = self.slots.run(float("inf"), lambda: subprocess.run(command + ["-E", "-P", src], capture_output=True))
         if pre.returncode != 0:
             return None
         h = hashlib.sha256()
@@ -92,7 +131,7 @@ class ObjectCache:
             h.update(part.encode())
             h.update(b"\0")
         h.update(pre.stdout)
-        return h.hexdigest()
+        return h.hexdigest(), len(pre.stdout)
 
     def _store(self, key, obj):
         path = os.path.join(self.directory, key[:2], key + ".o")
@@ -105,9 +144,13 @@ class ObjectCache:
     def object(self, compile_one, command, src, obj):
         """Makes obj from src: from the cache, from a compile of the same key
         running now, or by compile_one() (then stored)."""
-        key = self.key(command, src) if self.directory else None
-        if key is None:
-            compile_one()
+        keyed = self.key(command, src)
+        if keyed is None:
+            self.slots.run(0, compile_one)
+            return
+        key, cost = keyed
+        if not self.directory:
+            self.slots.run(cost, compile_one)
             return
         path = os.path.join(self.directory, key[:2], key + ".o")
         with self.lock:
@@ -125,7 +168,7 @@ class ObjectCache:
                 shutil.copyfile(path, obj)
                 self.hits += 1
             else:
-                compile_one()
+                self.slots.run(cost, compile_one)
                 path = self._store(key, obj)
                 self.misses += 1
             future.set_result(path)
@@ -168,12 +211,14 @@ def parallel_compile(compiler, cache):
             if obj not in build:
                 continue
             src, ext = build[obj]
+            lower = LOWER_OPTIMISATION.get(os.path.basename(src))
+            postargs = list(extra_postargs or []) + ([lower] if lower else [])
             # newer distutils compile C++ with compiler_so_cxx
             cxx = ext in getattr(compiler, "_cpp_extensions", ()) and getattr(compiler, "compiler_so_cxx", None)
-            command = list(cxx or compiler.compiler_so) + cc_args + list(extra_postargs or [])
+            command = list(cxx or compiler.compiler_so) + cc_args + postargs
 
-            def one(obj=obj, src=src, ext=ext):
-                compiler._compile(obj, src, ext, cc_args, extra_postargs, pp_opts)
+            def one(obj=obj, src=src, ext=ext, postargs=postargs):
+                compiler._compile(obj, src, ext, cc_args, postargs, pp_opts)
             work.append(cache.pool.submit(cache.object, one, command, src, obj))
         for w in work:
             w.result()
