@@ -14,23 +14,36 @@ import numpy
 from setuptools import Extension, setup
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "thnn"))
-import _build_cuda  # noqa: E402
 import _build_ext  # noqa: E402
 
-modules = ["thnn/_build.py:ffibuilder"]
-if os.environ.get("THNN_EMULATOR", "1") == "0":
-    print("thnn: not building the CUDA emulator thnn._thcunn_emu: THNN_EMULATOR=0")
-else:
-    modules.append("thnn/_build_cuda.py:emulation")
-toolchain = _build_cuda.nvcc_toolchain()
-if isinstance(toolchain, str):
-    print(f"thnn: not building the GPU library thnn._thcunn: {toolchain}")
-else:
-    modules.append("thnn/_build_gpu.py:ffibuilder")
+
+def metadata_only(argv):
+    """True for the commands that only describe the package: pip runs
+    setup.py with egg_info or dist_info for the build requirements and the
+    metadata, then again to build.  They need no extension, so the cffi
+    builders, which parse the C headers (about 1 s each), are not run."""
+    describe = {"egg_info", "dist_info"}
+    build = {"build", "build_ext", "install", "develop", "bdist_wheel", "editable_wheel", "bdist_egg", "sdist"}
+    return bool(describe & set(argv[1:])) and not build & set(argv[1:])
+
+
+modules = []
+if not metadata_only(sys.argv):
+    import _build_cuda  # noqa: E402
+    modules.append("thnn/_build.py:ffibuilder")
+    if os.environ.get("THNN_EMULATOR", "1") == "0":
+        print("thnn: not building the CUDA emulator thnn._thcunn_emu: THNN_EMULATOR=0")
+    else:
+        modules.append("thnn/_build_cuda.py:emulation")
+    toolchain = _build_cuda.nvcc_toolchain()
+    if isinstance(toolchain, str):
+        print(f"thnn: not building the GPU library thnn._thcunn: {toolchain}")
+    else:
+        modules.append("thnn/_build_gpu.py:ffibuilder")
 # THNN_CFLAGS / THNN_LDFLAGS (make asan) apply here as in thnn/_build.py
 call = Extension("thnn._call", ["thnn/_call.c", "thnn/_guard.c"], include_dirs=["thnn_c", numpy.get_include()],
                  depends=["thnn_c/THGeneral.h", "thnn_c/TH.h", "thnn_c/generic/THTensor.h"],
                  extra_compile_args=["-std=gnu11", "-O2", "-Wall", "-Wextra", "-Wno-unused-parameter"]
                  + os.environ.get("THNN_CFLAGS", "").split(),
                  extra_link_args=os.environ.get("THNN_LDFLAGS", "").split())
-setup(cffi_modules=modules, ext_modules=[call], cmdclass={"build_ext": _build_ext.build_ext})
+setup(cffi_modules=modules, ext_modules=[call] if modules else [], cmdclass={"build_ext": _build_ext.build_ext})
