@@ -41,6 +41,16 @@ def test_hidden_packages_do_not_import_and_are_not_found():
         "csv": "ImportError", "xml.dom": "ImportError", "pickle": "imported"}
 
 
+def test_a_hidden_package_is_not_in_sys_modules():
+    """Libraries ask sys.modules whether a package is in use (scipy's
+    array-api-compat does for torch): a hidden one is not there at all."""
+    env = dict(os.environ, THNN_HIDE_MODULES="csv",
+               PYTHONPATH=os.path.join(ROOT, "tests", "without_optional"))
+    code = "import sys\ntry:\n    import csv\nexcept ImportError as e:\n    print(e)\nprint('csv' in sys.modules)\n"
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True).stdout
+    assert out.splitlines() == ["No module named 'csv'", "False"]
+
+
 def test_nothing_is_hidden_without_the_variable():
     assert probe("", ["csv"]) == {"csv": "imported"}
 
