@@ -51,6 +51,18 @@ def test_a_hidden_package_is_not_in_sys_modules():
     assert out.splitlines() == ["No module named 'csv'", "False"]
 
 
+def test_the_other_installed_distributions_stay_visible():
+    """importlib.metadata goes through the same finder: setuptools' commands
+    (entry points) must still be found, a hidden distribution must not."""
+    env = dict(os.environ, THNN_HIDE_MODULES="pytest",
+               PYTHONPATH=os.path.join(ROOT, "tests", "without_optional"))
+    code = ("import importlib.metadata as m\n"
+            "names = {(d.metadata['Name'] or '').lower() for d in m.distributions()}\n"
+            "print('setuptools' in names, 'pytest' in names, bool(m.entry_points(group='distutils.commands')))\n")
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True).stdout
+    assert out.split() == ["True", "False", "True"]
+
+
 def test_nothing_is_hidden_without_the_variable():
     assert probe("", ["csv"]) == {"csv": "imported"}
 

@@ -5,8 +5,9 @@ they were never installed (.ci/run's "without the optional packages" step).
 THNN_HIDE_MODULES names them, comma-separated (torch,onnx,onnxruntime,
 mpi4py).  The path finder on sys.meta_path is wrapped so that it does not
 find them: `import torch` raises "No module named 'torch'",
-importlib.util.find_spec returns None, and "torch" never enters
-sys.modules, exactly as where the package is absent.  (A None entry in
+importlib.util.find_spec returns None, importlib.metadata lists every
+distribution but torch's, and "torch" never enters sys.modules, exactly as
+where the package is absent.  (A None entry in
 sys.modules would not do: libraries such as scipy's array-api-compat look
 a module up in sys.modules to learn whether it is in use, and find None.)
 Subprocesses (the CLIs and mpiexec jobs the tests start) inherit PYTHONPATH
@@ -26,6 +27,14 @@ class _PathFinderWithout:
         if name.partition(".")[0] in _HIDDEN:
             return None
         return importlib.machinery.PathFinder.find_spec(name, path, target)
+
+    @staticmethod
+    def find_distributions(*args, **kwargs):
+        """importlib.metadata asks the finders for installed distributions
+        (setuptools' commands, entry points): all but the hidden ones."""
+        for dist in importlib.machinery.PathFinder.find_distributions(*args, **kwargs):
+            if (dist.metadata["Name"] or "").lower() not in _HIDDEN:
+                yield dist
 
     @staticmethod
     def invalidate_caches():
