@@ -24,6 +24,17 @@ def test_key_args_keep_what_decides_the_code():
     assert _build_ext._key_args(args) == ["gcc", "-O3", "-DX=1", "-fopenmp", "-c"]
 
 
+def test_the_slow_path_units_are_compiled_at_a_lower_level():
+    """cffi's wrapper and every unit of the CUDA emulator (its base and each
+    part, however many parts there are) are lowered; the CPU kernels, which
+    the emulator links too, are not."""
+    parts = [f"build/generated/THCUNN_part{k}.cpp" for k in range(_layers.PARTS + 3)]
+    for src in ["build/temp/thnn._thnn.c", "build/temp/thnn._thcunn_emu.cpp", *parts]:
+        assert _build_ext._optimisation(src) == "-O1", src
+    for src in ["build/generated/THNN_part0.c", "thnn_c/THBlas.c", "thcunn_cu/THCEmu.cpp", "thnn/_call.c"]:
+        assert _build_ext._optimisation(src) is None, src
+
+
 class Tree:
     """A C file including a header from an include folder, compiled through
     the cache with a real compiler."""
