@@ -411,3 +411,29 @@ def test_a_batch_gives_what_its_rows_give(make):
     whole = m.forward(x).copy()
     for n in range(len(x)):
         np.testing.assert_allclose(m.forward(x[n:n + 1]), whole[n:n + 1], rtol=1e-12, atol=1e-14)
+
+
+@pytest.mark.parametrize("kind", ["lstm", "rnn"])
+def test_language_model_runs_on_a_cuda_device(dev, kind):
+    """Its layers all have CUDA twins or run as device tensor math: cuda()
+    gives the host's numbers, forward, backward and sampling alike."""
+    from thnn import cuda
+    host = _lm(kind)
+    host.evaluate()
+    on_device = host.clone().cuda(dev)
+    ids = np.array([[0, 1, 2, 6], [3, 3, 5, 4]])
+    y = host.forward(ids)
+    y_d = on_device.forward(dev.to_device(ids))
+    assert isinstance(y_d, cuda.CudaTensor)
+    np.testing.assert_allclose(y_d.numpy(), y, rtol=1e-10, atol=1e-12)
+    g = np.random.default_rng(0).standard_normal(y.shape)
+    host.zeroGradParameters()
+    on_device.zeroGradParameters()
+    host.backward(ids, g)
+    on_device.backward(dev.to_device(ids), dev.to_device(g))
+    for a, b in zip(host.parameters()[1], on_device.parameters()[1]):
+        np.testing.assert_allclose(b.numpy(), a, rtol=1e-9, atol=1e-11)
+    host.resetStates()
+    assert on_device.sample(20, start_text="ab", sample=0) == host.sample(20, start_text="ab", sample=0)
+    assert on_device.sample(20, start_text="ab", rng=np.random.default_rng(3)) == \
+        host.sample(20, start_text="ab", rng=np.random.default_rng(3))
