@@ -185,7 +185,14 @@ def test_a_checkpoint_is_picked_by_what_it_holds(trained):
         assert seen == [(3, "a", 0)]
         assert sampling.backend_for({"model": model}).name == "torch-rnn"
         assert sampling.backend_for(model).name == "torch-rnn"            # a LanguageModel saved alone
-        sampling.register_backend("char-rnn", lambda c: False, generate)
-        assert [b.name for b in sampling.backends()] == ["torch-rnn", "char-rnn"]
+        names = [b.name for b in sampling.backends()]
+        sampling.register_backend("char-rnn", lambda c: False, generate)   # replaced in its place
+        assert [b.name for b in sampling.backends()] == names and names[0] == "torch-rnn"
+        with pytest.raises(sampling.SampleError, match="looks like a char-rnn checkpoint"):
+            sampling.backend_for(char_rnn)
+        sampling.unregister_backend("char-rnn")
+        assert "char-rnn" not in [b.name for b in sampling.backends()]
+        with pytest.raises(KeyError):
+            sampling.unregister_backend("char-rnn")
     finally:
         sampling._BACKENDS[:] = saved

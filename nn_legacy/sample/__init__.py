@@ -71,6 +71,15 @@ def register_backend(name, claims, generate, describe=None):
     return backend
 
 
+def unregister_backend(name):
+    """Remove a backend (KeyError if none has that name)."""
+    for k, old in enumerate(_BACKENDS):
+        if old.name == name:
+            del _BACKENDS[k]
+            return
+    raise KeyError(name)
+
+
 def backends():
     """The registered backends, in the order they are asked."""
     return list(_BACKENDS)
