@@ -437,3 +437,30 @@ def test_language_model_runs_on_a_cuda_device(dev, kind):
     assert on_device.sample(20, start_text="ab", sample=0) == host.sample(20, start_text="ab", sample=0)
     assert on_device.sample(20, start_text="ab", rng=np.random.default_rng(3)) == \
         host.sample(20, start_text="ab", rng=np.random.default_rng(3))
+
+
+def test_damaged_checkpoints_raise_only_t7error(tmp_path):
+    """Truncations and flipped bytes of a torch-rnn checkpoint: load_lua gives
+    a model or raises T7Error, never anything else."""
+    w = Writer("torch.FloatTensor")
+    data = t7_bytes(w.checkpoint(w.language_model(TOKENS, _params("lstm", bn=True), dropout=0.5)))
+    rng = np.random.default_rng(0)
+    path = tmp_path / "bad.t7"
+    cuts = sorted(set(rng.integers(1, len(data), 60).tolist()))
+    flips = [(int(k), int(v)) for k, v in zip(rng.integers(0, len(data), 240), rng.integers(0, 256, 240))]
+    loaded = 0
+    for case in [("cut", k) for k in cuts] + [("flip", kv) for kv in flips]:
+        if case[0] == "cut":
+            bad = data[:case[1]]
+        else:
+            k, v = case[1]
+            bad = data[:k] + bytes([v]) + data[k + 1:]
+        path.write_bytes(bad)
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                nn.load_lua(str(path))
+            loaded += 1
+        except nn.serialization.T7Error:
+            pass
+    assert loaded < len(cuts) + len(flips)     # (most damage is caught; flips inside weights load)
