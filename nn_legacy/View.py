@@ -26,6 +26,13 @@ class View(ViewOf):
         self.numElements = int(np.prod([n for n in self.size if n != -1]))
         self.numInputDims = None
 
+    def resetSize(self, *sizes):
+        """Take other sizes (as the constructor's), keeping numInputDims;
+        returns self.  torch-rnn resized its views at every forward."""
+        self.size = sizes_arg(self, sizes, "sizes", allow_infer=True)
+        self.numElements = int(np.prod([n for n in self.size if n != -1]))
+        return self
+
     def setNumInputDims(self, numInputDims):
         self.numInputDims = check_int(self, numInputDims, "numInputDims", 0, optional=True)
         return self

@@ -863,3 +863,41 @@ _ENTRIES += [
     Entry("Add", lambda: nn.Add((3, 4)), lambda r: _u(r, 2, 3, 4), variant="shape", params=("bias",)),
 ]
 ENTRIES = sorted(_ENTRIES + _ENTRIES_RNN, key=lambda e: e.id)
+
+
+# ---- torch-rnn
+# jcjohnson/torch-rnn's layers: batch-first whole sequences [N, T, D] (the
+# batch check applies).  remember_states is off in these entries (every
+# forward a function of its input); tests/test_torch_rnn.py checks it, the
+# numpy transcription of torch-rnn's math and its checkpoints.
+def _torch_rnn_lm(kind):
+    m = nn.LanguageModel(list("abcdefg"), model_type=kind, wordvec_size=3, rnn_size=4, num_layers=2)
+    for rnn in m.rnns:
+        rnn.remember_states = False
+    return m
+
+
+def _torch_rnn_lm_params():
+    net = ["modules.0.modules.0.weight"] + [f"modules.0.modules.{k}.{p}" for k in (1, 2) for p in ("weight", "bias")]
+    return tuple(net) + ("modules.0.modules.4.weight", "modules.0.modules.4.bias")
+
+
+_TORCH_RNN_BATCHES = {"batch": "torch-rnn's layers take batches only ([N, T, ...], no single-sample form), as "
+                               "torch-rnn's did; tests/test_torch_rnn.py checks a batch against its rows"}
+_TORCH_RNN_VIEWS = {**_TORCH_RNN_BATCHES,
+                    "repr": "torch-rnn resizes its Views to each input (resetSize), and a View's repr shows its sizes",
+                    "buffers": "the output is a View of the inner Linear's reused buffer, made anew by each forward "
+                               "as Torch7's View:forward did (the memory is reused, the array object is not)"}
+_ENTRIES_TORCH_RNN = [
+    Entry("TorchRNNLSTM", lambda: nn.TorchRNNLSTM(3, 4), lambda r: _u(r, 2, 5, 3), params=("weight", "bias"),
+          skip=_TORCH_RNN_BATCHES),
+    Entry("VanillaRNN", lambda: nn.VanillaRNN(3, 4), lambda r: _u(r, 2, 5, 3), params=("weight", "bias"),
+          skip=_TORCH_RNN_BATCHES),
+    Entry("TemporalAdapter", lambda: nn.TemporalAdapter(nn.Linear(3, 2)), lambda r: _u(r, 2, 5, 3),
+          params=("modules.0.modules.1.weight", "modules.0.modules.1.bias"), skip=_TORCH_RNN_VIEWS),
+    Entry("LanguageModel", lambda: _torch_rnn_lm("lstm"), lambda r: _ints(r, 0, 7, 2, 5), integer_input=True,
+          params=_torch_rnn_lm_params(), skip=_TORCH_RNN_VIEWS),
+    Entry("LanguageModel", lambda: _torch_rnn_lm("rnn"), lambda r: _ints(r, 0, 7, 2, 5), integer_input=True,
+          variant="rnn", params=_torch_rnn_lm_params(), skip=_TORCH_RNN_VIEWS),
+]
+ENTRIES = sorted(_ENTRIES + _ENTRIES_RNN + _ENTRIES_TORCH_RNN, key=lambda e: e.id)

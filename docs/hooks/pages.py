@@ -21,7 +21,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 # (page, title, rule): the first rule that takes a class places it
 FAMILIES = [
     ("base", "Base classes", "Module, Criterion and Container, which every layer extends, and the trainer."),
-    ("recurrent", "Recurrent modules", "The rnn package's cells, step modules and sequencers."),
+    ("recurrent", "Recurrent modules", "The rnn package's cells, step modules and sequencers; torch-rnn's layers."),
     ("criterions", "Criterions", "Losses: forward(input, target) returns a float, backward the gradient."),
     ("containers", "Containers", "Modules that hold and chain other modules, and the decorators."),
     ("convolutions", "Convolutions", "Temporal, spatial and volumetric convolutions."),
@@ -33,7 +33,7 @@ FAMILIES = [
 ]
 
 _RECURRENT = {"AbstractRecurrent", "AbstractSequencer", "MaskZero", "SeqReverseSequence", "LSTMCellFused",
-              "GRUCellFused"}
+              "GRUCellFused", "VanillaRNN", "LanguageModel"}
 _LINEAR = {"Linear", "LinearNoBias", "LinearWeightNorm", "Bilinear", "SparseLinear", "IndexLinear", "LookupTable",
            "PartialLinear", "Cosine", "Euclidean", "WeightedEuclidean", "Add", "Mul", "CMul", "CAdd", "Maxout",
            "DotProduct", "CosineDistance", "PairwiseDistance", "MM", "MV", "Kmeans"}

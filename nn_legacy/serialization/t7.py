@@ -671,6 +671,8 @@ def load_lua(path, unknown_classes="error", ascii=None, long_size=8, classes=Non
         raise ValueError(f"unknown_classes must be 'error' or 'object', got {unknown_classes!r}")
     known = _all_classes(checked_classes(classes, "load_lua"))
     raw = read_t7(path, ascii=ascii, long_size=long_size)
+    from .t7_torch_rnn import retag   # torch-rnn's nn.LSTM, told from the rnn package's by its fields
+    retag(raw, known, _nn_classes())
     converter = _Converter(known, TRANSLATIONS)
     if unknown_classes == "error":
         names = converter.class_names(raw, set())
