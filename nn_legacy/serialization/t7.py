@@ -68,6 +68,7 @@ class _Binary:
         self.data, self.pos = data, 0
         self.long = "<i" if long_size == 4 else "<q"
         self.long_size = long_size
+        self.longs_read = 0   # (read_t7's long-size detection: a failure before the first long is not retried)
 
     def remaining(self):
         return len(self.data) - self.pos
@@ -84,6 +85,7 @@ class _Binary:
         return struct.unpack("<i", self._take(4, what))[0]
 
     def long_int(self, what="a long"):
+        self.longs_read += 1
         return struct.unpack(self.long, self._take(self.long_size, what))[0]
 
     def longs(self, n, what):
@@ -338,25 +340,47 @@ class Reader:
         if ndim == 0:
             return np.zeros(0, dtype=dtype)
         if any(n < 0 for n in sizes) or any(st < 0 for st in strides) or offset < 0:
-            raise T7Error(f"{name}: negative size, stride or offset ({sizes}, {strides}, {offset + 1})")
+            raise T7Error(f"{name}: negative size, stride or offset ({sizes}, {strides}, {offset + 1}); Torch7 "
+                          f"writes none (its strides are 0 or more)")
         numel = int(np.prod(sizes, dtype=object))
+        # (numpy refuses a shape whose nonzero sizes multiply past its index range, even with a 0 among them)
+        if int(np.prod([max(n, 1) for n in sizes], dtype=object)) * np.dtype(dtype).itemsize > _MAX_VIEW_BYTES:
+            raise T7Error(f"{name} of size {sizes} has more elements than an array can index")
         if numel == 0:
             return np.zeros(sizes, dtype=dtype)
         if not isinstance(storage, np.ndarray) or storage.dtype != np.dtype(dtype):
             raise T7Error(f"{name}: its storage is missing or of another type")
-        # An expanded view (stride 0) may name more elements than its storage
-        # holds; refused, so that no array is larger than the file (a module's
-        # gradients are allocated at the size of its weights)
-        if numel > storage.size:
-            raise T7Error(f"{name} of size {sizes} (strides {strides}) has {numel} elements, more than its "
-                          f"storage of {storage.size}: expanded views are not loaded")
+        # Any view torch.save could write: strides of 0 (expand, Replicate) and
+        # strides in any order; what bounds it is the largest offset it reaches,
+        # not its element count.  No memory is allocated for it: the array is a
+        # view of the storage, read-only when two of its elements may be one
+        # element of the storage (a write there would change the other).
+        item = storage.itemsize
         last = offset + sum((n - 1) * st for n, st in zip(sizes, strides))
         if last >= storage.size:
             raise T7Error(f"{name} of size {sizes} (strides {strides}, offset {offset + 1}) reaches element "
                           f"{last + 1} of a storage of {storage.size}")
-        item = storage.itemsize
-        return np.lib.stride_tricks.as_strided(storage[offset:], shape=sizes,
-                                               strides=[st * item for st in strides])
+        view = np.lib.stride_tricks.as_strided(storage[offset:], shape=sizes, strides=[st * item for st in strides],
+                                               writeable=not may_overlap(sizes, strides))
+        return view
+
+
+# numpy's limit on an array's bytes (an npy_intp)
+_MAX_VIEW_BYTES = 2 ** 63 - 1
+
+
+def may_overlap(sizes, strides):
+    """Whether two elements of a view of these sizes and strides (in
+    elements) may be the same element of its storage.  False is a proof:
+    taken by increasing stride, every dim of more than one element steps
+    past all that the smaller dims reach.  True for every stride 0 and for
+    interleaved strides, some of which overlap."""
+    reach = 0
+    for st, n in sorted((st, n) for n, st in zip(sizes, strides) if n > 1):
+        if st <= reach:
+            return True
+        reach += (n - 1) * st
+    return False
 
 
 def looks_like_t7(data):
@@ -375,17 +399,52 @@ def _text(raw):
         return raw
 
 
-def read_t7(path, ascii=None, long_size=8):
+def read_t7(path, ascii=None, long_size=None):
     """The object stored in a Torch7 file (see the module docstring).
 
-    ascii: None to detect the format, or True / False.  long_size: 8 for files
-    written on Linux and macOS, 4 for files written on Windows."""
+    ascii: None to detect the format, or True / False.  long_size: the bytes
+    of a C long in a binary file: 8 (Linux, macOS), 4 (Windows, 32-bit ARM:
+    torch-android, torch-ios, a Raspberry Pi), or None (default) to detect it
+    (see :func:`read_bytes`)."""
     with open(path, "rb") as f:
         data = f.read()
     try:
-        return Reader(data, ascii=ascii, long_size=long_size).read()
+        return read_bytes(data, ascii=ascii, long_size=long_size)
     except T7Error as e:
         raise T7Error(f"{path}: {e}") from None
+
+
+def read_bytes(data, ascii=None, long_size=None):
+    """The object stored in the bytes of a Torch7 file.
+
+    With long_size None, a binary file is read with 8-byte longs; if that
+    fails after a long was read, it is read again with 4-byte longs, and
+    loads if that parse takes the whole file.  Otherwise the 8-byte error is
+    raised, with what the 4-byte reading found.  A failure before the first
+    long is not retried (the two readings agree up to there), so the retry
+    happens at most once and costs at most one more linear pass; the first
+    reading's objects are dropped before it starts, so the peak memory is
+    one reading's."""
+    if long_size is not None:
+        return Reader(data, ascii=ascii, long_size=long_size).read()
+    reader = Reader(data, ascii=ascii, long_size=8)
+    try:
+        return reader.read()
+    except T7Error as e:
+        if isinstance(reader.stream, _Ascii) or reader.stream.longs_read == 0:
+            raise
+        failure = str(e)
+    reader = None   # (the first reading's objects go before the second starts)
+    four = Reader(data, ascii=False, long_size=4)
+    try:
+        value = four.read()
+        if four.stream.remaining() == 0:
+            return value
+        note = f"that reading ends at byte {four.stream.pos} of {len(data)}"
+    except T7Error as e:
+        note = str(e)
+    raise T7Error(f"{failure} (read with 8-byte longs; with the 4-byte longs of Torch7 on Windows and 32-bit ARM "
+                  f"it does not parse either: {note})") from None
 
 
 # ---------------------------------------------------------------- nn modules
@@ -445,9 +504,11 @@ class _Converter:
     checked against the known ones, and the class's ``_t7_fixup`` rebuilds
     what it needs from them (an rnn-package cell built with nngraph, say)."""
 
-    def __init__(self, classes, translations=None):
+    def __init__(self, classes, translations=None, budget=0):
         self.classes = classes
         self.translations = translations or {}
+        self.budget = budget    # bytes the copies of overlapping views may take (the file's size)
+        self.owned = {}         # id(read-only view) -> its copy
         self.memo = {}
         self.replaced = {}      # id(TorchObject) -> (it, what loads in its place)
         self.functions = []     # (field path, note) of every Lua function met
@@ -458,6 +519,7 @@ class _Converter:
         while isinstance(value, TorchObject) and value.class_name not in self.classes \
                 and value.class_name in self.translations:
             if id(value) not in self.replaced:
+                self._own_fields(value, value.class_name)
                 try:
                     replacement = self.translations[value.class_name](value)
                 except T7Error:
@@ -539,9 +601,34 @@ class _Converter:
                           f"({type(e).__name__}: {e})") from None
         return module
 
+    def _owned(self, view, where):
+        """A writeable contiguous copy of a view whose elements overlap (an
+        expanded tensor), for a module: its layers write into their
+        parameters and buffers.  All such copies together may take at most
+        the file's size, so that a hostile file cannot make load_lua
+        allocate more than the file holds."""
+        if id(view) not in self.owned:
+            if view.nbytes > self.budget:
+                raise T7Error(f"{where}: an expanded view of size {list(view.shape)} ({view.nbytes} bytes once "
+                              f"copied) as a module's parameter or buffer: its copies would take more than the "
+                              f"file's {self.budget} bytes")
+            self.budget -= view.nbytes
+            self.owned[id(view)] = (view, np.array(view, order="C"))
+        return self.owned[id(view)][1]
+
+    def _own_fields(self, obj, path):
+        """obj's fields that are expanded views (read-only, their elements
+        overlap) become copies of their own (see _owned), but for output and
+        gradInput, which forward and backward replace rather than write into."""
+        fields = obj.fields if isinstance(obj.fields, dict) else {}
+        for key, value in fields.items():
+            if isinstance(value, np.ndarray) and not value.flags.writeable and key not in ("output", "gradInput"):
+                fields[key] = self._owned(value, _field_path(path, key))
+
     def _fill(self, module, cls, obj, path):
         module.output, module.gradInput = None, None
         module.train = True
+        self._own_fields(obj, path)
         fields = obj.fields if isinstance(obj.fields, dict) else {}
         raw = getattr(cls, "_t7_raw_fields", ())
         for key, value in fields.items():
@@ -633,7 +720,7 @@ def _unknown_message(path, unknown, names):
             f"own with nn_legacy.register_class or load_lua(..., classes={{...}}))")
 
 
-def load_lua(path, unknown_classes="error", ascii=None, long_size=8, classes=None):
+def load_lua(path, unknown_classes="error", ascii=None, long_size=None, classes=None):
     """Load a Torch7 file (binary or ASCII ``torch.save`` output) as nn_legacy
     objects: nn modules and criterions become instances of the nn_legacy
     class of the same name, tensors numpy arrays, tables lists (keys 1..n) or
@@ -657,8 +744,10 @@ def load_lua(path, unknown_classes="error", ascii=None, long_size=8, classes=Non
 
     unknown_classes: "error" (default) raises T7Error naming every torch class
     in the file that nn_legacy does not have; "object" keeps such objects as
-    TorchObject (class_name, version, fields).  long_size: 4 for files
-    written on Windows.
+    TorchObject (class_name, version, fields).  long_size: None (default)
+    detects the size of a C long in a binary file (8 on Linux and macOS, 4
+    on Windows and 32-bit ARM, see :func:`read_bytes`); 8 or 4 read with
+    that size only.
 
     The training flag loads as saved, as Torch7's torch.load kept it: a model
     saved during training has Dropout dropping and BatchNormalization using
@@ -671,7 +760,8 @@ def load_lua(path, unknown_classes="error", ascii=None, long_size=8, classes=Non
         raise ValueError(f"unknown_classes must be 'error' or 'object', got {unknown_classes!r}")
     known = _all_classes(checked_classes(classes, "load_lua"))
     raw = read_t7(path, ascii=ascii, long_size=long_size)
-    converter = _Converter(known, TRANSLATIONS)
+    import os
+    converter = _Converter(known, TRANSLATIONS, budget=os.path.getsize(path))
     if unknown_classes == "error":
         names = converter.class_names(raw, set())
         unknown = sorted(name for name in names if name not in known)
