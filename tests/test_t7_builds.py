@@ -330,3 +330,35 @@ def test_fuzz_four_byte_and_stride_0_streams(tmp_path, long_size):
         raw = t7_bytes(model, long_size=long_size)
         loaded = _damaged_loads(raw, tmp_path, 250, long_size)
         assert 0 < loaded < 250
+
+
+# ---------------------------------------------------------------- a user's class mapped onto nn_legacy's
+def _custom_linear(fields):
+    return T7Object("nn.Sequential", {"modules": {1: T7Object("nn.CustomLinear", fields)}, "train": False})
+
+
+def test_a_custom_class_maps_onto_an_nn_legacy_class_whose_fields_line_up(tmp_path):
+    rng = np.random.default_rng(3)
+    w, b = rng.standard_normal((2, 3)), rng.standard_normal(2)
+    f = tmp_path / "custom.t7"
+    f.write_bytes(t7_bytes(_custom_linear({"weight": w, "bias": b, "train": False, "extra": 3})))
+    with pytest.raises(T7Error, match=r"nn.CustomLinear .*classes=\{'nn.CustomLinear': nn_legacy.Linear\}"):
+        load_lua(str(f))
+    net = load_lua(str(f), classes={"nn.CustomLinear": nn.Linear})
+    x = rng.standard_normal(3)
+    np.testing.assert_allclose(net.forward(x), w @ x + b, rtol=1e-15)
+    assert isinstance(net.get(0), nn.Linear) and net.get(0).extra == 3.0
+
+
+def test_a_mapping_whose_fields_do_not_line_up_names_what_is_missing(tmp_path):
+    f = tmp_path / "custom.t7"
+    f.write_bytes(t7_bytes(_custom_linear({"bias": np.zeros(2), "train": False})))
+    with pytest.raises(T7Error, match=r"root.modules\[0\]: nn.CustomLinear loaded as nn_legacy.Linear lacks the "
+                                      r"field\(s\) weight that Linear needs; its fields are bias, train"):
+        load_lua(str(f), classes={"nn.CustomLinear": nn.Linear})
+    f.write_bytes(t7_bytes(_custom_linear({"size": np.array([4.0]), "train": False})))
+    with pytest.raises(T7Error, match=r"lacks the field\(s\) nfeatures, dim\b.* that Replicate needs"):
+        load_lua(str(f), classes={"nn.CustomLinear": nn.Replicate})
+    f.write_bytes(t7_bytes(_custom_linear({"nfeatures": 3, "dim": 1, "train": False})))
+    rep = load_lua(str(f), classes={"nn.CustomLinear": nn.Replicate}).get(0)   # ndim: absent in old files too
+    assert rep.forward(np.ones(2)).shape == (3, 2)

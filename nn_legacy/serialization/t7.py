@@ -509,6 +509,9 @@ class _Converter:
         self.translations = translations or {}
         self.budget = budget    # bytes the copies of overlapping views may take (the file's size)
         self.owned = {}         # id(read-only view) -> its copy
+        # torch class name -> a class of another name it loads as (classes={"nn.CustomLinear": nn.Linear}):
+        # those objects' fields are checked against what the class needs
+        self.mapped = {name: c for name, c in classes.items() if name != f"nn.{c.__name__}"}
         self.memo = {}
         self.replaced = {}      # id(TorchObject) -> (it, what loads in its place)
         self.functions = []     # (field path, note) of every Lua function met
@@ -669,8 +672,74 @@ class _Converter:
         for key, value in _defaults(cls).items():   # Torch7 makes buffers on first use
             module.__dict__.setdefault(key, value)
         fixup = getattr(module, "_t7_fixup", None)
-        if fixup is not None:
-            fixup(obj.version)               # class versions, 1-based fields -> 0-based
+        if self.mapped.get(obj.class_name) is not cls:
+            if fixup is not None:
+                fixup(obj.version)           # class versions, 1-based fields -> 0-based
+            return
+        try:   # a class loaded under another name: what it lacks is named (after the fixup's defaults)
+            if fixup is not None:
+                fixup(obj.version)
+        except _FIELD_ERRORS:
+            _check_mapped_fields(module, cls, obj, path)
+            raise
+        _check_mapped_fields(module, cls, obj, path)
+
+
+def _check_mapped_fields(module, cls, obj, path):
+    """A torch class loaded as a class of another name (load_lua's classes=,
+    register_class under another name): its fields must hold what that
+    class's constructor sets from its arguments (see _needed_fields)."""
+    missing = [name for name in _needed_fields(cls)
+               if name not in vars(module) or (name == "weight" and vars(module)[name] is None)]
+    if missing:
+        have = sorted(k for k in (obj.fields if isinstance(obj.fields, dict) else {}) if isinstance(k, str))
+        where = "nn_legacy" if cls.__module__.startswith("nn_legacy.") else cls.__module__
+        raise T7Error(f"{path}: {obj.class_name} loaded as {where}.{cls.__qualname__} lacks the field(s) "
+                      f"{', '.join(missing)} that {cls.__name__} needs; its fields are {', '.join(have) or 'none'} "
+                      f"(map it onto a class whose fields line up, or register a class of your own with a "
+                      f"_t7_fixup that builds them)")
+
+
+_NEEDED = {}
+
+
+def _needed_fields(cls):
+    """The attributes cls's constructors (its own and its bases') set from
+    their arguments (``self.nfeatures = check_int(self, nFeature, ...)``,
+    ``self.weight = np.zeros((outputSize, inputSize))``): what a Torch7
+    object must carry to be one.  Gradients, output, gradInput, private
+    names and parameters other than weight (a layer may be saved without
+    its bias) are made or may be absent.  Found in the source, once per class."""
+    if cls in _NEEDED:
+        return _NEEDED[cls]
+    import ast
+    import inspect
+    import textwrap
+    from ..Criterion import Criterion
+    from ..Module import Module
+    params = [pair for klass in cls.__mro__ for pair in vars(klass).get("_parameter_names", ())]
+    optional = {n for pair in params for n in pair} - {"weight"} | {"output", "gradInput", "train"}
+    needed = []
+    for klass in cls.__mro__:
+        if klass in (Module, Criterion, object) or "__init__" not in vars(klass):
+            continue
+        try:
+            tree = ast.parse(textwrap.dedent(inspect.getsource(klass.__init__)))
+        except (OSError, TypeError, SyntaxError):
+            continue
+        args = {a.arg for a in ast.walk(tree) if isinstance(a, ast.arg)} - {"self"}
+        for node in ast.walk(tree):
+            if not isinstance(node, ast.Assign):
+                continue
+            uses = {n.id for n in ast.walk(node.value) if isinstance(n, ast.Name)}
+            for target in node.targets:
+                for t in ast.walk(target):
+                    if (isinstance(t, ast.Attribute) and isinstance(t.value, ast.Name) and t.value.id == "self"
+                            and uses & args and not t.attr.startswith("_") and t.attr not in optional
+                            and t.attr not in needed):
+                        needed.append(t.attr)
+    _NEEDED[cls] = tuple(needed)
+    return _NEEDED[cls]
 
 
 def _stored_method(class_name, cls, key):
@@ -716,8 +785,9 @@ def _unknown_message(path, unknown, names):
         return (f"{path}: the file holds an nngraph graph ({', '.join(graph)}), which nn_legacy does not run by "
                 f"design: it has no graph engine; the modules in the graph: {', '.join(inside) or 'none'}{more}; "
                 f"{hint}, with the modules inside loaded")
-    return (f"{path}: classes nn_legacy does not have: {', '.join(unknown)} ({hint}; register a class of your "
-            f"own with nn_legacy.register_class or load_lua(..., classes={{...}}))")
+    return (f"{path}: classes nn_legacy does not have: {', '.join(unknown)} ({hint}; load one as an nn_legacy "
+            f"class whose fields line up, load_lua(..., classes={{{unknown[0]!r}: nn_legacy.Linear}}) say, "
+            f"or register a class of your own with nn_legacy.register_class)")
 
 
 def load_lua(path, unknown_classes="error", ascii=None, long_size=None, classes=None):
