@@ -26,6 +26,8 @@ class MixtureTable(Module):
         super().__init__()
         self.dim = check_int(self, dim, "dim", optional=True)
 
+    _t7_one_based = ('dim',)   # save_lua: the 0-based dims/indices its _t7_fixup made, 1-based again
+
     def _t7_fixup(self, version):
         self.dim = from_lua(getattr(self, "dim", None))
         for key in ("_gaterView", "_expert", "_expertView", "_sum", "_expertView2", "_expert2", "size", "size2",

@@ -20,6 +20,8 @@ class NarrowTable(Module):
         if self.length == 0:
             raise ValueError(f"{name_of(self)}: length must not be 0 (a negative one counts from the end)")
 
+    _t7_one_based = ('offset',)   # save_lua: the 0-based dims/indices its _t7_fixup made, 1-based again
+
     def _t7_fixup(self, version):
         self.offset = from_lua(self.offset)
         self.length = lua_int(self.length)

@@ -14,6 +14,8 @@ class SelectTable(Module):
         super().__init__()
         self.index = check_int(self, index, "index")
 
+    _t7_one_based = ('index',)   # save_lua: the 0-based dims/indices its _t7_fixup made, 1-based again
+
     def _t7_fixup(self, version):
         self.index = from_lua(self.index)
 

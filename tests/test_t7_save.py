@@ -1,0 +1,166 @@
+"""nn_legacy.save_lua: writing what Lua Torch7's torch.save wrote.  Round
+trips: real Torch7 files read and written again are the same bytes; every
+module-table entry saved and loaded again computes the same outputs."""
+import os
+import warnings
+
+import numpy as np
+import pytest
+
+import nn_legacy as nn
+from module_table import ENTRIES
+from nn_legacy.serialization.t7 import T7Error, load_lua, read_t7
+
+DATA = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data", "t7")
+
+
+def _real_files():
+    found = []
+    for folder, _, names in os.walk(DATA):
+        found += [os.path.relpath(os.path.join(folder, n), DATA) for n in names if n.endswith((".t7", ".txt"))]
+    return sorted(found)
+
+
+# files that cannot come back byte for byte through read_t7, and why
+NOT_BYTE_EQUAL = {
+    "torchfile/recursive_kv_table.t7": "a table used as a key: read_t7 keeps only its identity, so it cannot be "
+                                       "written (TypeError)",
+    "torchfile/gmodule_with_linear_identity.t7": "nngraph's graphs key tables by tables (as above)",
+    "torchfile/tds_hash.t7": "tds.Hash writes itself its own way; read_t7 gives a plain dict",
+    "torchfile/tds_vec.t7": "tds.Vec writes itself its own way; read_t7 gives a plain list",
+}
+
+
+@pytest.mark.parametrize("name", _real_files())
+def test_real_files_read_and_written_again(tmp_path, name):
+    """Binary files: the same bytes.  ASCII files (save_lua writes binary):
+    read back, the same values, classes and versions."""
+    src = os.path.join(DATA, name)
+    with open(src, "rb") as f:
+        data = f.read()
+    raw = read_t7(src)
+    out = tmp_path / "again.t7"
+    if name in NOT_BYTE_EQUAL:
+        if name.startswith("torchfile/tds"):
+            nn.save_lua(str(out), raw)   # the weaker property: the same values as plain tables
+            assert read_t7(str(out)) == {float(k): v for k, v in raw.items()} if isinstance(raw, dict) \
+                else read_t7(str(out)).as_list() == raw
+        else:
+            with pytest.raises(TypeError, match="a table used as a key"):
+                nn.save_lua(str(out), raw)
+        return
+    nn.save_lua(str(out), raw)
+    written = out.read_bytes()
+    if name.endswith(".t7"):
+        assert written == data
+    else:
+        from test_t7_builds import _same
+        assert _same(read_t7(str(out)), raw)
+
+
+@pytest.mark.parametrize("name", [n for n in _real_files() if n.endswith("_net.txt")] + ["cpptorch/net.t7"])
+def test_real_models_loaded_saved_and_loaded_again_compute_the_same(tmp_path, name):
+    src = os.path.join(DATA, name)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        net = load_lua(src)
+        out = tmp_path / "again.t7"
+        nn.save_lua(str(out), net)
+        again = load_lua(str(out))
+    x = load_lua(src.replace("_net.txt", "_input.txt")) if name.endswith(".txt") else \
+        load_lua(os.path.join(DATA, "cpptorch", "x.t7"))
+    for m in (net, again):
+        m.evaluate()
+    np.testing.assert_array_equal(again.forward(x), net.forward(x))
+
+
+def test_a_checkpoint_keeps_shared_modules_and_views_shared(tmp_path):
+    lin = nn.Linear(3, 2)
+    base = np.arange(12.0)
+    checkpoint = {"model": nn.Sequential().add(lin).add(nn.Tanh()), "same": lin, "epoch": 3, "name": "run",
+                  "flags": [True, False], "a": base[2:8].reshape(2, 3), "b": base[::3], "ints": np.arange(4),
+                  "f32": np.ones((2, 2), np.float32), "mask": np.array([True, False])}
+    f = tmp_path / "ck.t7"
+    nn.save_lua(str(f), checkpoint)
+    raw = read_t7(str(f))
+    assert raw["a"].base is not None and np.shares_memory(raw["a"], raw["b"])   # one storage, two views
+    np.testing.assert_array_equal(raw["a"], base[2:8].reshape(2, 3))
+    np.testing.assert_array_equal(raw["b"], base[::3])
+    assert raw["ints"].dtype == np.int64 and raw["f32"].dtype == np.float32 and raw["mask"].dtype == np.uint8
+    assert raw["model"].class_name == "nn.Sequential" and raw["same"] is raw["model"].fields["modules"][1.0]
+    loaded = load_lua(str(f))
+    assert loaded["same"] is loaded["model"].get(0) and loaded["epoch"] == 3.0 and loaded["flags"] == [True, False]
+    np.testing.assert_array_equal(loaded["same"].weight, lin.weight)
+
+
+def test_what_has_no_torch7_counterpart_is_named(tmp_path):
+    with pytest.raises(TypeError, match=r"root\['x'\] is a set"):
+        nn.save_lua(str(tmp_path / "f.t7"), {"x": {1, 2}})
+    with pytest.raises(TypeError, match="complex128"):
+        nn.save_lua(str(tmp_path / "f.t7"), np.zeros(2, complex))
+
+
+# module-table entries whose save_lua -> load_lua round trip is not there yet (each fails today, checked)
+NOT_YET = {
+    "ClassNLLCriterion": "ignore_index loads as a float", "ClassNLLCriterion-weighted": "ignore_index",
+    "CrossEntropyCriterion": "ignore_index", "CrossEntropyCriterion-weighted": "ignore_index",
+    "ParallelCriterion": "ignore_index of its ClassNLLCriterion", "SpatialClassNLLCriterion": "ignore_index",
+    "SpatialClassNLLCriterion-weighted": "ignore_index",
+    "Convert": "a numpy dtype field (Torch7 kept a type name)", "Convert-transpose": "a numpy dtype field",
+    "Copy": "numpy dtype fields", "Copy-forceCopy": "numpy dtype fields", "DontCast": "a numpy dtype field",
+    "OneHot": "a numpy dtype field",
+    "FastLSTMStep": "rnn step modules keep private state", "GRUStep": "rnn step modules keep private state",
+    "GRUCellFused": "fused cells keep their parameters in one private storage", "GRUCellFused-nobias": "as above",
+    "LSTMCellFused": "as above", "LSTMCellFused-nobias": "as above",
+    "GPU": "the header nn.GPU writes before its fields",
+    "LayerNormalization": "nn_legacy's fields differ from Torch7's container",
+    "LayerNormalization-plain": "as above", "Maxout": "Torch7's Maxout is a Sequential of Linear and View",
+    "PartialLinear": "Torch7's keeps a network field", "LogSoftMax-dim": "dim stays 0-based",
+    "SoftMax-dim": "dim stays 0-based", "SoftMin-dim": "dim stays 0-based",
+    "SpatialConvolutionMap": "conMatrix stays 0-based", "SpatialConvolutionMap-oneToOne": "conMatrix",
+    "SpatialFullConvolutionMap": "conMatrix", "SpatialNormalization": "its SpatialConvolutionMap's conMatrix",
+    "SpatialNormalization-adaptive": "as above",
+    "SpatialDropout-evaluate": "the evaluation flag of the plane dropouts",
+    "VolumetricDropout-evaluate": "as above", "SpatialMaxUnpooling": "its pooling module's private indices",
+    "VolumetricMaxUnpooling": "as above", "WeightNorm": "outputDim stays 0-based",
+}
+
+
+def _same_outputs(a, b):
+    if isinstance(a, (list, tuple)):
+        return len(a) == len(b) and all(_same_outputs(p, q) for p, q in zip(a, b))
+    return np.array_equal(np.asarray(a), np.asarray(b), equal_nan=True)
+
+
+def _round_trip(entry, tmp_path):
+    nn.manualSeed(1)
+    m = entry.build()
+    rng = np.random.default_rng(0)
+    x = entry.input(rng)
+    args = (x, entry.target(rng)) if entry.target is not None else (x,)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        f = tmp_path / "m.t7"
+        nn.save_lua(str(f), m)
+        again = load_lua(str(f))
+    assert type(again) is type(m)
+    if entry.stochastic:   # what is checked is that it runs: the draws differ
+        again.forward(*args)
+        return
+    assert _same_outputs(m.forward(*args), again.forward(*args))
+
+
+@pytest.mark.parametrize("entry", [e for e in ENTRIES if e.id not in NOT_YET], ids=lambda e: e.id)
+def test_every_module_saved_and_loaded_again_computes_the_same(entry, tmp_path):
+    _round_trip(entry, tmp_path)
+
+
+@pytest.mark.parametrize("entry", [e for e in ENTRIES if e.id in NOT_YET], ids=lambda e: e.id)
+def test_the_entries_not_round_tripped_yet_still_fail(entry, tmp_path):
+    """(So that NOT_YET stays true: an entry fixed must leave the list.)"""
+    with pytest.raises((AssertionError, TypeError, ValueError, T7Error, AttributeError)):
+        _round_trip(entry, tmp_path)
+
+
+def test_the_not_yet_list_names_real_entries():
+    assert set(NOT_YET) <= {e.id for e in ENTRIES}
