@@ -13,6 +13,8 @@ class JoinTable(Module):
     ``nInputDims + 1`` dims it counts after the batch dim.  gradInput[i] is
     the part of gradOutput that came from input[i] (a copy)."""
 
+    _t7_tables = ('gradInput',)   # save_lua: Torch7's constructor made these tables, not tensors
+
     def __init__(self, dimension, nInputDims=None):
         super().__init__()
         self.dimension = check_int(self, dimension, "dimension")

@@ -22,6 +22,8 @@ class MixtureTable(Module):
     elements and ``dL/dexpert_i = gater_i * gradOutput``.
     """
 
+    _t7_tables = ('gradInput',)   # save_lua: Torch7's constructor made these tables, not tensors
+
     def __init__(self, dim=None):
         super().__init__()
         self.dim = check_int(self, dim, "dim", optional=True)

@@ -13,6 +13,8 @@ class NarrowTable(Module):
     laid out as the input: zeros, but for copies of gradOutput's entries in
     the narrowed part."""
 
+    _t7_tables = ('output', 'gradInput')   # save_lua: Torch7's constructor made these tables, not tensors
+
     def __init__(self, offset, length=1):
         super().__init__()
         self.offset = check_int(self, offset, "offset")

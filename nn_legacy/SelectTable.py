@@ -10,6 +10,8 @@ class SelectTable(Module):
     gradInput is laid out as the input: zeros, but for a copy of gradOutput
     at index."""
 
+    _t7_tables = ('output', 'gradInput')   # save_lua: Torch7's constructor made these tables, not tensors
+
     def __init__(self, index):
         super().__init__()
         self.index = check_int(self, index, "index")

@@ -648,8 +648,9 @@ class _Converter:
                 value = self.convert(value, where)
             if key == "train":
                 value = bool(value)          # written as a boolean or as the number 0
-            elif isinstance(value, np.ndarray) and value.size == 0 and key in ("output", "gradInput"):
-                value = None
+            elif key in ("output", "gradInput") and (isinstance(value, np.ndarray) and value.size == 0
+                                                     or isinstance(value, (list, dict)) and not value):
+                value = None    # Torch7's empty tensor (or table) before a first forward
             setattr(module, key, value)
         # gradients in Torch7 files are stale or uninitialised memory (the
         # files in the wild hold denormals and NaN there): start from zero.

@@ -295,7 +295,7 @@ class _LuaGraph:
         self.memo = {}       # id(value) -> (value, what is written for it)
         self.storages = {}   # id(array owning memory) -> (it, its Storage)
 
-    def convert(self, v, path):
+    def convert(self, v, path, parent_type="torch.DoubleTensor"):
         from .._helpers.lua import LuaFunction, TorchObject
         from ..Criterion import Criterion
         from ..Module import Module
@@ -310,7 +310,7 @@ class _LuaGraph:
         if isinstance(v, np.ndarray):
             out = self.tensor(v, path)
         elif isinstance(v, (Module, Criterion)):
-            out = self.module(v, path)
+            out = self.module(v, path, parent_type)
         elif isinstance(v, TorchObject):
             out = T7Object(v.class_name, None, v.version)
             self.memo[id(v)] = (v, out)
@@ -323,12 +323,12 @@ class _LuaGraph:
                 if isinstance(key, tuple):
                     raise TypeError(f"save_lua: {path}: a table used as a key (read_t7 keeps only its identity) "
                                     f"cannot be written")
-                out[self.convert(key, path)] = self.convert(item, f"{path}[{key!r}]")
+                out[self.convert(key, path)] = self.convert(item, f"{path}[{key!r}]", parent_type)
         elif isinstance(v, (list, tuple)):
             out = {}
             self.memo[id(v)] = (v, out)
             for i, item in enumerate(v):
-                out[i + 1] = self.convert(item, f"{path}[{i}]")
+                out[i + 1] = self.convert(item, f"{path}[{i}]", parent_type)
         elif isinstance(v, LuaFunction):
             raise TypeError(f"save_lua: {path} is a Lua function, whose bytecode load_lua never keeps: it cannot "
                             f"be written")
@@ -361,13 +361,29 @@ class _LuaGraph:
         return Tensor(cls=cls, storage=self.storages[id(root)][1], sizes=list(a.shape),
                       strides=[s // item for s in a.strides], offset=start // item + 1)
 
-    def module(self, m, path):
+    def module(self, m, path, parent_type="torch.DoubleTensor"):
+        from ..Criterion import Criterion
         from .registry import name_of
         cls = type(m)
         name = name_of(cls, self.classes) or f"nn.{cls.__name__}"
         obj = T7Object(name, None, getattr(cls, "_t7_version", 1))
         self.memo[id(m)] = (m, obj)
-        fields = {k: v for k, v in vars(m).items() if v is not None and not k.startswith("_")}
+        # what Torch7's Module / Criterion constructor made, for Lua code that uses it before a forward:
+        # output and gradInput (a tensor of the module's type, a table where its class made one, a
+        # criterion's output the number 0) and _type, the type of its parameters
+        floats = [v for v in vars(m).values() if isinstance(v, np.ndarray) and v.dtype.kind == "f"]
+        tensor_type = f"torch.{_TORCH_ELEMENT[floats[0].dtype]}Tensor" if floats else parent_type
+        empty = np.zeros(0, dtype=np.float32 if tensor_type == "torch.FloatTensor" else np.float64)
+        fields = {}
+        for key in ("output", "gradInput"):
+            if key in getattr(cls, "_t7_tables", ()):
+                fields[key] = {}
+            elif isinstance(m, Criterion) and key == "output":
+                fields[key] = 0.0
+            else:
+                fields[key] = empty
+        fields["_type"] = tensor_type
+        fields.update((k, v) for k, v in vars(m).items() if v is not None and not k.startswith("_"))
         for key in getattr(cls, "_t7_one_based", ()):   # (from_lua's inverse: negative dims count from the end)
             if isinstance(fields.get(key), (int, np.integer)) and fields[key] >= 0:
                 fields[key] = fields[key] + 1
@@ -376,5 +392,5 @@ class _LuaGraph:
             unfixup(fields)
         obj.fields = {}
         for key, value in fields.items():
-            obj.fields[key] = self.convert(value, f"{path}.{key}")
+            obj.fields[key] = self.convert(value, f"{path}.{key}", tensor_type)
         return obj
