@@ -355,21 +355,31 @@ def test_load_lua_at_the_deepest_nesting_allowed_needs_no_more_stack(tmp_path):
         load_lua(str(f))
 
 
-def _written_model():
-    from t7_writer import T7Object, t7_bytes
+def _written_model(long_size=8, expanded=False):
+    """A small model as torch.save wrote it: 8- or 4-byte longs; with
+    expanded, its second Linear's weight a row expanded (stride 0) and the
+    Sequential's output a Replicate's expand."""
+    from t7_writer import Storage, T7Object, Tensor, t7_bytes
     rng = np.random.default_rng(0)
 
     def linear(n_in, n_out):
-        return T7Object("nn.Linear", {"weight": rng.standard_normal((n_out, n_in)),
-                                      "bias": rng.standard_normal(n_out), "train": True})
-    return t7_bytes(T7Object("nn.Sequential", {"modules": {1: linear(3, 4), 2: T7Object("nn.Tanh", {}),
-                                                           3: linear(4, 2)}, "train": True}))
+        weight = rng.standard_normal((n_out, n_in))
+        if expanded and n_out == 2:
+            weight = Tensor(storage=Storage(weight[0]), sizes=[n_out, n_in], strides=[0, 1])
+        return T7Object("nn.Linear", {"weight": weight, "bias": rng.standard_normal(n_out), "train": True})
+    fields = {"modules": {1: linear(3, 4), 2: T7Object("nn.Tanh", {}), 3: linear(4, 2)}, "train": True}
+    if expanded:
+        fields["output"] = Tensor(storage=Storage(np.arange(2.0)), sizes=[3, 2], strides=[0, 1])
+    return t7_bytes(T7Object("nn.Sequential", fields), long_size=long_size)
 
 
-def test_truncations_and_bit_flips_of_a_written_model(tmp_path):
+@pytest.mark.parametrize("long_size,expanded", [(8, False), (4, False), (8, True), (4, True)],
+                         ids=["8-byte", "4-byte", "8-byte-stride-0", "4-byte-stride-0"])
+def test_truncations_and_bit_flips_of_a_written_model(tmp_path, long_size, expanded):
     # (the same checks as the two above, on a file written here, so they run
-    # without shared/t7data): load_lua loads a damaged file or raises T7Error
-    raw = _written_model()
+    # without shared/t7data): load_lua loads a damaged file or raises T7Error;
+    # with 4-byte longs, through the long-size detection
+    raw = _written_model(long_size, expanded)
     f = tmp_path / "net.t7"
     f.write_bytes(raw)
     assert isinstance(load_lua(str(f)), nn.Sequential)
@@ -379,7 +389,8 @@ def test_truncations_and_bit_flips_of_a_written_model(tmp_path):
             load_lua(str(f))
     rng = np.random.default_rng(5)
     loaded = 0
-    for _ in range(800):
+    flips = 800 if (long_size, expanded) == (8, False) else 250   # (the others: test_t7_builds.py has more)
+    for _ in range(flips):
         damaged = bytearray(raw)
         for pos in rng.integers(0, len(raw), size=int(rng.integers(1, 4))):
             damaged[pos] ^= 1 << int(rng.integers(0, 8))
@@ -389,7 +400,7 @@ def test_truncations_and_bit_flips_of_a_written_model(tmp_path):
             loaded += 1
         except T7Error:
             pass
-    assert 0 < loaded < 800   # (flips in the weights' bytes load; the others are refused)
+    assert 0 < loaded < flips   # (flips in the weights' bytes load; the others are refused)
 
 
 def test_raw_fields_reach_the_fixup_unconverted(tmp_path, monkeypatch):

@@ -108,7 +108,6 @@ NOT_YET = {
     "FastLSTMStep": "rnn step modules keep private state", "GRUStep": "rnn step modules keep private state",
     "GRUCellFused": "fused cells keep their parameters in one private storage", "GRUCellFused-nobias": "as above",
     "LSTMCellFused": "as above", "LSTMCellFused-nobias": "as above",
-    "GPU": "the header nn.GPU writes before its fields is not written",
     "LayerNormalization": "nn_legacy's fields differ from Torch7's container of the same name",
     "LayerNormalization-plain": "as above", "Maxout": "Torch7's Maxout is a Sequential of a Linear and a View",
     "PartialLinear": "Torch7's keeps a network field",

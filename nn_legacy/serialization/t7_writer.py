@@ -390,6 +390,9 @@ class _LuaGraph:
         unfixup = getattr(m, "_t7_unfixup", None)
         if unfixup is not None:
             unfixup(fields)
+        header = getattr(m, "_t7_header", None)   # (classes whose write() puts an object before their fields)
+        if header is not None:
+            obj.header = self.convert(header(fields), f"{path} header", tensor_type)
         obj.fields = {}
         for key, value in fields.items():
             obj.fields[key] = self.convert(value, f"{path}.{key}", tensor_type)
