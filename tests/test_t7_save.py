@@ -207,3 +207,15 @@ def test_the_entries_not_round_tripped_yet_still_fail(entry, tmp_path):
 
 def test_the_not_yet_list_names_real_entries():
     assert set(NOT_YET) <= {e.id for e in ENTRIES}
+
+
+def test_a_module_on_the_device_is_written_from_its_host_copy(tmp_path):
+    net = nn.Linear(3, 2).float()
+    x = np.ones((1, 3), np.float32)
+    y = net.forward(x).copy()
+    net.cuda()
+    f = tmp_path / "cuda.t7"
+    nn.save_lua(str(f), net)
+    raw = read_t7(str(f))
+    assert raw.fields["_type"] == "torch.FloatTensor" and raw.fields["weight"].dtype == np.float32
+    np.testing.assert_array_equal(load_lua(str(f)).forward(x), y)

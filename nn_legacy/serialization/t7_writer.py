@@ -32,6 +32,10 @@ import struct
 
 import numpy as np
 
+from thnn.cuda import CudaTensor
+
+from .._helpers.arrays import to_host
+
 # torch element name -> numpy dtype ("Long" follows long_size)
 _ELEMENTS = {"Double": np.float64, "Float": np.float32, "Half": np.float16, "Long": None, "Int": np.int32,
              "Short": np.int16, "Char": np.int8, "Byte": np.uint8}
@@ -269,7 +273,7 @@ def save_lua(path, obj, classes=None):
       (each layer says which: ``_t7_one_based``, or its ``_t7_unfixup``, the
       inverse of its ``_t7_fixup``); attributes that are None or private
       (``_name``) are left out, as Lua keeps no nil in a table;
-    - numpy arrays: tensors of their element type (float64 ->
+    - numpy arrays (and CudaTensors, as their host copies): tensors of their element type (float64 ->
       DoubleTensor, float32 -> FloatTensor, int64 -> LongTensor, bool ->
       ByteTensor...); arrays that view one array share one storage, as views
       did in Torch7, at their offset and strides;
@@ -307,7 +311,9 @@ class _LuaGraph:
             return float(v)
         if id(v) in self.memo:
             return self.memo[id(v)][1]
-        if isinstance(v, np.ndarray):
+        if isinstance(v, CudaTensor):   # a module moved with .cuda(): its host copy (Lua's :cuda() moves it back)
+            out = self.tensor(to_host(v), path)
+        elif isinstance(v, np.ndarray):
             out = self.tensor(v, path)
         elif isinstance(v, (Module, Criterion)):
             out = self.module(v, path, parent_type)
@@ -371,7 +377,7 @@ class _LuaGraph:
         # what Torch7's Module / Criterion constructor made, for Lua code that uses it before a forward:
         # output and gradInput (a tensor of the module's type, a table where its class made one, a
         # criterion's output the number 0) and _type, the type of its parameters
-        floats = [v for v in vars(m).values() if isinstance(v, np.ndarray) and v.dtype.kind == "f"]
+        floats = [v for v in vars(m).values() if isinstance(v, (np.ndarray, CudaTensor)) and v.dtype.kind == "f"]
         tensor_type = f"torch.{_TORCH_ELEMENT[floats[0].dtype]}Tensor" if floats else parent_type
         empty = np.zeros(0, dtype=np.float32 if tensor_type == "torch.FloatTensor" else np.float64)
         fields = {}
