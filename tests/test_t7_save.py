@@ -102,9 +102,6 @@ def test_what_has_no_torch7_counterpart_is_named(tmp_path):
 
 # module-table entries whose save_lua -> load_lua round trip is not there yet (each fails today, checked)
 NOT_YET = {
-    "Convert": "its element types live in the types of output and gradInput, which load empty (None)",
-    "Convert-transpose": "as above", "Copy": "as above", "Copy-forceCopy": "as above", "DontCast": "as above",
-    "OneHot": "as above",
     "FastLSTMStep": "rnn step modules keep private state", "GRUStep": "rnn step modules keep private state",
     "GRUCellFused": "fused cells keep their parameters in one private storage", "GRUCellFused-nobias": "as above",
     "LSTMCellFused": "as above", "LSTMCellFused-nobias": "as above",
@@ -219,3 +216,27 @@ def test_a_module_on_the_device_is_written_from_its_host_copy(tmp_path):
     raw = read_t7(str(f))
     assert raw.fields["_type"] == "torch.FloatTensor" and raw.fields["weight"].dtype == np.float32
     np.testing.assert_array_equal(load_lua(str(f)).forward(x), y)
+
+
+def test_types_kept_as_the_types_of_output_and_gradinput_come_back(tmp_path):
+    """(Torch7's Copy, Convert, OneHot and DontCast kept their element types
+    only as the classes of their empty output / gradInput tensors.)"""
+    f = tmp_path / "types.t7"
+    copy = nn.Copy(np.float32, np.float64)
+    nn.save_lua(str(f), [copy, nn.OneHot(4).float(), nn.DontCast(nn.Linear(2, 2).float(), True, True)])
+    raw = read_t7(str(f)).as_list()
+    assert raw[0].fields["gradInput"].dtype == np.float32 and raw[0].fields["output"].dtype == np.float64
+    assert raw[2].fields["moduleType"] == "torch.FloatTensor"
+    again = load_lua(str(f))
+    assert (again[0].intype, again[0].outtype) == (np.float32, np.float64)
+    assert again[1].outputType == np.float32 and again[2].moduleType == np.float32
+    assert again[0].output is None and again[0].gradInput is None
+
+
+def test_nil_is_left_out_of_tables_as_lua_did(tmp_path):
+    f = tmp_path / "nil.t7"
+    nn.save_lua(str(f), {"a": None, "b": 1, "list": ["x", None, "z"]})
+    raw = read_t7(str(f))
+    assert raw == {"b": 1.0, "list": {1.0: "x", 3.0: "z"}}
+    nn.save_lua(str(f), None)
+    assert f.read_bytes() == b"\x00\x00\x00\x00" and read_t7(str(f)) is None

@@ -648,9 +648,6 @@ class _Converter:
                 value = self.convert(value, where)
             if key == "train":
                 value = bool(value)          # written as a boolean or as the number 0
-            elif key in ("output", "gradInput") and (isinstance(value, np.ndarray) and value.size == 0
-                                                     or isinstance(value, (list, dict)) and not value):
-                value = None    # Torch7's empty tensor (or table) before a first forward
             setattr(module, key, value)
         # gradients in Torch7 files are stale or uninitialised memory (the
         # files in the wild hold denormals and NaN there): start from zero.
@@ -673,17 +670,21 @@ class _Converter:
         for key, value in _defaults(cls).items():   # Torch7 makes buffers on first use
             module.__dict__.setdefault(key, value)
         fixup = getattr(module, "_t7_fixup", None)
-        if self.mapped.get(obj.class_name) is not cls:
+        try:
             if fixup is not None:
                 fixup(obj.version)           # class versions, 1-based fields -> 0-based
-            return
-        try:   # a class loaded under another name: what it lacks is named (after the fixup's defaults)
-            if fixup is not None:
-                fixup(obj.version)
         except _FIELD_ERRORS:
-            _check_mapped_fields(module, cls, obj, path)
+            if self.mapped.get(obj.class_name) is cls:   # a class loaded under another name: what it lacks
+                _check_mapped_fields(module, cls, obj, path)
             raise
-        _check_mapped_fields(module, cls, obj, path)
+        if self.mapped.get(obj.class_name) is cls:
+            _check_mapped_fields(module, cls, obj, path)
+        # Torch7's empty output / gradInput before a first forward (a tensor, or a table for the table
+        # modules) is None here; the fixup has seen it first (its type is the type of some modules: Copy)
+        for key in ("output", "gradInput"):
+            value = vars(module).get(key)
+            if isinstance(value, np.ndarray) and value.size == 0 or isinstance(value, (list, dict)) and not value:
+                setattr(module, key, None)
 
 
 def _check_mapped_fields(module, cls, obj, path):

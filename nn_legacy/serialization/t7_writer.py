@@ -279,7 +279,9 @@ def save_lua(path, obj, classes=None):
       did in Torch7, at their offset and strides;
     - dicts and lists (tuples): tables (a list's keys are 1..n); checkpoints
       such as ``{"model": net, "optimState": ...}`` are plain tables;
-    - str, bytes, int, float, bool, None: Lua strings, numbers, booleans, nil;
+    - str, bytes, int, float, bool, None: Lua strings, numbers, booleans, nil
+      (a table entry whose value is None is left out, as Lua keeps no nil in
+      a table: a list with a None loads back as a dict of the other keys);
     - what ``read_t7`` returns (TorchObject, LuaTable): as it was read.
 
     An object met twice (a shared module, the same array) is written once and
@@ -326,6 +328,8 @@ class _LuaGraph:
             out = {}
             self.memo[id(v)] = (v, out)
             for key, item in v.items():
+                if item is None:
+                    continue   # Lua keeps no nil in a table: torch.save wrote no such entry
                 if isinstance(key, tuple):
                     raise TypeError(f"save_lua: {path}: a table used as a key (read_t7 keeps only its identity) "
                                     f"cannot be written")
@@ -334,7 +338,8 @@ class _LuaGraph:
             out = {}
             self.memo[id(v)] = (v, out)
             for i, item in enumerate(v):
-                out[i + 1] = self.convert(item, f"{path}[{i}]", parent_type)
+                if item is not None:   # (a hole in the Lua table)
+                    out[i + 1] = self.convert(item, f"{path}[{i}]", parent_type)
         elif isinstance(v, LuaFunction):
             raise TypeError(f"save_lua: {path} is a Lua function, whose bytecode load_lua never keeps: it cannot "
                             f"be written")
