@@ -110,8 +110,11 @@ NOT_YET = {
     "PartialLinear": "Torch7's keeps a network field",
     "LogSoftMax-dim": "a dim has no Torch7 counterpart: save_lua refuses it (TypeError)",
     "SoftMax-dim": "as above", "SoftMin-dim": "as above",
-    "SpatialDropout-evaluate": "Torch7's plane dropouts always had v1 (no rescaling while training)",
-    "VolumetricDropout-evaluate": "as above", "SpatialMaxUnpooling": "its pooling module's indices are private",
+    "SpatialDropout-evaluate": "Torch7's plane dropouts always had v1 (no rescaling while training, 1 - p at "
+                               "evaluation); save_lua warns",
+    "VolumetricDropout-evaluate": "as above",
+    "SpatialMaxUnpooling": "load_lua drops a pooling's indices (Torch7's counted from 1, in formats that changed): "
+                           "the pooling's forward must run first",
     "VolumetricMaxUnpooling": "as above",
 }
 
@@ -240,3 +243,13 @@ def test_nil_is_left_out_of_tables_as_lua_did(tmp_path):
     assert raw == {"b": 1.0, "list": {1.0: "x", 3.0: "z"}}
     nn.save_lua(str(f), None)
     assert f.read_bytes() == b"\x00\x00\x00\x00" and read_t7(str(f)) is None
+
+
+def test_a_plane_dropout_that_rescales_while_training_is_saved_with_a_warning(tmp_path):
+    f = tmp_path / "d.t7"
+    with pytest.warns(UserWarning, match="scales by 1 - p at evaluation"):
+        nn.save_lua(str(f), nn.SpatialDropout(0.3))
+    assert "v1" not in read_t7(str(f)).fields and load_lua(str(f)).v1 is True
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        nn.save_lua(str(f), nn.SpatialDropout(0.3, v1=True))
