@@ -105,8 +105,6 @@ NOT_YET = {
     "FastLSTMStep": "rnn step modules keep private state", "GRUStep": "rnn step modules keep private state",
     "GRUCellFused": "fused cells keep their parameters in one private storage", "GRUCellFused-nobias": "as above",
     "LSTMCellFused": "as above", "LSTMCellFused-nobias": "as above",
-    "LayerNormalization": "nn_legacy's fields differ from Torch7's container of the same name",
-    "LayerNormalization-plain": "as above", "Maxout": "Torch7's Maxout is a Sequential of a Linear and a View",
     "PartialLinear": "Torch7's keeps a network field",
     "LogSoftMax-dim": "a dim has no Torch7 counterpart: save_lua refuses it (TypeError)",
     "SoftMax-dim": "as above", "SoftMin-dim": "as above",
