@@ -105,7 +105,6 @@ NOT_YET = {
     "FastLSTMStep": "rnn step modules keep private state", "GRUStep": "rnn step modules keep private state",
     "GRUCellFused": "fused cells keep their parameters in one private storage", "GRUCellFused-nobias": "as above",
     "LSTMCellFused": "as above", "LSTMCellFused-nobias": "as above",
-    "PartialLinear": "Torch7's keeps a network field",
     "LogSoftMax-dim": "a dim has no Torch7 counterpart: save_lua refuses it (TypeError)",
     "SoftMax-dim": "as above", "SoftMin-dim": "as above",
     "SpatialDropout-evaluate": "Torch7's plane dropouts always had v1 (no rescaling while training, 1 - p at "
