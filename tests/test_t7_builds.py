@@ -365,3 +365,17 @@ def test_a_mapping_whose_fields_do_not_line_up_names_what_is_missing(tmp_path):
     f.write_bytes(t7_bytes(_custom_linear({"nfeatures": 3, "dim": 1, "train": False})))
     rep = load_lua(str(f), classes={"nn.CustomLinear": nn.Replicate}).get(0)   # ndim: absent in old files too
     assert rep.forward(np.ones(2)).shape == (3, 2)
+
+
+def test_a_users_own_class_registered_under_another_name_is_not_checked(tmp_path):
+    class Scale(nn.Module):
+        def __init__(self, k):
+            super().__init__()
+            self.k = k
+
+        def updateOutput(self, input):
+            self.output = getattr(self, "k", 2.0) * input
+            return self.output
+    f = tmp_path / "scale.t7"
+    f.write_bytes(t7_bytes(T7Object("nnx.Scale", {"train": False})))
+    assert load_lua(str(f), classes={"nnx.Scale": Scale}).forward(np.ones(2)).tolist() == [2.0, 2.0]

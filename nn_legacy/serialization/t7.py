@@ -509,9 +509,11 @@ class _Converter:
         self.translations = translations or {}
         self.budget = budget    # bytes the copies of overlapping views may take (the file's size)
         self.owned = {}         # id(read-only view) -> its copy
-        # torch class name -> a class of another name it loads as (classes={"nn.CustomLinear": nn.Linear}):
-        # those objects' fields are checked against what the class needs
-        self.mapped = {name: c for name, c in classes.items() if name != f"nn.{c.__name__}"}
+        # torch class name -> an nn_legacy class of another name it loads as (classes={"nn.CustomLinear":
+        # nn.Linear}): those objects' fields are checked against what the class needs (a user's own class,
+        # written for the files that hold it, is not)
+        self.mapped = {name: c for name, c in classes.items()
+                       if name != f"nn.{c.__name__}" and c.__module__.startswith("nn_legacy.")}
         self.memo = {}
         self.replaced = {}      # id(TorchObject) -> (it, what loads in its place)
         self.functions = []     # (field path, note) of every Lua function met
