@@ -7,7 +7,9 @@
 - tables -> :class:`LuaTable` (a dict; ``as_list()`` gives the values of keys
   1..n when those are its only keys);
 - tensors -> numpy arrays viewing their storage (tensors that share a
-  storage in the file share memory here too); storages -> 1-D arrays;
+  storage in the file share memory here too), with the file's strides,
+  zero strides (expanded tensors) included: read-only where two elements
+  may be one element of the storage; storages -> 1-D arrays;
 - tensors and storages saved on a GPU (``torch.CudaTensor``,
   ``torch.CudaDoubleTensor``, ``torch.CudaHalfStorage``...) -> host arrays of
   their element type (``CudaTensor`` is float32): cutorch wrote the bytes
@@ -21,6 +23,9 @@
 
 A repeated object (tables, torch objects) is the same Python object, so
 back-references and cycles survive.
+
+Binary files written where a C long is 4 bytes (Windows, 32-bit ARM) are
+detected (:func:`read_bytes`).
 
 Bad, truncated or hostile files raise :class:`T7Error`.  Every size read
 from the file is checked against the bytes that remain before anything is
