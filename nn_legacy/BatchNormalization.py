@@ -149,6 +149,8 @@ class BatchNormalization(Module):
             self._backward(input, gradOutput, scale, False, True)
 
     # ---- Torch7 files ----
+    _t7_version = 2   # Torch7's class version: running_var, not running_std (save_lua writes it)
+
     def _t7_fixup(self, version):
         """Class version 1 kept running_std = 1 / sqrt(running_var + eps)."""
         self.eps = float(getattr(self, "eps", 1e-5))

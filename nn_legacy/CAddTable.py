@@ -8,6 +8,8 @@ class CAddTable(ElementwiseTable):
     is accumulated into input[0], which is returned, and every gradInput[i]
     is the gradOutput array itself."""
 
+    _t7_tables = ('gradInput',)   # save_lua: Torch7's constructor made these tables, not tensors
+
     def __init__(self, inplace=False):
         super().__init__()
         self.inplace = bool(inplace)

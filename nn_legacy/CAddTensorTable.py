@@ -16,6 +16,8 @@ class CAddTensorTable(Module):
     here the shapes must be equal.)
     """
 
+    _t7_tables = ('gradInput',)   # save_lua: Torch7's constructor made these tables, not tensors
+
     def _parts(self, input):
         if not isinstance(input, (list, tuple)) or len(input) != 2:
             got = f"a table of {len(input)} entries" if isinstance(input, (list, tuple)) else type(input).__name__

@@ -7,6 +7,8 @@ class CDivTable(ElementwiseTable):
     one shape; gradInput is ``[g / input[1], -g * input[0] / input[1]^2]``
     for g = gradOutput (inf and nan where input[1] is 0, as in Torch7)."""
 
+    _t7_tables = ('gradInput',)   # save_lua: Torch7's constructor made these tables, not tensors
+
     _arity = 2
 
     def _forward(self, xs, out):

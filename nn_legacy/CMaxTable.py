@@ -8,6 +8,8 @@ class CMaxTable(ElementwiseExtremum):
     maximum, so it propagates): ``gradInput[i] = gradOutput`` where input[i]
     won, 0 elsewhere."""
 
+    _t7_tables = ('gradInput',)   # save_lua: Torch7's constructor made these tables, not tensors
+
     _pick = "argmax"
 
     def _onnx(self, g, x, y):

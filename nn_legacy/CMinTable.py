@@ -6,6 +6,8 @@ class CMinTable(ElementwiseExtremum):
     with the minimum (the first one on ties; a NaN counts as the
     minimum)."""
 
+    _t7_tables = ('gradInput',)   # save_lua: Torch7's constructor made these tables, not tensors
+
     _pick = "argmin"
 
     def _onnx(self, g, x, y):

@@ -8,6 +8,8 @@ class CMulTable(ElementwiseTable):
     input[j]``, the product of the others taken as such (not output /
     input[i], which fails at zeros)."""
 
+    _t7_tables = ('gradInput',)   # save_lua: Torch7's constructor made these tables, not tensors
+
     def _forward(self, xs, out):
         out[...] = xs[0]
         for x in xs[1:]:

@@ -6,6 +6,8 @@ class CSubTable(ElementwiseTable):
     """``output = input[0] - input[1]`` for a table of two float arrays of
     one shape; gradInput is ``[gradOutput, -gradOutput]``."""
 
+    _t7_tables = ('gradInput',)   # save_lua: Torch7's constructor made these tables, not tensors
+
     _arity = 2
 
     def _forward(self, xs, out):

@@ -44,6 +44,16 @@ class ClassNLLCriterion(Criterion):
 
     _habits_checked = False   # see _habits: the first forward looks for 1-based targets and probabilities
 
+    # ---- Torch7 files ----
+    def _t7_fixup(self, version):
+        """Torch7 (from 2017) kept a 1-based ``ignoreIndex``; older files have none."""
+        if "ignoreIndex" in self.__dict__:
+            self.ignore_index = int(self.__dict__.pop("ignoreIndex")) - 1
+
+    def _t7_unfixup(self, fields):
+        """save_lua: Torch7's 1-based ignoreIndex."""
+        fields["ignoreIndex"] = fields.pop("ignore_index") + 1
+
     def updateOutput(self, input, target):
         if not self._habits_checked:
             _habits.check_first_call(self, input, target, self.ignore_index, log_probabilities=True)

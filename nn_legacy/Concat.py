@@ -17,6 +17,8 @@ class Concat(Container):
         self.dimension = int(dimension)
         self.outputSize = None
 
+    _t7_one_based = ('dimension',)   # save_lua: the 0-based dims/indices its _t7_fixup made, 1-based again
+
     def _t7_fixup(self, version):
         self.dimension = int(self.dimension) - 1  # Lua numbers are floats; Torch7 counted from 1
         vars(self).pop("size", None)              # Torch7's work buffer; here it would hide size()

@@ -14,6 +14,8 @@ class ConcatTable(Container):
     container (output entries are the children's own output arrays).
     """
 
+    _t7_tables = ('output',)   # save_lua: Torch7's constructor made these tables, not tensors
+
     def updateOutput(self, input):
         outputs = [self._child(i, "updateOutput", input) for i in range(len(self.modules))]
         self.output = same_list(self.output, outputs)

@@ -71,6 +71,10 @@ class Convert(Module):
         else:
             raise ValueError(f"{name_of(self)}: cannot convert shape {ins!r} to {outs!r}")
 
+    def _t7_unfixup(self, fields):
+        """save_lua: Torch7 kept the type as output's."""
+        fields["output"] = np.zeros(0, fields.pop("outputType"))
+
     def _t7_fixup(self, version):
         """Torch7 kept its converter modules and work tensors: rebuilt here from the shapes."""
         self.outputType = self.output.dtype if isinstance(self.output, np.ndarray) and \

@@ -33,6 +33,11 @@ class Copy(Module):
             raise TypeError(f"{name_of(self)}: {name} must be a numeric dtype, got {dtype}")
         return dtype
 
+    def _t7_unfixup(self, fields):
+        """save_lua: Torch7 kept the types as those of gradInput (in) and output (out)."""
+        fields["gradInput"] = np.zeros(0, fields.pop("intype"))
+        fields["output"] = np.zeros(0, fields.pop("outtype"))
+
     def _t7_fixup(self, version):
         # Torch7 kept no type fields: the types of its buffers were the types
         self.intype = self.gradInput.dtype if isinstance(self.gradInput, np.ndarray) else np.dtype(np.float64)

@@ -66,6 +66,13 @@ class DontCast(Decorator):
         if self.moduleType is not None and self.moduleType not in _FLOATS:
             raise TypeError(f"DontCast: moduleType must be float32 or float64, got {self.moduleType}")
 
+    def _t7_unfixup(self, fields):
+        """save_lua: Torch7 kept moduleType as a type name and the output type as output's."""
+        fields["output"] = np.zeros(0, fields.pop("outputType"))
+        if "moduleType" in fields:
+            fields["moduleType"] = {np.float32: "torch.FloatTensor", np.float64: "torch.DoubleTensor"}.get(
+                fields["moduleType"].type, "torch.DoubleTensor")
+
     def _t7_fixup(self, version):
         self.castin, self.castout = bool(self.castin), bool(getattr(self, "castout", self.castin))
         name = getattr(self, "moduleType", None)

@@ -62,6 +62,10 @@ class Dropout(Module):
     # they scaled at evaluation, as v1 does
     _t7_absent = {"v2": False}
 
+    def _t7_unfixup(self, fields):
+        """save_lua: the inverse of _t7_fixup (Torch7 stored v2)."""
+        fields["v2"] = not fields.pop("v1")
+
     def _t7_fixup(self, version):
         """Torch7 files store ``v2 = not v1`` and an empty noise tensor."""
         self.v1 = not vars(self).pop("v2")

@@ -9,6 +9,8 @@ class FlattenTable(Module):
     gives ``[array]``).  gradInput puts the arrays of gradOutput back into
     the input's nesting (the arrays themselves)."""
 
+    _t7_tables = ('output', 'gradInput')   # save_lua: Torch7's constructor made these tables, not tensors
+
     def updateOutput(self, input):
         check_nested(self, input)
         self.output = table_leaves(input)

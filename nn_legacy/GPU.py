@@ -63,6 +63,10 @@ class GPU(Decorator):
         self.device = device
         self.outdevice = device if outdevice is None else outdevice
 
+    def _t7_header(self, fields):
+        """save_lua: Torch7's nn.GPU writes {type, device} before its fields."""
+        return [fields["_type"], self.device]
+
     def _t7_fixup(self, version):
         self.device = int(self.device)
         self.outdevice = int(getattr(self, "outdevice", self.device))

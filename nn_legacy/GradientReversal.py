@@ -14,6 +14,12 @@ class GradientReversal(Pointwise):
         super().__init__()
         self.lambd = float(lambd)
 
+    _t7_version = 2   # Torch7's class version (save_lua writes it)
+
+    def _t7_unfixup(self, fields):
+        """save_lua: the inverse of _t7_fixup."""
+        fields["lambda"] = fields.pop("lambd")
+
     def _t7_fixup(self, version):
         """A Torch7 file stores the factor as ``lambda``."""
         self.lambd = float(vars(self).pop("lambda", 1))

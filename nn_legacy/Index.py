@@ -20,6 +20,8 @@ class Index(Module):
         super().__init__()
         self.dimension = check_int(self, dimension, "dimension")
 
+    _t7_one_based = ('dimension',)   # save_lua: the 0-based dims/indices its _t7_fixup made, 1-based again
+
     def _t7_fixup(self, version):
         self.dimension = from_lua(self.dimension)
 

@@ -13,6 +13,8 @@ class IndexLinear(Module):
     sample j.  ``weight`` is ``[inputSize, outputSize]``: one row per
     feature (the transpose of Linear's layout); ``bias`` ``[outputSize]``.
     Both start at 0, as in Torch7; reset() draws W from U(-s, s) with
+    _t7_tables = ('gradInput',)   # save_lua: Torch7's constructor made these tables, not tensors
+
     s = 1/sqrt(weight.shape[1]) and b from the same times 1e-6.
 
     input (keys 0-based, integer arrays; values float arrays of the module's

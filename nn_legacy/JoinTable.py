@@ -13,10 +13,14 @@ class JoinTable(Module):
     ``nInputDims + 1`` dims it counts after the batch dim.  gradInput[i] is
     the part of gradOutput that came from input[i] (a copy)."""
 
+    _t7_tables = ('gradInput',)   # save_lua: Torch7's constructor made these tables, not tensors
+
     def __init__(self, dimension, nInputDims=None):
         super().__init__()
         self.dimension = check_int(self, dimension, "dimension")
         self.nInputDims = check_int(self, nInputDims, "nInputDims", 0, optional=True)
+
+    _t7_one_based = ('dimension',)   # save_lua: the 0-based dims/indices its _t7_fixup made, 1-based again
 
     def _t7_fixup(self, version):
         self.dimension = from_lua(self.dimension)

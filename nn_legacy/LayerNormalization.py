@@ -44,6 +44,30 @@ class LayerNormalization(Module):
         self.bias = np.full(nOutput, float(bias)) if affine else None
         self.gradBias = np.zeros(nOutput) if affine else None
 
+    def _t7_unfixup(self, fields):
+        """save_lua: Torch7's LayerNormalization is a Sequential of the parts _t7_fixup reads."""
+        from .Add import Add
+        from .CMul import CMul
+        from .ConcatTable import ConcatTable
+        from .CSubTable import CSubTable
+        from .Identity import Identity
+        from .Mean import Mean
+        from .MulConstant import MulConstant
+        from .Normalize import Normalize
+        from .Replicate import Replicate
+        from .Sequential import Sequential
+        n = self.nOutput
+        mean = Sequential().add(Mean(0, 1)).add(Replicate(n, 0, 1))
+        parts = [ConcatTable().add(Identity()).add(mean), CSubTable(), Normalize(2, self.eps), MulConstant(math.sqrt(n))]
+        if self.weight is not None:
+            gain, shift = CMul(n), Add(n)
+            gain.weight, gain.gradWeight = self.weight, self.gradWeight
+            shift.bias, shift.gradBias = self.bias, self.gradBias
+            parts += [gain, shift]
+        for key in ("nOutput", "eps", "weight", "bias", "gradWeight", "gradBias"):
+            fields.pop(key, None)
+        fields["modules"] = parts
+
     def _t7_fixup(self, version):
         """Torch7's parts: Replicate (n), Normalize (eps), and with affine CMul (gain) and Add (bias)."""
         parts = self.__dict__.pop("modules")

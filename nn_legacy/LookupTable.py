@@ -120,6 +120,12 @@ class LookupTable(Module):
             self._indices(input), gradOutput, self.gradWeight, self.shouldScaleGradByFreq,
             -1 if self.paddingValue is None else int(self.paddingValue), scale)
 
+    _t7_version = 4   # Torch7's class version (save_lua writes it)
+
+    def _t7_unfixup(self, fields):
+        """save_lua: the inverse of _t7_fixup (Torch7 counted rows from 1; 0 was no padding)."""
+        fields["paddingValue"] = self.paddingValue + 1
+
     def _t7_fixup(self, version):
         """A module read from a Torch7 file: its fields as Torch7 left them."""
         # Torch7 counted rows from 1, so its "no padding" 0 is -1 here; nil fields are absent

@@ -20,6 +20,8 @@ class MapTable(Container):
     have those.  ``clearState`` drops the clones, as Torch7's did.
     """
 
+    _t7_tables = ('output', 'gradInput')   # save_lua: Torch7's constructor made these tables, not tensors
+
     def __init__(self, module=None, shared=True):
         super().__init__()
         self.module = None

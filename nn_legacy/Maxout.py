@@ -97,6 +97,16 @@ class Maxout(Container):
         grad = self._grad_linear_output(gradOutput, "accUpdateGradParameters", lr)
         self._child(0, "accUpdateGradParameters", input, grad, lr)
 
+    def _t7_unfixup(self, fields):
+        """save_lua: Torch7's Maxout is a Sequential: Linear, View(maxoutNumber, outputSize), the preprocess
+        if any, Max(1, 2) (1-based)."""
+        from .Max import Max
+        from .View import View
+        view = View(self.maxoutNumber, self.outputSize).setNumInputDims(1)
+        fields["modules"] = [self.modules[0], view, *self.modules[1:], Max(0, 2)]
+        fields.pop("maxoutNumber", None)
+        fields.pop("outputSize", None)
+
     def _t7_fixup(self, version):
         """Torch7's Maxout was a Sequential: Linear, View(maxoutNumber,
         outputSize), the preprocess if any, Max(1, 2); here the view and

@@ -22,9 +22,13 @@ class MixtureTable(Module):
     elements and ``dL/dexpert_i = gater_i * gradOutput``.
     """
 
+    _t7_tables = ('gradInput',)   # save_lua: Torch7's constructor made these tables, not tensors
+
     def __init__(self, dim=None):
         super().__init__()
         self.dim = check_int(self, dim, "dim", optional=True)
+
+    _t7_one_based = ('dim',)   # save_lua: the 0-based dims/indices its _t7_fixup made, 1-based again
 
     def _t7_fixup(self, version):
         self.dim = from_lua(getattr(self, "dim", None))

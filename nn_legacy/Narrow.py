@@ -21,6 +21,8 @@ class Narrow(SliceOf):
         if self.length == 0:
             raise ValueError(f"{name_of(self)}: length must not be 0 (a negative one counts from the end)")
 
+    _t7_one_based = ('dimension', 'index')   # save_lua: the 0-based dims/indices its _t7_fixup made, 1-based again
+
     def _t7_fixup(self, version):
         self.dimension = from_lua(self.dimension)
         self.index = from_lua(self.index)

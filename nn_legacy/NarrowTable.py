@@ -13,12 +13,16 @@ class NarrowTable(Module):
     laid out as the input: zeros, but for copies of gradOutput's entries in
     the narrowed part."""
 
+    _t7_tables = ('output', 'gradInput')   # save_lua: Torch7's constructor made these tables, not tensors
+
     def __init__(self, offset, length=1):
         super().__init__()
         self.offset = check_int(self, offset, "offset")
         self.length = check_int(self, length, "length")
         if self.length == 0:
             raise ValueError(f"{name_of(self)}: length must not be 0 (a negative one counts from the end)")
+
+    _t7_one_based = ('offset',)   # save_lua: the 0-based dims/indices its _t7_fixup made, 1-based again
 
     def _t7_fixup(self, version):
         self.offset = from_lua(self.offset)

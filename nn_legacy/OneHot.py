@@ -22,6 +22,10 @@ class OneHot(Module):
         self.outputSize = check_int(self, outputSize, "outputSize", 1)
         self.outputType = np.dtype(np.float64)
 
+    def _t7_unfixup(self, fields):
+        """save_lua: Torch7 kept the type as output's."""
+        fields["output"] = np.zeros(0, fields.pop("outputType"))
+
     def _t7_fixup(self, version):
         self.outputSize = lua_int(self.outputSize)
         self.outputType = self.output.dtype if isinstance(self.output, np.ndarray) else np.dtype(np.float64)

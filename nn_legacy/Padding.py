@@ -42,6 +42,8 @@ class Padding(Module):
         self.value = value
         self.index = check_int(self, index, "index", 0)
 
+    _t7_one_based = ('dim', 'index')   # save_lua: the 0-based dims/indices its _t7_fixup made, 1-based again
+
     def _t7_fixup(self, version):
         self.dim = from_lua(self.dim)
         self.pad = lua_int(self.pad)

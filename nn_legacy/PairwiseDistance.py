@@ -15,6 +15,8 @@ class PairwiseDistance(RowPair):
     distance 0, where the norm has no derivative, gets 0 (Torch7 added 1e-6
     to y instead)."""
 
+    _t7_tables = ('gradInput',)   # save_lua: Torch7's constructor made these tables, not tensors
+
     def __init__(self, p):
         super().__init__()
         if not isinstance(p, numbers.Real) or isinstance(p, bool) or not (0 < p < math.inf):

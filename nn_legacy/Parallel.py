@@ -21,6 +21,8 @@ class Parallel(Container):
         self.inputDimension = int(inputDimension)
         self.outputDimension = int(outputDimension)
 
+    _t7_one_based = ('inputDimension', 'outputDimension')   # save_lua: the 0-based dims/indices its _t7_fixup made, 1-based again
+
     def _t7_fixup(self, version):
         self.inputDimension = int(self.inputDimension) - 1   # Lua numbers are floats; Torch7 counted from 1
         self.outputDimension = int(self.outputDimension) - 1

@@ -18,6 +18,8 @@ class ParallelCriterion(WeightedCriterions):
     than criterions raise ValueError.
     """
 
+    _t7_tables = ('gradInput',)   # save_lua: Torch7's constructor made these tables, not tensors
+
     def __init__(self, repeatTarget=False):
         super().__init__()
         self.repeatTarget = bool(repeatTarget)

@@ -13,6 +13,8 @@ class ParallelTable(Container):
     The arrays of the returned tables are the children's own.
     """
 
+    _t7_tables = ('output', 'gradInput')   # save_lua: Torch7's constructor made these tables, not tensors
+
     def _check(self, input, gradOutput=None):
         check_length(self, input, len(self.modules), "input", "its modules")
         if gradOutput is not None:

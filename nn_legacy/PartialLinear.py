@@ -98,6 +98,23 @@ class PartialLinear(Module):
         if self.bias is not None:
             xp.add.at(self.gradBias[0], self.partition, scale * g.sum(axis=0))
 
+    def _t7_unfixup(self, fields):
+        """save_lua: the inverse of _t7_fixup (Torch7's network, sizes, 1-based columns)."""
+        from .Identity import Identity
+        from .LookupTable import LookupTable
+        from .MM import MM
+        from .ParallelTable import ParallelTable
+        from .Sequential import Sequential
+        n_out, n_in = self.weight.shape
+        lookup = LookupTable(n_out, n_in)
+        lookup.weight, lookup.gradWeight = self.weight, self.gradWeight
+        fields["network"] = Sequential().add(ParallelTable().add(Identity()).add(lookup)).add(MM(False, True))
+        fields.pop("weight", None)
+        fields.pop("gradWeight", None)
+        fields["inputsize"], fields["outputsize"] = n_in, n_out
+        fields["allcolumns"] = np.arange(1.0, n_out + 1)
+        fields["partition"] = np.asarray(self.partition, dtype=np.float64) + 1
+
     def _t7_fixup(self, version):
         """Torch7's PartialLinear kept its weight in a LookupTable inside
         ``network`` (ParallelTable{Identity, LookupTable} then MM), its bias

@@ -22,6 +22,8 @@ class Replicate(Module):
         self.dim = check_int(self, dim, "dim")
         self.ndim = check_int(self, ndim, "ndim", 0, optional=True)
 
+    _t7_one_based = ('dim',)   # save_lua: the 0-based dims/indices its _t7_fixup made, 1-based again
+
     def _t7_fixup(self, version):
         self.nfeatures = lua_int(self.nfeatures)
         self.dim = from_lua(getattr(self, "dim", 1))

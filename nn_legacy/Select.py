@@ -15,6 +15,8 @@ class Select(SliceOf):
         self.dimension = check_int(self, dimension, "dimension")
         self.index = check_int(self, index, "index")
 
+    _t7_one_based = ('dimension', 'index')   # save_lua: the 0-based dims/indices its _t7_fixup made, 1-based again
+
     def _t7_fixup(self, version):
         self.dimension = from_lua(self.dimension)
         self.index = from_lua(self.index)

@@ -10,9 +10,13 @@ class SelectTable(Module):
     gradInput is laid out as the input: zeros, but for a copy of gradOutput
     at index."""
 
+    _t7_tables = ('output', 'gradInput')   # save_lua: Torch7's constructor made these tables, not tensors
+
     def __init__(self, index):
         super().__init__()
         self.index = check_int(self, index, "index")
+
+    _t7_one_based = ('index',)   # save_lua: the 0-based dims/indices its _t7_fixup made, 1-based again
 
     def _t7_fixup(self, version):
         self.index = from_lua(self.index)

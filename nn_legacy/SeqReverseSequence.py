@@ -18,6 +18,8 @@ class SeqReverseSequence(Module):
             raise ValueError(f"SeqReverseSequence: dim must be 0, 1 or 2, got {dim!r}")
         self.dim = int(dim)
 
+    _t7_one_based = ('dim',)   # save_lua: the 0-based dims/indices its _t7_fixup made, 1-based again
+
     def _t7_fixup(self, version):
         self.dim = from_lua(self.dim)
         for name in ("outputIndices", "gradIndices"):

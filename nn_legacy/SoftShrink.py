@@ -31,6 +31,10 @@ class SoftShrink(Module):
             input, gradOutput, self.gradInput, self.lambd)
         return self.gradInput
 
+    def _t7_unfixup(self, fields):
+        """save_lua: the inverse of _t7_fixup."""
+        fields["lambda"] = fields.pop("lambd")
+
     def _t7_fixup(self, version):
         """A Torch7 file names the threshold ``lambda`` (a Python keyword)."""
         self.lambd = float(vars(self).pop("lambda", 0.5))

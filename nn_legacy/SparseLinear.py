@@ -45,6 +45,8 @@ class SparseLinear(Module):
     (and all of the bias); otherwise they run dense.
     """
 
+    _t7_tables = ('gradInput',)   # save_lua: Torch7's constructor made these tables, not tensors
+
     _kernel = "SparseLinear"
 
     _parameter_names = (("weight", "gradWeight"), ("bias", "gradBias"))

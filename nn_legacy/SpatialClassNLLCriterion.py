@@ -52,6 +52,10 @@ class SpatialClassNLLCriterion(Criterion):
             self.total_weight_tensor, self.ignore_index)
         return self.gradInput
 
+    def _t7_unfixup(self, fields):
+        """save_lua: Torch7's 1-based ignoreIndex."""
+        fields["ignoreIndex"] = fields.pop("ignore_index") + 1
+
     def _t7_fixup(self, version):
         """After load_lua: Lua numbers arrive as floats and indices 1-based."""
         if "ignoreIndex" in self.__dict__:  # a 1-based class index in Torch7

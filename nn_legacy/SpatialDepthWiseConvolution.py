@@ -83,6 +83,10 @@ class SpatialDepthWiseConvolution(Module):
         self._kernel_of(input, "accGradParameters")(
             input, gradOutput, self.gradWeight, self.gradBias, *self._settings(), scale)
 
+    def _t7_unfixup(self, fields):
+        """save_lua: Torch7's nn kept the multiplier as nOutputPlane (class version 1)."""
+        fields["nOutputPlane"] = fields.pop("depthwiseMultiplier")
+
     def _t7_fixup(self, version):
         _spatial.t7_padding(self)
         if version < 2:   # nOutputPlane was the multiplier

@@ -39,6 +39,8 @@ class SpatialPadding(Module):
             raise TypeError(f"SpatialPadding: val must be a number, got {val!r}")
         self.val = val
 
+    _t7_one_based = ('y_dim', 'x_dim')   # save_lua: the 0-based dims/indices its _t7_fixup made, 1-based again
+
     def _t7_fixup(self, version):
         for name in ("pad_l", "pad_r", "pad_t", "pad_b"):
             setattr(self, name, lua_int(getattr(self, name)))

@@ -17,6 +17,8 @@ class Squeeze(ViewOf):
         self.dim = check_int(self, dim, "dim", optional=True)
         self.numInputDims = check_int(self, numInputDims, "numInputDims", 0, optional=True)
 
+    _t7_one_based = ('dim',)   # save_lua: the 0-based dims/indices its _t7_fixup made, 1-based again
+
     def _t7_fixup(self, version):
         self.dim = from_lua(getattr(self, "dim", None))
         self.numInputDims = lua_int(getattr(self, "numInputDims", None))

@@ -19,6 +19,10 @@ class Transpose(Module):
                 raise TypeError(f"{name_of(self)}: every argument must be a pair of dims (a, b), got {p!r}")
         self.permutations = [(int(a), int(b)) for a, b in pairs]   # Torch7's name
 
+    def _t7_unfixup(self, fields):
+        """save_lua: the inverse of _t7_fixup (1-based dims, negative ones from the end)."""
+        fields["permutations"] = [tuple(d + 1 if d >= 0 else d for d in pair) for pair in self.permutations]
+
     def _t7_fixup(self, version):
         self.permutations = [(from_lua(a), from_lua(b)) for a, b in self.permutations]
         # Torch7's Transpose from April 2017: with numInputDims set, the

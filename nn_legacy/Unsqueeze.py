@@ -17,6 +17,8 @@ class Unsqueeze(ViewOf):
         self.numInputDims = check_int(self, numInputDims, "numInputDims", 0, optional=True)
         return self
 
+    _t7_one_based = ('pos',)   # save_lua: the 0-based dims/indices its _t7_fixup made, 1-based again
+
     def _t7_fixup(self, version):
         self.pos = from_lua(self.pos)
         self.numInputDims = lua_int(getattr(self, "numInputDims", None))

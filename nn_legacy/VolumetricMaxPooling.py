@@ -62,6 +62,8 @@ class VolumetricMaxPooling(Module):
             input, gradOutput, self.gradInput, self.indices, *self._window(), self.ceil_mode)
         return self.gradInput
 
+    _t7_version = 2   # Torch7's class version (save_lua writes it)
+
     def _t7_fixup(self, version):
         t7_fields(self, ("kT", "kW", "kH", "dT", "dW", "dH", "padT", "padW", "padH"),
                   {"padT": 0, "padW": 0, "padH": 0, "ceil_mode": False, "indices": None})

@@ -49,6 +49,8 @@ class WeightNorm(Container):
         self.gradG = np.zeros_like(self.g)
         self.reset()
 
+    _t7_one_based = ("outputDim",)   # save_lua: Torch7 counted from 1
+
     def _t7_fixup(self, version):
         self.outputDim = int(self.outputDim) - 1   # Torch7 counted from 1
         module = self.modules[0]

@@ -9,6 +9,8 @@ class ZipTable(Module):
     inner tables must have one length.  gradInput unzips gradOutput the
     same way."""
 
+    _t7_tables = ('output', 'gradInput')   # save_lua: Torch7's constructor made these tables, not tensors
+
     def _zip(self, table, name):
         outer = check_list(self, table, name)
         inner = [check_list(self, t, f"{name}[{i}]") for i, t in enumerate(outer)]

@@ -12,6 +12,8 @@ class ZipTableOneToMany(Module):
     v collects the gradients of all its pairs (in a buffer of the
     module's); the others are gradOutput's own arrays."""
 
+    _t7_tables = ('output', 'gradInput')   # save_lua: Torch7's constructor made these tables, not tensors
+
     def _split(self, input):
         one, many = check_table(name_of(self), "input", input, ["array", "table"])
         check_array(self, one, "input[0]")

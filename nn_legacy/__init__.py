@@ -45,7 +45,7 @@ from ._helpers.namespace import array_namespace
 from ._helpers.random import getRNGState, manualSeed, setRNGState
 from ._helpers.habits import Torch7HabitWarning
 from ._helpers.moved import install as _install_moved_modules
-from .serialization import FormatError, load, load_lua, register_class, save
+from .serialization import FormatError, load, load_lua, register_class, save, save_lua
 from .Module import Module
 from .Criterion import Criterion
 
@@ -79,7 +79,7 @@ def _import_classes():
 
 _import_classes()
 
-__all__ = ["__version__", "jacobian", "manualSeed", "getRNGState", "setRNGState", "load_lua", "save", "load",
+__all__ = ["__version__", "jacobian", "manualSeed", "getRNGState", "setRNGState", "load_lua", "save_lua", "save", "load",
            "FormatError", "Torch7HabitWarning", "register_class", "array_namespace"] + sorted(
     name for name, value in dict(globals()).items()
     if isinstance(value, type) and issubclass(value, (Module, Criterion)))

@@ -247,7 +247,6 @@ HUGE = {
     "2**31 - 1 dimensions": _i(4) + _i(1) + _s("V 1") + _s("torch.DoubleTensor") + _i(2 ** 31 - 1),
     "sizes 2**40 x 2**40, strides 0": _tensor(np.arange(1.0), sizes=[2 ** 40, 2 ** 40], strides=[0, 0]),
     "sizes 2**31 x 2**31, strides 0": _tensor(np.arange(1.0), sizes=[2 ** 31, 2 ** 31], strides=[0, 0]),
-    "2**20 elements of a 1-element storage": _tensor(np.arange(1.0), sizes=[2 ** 20], strides=[0]),
     "sizes of 2**63 - 1": _tensor(np.arange(4.0), sizes=[2 ** 63 - 1, 2], strides=[1, 1]),
     "an ASCII storage of 2**60 numbers": b"4\n1\n3\nV 1\n19\ntorch.DoubleStorage\n1152921504606846976\n1 2 3\n",
 }
@@ -259,15 +258,26 @@ def test_hostile_sizes_are_refused_before_allocating(case):
     assert peak < 1_000_000, f"{case}: {peak} bytes at the peak ({error})"
 
 
+def test_an_expanded_view_loads_without_allocating_its_elements():
+    tracemalloc.start()
+    try:
+        t = Reader(_tensor(np.arange(1.0), sizes=[2 ** 20], strides=[0])).read()
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert t.shape == (2 ** 20,) and t.strides == (0,) and not t.flags.writeable and peak < 100_000
+
+
 def test_an_expanded_weight_is_refused_before_its_gradient_is_allocated(tmp_path):
     # a Linear whose weight claims 2**17 x 2**17 elements of one stored number:
-    # load_lua would allocate a 128 GB gradWeight for it; it refuses the view
+    # its copy (a module writes into its parameters) and gradWeight would take
+    # 128 GB each; load_lua refuses a copy larger than the file
     weight = _tensor(np.arange(1.0), sizes=[2 ** 17, 2 ** 17], strides=[0, 0])
     fields = _i(3) + _i(11) + _i(1) + _i(2) + _s("weight") + weight   # (the tensor has index 1, its storage 2)
     f = tmp_path / "expanded.t7"
     f.write_bytes(_object("nn.Linear", fields, 10))
     error, peak = _peak_of(lambda: load_lua(str(f)))
-    assert "expanded views are not loaded" in str(error) and peak < 1_000_000
+    assert "more than the file's" in str(error) and "root.weight" in str(error) and peak < 1_000_000
 
 
 def test_an_ascii_storage_takes_at_most_four_times_its_bytes():
@@ -345,21 +355,31 @@ def test_load_lua_at_the_deepest_nesting_allowed_needs_no_more_stack(tmp_path):
         load_lua(str(f))
 
 
-def _written_model():
-    from t7_writer import T7Object, t7_bytes
+def _written_model(long_size=8, expanded=False):
+    """A small model as torch.save wrote it: 8- or 4-byte longs; with
+    expanded, its second Linear's weight a row expanded (stride 0) and the
+    Sequential's output a Replicate's expand."""
+    from t7_writer import Storage, T7Object, Tensor, t7_bytes
     rng = np.random.default_rng(0)
 
     def linear(n_in, n_out):
-        return T7Object("nn.Linear", {"weight": rng.standard_normal((n_out, n_in)),
-                                      "bias": rng.standard_normal(n_out), "train": True})
-    return t7_bytes(T7Object("nn.Sequential", {"modules": {1: linear(3, 4), 2: T7Object("nn.Tanh", {}),
-                                                           3: linear(4, 2)}, "train": True}))
+        weight = rng.standard_normal((n_out, n_in))
+        if expanded and n_out == 2:
+            weight = Tensor(storage=Storage(weight[0]), sizes=[n_out, n_in], strides=[0, 1])
+        return T7Object("nn.Linear", {"weight": weight, "bias": rng.standard_normal(n_out), "train": True})
+    fields = {"modules": {1: linear(3, 4), 2: T7Object("nn.Tanh", {}), 3: linear(4, 2)}, "train": True}
+    if expanded:
+        fields["output"] = Tensor(storage=Storage(np.arange(2.0)), sizes=[3, 2], strides=[0, 1])
+    return t7_bytes(T7Object("nn.Sequential", fields), long_size=long_size)
 
 
-def test_truncations_and_bit_flips_of_a_written_model(tmp_path):
+@pytest.mark.parametrize("long_size,expanded", [(8, False), (4, False), (8, True), (4, True)],
+                         ids=["8-byte", "4-byte", "8-byte-stride-0", "4-byte-stride-0"])
+def test_truncations_and_bit_flips_of_a_written_model(tmp_path, long_size, expanded):
     # (the same checks as the two above, on a file written here, so they run
-    # without shared/t7data): load_lua loads a damaged file or raises T7Error
-    raw = _written_model()
+    # without shared/t7data): load_lua loads a damaged file or raises T7Error;
+    # with 4-byte longs, through the long-size detection
+    raw = _written_model(long_size, expanded)
     f = tmp_path / "net.t7"
     f.write_bytes(raw)
     assert isinstance(load_lua(str(f)), nn.Sequential)
@@ -369,7 +389,8 @@ def test_truncations_and_bit_flips_of_a_written_model(tmp_path):
             load_lua(str(f))
     rng = np.random.default_rng(5)
     loaded = 0
-    for _ in range(800):
+    flips = 800 if (long_size, expanded) == (8, False) else 250   # (the others: test_t7_builds.py has more)
+    for _ in range(flips):
         damaged = bytearray(raw)
         for pos in rng.integers(0, len(raw), size=int(rng.integers(1, 4))):
             damaged[pos] ^= 1 << int(rng.integers(0, 8))
@@ -379,7 +400,7 @@ def test_truncations_and_bit_flips_of_a_written_model(tmp_path):
             loaded += 1
         except T7Error:
             pass
-    assert 0 < loaded < 800   # (flips in the weights' bytes load; the others are refused)
+    assert 0 < loaded < flips   # (flips in the weights' bytes load; the others are refused)
 
 
 def test_raw_fields_reach_the_fixup_unconverted(tmp_path, monkeypatch):

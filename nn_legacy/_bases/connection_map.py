@@ -121,6 +121,10 @@ class ConnectionMap(Module):
         self._kernel_of(input, "accGradParameters")(input, gradOutput, self.gradWeight, self.gradBias,
                                                     *self._settings(), scale)
 
+    def _t7_unfixup(self, fields):
+        """save_lua: Torch7 counted planes from 1."""
+        fields["connTable"] = np.asarray(self.connTable, dtype=np.float64) + 1
+
     def _t7_fixup(self, version):
         table = np.asarray(self.connTable)
         self.connTable = connection_table(type(self).__name__, table - 1)   # Torch7 counts planes from 1

@@ -120,6 +120,8 @@ class Reduction(Module):
         self.dimension = check_int(self, dimension, "dimension")
         self.nInputDims = check_int(self, nInputDims, "nInputDims", 0, optional=True)
 
+    _t7_one_based = ("dimension",)   # save_lua: 1-based again
+
     def _t7_fixup(self, version):
         self.dimension = from_lua(self.dimension)
         self.nInputDims = lua_int(getattr(self, "nInputDims", None))

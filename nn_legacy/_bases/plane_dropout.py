@@ -33,6 +33,16 @@ class PlaneDropout(Module):
         self.p = self._checked(p)
         return self
 
+    def _t7_unfixup(self, fields):
+        """save_lua: Torch7's plane dropouts have no v1 flag: they never rescaled while training and scaled
+        by 1 - p at evaluation, which is what the file will mean."""
+        fields.pop("v1", None)
+        if not self.v1:
+            import warnings
+            warnings.warn(f"save_lua: nn.{name_of(self)} rescales while training here (v1=False, the default), "
+                          f"which Torch7's plane dropouts never did: in the file it is Torch7's, which scales by "
+                          f"1 - p at evaluation", UserWarning, stacklevel=4)
+
     def _t7_fixup(self, version):
         """Torch7's plane dropouts never rescaled while training (v1)."""
         self.v1 = True

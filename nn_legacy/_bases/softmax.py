@@ -23,6 +23,12 @@ class FeatureSoftMax(Module):
     _kernel = None
     dim = None   # Torch7's rule; Torch7 files have no dim
 
+    def _t7_unfixup(self, fields):
+        """save_lua: Torch7's softmax layers have no dim: one given here has no Torch7 counterpart."""
+        if self.dim is not None:
+            raise TypeError(f"save_lua: nn.{name_of(self)}(dim={self.dim}) has no Torch7 counterpart (Torch7's "
+                            f"picks its dim from the input's dimension count)")
+
     def __init__(self, dim=None):
         super().__init__()
         self.dim = check_int(self, dim, "dim", optional=True)

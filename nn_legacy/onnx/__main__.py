@@ -69,8 +69,9 @@ def parse(argv):
                            "onnxruntime cannot run the graph (exit status 1 then)")
     p.add_argument("--opset", type=int, default=None, help=f"the ONNX opset (default {nn_onnx.DEFAULT_OPSET}, "
                    f"at least {nn_onnx.MIN_OPSET})")
-    p.add_argument("--long-size", type=int, choices=(4, 8), default=8,
-                   help="bytes of a Lua long in a binary Torch7 file: 4 for files written on Windows")
+    p.add_argument("--long-size", type=int, choices=(4, 8), default=None,
+                   help="bytes of a C long in a binary Torch7 file: 4 for files written on Windows or 32-bit ARM "
+                        "(default: detected)")
     p.add_argument("--seed", type=int, default=0, help="seed of the random check input")
     return p.parse_args(argv)
 

@@ -3,6 +3,7 @@
 
     t7.py               the Torch7 file reader (binary and ASCII) and ``load_lua``,
                         which turns a file's objects into nn_legacy modules
+    t7_writer.py        ``save_lua``: writing Torch7 files (torch.save's format)
     t7_translations.py  the tables that map other backends' classes (cunn, cudnn,
                         nngraph, rnn...) onto nn_legacy's
     native.py           nn_legacy's own file format: ``save`` and ``load``
@@ -16,6 +17,7 @@ docs/contributing/architecture.md.
 from .native import MAGIC, FormatError, load, save
 from .registry import register_class
 from .t7 import LuaFunction, LuaTable, T7Error, T7Warning, TorchObject, load_lua, read_t7
+from .t7_writer import save_lua
 
 __all__ = ["MAGIC", "FormatError", "load", "save", "register_class", "LuaFunction", "LuaTable", "T7Error",
-           "T7Warning", "TorchObject", "load_lua", "read_t7"]
+           "T7Warning", "TorchObject", "load_lua", "read_t7", "save_lua"]

@@ -7,7 +7,9 @@
 - tables -> :class:`LuaTable` (a dict; ``as_list()`` gives the values of keys
   1..n when those are its only keys);
 - tensors -> numpy arrays viewing their storage (tensors that share a
-  storage in the file share memory here too); storages -> 1-D arrays;
+  storage in the file share memory here too), with the file's strides,
+  zero strides (expanded tensors) included: read-only where two elements
+  may be one element of the storage; storages -> 1-D arrays;
 - tensors and storages saved on a GPU (``torch.CudaTensor``,
   ``torch.CudaDoubleTensor``, ``torch.CudaHalfStorage``...) -> host arrays of
   their element type (``CudaTensor`` is float32): cutorch wrote the bytes
@@ -22,6 +24,9 @@
 A repeated object (tables, torch objects) is the same Python object, so
 back-references and cycles survive.
 
+Binary files written where a C long is 4 bytes (Windows, 32-bit ARM) are
+detected (:func:`read_bytes`).
+
 Bad, truncated or hostile files raise :class:`T7Error`.  Every size read
 from the file is checked against the bytes that remain before anything is
 allocated, nesting is limited, and tensor views are checked to lie inside
@@ -29,6 +34,7 @@ their storage.
 
 ``nn_legacy.load_lua`` builds nn_legacy modules on top of this.
 """
+import os
 import re
 import struct
 
@@ -68,6 +74,7 @@ class _Binary:
         self.data, self.pos = data, 0
         self.long = "<i" if long_size == 4 else "<q"
         self.long_size = long_size
+        self.longs_read = 0   # (read_t7's long-size detection: a failure before the first long is not retried)
 
     def remaining(self):
         return len(self.data) - self.pos
@@ -84,6 +91,7 @@ class _Binary:
         return struct.unpack("<i", self._take(4, what))[0]
 
     def long_int(self, what="a long"):
+        self.longs_read += 1
         return struct.unpack(self.long, self._take(self.long_size, what))[0]
 
     def longs(self, n, what):
@@ -338,25 +346,47 @@ class Reader:
         if ndim == 0:
             return np.zeros(0, dtype=dtype)
         if any(n < 0 for n in sizes) or any(st < 0 for st in strides) or offset < 0:
-            raise T7Error(f"{name}: negative size, stride or offset ({sizes}, {strides}, {offset + 1})")
+            raise T7Error(f"{name}: negative size, stride or offset ({sizes}, {strides}, {offset + 1}); Torch7 "
+                          f"writes none (its strides are 0 or more)")
         numel = int(np.prod(sizes, dtype=object))
+        # (numpy refuses a shape whose nonzero sizes multiply past its index range, even with a 0 among them)
+        if int(np.prod([max(n, 1) for n in sizes], dtype=object)) * np.dtype(dtype).itemsize > _MAX_VIEW_BYTES:
+            raise T7Error(f"{name} of size {sizes} has more elements than an array can index")
         if numel == 0:
             return np.zeros(sizes, dtype=dtype)
         if not isinstance(storage, np.ndarray) or storage.dtype != np.dtype(dtype):
             raise T7Error(f"{name}: its storage is missing or of another type")
-        # An expanded view (stride 0) may name more elements than its storage
-        # holds; refused, so that no array is larger than the file (a module's
-        # gradients are allocated at the size of its weights)
-        if numel > storage.size:
-            raise T7Error(f"{name} of size {sizes} (strides {strides}) has {numel} elements, more than its "
-                          f"storage of {storage.size}: expanded views are not loaded")
+        # Any view torch.save could write: strides of 0 (expand, Replicate) and
+        # strides in any order; what bounds it is the largest offset it reaches,
+        # not its element count.  No memory is allocated for it: the array is a
+        # view of the storage, read-only when two of its elements may be one
+        # element of the storage (a write there would change the other).
+        item = storage.itemsize
         last = offset + sum((n - 1) * st for n, st in zip(sizes, strides))
         if last >= storage.size:
             raise T7Error(f"{name} of size {sizes} (strides {strides}, offset {offset + 1}) reaches element "
                           f"{last + 1} of a storage of {storage.size}")
-        item = storage.itemsize
-        return np.lib.stride_tricks.as_strided(storage[offset:], shape=sizes,
-                                               strides=[st * item for st in strides])
+        view = np.lib.stride_tricks.as_strided(storage[offset:], shape=sizes, strides=[st * item for st in strides],
+                                               writeable=not may_overlap(sizes, strides))
+        return view
+
+
+# numpy's limit on an array's bytes (an npy_intp)
+_MAX_VIEW_BYTES = 2 ** 63 - 1
+
+
+def may_overlap(sizes, strides):
+    """Whether two elements of a view of these sizes and strides (in
+    elements) may be the same element of its storage.  False is a proof:
+    taken by increasing stride, every dim of more than one element steps
+    past all that the smaller dims reach.  True for every stride 0 and for
+    interleaved strides, some of which overlap."""
+    reach = 0
+    for st, n in sorted((st, n) for n, st in zip(sizes, strides) if n > 1):
+        if st <= reach:
+            return True
+        reach += (n - 1) * st
+    return False
 
 
 def looks_like_t7(data):
@@ -375,17 +405,52 @@ def _text(raw):
         return raw
 
 
-def read_t7(path, ascii=None, long_size=8):
+def read_t7(path, ascii=None, long_size=None):
     """The object stored in a Torch7 file (see the module docstring).
 
-    ascii: None to detect the format, or True / False.  long_size: 8 for files
-    written on Linux and macOS, 4 for files written on Windows."""
+    ascii: None to detect the format, or True / False.  long_size: the bytes
+    of a C long in a binary file: 8 (Linux, macOS), 4 (Windows, 32-bit ARM:
+    torch-android, torch-ios, a Raspberry Pi), or None (default) to detect it
+    (see :func:`read_bytes`)."""
     with open(path, "rb") as f:
         data = f.read()
     try:
-        return Reader(data, ascii=ascii, long_size=long_size).read()
+        return read_bytes(data, ascii=ascii, long_size=long_size)
     except T7Error as e:
         raise T7Error(f"{path}: {e}") from None
+
+
+def read_bytes(data, ascii=None, long_size=None):
+    """The object stored in the bytes of a Torch7 file.
+
+    With long_size None, a binary file is read with 8-byte longs; if that
+    fails after a long was read, it is read again with 4-byte longs, and
+    loads if that parse takes the whole file.  Otherwise the 8-byte error is
+    raised, with what the 4-byte reading found.  A failure before the first
+    long is not retried (the two readings agree up to there), so the retry
+    happens at most once and costs at most one more linear pass; the first
+    reading's objects are dropped before it starts, so the peak memory is
+    one reading's."""
+    if long_size is not None:
+        return Reader(data, ascii=ascii, long_size=long_size).read()
+    reader = Reader(data, ascii=ascii, long_size=8)
+    try:
+        return reader.read()
+    except T7Error as e:
+        if isinstance(reader.stream, _Ascii) or reader.stream.longs_read == 0:
+            raise
+        failure = str(e)
+    reader = None   # (the first reading's objects go before the second starts)
+    four = Reader(data, ascii=False, long_size=4)
+    try:
+        value = four.read()
+        if four.stream.remaining() == 0:
+            return value
+        note = f"that reading ends at byte {four.stream.pos} of {len(data)}"
+    except T7Error as e:
+        note = str(e)
+    raise T7Error(f"{failure} (read with 8-byte longs; with the 4-byte longs of Torch7 on Windows and 32-bit ARM "
+                  f"it does not parse either: {note})") from None
 
 
 # ---------------------------------------------------------------- nn modules
@@ -445,9 +510,16 @@ class _Converter:
     checked against the known ones, and the class's ``_t7_fixup`` rebuilds
     what it needs from them (an rnn-package cell built with nngraph, say)."""
 
-    def __init__(self, classes, translations=None):
+    def __init__(self, classes, translations=None, budget=0):
         self.classes = classes
         self.translations = translations or {}
+        self.budget = budget    # bytes the copies of overlapping views may take (the file's size)
+        self.owned = {}         # id(read-only view) -> its copy
+        # torch class name -> an nn_legacy class of another name it loads as (classes={"nn.CustomLinear":
+        # nn.Linear}): those objects' fields are checked against what the class needs (a user's own class,
+        # written for the files that hold it, is not)
+        self.mapped = {name: c for name, c in classes.items()
+                       if name != f"nn.{c.__name__}" and c.__module__.startswith("nn_legacy.")}
         self.memo = {}
         self.replaced = {}      # id(TorchObject) -> (it, what loads in its place)
         self.functions = []     # (field path, note) of every Lua function met
@@ -458,6 +530,7 @@ class _Converter:
         while isinstance(value, TorchObject) and value.class_name not in self.classes \
                 and value.class_name in self.translations:
             if id(value) not in self.replaced:
+                self._own_fields(value, value.class_name)
                 try:
                     replacement = self.translations[value.class_name](value)
                 except T7Error:
@@ -539,9 +612,34 @@ class _Converter:
                           f"({type(e).__name__}: {e})") from None
         return module
 
+    def _owned(self, view, where):
+        """A writeable contiguous copy of a view whose elements overlap (an
+        expanded tensor), for a module: its layers write into their
+        parameters and buffers.  All such copies together may take at most
+        the file's size, so that a hostile file cannot make load_lua
+        allocate more than the file holds."""
+        if id(view) not in self.owned:
+            if view.nbytes > self.budget:
+                raise T7Error(f"{where}: an expanded view of size {list(view.shape)} ({view.nbytes} bytes once "
+                              f"copied) as a module's parameter or buffer: its copies would take more than the "
+                              f"file's {self.budget} bytes")
+            self.budget -= view.nbytes
+            self.owned[id(view)] = (view, np.array(view, order="C"))
+        return self.owned[id(view)][1]
+
+    def _own_fields(self, obj, path):
+        """obj's fields that are expanded views (read-only, their elements
+        overlap) become copies of their own (see _owned), but for output and
+        gradInput, which forward and backward replace rather than write into."""
+        fields = obj.fields if isinstance(obj.fields, dict) else {}
+        for key, value in fields.items():
+            if isinstance(value, np.ndarray) and not value.flags.writeable and key not in ("output", "gradInput"):
+                fields[key] = self._owned(value, _field_path(path, key))
+
     def _fill(self, module, cls, obj, path):
         module.output, module.gradInput = None, None
         module.train = True
+        self._own_fields(obj, path)
         fields = obj.fields if isinstance(obj.fields, dict) else {}
         raw = getattr(cls, "_t7_raw_fields", ())
         for key, value in fields.items():
@@ -558,8 +656,6 @@ class _Converter:
                 value = self.convert(value, where)
             if key == "train":
                 value = bool(value)          # written as a boolean or as the number 0
-            elif isinstance(value, np.ndarray) and value.size == 0 and key in ("output", "gradInput"):
-                value = None
             setattr(module, key, value)
         # gradients in Torch7 files are stale or uninitialised memory (the
         # files in the wild hold denormals and NaN there): start from zero.
@@ -582,8 +678,78 @@ class _Converter:
         for key, value in _defaults(cls).items():   # Torch7 makes buffers on first use
             module.__dict__.setdefault(key, value)
         fixup = getattr(module, "_t7_fixup", None)
-        if fixup is not None:
-            fixup(obj.version)               # class versions, 1-based fields -> 0-based
+        try:
+            if fixup is not None:
+                fixup(obj.version)           # class versions, 1-based fields -> 0-based
+        except _FIELD_ERRORS:
+            if self.mapped.get(obj.class_name) is cls:   # a class loaded under another name: what it lacks
+                _check_mapped_fields(module, cls, obj, path)
+            raise
+        if self.mapped.get(obj.class_name) is cls:
+            _check_mapped_fields(module, cls, obj, path)
+        # Torch7's empty output / gradInput before a first forward (a tensor, or a table for the table
+        # modules) is None here; the fixup has seen it first (its type is the type of some modules: Copy)
+        for key in ("output", "gradInput"):
+            value = vars(module).get(key)
+            if isinstance(value, np.ndarray) and value.size == 0 or isinstance(value, (list, dict)) and not value:
+                setattr(module, key, None)
+
+
+def _check_mapped_fields(module, cls, obj, path):
+    """A torch class loaded as a class of another name (load_lua's classes=,
+    register_class under another name): its fields must hold what that
+    class's constructor sets from its arguments (see _needed_fields)."""
+    missing = [name for name in _needed_fields(cls)
+               if name not in vars(module) or (name == "weight" and vars(module)[name] is None)]
+    if missing:
+        have = sorted(k for k in (obj.fields if isinstance(obj.fields, dict) else {}) if isinstance(k, str))
+        where = "nn_legacy" if cls.__module__.startswith("nn_legacy.") else cls.__module__
+        raise T7Error(f"{path}: {obj.class_name} loaded as {where}.{cls.__qualname__} lacks the field(s) "
+                      f"{', '.join(missing)} that {cls.__name__} needs; its fields are {', '.join(have) or 'none'} "
+                      f"(map it onto a class whose fields line up, or register a class of your own with a "
+                      f"_t7_fixup that builds them)")
+
+
+_NEEDED = {}
+
+
+def _needed_fields(cls):
+    """The attributes cls's constructors (its own and its bases') set from
+    their arguments (``self.nfeatures = check_int(self, nFeature, ...)``,
+    ``self.weight = np.zeros((outputSize, inputSize))``): what a Torch7
+    object must carry to be one.  Gradients, output, gradInput, private
+    names and parameters other than weight (a layer may be saved without
+    its bias) are made or may be absent.  Found in the source, once per class."""
+    if cls in _NEEDED:
+        return _NEEDED[cls]
+    import ast
+    import inspect
+    import textwrap
+    from ..Criterion import Criterion
+    from ..Module import Module
+    params = [pair for klass in cls.__mro__ for pair in vars(klass).get("_parameter_names", ())]
+    optional = {n for pair in params for n in pair} - {"weight"} | {"output", "gradInput", "train"}
+    needed = []
+    for klass in cls.__mro__:
+        if klass in (Module, Criterion, object) or "__init__" not in vars(klass):
+            continue
+        try:
+            tree = ast.parse(textwrap.dedent(inspect.getsource(klass.__init__)))
+        except (OSError, TypeError, SyntaxError):
+            continue
+        args = {a.arg for a in ast.walk(tree) if isinstance(a, ast.arg)} - {"self"}
+        for node in ast.walk(tree):
+            if not isinstance(node, ast.Assign):
+                continue
+            uses = {n.id for n in ast.walk(node.value) if isinstance(n, ast.Name)}
+            for target in node.targets:
+                for t in ast.walk(target):
+                    if (isinstance(t, ast.Attribute) and isinstance(t.value, ast.Name) and t.value.id == "self"
+                            and uses & args and not t.attr.startswith("_") and t.attr not in optional
+                            and t.attr not in needed):
+                        needed.append(t.attr)
+    _NEEDED[cls] = tuple(needed)
+    return _NEEDED[cls]
 
 
 def _stored_method(class_name, cls, key):
@@ -629,11 +795,12 @@ def _unknown_message(path, unknown, names):
         return (f"{path}: the file holds an nngraph graph ({', '.join(graph)}), which nn_legacy does not run by "
                 f"design: it has no graph engine; the modules in the graph: {', '.join(inside) or 'none'}{more}; "
                 f"{hint}, with the modules inside loaded")
-    return (f"{path}: classes nn_legacy does not have: {', '.join(unknown)} ({hint}; register a class of your "
-            f"own with nn_legacy.register_class or load_lua(..., classes={{...}}))")
+    return (f"{path}: classes nn_legacy does not have: {', '.join(unknown)} ({hint}; load one as an nn_legacy "
+            f"class whose fields line up, load_lua(..., classes={{{unknown[0]!r}: nn_legacy.Linear}}) say, "
+            f"or register a class of your own with nn_legacy.register_class)")
 
 
-def load_lua(path, unknown_classes="error", ascii=None, long_size=8, classes=None):
+def load_lua(path, unknown_classes="error", ascii=None, long_size=None, classes=None):
     """Load a Torch7 file (binary or ASCII ``torch.save`` output) as nn_legacy
     objects: nn modules and criterions become instances of the nn_legacy
     class of the same name, tensors numpy arrays, tables lists (keys 1..n) or
@@ -657,8 +824,10 @@ def load_lua(path, unknown_classes="error", ascii=None, long_size=8, classes=Non
 
     unknown_classes: "error" (default) raises T7Error naming every torch class
     in the file that nn_legacy does not have; "object" keeps such objects as
-    TorchObject (class_name, version, fields).  long_size: 4 for files
-    written on Windows.
+    TorchObject (class_name, version, fields).  long_size: None (default)
+    detects the size of a C long in a binary file (8 on Linux and macOS, 4
+    on Windows and 32-bit ARM, see :func:`read_bytes`); 8 or 4 read with
+    that size only.
 
     The training flag loads as saved, as Torch7's torch.load kept it: a model
     saved during training has Dropout dropping and BatchNormalization using
@@ -673,7 +842,7 @@ def load_lua(path, unknown_classes="error", ascii=None, long_size=8, classes=Non
     raw = read_t7(path, ascii=ascii, long_size=long_size)
     from .t7_torch_rnn import retag   # torch-rnn's nn.LSTM, told from the rnn package's by its fields
     retag(raw, known, _nn_classes())
-    converter = _Converter(known, TRANSLATIONS)
+    converter = _Converter(known, TRANSLATIONS, budget=os.path.getsize(path))
     if unknown_classes == "error":
         names = converter.class_names(raw, set())
         unknown = sorted(name for name in names if name not in known)

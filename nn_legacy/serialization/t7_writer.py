@@ -1,0 +1,410 @@
+"""Writing Torch7 files (torch.save's format): ``save_lua`` and the
+byte-level writer under it.
+
+``save_lua(path, obj)`` writes what Lua Torch7's ``torch.save(path, obj)``
+wrote (binary, 8-byte longs): nn_legacy modules and criterions as the nn
+class of their name with Torch7's fields, numpy arrays as tensors of their
+element type, dicts and lists as tables, and what ``read_t7`` returns
+(TorchObject, LuaTable) as it was read.  See :func:`save_lua`.
+
+``t7_bytes(value, ascii=False, long_size=8)`` is the writer itself, which
+the tests use to build the exact byte stream a class of a given version
+left behind (File.lua's writeObject, Tensor.c / Storage.c's write,
+THDiskFile.c), in binary or ASCII, with 8- or 4-byte longs.  Its values:
+
+- None, bool, int / float (a Lua number), str (bytes: a string of those bytes);
+- dict -> a Lua table (int keys are written as numbers, as Lua has them);
+- numpy array -> a ``torch.DoubleTensor`` of its values (float64), an empty
+  array -> an empty tensor as Torch7 wrote it (no dims, no storage);
+- :class:`Tensor` / :class:`Storage` -> a tensor or storage of any torch
+  class (``Tensor(a, "torch.CudaTensor")``), views of a shared storage;
+- :class:`T7Object` -> an instance of a torch class, version ``None`` for
+  files from before class versions (no ``"V n"`` line), and a ``header``
+  written before the fields (nn.GPU, nn.DataParallelTable);
+- :class:`Function` -> a Lua function (some bytes standing for bytecode,
+  upvalues): the reader must skip it, never run it;
+- :class:`Key` -> a table used as a key of another table.
+
+The same Python object written twice is written once and then referred
+to by its index, as Torch7 did for tables, torch objects and functions.
+"""
+import struct
+
+import numpy as np
+
+from thnn.cuda import CudaTensor
+
+from .._helpers.arrays import to_host
+
+# torch element name -> numpy dtype ("Long" follows long_size)
+_ELEMENTS = {"Double": np.float64, "Float": np.float32, "Half": np.float16, "Long": None, "Int": np.int32,
+             "Short": np.int16, "Char": np.int8, "Byte": np.uint8}
+# the printf format THDiskFile's ASCII mode used for each element type
+_ASCII_FORMAT = {"Double": "%.17g", "Float": "%.9g", "Half": "%.9g", "Long": "%d", "Int": "%d", "Short": "%d"}
+
+
+def element_of(class_name):
+    """'torch.CudaTensor' -> 'Float', 'torch.CudaLongStorage' -> 'Long'."""
+    name = class_name[len("torch."):]
+    for suffix in ("Tensor", "Storage"):
+        if name.endswith(suffix):
+            name = name[:-len(suffix)]
+    if name.startswith("Cuda"):
+        name = name[len("Cuda"):] or "Float"
+    return name
+
+
+#: fields of a T7Object whose class writes nothing after its name (torch.Timer)
+NO_PAYLOAD = object()
+
+
+class T7Object:
+    """A torch class instance to write: class name, version (None: written
+    without a version, as before Torch7 had them), field table (NO_PAYLOAD:
+    none), and for the classes that write one, a header object before the
+    fields."""
+
+    def __init__(self, class_name, fields, version=1, header=None):
+        self.class_name, self.fields, self.version, self.header = class_name, fields, version, header
+
+
+class Storage:
+    """A torch storage of class `cls` holding the values of a 1-D array."""
+
+    def __init__(self, values, cls="torch.DoubleStorage"):
+        self.cls = cls
+        self.values = np.ravel(np.asarray(values))
+
+
+class Tensor:
+    """A torch tensor of class `cls`: by default a contiguous tensor of
+    array's values in a storage of its own; or (sizes, strides, 1-based
+    offset) into a given Storage shared with other tensors.  An empty
+    array gives Torch7's empty tensor (no dims, no storage)."""
+
+    def __init__(self, array=None, cls="torch.DoubleTensor", storage=None, sizes=None, strides=None, offset=1):
+        self.cls = cls
+        if array is not None:
+            a = np.asarray(array)
+            if a.size == 0:
+                self.storage, self.sizes, self.strides, self.offset = None, [], [], 1
+                return
+            storage = Storage(np.ascontiguousarray(a).ravel(), cls.replace("Tensor", "Storage"))
+            sizes = list(a.shape)
+            strides = [int(np.prod(a.shape[i + 1:])) for i in range(a.ndim)]
+        self.storage, self.sizes, self.strides, self.offset = storage, list(sizes or []), list(strides or []), offset
+
+
+class Key:
+    """A table (dict) used as a key of another table, as Lua allows
+    (nngraph's graphs do that): ``{Key(node): True}``."""
+
+    def __init__(self, table):
+        self.table = table
+
+
+class Function:
+    """A Lua function as Torch7 wrote it: tag 8 (7 for the older upvalue
+    layout, 6 for the form with no object index), opaque bytes for the
+    bytecode, and upvalues {name: value}."""
+
+    def __init__(self, bytecode=b"\x1bLJ\x01\x00\x09@fake.lua\x00", upvalues=None, tag=8):
+        self.bytecode, self.upvalues, self.tag = bytecode, dict(upvalues or {}), tag
+
+
+class _Out:
+    def __init__(self, ascii, long_size):
+        self.ascii, self.long_size, self.parts = ascii, long_size, []
+
+    def int(self, v):
+        self.parts.append(f"{v}\n".encode() if self.ascii else struct.pack("<i", v))
+
+    def long(self, v):
+        if self.ascii:
+            self.parts.append(f"{v}\n".encode())
+        else:
+            self.parts.append(struct.pack("<q" if self.long_size == 8 else "<i", v))
+
+    def longs(self, values):
+        if not values:
+            return
+        if self.ascii:
+            self.parts.append((" ".join(str(int(v)) for v in values) + "\n").encode())
+        else:
+            fmt = "<q" if self.long_size == 8 else "<i"
+            self.parts.append(b"".join(struct.pack(fmt, int(v)) for v in values))
+
+    def double(self, v):
+        self.parts.append((_c_format("%.17g", v) + "\n").encode() if self.ascii else struct.pack("<d", v))
+
+    def chars(self, raw):
+        self.int(len(raw))
+        self.parts.append(raw + (b"\n" if self.ascii and raw else b""))
+
+    def values(self, element, values):
+        """A storage's n elements (raw bytes for Byte and Char, as Torch7 did)."""
+        if element in ("Byte", "Char"):
+            raw = np.asarray(values, dtype=_ELEMENTS[element]).tobytes()
+            self.parts.append(raw + (b"\n" if self.ascii and raw else b""))
+        elif self.ascii:
+            if len(values):
+                fmt = _ASCII_FORMAT[element]
+                self.parts.append((" ".join(_c_format(fmt, v) for v in values) + "\n").encode())
+        else:
+            dtype = _ELEMENTS[element] or (np.int64 if self.long_size == 8 else np.int32)
+            self.parts.append(np.asarray(values, dtype=np.dtype(dtype).newbyteorder("<")).tobytes())
+
+
+def _c_format(fmt, v):
+    """printf's %g / %d as C wrote them (nan and inf included)."""
+    v = float(v) if "g" in fmt else int(v)
+    if isinstance(v, float) and not np.isfinite(v):
+        text = "nan" if np.isnan(v) else "inf"
+        return "-" + text if np.signbit(v) else text   # glibc prints a NaN's sign too
+    return fmt % v
+
+
+def t7_bytes(value, ascii=False, long_size=8):
+    """The bytes torch.save(value) wrote (binary, or ASCII with ascii=True;
+    long_size 4 for a file written on Windows)."""
+    out = _Out(ascii, long_size)
+    indices = {}
+    keep = []
+
+    def reference(obj):
+        """Write the object's index; True if it was written before."""
+        keep.append(obj)
+        if id(obj) in indices:
+            out.int(indices[id(obj)])
+            return True
+        indices[id(obj)] = len(indices) + 1
+        out.int(indices[id(obj)])
+        return False
+
+    def torch_header(version, class_name):
+        if version is not None:
+            out.chars(f"V {version}".encode())
+        out.chars(class_name.encode())
+
+    def write(v):
+        if v is None:
+            out.int(0)
+        elif isinstance(v, bool):
+            out.int(5)
+            out.int(int(v))
+        elif isinstance(v, (int, float, np.integer, np.floating)):
+            out.int(1)
+            out.double(float(v))
+        elif isinstance(v, (str, bytes)):
+            out.int(2)
+            out.chars(v.encode() if isinstance(v, str) else v)
+        elif isinstance(v, dict):
+            out.int(3)
+            if not reference(v):
+                out.int(len(v))
+                for key, item in v.items():
+                    write(key)
+                    write(item)
+        elif isinstance(v, np.ndarray):
+            out.int(4)
+            if not reference(v):   # as Tensor(v): the same array written again is a reference
+                tensor(Tensor(np.asarray(v, dtype=np.float64)))
+        elif isinstance(v, Tensor):
+            out.int(4)
+            if not reference(v):
+                tensor(v)
+        elif isinstance(v, Storage):
+            out.int(4)
+            if not reference(v):
+                torch_header(1, v.cls)
+                out.long(v.values.size)
+                out.values(element_of(v.cls), v.values)
+        elif isinstance(v, T7Object):
+            out.int(4)
+            if not reference(v):
+                torch_header(v.version, v.class_name)
+                if v.header is not None:
+                    write(v.header)
+                if v.fields is not NO_PAYLOAD:
+                    write(v.fields)
+        elif isinstance(v, Key):
+            write(v.table)
+        elif isinstance(v, Function):
+            out.int(v.tag)
+            if v.tag == 6 or not reference(v):
+                out.chars(v.bytecode)
+                if v.tag == 8:
+                    upvalues = {i + 1: {"name": name, "id": i + 1, "value": value}
+                                for i, (name, value) in enumerate(v.upvalues.items())}
+                else:
+                    upvalues = {i + 1: value for i, value in enumerate(v.upvalues.values())}
+                write(upvalues)
+        else:
+            raise TypeError(f"t7_bytes cannot write {type(v).__name__}")
+
+    def tensor(t):
+        torch_header(1, t.cls)
+        out.int(len(t.sizes))
+        out.longs(t.sizes)
+        out.longs(t.strides)
+        out.long(t.offset)
+        write(t.storage)
+
+    write(value)
+    return b"".join(out.parts)
+
+
+# ---------------------------------------------------------------- save_lua
+# numpy element type -> torch's element name
+_TORCH_ELEMENT = {np.dtype(np.float64): "Double", np.dtype(np.float32): "Float", np.dtype(np.float16): "Half",
+                  np.dtype(np.int64): "Long", np.dtype(np.int32): "Int", np.dtype(np.int16): "Short",
+                  np.dtype(np.int8): "Char", np.dtype(np.uint8): "Byte", np.dtype(np.bool_): "Byte"}
+
+
+def save_lua(path, obj, classes=None):
+    """Write obj as Lua Torch7's ``torch.save(path, obj)`` did (binary,
+    8-byte longs, little-endian), for ``torch.load`` in a Lua deployment
+    and for ``load_lua``.
+
+    - modules and criterions: the torch class of their name (``nn.Linear``;
+      a registered class under its registered name, or ``classes``'
+      {torch name: class}) with their attributes as Torch7's fields: the same
+      names, numbers as Lua numbers, 0-based dims and indices 1-based again
+      (each layer says which: ``_t7_one_based``, or its ``_t7_unfixup``, the
+      inverse of its ``_t7_fixup``); attributes that are None or private
+      (``_name``) are left out, as Lua keeps no nil in a table;
+    - numpy arrays (and CudaTensors, as their host copies): tensors of their element type (float64 ->
+      DoubleTensor, float32 -> FloatTensor, int64 -> LongTensor, bool ->
+      ByteTensor...); arrays that view one array share one storage, as views
+      did in Torch7, at their offset and strides;
+    - dicts and lists (tuples): tables (a list's keys are 1..n); checkpoints
+      such as ``{"model": net, "optimState": ...}`` are plain tables;
+    - str, bytes, int, float, bool, None: Lua strings, numbers, booleans, nil
+      (a table entry whose value is None is left out, as Lua keeps no nil in
+      a table: a list with a None loads back as a dict of the other keys);
+    - what ``read_t7`` returns (TorchObject, LuaTable): as it was read.
+
+    An object met twice (a shared module, the same array) is written once and
+    then referred to by its index, as Torch7 did.  Lua functions cannot be
+    written (their bytecode is never kept): TypeError, naming the field."""
+    data = t7_bytes(_LuaGraph(classes).convert(obj, "root"))
+    with open(path, "wb") as f:
+        f.write(data)
+
+
+class _LuaGraph:
+    """Python values -> the writer's values (see save_lua)."""
+
+    def __init__(self, classes=None):
+        from .registry import checked_classes
+        self.classes = checked_classes(classes, "save_lua")
+        self.memo = {}       # id(value) -> (value, what is written for it)
+        self.storages = {}   # id(array owning memory) -> (it, its Storage)
+
+    def convert(self, v, path, parent_type="torch.DoubleTensor"):
+        from .._helpers.lua import LuaFunction, TorchObject
+        from ..Criterion import Criterion
+        from ..Module import Module
+        if v is None or isinstance(v, (bool, str, bytes)):
+            return v
+        if isinstance(v, np.bool_):
+            return bool(v)
+        if isinstance(v, (int, float, np.integer, np.floating)):
+            return float(v)
+        if id(v) in self.memo:
+            return self.memo[id(v)][1]
+        if isinstance(v, CudaTensor):   # a module moved with .cuda(): its host copy (Lua's :cuda() moves it back)
+            out = self.tensor(to_host(v), path)
+        elif isinstance(v, np.ndarray):
+            out = self.tensor(v, path)
+        elif isinstance(v, (Module, Criterion)):
+            out = self.module(v, path, parent_type)
+        elif isinstance(v, TorchObject):
+            out = T7Object(v.class_name, None, v.version)
+            self.memo[id(v)] = (v, out)
+            out.header = None if v.header is None else self.convert(v.header, path)
+            out.fields = self.convert(v.fields, path)
+        elif isinstance(v, dict):
+            out = {}
+            self.memo[id(v)] = (v, out)
+            for key, item in v.items():
+                if item is None:
+                    continue   # Lua keeps no nil in a table: torch.save wrote no such entry
+                if isinstance(key, tuple):
+                    raise TypeError(f"save_lua: {path}: a table used as a key (read_t7 keeps only its identity) "
+                                    f"cannot be written")
+                out[self.convert(key, path)] = self.convert(item, f"{path}[{key!r}]", parent_type)
+        elif isinstance(v, (list, tuple)):
+            out = {}
+            self.memo[id(v)] = (v, out)
+            for i, item in enumerate(v):
+                if item is not None:   # (a hole in the Lua table)
+                    out[i + 1] = self.convert(item, f"{path}[{i}]", parent_type)
+        elif isinstance(v, LuaFunction):
+            raise TypeError(f"save_lua: {path} is a Lua function, whose bytecode load_lua never keeps: it cannot "
+                            f"be written")
+        else:
+            raise TypeError(f"save_lua: {path} is a {type(v).__name__}, which has no Torch7 counterpart")
+        self.memo[id(v)] = (v, out)
+        return out
+
+    def tensor(self, a, path):
+        element = _TORCH_ELEMENT.get(a.dtype)
+        if element is None:
+            raise TypeError(f"save_lua: {path} is an array of {a.dtype}, which no torch tensor holds")
+        cls = f"torch.{element}Tensor"
+        if a.dtype == np.bool_:
+            a = a.astype(np.uint8)
+        if a.ndim == 0:
+            a = a.reshape(1)
+        if a.size == 0:
+            return Tensor(np.zeros(0), cls)
+        root = a
+        while isinstance(root.base, np.ndarray):
+            root = root.base
+        item = a.itemsize
+        start = a.__array_interface__["data"][0] - root.__array_interface__["data"][0]
+        if (root.dtype != a.dtype or not root.flags.c_contiguous or start % item
+                or any(s < 0 or s % item for s in a.strides)):
+            return Tensor(a, cls)   # not a view Torch7 could have: a storage of its own
+        if id(root) not in self.storages:
+            self.storages[id(root)] = (root, Storage(root.reshape(-1), f"torch.{element}Storage"))
+        return Tensor(cls=cls, storage=self.storages[id(root)][1], sizes=list(a.shape),
+                      strides=[s // item for s in a.strides], offset=start // item + 1)
+
+    def module(self, m, path, parent_type="torch.DoubleTensor"):
+        from ..Criterion import Criterion
+        from .registry import name_of
+        cls = type(m)
+        name = name_of(cls, self.classes) or f"nn.{cls.__name__}"
+        obj = T7Object(name, None, getattr(cls, "_t7_version", 1))
+        self.memo[id(m)] = (m, obj)
+        # what Torch7's Module / Criterion constructor made, for Lua code that uses it before a forward:
+        # output and gradInput (a tensor of the module's type, a table where its class made one, a
+        # criterion's output the number 0) and _type, the type of its parameters
+        floats = [v for v in vars(m).values() if isinstance(v, (np.ndarray, CudaTensor)) and v.dtype.kind == "f"]
+        tensor_type = f"torch.{_TORCH_ELEMENT[floats[0].dtype]}Tensor" if floats else parent_type
+        empty = np.zeros(0, dtype=np.float32 if tensor_type == "torch.FloatTensor" else np.float64)
+        fields = {}
+        for key in ("output", "gradInput"):
+            if key in getattr(cls, "_t7_tables", ()):
+                fields[key] = {}
+            elif isinstance(m, Criterion) and key == "output":
+                fields[key] = 0.0
+            else:
+                fields[key] = empty
+        fields["_type"] = tensor_type
+        fields.update((k, v) for k, v in vars(m).items() if v is not None and not k.startswith("_"))
+        for key in getattr(cls, "_t7_one_based", ()):   # (from_lua's inverse: negative dims count from the end)
+            if isinstance(fields.get(key), (int, np.integer)) and fields[key] >= 0:
+                fields[key] = fields[key] + 1
+        unfixup = getattr(m, "_t7_unfixup", None)
+        if unfixup is not None:
+            unfixup(fields)
+        header = getattr(m, "_t7_header", None)   # (classes whose write() puts an object before their fields)
+        if header is not None:
+            obj.header = self.convert(header(fields), f"{path} header", tensor_type)
+        obj.fields = {}
+        for key, value in fields.items():
+            obj.fields[key] = self.convert(value, f"{path}.{key}", tensor_type)
+        return obj

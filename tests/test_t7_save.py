@@ -1,0 +1,252 @@
+"""nn_legacy.save_lua: writing what Lua Torch7's torch.save wrote.  Round
+trips: real Torch7 files read and written again are the same bytes; every
+module-table entry saved and loaded again computes the same outputs."""
+import os
+import warnings
+
+import numpy as np
+import pytest
+
+import nn_legacy as nn
+from module_table import ENTRIES
+from nn_legacy.serialization.t7 import T7Error, load_lua, read_t7
+
+DATA = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data", "t7")
+
+
+def _real_files():
+    found = []
+    for folder, _, names in os.walk(DATA):
+        found += [os.path.relpath(os.path.join(folder, n), DATA) for n in names if n.endswith((".t7", ".txt"))]
+    return sorted(found)
+
+
+# files that cannot come back byte for byte through read_t7, and why
+NOT_BYTE_EQUAL = {
+    "torchfile/recursive_kv_table.t7": "a table used as a key: read_t7 keeps only its identity, so it cannot be "
+                                       "written (TypeError)",
+    "torchfile/gmodule_with_linear_identity.t7": "nngraph's graphs key tables by tables (as above)",
+    "torchfile/tds_hash.t7": "tds.Hash writes itself its own way; read_t7 gives a plain dict",
+    "torchfile/tds_vec.t7": "tds.Vec writes itself its own way; read_t7 gives a plain list",
+}
+
+
+@pytest.mark.parametrize("name", _real_files())
+def test_real_files_read_and_written_again(tmp_path, name):
+    """Binary files: the same bytes.  ASCII files (save_lua writes binary):
+    read back, the same values, classes and versions."""
+    src = os.path.join(DATA, name)
+    with open(src, "rb") as f:
+        data = f.read()
+    raw = read_t7(src)
+    out = tmp_path / "again.t7"
+    if name in NOT_BYTE_EQUAL:
+        if name.startswith("torchfile/tds"):
+            nn.save_lua(str(out), raw)   # the weaker property: the same values as plain tables
+            assert read_t7(str(out)) == {float(k): v for k, v in raw.items()} if isinstance(raw, dict) \
+                else read_t7(str(out)).as_list() == raw
+        else:
+            with pytest.raises(TypeError, match="a table used as a key"):
+                nn.save_lua(str(out), raw)
+        return
+    nn.save_lua(str(out), raw)
+    written = out.read_bytes()
+    if name.endswith(".t7"):
+        assert written == data
+    else:
+        from test_t7_builds import _same
+        assert _same(read_t7(str(out)), raw)
+
+
+@pytest.mark.parametrize("name", [n for n in _real_files() if n.endswith("_net.txt")] + ["cpptorch/net.t7"])
+def test_real_models_loaded_saved_and_loaded_again_compute_the_same(tmp_path, name):
+    src = os.path.join(DATA, name)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        net = load_lua(src)
+        out = tmp_path / "again.t7"
+        nn.save_lua(str(out), net)
+        again = load_lua(str(out))
+    x = load_lua(src.replace("_net.txt", "_input.txt")) if name.endswith(".txt") else \
+        load_lua(os.path.join(DATA, "cpptorch", "x.t7"))
+    for m in (net, again):
+        m.evaluate()
+    np.testing.assert_array_equal(again.forward(x), net.forward(x))
+
+
+def test_a_checkpoint_keeps_shared_modules_and_views_shared(tmp_path):
+    lin = nn.Linear(3, 2)
+    base = np.arange(12.0)
+    checkpoint = {"model": nn.Sequential().add(lin).add(nn.Tanh()), "same": lin, "epoch": 3, "name": "run",
+                  "flags": [True, False], "a": base[2:8].reshape(2, 3), "b": base[::3], "ints": np.arange(4),
+                  "f32": np.ones((2, 2), np.float32), "mask": np.array([True, False])}
+    f = tmp_path / "ck.t7"
+    nn.save_lua(str(f), checkpoint)
+    raw = read_t7(str(f))
+    assert raw["a"].base is not None and np.shares_memory(raw["a"], raw["b"])   # one storage, two views
+    np.testing.assert_array_equal(raw["a"], base[2:8].reshape(2, 3))
+    np.testing.assert_array_equal(raw["b"], base[::3])
+    assert raw["ints"].dtype == np.int64 and raw["f32"].dtype == np.float32 and raw["mask"].dtype == np.uint8
+    assert raw["model"].class_name == "nn.Sequential" and raw["same"] is raw["model"].fields["modules"][1.0]
+    loaded = load_lua(str(f))
+    assert loaded["same"] is loaded["model"].get(0) and loaded["epoch"] == 3.0 and loaded["flags"] == [True, False]
+    np.testing.assert_array_equal(loaded["same"].weight, lin.weight)
+
+
+def test_what_has_no_torch7_counterpart_is_named(tmp_path):
+    with pytest.raises(TypeError, match=r"root\['x'\] is a set"):
+        nn.save_lua(str(tmp_path / "f.t7"), {"x": {1, 2}})
+    with pytest.raises(TypeError, match="complex128"):
+        nn.save_lua(str(tmp_path / "f.t7"), np.zeros(2, complex))
+
+
+# module-table entries whose save_lua -> load_lua round trip is not there yet (each fails today, checked)
+NOT_YET = {
+    "FastLSTMStep": "rnn step modules keep private state", "GRUStep": "rnn step modules keep private state",
+    "GRUCellFused": "fused cells keep their parameters in one private storage", "GRUCellFused-nobias": "as above",
+    "LSTMCellFused": "as above", "LSTMCellFused-nobias": "as above",
+    "LogSoftMax-dim": "a dim has no Torch7 counterpart: save_lua refuses it (TypeError)",
+    "SoftMax-dim": "as above", "SoftMin-dim": "as above",
+    "SpatialDropout-evaluate": "Torch7's plane dropouts always had v1 (no rescaling while training, 1 - p at "
+                               "evaluation); save_lua warns",
+    "VolumetricDropout-evaluate": "as above",
+    "SpatialMaxUnpooling": "load_lua drops a pooling's indices (Torch7's counted from 1, in formats that changed): "
+                           "the pooling's forward must run first",
+    "VolumetricMaxUnpooling": "as above",
+}
+
+
+def _same_outputs(a, b):
+    if isinstance(a, (list, tuple)):
+        return len(a) == len(b) and all(_same_outputs(p, q) for p, q in zip(a, b))
+    return np.array_equal(np.asarray(a), np.asarray(b), equal_nan=True)
+
+
+# attributes a load rebuilds rather than reads (derived, or work memory): not compared
+DERIVED = {"save_mean", "save_std"}   # batch normalization's last batch statistics (uninitialised in files)
+DERIVED_OF = {"LinearWeightNorm": {"weight"}}   # recomputed from g and v
+
+
+def _attribute_differences(a, b, path, out, seen):
+    """Where b (loaded again) differs from a in the public attributes a
+    Torch7 file carries (an attribute that is None is the same as an absent
+    one: Lua keeps no nil in a table)."""
+    from nn_legacy.Criterion import Criterion
+    from nn_legacy.Module import Module
+    if id(a) in seen:
+        return
+    seen.add(id(a))
+    if isinstance(a, (Module, Criterion)):
+        if type(a) is not type(b):
+            out.append(f"{path}: a {type(b).__name__}")
+            return
+        skip = DERIVED | DERIVED_OF.get(type(a).__name__, set())
+        for key, value in vars(a).items():
+            if key.startswith(("_", "grad")) or key in ("output", "gradInput") or key in skip:
+                continue
+            if value is None and vars(b).get(key) is None:
+                continue
+            if key not in vars(b):
+                out.append(f"{path}.{key} missing")
+            else:
+                _attribute_differences(value, vars(b)[key], f"{path}.{key}", out, seen)
+    elif isinstance(a, (list, tuple)):
+        if not isinstance(b, (list, tuple)) or len(a) != len(b):
+            out.append(f"{path}: {a!r} became {b!r}")
+        else:
+            for i, (p, q) in enumerate(zip(a, b)):
+                _attribute_differences(p, q, f"{path}[{i}]", out, seen)
+    elif isinstance(a, np.ndarray):
+        if not (isinstance(b, np.ndarray) and a.shape == b.shape and np.array_equal(a, b, equal_nan=True)):
+            out.append(f"{path}: another array")
+    elif isinstance(a, dict):
+        if not isinstance(b, dict) or set(a) != set(b):
+            out.append(f"{path}: {a!r} became {b!r}")
+        else:
+            for k in a:
+                _attribute_differences(a[k], b[k], f"{path}[{k!r}]", out, seen)
+    elif not (a == b and isinstance(a, bool) == isinstance(b, bool)):
+        out.append(f"{path}: {a!r} became {b!r}")
+
+
+def _round_trip(entry, tmp_path):
+    nn.manualSeed(1)
+    m = entry.build()
+    rng = np.random.default_rng(0)
+    x = entry.input(rng)
+    args = (x, entry.target(rng)) if entry.target is not None else (x,)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        f = tmp_path / "m.t7"
+        nn.save_lua(str(f), m)
+        again = load_lua(str(f))
+    assert type(again) is type(m)
+    differences = []
+    _attribute_differences(m, again, "root", differences, set())
+    assert not differences, differences
+    if entry.stochastic:   # what is checked is that it runs: the draws differ
+        again.forward(*args)
+        return
+    assert _same_outputs(m.forward(*args), again.forward(*args))
+
+
+@pytest.mark.parametrize("entry", [e for e in ENTRIES if e.id not in NOT_YET], ids=lambda e: e.id)
+def test_every_module_saved_and_loaded_again_computes_the_same(entry, tmp_path):
+    _round_trip(entry, tmp_path)
+
+
+@pytest.mark.parametrize("entry", [e for e in ENTRIES if e.id in NOT_YET], ids=lambda e: e.id)
+def test_the_entries_not_round_tripped_yet_still_fail(entry, tmp_path):
+    """(So that NOT_YET stays true: an entry fixed must leave the list.)"""
+    with pytest.raises((AssertionError, TypeError, ValueError, T7Error, AttributeError)):
+        _round_trip(entry, tmp_path)
+
+
+def test_the_not_yet_list_names_real_entries():
+    assert set(NOT_YET) <= {e.id for e in ENTRIES}
+
+
+def test_a_module_on_the_device_is_written_from_its_host_copy(tmp_path):
+    net = nn.Linear(3, 2).float()
+    x = np.ones((1, 3), np.float32)
+    y = net.forward(x).copy()
+    net.cuda()
+    f = tmp_path / "cuda.t7"
+    nn.save_lua(str(f), net)
+    raw = read_t7(str(f))
+    assert raw.fields["_type"] == "torch.FloatTensor" and raw.fields["weight"].dtype == np.float32
+    np.testing.assert_array_equal(load_lua(str(f)).forward(x), y)
+
+
+def test_types_kept_as_the_types_of_output_and_gradinput_come_back(tmp_path):
+    """(Torch7's Copy, Convert, OneHot and DontCast kept their element types
+    only as the classes of their empty output / gradInput tensors.)"""
+    f = tmp_path / "types.t7"
+    copy = nn.Copy(np.float32, np.float64)
+    nn.save_lua(str(f), [copy, nn.OneHot(4).float(), nn.DontCast(nn.Linear(2, 2).float(), True, True)])
+    raw = read_t7(str(f)).as_list()
+    assert raw[0].fields["gradInput"].dtype == np.float32 and raw[0].fields["output"].dtype == np.float64
+    assert raw[2].fields["moduleType"] == "torch.FloatTensor"
+    again = load_lua(str(f))
+    assert (again[0].intype, again[0].outtype) == (np.float32, np.float64)
+    assert again[1].outputType == np.float32 and again[2].moduleType == np.float32
+    assert again[0].output is None and again[0].gradInput is None
+
+
+def test_nil_is_left_out_of_tables_as_lua_did(tmp_path):
+    f = tmp_path / "nil.t7"
+    nn.save_lua(str(f), {"a": None, "b": 1, "list": ["x", None, "z"]})
+    raw = read_t7(str(f))
+    assert raw == {"b": 1.0, "list": {1.0: "x", 3.0: "z"}}
+    nn.save_lua(str(f), None)
+    assert f.read_bytes() == b"\x00\x00\x00\x00" and read_t7(str(f)) is None
+
+
+def test_a_plane_dropout_that_rescales_while_training_is_saved_with_a_warning(tmp_path):
+    f = tmp_path / "d.t7"
+    with pytest.warns(UserWarning, match="scales by 1 - p at evaluation"):
+        nn.save_lua(str(f), nn.SpatialDropout(0.3))
+    assert "v1" not in read_t7(str(f)).fields and load_lua(str(f)).v1 is True
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        nn.save_lua(str(f), nn.SpatialDropout(0.3, v1=True))
