@@ -38,6 +38,7 @@ class TorchRNNLSTM(TorchRNNRecurrent, SeqLSTM):
     the others.
     """
 
+    _t7_name = "nn.LSTM"                 # save_lua writes torch-rnn's class name back
     _t7_sequences = ("cell", "output")   # the saved c and h sequences (the state order is c0, h0)
 
     def __init__(self, input_dim, hidden_dim):

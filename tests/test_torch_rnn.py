@@ -399,6 +399,32 @@ def test_loaded_model_saves_and_loads_natively(tmp_path):
     assert back.sample(10, start_text="a", sample=0) == lm.sample(10, start_text="a", sample=0)
 
 
+def test_a_loaded_model_goes_back_to_lua_with_torch_rnns_class_names(tmp_path):
+    """save_lua writes TorchRNNLSTM as torch-rnn's nn.LSTM (the class Lua
+    knows), and the file loads back to the same model."""
+    from nn_legacy.serialization.t7 import read_t7
+    w = Writer("torch.FloatTensor")
+    lm = _load(_write(tmp_path, w.checkpoint(w.language_model(TOKENS, _params("lstm")))))["model"]
+    nn.save_lua(str(tmp_path / "back.t7"), lm)
+    names, stack = set(), [read_t7(str(tmp_path / "back.t7"))]
+    while stack:
+        v = stack.pop()
+        if hasattr(v, "class_name"):
+            names.add(v.class_name)
+            stack.append(v.fields)
+        elif isinstance(v, dict):
+            stack += list(v.values())
+        elif isinstance(v, list):
+            stack += v
+    assert "nn.LSTM" in names and not any("TorchRNN" in n for n in names), names
+    back = nn.load_lua(str(tmp_path / "back.t7"))
+    assert [type(r) for r in back.rnns] == [nn.TorchRNNLSTM, nn.TorchRNNLSTM]
+    ids = np.array([[1, 2, 3]])
+    lm.resetStates()
+    back.resetStates()
+    np.testing.assert_array_equal(back.forward(ids), lm.forward(ids))
+
+
 @pytest.mark.parametrize("make", [lambda: (_randomize(nn.TorchRNNLSTM(D, H)), _x()),
                                   lambda: (_randomize(nn.VanillaRNN(D, H)), _x()),
                                   lambda: (nn.TemporalAdapter(nn.Linear(D, 2)), _x()),

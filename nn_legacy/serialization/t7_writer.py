@@ -376,7 +376,8 @@ class _LuaGraph:
         from ..Criterion import Criterion
         from .registry import name_of
         cls = type(m)
-        name = name_of(cls, self.classes) or f"nn.{cls.__name__}"
+        # _t7_name: the torch class of an nn_legacy class named otherwise (torch-rnn's nn.LSTM)
+        name = name_of(cls, self.classes) or getattr(cls, "_t7_name", None) or f"nn.{cls.__name__}"
         obj = T7Object(name, None, getattr(cls, "_t7_version", 1))
         self.memo[id(m)] = (m, obj)
         # what Torch7's Module / Criterion constructor made, for Lua code that uses it before a forward:
