@@ -29,6 +29,7 @@ class LookupTableMaskZero(LookupTable):
         for name in ("__input", "_LookupTableMaskZero__input"):
             vars(self).pop(name, None)
         self._shifted = None
+        self.paddingValue = 0          # the padding row (the file's paddingValue is LookupTable's, unused)
 
     def _shift(self, input):
         """The row of each index: index + 1 (padding -1 -> row 0), checked."""

@@ -44,15 +44,14 @@ class MaskZeroCriterion(Criterion):
         self._kept = None
 
     def _t7_fixup(self, version):
-        """Element-Research: nInputDim, the mask from the input; torch/rnn
-        (v2): no nInputDim, the mask handed on by setZeroMask, else taken
-        from the input's rows."""
+        """Element-Research: nInputDim.  torch/rnn (v2): no nInputDim, the
+        mask handed on by setZeroMask; loaded, it takes the mask from the
+        input's rows until setZeroMask says otherwise.  The mask a file holds
+        is the last batch's (Element-Research's, its kept rows' indices):
+        dropped."""
         n = vars(self).get("nInputDim")
         self.nInputDim = int(n) if isinstance(n, (int, float)) and not isinstance(n, bool) and n >= 1 else None
-        mask = vars(self).get("zeroMask")
-        self.zeroMask = mask.astype(bool) if is_array(mask) and mask.ndim == 1 and mask.size else None
-        if vars(self).get("v2") and mask is False:
-            self.zeroMask = False
+        self.zeroMask = None
         for name in ("_zeroMask", "__zeroMask", "input", "target", "_gradInput", "_oneMask", "_range", "_indices",
                      "isEmptyBatch", "v2"):
             vars(self).pop(name, None)

@@ -306,3 +306,119 @@ def gru_nngraph(Wg, bg, Ug, Wn, bn, Un):
         del f.fields[name]
     f.fields.update({"recurrentModule": step, "modules": table(step), "sharedClones": table(step)})
     return f
+
+
+# ---------------------------------------------------------------- issue 27: the rest of the package
+def batch_norm(n, weight=None, bias=None, mean=None, var=None, eps=1e-5, momentum=0.1, old=False):
+    """nn.BatchNormalization(n) as nn saved it: class version 2 (running_var),
+    or old = the 2015 version 1 (running_std = 1 / sqrt(var + eps))."""
+    mean = np.zeros(n) if mean is None else mean
+    var = np.ones(n) if var is None else var
+    fields = {"eps": eps, "momentum": momentum, "affine": weight is not None, "running_mean": mean,
+              "save_mean": EMPTY, "save_std": EMPTY}
+    if old:
+        fields["running_std"] = 1 / np.sqrt(var + eps)
+    else:
+        fields["running_var"] = var
+    if weight is not None:
+        fields.update({"weight": weight, "bias": bias, "gradWeight": np.zeros_like(weight),
+                       "gradBias": np.zeros_like(bias)})
+    return T7Object("nn.BatchNormalization", _module_fields(fields), version=1 if old else 2)
+
+
+def _module_fields(fields):
+    f = {"train": True, "output": EMPTY, "gradInput": EMPTY, "_type": "torch.DoubleTensor"}
+    f.update(fields)
+    return f
+
+
+def fast_lstm_bn_step(i2g, o2g, bns, add, H, names=True):
+    """FastLSTM.nngraphModel with bn = true: a gModule whose modules table is
+    in graph order.  bns = (bn_wx, bn_wh, bn_c).  names: the nodes carry the
+    annotations FastLSTM gave them (bn_wx, bn_wh, bn_c); without, only the
+    graph tells BN_h (its node feeds the nn.Add) from BN_x."""
+    bn_wx, bn_wh, bn_c = bns
+    mods = [("x", obj("Identity")), ("h", obj("Identity")), ("c", obj("Identity")), ("h2h", o2g),
+            ("bn_wh", bn_wh), ("add", add), ("i2h", i2g), ("bn_wx", bn_wx), ("sums", obj("CAddTable")),
+            ("reshape", obj("Reshape", size=np.array([4.0, H]), nelement=4.0 * H)),
+            ("split", obj("SplitTable", dimension=2.0)), ("in_gate", obj("Sigmoid")),
+            ("in_transform", obj("Tanh")), ("forget_gate", obj("Sigmoid")), ("out_gate", obj("Sigmoid")),
+            ("fc", obj("CMulTable")), ("iz", obj("CMulTable")), ("next_c", obj("CAddTable")), ("bn_c", bn_c),
+            ("tanh_c", obj("Tanh")), ("next_h", obj("CMulTable"))]
+    nodes = {}
+    for name, m in mods:
+        data = {"module": m}
+        if names and name.startswith("bn_"):
+            data["annotations"] = {"name": name}
+        nodes[name] = T7Object("nngraph.Node", {"data": data, "children": {}, "id": float(len(nodes) + 1),
+                                                "visited": False, "marked": False})
+    edges = [("h", "h2h"), ("h2h", "bn_wh"), ("bn_wh", "add"), ("x", "i2h"), ("i2h", "bn_wx"), ("bn_wx", "sums"),
+             ("add", "sums"), ("next_c", "bn_c"), ("bn_c", "tanh_c")]
+    for a, b in edges:
+        children = nodes[a].fields["children"]
+        children[len(children) + 1] = nodes[b]
+    ordered = [nodes[name] for name, _ in mods]
+    return T7Object("nn.gModule", {"modules": table(*(m for _, m in mods)), "forwardnodes": table(*ordered),
+                                   "backwardnodes": table(*reversed(ordered)), "innode": ordered[0],
+                                   "outnode": ordered[-1], "nInputs": 3.0, "verbose": False, "train": True,
+                                   "output": {}, "gradInput": {}})
+
+
+def fast_lstm_bn(W, U, b, bias, bns, rho=9999, flavour="er", names=True, fields=True, used=False):
+    """nn.FastLSTM(D, H) built while FastLSTM.bn = true: bns = (bn_wx, bn_wh,
+    bn_c) raw BatchNormalizations, bias the nn.Add's [4H].  fields=False: a
+    file without the i2g / o2g fields (the layers told apart by their sizes)."""
+    H, D = U.shape[1], W.shape[1]
+    i2g, o2g = linear(W, b), linear_no_bias(U, flavour)
+    add = obj("Add", bias=bias, gradBias=np.zeros_like(bias), scalar=False)
+    step = fast_lstm_bn_step(i2g, o2g, bns, add, H, names)
+    f = _recurrent_fields(step, rho, flavour, used, {"inputSize": float(D), "outputSize": float(H)})
+    f.update({"p": 0.0, "mono": False, "cell2gate": True, "zeroTensor": EMPTY, "cells": {}, "gradCells": {},
+              "affine": True})
+    if fields:
+        f.update({"i2g": i2g, "o2g": o2g})
+    return obj("FastLSTM", f)
+
+
+def sequencer_criterion(criterion, size_average=False, flavour="er", steps=0):
+    """nn.SequencerCriterion(criterion): Element-Research kept it as
+    ``criterion`` (clones: the steps' clones made so far); torch/rnn
+    (AbstractSequencerCriterion) as clones[1] only."""
+    if flavour == "er":
+        fields = {"criterion": criterion, "sizeAverage": size_average, "clones": table(*[criterion] * steps),
+                  "gradInput": {}, "output": 0.0}
+    else:
+        fields = {"clones": table(*[criterion] * max(steps, 1)), "sizeAverage": size_average,
+                  "gradInput": EMPTY, "output": 0.0}
+    return T7Object("nn.SequencerCriterion", fields)
+
+
+def criterion(name, **fields):
+    f = {"sizeAverage": True, "output": 0.0, "gradInput": EMPTY}
+    f.update(fields)
+    return T7Object(f"nn.{name}", f)
+
+
+def mask_zero_criterion(inner, n_input_dim=None, flavour="er", zero_mask=None):
+    """nn.MaskZeroCriterion(criterion, nInputDim) (Element-Research), or
+    torch/rnn's MaskZeroCriterion(criterion) (v2 = true, zeroMask set by
+    setZeroMask; after a run it is still in the file)."""
+    fields = {"criterion": inner, "output": 0.0, "gradInput": EMPTY}
+    if flavour == "er":
+        fields.update({"nInputDim": float(n_input_dim), "zeroMask": np.zeros(0, dtype=np.int64),
+                       "_zeroMask": EMPTY})
+    else:
+        fields["v2"] = True
+        if zero_mask is not None:
+            fields["zeroMask"] = zero_mask
+    return T7Object("nn.MaskZeroCriterion", fields)
+
+
+def lookup_table_mask_zero(weight, used=False):
+    """nn.LookupTableMaskZero(nIndex, nOutput): a LookupTable of nIndex + 1
+    rows (row 1, Lua's index 0, the padding); after a run it holds __input."""
+    f = {"weight": weight, "gradWeight": np.zeros_like(weight), "paddingValue": 0.0,
+         "shouldScaleGradByFreq": False}
+    if used:
+        f["__input"] = np.array([[1.0, 3.0]])
+    return obj("LookupTableMaskZero", f)

@@ -1,0 +1,189 @@
+"""The rest of the rnn package from Torch7 files (issue 27 item 4): byte
+streams written with tests/t7_writer.py in the layouts of Element-Research
+rnn ("er") and torch/rnn ("tr") (builders: tests/rnn_t7_files.py), loaded
+with load_lua and compared against the numpy references of
+tests/rnn_reference.py."""
+import warnings
+
+import numpy as np
+import pytest
+
+import nn_legacy as nn
+import rnn_reference as R
+import rnn_t7_files as F
+from nn_legacy.serialization.t7 import T7Error, TrainingModeWarning
+from t7_writer import t7_bytes
+
+D, H, N, T = 3, 4, 3, 5
+rng = np.random.default_rng(27)
+W, U, B, BIAS = rng.uniform(-1, 1, (4 * H, D)), rng.uniform(-1, 1, (4 * H, H)), rng.uniform(-1, 1, 4 * H), \
+    rng.uniform(-1, 1, 4 * H)
+XS = rng.uniform(-1, 1, (T, N, D))
+
+
+def load(tmp_path, obj):
+    """obj written and loaded; the files hold modules in training mode, as
+    saved, and load_lua says so for those with batch normalization."""
+    path = tmp_path / "m.t7"
+    path.write_bytes(t7_bytes(obj))
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", TrainingModeWarning)
+        loaded = nn.load_lua(str(path))
+    bn = any(isinstance(m, nn.FastLSTMBNStep) for m in getattr(loaded, "listModules", lambda: [])())
+    assert [w.category for w in caught] == ([TrainingModeWarning] if bn else [])
+    return loaded
+
+
+def _bn_arrays(n, affine=True):
+    """(weight, bias, running_mean, running_var) of a BN of n features, as a file holds them."""
+    g, b = (rng.uniform(0.5, 1.5, n), rng.uniform(-0.5, 0.5, n)) if affine else (None, None)
+    return g, b, rng.uniform(-0.5, 0.5, n), rng.uniform(0.5, 2, n)
+
+
+BN_ARRAYS = {affine: [_bn_arrays(n, affine) for n in (4 * H, 4 * H, H)] for affine in (True, False)}
+
+
+def _raw_bns(affine=True, old=False, eps=1e-5, momentum=0.1):
+    return [F.batch_norm(len(a[2]), *a, eps=eps, momentum=momentum, old=old) for a in BN_ARRAYS[affine]]
+
+
+def _reference(xs, affine=True, train=True, eps=1e-5, momentum=0.1):
+    (gx, bx, mx, vx), (gh, bh, mh, vh), (gc, bc, mc, vc) = BN_ARRAYS[affine]
+    p = {"W": W, "b": B, "U": U, "bias": BIAS, "gx": gx, "bx": bx, "gh": gh, "bh": bh, "gc": gc, "bc": bc}
+    running = {"x": [mx.copy(), vx.copy()], "h": [mh.copy(), vh.copy()], "c": [mc.copy(), vc.copy()]}
+    return R.fast_lstm_bn(xs, p, running, eps, momentum, train), running
+
+
+# name -> builder keyword arguments (every layout a release wrote)
+BN_FILES = {
+    "er": {},
+    "tr": {"flavour": "tr"},
+    "unnamed-nodes": {"names": False},
+    "without-i2g-fields": {"fields": False},
+    "used": {"used": True},
+    "plain": {"affine": False},
+    "old-bn": {"old": True},
+}
+
+
+@pytest.mark.parametrize("case", sorted(BN_FILES))
+def test_fast_lstm_bn(tmp_path, case):
+    kw = dict(BN_FILES[case])
+    affine, old = kw.pop("affine", True), kw.pop("old", False)
+    eps, momentum = 1e-3, 0.2
+    m = load(tmp_path, F.fast_lstm_bn(W, U, B, BIAS, _raw_bns(affine, old, eps, momentum), rho=7, **kw))
+    assert type(m) is nn.FastLSTM and type(m.recurrentModule) is nn.FastLSTMBNStep and m.bn and m.rho == 7
+    s = m.recurrentModule
+    assert (s.bn_wx.eps, s.bn_wx.momentum, s.affine) == (eps, momentum, affine) and m.i2g is s.i2g
+    np.testing.assert_array_equal(s.bias_module.bias, BIAS)
+    # evaluation: the file's running averages
+    m.evaluate()
+    expected, _ = _reference(XS, affine, train=False, eps=eps)
+    got = np.stack([m.forward(x).copy() for x in XS])
+    np.testing.assert_allclose(got, expected, rtol=1e-10 if old else 1e-13, atol=1e-12)
+    # training: batch statistics, the running averages moving from the file's
+    m.training()
+    m.forget()
+    expected, running = _reference(XS, affine, eps=eps, momentum=momentum)
+    np.testing.assert_allclose(np.stack([m.forward(x) for x in XS]), expected, rtol=1e-12, atol=1e-13)
+    np.testing.assert_allclose(s.bn_c.running_var, running["c"][1], rtol=1e-10)
+    m.zeroGradParameters()
+    for t in reversed(range(T)):
+        m.backward(XS[t], np.ones((N, H)))
+    assert np.abs(s.bn_wh.gradWeight if affine else s.o2g.gradWeight).sum() > 0
+
+
+def test_fast_lstm_bn_masked_and_in_a_sequencer(tmp_path):
+    f = F.fast_lstm_bn(W, U, B, BIAS, _raw_bns())
+    step = f.fields["recurrentModule"]
+    f.fields["recurrentModule"] = f.fields["modules"][1] = F.obj("MaskZero", modules=F.table(step), module=step,
+                                                                  nInputDim=1.0)
+    m = load(tmp_path, F.sequencer(f))
+    assert isinstance(m.module.recurrentModule, nn.MaskZero)
+    assert type(m.module.recurrentModule.modules[0]) is nn.FastLSTMBNStep
+    m.evaluate()
+    np.testing.assert_allclose(m.forward(XS), _reference(XS, train=False)[0], rtol=1e-13, atol=1e-13)
+
+
+def test_fast_lstm_bn_files_that_do_not_describe_one(tmp_path):
+    bns = _raw_bns()
+    f = F.fast_lstm_bn(W, U, B, BIAS, bns, names=False)
+    step = f.fields["recurrentModule"]
+    for node in step.fields["forwardnodes"].values():
+        node.fields["children"] = {}
+    with pytest.raises(T7Error, match="does not tell its two batch normalizations"):
+        load(tmp_path, f)
+    f = F.fast_lstm_bn(W, U, B, BIAS, [bns[0], bns[1], F.batch_norm(H + 1)])
+    with pytest.raises(T7Error, match=r"\[4H, 4H, H\]"):
+        load(tmp_path, f)
+    f = F.fast_lstm_bn(W, U, B, BIAS, bns)
+    f.fields["p"] = 0.5
+    with pytest.raises(T7Error, match="dropout"):
+        load(tmp_path, f)
+
+
+# ---------------------------------------------------------------- criterions
+def _nll(x, t):
+    return -x[np.arange(len(t)), t].mean()
+
+
+@pytest.mark.parametrize("flavour", ["er", "tr"])
+@pytest.mark.parametrize("size_average", [False, True], ids=["sum", "mean"])
+@pytest.mark.parametrize("steps", [0, 3], ids=["fresh", "used"])
+def test_sequencer_criterion(tmp_path, flavour, size_average, steps):
+    inner = F.criterion("ClassNLLCriterion", total_weight_tensor=np.ones(1), output_tensor=np.zeros(1))
+    crit = load(tmp_path, F.sequencer_criterion(inner, size_average, flavour, steps))
+    assert type(crit) is nn.SequencerCriterion and type(crit.criterion) is nn.ClassNLLCriterion
+    assert crit.sizeAverage == size_average and crit.clones == {}
+    x, t = rng.uniform(-2, 0, (T, N, 4)), rng.integers(0, 4, (T, N))
+    expected = sum(_nll(x[k], t[k]) for k in range(T)) / (T if size_average else 1)
+    assert crit.forward(x, t) == pytest.approx(expected, rel=1e-13)
+
+
+
+@pytest.mark.parametrize("flavour", ["er", "tr"])
+def test_mask_zero_criterion(tmp_path, flavour):
+    inner = F.criterion("ClassNLLCriterion", total_weight_tensor=np.ones(1), output_tensor=np.zeros(1))
+    raw = F.mask_zero_criterion(inner, 1, flavour, zero_mask=np.array([1, 0, 0], dtype=np.uint8))
+    crit = load(tmp_path, raw)
+    assert type(crit) is nn.MaskZeroCriterion and crit.zeroMask is None
+    assert crit.nInputDim == (1 if flavour == "er" else None)
+    x, t = rng.uniform(-2, 0, (4, 5)), rng.integers(0, 5, 4)
+    x[2] = 0
+    keep = np.array([True, True, False, True])
+    assert crit.forward(x, t) == pytest.approx(_nll(x[keep], t[keep]), rel=1e-13)
+    assert np.all(crit.backward(x, t)[2] == 0)
+
+
+def test_a_masked_language_model_file(tmp_path):
+    """LookupTableMaskZero, Sequencer(FastLSTM:maskZero(1)), Sequencer(MaskZero(Linear, LogSoftMax)),
+    trained with SequencerCriterion(MaskZeroCriterion(ClassNLLCriterion)): both files, as the rnn
+    package's examples saved them."""
+    V = 6
+    emb = rng.uniform(-1, 1, (V + 1, D))
+    Wo, bo = rng.uniform(-1, 1, (V, H)), rng.uniform(-1, 1, V)
+    from rnn_t7_files import fast_lstm
+    lstm = fast_lstm(W, U, B, mask=1)
+    head = F.obj("MaskZero", modules=F.table(F.seq(F.linear(Wo, bo), F.obj("LogSoftMax"))), nInputDim=1.0)
+    model = load(tmp_path, F.seq(F.lookup_table_mask_zero(emb, used=True),
+                                 F.obj("SplitTable", dimension=1.0, nInputDims=2.0),
+                                 F.sequencer(lstm), F.sequencer(head)))
+    assert type(model.modules[0]) is nn.LookupTableMaskZero and model.modules[0].paddingValue == 0
+    inner = F.criterion("ClassNLLCriterion", total_weight_tensor=np.ones(1), output_tensor=np.zeros(1))
+    crit = load(tmp_path, F.sequencer_criterion(F.mask_zero_criterion(inner, 1)))
+    tokens = np.array([[-1, -1, 2, 3], [1, 4, 0, 5], [2, 2, 2, -1]])   # Lua's 0 (padding) is -1 here
+    out = model.forward(tokens)
+    x = np.where((tokens == -1)[..., None], 0, emb[tokens + 1]).transpose(1, 0, 2)
+    rows = R.fast_to_torch_rows(H)
+    h = np.stack([R.lstm(W[rows], U[rows], B[rows], x[:, b:b + 1])[:, 0] for b in range(3)], axis=1)
+    # maskZero: a padded step gives zeros and the state restarts from zero after it
+    h0 = R.lstm(W[rows], U[rows], B[rows], x[2:, :1])[:, 0]
+    h[:2, 0], h[2:, 0] = 0, h0
+    h[3, 2] = 0
+    logits = h @ Wo.T + bo
+    logp = logits - np.log(np.exp(logits).sum(-1, keepdims=True))
+    logp[(tokens == -1).T] = 0
+    np.testing.assert_allclose(np.stack(out), logp, rtol=1e-12, atol=1e-13)
+    targets = rng.integers(0, V, (4, 3))
+    expected = sum(_nll(logp[k][(tokens != -1)[:, k]], targets[k][(tokens != -1)[:, k]]) for k in range(4))
+    assert crit.forward(out, list(targets)) == pytest.approx(expected, rel=1e-12)
