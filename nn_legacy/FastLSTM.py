@@ -74,7 +74,7 @@ class FastLSTM(LSTM):
         self.inputSize = _rnn_t7.size_field(self, "inputSize", "inputsize")
         self.outputSize = _rnn_t7.size_field(self, "outputSize", "outputsize")
         self.cell2gate, self.p, self.mono, self.bn = False, 0, bool(vars(self).get("mono", False)), True
-        parts = _rnn_t7.fast_lstm_bn_parts(self, raw, self.inputSize, self.outputSize)
+        parts = _rnn_t7.fast_lstm_bn_parts(self, raw, self.outputSize, FastLSTMStep(self.inputSize, self.outputSize))
         first = parts["bn_wx"]
         eps, momentum = _rnn_t7.field(first, "eps", 1e-5), _rnn_t7.field(first, "momentum", 0.1)
         self.eps = float(eps) if isinstance(eps, (int, float)) else 1e-5

@@ -48,7 +48,7 @@ class SequencerCriterion(Criterion):
         if not isinstance(criterion, Criterion):
             criterion = items[0] if items and isinstance(items[0], Criterion) else None
         if criterion is None:
-            from .serialization.t7 import T7Error
+            from ._helpers.lua import T7Error
             raise T7Error("nn.SequencerCriterion: the file holds no criterion (criterion or clones[1])")
         self.criterion = criterion
         self.sizeAverage = bool(vars(self).get("sizeAverage", False))

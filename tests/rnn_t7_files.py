@@ -422,3 +422,51 @@ def lookup_table_mask_zero(weight, used=False):
     if used:
         f["__input"] = np.array([[1.0, 3.0]])
     return obj("LookupTableMaskZero", f)
+
+
+def step_lstm(weight, bias, early=False, maskzero=False, weight_o=None):
+    """torch/rnn's nn.StepLSTM(inputsize, hiddensize[, outputsize]); early: the
+    April 2017 class (no hiddensize, no v2)."""
+    G = weight.shape[1]
+    H = G // 4
+    D = weight.shape[0] - (H if weight_o is None else weight_o.shape[1])
+    fields = {"inputsize": float(D), "outputsize": float(H if weight_o is None else weight_o.shape[1]),
+              "weight": weight, "bias": bias, "gradWeight": np.zeros_like(weight), "gradBias": np.zeros_like(bias),
+              "gates": EMPTY, "output": table(EMPTY, EMPTY), "gradInput": table(EMPTY, EMPTY, EMPTY),
+              "maskzero": maskzero}
+    if not early:
+        fields.update({"hiddensize": float(H), "v2": True})
+    if weight_o is not None:
+        fields.update({"weightO": weight_o, "gradWeightO": np.zeros_like(weight_o)})
+    return obj("StepLSTM", fields)
+
+
+def step_gru(weight, bias, maskzero=False):
+    H = weight.shape[1] // 3
+    fields = {"inputsize": float(weight.shape[0] - H), "outputsize": float(H), "weight": weight, "bias": bias,
+              "gradWeight": np.zeros_like(weight), "gradBias": np.zeros_like(bias), "gates": EMPTY,
+              "gradInput": table(EMPTY, EMPTY), "maskzero": maskzero, "v2": True}
+    return obj("StepGRU", fields)
+
+
+def rec_lstm(step, seqlen=9999, early=False, used=False):
+    """torch/rnn's nn.RecLSTM around a raw StepLSTM: the AbstractRecurrent(stepmodule)
+    layout of May 2017 on, or early = the April 2017 RecLSTM (an nn.LSTM
+    subclass: inputSize, outputSize, rho, recurrentModule)."""
+    D, H = step.fields["inputsize"], step.fields["outputsize"]
+    if early:
+        fields = _recurrent_fields(step, seqlen, "er", used, {"inputSize": D, "outputSize": H})
+        fields.update({"p": 0.0, "mono": False, "cell2gate": True, "zeroTensor": EMPTY, "cells": {},
+                       "gradCells": {}})
+    else:
+        fields = _recurrent_fields(step, seqlen, "tr", used, {"inputsize": D, "outputsize": H,
+                                                             "hiddensize": step.fields.get("hiddensize", H)})
+        fields.update({"cells": {}, "gradCells": {}, "zeroOutput": EMPTY, "zeroCell": EMPTY})
+    return obj("RecLSTM", fields)
+
+
+def rec_gru(step, seqlen=9999, used=False):
+    D, H = step.fields["inputsize"], step.fields["outputsize"]
+    fields = _recurrent_fields(step, seqlen, "tr", used, {"inputsize": D, "outputsize": H})
+    fields["zeroOutput"] = EMPTY
+    return obj("RecGRU", fields)

@@ -16,7 +16,8 @@ D, H, N, T = 3, 4, 3, 5
 
 
 def _xs(seed=0, n=N, t=T):
-    return np.random.default_rng(seed).uniform(-1, 1, (t, n, D))
+    """T steps of [n, D] (n = 0: [D], no batch dim)."""
+    return np.random.default_rng(seed).uniform(-1, 1, (t, n, D) if n else (t, D))
 
 
 # ---------------------------------------------------------------- FastLSTM, bn = true
@@ -110,6 +111,77 @@ def test_fast_lstm_bn_in_a_sequencer_trains():
         m.backward(xs, crit.backward(m.output, ys))
         m.updateParameters(0.1)
     assert losses[-1] < 0.7 * losses[0]
+
+
+# ---------------------------------------------------------------- RecLSTM, RecGRU
+def _rec_lstm_reference(m, xs):
+    """RecLSTM's output by tests/rnn_reference.py's LSTM (torch.nn.LSTM's
+    formula), its weight columns i, f, o, z reordered to torch's rows."""
+    w, b = m.recurrentModule.weight, m.recurrentModule.bias
+    cols = R.seq_to_torch_rows(H)
+    return R.lstm(w[:D, cols].T, w[D:, cols].T, b[cols], xs)
+
+
+def _rec_gru_reference(m, xs):
+    """RecGRU's output by tests/rnn_reference.py's GRU (the rnn package's
+    GRU.lua), its [D + H, 3H] weight split into that module's matrices."""
+    w, b = m.recurrentModule.weight, m.recurrentModule.bias
+    Wg, Ug, Wn, Un = w[:D, :2 * H].T, w[D:, :2 * H].T, w[:D, 2 * H:].T, w[D:, 2 * H:].T
+    return R.gru(xs, Wg, b[:2 * H], Ug, Wn, b[2 * H:], Un, np.zeros(xs.shape[1:-1] + (H,)))
+
+
+# name -> (builder(rho), reference, kind of state)
+REC = {
+    "RecLSTM": (lambda rho: nn.RecLSTM(D, H, rho=rho), _rec_lstm_reference, "lstm"),
+    "RecGRU": (lambda rho: nn.RecGRU(D, H, rho=rho), _rec_gru_reference, "gru"),
+}
+
+
+def _start(kind, n=N, seed=1):
+    r = np.random.default_rng(seed)
+    shape = (n, H) if n else (H,)
+    return [r.uniform(-1, 1, shape), r.uniform(-1, 1, shape)] if kind == "lstm" else r.uniform(-1, 1, shape)
+
+
+@pytest.mark.parametrize("name", sorted(REC))
+def test_rec_cells_match_their_references(name):
+    build, reference, _ = REC[name]
+    nn.manualSeed(0)
+    m = build(9999)
+    xs = _xs(0)
+    np.testing.assert_allclose(np.stack([m.forward(x) for x in xs]), reference(m, xs), rtol=1e-12, atol=1e-13)
+    m.forget()
+    np.testing.assert_allclose(np.stack([m.forward(x) for x in xs[:, 0]]), reference(m, xs[:, :1])[:, 0],
+                               rtol=1e-12, atol=1e-13)      # one sample without its batch dim
+
+
+@pytest.mark.parametrize("window", [None, 2], ids=["full", "truncated"])
+@pytest.mark.parametrize("name", sorted(REC))
+def test_rec_cells_bptt(name, window):
+    build, _, kind = REC[name]
+    nn.manualSeed(1)
+    assert check_steps(build(100 if window is None else window), list(_xs(2)), _start(kind), window=window) < TOL
+
+
+@pytest.mark.parametrize("name", sorted(REC))
+def test_rec_cells_masked_and_without_batch_dim(name):
+    build, _, kind = REC[name]
+    nn.manualSeed(2)
+    xs = list(_xs(3))
+    xs[1] = xs[1].copy()
+    xs[1][0] = 0
+    masked = [None] * T
+    masked[1] = np.array([True] + [False] * (N - 1))
+    m = build(100).maskZero(1)
+    assert check_steps(m, xs, masked=masked) < TOL
+    m.forget()
+    assert np.all(np.stack([m.forward(x) for x in xs])[1, 0] == 0)
+    assert check_steps(build(100), list(_xs(4, n=0)), _start(kind, n=0)) < TOL
+
+
+def test_rec_lstm_refuses_a_projection():
+    with pytest.raises(NotImplementedError, match="LSTMP"):
+        nn.RecLSTM(D, H, 2)
 
 
 # ---------------------------------------------------------------- SequencerCriterion

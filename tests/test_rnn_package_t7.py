@@ -187,3 +187,69 @@ def test_a_masked_language_model_file(tmp_path):
     targets = rng.integers(0, V, (4, 3))
     expected = sum(_nll(logp[k][(tokens != -1)[:, k]], targets[k][(tokens != -1)[:, k]]) for k in range(4))
     assert crit.forward(out, list(targets)) == pytest.approx(expected, rel=1e-12)
+
+
+# ---------------------------------------------------------------- RecLSTM, RecGRU (torch/rnn, 2017)
+LSTM_W, LSTM_B = rng.uniform(-1, 1, (D + H, 4 * H)), rng.uniform(-1, 1, 4 * H)
+GRU_W, GRU_B = rng.uniform(-1, 1, (D + H, 3 * H)), rng.uniform(-1, 1, 3 * H)
+ZERO = np.zeros((N, H))
+
+
+def _lstm_reference(xs):
+    cols = R.seq_to_torch_rows(H)
+    return R.lstm(LSTM_W[:D, cols].T, LSTM_W[D:, cols].T, LSTM_B[cols], xs)
+
+
+def _gru_reference(xs):
+    w, b = GRU_W, GRU_B
+    return R.gru(xs, w[:D, :2 * H].T, b[:2 * H], w[D:, :2 * H].T, w[:D, 2 * H:].T, b[2 * H:], w[D:, 2 * H:].T,
+                 np.zeros(xs.shape[1:-1] + (H,)))
+
+
+# name -> (raw object, class, reference)
+REC_FILES = {
+    "RecLSTM": (lambda: F.rec_lstm(F.step_lstm(LSTM_W, LSTM_B), seqlen=6), nn.RecLSTM, _lstm_reference),
+    "RecLSTM-used": (lambda: F.rec_lstm(F.step_lstm(LSTM_W, LSTM_B), seqlen=6, used=True), nn.RecLSTM,
+                     _lstm_reference),
+    "RecLSTM-april-2017": (lambda: F.rec_lstm(F.step_lstm(LSTM_W, LSTM_B, early=True), seqlen=6, early=True),
+                           nn.RecLSTM, _lstm_reference),
+    "RecGRU": (lambda: F.rec_gru(F.step_gru(GRU_W, GRU_B), seqlen=6), nn.RecGRU, _gru_reference),
+    "RecGRU-used": (lambda: F.rec_gru(F.step_gru(GRU_W, GRU_B), seqlen=6, used=True), nn.RecGRU, _gru_reference),
+}
+
+
+@pytest.mark.parametrize("case", sorted(REC_FILES))
+def test_rec_cells(tmp_path, case):
+    raw, cls, reference = REC_FILES[case]
+    m = load(tmp_path, raw())
+    assert type(m) is cls and m.rho == 6 and m.step == 1 and (m.inputsize, m.outputsize) == (D, H)
+    np.testing.assert_array_equal(m.recurrentModule.weight, LSTM_W if cls is nn.RecLSTM else GRU_W)
+    np.testing.assert_allclose(np.stack([m.forward(x) for x in XS]), reference(XS), rtol=1e-13, atol=1e-14)
+    m.zeroGradParameters()
+    for t in reversed(range(T)):
+        m.backward(XS[t], np.ones((N, H)))
+    assert np.abs(m.recurrentModule.gradWeight).sum() > 0
+
+
+@pytest.mark.parametrize("cls", ["RecLSTM", "RecGRU"])
+def test_rec_cells_masked(tmp_path, cls):
+    step = F.step_lstm(LSTM_W, LSTM_B, maskzero=True) if cls == "RecLSTM" else F.step_gru(GRU_W, GRU_B, True)
+    m = load(tmp_path, (F.rec_lstm if cls == "RecLSTM" else F.rec_gru)(step))
+    assert isinstance(m.recurrentModule, nn.MaskZero)
+    xs = XS.copy()
+    xs[2, 1] = 0
+    y = np.stack([m.forward(x) for x in xs])
+    assert np.all(y[2, 1] == 0)
+    reference = _lstm_reference if cls == "RecLSTM" else _gru_reference
+    np.testing.assert_allclose(y[:, 0], reference(xs)[:, 0], rtol=1e-13, atol=1e-14)
+
+
+def test_rec_lstm_with_a_projection_is_refused(tmp_path):
+    weight_o = rng.uniform(-1, 1, (H, 2))
+    step = F.step_lstm(rng.uniform(-1, 1, (D + 2, 4 * H)), LSTM_B, weight_o=weight_o)
+    with pytest.raises(T7Error, match="LSTMP"):
+        load(tmp_path, F.rec_lstm(step))
+    step = F.step_lstm(LSTM_W, LSTM_B)
+    step.fields["weight"] = LSTM_W[:, :8]
+    with pytest.raises(T7Error, match=r"StepLSTM: weight must hold 112 floats \(\[7, 16\]\), got 56"):
+        load(tmp_path, F.rec_lstm(step))

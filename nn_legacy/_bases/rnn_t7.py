@@ -249,16 +249,16 @@ def _node_roles(raw):
     return roles
 
 
-def fast_lstm_bn_parts(module, raw, D, H):
+def fast_lstm_bn_parts(module, raw, H, template):
     """The raw modules of a batch-normalized FastLSTM step: i2g, o2g, bn_wx,
-    bn_wh, add (the bias after BN_h) and bn_c.  The two BNs of 4H features
-    are told apart by their gModule nodes (name or what follows them)."""
-    from ..FastLSTMStep import FastLSTMStep
+    bn_wh, add (the bias after BN_h) and bn_c.  i2g and o2g are told apart
+    by their shapes and biases (template: a FastLSTMStep of the sizes), the
+    two BNs of 4H features by their gModule nodes (name or what follows)."""
     fields = vars(module)
     if isinstance(fields.get("i2g"), TorchObject) and isinstance(fields.get("o2g"), TorchObject):
         i2g, o2g = fields["i2g"], fields["o2g"]
     else:
-        ordered = by_role(FastLSTMStep(D, H), raw_parameters(raw))
+        ordered = by_role(template, raw_parameters(raw))
         if len(ordered) != 2:
             raise T7Error(f"FastLSTM: the file's step module has {len(ordered)} weight layers, 2 expected "
                           "(i2g and o2g)")
@@ -330,3 +330,32 @@ def linear_arrays_bias_only(obj, what):
     if not isinstance(bias, np.ndarray) or bias.dtype not in (np.float32, np.float64) or bias.size == 0:
         raise T7Error(f"{what}: {obj.class_name} has no float bias")
     return None, bias
+
+
+# ---------------------------------------------------------------- torch/rnn's StepLSTM, StepGRU
+def check_step_weights(step):
+    """A loaded StepLSTM / StepGRU: sizes as ints (the first StepLSTM, April
+    2017, had no hiddensize: it is outputsize), weight [inputsize +
+    outputsize, gates * hidden] and bias [gates * hidden], no projection."""
+    name = type(step).__name__
+    fields = vars(step)
+    step.inputsize = size_field(step, "inputsize", "inputSize")
+    step.outputsize = size_field(step, "outputsize", "outputSize")
+    gates = 3 if name == "StepGRU" else 4
+    if gates == 4:
+        step.hiddensize = size_field(step, "hiddensize", "outputsize", "outputSize")
+        weight_o = fields.pop("weightO", None)
+        fields.pop("gradWeightO", None)
+        if (isinstance(weight_o, np.ndarray) and weight_o.size) or step.hiddensize != step.outputsize:
+            raise T7Error(f"{name}: this one projects its hidden state (weightO, LSTMP: hiddensize "
+                          f"{step.hiddensize}, outputsize {step.outputsize}), which nn_legacy does not implement")
+    hidden = step.outputsize
+    for pname, shape in (("weight", (step.inputsize + hidden, gates * hidden)), ("bias", (gates * hidden,))):
+        value = fields.get(pname)
+        if not isinstance(value, np.ndarray) or value.dtype not in (np.float32, np.float64) \
+                or value.size != int(np.prod(shape)):
+            got = f"{value.size} {value.dtype}" if isinstance(value, np.ndarray) else type(value).__name__
+            raise T7Error(f"{name}: {pname} must hold {int(np.prod(shape))} floats ({list(shape)}), got {got}")
+        setattr(step, pname, np.ascontiguousarray(value).reshape(shape))
+        setattr(step, "grad" + pname[0].upper() + pname[1:], np.zeros(shape, value.dtype))
+    step._t7_maskzero = bool(fields.pop("maskzero", False))
