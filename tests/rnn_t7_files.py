@@ -470,3 +470,39 @@ def rec_gru(step, seqlen=9999, used=False):
     fields = _recurrent_fields(step, seqlen, "tr", used, {"inputsize": D, "outputsize": H})
     fields["zeroOutput"] = EMPTY
     return obj("RecGRU", fields)
+
+
+def recurrence(step, output_size, n_input_dim, rho=9999, flavour="er", used=False):
+    """nn.Recurrence(stepmodule, outputSize, nInputDim[, rho]): outputSize as
+    Lua kept it ({n} for a number, a table of sizes, or a LongStorage)."""
+    fields = _recurrent_fields(step, rho, flavour, used, {})
+    fields.update({"outputSize": output_size, "nInputDim": float(n_input_dim), "typeTensor": EMPTY})
+    if flavour == "er":
+        fields["module"] = step
+    if used:
+        fields["zeroTensor"] = np.zeros((2, 4))
+    return obj("Recurrence", fields)
+
+
+def seq_lstm_raw(weight, bias, batch_first=None):
+    f = seq_lstm(weight, bias)
+    if batch_first is not None:
+        f.fields["batchFirst"] = batch_first
+    return f
+
+
+def seq_brnn(fwd, bwd, batch_first=False, merge=None, early=False):
+    """nn.SeqBRNN(inputDim, hiddenDim, batchFirst, merge) around two raw
+    SeqLSTMs.  early: the first SeqBRNN (April 19, 2016), which set
+    batchFirst on its SeqLSTMs and reversed dim 2, with no Transpose."""
+    merge = merge or obj("CAddTable")
+    dim = 2.0 if (early and batch_first) else 1.0
+    backward = seq(obj("SeqReverseSequence", dim=dim), bwd, obj("SeqReverseSequence", dim=dim))
+    parts = [concat(fwd, backward), merge]
+    if batch_first and not early:
+        parts = [obj("Transpose", permutations=table(table(1.0, 2.0)))] + parts + \
+            [obj("Transpose", permutations=table(table(1.0, 2.0)))]
+    brnn = seq(*parts)
+    fields = {"forwardModule": fwd, "backwardModule": bwd, "merge": merge, "dim": dim, "module": brnn,
+              "modules": table(brnn)}
+    return obj("SeqBRNN", fields)

@@ -10,7 +10,7 @@ import pytest
 import nn_legacy as nn
 import rnn_reference as R
 from cuda_devices import DEVICES, device_named
-from rnn_checks import TOL, _arrays, check_steps, numeric
+from rnn_checks import TOL, _arrays, check_sequence, check_steps, numeric
 
 D, H, N, T = 3, 4, 3, 5
 
@@ -182,6 +182,90 @@ def test_rec_cells_masked_and_without_batch_dim(name):
 def test_rec_lstm_refuses_a_projection():
     with pytest.raises(NotImplementedError, match="LSTMP"):
         nn.RecLSTM(D, H, 2)
+
+
+# ---------------------------------------------------------------- Recurrence, SeqBRNN, ReverseSequence
+def _elman():
+    """y_t = tanh(W x_t + V y_{t-1} + b): the rnn package's Recurrence example."""
+    return nn.Sequential().add(nn.ParallelTable().add(nn.Linear(D, H)).add(nn.LinearNoBias(H, H))) \
+        .add(nn.CAddTable()).add(nn.Tanh())
+
+
+def _table_step():
+    """[x_t, [a, b]] -> [a', b']: a table state (outputSize [H, (2,)])."""
+    a = nn.Sequential().add(nn.ConcatTable().add(nn.SelectTable(0)).add(
+        nn.Sequential().add(nn.SelectTable(1)).add(nn.SelectTable(1)).add(nn.Linear(2, D)))) \
+        .add(nn.CAddTable()).add(nn.Linear(D, H)).add(nn.Tanh())
+    b = nn.Sequential().add(nn.SelectTable(1)).add(nn.SelectTable(0)).add(nn.Linear(H, 2)).add(nn.Sigmoid())
+    return nn.ConcatTable().add(a).add(b)
+
+
+RECURRENCES = {   # name -> (builder(rho), initial state maker)
+    "elman": (lambda rho: nn.Recurrence(_elman(), H, 1, rho), lambda r: r.uniform(-1, 1, (N, H))),
+    "table-state": (lambda rho: nn.Recurrence(_table_step(), [H, (2,)], 1, rho),
+                    lambda r: [r.uniform(-1, 1, (N, H)), r.uniform(-1, 1, (N, 2))]),
+}
+
+
+@pytest.mark.parametrize("window", [None, 2], ids=["full", "truncated"])
+@pytest.mark.parametrize("name", sorted(RECURRENCES))
+def test_recurrence_bptt(name, window):
+    build, start = RECURRENCES[name]
+    nn.manualSeed(3)
+    m = build(100 if window is None else window)
+    assert check_steps(m, list(_xs(5)), start(np.random.default_rng(6)), window=window) < TOL
+
+
+def test_recurrence_computes_its_recurrence():
+    nn.manualSeed(4)
+    m = nn.Recurrence(_elman(), H, 1)
+    lin, rec = m.module.modules[0].modules
+    xs = _xs(7)
+    y, expected = np.zeros((N, H)), []
+    for x in xs:
+        y = np.tanh(x @ lin.weight.T + lin.bias + y @ rec.weight.T)
+        expected.append(y)
+    np.testing.assert_allclose(np.stack([m.forward(x) for x in xs]), np.stack(expected), rtol=1e-13, atol=1e-14)
+    m.forget()
+    assert m.forward(xs[0, 0]).shape == (H,)          # one sample: y_0 is [H]
+    with pytest.raises(ValueError, match="nInputDim=1 dims"):
+        m.forget().forward(np.zeros((2, 2, D)))
+    m = nn.Recurrence(_table_step(), [H, (2,)], 1)
+    out = m.forward(xs[0])
+    assert [o.shape for o in out] == [(N, H), (N, 2)]
+
+
+def test_seq_brnn_and_its_bptt():
+    nn.manualSeed(5)
+    m = nn.SeqBRNN(D, H)
+    x = _xs(8)
+    fwd = m.forwardModule.forward(x).copy()
+    bwd = m.backwardModule.forward(x[::-1].copy())[::-1]
+    np.testing.assert_allclose(m.forward(x), fwd + bwd, rtol=1e-13, atol=1e-14)
+    assert [p.shape for p in m.parameters()[0]] == [(D + H, 4 * H), (4 * H,)] * 2
+    assert check_sequence(m, x) < TOL
+    nn.manualSeed(5)
+    first = nn.SeqBRNN(D, H, batchFirst=True)
+    np.testing.assert_allclose(first.forward(x.transpose(1, 0, 2).copy()), m.forward(x).transpose(1, 0, 2),
+                               rtol=1e-13, atol=1e-14)
+    joined = nn.SeqBRNN(D, H, merge=nn.JoinTable(2))
+    assert joined.forward(x).shape == (T, N, 2 * H)
+
+
+@pytest.mark.parametrize("cls", ["ReverseSequence", "ReverseTable"])
+def test_reverse_sequence(cls):
+    m = getattr(nn, cls)()
+    x = _xs(9)
+    np.testing.assert_array_equal(m.forward(x), x[::-1])
+    g = np.random.default_rng(0).uniform(-1, 1, x.shape)
+    np.testing.assert_array_equal(m.backward(x, g), g[::-1])
+    steps = list(x)
+    out = m.forward(steps)
+    assert all(a is b for a, b in zip(out, steps[::-1]))
+    gs = list(g)
+    assert all(a is b for a, b in zip(m.backward(steps, gs), gs[::-1]))
+    with pytest.raises(ValueError, match="laid out as the input"):
+        m.backward(steps, gs[:2])
 
 
 # ---------------------------------------------------------------- SequencerCriterion

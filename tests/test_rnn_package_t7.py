@@ -253,3 +253,90 @@ def test_rec_lstm_with_a_projection_is_refused(tmp_path):
     step.fields["weight"] = LSTM_W[:, :8]
     with pytest.raises(T7Error, match=r"StepLSTM: weight must hold 112 floats \(\[7, 16\]\), got 56"):
         load(tmp_path, F.rec_lstm(step))
+
+
+# ---------------------------------------------------------------- Recurrence, SeqBRNN, the reversals, ZeroGrad
+ELMAN_W, ELMAN_B, ELMAN_V = rng.uniform(-1, 1, (H, D)), rng.uniform(-1, 1, H), rng.uniform(-1, 1, (H, H))
+
+
+def _elman_step():
+    """Sequential(ParallelTable(Linear(D, H), LinearNoBias(H, H)), CAddTable, Tanh), raw."""
+    return F.seq(F.para(F.linear(ELMAN_W, ELMAN_B), F.linear_no_bias(ELMAN_V)), F.obj("CAddTable"), F.obj("Tanh"))
+
+
+def _elman_reference(xs):
+    y, out = np.zeros(xs.shape[1:-1] + (H,)), []
+    for x in xs:
+        y = np.tanh(x @ ELMAN_W.T + ELMAN_B + y @ ELMAN_V.T)
+        out.append(y)
+    return np.stack(out)
+
+
+# name -> builder keyword arguments
+RECURRENCE_FILES = {
+    "er": {"output_size": F.table(float(H))},
+    "tr": {"output_size": F.table(float(H)), "flavour": "tr"},
+    "er-used": {"output_size": F.table(float(H)), "used": True},
+    "long-storage": {"output_size": np.array([H], dtype=np.int64)},
+}
+
+
+@pytest.mark.parametrize("case", sorted(RECURRENCE_FILES))
+def test_recurrence(tmp_path, case):
+    m = load(tmp_path, F.recurrence(_elman_step(), n_input_dim=1, rho=6, **RECURRENCE_FILES[case]))
+    assert type(m) is nn.Recurrence and m.outputSize == (H,) and m.nInputDim == 1 and m.rho == 6
+    assert m.module is m.recurrentModule and m.step == 1
+    np.testing.assert_allclose(np.stack([m.forward(x) for x in XS]), _elman_reference(XS), rtol=1e-13, atol=1e-14)
+    m.zeroGradParameters()
+    for t in reversed(range(T)):
+        m.backward(XS[t], np.ones((N, H)))
+    assert np.abs(m.parameters()[1][2]).sum() > 0          # the feedback weight learns through time
+
+
+def test_recurrence_of_a_table_state_and_a_bad_size(tmp_path):
+    m = load(tmp_path, F.recurrence(_elman_step(), F.table(F.table(float(H)), F.table(2.0, 3.0)), 1))
+    assert m.outputSize == [(H,), (2, 3)]
+    with pytest.raises(T7Error, match="outputSize in the file"):
+        load(tmp_path, F.recurrence(_elman_step(), F.table(-1.0), 1))
+
+
+SEQ_W = [rng.uniform(-1, 1, (D + H, 4 * H)) for _ in range(2)]
+SEQ_B = [rng.uniform(-1, 1, 4 * H) for _ in range(2)]
+
+
+def _seq_lstm_reference(k, xs):
+    cols = R.seq_to_torch_rows(H)
+    return R.lstm(SEQ_W[k][:D, cols].T, SEQ_W[k][D:, cols].T, SEQ_B[k][cols], xs)
+
+
+@pytest.mark.parametrize("batch_first", [False, True], ids=["time-first", "batch-first"])
+@pytest.mark.parametrize("early", [False, True], ids=["2016-04-22", "2016-04-19"])
+def test_seq_brnn(tmp_path, batch_first, early):
+    fwd, bwd = (F.seq_lstm_raw(SEQ_W[k], SEQ_B[k], batch_first if early else None) for k in range(2))
+    m = load(tmp_path, F.seq_brnn(fwd, bwd, batch_first, early=early))
+    concat = m.module.modules[1 if batch_first and not early else 0]
+    assert type(m) is nn.SeqBRNN and m.forwardModule is concat.modules[0]
+    expected = _seq_lstm_reference(0, XS) + _seq_lstm_reference(1, XS[::-1])[::-1]
+    x = XS.transpose(1, 0, 2).copy() if batch_first else XS
+    y = m.forward(x)
+    np.testing.assert_allclose(y.transpose(1, 0, 2) if batch_first else y, expected, rtol=1e-13, atol=1e-14)
+    assert m.backward(x, np.ones_like(y)).shape == x.shape
+
+
+@pytest.mark.parametrize("name", ["ReverseSequence", "ReverseTable", "SeqReverseSequence"])
+def test_the_reversals(tmp_path, name):
+    fields = {"dim": 1.0} if name == "SeqReverseSequence" else {}
+    if name == "ReverseSequence":
+        fields["_range"] = np.arange(T, 0, -1).astype(np.int64)
+    m = load(tmp_path, F.obj(name, fields))
+    np.testing.assert_array_equal(m.forward(XS), XS[::-1])
+    if name != "SeqReverseSequence":
+        steps = list(XS)
+        assert all(a is b for a, b in zip(m.forward(steps), steps[::-1]))
+
+
+def test_zero_grad(tmp_path):
+    m = load(tmp_path, F.obj("ZeroGrad", output=np.ones(3), gradInput=F.table(np.ones(2))))
+    assert type(m) is nn.ZeroGrad
+    x = XS[0]
+    assert m.forward(x) is x and np.all(m.backward(x, np.ones((N, D))) == 0)
