@@ -141,5 +141,7 @@ class FastLSTMBNStep(Container):
     def accUpdateGradParameters(self, input, gradOutput, lr):
         acc_update_by_swap(self, lambda: self.accGradParameters(input, gradOutput, -lr))
 
+    _onnx_unsupported = "its recurrent batch normalization is not mapped (FastLSTMStep, without bn, is)"
+
     def __repr__(self):
         return f"nn.FastLSTMBNStep({self.inputSize} -> {self.outputSize}, batch-normalized)"

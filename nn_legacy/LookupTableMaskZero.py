@@ -1,3 +1,5 @@
+import numpy as np
+
 from .LookupTable import LookupTable
 
 
@@ -52,3 +54,11 @@ class LookupTableMaskZero(LookupTable):
 
     def __repr__(self):
         return f"nn.LookupTableMaskZero({self.weight.shape[0] - 1} x {self.weight.shape[1]}, padding -1)"
+
+    def _onnx(self, g, x, y):
+        """Add 1 to the indices, Gather (row 0, the padding, zeros)"""
+        weight = self.weight.copy()
+        weight[0] = 0
+        index = x if x.dtype == np.int64 else g.op("Cast", [x], to=7)
+        index = g.op("Add", [index, g.const(np.ones((), np.int64), "one", exact_type=True)])
+        return g.op("Gather", [g.param(weight, "weight"), index], axis=0)

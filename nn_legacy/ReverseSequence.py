@@ -1,3 +1,5 @@
+import numpy as np
+
 from ._helpers.arrays import describe, is_array, reuse
 from ._helpers.namespace import array_namespace
 from .Module import Module
@@ -41,3 +43,9 @@ class ReverseSequence(Module):
                              f"{describe(gradOutput)}")
         self.gradInput = self._reversed(self.gradInput, gradOutput, "gradOutput")
         return self.gradInput
+
+    def _onnx(self, g, x, y):
+        """a table's entries in reverse order, or Slice with step -1 along time"""
+        if isinstance(x, list):
+            return list(reversed(x))
+        return g.slice(x, 0, -1, np.iinfo(np.int64).min, -1)

@@ -73,5 +73,9 @@ class SeqBRNN(Container):
     def accUpdateGradParameters(self, input, gradOutput, lr):
         self._child(0, "accUpdateGradParameters", input, gradOutput, lr)
 
+    def _onnx(self, g, x, y):
+        """its module tree's nodes (SeqLSTMs, reversals, merge)"""
+        return g.child(self, 0, x)
+
     def __repr__(self):
         return "nn.SeqBRNN @ " + repr(self.module)

@@ -6,7 +6,7 @@ from ._helpers.arrays import reuse
 from ._helpers.checks import check_positive
 from ._helpers.namespace import array_namespace
 from ._helpers.random import generator
-from ._bases.recurrent import acc_update_by_swap, check_like, step_inputs
+from ._bases.recurrent import acc_update_by_swap, check_like, onnx_step, step_inputs
 from .Module import Module
 
 
@@ -120,6 +120,24 @@ class StepGRU(Module):
 
     def accUpdateGradParameters(self, input, gradOutput, lr):
         acc_update_by_swap(self, lambda: self.accGradParameters(input, gradOutput, -lr))
+
+    _onnx_leaf = True
+
+    def _onnx(self, g, x, y):
+        """MatMul by the weight's blocks, Add the bias, Sigmoid for r and u, Tanh of the candidate, Mul, Add"""
+        D, H = self.inputsize, self.outputsize
+        w = self.weight
+
+        def build(names):
+            xv, h = names
+            ax = g.op("Add", [g.op("MatMul", [xv, g.param(w[:D], "Wx")]), g.param(self.bias, "bias")])
+            ax_ru, ax_n = g.op("Split", [ax, g.ints([2 * H, H])], outputs=2, axis=-1)
+            ru = g.op("Sigmoid", [g.op("Add", [ax_ru, g.op("MatMul", [h, g.param(w[D:, :2 * H], "Wh_ru")])])])
+            r, u = g.op("Split", [ru], outputs=2, axis=-1, num_outputs=2)
+            n = g.op("Tanh", [g.op("Add", [ax_n, g.op("MatMul", [g.op("Mul", [r, h]),
+                                                                 g.param(w[D:, 2 * H:], "Wh_n")])])])
+            return g.op("Add", [n, g.op("Mul", [u, g.op("Sub", [h, n])])])
+        return onnx_step(g, x, build)
 
     def __repr__(self):
         return f"nn.StepGRU({self.inputsize} -> {self.outputsize})"

@@ -6,7 +6,7 @@ from ._helpers.arrays import reuse
 from ._helpers.checks import check_positive
 from ._helpers.namespace import array_namespace
 from ._helpers.random import generator
-from ._bases.recurrent import acc_update_by_swap, check_like, step_inputs
+from ._bases.recurrent import acc_update_by_swap, check_like, onnx_step, step_inputs
 from .Module import Module
 
 
@@ -132,6 +132,23 @@ class StepLSTM(Module):
 
     def accUpdateGradParameters(self, input, gradOutput, lr):
         acc_update_by_swap(self, lambda: self.accGradParameters(input, gradOutput, -lr))
+
+    _onnx_leaf = True
+
+    def _onnx(self, g, x, y):
+        """MatMul of x and of h by the weight's two blocks, Add the bias, Split into i, f, o, z, Sigmoid / Tanh, Mul, Add"""
+        D = self.inputsize
+
+        def build(names):
+            xv, h, c = names
+            a = g.op("Add", [g.op("Add", [g.op("MatMul", [xv, g.param(self.weight[:D], "Wx")]),
+                                          g.op("MatMul", [h, g.param(self.weight[D:], "Wh")])]),
+                             g.param(self.bias, "bias")])
+            i, f, o, z = g.op("Split", [a], outputs=4, axis=-1, num_outputs=4)
+            i, f, o, z = g.op("Sigmoid", [i]), g.op("Sigmoid", [f]), g.op("Sigmoid", [o]), g.op("Tanh", [z])
+            cy = g.op("Add", [g.op("Mul", [f, c]), g.op("Mul", [i, z])])
+            return [g.op("Mul", [o, g.op("Tanh", [cy])]), cy]
+        return onnx_step(g, x, build)
 
     def __repr__(self):
         return f"nn.{type(self).__name__}({self.inputsize} -> {self.outputsize})"
