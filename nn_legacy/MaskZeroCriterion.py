@@ -49,6 +49,9 @@ class MaskZeroCriterion(Criterion):
         input's rows until setZeroMask says otherwise.  The mask a file holds
         is the last batch's (Element-Research's, its kept rows' indices):
         dropped."""
+        if not isinstance(vars(self).get("criterion"), Criterion):
+            from ._helpers.lua import T7Error
+            raise T7Error("nn.MaskZeroCriterion: the file's criterion field holds no criterion")
         n = vars(self).get("nInputDim")
         self.nInputDim = int(n) if isinstance(n, (int, float)) and not isinstance(n, bool) and n >= 1 else None
         self.zeroMask = None
