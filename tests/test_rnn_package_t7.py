@@ -340,3 +340,22 @@ def test_zero_grad(tmp_path):
     assert type(m) is nn.ZeroGrad
     x = XS[0]
     assert m.forward(x) is x and np.all(m.backward(x, np.ones((N, D))) == 0)
+
+
+@pytest.mark.parametrize("flavour", ["er", "tr"])
+def test_mask_zero_of_either_package(tmp_path, flavour):
+    """Element-Research's MaskZero(module, nInputDim); torch/rnn's (2017, v2)
+    has no nInputDim and takes a batch, whatever follows its batch dim."""
+    w = rng.uniform(-1, 1, (H, 2 * D))
+    fields = {"nInputDim": 2.0} if flavour == "er" else {"v2": True, "maskinput": False, "maskoutput": True}
+    m = load(tmp_path, F.obj("MaskZero", modules=F.table(F.seq(F.obj("View", size=np.array([2.0 * D]),
+                                                                     numElements=2.0 * D, numInputDims=2.0),
+                                                               F.linear_no_bias(w))), **fields))
+    x = rng.uniform(-1, 1, (N, 2, D))
+    x[1] = 0
+    y = m.forward(x)
+    np.testing.assert_allclose(y, np.where([[True], [False], [True]], x.reshape(N, -1) @ w.T, 0), rtol=1e-14)
+    if flavour == "tr":
+        f = F.obj("MaskZero", modules=F.table(F.linear_no_bias(w)), v2=True, maskinput=True)
+        with pytest.raises(T7Error, match="maskinput"):
+            load(tmp_path, f)
