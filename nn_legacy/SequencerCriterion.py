@@ -49,11 +49,16 @@ class SequencerCriterion(Criterion):
             criterion = items[0] if items and isinstance(items[0], Criterion) else None
         if criterion is None:
             from ._helpers.lua import T7Error
-            raise T7Error("nn.SequencerCriterion: the file holds no criterion (criterion or clones[1])")
+            raise T7Error(f"nn.{type(self).__name__}: the file holds no criterion (criterion or clones[1])")
         self.criterion = criterion
         self.sizeAverage = bool(vars(self).get("sizeAverage", False))
         self.clones = {}
         self.output, self.gradInput = 0.0, None
+
+    _target_per_step = True      # RepeaterCriterion: one target for every step
+
+    def _step_target(self, target, t):
+        return target[t]
 
     def getStepCriterion(self, step):
         """The criterion of step (0-based): a clone of ``criterion`` per step."""
@@ -65,33 +70,35 @@ class SequencerCriterion(Criterion):
     def _steps(self, input, target):
         name = type(self).__name__
         if isinstance(input, (list, tuple)):
-            if not isinstance(target, (list, tuple)):
+            if self._target_per_step and not isinstance(target, (list, tuple)):
                 raise TypeError(f"{name}: target must be a table (list) of steps like the input, got "
                                 f"{type(target).__name__}")
             n = len(input)
         elif is_array(input):
             if input.ndim < 1:
                 raise ValueError(f"{name}: input must be an array [seqlen, ...], got a scalar")
-            if not (is_array(target) or isinstance(target, (list, tuple))):
+            if self._target_per_step and not (is_array(target) or isinstance(target, (list, tuple))):
                 raise TypeError(f"{name}: target must be an array [seqlen, ...] or a table of steps like the "
                                 f"input, got {type(target).__name__}")
             n = input.shape[0]
         else:
             raise TypeError(f"{name}: input must be a table (list) of steps or an array [seqlen, ...], got "
                             f"{type(input).__name__}")
+        if n == 0:
+            raise ValueError(f"{name}: input must be a sequence of at least one step")
+        if not self._target_per_step:
+            return n
         m = len(target) if isinstance(target, (list, tuple)) else (target.shape[0] if target.ndim else -1)
         if m != n:
             what = f"{m} steps" if m >= 0 else "a scalar"
             raise ValueError(f"{name}: target must have as many steps as the input ({n}), got {what}")
-        if n == 0:
-            raise ValueError(f"{name}: input must be a sequence of at least one step")
         return n
 
     def updateOutput(self, input, target):
         n = self._steps(input, target)
         total = 0.0
         for t in range(n):
-            total += float(self._step(t, "updateOutput", input[t], target[t]))
+            total += float(self._step(t, "updateOutput", input[t], self._step_target(target, t)))
         self.output = total / n if self.sizeAverage else total
         return self.output
 
@@ -103,7 +110,7 @@ class SequencerCriterion(Criterion):
 
     def updateGradInput(self, input, target):
         n = self._steps(input, target)
-        grads = [self._step(t, "updateGradInput", input[t], target[t]) for t in range(n)]
+        grads = [self._step(t, "updateGradInput", input[t], self._step_target(target, t)) for t in range(n)]
         if is_array(input):
             first = grads[0]
             if not is_array(first):

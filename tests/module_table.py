@@ -857,6 +857,10 @@ _ENTRIES_RNN = [
           lambda r: r.integers(0, 3, (4, 2)), variant="mean",
           reference=lambda x, t: float(np.mean([-x[k][np.arange(2), t[k]].mean() for k in range(len(x))])),
           skip=_RNN_TIME_FIRST),
+    Entry("RepeaterCriterion", lambda: nn.RepeaterCriterion(nn.MSECriterion()), _rnn_seq, lambda r: _u(r, 2, 3),
+          reference=lambda x, t: float(sum(((x[k] - t) ** 2).mean() for k in range(len(x)))),
+          skip={**_RNN_TIME_FIRST, "buffers": "the input's first dim is time, the target's the batch: the "
+                                              "check's smaller input and target do not fit together"}),
     Entry("MaskZeroCriterion", lambda: nn.MaskZeroCriterion(nn.MSECriterion(), 1), lambda r: _u(r, 4, 5), _X,
           reference=lambda x, t: float(((x - t) ** 2).mean())),
 ]

@@ -303,6 +303,20 @@ def test_sequencer_criterion(inner, size_average, layout):
     assert np.max(np.abs(np.stack(g) - num)) < TOL
 
 
+@pytest.mark.parametrize("layout", ["array", "table"])
+@pytest.mark.parametrize("size_average", [False, True], ids=["sum", "mean"])
+def test_repeater_criterion(size_average, layout):
+    rng = np.random.default_rng(3)
+    x, y = rng.uniform(-2, 0, (T, N, 4)), rng.integers(0, 4, N)
+    crit = nn.RepeaterCriterion(nn.ClassNLLCriterion(), size_average)
+    expected = sum(nn.ClassNLLCriterion().forward(x[t], y) for t in range(T)) / (T if size_average else 1)
+    inp = x if layout == "array" else list(x)
+    assert crit.forward(inp, y) == pytest.approx(expected, rel=1e-13)
+    g = crit.backward(inp, y)
+    num = numeric(lambda: nn.RepeaterCriterion(nn.ClassNLLCriterion(), size_average).forward(x, y), x)
+    assert np.max(np.abs(np.stack(g) - num)) < TOL
+
+
 def test_sequencer_criterion_refuses_mismatches():
     crit = nn.SequencerCriterion(nn.MSECriterion())
     with pytest.raises(ValueError, match="as many steps as the input"):

@@ -359,3 +359,17 @@ def test_mask_zero_of_either_package(tmp_path, flavour):
         f = F.obj("MaskZero", modules=F.table(F.linear_no_bias(w)), v2=True, maskinput=True)
         with pytest.raises(T7Error, match="maskinput"):
             load(tmp_path, f)
+
+
+@pytest.mark.parametrize("flavour", ["er", "tr"])
+def test_repeater_criterion(tmp_path, flavour):
+    inner = F.criterion("MSECriterion")
+    raw = F.sequencer_criterion(inner, True, flavour, steps=2)
+    raw.class_name = "nn.RepeaterCriterion"
+    if flavour == "er":
+        del raw.fields["sizeAverage"]                     # Element-Research's always summed
+    crit = load(tmp_path, raw)
+    assert type(crit) is nn.RepeaterCriterion and crit.sizeAverage == (flavour == "tr")
+    x, y = rng.uniform(-1, 1, (T, N, 2)), rng.uniform(-1, 1, (N, 2))
+    expected = sum(((x[k] - y) ** 2).mean() for k in range(T)) / (T if flavour == "tr" else 1)
+    assert crit.forward(x, y) == pytest.approx(expected, rel=1e-13)

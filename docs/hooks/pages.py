@@ -34,7 +34,7 @@ FAMILIES = [
 
 _RECURRENT = {"AbstractRecurrent", "AbstractSequencer", "MaskZero", "SeqReverseSequence", "LSTMCellFused",
               "GRUCellFused", "MaskZeroCriterion", "LookupTableMaskZero", "Recurrence", "SeqBRNN", "ReverseSequence",
-              "ReverseTable"}
+              "ReverseTable", "RepeaterCriterion"}
 _LINEAR = {"Linear", "LinearNoBias", "LinearWeightNorm", "Bilinear", "SparseLinear", "IndexLinear", "LookupTable",
            "PartialLinear", "Cosine", "Euclidean", "WeightedEuclidean", "Add", "Mul", "CMul", "CAdd", "Maxout",
            "DotProduct", "CosineDistance", "PairwiseDistance", "MM", "MV", "Kmeans"}
