@@ -42,6 +42,8 @@ class BatchNormalization(Module):
 
     _parameter_names = (("weight", "gradWeight"), ("bias", "gradBias"))
     _buffer_names = ("save_mean", "save_std")
+    #: the step clones of a recurrent module share these (as dpnn's clones did): one set of running averages
+    _clone_shared = ("running_mean", "running_var")
     #: dims of a batch of input (the input may have one less in evaluation)
     nDim = 2
 

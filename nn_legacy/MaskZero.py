@@ -39,7 +39,13 @@ class MaskZero(Decorator):
     _buffer_names = ("zeroMask", "_gradOutput")
 
     def _t7_fixup(self, version):
-        self.nInputDim = int(self.nInputDim)
+        n = vars(self).get("nInputDim")
+        # torch/rnn's MaskZero (2017, "v2") has no nInputDim: its input is a batch, whatever follows the batch dim
+        self.nInputDim = None if n is None else int(n)
+        from ._helpers.lua import T7Error
+        if vars(self).pop("maskinput", False) or vars(self).pop("maskoutput", True) is False:
+            raise T7Error("nn.MaskZero: this one masks its input (maskinput) or leaves its output unmasked "
+                          "(maskoutput = false), torch/rnn options nn_legacy does not implement")
         self.zeroMask = self._gradOutput = None
         for name in ("_zeroMask", "_maskbyte", "_maskindices", "gradOutput", "batchmode", "module", "v2"):
             vars(self).pop(name, None)
@@ -50,6 +56,8 @@ class MaskZero(Decorator):
         if not is_array(x):
             raise TypeError(f"MaskZero: the input's first array must be an array, got {type(x).__name__}")
         xp = array_namespace(x)
+        if self.nInputDim is None and x.ndim >= 1:     # a torch/rnn file's: always a batch
+            return ~xp.any(x.reshape(x.shape[0], int(np.prod(x.shape[1:]))) != 0, axis=1)
         if x.ndim == self.nInputDim:
             return xp.asarray(~xp.any(x != 0))
         if x.ndim == self.nInputDim + 1:
@@ -114,10 +122,11 @@ class MaskZero(Decorator):
         first = x
         while isinstance(first, list):
             first = first[0]
-        if first.ndim not in (self.nInputDim, self.nInputDim + 1):
-            raise NotExportable(f"the input's first array must have {self.nInputDim} or {self.nInputDim + 1} dims, "
+        n = first.ndim - 1 if self.nInputDim is None else self.nInputDim
+        if first.ndim not in (n, n + 1):
+            raise NotExportable(f"the input's first array must have {n} or {n + 1} dims, "
                                 f"got {first.ndim}")
-        batched = first.ndim == self.nInputDim + 1
+        batched = first.ndim == n + 1
         nonzero = g.op("Cast", [g.op("Not", [g.op("Equal", [first, g.const(np.zeros((), first.dtype), "zero",
                                                                                exact_type=True)])])], to=1)
         axes = list(range(1 if batched else 0, first.ndim))

@@ -768,6 +768,23 @@ def _rnn_paths(prefix, layout):
 _LSTM_STEP = _rnn_paths("modules", ["wb", "w", "w", "wb", "w", "w", "wb", "w", "wb", "w", "w"])
 _GRU_STEP = _rnn_paths("modules", ["wb", "w", "wb", "w"])
 _FAST_LSTM = ("i2g.weight", "i2g.bias", "o2g.weight")
+# FastLSTMBNStep: i2g, o2g, BN_x, BN_h, the bias (an Add), BN_c
+_BN_STEP = _rnn_paths("modules", ["wb", "w", "wb", "wb"]) + ("modules.4.bias", "modules.5.weight", "modules.5.bias")
+
+
+def _bn_step_evaluated():
+    """FastLSTMBNStep in evaluation, normalizing with running averages (made
+    up): while training, BN_x's output has no component along i2g's bias,
+    whose gradient is then exactly zero and float rounding alone; training
+    is checked in tests/test_rnn_package.py (BPTT, device)."""
+    step = nn.FastLSTMBNStep(3, 4)
+    rng = np.random.default_rng(5)
+    for bn in (step.bn_wx, step.bn_wh, step.bn_c):
+        bn.running_mean[...] = rng.uniform(-1, 1, bn.running_mean.shape)
+        bn.running_var[...] = rng.uniform(0.5, 2, bn.running_var.shape)
+        bn.weight[...] = rng.uniform(0.5, 1.5, bn.weight.shape)
+    step.evaluate()
+    return step
 
 
 def _prefixed(prefix, paths):
@@ -808,6 +825,44 @@ _ENTRIES_RNN = [
           + _prefixed("bwdSeq.module.recurrentModule", _GRU_STEP), skip=_RNN_TIME_FIRST),
     Entry("SeqReverseSequence", lambda: nn.SeqReverseSequence(0), _rnn_seq,
           reference=lambda x: np.flip(x, 0).copy(), skip=_RNN_TIME_FIRST),
+    # issue 27: the rest of the rnn package (tests/test_rnn_package.py: BPTT, references)
+    Entry("FastLSTMBNStep", _bn_step_evaluated, lambda r: [_u(r, 4, 3), _u(r, 4, 4), _u(r, 4, 4)],
+          params=_BN_STEP),
+    Entry("StepLSTM", lambda: nn.StepLSTM(3, 4), lambda r: [_u(r, 2, 3), _u(r, 2, 4), _u(r, 2, 4)],
+          params=("weight", "bias")),
+    Entry("StepGRU", lambda: nn.StepGRU(3, 4), lambda r: [_u(r, 2, 3), _u(r, 2, 4)], params=("weight", "bias")),
+    Entry("RecLSTM", lambda: nn.RecLSTM(3, 4), lambda r: _u(r, 2, 3), params=("recurrentModule.weight",
+                                                                            "recurrentModule.bias"),
+          skip=_RNN_SKIP_STATEFUL),
+    Entry("RecGRU", lambda: nn.RecGRU(3, 4), lambda r: _u(r, 2, 3), params=("recurrentModule.weight",
+                                                                          "recurrentModule.bias"),
+          skip=_RNN_SKIP_STATEFUL),
+    Entry("Recurrence", lambda: nn.Recurrence(nn.Sequential().add(nn.ParallelTable().add(nn.Linear(3, 4))
+                                                                 .add(nn.Linear(4, 4))).add(nn.CAddTable()), 4, 1),
+          lambda r: _u(r, 2, 3), params=_rnn_paths("module.modules.0.modules", ["wb", "wb"]),
+          skip=_RNN_SKIP_STATEFUL),
+    Entry("SeqBRNN", lambda: nn.SeqBRNN(3, 4), _rnn_seq, params=("forwardModule.weight", "forwardModule.bias",
+                                                                 "backwardModule.weight", "backwardModule.bias"),
+          skip=_RNN_TIME_FIRST),
+    Entry("ReverseSequence", lambda: nn.ReverseSequence(), _rnn_seq, reference=lambda x: np.flip(x, 0).copy(),
+          skip={**_RNN_TIME_FIRST, "dtype": _MOVES_ANY}),
+    Entry("ReverseTable", lambda: nn.ReverseTable(), lambda r: [_u(r, 2, 3), _u(r, 2, 3), _u(r, 2, 3)],
+          reference=lambda x: x[::-1], skip={"dtype": _MOVES_ANY, "shape": _PASSES_GRAD}),
+    Entry("LookupTableMaskZero", lambda: nn.LookupTableMaskZero(6, 3), lambda r: _ints(r, -1, 6, 4, 5),
+          integer_input=True, params=("weight",)),
+    Entry("SequencerCriterion", lambda: nn.SequencerCriterion(nn.MSECriterion()), _rnn_seq, _rnn_seq,
+          reference=lambda x, t: float(sum(((x[k] - t[k]) ** 2).mean() for k in range(len(x)))),
+          skip=_RNN_TIME_FIRST),
+    Entry("SequencerCriterion", lambda: nn.SequencerCriterion(nn.ClassNLLCriterion(), True), _rnn_seq,
+          lambda r: r.integers(0, 3, (4, 2)), variant="mean",
+          reference=lambda x, t: float(np.mean([-x[k][np.arange(2), t[k]].mean() for k in range(len(x))])),
+          skip=_RNN_TIME_FIRST),
+    Entry("RepeaterCriterion", lambda: nn.RepeaterCriterion(nn.MSECriterion()), _rnn_seq, lambda r: _u(r, 2, 3),
+          reference=lambda x, t: float(sum(((x[k] - t) ** 2).mean() for k in range(len(x)))),
+          skip={**_RNN_TIME_FIRST, "buffers": "the input's first dim is time, the target's the batch: the "
+                                              "check's smaller input and target do not fit together"}),
+    Entry("MaskZeroCriterion", lambda: nn.MaskZeroCriterion(nn.MSECriterion(), 1), lambda r: _u(r, 4, 5), _X,
+          reference=lambda x, t: float(((x - t) ** 2).mean())),
 ]
 ENTRIES = sorted(_ENTRIES + _ENTRIES_RNN, key=lambda e: e.id)
 

@@ -139,3 +139,39 @@ def lstm_peephole_formula(torch, xs, h0, c0, *w):
         h = torch.sigmoid(pre("o", x, h, c)) * torch.tanh(c)
         out.append(h)
     return torch.stack(out)
+
+
+def batch_norm(a, gamma, beta, running, eps, momentum, train):
+    """nn.BatchNormalization of a [N, F] batch: the batch's mean and biased
+    variance while training (running = [mean, var] updated in place with the
+    unbiased variance), the running averages in evaluation."""
+    if train:
+        mean, var = a.mean(0), a.var(0)
+        n = a.shape[0]
+        running[0] = momentum * mean + (1 - momentum) * running[0]
+        running[1] = momentum * var * n / (n - 1) + (1 - momentum) * running[1]
+    else:
+        mean, var = running
+    y = (a - mean) / np.sqrt(var + eps)
+    return y if gamma is None else y * gamma + beta
+
+
+def fast_lstm_bn(xs, p, running, eps=1e-5, momentum=0.1, train=True, h0=None, c0=None):
+    """The rnn package's FastLSTM with bn = true (FastLSTM.nngraphModel, its
+    README's equations after Cooijmans et al.): p holds W [4H, D], b [4H]
+    (i2g), U [4H, H] (o2g), the BN affine pairs gx, bx / gh, bh / gc, bc
+    (None when not affine) and bias [4H] (the nn.Add after BN_h); gate
+    blocks i, z, f, o.  running: {'x', 'h', 'c'} -> [mean, var], shared by
+    the steps and updated in place.  Output h [T, N, H]."""
+    H = p["U"].shape[1]
+    h = np.zeros(xs.shape[1:-1] + (H,)) if h0 is None else h0
+    c = np.zeros_like(h) if c0 is None else c0
+    out = []
+    for x in xs:
+        a = (batch_norm(x @ p["W"].T + p["b"], p["gx"], p["bx"], running["x"], eps, momentum, train)
+             + batch_norm(h @ p["U"].T, p["gh"], p["bh"], running["h"], eps, momentum, train) + p["bias"])
+        i, z, f, o = (a[:, k * H:(k + 1) * H] for k in range(4))
+        c = sigmoid(f) * c + sigmoid(i) * np.tanh(z)
+        h = sigmoid(o) * np.tanh(batch_norm(c, p["gc"], p["bc"], running["c"], eps, momentum, train))
+        out.append(h)
+    return np.stack(out)

@@ -306,3 +306,203 @@ def gru_nngraph(Wg, bg, Ug, Wn, bn, Un):
         del f.fields[name]
     f.fields.update({"recurrentModule": step, "modules": table(step), "sharedClones": table(step)})
     return f
+
+
+# ---------------------------------------------------------------- issue 27: the rest of the package
+def batch_norm(n, weight=None, bias=None, mean=None, var=None, eps=1e-5, momentum=0.1, old=False):
+    """nn.BatchNormalization(n) as nn saved it: class version 2 (running_var),
+    or old = the 2015 version 1 (running_std = 1 / sqrt(var + eps))."""
+    mean = np.zeros(n) if mean is None else mean
+    var = np.ones(n) if var is None else var
+    fields = {"eps": eps, "momentum": momentum, "affine": weight is not None, "running_mean": mean,
+              "save_mean": EMPTY, "save_std": EMPTY}
+    if old:
+        fields["running_std"] = 1 / np.sqrt(var + eps)
+    else:
+        fields["running_var"] = var
+    if weight is not None:
+        fields.update({"weight": weight, "bias": bias, "gradWeight": np.zeros_like(weight),
+                       "gradBias": np.zeros_like(bias)})
+    return T7Object("nn.BatchNormalization", _module_fields(fields), version=1 if old else 2)
+
+
+def _module_fields(fields):
+    f = {"train": True, "output": EMPTY, "gradInput": EMPTY, "_type": "torch.DoubleTensor"}
+    f.update(fields)
+    return f
+
+
+def fast_lstm_bn_step(i2g, o2g, bns, add, H, names=True):
+    """FastLSTM.nngraphModel with bn = true: a gModule whose modules table is
+    in graph order.  bns = (bn_wx, bn_wh, bn_c).  names: the nodes carry the
+    annotations FastLSTM gave them (bn_wx, bn_wh, bn_c); without, only the
+    graph tells BN_h (its node feeds the nn.Add) from BN_x."""
+    bn_wx, bn_wh, bn_c = bns
+    mods = [("x", obj("Identity")), ("h", obj("Identity")), ("c", obj("Identity")), ("h2h", o2g),
+            ("bn_wh", bn_wh), ("add", add), ("i2h", i2g), ("bn_wx", bn_wx), ("sums", obj("CAddTable")),
+            ("reshape", obj("Reshape", size=np.array([4.0, H]), nelement=4.0 * H)),
+            ("split", obj("SplitTable", dimension=2.0)), ("in_gate", obj("Sigmoid")),
+            ("in_transform", obj("Tanh")), ("forget_gate", obj("Sigmoid")), ("out_gate", obj("Sigmoid")),
+            ("fc", obj("CMulTable")), ("iz", obj("CMulTable")), ("next_c", obj("CAddTable")), ("bn_c", bn_c),
+            ("tanh_c", obj("Tanh")), ("next_h", obj("CMulTable"))]
+    nodes = {}
+    for name, m in mods:
+        data = {"module": m}
+        if names and name.startswith("bn_"):
+            data["annotations"] = {"name": name}
+        nodes[name] = T7Object("nngraph.Node", {"data": data, "children": {}, "id": float(len(nodes) + 1),
+                                                "visited": False, "marked": False})
+    edges = [("h", "h2h"), ("h2h", "bn_wh"), ("bn_wh", "add"), ("x", "i2h"), ("i2h", "bn_wx"), ("bn_wx", "sums"),
+             ("add", "sums"), ("next_c", "bn_c"), ("bn_c", "tanh_c")]
+    for a, b in edges:
+        children = nodes[a].fields["children"]
+        children[len(children) + 1] = nodes[b]
+    ordered = [nodes[name] for name, _ in mods]
+    return T7Object("nn.gModule", {"modules": table(*(m for _, m in mods)), "forwardnodes": table(*ordered),
+                                   "backwardnodes": table(*reversed(ordered)), "innode": ordered[0],
+                                   "outnode": ordered[-1], "nInputs": 3.0, "verbose": False, "train": True,
+                                   "output": {}, "gradInput": {}})
+
+
+def fast_lstm_bn(W, U, b, bias, bns, rho=9999, flavour="er", names=True, fields=True, used=False):
+    """nn.FastLSTM(D, H) built while FastLSTM.bn = true: bns = (bn_wx, bn_wh,
+    bn_c) raw BatchNormalizations, bias the nn.Add's [4H].  fields=False: a
+    file without the i2g / o2g fields (the layers told apart by their sizes)."""
+    H, D = U.shape[1], W.shape[1]
+    i2g, o2g = linear(W, b), linear_no_bias(U, flavour)
+    add = obj("Add", bias=bias, gradBias=np.zeros_like(bias), scalar=False)
+    step = fast_lstm_bn_step(i2g, o2g, bns, add, H, names)
+    f = _recurrent_fields(step, rho, flavour, used, {"inputSize": float(D), "outputSize": float(H)})
+    f.update({"p": 0.0, "mono": False, "cell2gate": True, "zeroTensor": EMPTY, "cells": {}, "gradCells": {},
+              "affine": True})
+    if fields:
+        f.update({"i2g": i2g, "o2g": o2g})
+    return obj("FastLSTM", f)
+
+
+def sequencer_criterion(criterion, size_average=False, flavour="er", steps=0):
+    """nn.SequencerCriterion(criterion): Element-Research kept it as
+    ``criterion`` (clones: the steps' clones made so far); torch/rnn
+    (AbstractSequencerCriterion) as clones[1] only."""
+    if flavour == "er":
+        fields = {"criterion": criterion, "sizeAverage": size_average, "clones": table(*[criterion] * steps),
+                  "gradInput": {}, "output": 0.0}
+    else:
+        fields = {"clones": table(*[criterion] * max(steps, 1)), "sizeAverage": size_average,
+                  "gradInput": EMPTY, "output": 0.0}
+    return T7Object("nn.SequencerCriterion", fields)
+
+
+def criterion(name, **fields):
+    f = {"sizeAverage": True, "output": 0.0, "gradInput": EMPTY}
+    f.update(fields)
+    return T7Object(f"nn.{name}", f)
+
+
+def mask_zero_criterion(inner, n_input_dim=None, flavour="er", zero_mask=None):
+    """nn.MaskZeroCriterion(criterion, nInputDim) (Element-Research), or
+    torch/rnn's MaskZeroCriterion(criterion) (v2 = true, zeroMask set by
+    setZeroMask; after a run it is still in the file)."""
+    fields = {"criterion": inner, "output": 0.0, "gradInput": EMPTY}
+    if flavour == "er":
+        fields.update({"nInputDim": float(n_input_dim), "zeroMask": np.zeros(0, dtype=np.int64),
+                       "_zeroMask": EMPTY})
+    else:
+        fields["v2"] = True
+        if zero_mask is not None:
+            fields["zeroMask"] = zero_mask
+    return T7Object("nn.MaskZeroCriterion", fields)
+
+
+def lookup_table_mask_zero(weight, used=False):
+    """nn.LookupTableMaskZero(nIndex, nOutput): a LookupTable of nIndex + 1
+    rows (row 1, Lua's index 0, the padding); after a run it holds __input."""
+    f = {"weight": weight, "gradWeight": np.zeros_like(weight), "paddingValue": 0.0,
+         "shouldScaleGradByFreq": False}
+    if used:
+        f["__input"] = np.array([[1.0, 3.0]])
+    return obj("LookupTableMaskZero", f)
+
+
+def step_lstm(weight, bias, early=False, maskzero=False, weight_o=None):
+    """torch/rnn's nn.StepLSTM(inputsize, hiddensize[, outputsize]); early: the
+    April 2017 class (no hiddensize, no v2)."""
+    G = weight.shape[1]
+    H = G // 4
+    D = weight.shape[0] - (H if weight_o is None else weight_o.shape[1])
+    fields = {"inputsize": float(D), "outputsize": float(H if weight_o is None else weight_o.shape[1]),
+              "weight": weight, "bias": bias, "gradWeight": np.zeros_like(weight), "gradBias": np.zeros_like(bias),
+              "gates": EMPTY, "output": table(EMPTY, EMPTY), "gradInput": table(EMPTY, EMPTY, EMPTY),
+              "maskzero": maskzero}
+    if not early:
+        fields.update({"hiddensize": float(H), "v2": True})
+    if weight_o is not None:
+        fields.update({"weightO": weight_o, "gradWeightO": np.zeros_like(weight_o)})
+    return obj("StepLSTM", fields)
+
+
+def step_gru(weight, bias, maskzero=False):
+    H = weight.shape[1] // 3
+    fields = {"inputsize": float(weight.shape[0] - H), "outputsize": float(H), "weight": weight, "bias": bias,
+              "gradWeight": np.zeros_like(weight), "gradBias": np.zeros_like(bias), "gates": EMPTY,
+              "gradInput": table(EMPTY, EMPTY), "maskzero": maskzero, "v2": True}
+    return obj("StepGRU", fields)
+
+
+def rec_lstm(step, seqlen=9999, early=False, used=False):
+    """torch/rnn's nn.RecLSTM around a raw StepLSTM: the AbstractRecurrent(stepmodule)
+    layout of May 2017 on, or early = the April 2017 RecLSTM (an nn.LSTM
+    subclass: inputSize, outputSize, rho, recurrentModule)."""
+    D, H = step.fields["inputsize"], step.fields["outputsize"]
+    if early:
+        fields = _recurrent_fields(step, seqlen, "er", used, {"inputSize": D, "outputSize": H})
+        fields.update({"p": 0.0, "mono": False, "cell2gate": True, "zeroTensor": EMPTY, "cells": {},
+                       "gradCells": {}})
+    else:
+        fields = _recurrent_fields(step, seqlen, "tr", used, {"inputsize": D, "outputsize": H,
+                                                             "hiddensize": step.fields.get("hiddensize", H)})
+        fields.update({"cells": {}, "gradCells": {}, "zeroOutput": EMPTY, "zeroCell": EMPTY})
+    return obj("RecLSTM", fields)
+
+
+def rec_gru(step, seqlen=9999, used=False):
+    D, H = step.fields["inputsize"], step.fields["outputsize"]
+    fields = _recurrent_fields(step, seqlen, "tr", used, {"inputsize": D, "outputsize": H})
+    fields["zeroOutput"] = EMPTY
+    return obj("RecGRU", fields)
+
+
+def recurrence(step, output_size, n_input_dim, rho=9999, flavour="er", used=False):
+    """nn.Recurrence(stepmodule, outputSize, nInputDim[, rho]): outputSize as
+    Lua kept it ({n} for a number, a table of sizes, or a LongStorage)."""
+    fields = _recurrent_fields(step, rho, flavour, used, {})
+    fields.update({"outputSize": output_size, "nInputDim": float(n_input_dim), "typeTensor": EMPTY})
+    if flavour == "er":
+        fields["module"] = step
+    if used:
+        fields["zeroTensor"] = np.zeros((2, 4))
+    return obj("Recurrence", fields)
+
+
+def seq_lstm_raw(weight, bias, batch_first=None):
+    f = seq_lstm(weight, bias)
+    if batch_first is not None:
+        f.fields["batchFirst"] = batch_first
+    return f
+
+
+def seq_brnn(fwd, bwd, batch_first=False, merge=None, early=False):
+    """nn.SeqBRNN(inputDim, hiddenDim, batchFirst, merge) around two raw
+    SeqLSTMs.  early: the first SeqBRNN (April 19, 2016), which set
+    batchFirst on its SeqLSTMs and reversed dim 2, with no Transpose."""
+    merge = merge or obj("CAddTable")
+    dim = 2.0 if (early and batch_first) else 1.0
+    backward = seq(obj("SeqReverseSequence", dim=dim), bwd, obj("SeqReverseSequence", dim=dim))
+    parts = [concat(fwd, backward), merge]
+    if batch_first and not early:
+        parts = [obj("Transpose", permutations=table(table(1.0, 2.0)))] + parts + \
+            [obj("Transpose", permutations=table(table(1.0, 2.0)))]
+    brnn = seq(*parts)
+    fields = {"forwardModule": fwd, "backwardModule": bwd, "merge": merge, "dim": dim, "module": brnn,
+              "modules": table(brnn)}
+    return obj("SeqBRNN", fields)

@@ -78,6 +78,10 @@ CALLS = {
     "LinearNoBias": ((3, 4), {}), "MaskZero": ((LINEAR, 1), {}),
     "Recurrent": ((4, LINEAR34, LINEAR44, TANH, 5), {}), "Recursor": ((LINEAR, 5), {}), "Repeater": ((LINEAR, 5), {}),
     "SeqGRU": ((3, 4), {}), "SeqLSTM": ((3, 4, 4), {}), "SeqReverseSequence": ((1,), {}),
+    "FastLSTMBNStep": ((3, 4), {}), "LookupTableMaskZero": ((6, 3), {}),
+    "MaskZeroCriterion": ((Inner(lambda: nn.MSECriterion()), 1), {}), "RecGRU": ((3, 4, 5), {}),
+    "RecLSTM": ((3, 4, 4, 5), {}), "Recurrence": ((TANH, 4, 1, 5), {}), "StepGRU": ((3, 4), {}),
+    "StepLSTM": ((3, 4, 4), {}),
     # Torch7-era classes of other packages
     "Inception": ((3, [4, 2], [2, 3, 2, 1]), {"kernelSize": [3, 1]}), "InstanceNormalization": ((3,), {}),
     "ShaveImage": ((1,), {}), "SpatialNormalization": ((3, np.ones((3, 3)) / 9), {}),

@@ -23,6 +23,9 @@ def shared_clone(module, keep=()):
         for name in (p, g):
             value = getattr(m, name)
             memo[id(value)] = value
+    for m, name in _clone_shared(module):    # running averages, as dpnn's clones shared them
+        value = getattr(m, name)
+        memo[id(value)] = value
     for m in keep:
         memo[id(m)] = m
     return copy.deepcopy(module, memo)   # (a CudaTensor deep-copies on its device)
@@ -36,6 +39,22 @@ def share_parameters(clone, original):
             value = getattr(m, name)
             if getattr(c, name) is not value:
                 setattr(c, name, value)
+    for (m, name), (c, _) in zip(_clone_shared(original), _clone_shared(clone)):
+        value = getattr(m, name)
+        if getattr(c, name) is not value:
+            setattr(c, name, value)
+
+
+def _clone_shared(module):
+    """(module, attribute) of the arrays below module that step clones share
+    besides the parameters: those a class names in ``_clone_shared``
+    (BatchNormalization's running averages)."""
+    found = []
+    for m in module.listModules() if hasattr(module, "listModules") else [module]:
+        for name in getattr(m, "_clone_shared", ()):
+            if getattr(m, name, None) is not None:
+                found.append((m, name))
+    return found
 
 
 def top_recurrent(module, kinds):

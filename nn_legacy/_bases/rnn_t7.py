@@ -93,8 +93,8 @@ def unwrap_mask(step):
 
 def refuse_batch_normalization(cls_name, step):
     if any(m.class_name.endswith("BatchNormalization") for m in walk(step)):
-        raise T7Error(f"{cls_name}: this one was built with recurrent batch normalization (FastLSTM.bn), which "
-                      "nn_legacy does not implement")
+        raise T7Error(f"{cls_name}: its step module holds a BatchNormalization, which the rnn package's "
+                      f"{cls_name} never built (only FastLSTM's recurrent batch normalization, FastLSTM.bn, loads)")
 
 
 def refuse_dropout(cls_name, module):
@@ -203,3 +203,159 @@ def by_role(step, raw_parameters):
         left.remove(match)
         ordered.append(match)
     return ordered + left
+
+
+# ---------------------------------------------------------------- FastLSTM with bn
+def batch_normalizations(raw):
+    """The BatchNormalization modules in a raw step module."""
+    return [m for m in walk(raw) if m.class_name.endswith("BatchNormalization")]
+
+
+def has_array(obj, name):
+    value = field(obj, name)
+    return isinstance(value, np.ndarray) and value.size > 0
+
+
+def _bn_size(obj):
+    for name in ("running_mean", "running_var", "running_std", "weight"):
+        value = field(obj, name)
+        if isinstance(value, np.ndarray) and value.size:
+            return value.size
+    raise T7Error(f"{obj.class_name} in FastLSTM's step module has no running averages")
+
+
+def _node_roles(raw):
+    """id(module) -> the role its gModule node names (annotations.name,
+    'bn_wx' / 'bn_wh' / 'bn_c' as FastLSTM.nngraphModel annotated them), or
+    'bn_wh' for a BN whose node feeds an nn.Add (the bias after BN_h)."""
+    roles = {}
+    for node in _items(field(raw, "forwardnodes")):
+        data = field(node, "data")
+        if not isinstance(data, dict):
+            continue
+        module = data.get("module")
+        if not isinstance(module, TorchObject):
+            continue
+        notes = data.get("annotations")
+        name = notes.get("name") if isinstance(notes, dict) else None
+        if name in ("bn_wx", "bn_wh", "bn_c"):
+            roles[id(module)] = name
+            continue
+        for child in _items(field(node, "children")):
+            child_data = field(child, "data")
+            child_module = child_data.get("module") if isinstance(child_data, dict) else None
+            if isinstance(child_module, TorchObject) and child_module.class_name == "nn.Add":
+                roles.setdefault(id(module), "bn_wh")
+    return roles
+
+
+def fast_lstm_bn_parts(module, raw, H, template):
+    """The raw modules of a batch-normalized FastLSTM step: i2g, o2g, bn_wx,
+    bn_wh, add (the bias after BN_h) and bn_c.  i2g and o2g are told apart
+    by their shapes and biases (template: a FastLSTMStep of the sizes), the
+    two BNs of 4H features by their gModule nodes (name or what follows)."""
+    fields = vars(module)
+    if isinstance(fields.get("i2g"), TorchObject) and isinstance(fields.get("o2g"), TorchObject):
+        i2g, o2g = fields["i2g"], fields["o2g"]
+    else:
+        ordered = by_role(template, raw_parameters(raw))
+        if len(ordered) != 2:
+            raise T7Error(f"FastLSTM: the file's step module has {len(ordered)} weight layers, 2 expected "
+                          "(i2g and o2g)")
+        i2g, o2g = ordered
+    adds = [m for m in walk(raw) if m.class_name == "nn.Add"]
+    if len(adds) != 1:
+        raise T7Error(f"FastLSTM (bn): the file's step module has {len(adds)} nn.Add modules, 1 expected (the "
+                      "bias after the hidden-to-hidden batch normalization)")
+    bns = batch_normalizations(raw)
+    small = [m for m in bns if _bn_size(m) == H]
+    large = [m for m in bns if _bn_size(m) == 4 * H]
+    if len(bns) != 3 or len(small) != 1 or len(large) != 2:
+        raise T7Error(f"FastLSTM (bn): the file's step module has batch normalizations of "
+                      f"{[_bn_size(m) for m in bns]} features, [4H, 4H, H] = [{4 * H}, {4 * H}, {H}] expected")
+    roles = _node_roles(raw)
+    wh = [m for m in large if roles.get(id(m)) == "bn_wh"]
+    wx = [m for m in large if roles.get(id(m)) == "bn_wx"]
+    if len(wh) == 1:
+        wx = [m for m in large if m is not wh[0]]
+    elif len(wx) == 1:
+        wh = [m for m in large if m is not wx[0]]
+    else:
+        raise T7Error("FastLSTM (bn): the file's gModule does not tell its two batch normalizations of 4H "
+                      "features apart (no node named bn_wx / bn_wh, none feeding the nn.Add)")
+    return {"i2g": i2g, "o2g": o2g, "bn_wx": wx[0], "bn_wh": wh[0], "add": adds[0], "bn_c": small[0]}
+
+
+def _bn_arrays(obj, n, what):
+    """(weight or None, bias or None, running_mean, running_var) of a raw BN of n features."""
+    arrays = {}
+    for name in ("weight", "bias", "running_mean", "running_var", "running_std"):
+        value = field(obj, name)
+        if isinstance(value, np.ndarray) and value.size:
+            if value.dtype not in (np.float32, np.float64) or value.size != n:
+                raise T7Error(f"{what}: {name} must hold {n} floats, got {value.size} of {value.dtype}")
+            arrays[name] = np.ascontiguousarray(value).reshape(n)
+    if "running_var" not in arrays:
+        if "running_std" not in arrays:
+            raise T7Error(f"{what}: the file holds no running_var (nor the older running_std)")
+        eps = field(obj, "eps", 1e-5)
+        std = arrays["running_std"].astype(np.float64)
+        arrays["running_var"] = (std ** -2 - float(eps)).astype(arrays["running_std"].dtype)
+    if "running_mean" not in arrays:
+        raise T7Error(f"{what}: the file holds no running_mean")
+    return arrays.get("weight"), arrays.get("bias"), arrays["running_mean"], arrays["running_var"]
+
+
+def fill_bn_step(step, parts):
+    """Give a FastLSTMBNStep the weights and running averages of the raw parts."""
+    for name, mine in (("i2g", step.i2g), ("o2g", step.o2g)):
+        weight, bias = linear_arrays(parts[name], f"FastLSTM {name}")
+        set_parameters(mine, weight, bias, f"FastLSTM {name}")
+    _, bias = linear_arrays_bias_only(parts["add"], "FastLSTM bias (nn.Add)")
+    set_parameters(step.bias_module, None, bias, "FastLSTM bias (nn.Add)")
+    for name in ("bn_wx", "bn_wh", "bn_c"):
+        mine = getattr(step, name)
+        what = f"FastLSTM {name}"
+        weight, bias, mean, var = _bn_arrays(parts[name], mine.running_mean.size, what)
+        if (weight is None) != (mine.weight is None):
+            raise T7Error(f"{what}: the file's BatchNormalization {'lacks' if weight is None else 'has'} the "
+                          "affine weight the others have")
+        set_parameters(mine, weight, bias, what)
+        mine.running_mean, mine.running_var = mean.copy(), var.astype(mean.dtype)
+    return step
+
+
+def linear_arrays_bias_only(obj, what):
+    bias = field(obj, "bias")
+    if not isinstance(bias, np.ndarray) or bias.dtype not in (np.float32, np.float64) or bias.size == 0:
+        raise T7Error(f"{what}: {obj.class_name} has no float bias")
+    return None, bias
+
+
+# ---------------------------------------------------------------- torch/rnn's StepLSTM, StepGRU
+def check_step_weights(step):
+    """A loaded StepLSTM / StepGRU: sizes as ints (the first StepLSTM, April
+    2017, had no hiddensize: it is outputsize), weight [inputsize +
+    outputsize, gates * hidden] and bias [gates * hidden], no projection."""
+    name = type(step).__name__
+    fields = vars(step)
+    step.inputsize = size_field(step, "inputsize", "inputSize")
+    step.outputsize = size_field(step, "outputsize", "outputSize")
+    gates = 3 if name == "StepGRU" else 4
+    if gates == 4:
+        step.hiddensize = size_field(step, "hiddensize", "outputsize", "outputSize")
+        weight_o = fields.pop("weightO", None)
+        fields.pop("gradWeightO", None)
+        if (isinstance(weight_o, np.ndarray) and weight_o.size) or step.hiddensize != step.outputsize:
+            raise T7Error(f"{name}: this one projects its hidden state (weightO, LSTMP: hiddensize "
+                          f"{step.hiddensize}, outputsize {step.outputsize}), which nn_legacy does not implement")
+    hidden = step.outputsize
+    for pname, shape in (("weight", (step.inputsize + hidden, gates * hidden)), ("bias", (gates * hidden,))):
+        value = fields.get(pname)
+        if not isinstance(value, np.ndarray) or value.dtype not in (np.float32, np.float64) \
+                or value.size != int(np.prod(shape)):
+            got = f"{value.size} {value.dtype}" if isinstance(value, np.ndarray) else type(value).__name__
+            raise T7Error(f"{name}: {pname} must hold {int(np.prod(shape))} floats ({list(shape)}), got {got}")
+        setattr(step, pname, np.ascontiguousarray(value).reshape(shape))
+        setattr(step, "grad" + pname[0].upper() + pname[1:], np.zeros(shape, value.dtype))
+    step._t7_maskzero = bool(fields.pop("maskzero", False))

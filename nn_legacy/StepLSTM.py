@@ -1,0 +1,154 @@
+import math
+
+import numpy as np
+
+from ._helpers.arrays import reuse
+from ._helpers.checks import check_positive
+from ._helpers.namespace import array_namespace
+from ._helpers.random import generator
+from ._bases.recurrent import acc_update_by_swap, check_like, onnx_step, step_inputs
+from .Module import Module
+
+
+def _sigmoid(xp, a):
+    return 1 / (1 + xp.exp(-a))
+
+
+class StepLSTM(Module):
+    """One step of SeqLSTM's LSTM, on its own (torch/rnn's StepLSTM): the
+    step module ``RecLSTM`` clones for every time step.
+
+    input ``[x, h, c]`` (x ``[batch, inputsize]``, h and c ``[batch,
+    hiddensize]``; or all without the batch dim), output ``[h', c']``::
+
+        a  = x W_x + h W_h + b            split as i, f, o, z (hiddensize each)
+        c' = sigmoid(a_f) * c + sigmoid(a_i) * tanh(a_z)
+        h' = sigmoid(a_o) * tanh(c')
+
+    ``weight`` ``[inputsize + hiddensize, 4 * hiddensize]`` (W_x's rows, then
+    W_h's) and ``bias`` ``[4 * hiddensize]``: SeqLSTM's layout and reset()
+    (the forget gate's bias 1).  Backward: SeqLSTM's step (its class doc),
+    gradInput ``[dL/dx, dL/dh, dL/dc]``.  Runs on CUDA (array arithmetic).
+
+    ``StepLSTM(inputsize, hiddensize, outputsize=None)``: an outputsize other
+    than hiddensize (torch/rnn's projection, LSTMP) is not implemented.
+    """
+
+    _parameter_names = (("weight", "gradWeight"), ("bias", "gradBias"))
+    _buffer_names = ("gates",)
+    inputSize = property(lambda self: self.inputsize)     # (the names the shared step checks read)
+    outputSize = property(lambda self: self.outputsize)
+
+    def __init__(self, inputsize, hiddensize, outputsize=None):
+        super().__init__()
+        name = type(self).__name__
+        check_positive(name, inputsize=inputsize, hiddensize=hiddensize)
+        outputsize = hiddensize if outputsize is None else outputsize
+        if outputsize != hiddensize:
+            raise NotImplementedError(f"{name}: an outputsize other than hiddensize (a projection, LSTMP) is not "
+                                      "implemented")
+        self.inputsize, self.hiddensize, self.outputsize = int(inputsize), int(hiddensize), int(outputsize)
+        n = 4 * self.hiddensize
+        self.weight = np.zeros((self.inputsize + self.outputsize, n))
+        self.gradWeight = np.zeros_like(self.weight)
+        self.bias = np.zeros(n)
+        self.gradBias = np.zeros_like(self.bias)
+        self.gates = None
+        self.reset()
+
+    def reset(self, std=None):
+        std = 1 / math.sqrt(self.hiddensize + self.inputsize) if std is None else std
+        H = self.hiddensize
+        self.bias[...] = 0
+        self.bias[H:2 * H] = 1
+        self.weight[...] = generator().normal(0, std, self.weight.shape).astype(self.weight.dtype)
+        return self
+
+    def _t7_fixup(self, version):
+        from ._bases.rnn_t7 import check_step_weights
+        check_step_weights(self)
+        self.gates = None
+        for name in ("recompute_backward", "hidden", "forceLua", "zeroMask", "v2", "_zeroMask", "maskzero"):
+            vars(self).pop(name, None)
+
+    def _unpack(self, input):
+        """x, h, c, contiguous (a strided view gives the same sums as a copy)."""
+        values = step_inputs(self, input, ("x", "h", "c"))
+        xp = array_namespace(*values)
+        return [xp.ascontiguousarray(v) for v in values]
+
+    def updateOutput(self, input):
+        x, h, c = self._unpack(input)
+        xp = array_namespace(x, h, c)
+        H, D = self.hiddensize, self.inputsize
+        a = x @ self.weight[:D] + h @ self.weight[D:] + self.bias
+        a[..., :3 * H] = _sigmoid(xp, a[..., :3 * H])
+        a[..., 3 * H:] = xp.tanh(a[..., 3 * H:])
+        self.gates = a
+        i, f, o, z = (a[..., k * H:(k + 1) * H] for k in range(4))
+        hy, cy = self.output if isinstance(self.output, list) else (None, None)
+        cy = reuse(cy, c.shape, c.dtype, x, h, c)
+        xp.multiply(f, c, out=cy)
+        cy += i * z
+        hy = reuse(hy, c.shape, c.dtype, x, h, c, cy)
+        xp.multiply(o, xp.tanh(cy), out=hy)
+        self.output = [hy, cy]
+        return self.output
+
+    def _deltas(self, input, gradOutput):
+        if self.gates is None:
+            raise RuntimeError(f"{type(self).__name__}: backward needs the gates of a forward pass first")
+        x, h, c = self._unpack(input)
+        check_like(self, gradOutput, self.output)
+        xp = array_namespace(x, h, c)
+        gh, gc = gradOutput
+        H = self.hiddensize
+        i, f, o, z = (self.gates[..., k * H:(k + 1) * H] for k in range(4))
+        tc = xp.tanh(self.output[1])
+        dc = gc + gh * o * (1 - tc * tc)
+        d = xp.concatenate([dc * z * i * (1 - i), dc * c * f * (1 - f), gh * tc * o * (1 - o),
+                            dc * i * (1 - z * z)], axis=-1)
+        return x, h, c, d, dc * f
+
+    def updateGradInput(self, input, gradOutput):
+        x, h, c, d, gc = self._deltas(input, gradOutput)
+        D = self.inputsize
+        xp = array_namespace(x, h, c)
+        old = self.gradInput if isinstance(self.gradInput, list) and len(self.gradInput) == 3 else (None,) * 3
+        gx, gh, gcx = (reuse(b, a.shape, a.dtype, x, h, c, *gradOutput) for b, a in zip(old, (x, h, c)))
+        xp.matmul(d, self.weight[:D].T, out=gx)
+        xp.matmul(d, self.weight[D:].T, out=gh)
+        gcx[...] = gc
+        self.gradInput = [gx, gh, gcx]
+        return self.gradInput
+
+    def accGradParameters(self, input, gradOutput, scale=1):
+        x, h, c, d, _ = self._deltas(input, gradOutput)
+        D = self.inputsize
+        x2, h2, d2 = (v.reshape(1, -1) if v.ndim == 1 else v for v in (x, h, d))
+        self.gradWeight[:D] += scale * (x2.T @ d2)
+        self.gradWeight[D:] += scale * (h2.T @ d2)
+        self.gradBias += scale * d2.sum(axis=0)
+
+    def accUpdateGradParameters(self, input, gradOutput, lr):
+        acc_update_by_swap(self, lambda: self.accGradParameters(input, gradOutput, -lr))
+
+    _onnx_leaf = True
+
+    def _onnx(self, g, x, y):
+        """MatMul of x and of h by the weight's two blocks, Add the bias, Split into i, f, o, z, Sigmoid / Tanh, Mul, Add"""
+        D = self.inputsize
+
+        def build(names):
+            xv, h, c = names
+            a = g.op("Add", [g.op("Add", [g.op("MatMul", [xv, g.param(self.weight[:D], "Wx")]),
+                                          g.op("MatMul", [h, g.param(self.weight[D:], "Wh")])]),
+                             g.param(self.bias, "bias")])
+            i, f, o, z = g.op("Split", [a], outputs=4, axis=-1, num_outputs=4)
+            i, f, o, z = g.op("Sigmoid", [i]), g.op("Sigmoid", [f]), g.op("Sigmoid", [o]), g.op("Tanh", [z])
+            cy = g.op("Add", [g.op("Mul", [f, c]), g.op("Mul", [i, z])])
+            return [g.op("Mul", [o, g.op("Tanh", [cy])]), cy]
+        return onnx_step(g, x, build)
+
+    def __repr__(self):
+        return f"nn.{type(self).__name__}({self.inputsize} -> {self.outputsize})"
