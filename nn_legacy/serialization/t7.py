@@ -582,7 +582,9 @@ class _Converter:
         for key, value in _defaults(cls).items():   # Torch7 makes buffers on first use
             module.__dict__.setdefault(key, value)
         fixup = getattr(module, "_t7_fixup", None)
-        if fixup is not None:
+        if fixup is not None and getattr(cls, "_t7_fixup_converts", False):
+            fixup(obj.version, self.convert)   # (nn.gModule: converts the modules in its raw nodes)
+        elif fixup is not None:
             fixup(obj.version)               # class versions, 1-based fields -> 0-based
 
 

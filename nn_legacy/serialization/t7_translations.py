@@ -18,6 +18,8 @@ decorator, which passes calls through on the host).
   from 0), ``TemporalConvolution`` with padding.
 - cunn: ``nn.DataParallelTable`` (every replica is the same module: the
   first is loaded) and ``nn.TransferGPU`` (a copy between GPUs: Identity).
+- nngraph: ``nngraph.JustElement`` (what ``split(1)`` puts in a graph:
+  SelectTable of the one entry) and ``nngraph.JustTable`` (x -> {x}).
 - nn: the old names ``nn.SpatialCrossLRN`` (2015)
   and ``nn.SpatialDeconvolution`` (2015), and ``nn.L2Normalize`` (2015).
 - fbcunn / fbnn: the FFT convolutions and ``fbnn.SpatialConvolution``,
@@ -279,7 +281,15 @@ def _l2_normalize(obj):
     return _nn(obj, "nn.Normalize", version=1, p=2.0, eps=0.0)
 
 
+def _just_table(obj):
+    """nngraph.JustTable: x -> {x}."""
+    return _container("nn.ConcatTable", [_raw("nn.Identity")])
+
+
 TRANSLATIONS = {
+    # nngraph's plumbing (its gModule loads as nn_legacy's gModule, lowered into containers)
+    "nngraph.JustElement": lambda obj: _raw("nn.SelectTable", index=1.0),
+    "nngraph.JustTable": _just_table,
     # multi-GPU wrappers: the module they wrap
     "nn.DataParallelTable": _first_module,
     "nn.DataParallel": _first_module,
