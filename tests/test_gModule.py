@@ -369,3 +369,106 @@ def test_onnx_export_computes_what_in_place_modules_made_of_the_skips(tmp_path):
     np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-5)
     plain = Run(encoder_decoder_without_in_place(g)).forward(x.copy())
     assert np.abs(got - plain).max() > 1e-3       # (not what a copy-everywhere reading would give)
+
+
+# ---------------------------------------------------------------- built in Python, the nngraph way
+def python_lstm_cell(n_in, H):
+    """lstm_cell's graph written as a Lua user would port it (0-based dims)."""
+    x, prev_c, prev_h = nn.Identity()(), nn.Identity()(), nn.Identity()()
+    all_sums = nn.CAddTable()([nn.Linear(n_in, 4 * H)(x), nn.Linear(H, 4 * H)(prev_h)])
+    reshaped = nn.Reshape(4, H)(all_sums)
+    n1, n2, n3, n4 = nn.SplitTable(1)(reshaped).split(4)
+    in_gate, forget_gate, out_gate = nn.Sigmoid()(n1), nn.Sigmoid()(n2), nn.Sigmoid()(n3)
+    in_transform = nn.Tanh()(n4)
+    next_c = nn.CAddTable()([nn.CMulTable()([forget_gate, prev_c]), nn.CMulTable()([in_gate, in_transform])])
+    next_h = nn.CMulTable()([out_gate, nn.Tanh()(next_c)])
+    return nn.gModule([x, prev_c, prev_h], [next_c, next_h])
+
+
+def test_a_graph_built_in_python_is_the_graph_loaded_from_torch7(tmp_path):
+    loaded = load(tmp_path, lstm_cell(3, 4).t7())
+    built = python_lstm_cell(3, 4)
+    assert repr(built) == repr(loaded)
+    for a, b in zip(built.graph_modules, loaded.graph_modules):
+        assert type(a) is type(b)
+        if isinstance(a, nn.Linear):
+            a.weight[...] = b.weight
+            a.bias[...] = b.bias
+    x, go = _lstm_input(2, 3, 4), [_u(2, 4), _u(2, 4)]
+    for m in (built, loaded):
+        m.zeroGradParameters()
+    _close(built.forward(_copy(x)), loaded.forward(_copy(x)), "output")
+    _close(built.backward(_copy(x), _copy(go)), loaded.backward(_copy(x), _copy(go)), "gradInput")
+    _close(built.flattenParameters()[1], loaded.flattenParameters()[1], "gradients")
+
+
+def test_save_and_load_round_trip(tmp_path):
+    g = python_lstm_cell(3, 4)
+    x = _lstm_input(2, 3, 4)
+    want = g.forward(_copy(x))
+    nn.save(g, tmp_path / "g.thnn")
+    back = nn.load(tmp_path / "g.thnn")
+    assert isinstance(back, nn.gModule) and repr(back) == repr(g)
+    _close(back.forward(_copy(x)), want, "output")
+    np.testing.assert_array_equal(back.flattenParameters()[0], g.flattenParameters()[0])
+    linear = back.graph_modules[1]
+    assert isinstance(linear, nn.Linear) and any(linear is m for m in back.listModules())
+
+
+def test_on_a_cuda_device_it_computes_what_it_computes_on_the_host(tmp_path):
+    from thnn import cuda
+    g = load(tmp_path, lstm_cell(3, 4).t7())
+    x, go = _lstm_input(2, 3, 4), [_u(2, 4), _u(2, 4)]
+    want, want_gi = _copy(g.forward(_copy(x))), _copy(g.backward(_copy(x), _copy(go)))
+    dev = cuda.emulator()
+    g.cuda(dev)
+    out = g.forward([dev.to_device(v) for v in x])
+    gi = g.backward([dev.to_device(v) for v in x], [dev.to_device(v) for v in go])
+    _close([o.numpy() for o in out], want, "output")
+    _close([v.numpy() for v in gi], want_gi, "gradInput")
+
+
+def test_replace_keeps_the_graph_modules_in_step():
+    g = python_lstm_cell(3, 4)
+    g.replace(lambda m: nn.ReLU() if isinstance(m, nn.Tanh) else m)
+    assert not any(isinstance(m, nn.Tanh) for m in g.listModules())
+    assert sum(isinstance(m, nn.ReLU) for m in g.graph_modules) == 2
+    assert all(any(m is n for n in g.listModules()) for m in g.graph_modules)
+
+
+def test_calling_a_module_on_an_array_says_to_use_forward():
+    with pytest.raises(TypeError, match=r"Linear\(\.\.\.\): calling a module builds a node of a graph .* "
+                                        r"input 0 is a ndarray, not a graph node; to compute, use "
+                                        r"module.forward\(input\)"):
+        nn.Linear(3, 2)(np.zeros((1, 3)))
+
+
+def test_graphs_that_cannot_be_built_say_why():
+    x = nn.Identity()()
+    h = nn.Linear(3, 3)(x)
+    with pytest.raises(ValueError, match="the same node is passed twice"):
+        nn.CAddTable()([h, h])
+    with pytest.raises(ValueError, match="has inputs of its own"):
+        nn.gModule([h], [nn.Tanh()(h)])
+    with pytest.raises(TypeError, match=r"outputs\[0\] is a Linear, not a graph node"):
+        nn.gModule([x], [nn.Linear(3, 3)])
+    a, b, c = nn.SplitTable(1)(nn.Reshape(3, 1)(h)).split(3)
+    with pytest.raises(ValueError, match="1 of the 3 outputs of split"):
+        nn.gModule([x], [nn.CAddTable()([a, b])])
+    stray = nn.Identity()()
+    with pytest.raises(ValueError, match="has no inputs and is not one of the graph's inputs"):
+        nn.gModule([x], [nn.CAddTable()([h, stray])])
+    t = nn.Tanh()
+    with pytest.raises(ValueError, match="the same Tanh object is the module of two nodes"):
+        nn.gModule([x], [t(t(x))])
+    with pytest.raises(ValueError, match=r"split: n must be a positive whole number, got 0"):
+        h.split(0)
+
+
+def test_split_one_and_annotations():
+    x = nn.Identity()()
+    only = nn.SplitTable(0, 2)(nn.Reshape(1, 3)(nn.Linear(3, 3)(x).annotate(name="proj"))).split(1)
+    g = nn.gModule([x], [nn.Tanh()(only)])
+    v = _u(2, 3)
+    lin_ = g.graph_modules[1]
+    np.testing.assert_allclose(g.forward(v), np.tanh(v @ lin_.weight.T + lin_.bias), rtol=1e-12)
