@@ -175,6 +175,36 @@ class gModule(Sequential):
         return head + body[len("nn.Sequential"):]
 
 
+def refuse_graphs_holding_themselves(value):
+    """T7Error when a gModule in value (what load_lua made of a file) holds
+    itself through its nodes' modules: a damaged file, whose forward would
+    never end."""
+    def below(v):
+        if isinstance(v, Module):
+            return [x for x in vars(v).values() if isinstance(x, (Module, list, tuple, dict))]
+        if isinstance(v, dict):
+            return list(v.values())
+        return list(v) if isinstance(v, (list, tuple)) else []
+    graphs, seen, todo = [], set(), [value]
+    while todo:
+        v = todo.pop()
+        if id(v) in seen:
+            continue
+        seen.add(id(v))
+        if isinstance(v, gModule):
+            graphs.append(v)
+        todo.extend(below(v))
+    for g in graphs:
+        seen, todo = set(), list(g.graph_modules) + list(g.modules)
+        while todo:
+            v = todo.pop()
+            if v is g:
+                raise T7Error("nn.gModule: the graph holds itself (a module of one of its nodes contains it)")
+            if id(v) not in seen:
+                seen.add(id(v))
+                todo.extend(below(v))
+
+
 # ---------------------------------------------------------------- building the records
 def _records_from_nodes(inputs, outputs):
     """Records of a graph built in Python, laid out as nngraph lays a
@@ -420,6 +450,83 @@ def _value_semantics(records, outputs):
 
 
 # ---------------------------------------------------------------- the lowering proper
+def _unpacked_inputs(records, consumers, outputs):
+    """(skipped, given): for a graph of several inputs laid out as nngraph
+    lays it (an input node, its split, one picker per input), the input and
+    split records (not computed) and the pickers in input order (their values
+    are the entries of the table forward gets); else (set(), [])."""
+    starts = [k for k, r in enumerate(records) if r.inputs == [IN]]
+    if len(starts) != 1:
+        return set(), []
+    r0 = starts[0]
+    if records[r0].module is not None or records[r0].select is not None or len(consumers[r0]) != 1:
+        return set(), []
+    r1 = consumers[r0][0]
+    split = records[r1]
+    picks = consumers[r1]
+    if split.module is not None or split.select is not None or len(split.inputs) != 1 or not picks \
+            or r0 in outputs or r1 in outputs \
+            or any(records[p].select is None or records[p].inputs != [r1] for p in picks):
+        return set(), []
+    picks = sorted(picks, key=lambda p: records[p].select)
+    if [records[p].select for p in picks] != list(range(len(picks))):
+        return set(), []
+    return {r0, r1}, picks
+
+
+def _stages(kept, heads, outputs, strict, given=()):
+    """The kept nodes in stages, none reading a value made in its own stage,
+    and the last stage reading each value (len(stages) for the outputs).
+    With an in-place module: runs of the nodes in order (nngraph's order
+    exactly).  Else the cheapest of that, each node as early as its inputs
+    allow, and each as late as its readers allow, by what backward pays for
+    the plumbing: every selector's gradient is laid out as the whole
+    environment (zeros but for its entry), so a stage costs its children
+    times the values it reads from."""
+    if not kept:
+        return [], {o: 0 for o in outputs}
+    in_order, made, n = {IN: -1, **{v: -1 for v in given}}, set(), 0
+    for m in kept:
+        if any(v in made for v in heads[m]):
+            n, made = n + 1, set()
+        in_order[m] = n
+        made.add(m)
+    plans = [in_order]
+    if not strict:
+        early = {IN: -1, **{v: -1 for v in given}}
+        for m in kept:
+            early[m] = 1 + max(early[v] for v in heads[m])
+        last = max(early[m] for m in kept)
+        readers = {}
+        for m in kept:
+            for v in heads[m]:
+                readers.setdefault(v, []).append(m)
+        late = dict(early)
+        for m in reversed(kept):
+            late[m] = min([late[r] - 1 for r in readers.get(m, ())] + [last])
+        plans += [early, late]
+    best = None
+    for group_of in plans:
+        groups = [[] for _ in range(1 + max(group_of[m] for m in kept))]
+        for m in kept:
+            groups[group_of[m]].append(m)
+        last_use = {}
+        for m in kept:
+            for v in heads[m]:
+                last_use[v] = max(last_use.get(v, -1), group_of[m])
+        for o in outputs:
+            last_use[o] = len(groups)
+        cost, live = 0, max(1, len(given))
+        for g, group in enumerate(groups):
+            keep = sum(1 for v, end in last_use.items() if end > g and group_of.get(v, -1) < g)
+            cost += (keep + len(group)) * live
+            live = keep + len(group)
+        if best is None or cost < best[0]:
+            best = (cost, groups, last_use)
+    return best[1], best[2]
+
+
+
 def _lower(records, outputs, strict):
     """The top-level modules (a Sequential's children) computing the graph."""
     n = len(records)
@@ -429,10 +536,13 @@ def _lower(records, outputs, strict):
             if j != IN:
                 consumers[j].append(k)
     outputs_set = set(outputs)
+    # several inputs: the environment starts as the input table itself, nngraph's split of it not made
+    skipped, given = _unpacked_inputs(records, consumers, outputs_set)
     # fused[k]: k's value is computed inside the expression of its one reader (a chain)
     fused = [k not in outputs_set and len(consumers[k]) == 1 and len(records[consumers[k][0]].inputs) == 1
-             and (not strict or consumers[k][0] == k + 1) for k in range(n)]
-    kept = [k for k in range(n) if not fused[k]]
+             and (not strict or consumers[k][0] == k + 1) and k not in skipped and k not in given
+             for k in range(n)]
+    kept = [k for k in range(n) if not fused[k] and k not in skipped and k not in given]
     chains, heads = {}, {}
     for m in kept:
         chain = [m]
@@ -441,23 +551,7 @@ def _lower(records, outputs, strict):
             chain.append(records[chain[-1]].inputs[0])
         chains[m] = chain[::-1]
         heads[m] = records[chain[-1]].inputs
-    pos = {m: i for i, m in enumerate(kept)}
-    last_use = {}
-    for m in kept:
-        for v in heads[m]:
-            last_use[v] = max(last_use.get(v, -1), pos[m])
-    for o in outputs:
-        last_use[o] = len(kept)
-    # stages: runs of the kept nodes in order, none reading a value made in its own stage
-    groups, current, made = [], [], set()
-    for m in kept:
-        if any(v in made for v in heads[m]):
-            groups.append(current)
-            current, made = [], set()
-        current.append(m)
-        made.add(m)
-    if current:
-        groups.append(current)
+    groups, last_use = _stages(kept, heads, outputs, strict, given)
     ours = set()     # the Sequentials made here (spliced into their parent; a user's are left alone)
 
     def seq(parts):
@@ -476,12 +570,12 @@ def _lower(records, outputs, strict):
         return s
 
     def gather(env, values):
-        if len(env) == 1:
+        if len(env) == 1 and env is not given:
             return None       # one input, the bare environment itself
         at = [env.index(v) for v in values]
         if len(at) == 1:
             return SelectTable(at[0])
-        if at == list(range(len(env))):
+        if at == list(range(len(env))) and env is not given:    # (not the user's table: it may hold more)
             return None
         if at == list(range(at[0], at[0] + len(at))):
             return NarrowTable(at[0], len(at))
@@ -492,15 +586,16 @@ def _lower(records, outputs, strict):
             return SelectTable(r.select)
         return r.module
 
-    stages, env = [], [IN]
-    for group in groups:
-        end = pos[group[-1]]
+    stages, env = [], given or [IN]
+    for end, group in enumerate(groups):
         keep = [v for v in env if last_use.get(v, -1) > end]
-        children = [Identity() if len(env) == 1 else SelectTable(env.index(v)) for v in keep]
+        children = [Identity() if len(env) == 1 and env is not given else SelectTable(env.index(v)) for v in keep]
         children += [seq([gather(env, heads[m])] + [step(records[k]) for k in chains[m]]) for m in group]
         env = keep + group
         stages.append(children[0] if len(children) == 1 else ConcatTable(*children))
-    if len(outputs) > 1 and env != outputs:
+    if len(outputs) == 1 and env is given:
+        stages.append(SelectTable(env.index(outputs[0])))
+    elif len(outputs) > 1 and (env != outputs or env is given):
         stages.append(ConcatTable(*[SelectTable(env.index(o)) for o in outputs]))
     top = seq(stages)
     return list(top.modules) if id(top) in ours else [top]

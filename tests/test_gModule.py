@@ -472,3 +472,20 @@ def test_split_one_and_annotations():
     v = _u(2, 3)
     lin_ = g.graph_modules[1]
     np.testing.assert_allclose(g.forward(v), np.tanh(v @ lin_.weight.T + lin_.bias), rtol=1e-12)
+
+
+def test_a_graph_that_holds_itself_is_refused(tmp_path):
+    g = residual(3, blocks=1)
+    t = g.t7()
+    inner = next(n for n in g.order if n.data.get("module") is not None
+                 and n.data["module"].class_name == "nn.Tanh")
+    inner.data["module"] = t            # the file's graph is one of its own nodes' module
+    with pytest.raises(T7Error, match="the graph holds itself"):
+        load(tmp_path, t)
+    outer = residual(3, blocks=1)
+    wrapper = F.seq(outer.t7())
+    n = next(n for n in outer.order if n.data.get("module") is not None
+             and n.data["module"].class_name == "nn.Tanh")
+    n.data["module"] = wrapper          # through a Sequential
+    with pytest.raises(T7Error, match="the graph holds itself"):
+        load(tmp_path, wrapper)

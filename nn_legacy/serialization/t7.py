@@ -451,6 +451,7 @@ class _Converter:
         self.memo = {}
         self.replaced = {}      # id(TorchObject) -> (it, what loads in its place)
         self.functions = []     # (field path, note) of every Lua function met
+        self.graphs = False     # an nn.gModule was met (checked for cycles once loaded)
 
     def resolve(self, value):
         """What loads in value's place: value itself, or its translation."""
@@ -528,6 +529,7 @@ class _Converter:
         return value
 
     def _module(self, cls, obj, path):
+        self.graphs = self.graphs or obj.class_name == "nn.gModule"
         module = cls.__new__(cls)
         self.memo[id(obj)] = module
         try:
@@ -680,6 +682,9 @@ def load_lua(path, unknown_classes="error", ascii=None, long_size=8, classes=Non
         if unknown:
             raise T7Error(_unknown_message(path, unknown, names))
     result = converter.convert(raw)
+    if converter.graphs:
+        from ..gModule import refuse_graphs_holding_themselves
+        refuse_graphs_holding_themselves(result)
     if converter.functions:
         listed = "; ".join(f"{where}: {note}" for where, note in converter.functions[:20])
         more = f"; and {len(converter.functions) - 20} more" if len(converter.functions) > 20 else ""
