@@ -24,7 +24,9 @@ How a graph lowers (docs/guides/graph-models.md has the picture):
   can matter: when the graph holds an in-place module, nodes are chained
   and grouped only where that keeps nngraph's order exactly, so a value an
   in-place module changes is seen changed by exactly the nodes that saw it
-  changed in nngraph (values pass by reference in both).
+  changed in nngraph (values pass by reference in both).  Otherwise stages
+  are chosen to make backward's plumbing cheapest (see ``_stages``).
+- Several inputs: the environment starts as the input table itself.
 """
 from ._helpers.graph_nodes import GraphNode
 from ._helpers.lua import T7Error, TorchObject
