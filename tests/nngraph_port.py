@@ -346,7 +346,14 @@ def _reshape_f(f, x):
     return x.reshape([x.shape[0]] + size)
 
 
+def _log_softmax(x):
+    z = x - x.max(axis=-1, keepdims=True)
+    return z - np.log(np.exp(z).sum(axis=-1, keepdims=True))
+
+
 FORWARD = {
+    "OneHot": lambda f, x: np.eye(int(f["outputSize"]))[np.asarray(x, dtype=np.int64) - 1],   # 1-based (Lua)
+    "nn.LogSoftMax": lambda f, x: _log_softmax(x),
     "nn.Identity": lambda f, x: x,
     "nn.Linear": lambda f, x: x @ f["weight"].T + (f["bias"] if f.get("bias") is not None else 0),
     "nn.Tanh": lambda f, x: np.tanh(x),
@@ -366,6 +373,8 @@ FORWARD = {
 }
 
 BACKWARD = {
+    "OneHot": lambda f, x, y, go, g: np.zeros(np.shape(x)),
+    "nn.LogSoftMax": lambda f, x, y, go, g: go - np.exp(y) * go.sum(axis=-1, keepdims=True),
     "nn.Identity": lambda f, x, y, go, g: go,
     "nn.Linear": _linear_b,
     "nn.Tanh": lambda f, x, y, go, g: go * (1 - y * y),

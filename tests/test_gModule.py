@@ -489,3 +489,56 @@ def test_a_graph_that_holds_itself_is_refused(tmp_path):
     n.data["module"] = wrapper          # through a Sequential
     with pytest.raises(T7Error, match="the graph holds itself"):
         load(tmp_path, wrapper)
+
+
+# ---------------------------------------------------------------- char-rnn checkpoints
+def char_rnn_lstm(vocab, H, layers=2):
+    """karpathy/char-rnn model/LSTM.lua (dropout 0): inputs {x, c1, h1, c2, h2},
+    outputs {c1, h1, c2, h2, logsoft}; x through char-rnn's own OneHot."""
+    inputs = [node(F.obj("Identity")) for _ in range(2 * layers + 1)]
+    outputs = []
+    for L in range(layers):
+        prev_c, prev_h = inputs[2 * L + 1], inputs[2 * L + 2]
+        if L == 0:
+            x = node(T7Object("OneHot", {"outputSize": float(vocab), "_eye": np.eye(vocab), "train": True,
+                                         "output": np.zeros(0), "gradInput": np.zeros(0)}), inputs[0])
+            size = vocab
+        else:
+            x, size = outputs[-1], H
+        sums = node(F.obj("CAddTable"), node(lin(size, 4 * H), x), node(lin(H, 4 * H), prev_h))
+        n1, n2, n3, n4 = split(node(F.obj("SplitTable", dimension=2.0),
+                                    node(F.obj("Reshape", size=np.array([4.0, H]), nelement=4.0 * H), sums)), 4)
+        in_gate, forget_gate, out_gate = (node(F.obj("Sigmoid"), n) for n in (n1, n2, n3))
+        next_c = node(F.obj("CAddTable"), node(F.obj("CMulTable"), forget_gate, prev_c),
+                      node(F.obj("CMulTable"), in_gate, node(F.obj("Tanh"), n4)))
+        next_h = node(F.obj("CMulTable"), out_gate, node(F.obj("Tanh"), next_c))
+        outputs += [next_c, next_h]
+    outputs.append(node(F.obj("LogSoftMax"), node(lin(H, vocab), outputs[-1])))
+    return Graph(inputs, outputs)
+
+
+def test_a_char_rnn_checkpoint_loads_with_its_lowered_rnn(tmp_path):
+    V, H = 5, 4
+    g = char_rnn_lstm(V, H)
+    checkpoint = {"protos": {"rnn": g.t7(), "criterion": T7Object("nn.ClassNLLCriterion", {"sizeAverage": True})},
+                  "opt": {"rnn_size": float(H), "num_layers": 2.0, "model": "lstm", "dropout": 0.0},
+                  "vocab": {"a": 1.0, "b": 2.0, "c": 3.0, "d": 4.0, "\n": 5.0}, "epoch": 1.5}
+    got = load(tmp_path, checkpoint)
+    rnn = got["protos"]["rnn"]
+    assert isinstance(rnn, nn.gModule) and isinstance(rnn.graph_modules[1], nn.OneHot)
+    assert rnn.nInputs == 5 and rnn.nOutputs == 5
+    chars = np.array([0.0, 4.0, 2.0])                   # 0-based classes here, 1-based in Lua
+    state = [_u(3, H) for _ in range(4)]
+    run = Run(g)
+    want = run.forward([chars + 1] + _copy(state))
+    gos = [_u(3, H) for _ in range(4)] + [_u(3, V)]
+    want_gi = run.backward(_copy(gos))
+    _close(rnn.forward([chars] + _copy(state)), want, "output")
+    gi = rnn.backward([chars] + _copy(state), _copy(gos))
+    _close(gi[1:], want_gi[1:], "gradInput")
+    np.testing.assert_array_equal(gi[0], np.zeros(3))
+    for raw, m in _pairs(g, rnn):
+        if isinstance(m, nn.Linear):
+            _close(m.gradWeight, run.grads[id(raw)]["weight"], "gradWeight")
+    loss = got["protos"]["criterion"].forward(rnn.output[-1], np.array([1, 0, 3]))
+    assert np.isfinite(loss)
