@@ -542,3 +542,25 @@ def test_a_char_rnn_checkpoint_loads_with_its_lowered_rnn(tmp_path):
             _close(m.gradWeight, run.grads[id(raw)]["weight"], "gradWeight")
     loss = got["protos"]["criterion"].forward(rnn.output[-1], np.array([1, 0, 3]))
     assert np.isfinite(loss)
+
+
+def test_a_gmodule_subclass_with_fields_of_its_own_loads_when_registered(tmp_path):
+    class Captioner(nn.gModule):
+        """a user's subclass: a gModule with a field of its own"""
+
+    g = Graph(*_two_nodes(), extra={"vocab_size": 7.0, "seq_length": 16.0})
+    t = g.t7()
+    t.class_name = "nn.Captioner"
+    path = tmp_path / "c.t7"
+    path.write_bytes(t7_bytes(t))
+    with pytest.raises(T7Error, match="nn.Captioner"):
+        nn.load_lua(str(path))
+    model = nn.load_lua(str(path), classes={"nn.Captioner": Captioner})
+    assert type(model) is Captioner and model.vocab_size == 7.0 and model.seq_length == 16.0
+    x = _u(2, 3)
+    _close(model.forward(x.copy()), Run(g).forward(x.copy()), "output")
+
+
+def _two_nodes():
+    x = node(F.obj("Identity"))
+    return [x], [node(F.obj("Tanh"), node(lin(3, 2), x))]
