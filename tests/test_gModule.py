@@ -592,3 +592,36 @@ def test_damaged_bytes_of_a_graph_raise_only_t7error(tmp_path):
         except (ValueError, TypeError, IndexError, RuntimeError):
             pass
     assert 0 < loaded < 80
+
+
+def test_an_unrolled_rnn_of_nested_graphs_with_modules_at_their_inputs(tmp_path):
+    """The layout of Cadene/AS_Exam's model.t7 (tests/data/t7/README.md):
+    each step a gModule({nn.Linear()(), nn.Linear()()}, {tanh(sum)}), cloned
+    with shared storages, the outer graph feeding step t with step t-1."""
+    dimx, dimh, steps = 3, 4, 3
+    wh, bh, wx, bx = _u(dimh, dimh), _u(dimh), _u(dimh, dimx), _u(dimh)
+    wg, bg = _u(dimx, dimh), _u(dimx)
+
+    def step():
+        a, b = node(F.linear(wh, bh)), node(F.linear(wx, bx))      # graph inputs that carry a module
+        return Graph([a, b], [node(F.obj("Tanh"), node(F.obj("CAddTable"), a, b))])
+    inputs = [node(F.obj("Identity")) for _ in range(steps + 1)]
+    h, outs = inputs[0], []
+    for t in range(steps):
+        h = node(step(), h, inputs[t + 1])
+        outs.append(node(F.obj("LogSoftMax"), node(F.linear(wg, bg), h)))
+    g = Graph(inputs, outs, extra={"name": "rnn", "dimh": float(dimh)})
+    x = [_u(2, dimh)] + [_u(2, dimx) for _ in range(steps)]
+    model = load(tmp_path, g.t7())
+    want = Run(g).forward(_copy(x))
+    _close(model.forward(_copy(x)), want, "output")
+    assert model.name == "rnn" and len(model.parameters()[0]) == 6      # the clones share their arrays
+    run = Run(g)
+    run.forward(_copy(x))
+    gos = [_u(2, dimx) for _ in range(steps)]
+    want_gi = run.backward(_copy(gos))
+    _close(model.backward(_copy(x), _copy(gos)), want_gi, "gradInput")
+    steps_ = [m for m in model.graph_modules if isinstance(m, nn.gModule)]
+    first, last = steps_[0], steps_[-1]
+    assert isinstance(first, nn.gModule) and np.shares_memory(first.graph_modules[0].weight,
+                                                                last.graph_modules[0].weight)
