@@ -83,6 +83,16 @@ class Module(Layer):
         self.gradInput = None
         self.train = True
 
+    def __call__(self, *inputs):
+        """Build a node of a graph, nngraph's way: ``nn.Identity()()`` is a
+        graph input, ``nn.Linear(4, 8)(x)`` a node fed by node x,
+        ``nn.CAddTable()([a, b])`` one fed by several; ``nn.gModule(inputs,
+        outputs)`` lowers the graph into containers.  Calling a module never
+        computes anything (that is ``forward``): an array argument is a
+        TypeError saying so."""
+        from ._helpers.graph_nodes import GraphNode, node_inputs
+        return GraphNode(self, node_inputs(self, inputs))
+
     # ---- the verbs ----
     def forward(self, input):
         return self.updateOutput(input)
@@ -508,7 +518,8 @@ def _flatten(arrays, owners):
     unique = list({id(a): a for a in arrays}.values())
     if any(isinstance(a, CudaTensor) for a in unique):
         return _flatten_device(unique, arrays, owners)
-    base = unique[0].base if unique[0].base is not None else None
+    # (an array the Torch7 reader made views a buffer that is no ndarray: not flattened before)
+    base = unique[0].base if isinstance(unique[0].base, np.ndarray) else None
     total = sum(a.size for a in unique)
     # already flattened: every array a consecutive view of the same flat array
     if base is not None and base.ndim == 1 and base.size == total:

@@ -15,7 +15,8 @@ are 0-based.
     model.updateParameters(0.1)
 
 Where the classes come from: every file ``nn_legacy/<Name>.py`` whose name
-starts with a capital letter holds the public class ``<Name>`` (a module, a
+starts with a capital letter (or is ``gModule.py``, nngraph's lower-case
+class) holds the public class ``<Name>`` (a module, a
 criterion, a container, or ``StochasticGradient``), and the package imports
 each such file, in name order, and binds its class as ``nn_legacy.<Name>``:
 adding a layer is adding its file, with no line here.  A capitalised file
@@ -64,7 +65,12 @@ def __getattr__(name):
 def _class_files():
     """The capitalised module files of the package, in name order."""
     here = _os.path.dirname(_os.path.abspath(__file__))
-    return sorted(name[:-3] for name in _os.listdir(here) if name.endswith(".py") and name[:1].isupper())
+    return sorted(name[:-3] for name in _os.listdir(here)
+                  if name.endswith(".py") and (name[:1].isupper() or name[:-3] in _LOWER_CASE_CLASSES))
+
+
+# Torch7 classes whose name starts lower-case (nngraph's gModule), each in the file of its name
+_LOWER_CASE_CLASSES = ("gModule",)
 
 
 def _import_classes():

@@ -955,4 +955,31 @@ _ENTRIES_TORCH_RNN = [
     Entry("LanguageModel", lambda: _torch_rnn_lm("rnn"), lambda r: _ints(r, 0, 7, 2, 5), integer_input=True,
           variant="rnn", params=_torch_rnn_lm_params(), skip=_TORCH_RNN_VIEWS),
 ]
+
+
+# ---- graphs (issue 26): nngraph's way of building, lowered into containers
+def _graph_residual():
+    """y = Linear(Tanh(Linear(x))) + x"""
+    x = nn.Identity()()
+    y = nn.CAddTable()([nn.Linear(5, 5)(nn.Tanh()(nn.Linear(5, 5)(x))), x])
+    return nn.gModule([x], [y])
+
+
+def _graph_tables():
+    """{x1, x2} -> {a * b, s}: s = Linear(x1) + Linear(x2) (read inside and
+    given out), split into halves a, b"""
+    x1, x2 = nn.Identity()(), nn.Identity()()
+    s = nn.CAddTable()([nn.Linear(5, 4)(x1), nn.Linear(3, 4)(x2)])
+    a, b = nn.SplitTable(0, 2)(nn.Reshape(2, 2)(s)).split(2)
+    return nn.gModule([x1, x2], [nn.CMulTable()([a, b]), s])
+
+
+def _graph_paths(*indices):
+    return tuple(f"graph_modules.{i}.{p}" for i in indices for p in ("weight", "bias"))
+
+
+_ENTRIES += [
+    Entry("gModule", _graph_residual, _X, params=_graph_paths(1, 3)),
+    Entry("gModule", _graph_tables, _table(_X, _u_(4, 3)), variant="tables", params=_graph_paths(1, 3)),
+]
 ENTRIES = sorted(_ENTRIES + _ENTRIES_RNN + _ENTRIES_TORCH_RNN, key=lambda e: e.id)

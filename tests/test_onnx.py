@@ -473,13 +473,13 @@ def test_cli_says_a_missing_or_unwritable_path_in_one_line(tmp_path):
         assert r.returncode == 2 and r.stderr.strip() == says, r.stderr
 
 
-def test_cli_names_an_nngraph_file_once(tmp_path):
+def test_cli_names_a_damaged_nngraph_file_once(tmp_path):
     from t7_writer import T7Object, t7_bytes
     path = tmp_path / "graph.t7"
     path.write_bytes(t7_bytes(T7Object("nn.gModule", {"modules": {}})))
     r = _convert(path, tmp_path / "g.onnx", "--input-shape", "2,3")
     assert r.returncode == 2
-    assert r.stderr.startswith(f"error: {path}: the file holds an nngraph graph (nn.gModule)")
+    assert r.stderr.startswith(f"error: cannot read {path}: nn.gModule: the file holds no forwardnodes")
     assert r.stderr.count(str(path)) == 1 and "\n" not in r.stderr.strip()
 
 

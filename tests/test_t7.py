@@ -54,15 +54,13 @@ def test_tds_containers():
     assert read_t7(path("torchfile", "tds_vec.t7")) == [123.0, 456.0]
 
 
-def test_nngraph_is_refused_by_name_or_kept_as_objects():
+def test_nngraph_graphs_load_lowered_into_containers():
+    """(tests/test_gModule.py checks what they compute)"""
     f = path("torchfile", "gmodule_with_linear_identity.t7")
-    with pytest.raises(T7Error, match="nn.gModule") as info:
-        load_lua(f)
-    assert "nngraph.Node" in str(info.value)
-    g = load_lua(f, unknown_classes="object")
-    assert isinstance(g, TorchObject) and g.class_name == "nn.gModule"
-    linears = [m for m in g.fields["modules"] if isinstance(m, nn.Linear)]
-    assert len(linears) == 1 and linears[0].weight.shape == (2, 1)
+    for g in (load_lua(f), load_lua(f, unknown_classes="object")):
+        assert isinstance(g, nn.gModule)
+        linears = [m for m in g.graph_modules if isinstance(m, nn.Linear)]
+        assert len(linears) == 1 and linears[0].weight.shape == (2, 1)
 
 
 def test_back_references_are_shared():
@@ -607,26 +605,19 @@ def test_checkpoint_tables_come_back_as_dicts_of_live_modules(tmp_path):
     assert np.isfinite(criterion.forward(out, np.array([0, 3])))
 
 
-def test_the_nngraph_error_says_it_in_one_line():
-    with pytest.raises(T7Error) as info:
-        load_lua(path("torchfile", "gmodule_with_linear_identity.t7"))
-    message = str(info.value)
-    assert "\n" not in message
-    assert "nngraph graph" in message and "by design" in message and "no graph engine" in message
-    assert "the modules in the graph: nn.CAddTable, nn.Identity, nn.Linear;" in message
-    assert "unknown_classes='object'" in message
-
-
-def test_a_graph_inside_a_checkpoint_parses_completely_with_unknown_objects(tmp_path):
+def test_a_graph_holding_a_class_nn_legacy_lacks_names_it_in_one_line(tmp_path):
+    from t7_writer import T7Object, t7_bytes
     with open(path("torchfile", "gmodule_with_linear_identity.t7"), "rb") as f:
-        graph = read_t7(f.name)
-    from t7_writer import T7Object
-    # (rewritten from what read_t7 gave: the graph's own structure stays, its modules load)
-    assert isinstance(graph, TorchObject)
-    got = load_lua(path("torchfile", "gmodule_with_linear_identity.t7"), unknown_classes="object")
-    nodes = [n for n in got.fields["forwardnodes"]]
-    assert all(isinstance(n, TorchObject) and n.class_name == "nngraph.Node" for n in nodes)
-    assert T7Object   # (imported for symmetry with the other tests)
+        data = f.read()
+    raw = read_t7(path("torchfile", "gmodule_with_linear_identity.t7"))
+    assert isinstance(raw, TorchObject) and raw.class_name == "nn.gModule"
+    p = tmp_path / "g.t7"
+    p.write_bytes(data.replace(b"nn.CAddTable", b"nn.CFooTable"))
+    with pytest.raises(T7Error) as info:
+        load_lua(str(p))
+    message = str(info.value)
+    assert "\n" not in message and "classes nn_legacy does not have: nn.CFooTable" in message
+    assert T7Object and t7_bytes   # (the writer is the port's: tests/nngraph_port.py)
 
 
 # ---------------------------------------------------------------- your own classes

@@ -523,6 +523,7 @@ class _Converter:
         self.memo = {}
         self.replaced = {}      # id(TorchObject) -> (it, what loads in its place)
         self.functions = []     # (field path, note) of every Lua function met
+        self.graphs = False     # an nn.gModule was met (checked for cycles once loaded)
 
     def resolve(self, value):
         """What loads in value's place: value itself, or its translation."""
@@ -601,6 +602,7 @@ class _Converter:
         return value
 
     def _module(self, cls, obj, path):
+        self.graphs = self.graphs or obj.class_name == "nn.gModule"
         module = cls.__new__(cls)
         self.memo[id(obj)] = module
         try:
@@ -679,7 +681,9 @@ class _Converter:
             module.__dict__.setdefault(key, value)
         fixup = getattr(module, "_t7_fixup", None)
         try:
-            if fixup is not None:
+            if fixup is not None and getattr(cls, "_t7_fixup_converts", False):
+                fixup(obj.version, self.convert)   # (nn.gModule: converts the modules in its raw nodes)
+            elif fixup is not None:
                 fixup(obj.version)           # class versions, 1-based fields -> 0-based
         except _FIELD_ERRORS:
             if self.mapped.get(obj.class_name) is cls:   # a class loaded under another name: what it lacks
@@ -849,6 +853,9 @@ def load_lua(path, unknown_classes="error", ascii=None, long_size=None, classes=
         if unknown:
             raise T7Error(_unknown_message(path, unknown, names))
     result = converter.convert(raw)
+    if converter.graphs:
+        from ..gModule import refuse_graphs_holding_themselves
+        refuse_graphs_holding_themselves(result)
     if converter.functions:
         listed = "; ".join(f"{where}: {note}" for where, note in converter.functions[:20])
         more = f"; and {len(converter.functions) - 20} more" if len(converter.functions) > 20 else ""

@@ -18,6 +18,9 @@ decorator, which passes calls through on the host).
   from 0), ``TemporalConvolution`` with padding.
 - cunn: ``nn.DataParallelTable`` (every replica is the same module: the
   first is loaded) and ``nn.TransferGPU`` (a copy between GPUs: Identity).
+- char-rnn: its bare-named ``OneHot`` (nn's OneHot; classes 0-based).
+- nngraph: ``nngraph.JustElement`` (what ``split(1)`` puts in a graph:
+  SelectTable of the one entry) and ``nngraph.JustTable`` (x -> {x}).
 - nn: the old names ``nn.SpatialCrossLRN`` (2015)
   and ``nn.SpatialDeconvolution`` (2015), and ``nn.L2Normalize`` (2015).
 - fbcunn / fbnn: the FFT convolutions and ``fbnn.SpatialConvolution``,
@@ -279,7 +282,24 @@ def _l2_normalize(obj):
     return _nn(obj, "nn.Normalize", version=1, p=2.0, eps=0.0)
 
 
+def _just_table(obj):
+    """nngraph.JustTable: x -> {x}."""
+    return _container("nn.ConcatTable", [_raw("nn.Identity")])
+
+
+def _char_rnn_one_hot(obj):
+    """char-rnn's own ``OneHot`` (util/OneHot.lua, a bare class name): rows
+    of an identity matrix (``_eye``) picked by the input's classes, as
+    nn's OneHot (whose classes are 0-based here)."""
+    return _nn(obj, "nn.OneHot", ("outputSize",), version=1)
+
+
 TRANSLATIONS = {
+    # char-rnn's one-hot encoder (karpathy/char-rnn util/OneHot.lua)
+    "OneHot": _char_rnn_one_hot,
+    # nngraph's plumbing (its gModule loads as nn_legacy's gModule, lowered into containers)
+    "nngraph.JustElement": lambda obj: _raw("nn.SelectTable", index=1.0),
+    "nngraph.JustTable": _just_table,
     # multi-GPU wrappers: the module they wrap
     "nn.DataParallelTable": _first_module,
     "nn.DataParallel": _first_module,

@@ -1,0 +1,603 @@
+"""nngraph's graph module, without a graph engine: the graph is lowered,
+once, into ordinary containers (Sequential, ConcatTable, SelectTable,
+NarrowTable, Identity), and forward, backward, parameters, ``cuda()``,
+save/load and ONNX export are theirs.
+
+How a graph lowers (docs/guides/graph-models.md has the picture):
+
+- The values the graph computes are kept in an *environment*, a table of
+  the values still to be read (one value alone is kept bare, not in a
+  table).  Each stage is a ConcatTable whose children are SelectTables
+  (keeping the values read later) and the expressions of the new values;
+  a value nobody reads afterwards is dropped.  ConcatTable sums the
+  gradients its children give an entry: a value read by several nodes gets
+  the sum of their gradients, as nngraph summed them.
+- A node's expression picks its inputs from the environment (SelectTable;
+  NarrowTable for a run of entries; ConcatTable of SelectTables for any
+  other order; nothing when it reads the whole environment in order), then
+  applies its module.  One input is given unwrapped, several as a table in
+  the order the node was given them; a node without a module passes its
+  input on; the nodes of ``split(n)`` are SelectTables.
+- A node read only by the next node of a chain is not kept: the chain is
+  one Sequential, and a graph that is a chain lowers to one Sequential.
+- Modules run in the order nngraph ran them (``forwardnodes``) whenever it
+  can matter: when the graph holds an in-place module, nodes are chained
+  and grouped only where that keeps nngraph's order exactly, so a value an
+  in-place module changes is seen changed by exactly the nodes that saw it
+  changed in nngraph (values pass by reference in both).  Otherwise stages
+  are chosen to make backward's plumbing cheapest (see ``_stages``).
+- Several inputs: the environment starts as the input table itself.
+"""
+from ._helpers.graph_nodes import GraphNode
+from ._helpers.lua import T7Error, TorchObject
+from .ConcatTable import ConcatTable
+from .Identity import Identity
+from .Module import Module
+from .NarrowTable import NarrowTable
+from .SelectTable import SelectTable
+from .Sequential import Sequential
+
+IN = -1   # the value given to forward
+
+
+class _Record:
+    """One node of the graph, in an order where inputs come first: its
+    module (or None), the indices of its inputs (IN: the graph's input),
+    the 0-based entry it selects (split's nodes), and how errors name it."""
+    __slots__ = ("module", "inputs", "select", "name")
+
+    def __init__(self, module, inputs, select, name):
+        self.module, self.inputs, self.select, self.name = module, list(inputs), select, name
+
+
+class gModule(Sequential):
+    """A graph of modules built the nngraph way, lowered into containers.
+
+    ::
+
+        x = nn.Identity()()
+        h = nn.Tanh()(nn.Linear(4, 8)(x))
+        y = nn.CAddTable()([nn.Linear(8, 8)(h), h])
+        g = nn.gModule([x], [y])        # a Sequential of ordinary containers
+
+    inputs / outputs: lists of graph nodes (``module(...)`` makes them).  With
+    one input, forward takes the value itself, with several a table (list)
+    of them in order; with one output, forward returns it, with several a
+    list.  ``graph_modules`` lists the graph's modules in nngraph's order
+    (``gModule.modules`` in Lua); ``parameters()`` and ``flattenParameters()``
+    follow it, so a flat parameter vector lines up with one Torch7 made.
+    ``load_lua`` lowers the ``nn.gModule`` objects of Torch7 files the same way.
+
+    Refused, with the node named: the same module object at two nodes (its
+    one output buffer cannot hold two values; use ``clone()``, or
+    ``clone('weight', 'bias', 'gradWeight', 'gradBias')`` to share
+    parameters), and nodes without inputs besides the graph's inputs
+    (nnop's parameter nodes)."""
+
+    def __init__(self, inputs, outputs):
+        super().__init__()
+        inputs = list(inputs) if isinstance(inputs, (list, tuple)) else [inputs]
+        outputs = list(outputs) if isinstance(outputs, (list, tuple)) else [outputs]
+        records, outs = _records_from_nodes(inputs, outputs)
+        try:
+            self._lower(records, outs, len(inputs))
+        except T7Error as e:
+            raise ValueError(str(e)) from None
+
+    # ---------------------------------------------------------------- lowering
+    def _lower(self, records, outputs, n_inputs, graph_modules=None):
+        seen = {}
+        for r in records:
+            if r.module is None:
+                continue
+            if id(r.module) in seen:
+                raise T7Error(f"nn.gModule: the same {type(r.module).__name__} object is the module of two nodes, "
+                              f"{seen[id(r.module)]} and {r.name}: lowering needs one module per node (its output "
+                              f"buffer holds one value); clone it, sharing parameters with clone('weight', 'bias', "
+                              f"'gradWeight', 'gradBias') if they were meant to be shared")
+            seen[id(r.module)] = r.name
+        strict = any(_in_place(r.module) for r in records if r.module is not None)
+        self.modules = _lower(records, outputs, strict)
+        # for ONNX (value semantics): the readers of a value an in-place module changed read its output
+        rerouted, outs = _value_semantics(records, outputs)
+        self._value_semantics = None if rerouted is None else Sequential(*_lower(rerouted, outs, True))
+        self.nInputs = n_inputs
+        self.nOutputs = len(outputs)
+        self.nNodes = len(records) + 1          # and nngraph's output node
+        if graph_modules is None:
+            graph_modules = [r.module for r in records if r.module is not None]
+        self.graph_modules = list(graph_modules)
+        self.output, self.gradInput = None, None
+
+    # ---------------------------------------------------------------- Torch7 files
+    _t7_raw_fields = ("forwardnodes", "backwardnodes", "innode", "outnode", "fg", "bg")
+    _t7_fixup_converts = True    # _t7_fixup gets the reader's converter for the modules in the nodes
+
+    def _t7_fixup(self, version, convert):
+        fields = vars(self)
+        records, outs, n_inputs = _records_from_t7(fields, convert)
+        listed = fields.get("modules")
+        graph_modules = None
+        if isinstance(listed, list) and listed:
+            if not all(isinstance(m, Module) for m in listed):
+                bad = next(m for m in listed if not isinstance(m, Module))
+                raise T7Error(f"nn.gModule: modules holds a {_what(bad)}, not a module")
+            graph_modules = list(dict.fromkeys(listed))    # a module listed twice is refused below anyway
+        for key in self._t7_raw_fields + ("verbose", "modules"):
+            fields.pop(key, None)
+        self._lower(records, outs, n_inputs, graph_modules)
+
+    # ---------------------------------------------------------------- the container's ways
+    def _all_parameters(self):
+        """The graph modules' parameters in nngraph's order, then any other
+        the lowered tree holds (a module a user added)."""
+        entries, seen, found = [], set(), set()
+        for m in self.graph_modules:
+            if id(m) in seen:
+                continue
+            seen.add(id(m))
+            for e in m._all_parameters():
+                if (id(e[0]), e[1]) not in found:
+                    found.add((id(e[0]), e[1]))
+                    entries.append(e)
+        for e in super()._all_parameters():
+            if (id(e[0]), e[1]) not in found:
+                found.add((id(e[0]), e[1]))
+                entries.append(e)
+        return entries
+
+    def _onnx(self, g, x, y):
+        """the lowered containers' nodes; where an in-place module changed a
+        value read later, the same containers with those readers reading
+        the in-place module's output (ONNX values are never changed in
+        place: the export computes what the model computes)"""
+        if self._value_semantics is not None:
+            return g.inner(self, "_value_semantics", x)
+        return super()._onnx(g, x, y)
+
+    def replace(self, fn):
+        replaced = {}
+
+        def recorded(m):
+            new = fn(m)
+            replaced[id(m)] = new
+            return new
+        out = super().replace(recorded)
+        self.graph_modules = [replaced.get(id(m), m) for m in self.graph_modules]
+        return out
+
+    def __repr__(self):
+        body = super().__repr__()
+        modules = len(self.graph_modules)
+        head = (f"nn.gModule (an nngraph graph of {self.nNodes} nodes, {modules} module{'s' * (modules != 1)}, "
+                f"{self.nInputs} input{'s' * (self.nInputs != 1)} -> {self.nOutputs} output"
+                f"{'s' * (self.nOutputs != 1)}; lowered)")
+        if body == "nn.Sequential":
+            return head
+        return head + body[len("nn.Sequential"):]
+
+
+def refuse_graphs_holding_themselves(value):
+    """T7Error when a gModule in value (what load_lua made of a file) holds
+    itself through its nodes' modules: a damaged file, whose forward would
+    never end."""
+    def below(v):
+        if isinstance(v, Module):
+            return [x for x in vars(v).values() if isinstance(x, (Module, list, tuple, dict))]
+        if isinstance(v, dict):
+            return list(v.values())
+        return list(v) if isinstance(v, (list, tuple)) else []
+    graphs, seen, todo = [], set(), [value]
+    while todo:
+        v = todo.pop()
+        if id(v) in seen:
+            continue
+        seen.add(id(v))
+        if isinstance(v, gModule):
+            graphs.append(v)
+        todo.extend(below(v))
+    for g in graphs:
+        seen, todo = set(), list(g.graph_modules) + list(g.modules)
+        while todo:
+            v = todo.pop()
+            if v is g:
+                raise T7Error("nn.gModule: the graph holds itself (a module of one of its nodes contains it)")
+            if id(v) not in seen:
+                seen.add(id(v))
+                todo.extend(below(v))
+
+
+# ---------------------------------------------------------------- building the records
+def _records_from_nodes(inputs, outputs):
+    """Records of a graph built in Python, laid out as nngraph lays a
+    gModule out: an input node fed the graph's input, split into one entry
+    per graph input when there are several."""
+    for what, nodes in (("inputs", inputs), ("outputs", outputs)):
+        if not nodes:
+            raise ValueError(f"nn.gModule: no {what} (give a list of graph nodes)")
+        for i, n in enumerate(nodes):
+            if not isinstance(n, GraphNode):
+                raise TypeError(f"nn.gModule: {what}[{i}] is a {type(n).__name__}, not a graph node (make one "
+                                f"with module(...), e.g. x = nn.Identity()())")
+        if len({id(n) for n in nodes}) != len(nodes):
+            raise ValueError(f"nn.gModule: the same node is given twice in {what}")
+    for i, n in enumerate(inputs):
+        if n.inputs:
+            raise ValueError(f"nn.gModule: inputs[{i}] ({n.describe()}) has inputs of its own; a graph input "
+                             f"is a node made with no argument, e.g. nn.Identity()()")
+    # every node the outputs depend on, inputs before the nodes that read them (depth first, in order)
+    order, state, stack = [], {}, [(n, False) for n in reversed(outputs)]
+    while stack:
+        node, done = stack.pop()
+        if done:
+            state[id(node)] = 2
+            order.append(node)
+            continue
+        if state.get(id(node)) == 2:
+            continue
+        if state.get(id(node)) == 1:
+            raise ValueError(f"nn.gModule: the graph has a cycle through {node.describe()}")
+        state[id(node)] = 1
+        stack.append((node, True))
+        stack.extend((i, False) for i in reversed(node.inputs) if state.get(id(i)) != 2)
+    index = {id(n): k for k, n in enumerate(order)}
+    for i, n in enumerate(inputs):
+        if id(n) not in index:
+            raise ValueError(f"nn.gModule: inputs[{i}] ({n.describe()}) does not lead to any output")
+    records = [_Record(None, [IN], None, "the graph's input node")]
+    feed = [0] * len(inputs)
+    if len(inputs) > 1:
+        records.append(_Record(None, [0], None, f"the split of the graph's {len(inputs)} inputs"))
+        feed = []
+        for i in range(len(inputs)):
+            records.append(_Record(None, [1], i, f"graph input {i}"))
+            feed.append(len(records) - 1)
+    fed = {id(n): f for n, f in zip(inputs, feed)}
+    base = len(records)
+    for node in order:
+        name = node.describe()
+        if id(node) in fed:
+            records.append(_Record(node.module, [fed[id(node)]], None, name))
+            continue
+        if not node.inputs:
+            raise ValueError(f"nn.gModule: {name} has no inputs and is not one of the graph's inputs (list it "
+                             f"in inputs, or connect it)")
+        if node.n_split is not None:
+            used = [c for c in node.consumers if id(c) in index]
+            if len(used) != node.n_split:
+                raise ValueError(f"nn.gModule: {node.n_split - len(used)} of the {node.n_split} outputs of "
+                                 f"{name} are unused (nngraph refuses it too)")
+        records.append(_Record(node.module, [base + index[id(i)] for i in node.inputs], node.select, name))
+    return records, [base + index[id(n)] for n in outputs]
+
+
+def _items(table):
+    """The values of keys 1, 2, ... of a Lua table as read (a LuaTable that
+    also has other keys, like nngraph's mapindex), or of a list."""
+    if isinstance(table, list):
+        return list(table)
+    if not isinstance(table, dict):
+        return []
+    out, i = [], 1
+    while float(i) in table:
+        out.append(table[float(i)])
+        i += 1
+    return out
+
+
+def _what(value):
+    return value.class_name if isinstance(value, TorchObject) else type(value).__name__
+
+
+def _records_from_t7(fields, convert):
+    """Records of a gModule as Torch7 saved it: forwardnodes (topological
+    order), nodes whose data hold module, mapindex (inputs in order),
+    selectindex; innode / outnode."""
+    nodes = _items(fields.get("forwardnodes"))
+    if not nodes:
+        raise T7Error("nn.gModule: the file holds no forwardnodes (not a gModule nngraph saved)")
+    datas = []
+    for k, node in enumerate(nodes):
+        data = node.fields.get("data") if isinstance(node, TorchObject) and isinstance(node.fields, dict) else None
+        if not isinstance(data, dict):
+            raise T7Error(f"nn.gModule: forwardnodes[{k + 1}] is a {_what(node)} without a data table, "
+                          f"not an nngraph.Node")
+        datas.append(data)
+    where = {id(d): k for k, d in enumerate(datas)}
+    if len(where) != len(datas):
+        raise T7Error("nn.gModule: forwardnodes lists a node twice")
+
+    def data_of(field, default):
+        node = fields.get(field)
+        data = node.fields.get("data") if isinstance(node, TorchObject) and isinstance(node.fields, dict) else None
+        if data is None:
+            return default
+        if id(data) not in where:
+            raise T7Error(f"nn.gModule: {field} is not one of forwardnodes")
+        return where[id(data)]
+
+    first = data_of("innode", 0)
+    last = data_of("outnode", len(nodes) - 1)
+    if first == last:
+        raise T7Error("nn.gModule: innode and outnode are the same node")
+
+    def name(k):
+        data = datas[k]
+        notes = data.get("annotations") if isinstance(data.get("annotations"), dict) else {}
+        ident = data.get("forwardNodeId")
+        text = f"node {int(ident)}" if isinstance(ident, float) and ident.is_integer() else f"forwardnodes[{k + 1}]"
+        module = data.get("module")
+        if module is not None:
+            text += f" ({_what(module)})"
+        if isinstance(notes.get("name"), str):
+            text += f" named {notes['name']!r}"
+        if isinstance(notes.get("_debugLabel"), str):
+            text += f" declared at {notes['_debugLabel']}"
+        return text
+
+    def inputs_of(k):
+        found = []
+        for d in _items(datas[k].get("mapindex")):
+            if id(d) not in where:
+                raise T7Error(f"nn.gModule: an input of {name(k)} is not one of forwardnodes")
+            j = where[id(d)]
+            if j >= k or j == last:
+                raise T7Error(f"nn.gModule: {name(k)} reads {name(j)}, which does not come before it in "
+                              f"forwardnodes (not a topological order)")
+            found.append(j)
+        if len(set(found)) != len(found):
+            raise T7Error(f"nn.gModule: {name(k)} has the same input twice")
+        return found
+
+    slot = {}
+    records = []
+    for k, data in enumerate(datas):
+        if k == last:
+            continue
+        module = data.get("module")
+        select = data.get("selectindex")
+        if select is not None:
+            if isinstance(select, bool) or not isinstance(select, float) or not select.is_integer() or select < 1:
+                raise T7Error(f"nn.gModule: {name(k)} has selectindex {select!r}, not a positive whole number")
+            select = int(select) - 1
+        if k == first:
+            ins = [IN]
+            if _items(data.get("mapindex")):
+                raise T7Error(f"nn.gModule: the input node {name(k)} has inputs")
+        else:
+            ins = [slot[j] if j in slot else _missing(name, j, k) for j in inputs_of(k)]
+            if not ins:
+                kind = "an nnop parameter node" if module is not None else "a node fed by nothing"
+                raise T7Error(f"nn.gModule: {name(k)} has no inputs ({kind}): nn_legacy lowers graphs fed only "
+                              f"by their inputs")
+        if module is not None:
+            module = convert(module, f"root.{name(k)}")
+            if not isinstance(module, Module):
+                raise T7Error(f"nn.gModule: the module of {name(k)} is a {_what(module)}, which does not load as "
+                              f"an nn_legacy module")
+        if select is not None and (module is not None or len(ins) != 1):
+            raise T7Error(f"nn.gModule: {name(k)} selects entry {select + 1} but has a module or several inputs")
+        slot[k] = len(records)
+        records.append(_Record(module, ins, select, name(k)))
+    outs = [slot[j] for j in _map_outputs(datas, last, where, name)]
+    n_inputs = fields.get("nInputs")
+    if isinstance(n_inputs, float) and n_inputs.is_integer() and n_inputs >= 1:
+        n_inputs = int(n_inputs)
+    else:     # files from before nInputs: what nngraph made of them
+        n_inputs = sum(1 for r in records if r.select is not None and records[r.inputs[0]].inputs
+                       == [slot[first]]) or 1
+    return records, outs, n_inputs
+
+
+def _missing(name, j, k):
+    raise T7Error(f"nn.gModule: {name(k)} reads the output node {name(j)}")
+
+
+def _map_outputs(datas, last, where, name):
+    outs = []
+    for d in _items(datas[last].get("mapindex")):
+        if id(d) not in where or where[id(d)] == last:
+            raise T7Error("nn.gModule: an output of the graph is not one of forwardnodes")
+        outs.append(where[id(d)])
+    if not outs:
+        raise T7Error(f"nn.gModule: the output node {name(last)} has no inputs: the graph has no outputs")
+    if len(set(outs)) != len(outs):
+        raise T7Error("nn.gModule: the same node is given twice as an output")
+    return outs
+
+
+def _in_place(module):
+    """Whether module, or a module inside it, may change its input in place."""
+    todo, seen = [module], set()
+    while todo:
+        m = todo.pop()
+        if id(m) in seen:
+            continue
+        seen.add(id(m))
+        if getattr(m, "inplace", False) is True:
+            return True
+        todo.extend(getattr(m, "modules", None) or [])
+        todo.extend(getattr(m, "graph_modules", None) or [])
+    return False
+
+
+def _value_semantics(records, outputs):
+    """The records with every read of a value that an in-place module
+    changed afterwards (the same array, reached through nodes that pass
+    their input on) turned into a read of that module's output; (None, None)
+    when no read changes.  What the model computes, written with values
+    that never change (for ONNX)."""
+    alias, latest, out, changed = [], {}, [], False
+
+    def read(v, k):
+        if v == IN:
+            return v
+        w = latest.get(alias[v])
+        return w if w is not None and v < w != k else v
+    for k, r in enumerate(records):
+        ins = [read(v, k) for v in r.inputs]
+        changed = changed or ins != r.inputs
+        out.append(_Record(r.module, ins, r.select, r.name))
+        same = len(r.inputs) == 1 and r.select is None and (
+            r.module is None or type(r.module) is Identity or getattr(r.module, "inplace", False) is True)
+        a = ("in",) if r.inputs == [IN] and r.module is None else (alias[r.inputs[0]] if same and r.inputs[0] != IN
+                                                                    else k)
+        alias.append(a)
+        if r.module is not None and getattr(r.module, "inplace", False) is True and len(r.inputs) == 1:
+            latest[a] = k
+    outs = [read(o, len(records)) for o in outputs]
+    if not changed and outs == list(outputs):
+        return None, None
+    return out, outs
+
+
+# ---------------------------------------------------------------- the lowering proper
+def _unpacked_inputs(records, consumers, outputs):
+    """(skipped, given): for a graph of several inputs laid out as nngraph
+    lays it (an input node, its split, one picker per input), the input and
+    split records (not computed) and the pickers in input order (their values
+    are the entries of the table forward gets); else (set(), [])."""
+    starts = [k for k, r in enumerate(records) if r.inputs == [IN]]
+    if len(starts) != 1:
+        return set(), []
+    r0 = starts[0]
+    if records[r0].module is not None or records[r0].select is not None or len(consumers[r0]) != 1:
+        return set(), []
+    r1 = consumers[r0][0]
+    split = records[r1]
+    picks = consumers[r1]
+    if split.module is not None or split.select is not None or len(split.inputs) != 1 or not picks \
+            or r0 in outputs or r1 in outputs \
+            or any(records[p].select is None or records[p].inputs != [r1] for p in picks):
+        return set(), []
+    picks = sorted(picks, key=lambda p: records[p].select)
+    if [records[p].select for p in picks] != list(range(len(picks))):
+        return set(), []
+    return {r0, r1}, picks
+
+
+def _stages(kept, heads, outputs, strict, given=()):
+    """The kept nodes in stages, none reading a value made in its own stage,
+    and the last stage reading each value (len(stages) for the outputs).
+    With an in-place module: runs of the nodes in order (nngraph's order
+    exactly).  Else the cheapest of that, each node as early as its inputs
+    allow, and each as late as its readers allow, by what backward pays for
+    the plumbing: every selector's gradient is laid out as the whole
+    environment (zeros but for its entry), so a stage costs its children
+    times the values it reads from."""
+    if not kept:
+        return [], {o: 0 for o in outputs}
+    in_order, made, n = {IN: -1, **{v: -1 for v in given}}, set(), 0
+    for m in kept:
+        if any(v in made for v in heads[m]):
+            n, made = n + 1, set()
+        in_order[m] = n
+        made.add(m)
+    plans = [in_order]
+    if not strict:
+        early = {IN: -1, **{v: -1 for v in given}}
+        for m in kept:
+            early[m] = 1 + max(early[v] for v in heads[m])
+        last = max(early[m] for m in kept)
+        readers = {}
+        for m in kept:
+            for v in heads[m]:
+                readers.setdefault(v, []).append(m)
+        late = dict(early)
+        for m in reversed(kept):
+            late[m] = min([late[r] - 1 for r in readers.get(m, ())] + [last])
+        plans += [early, late]
+    best = None
+    for group_of in plans:
+        groups = [[] for _ in range(1 + max(group_of[m] for m in kept))]
+        for m in kept:
+            groups[group_of[m]].append(m)
+        last_use = {}
+        for m in kept:
+            for v in heads[m]:
+                last_use[v] = max(last_use.get(v, -1), group_of[m])
+        for o in outputs:
+            last_use[o] = len(groups)
+        cost, live = 0, max(1, len(given))
+        for g, group in enumerate(groups):
+            keep = sum(1 for v, end in last_use.items() if end > g and group_of.get(v, -1) < g)
+            cost += (keep + len(group)) * live
+            live = keep + len(group)
+        if best is None or cost < best[0]:
+            best = (cost, groups, last_use)
+    return best[1], best[2]
+
+
+
+def _lower(records, outputs, strict):
+    """The top-level modules (a Sequential's children) computing the graph."""
+    n = len(records)
+    consumers = [[] for _ in range(n)]
+    for k, r in enumerate(records):
+        for j in r.inputs:
+            if j != IN:
+                consumers[j].append(k)
+    outputs_set = set(outputs)
+    # several inputs: the environment starts as the input table itself, nngraph's split of it not made
+    skipped, given = _unpacked_inputs(records, consumers, outputs_set)
+    # fused[k]: k's value is computed inside the expression of its one reader (a chain)
+    fused = [k not in outputs_set and len(consumers[k]) == 1 and len(records[consumers[k][0]].inputs) == 1
+             and (not strict or consumers[k][0] == k + 1) and k not in skipped and k not in given
+             for k in range(n)]
+    kept = [k for k in range(n) if not fused[k] and k not in skipped and k not in given]
+    chains, heads = {}, {}
+    for m in kept:
+        chain = [m]
+        while len(records[chain[-1]].inputs) == 1 and records[chain[-1]].inputs[0] != IN \
+                and fused[records[chain[-1]].inputs[0]]:
+            chain.append(records[chain[-1]].inputs[0])
+        chains[m] = chain[::-1]
+        heads[m] = records[chain[-1]].inputs
+    groups, last_use = _stages(kept, heads, outputs, strict, given)
+    ours = set()     # the Sequentials made here (spliced into their parent; a user's are left alone)
+
+    def seq(parts):
+        parts = [p for p in parts if p is not None]
+        if not parts:
+            return Identity()
+        if len(parts) == 1:
+            return parts[0]
+        s = Sequential()
+        for p in parts:
+            if id(p) in ours:
+                s.modules.extend(p.modules)
+            else:
+                s.add(p)
+        ours.add(id(s))
+        return s
+
+    def gather(env, values):
+        if len(env) == 1 and env is not given:
+            return None       # one input, the bare environment itself
+        at = [env.index(v) for v in values]
+        if len(at) == 1:
+            return SelectTable(at[0])
+        if at == list(range(len(env))) and env is not given:    # (not the user's table: it may hold more)
+            return None
+        if at == list(range(at[0], at[0] + len(at))):
+            return NarrowTable(at[0], len(at))
+        return ConcatTable(*[SelectTable(j) for j in at])
+
+    def step(r):
+        if r.select is not None:
+            return SelectTable(r.select)
+        return r.module
+
+    stages, env = [], given or [IN]
+    for end, group in enumerate(groups):
+        keep = [v for v in env if last_use.get(v, -1) > end]
+        children = [Identity() if len(env) == 1 and env is not given else SelectTable(env.index(v)) for v in keep]
+        children += [seq([gather(env, heads[m])] + [step(records[k]) for k in chains[m]]) for m in group]
+        env = keep + group
+        stages.append(children[0] if len(children) == 1 else ConcatTable(*children))
+    if len(outputs) == 1 and env is given:
+        stages.append(SelectTable(env.index(outputs[0])))
+    elif len(outputs) > 1 and (env != outputs or env is given):
+        stages.append(ConcatTable(*[SelectTable(env.index(o)) for o in outputs]))
+    top = seq(stages)
+    return list(top.modules) if id(top) in ours else [top]

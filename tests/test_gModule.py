@@ -1,0 +1,627 @@
+"""nn.gModule: nngraph graphs lowered into containers, loaded from the byte
+layout nngraph saved (tests/nngraph_port.py builds it the way gmodule.lua
+did) and equal to nngraph's own evaluation (the port's evaluator walks the
+raw node graph as gmodule.lua does), and built in Python the nngraph way."""
+import numpy as np
+import pytest
+
+import nn_legacy as nn
+import rnn_t7_files as F
+from nngraph_port import Graph, Run, node, split
+from nn_legacy.serialization.t7 import T7Error
+from t7_writer import T7Object, t7_bytes
+
+RNG = np.random.default_rng(26)
+
+
+def _u(*shape):
+    return RNG.uniform(-1, 1, shape)
+
+
+def lin(n_in, n_out, bias=True):
+    w = _u(n_out, n_in)
+    return F.linear(w, _u(n_out)) if bias else F.linear_no_bias(w, "tr")
+
+
+def load(tmp_path, value, name="g.t7"):
+    path = tmp_path / name
+    path.write_bytes(t7_bytes(value))
+    return nn.load_lua(str(path))
+
+
+def _close(a, b, what):
+    if isinstance(a, (list, tuple)):
+        assert isinstance(b, (list, tuple)) and len(a) == len(b), what
+        for i, (x, y) in enumerate(zip(a, b)):
+            _close(x, y, f"{what}[{i}]")
+        return
+    a, b = np.asarray(a), np.asarray(b)
+    assert a.shape == b.shape, f"{what}: {a.shape} vs {b.shape}"
+    scale = max(1.0, float(np.abs(b).max(initial=0)))
+    assert float(np.abs(a - b).max(initial=0)) <= 1e-12 * scale, f"{what}: max error {np.abs(a - b).max()}"
+
+
+def _pairs(graph, model):
+    """(port module T7Object, loaded module) in graph order, into nested graphs."""
+    out = []
+    for raw, m in zip(graph.modules(), model.graph_modules):
+        sub = next((n.sub for n in graph.order if n.data.get("module") is raw), None)
+        if isinstance(m, nn.gModule) and sub is not None:
+            out += _pairs(sub, m)
+        else:
+            out.append((raw, m))
+    return out
+
+
+def _copy(v):
+    return [_copy(x) for x in v] if isinstance(v, list) else np.array(v)
+
+
+def check_equal_to_nngraph(tmp_path, graph, x, gradOutput, model=None):
+    """The lowered model's output, gradInput and every parameter gradient
+    equal what nngraph computes (float64, 1e-12 relative)."""
+    model = load(tmp_path, graph.t7()) if model is None else model
+    assert isinstance(model, nn.gModule)
+    run = Run(graph)
+    want = run.forward(_copy(x))
+    want_gi = run.backward(_copy(gradOutput))
+    model.zeroGradParameters()
+    got = model.forward(_copy(x))
+    _close(got, want, "output")
+    got_gi = model.backward(_copy(x), _copy(gradOutput))
+    _close(got_gi, want_gi, "gradInput")
+    checked = 0
+    for raw, m in _pairs(graph, model):
+        grads = run.grads.get(id(raw), {})
+        for name, gname in (("weight", "gradWeight"), ("bias", "gradBias")):
+            if getattr(m, name, None) is not None:
+                _close(getattr(m, gname), grads.get(name, 0 * getattr(m, name)), f"{type(m).__name__}.{gname}")
+                checked += 1
+    return model, checked
+
+
+# ---------------------------------------------------------------- graphs as people built them
+def lstm_cell(n_in, H, layout="split", **kw):
+    """char-rnn's LSTM.lua: {x, prev_c, prev_h} -> {next_c, next_h}."""
+    x, prev_c, prev_h = node(F.obj("Identity")), node(F.obj("Identity")), node(F.obj("Identity"))
+    all_sums = node(F.obj("CAddTable"), node(lin(n_in, 4 * H), x), node(lin(H, 4 * H), prev_h))
+    if layout == "split":
+        reshaped = node(F.obj("Reshape", size=np.array([4.0, H]), nelement=4.0 * H), all_sums)
+        n1, n2, n3, n4 = split(node(F.obj("SplitTable", dimension=2.0), reshaped), 4)
+    else:     # the older layout: four Narrows of the sums
+        n1, n2, n3, n4 = (node(F.obj("Narrow", dimension=2.0, index=float(1 + i * H), length=float(H)), all_sums)
+                          for i in range(4))
+    in_gate, forget_gate, out_gate = (node(F.obj("Sigmoid"), n) for n in (n1, n2, n3))
+    in_transform = node(F.obj("Tanh"), n4)
+    next_c = node(F.obj("CAddTable"), node(F.obj("CMulTable"), forget_gate, prev_c),
+                  node(F.obj("CMulTable"), in_gate, in_transform))
+    next_h = node(F.obj("CMulTable"), out_gate, node(F.obj("Tanh"), next_c))
+    return Graph([x, prev_c, prev_h], [next_c, next_h], **kw)
+
+
+def gru_cell(n_in, H):
+    """char-rnn's GRU.lua: {x, prev_h} -> next_h."""
+    x, prev_h = node(F.obj("Identity")), node(F.obj("Identity"))
+
+    def new_input_sum(a, b):
+        return node(F.obj("CAddTable"), node(lin(n_in, H), a), node(lin(H, H), b))
+    update_gate = node(F.obj("Sigmoid"), new_input_sum(x, prev_h))
+    reset_gate = node(F.obj("Sigmoid"), new_input_sum(x, prev_h))
+    gated_hidden = node(F.obj("CMulTable"), reset_gate, prev_h)
+    p2 = node(lin(H, H), gated_hidden)
+    p1 = node(lin(n_in, H), x)
+    candidate = node(F.obj("Tanh"), node(F.obj("CAddTable"), p1, p2))
+    zh = node(F.obj("CMulTable"), update_gate, candidate)
+    one_minus = node(F.obj("AddConstant", constant_scalar=1.0, inplace=False),
+                     node(F.obj("MulConstant", constant_scalar=-1.0, inplace=False), update_gate))
+    zhm1 = node(F.obj("CMulTable"), one_minus, prev_h)
+    return Graph([x, prev_h], [node(F.obj("CAddTable"), zh, zhm1)])
+
+
+def encoder_decoder(n):
+    """A pix2pix-shaped graph with Linear layers: in-place LeakyReLUs ahead of
+    the skips (the skip reads the value the LeakyReLU changed)."""
+    x = node(F.obj("Identity"))
+    e1 = node(lin(n, n), x)
+    e2 = node(lin(n, n), node(F.obj("LeakyReLU", negval=0.2, inplace=True), e1))
+    e3 = node(lin(n, n), node(F.obj("LeakyReLU", negval=0.2, inplace=True), e2))
+    d1 = node(F.obj("JoinTable", dimension=2.0), node(lin(n, n), e3), e2)
+    d2 = node(F.obj("JoinTable", dimension=2.0), node(lin(2 * n, n), node(F.obj("Tanh"), d1)), e1)
+    return Graph([x], [node(F.obj("Tanh"), node(lin(2 * n, n), d2))])
+
+
+def residual(n, blocks=2):
+    x = node(F.obj("Identity"))
+    h = x
+    for _ in range(blocks):
+        h = node(F.obj("CAddTable"), node(lin(n, n), node(F.obj("Tanh"), node(lin(n, n), h))), h)
+    return Graph([x], [h])
+
+
+def several(n):
+    """Two inputs, three outputs, one of them also read inside the graph."""
+    x1, x2 = node(F.obj("Identity")), node(F.obj("Identity"))
+    s = node(F.obj("CAddTable"), x1, node(lin(n, n), x2))
+    t = node(F.obj("Tanh"), s)
+    return Graph([x1, x2], [t, s, node(lin(n, 2), t)])
+
+
+def _lstm_input(B, n_in, H):
+    return [_u(B, n_in), _u(B, H), _u(B, H)]
+
+
+# ---------------------------------------------------------------- equal to nngraph
+@pytest.mark.parametrize("layout", ["split", "narrow"])
+def test_lstm_cell_equals_nngraph(tmp_path, layout):
+    g = lstm_cell(3, 4, layout)
+    model, checked = check_equal_to_nngraph(tmp_path, g, _lstm_input(2, 3, 4), [_u(2, 4), _u(2, 4)])
+    assert checked == 4
+    assert model.nInputs == 3 and model.nOutputs == 2
+    assert len(model.graph_modules) == len(g.modules())
+
+
+def test_gru_cell_equals_nngraph(tmp_path):
+    _, checked = check_equal_to_nngraph(tmp_path, gru_cell(3, 4), [_u(2, 3), _u(2, 4)], _u(2, 4))
+    assert checked == 12
+
+
+def test_in_place_modules_at_a_fan_out_equal_nngraph(tmp_path):
+    """The skips read e1 / e2 after the in-place LeakyReLU changed them, in
+    nngraph and in the lowered model alike."""
+    g = encoder_decoder(4)
+    x = _u(3, 4)
+    model, _ = check_equal_to_nngraph(tmp_path, g, x, _u(3, 4))
+    # the aliasing is real: a value-semantics evaluation (no in-place) differs
+    plain = Run(encoder_decoder_without_in_place(g)).forward(x.copy())
+    assert np.abs(plain - model.forward(x.copy())).max() > 1e-3
+
+
+def test_in_place_modules_keep_any_topological_order_nngraph_ran(tmp_path):
+    """forwardnodes in an order other than nngraph's depth-first one (a
+    LeakyReLU, then a reader of its input, then the LeakyReLU's reader): the
+    Tanh sees the changed value, as it did in the order saved."""
+    x = node(F.obj("Identity"))
+    a = node(lin(3, 3), x)
+    b = node(F.obj("LeakyReLU", negval=0.2, inplace=True), a)
+    c = node(lin(3, 3), b)
+    d = node(F.obj("Tanh"), a)
+    g = Graph([x], [node(F.obj("CAddTable"), c, d)])
+    assert g.order.index(c) == g.order.index(b) + 1
+    g.order.remove(d)
+    g.order.insert(g.order.index(c), d)
+    check_equal_to_nngraph(tmp_path, g, _u(4, 3), _u(4, 3))
+
+
+def encoder_decoder_without_in_place(g):
+    for n in g.order:
+        m = n.data.get("module")
+        if isinstance(m, T7Object) and m.class_name == "nn.LeakyReLU":
+            n.data["module"] = T7Object("nn.LeakyReLU", dict(m.fields, inplace=False))
+    return g
+
+
+def test_residual_blocks_equal_nngraph(tmp_path):
+    _, checked = check_equal_to_nngraph(tmp_path, residual(5), _u(3, 5), _u(3, 5))
+    assert checked == 8
+
+
+def test_several_inputs_and_outputs_equal_nngraph(tmp_path):
+    model, _ = check_equal_to_nngraph(tmp_path, several(3), [_u(2, 3), _u(2, 3)], [_u(2, 3), _u(2, 3), _u(2, 2)])
+    out = model.forward([_u(2, 3), _u(2, 3)])
+    assert isinstance(out, list) and len(out) == 3
+
+
+def test_split_one_is_just_element(tmp_path):
+    x = node(F.obj("Identity"))
+    only = split(node(F.obj("SplitTable", dimension=2.0), node(F.obj("Reshape", size=np.array([1.0, 4.0]),
+                                                                       nelement=4.0), node(lin(3, 4), x))), 1)
+    check_equal_to_nngraph(tmp_path, Graph([x], [node(F.obj("Tanh"), only)]), _u(2, 3), _u(2, 4))
+
+
+def test_nested_graphs_equal_nngraph(tmp_path):
+    inner = residual(4, blocks=1)
+    x = node(F.obj("Identity"))
+    mid = node(inner, node(lin(4, 4), x))
+    outer = Graph([x], [node(F.obj("Tanh"), mid)])
+    model, checked = check_equal_to_nngraph(tmp_path, outer, _u(2, 4), _u(2, 4))
+    assert checked == 6
+    assert isinstance(model.graph_modules[-2], nn.gModule)
+
+
+def test_a_graph_inside_a_sequential(tmp_path):
+    g = lstm_cell(3, 4)
+    seq = load(tmp_path, F.seq(g.t7(), F.obj("SelectTable", index=2.0)))
+    x = _lstm_input(2, 3, 4)
+    want = Run(g).forward(_copy(x))[1]
+    _close(seq.forward(_copy(x)), want, "output")
+    assert isinstance(seq.modules[0], nn.gModule)
+
+
+def test_files_without_modules_or_n_inputs(tmp_path):
+    g = lstm_cell(3, 4, with_modules=False, with_n_inputs=False)
+    model, checked = check_equal_to_nngraph(tmp_path, g, _lstm_input(2, 3, 4), [_u(2, 4), _u(2, 4)])
+    assert checked == 4 and model.nInputs == 3
+
+
+def test_parameters_flatten_in_the_graph_modules_order(tmp_path):
+    g = lstm_cell(3, 4)
+    model = load(tmp_path, g.t7())
+    flat, _ = model.flattenParameters()
+    want = np.concatenate([np.ravel(m.fields[k]) for m in g.modules() for k in ("weight", "bias")
+                           if k in m.fields])
+    np.testing.assert_array_equal(flat, want)
+
+
+def test_shared_clones_stay_shared(tmp_path):
+    w, b = _u(4, 4), _u(4)
+    x = node(F.obj("Identity"))
+    a = node(F.linear(w, b), x)
+    c = node(F.linear(w, b), node(F.obj("Tanh"), a))      # clone('weight', 'bias'): the same storages
+    g = Graph([x], [c])
+    model, _ = check_equal_to_nngraph(tmp_path, g, _u(2, 4), _u(2, 4))
+    first, second = [m for m in model.graph_modules if isinstance(m, nn.Linear)]
+    assert first is not second and np.shares_memory(first.weight, second.weight)
+    assert len(model.parameters()[0]) == 2      # listed once
+
+
+def test_the_same_module_at_two_nodes_is_refused_naming_the_nodes(tmp_path):
+    x = node(F.obj("Identity"))
+    t = F.obj("Tanh")
+    g = Graph([x], [node(t, node(t, x, label="[model.lua]:12_"), label="[model.lua]:13_")])
+    with pytest.raises(T7Error, match=r"same Tanh object is the module of two nodes, node \d+ \(nn.Tanh\) "
+                                      r"declared at \[model.lua\]:1[23]_"):
+        load(tmp_path, g.t7())
+
+
+def test_a_node_without_inputs_is_refused_naming_it(tmp_path):
+    x = node(F.obj("Identity"))
+    p = node(F.obj("Identity"), label="[params.lua]:3_")
+    g = Graph([x], [node(F.obj("CAddTable"), x, p)])
+    g.order.remove(p)   # nngraph kept parameter nodes as extra roots, ahead of the rest
+    g.order.insert(0, p)
+    with pytest.raises(T7Error, match=r"node \d+ \(nn.Identity\) declared at \[params.lua\]:3_ has no inputs "
+                                      r"\(an nnop parameter node\)"):
+        load(tmp_path, g.t7())
+
+
+@pytest.mark.parametrize("damage", ["no forwardnodes", "not a node", "input missing", "out of order"])
+def test_damaged_graphs_raise_t7error(tmp_path, damage):
+    g = residual(3, blocks=1)
+    t = g.t7()
+    nodes = t.fields["forwardnodes"]
+    if damage == "no forwardnodes":
+        del t.fields["forwardnodes"]
+    elif damage == "not a node":
+        nodes[2] = 3.0
+    elif damage == "input missing":
+        nodes[3].fields["data"]["mapindex"][1] = {"stranger": True}
+    else:
+        nodes[2], nodes[3] = nodes[3], nodes[2]
+    with pytest.raises(T7Error, match="nn.gModule"):
+        load(tmp_path, t)
+
+
+def test_print_says_it_came_from_a_graph(tmp_path):
+    model = load(tmp_path, lstm_cell(3, 4).t7())
+    text = repr(model)
+    assert text.startswith("nn.gModule (an nngraph graph of ")
+    assert "3 inputs -> 2 outputs; lowered)" in text and "nn.SplitTable(1)" in text
+
+
+def test_a_chain_is_one_sequential(tmp_path):
+    x = node(F.obj("Identity"))
+    g = Graph([x], [node(F.obj("Tanh"), node(lin(3, 4), node(F.obj("Tanh"), node(lin(2, 3), x))))])
+    model, _ = check_equal_to_nngraph(tmp_path, g, _u(2, 2), _u(2, 4))
+    assert [type(m).__name__ for m in model.modules] == ["Identity", "Linear", "Tanh", "Linear", "Tanh"]
+
+
+# ---------------------------------------------------------------- a real file
+def test_a_file_nngraph_saved_loads_and_computes():
+    """torchfile's gmodule_with_linear_identity.t7 (tests/data/t7/README.md):
+    nn.gModule({a, b}, {nn.CAddTable(){b, nn.Linear(1, 2)(a)}})."""
+    import os
+    path = os.path.join(os.path.dirname(__file__), "data", "t7", "torchfile", "gmodule_with_linear_identity.t7")
+    model = nn.load_lua(path)
+    assert isinstance(model, nn.gModule) and model.nInputs == 2 and model.nOutputs == 1
+    linear = next(m for m in model.graph_modules if isinstance(m, nn.Linear))
+    a, b = np.array([[0.5]]), np.array([[1.0, -2.0]])
+    out = model.forward([a, b])
+    np.testing.assert_allclose(out, b + a @ linear.weight.T + linear.bias, rtol=1e-12)
+    gi = model.backward([a, b], np.ones((1, 2)))
+    np.testing.assert_allclose(gi[0], np.ones((1, 2)) @ linear.weight, rtol=1e-12)
+    np.testing.assert_array_equal(gi[1], np.ones((1, 2)))
+
+
+# ---------------------------------------------------------------- ONNX
+def test_onnx_export_of_several_inputs_and_outputs(tmp_path):
+    ort = pytest.importorskip("onnxruntime")
+    pytest.importorskip("onnx")
+    from nn_legacy import onnx as nn_onnx
+    model = load(tmp_path, lstm_cell(3, 4).t7())
+    x = _lstm_input(2, 3, 4)
+    proto = nn_onnx.export(model, x, None)
+    session = ort.InferenceSession(proto.SerializeToString(), providers=["CPUExecutionProvider"])
+    feeds = {i.name: v for i, v in zip(session.get_inputs(), x)}
+    got = session.run(None, feeds)
+    want = model.forward(_copy(x))
+    assert len(got) == 2
+    for a, b in zip(got, want):
+        np.testing.assert_allclose(a, b, rtol=1e-10, atol=1e-12)
+
+
+def test_onnx_export_computes_what_in_place_modules_made_of_the_skips(tmp_path):
+    """The model's skips read what the in-place LeakyReLUs left; ONNX values
+    never change in place: the export reads the LeakyReLUs' outputs there."""
+    ort = pytest.importorskip("onnxruntime")
+    pytest.importorskip("onnx")
+    from nn_legacy import onnx as nn_onnx
+    g = encoder_decoder(4)
+    model = load(tmp_path, g.t7())
+    assert model._value_semantics is not None
+    x = _u(3, 4)
+    want = Run(g).forward(x.copy())                # nngraph's numbers
+    model.float()                                  # (onnxruntime runs LeakyReLU's PRelu in float32 only)
+    x32 = x.astype(np.float32)
+    proto = nn_onnx.export(model, x32, None)
+    session = ort.InferenceSession(proto.SerializeToString(), providers=["CPUExecutionProvider"])
+    got = session.run(None, {session.get_inputs()[0].name: x32})[0]
+    np.testing.assert_allclose(got, model.forward(x32.copy()), rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-5)
+    plain = Run(encoder_decoder_without_in_place(g)).forward(x.copy())
+    assert np.abs(got - plain).max() > 1e-3       # (not what a copy-everywhere reading would give)
+
+
+# ---------------------------------------------------------------- built in Python, the nngraph way
+def python_lstm_cell(n_in, H):
+    """lstm_cell's graph written as a Lua user would port it (0-based dims)."""
+    x, prev_c, prev_h = nn.Identity()(), nn.Identity()(), nn.Identity()()
+    all_sums = nn.CAddTable()([nn.Linear(n_in, 4 * H)(x), nn.Linear(H, 4 * H)(prev_h)])
+    reshaped = nn.Reshape(4, H)(all_sums)
+    n1, n2, n3, n4 = nn.SplitTable(1)(reshaped).split(4)
+    in_gate, forget_gate, out_gate = nn.Sigmoid()(n1), nn.Sigmoid()(n2), nn.Sigmoid()(n3)
+    in_transform = nn.Tanh()(n4)
+    next_c = nn.CAddTable()([nn.CMulTable()([forget_gate, prev_c]), nn.CMulTable()([in_gate, in_transform])])
+    next_h = nn.CMulTable()([out_gate, nn.Tanh()(next_c)])
+    return nn.gModule([x, prev_c, prev_h], [next_c, next_h])
+
+
+def test_a_graph_built_in_python_is_the_graph_loaded_from_torch7(tmp_path):
+    loaded = load(tmp_path, lstm_cell(3, 4).t7())
+    built = python_lstm_cell(3, 4)
+    assert repr(built) == repr(loaded)
+    for a, b in zip(built.graph_modules, loaded.graph_modules):
+        assert type(a) is type(b)
+        if isinstance(a, nn.Linear):
+            a.weight[...] = b.weight
+            a.bias[...] = b.bias
+    x, go = _lstm_input(2, 3, 4), [_u(2, 4), _u(2, 4)]
+    for m in (built, loaded):
+        m.zeroGradParameters()
+    _close(built.forward(_copy(x)), loaded.forward(_copy(x)), "output")
+    _close(built.backward(_copy(x), _copy(go)), loaded.backward(_copy(x), _copy(go)), "gradInput")
+    _close(built.flattenParameters()[1], loaded.flattenParameters()[1], "gradients")
+
+
+def test_save_and_load_round_trip(tmp_path):
+    g = python_lstm_cell(3, 4)
+    x = _lstm_input(2, 3, 4)
+    want = g.forward(_copy(x))
+    nn.save(g, tmp_path / "g.thnn")
+    back = nn.load(tmp_path / "g.thnn")
+    assert isinstance(back, nn.gModule) and repr(back) == repr(g)
+    _close(back.forward(_copy(x)), want, "output")
+    np.testing.assert_array_equal(back.flattenParameters()[0], g.flattenParameters()[0])
+    linear = back.graph_modules[1]
+    assert isinstance(linear, nn.Linear) and any(linear is m for m in back.listModules())
+
+
+def test_on_a_cuda_device_it_computes_what_it_computes_on_the_host(tmp_path):
+    from thnn import cuda
+    g = load(tmp_path, lstm_cell(3, 4).t7())
+    x, go = _lstm_input(2, 3, 4), [_u(2, 4), _u(2, 4)]
+    want, want_gi = _copy(g.forward(_copy(x))), _copy(g.backward(_copy(x), _copy(go)))
+    dev = cuda.emulator()
+    g.cuda(dev)
+    out = g.forward([dev.to_device(v) for v in x])
+    gi = g.backward([dev.to_device(v) for v in x], [dev.to_device(v) for v in go])
+    _close([o.numpy() for o in out], want, "output")
+    _close([v.numpy() for v in gi], want_gi, "gradInput")
+
+
+def test_replace_keeps_the_graph_modules_in_step():
+    g = python_lstm_cell(3, 4)
+    g.replace(lambda m: nn.ReLU() if isinstance(m, nn.Tanh) else m)
+    assert not any(isinstance(m, nn.Tanh) for m in g.listModules())
+    assert sum(isinstance(m, nn.ReLU) for m in g.graph_modules) == 2
+    assert all(any(m is n for n in g.listModules()) for m in g.graph_modules)
+
+
+def test_calling_a_module_on_an_array_says_to_use_forward():
+    with pytest.raises(TypeError, match=r"Linear\(\.\.\.\): calling a module builds a node of a graph .* "
+                                        r"input 0 is a ndarray, not a graph node; to compute, use "
+                                        r"module.forward\(input\)"):
+        nn.Linear(3, 2)(np.zeros((1, 3)))
+
+
+def test_graphs_that_cannot_be_built_say_why():
+    x = nn.Identity()()
+    h = nn.Linear(3, 3)(x)
+    with pytest.raises(ValueError, match="the same node is passed twice"):
+        nn.CAddTable()([h, h])
+    with pytest.raises(ValueError, match="has inputs of its own"):
+        nn.gModule([h], [nn.Tanh()(h)])
+    with pytest.raises(TypeError, match=r"outputs\[0\] is a Linear, not a graph node"):
+        nn.gModule([x], [nn.Linear(3, 3)])
+    a, b, c = nn.SplitTable(1)(nn.Reshape(3, 1)(h)).split(3)
+    with pytest.raises(ValueError, match="1 of the 3 outputs of split"):
+        nn.gModule([x], [nn.CAddTable()([a, b])])
+    stray = nn.Identity()()
+    with pytest.raises(ValueError, match="has no inputs and is not one of the graph's inputs"):
+        nn.gModule([x], [nn.CAddTable()([h, stray])])
+    t = nn.Tanh()
+    with pytest.raises(ValueError, match="the same Tanh object is the module of two nodes"):
+        nn.gModule([x], [t(t(x))])
+    with pytest.raises(ValueError, match=r"split: n must be a positive whole number, got 0"):
+        h.split(0)
+
+
+def test_split_one_and_annotations():
+    x = nn.Identity()()
+    only = nn.SplitTable(0, 2)(nn.Reshape(1, 3)(nn.Linear(3, 3)(x).annotate(name="proj"))).split(1)
+    g = nn.gModule([x], [nn.Tanh()(only)])
+    v = _u(2, 3)
+    lin_ = g.graph_modules[1]
+    np.testing.assert_allclose(g.forward(v), np.tanh(v @ lin_.weight.T + lin_.bias), rtol=1e-12)
+
+
+def test_a_graph_that_holds_itself_is_refused(tmp_path):
+    g = residual(3, blocks=1)
+    t = g.t7()
+    inner = next(n for n in g.order if n.data.get("module") is not None
+                 and n.data["module"].class_name == "nn.Tanh")
+    inner.data["module"] = t            # the file's graph is one of its own nodes' module
+    with pytest.raises(T7Error, match="the graph holds itself"):
+        load(tmp_path, t)
+    outer = residual(3, blocks=1)
+    wrapper = F.seq(outer.t7())
+    n = next(n for n in outer.order if n.data.get("module") is not None
+             and n.data["module"].class_name == "nn.Tanh")
+    n.data["module"] = wrapper          # through a Sequential
+    with pytest.raises(T7Error, match="the graph holds itself"):
+        load(tmp_path, wrapper)
+
+
+# ---------------------------------------------------------------- char-rnn checkpoints
+def char_rnn_lstm(vocab, H, layers=2):
+    """karpathy/char-rnn model/LSTM.lua (dropout 0): inputs {x, c1, h1, c2, h2},
+    outputs {c1, h1, c2, h2, logsoft}; x through char-rnn's own OneHot."""
+    inputs = [node(F.obj("Identity")) for _ in range(2 * layers + 1)]
+    outputs = []
+    for L in range(layers):
+        prev_c, prev_h = inputs[2 * L + 1], inputs[2 * L + 2]
+        if L == 0:
+            x = node(T7Object("OneHot", {"outputSize": float(vocab), "_eye": np.eye(vocab), "train": True,
+                                         "output": np.zeros(0), "gradInput": np.zeros(0)}), inputs[0])
+            size = vocab
+        else:
+            x, size = outputs[-1], H
+        sums = node(F.obj("CAddTable"), node(lin(size, 4 * H), x), node(lin(H, 4 * H), prev_h))
+        n1, n2, n3, n4 = split(node(F.obj("SplitTable", dimension=2.0),
+                                    node(F.obj("Reshape", size=np.array([4.0, H]), nelement=4.0 * H), sums)), 4)
+        in_gate, forget_gate, out_gate = (node(F.obj("Sigmoid"), n) for n in (n1, n2, n3))
+        next_c = node(F.obj("CAddTable"), node(F.obj("CMulTable"), forget_gate, prev_c),
+                      node(F.obj("CMulTable"), in_gate, node(F.obj("Tanh"), n4)))
+        next_h = node(F.obj("CMulTable"), out_gate, node(F.obj("Tanh"), next_c))
+        outputs += [next_c, next_h]
+    outputs.append(node(F.obj("LogSoftMax"), node(lin(H, vocab), outputs[-1])))
+    return Graph(inputs, outputs)
+
+
+def test_a_char_rnn_checkpoint_loads_with_its_lowered_rnn(tmp_path):
+    V, H = 5, 4
+    g = char_rnn_lstm(V, H)
+    checkpoint = {"protos": {"rnn": g.t7(), "criterion": T7Object("nn.ClassNLLCriterion", {"sizeAverage": True})},
+                  "opt": {"rnn_size": float(H), "num_layers": 2.0, "model": "lstm", "dropout": 0.0},
+                  "vocab": {"a": 1.0, "b": 2.0, "c": 3.0, "d": 4.0, "\n": 5.0}, "epoch": 1.5}
+    got = load(tmp_path, checkpoint)
+    rnn = got["protos"]["rnn"]
+    assert isinstance(rnn, nn.gModule) and isinstance(rnn.graph_modules[1], nn.OneHot)
+    assert rnn.nInputs == 5 and rnn.nOutputs == 5
+    chars = np.array([0.0, 4.0, 2.0])                   # 0-based classes here, 1-based in Lua
+    state = [_u(3, H) for _ in range(4)]
+    run = Run(g)
+    want = run.forward([chars + 1] + _copy(state))
+    gos = [_u(3, H) for _ in range(4)] + [_u(3, V)]
+    want_gi = run.backward(_copy(gos))
+    _close(rnn.forward([chars] + _copy(state)), want, "output")
+    gi = rnn.backward([chars] + _copy(state), _copy(gos))
+    _close(gi[1:], want_gi[1:], "gradInput")
+    np.testing.assert_array_equal(gi[0], np.zeros(3))
+    for raw, m in _pairs(g, rnn):
+        if isinstance(m, nn.Linear):
+            _close(m.gradWeight, run.grads[id(raw)]["weight"], "gradWeight")
+    loss = got["protos"]["criterion"].forward(rnn.output[-1], np.array([1, 0, 3]))
+    assert np.isfinite(loss)
+
+
+def test_a_gmodule_subclass_with_fields_of_its_own_loads_when_registered(tmp_path):
+    class Captioner(nn.gModule):
+        """a user's subclass: a gModule with a field of its own"""
+
+    g = Graph(*_two_nodes(), extra={"vocab_size": 7.0, "seq_length": 16.0})
+    t = g.t7()
+    t.class_name = "nn.Captioner"
+    path = tmp_path / "c.t7"
+    path.write_bytes(t7_bytes(t))
+    with pytest.raises(T7Error, match="nn.Captioner"):
+        nn.load_lua(str(path))
+    model = nn.load_lua(str(path), classes={"nn.Captioner": Captioner})
+    assert type(model) is Captioner and model.vocab_size == 7.0 and model.seq_length == 16.0
+    x = _u(2, 3)
+    _close(model.forward(x.copy()), Run(g).forward(x.copy()), "output")
+
+
+def _two_nodes():
+    x = node(F.obj("Identity"))
+    return [x], [node(F.obj("Tanh"), node(lin(3, 2), x))]
+
+
+@pytest.mark.slow
+def test_damaged_bytes_of_a_graph_raise_only_t7error(tmp_path):
+    """Bytes of a saved LSTM cell changed at random: load_lua raises T7Error
+    or loads a graph (which then computes or raises a Python error)."""
+    import warnings
+    data = t7_bytes(lstm_cell(3, 4).t7())
+    rng = np.random.default_rng(2026)
+    path = tmp_path / "f.t7"
+    loaded = 0
+    for _ in range(80):
+        b = bytearray(data)
+        for k in rng.integers(0, len(b), rng.integers(1, 4)):
+            b[k] = rng.integers(0, 256)
+        path.write_bytes(bytes(b))
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                model = nn.load_lua(str(path))
+        except T7Error:
+            continue
+        loaded += 1
+        try:
+            model.forward(_lstm_input(2, 3, 4))
+        except (ValueError, TypeError, IndexError, RuntimeError):
+            pass
+    assert 0 < loaded < 80
+
+
+def test_an_unrolled_rnn_of_nested_graphs_with_modules_at_their_inputs(tmp_path):
+    """The layout of Cadene/AS_Exam's model.t7 (tests/data/t7/README.md):
+    each step a gModule({nn.Linear()(), nn.Linear()()}, {tanh(sum)}), cloned
+    with shared storages, the outer graph feeding step t with step t-1."""
+    dimx, dimh, steps = 3, 4, 3
+    wh, bh, wx, bx = _u(dimh, dimh), _u(dimh), _u(dimh, dimx), _u(dimh)
+    wg, bg = _u(dimx, dimh), _u(dimx)
+
+    def step():
+        a, b = node(F.linear(wh, bh)), node(F.linear(wx, bx))      # graph inputs that carry a module
+        return Graph([a, b], [node(F.obj("Tanh"), node(F.obj("CAddTable"), a, b))])
+    inputs = [node(F.obj("Identity")) for _ in range(steps + 1)]
+    h, outs = inputs[0], []
+    for t in range(steps):
+        h = node(step(), h, inputs[t + 1])
+        outs.append(node(F.obj("LogSoftMax"), node(F.linear(wg, bg), h)))
+    g = Graph(inputs, outs, extra={"name": "rnn", "dimh": float(dimh)})
+    x = [_u(2, dimh)] + [_u(2, dimx) for _ in range(steps)]
+    model = load(tmp_path, g.t7())
+    want = Run(g).forward(_copy(x))
+    _close(model.forward(_copy(x)), want, "output")
+    assert model.name == "rnn" and len(model.parameters()[0]) == 6      # the clones share their arrays
+    run = Run(g)
+    run.forward(_copy(x))
+    gos = [_u(2, dimx) for _ in range(steps)]
+    want_gi = run.backward(_copy(gos))
+    _close(model.backward(_copy(x), _copy(gos)), want_gi, "gradInput")
+    steps_ = [m for m in model.graph_modules if isinstance(m, nn.gModule)]
+    first, last = steps_[0], steps_[-1]
+    assert isinstance(first, nn.gModule) and np.shares_memory(first.graph_modules[0].weight,
+                                                                last.graph_modules[0].weight)
