@@ -127,6 +127,14 @@ class gModule(Sequential):
             fields.pop(key, None)
         self._lower(records, outs, n_inputs, graph_modules)
 
+    def _t7_unfixup(self, fields):
+        """save_lua: the node graph nngraph would need is not rebuilt from the
+        lowered containers (yet); refuse rather than write a file nngraph
+        cannot read."""
+        raise TypeError("save_lua: an nn.gModule cannot be written yet (nngraph needs its node graph, which the "
+                        "lowered containers do not rebuild); save it with nn.save, or export it with "
+                        "nn_legacy.onnx")
+
     # ---------------------------------------------------------------- the container's ways
     def _all_parameters(self):
         """The graph modules' parameters in nngraph's order, then any other

@@ -177,7 +177,7 @@ def test_the_classes_are_the_capitalised_files():
 
 # beside the layers, nn_legacy/ holds only these (docs/contributing/architecture.md says what each is)
 TOOL_FILES = {"__init__.py", "__main__.py", "jacobian.py"}
-SUBPACKAGES = {"_helpers", "_bases", "serialization", "onnx", "optim", "distributed", "demos"}
+SUBPACKAGES = {"_helpers", "_bases", "serialization", "onnx", "optim", "distributed", "demos", "sample"}
 
 
 def _tracked(folder=""):

@@ -103,6 +103,8 @@ def test_what_has_no_torch7_counterpart_is_named(tmp_path):
 # module-table entries whose save_lua -> load_lua round trip is not there yet (each fails today, checked)
 NOT_YET = {
     "FastLSTMStep": "rnn step modules keep private state", "GRUStep": "rnn step modules keep private state",
+    "gModule": "save_lua refuses a graph (TypeError): nngraph's node graph is not rebuilt from the lowered "
+               "containers", "gModule-tables": "as above",
     "FastLSTMBNStep": "nn_legacy's own step module (Lua's FastLSTM with bn built an nngraph cell): its sizes "
                       "come back as Lua numbers it does not convert",
     "GRUCellFused": "fused cells keep their parameters in one private storage", "GRUCellFused-nobias": "as above",
