@@ -451,7 +451,8 @@ class Session:
         options = ort.SessionOptions()
         options.intra_op_num_threads, options.inter_op_num_threads = threads, 1
         options.execution_mode = ort.ExecutionMode.ORT_SEQUENTIAL
-        self.session = ort.InferenceSession(proto.SerializeToString(), options, providers=["CPUExecutionProvider"])
+        self.model_bytes = proto.SerializeToString()
+        self.session = ort.InferenceSession(self.model_bytes, options, providers=["CPUExecutionProvider"])
         self.input = self.session.get_inputs()[0].name
 
     def run(self, x):
@@ -553,6 +554,8 @@ def run_models(args, models, per_round):
             print(f"{spec.name:62s} {batch:5d} {t['ours'] * 1e3:9.3f} {t['ort'] * 1e3:9.3f} "
                   f"{t['ours'] / t['ort']:6.2f}  {diff:.1e}", flush=True)
             rows.append((spec.name, batch, t["ours"], t["ort"], diff))
+            if args.layers:
+                profile_model(model, x, session.model_bytes, args.threads)
     for batch in BATCHES:
         ratios = [r[2] / r[3] for r in rows if r[1] == batch]
         if ratios:
@@ -561,12 +564,129 @@ def run_models(args, models, per_round):
     return rows
 
 
+def _median_time(fn, per_round):
+    first = _time_block(fn, 1)[0]
+    return statistics.median(_time_block(fn, _count(first, per_round), 1 if first > 0.02 else 3))
+
+
+def profile_convs(args, convs, per_round):
+    """Where our convolution's time goes (our side only): the whole forward on 1 and on --threads threads,
+    and the matrix product alone -- the same product as a 1x1 convolution of an image that already is the
+    columns ([K = cin*kh*kw planes, outH*outW pixels]: no unfold) -- on --threads threads; the rest is the
+    unfold (im2col), the bias fill and the call."""
+    import nn_legacy as nn
+    import thnn
+    print("\n(c) our convolutions in pieces: ms per forward; the product alone is a 1x1 convolution of the "
+          "columns (no unfold); rest = whole - product (unfold, bias, call)")
+    head = (f"{'convolution':58s} {'batch':>5s} {'1 thr':>8s} {f'{args.threads} thr':>8s} {'speedup':>7s} "
+            f"{'product':>8s} {'rest':>8s} {'rest %':>6s} {'GFLOP/s product':>15s}")
+    print(head)
+    print("-" * len(head))
+    for conv in convs:
+        if conv.kind != "conv" or args.only.lower() not in conv.label().lower():
+            continue
+        oh, ow = conv.out_size()
+        K = conv.cin * conv.k[0] * conv.k[1]
+        for batch in BATCHES:
+            m = conv.module(nn).float()
+            x = _data((batch, conv.cin) + conv.size, 12)
+            gemm = nn.SpatialConvolution(K, conv.cout, 1, 1).float()
+            cols = _data((batch, K, oh, ow), 13)
+            t = {}
+            for threads in (1, args.threads):
+                thnn.set_num_threads(threads)
+                t[threads] = _median_time(lambda: m.forward(x), per_round)
+            product = _median_time(lambda: gemm.forward(cols), per_round)
+            thnn.set_num_threads(args.threads)
+            whole = t[args.threads]
+            rest = whole - product
+            print(f"{conv.label():58s} {batch:5d} {t[1] * 1e3:8.3f} {whole * 1e3:8.3f} {t[1] / whole:7.2f} "
+                  f"{product * 1e3:8.3f} {rest * 1e3:8.3f} {100 * rest / whole:6.0f} "
+                  f"{conv.flops(batch) / product / 1e9:15.0f}", flush=True)
+
+
+def _leaves(module):
+    children = getattr(module, "modules", None)
+    if not children:
+        return [module]
+    return [leaf for child in children for leaf in _leaves(child)]
+
+
+def profile_model(model, x, session_model, threads, calls=5, top=6):
+    """Our forward layer by layer (each leaf module's updateOutput timed inside the model's forward, summed
+    by class), onnxruntime's by operator (its own profiler, kernel time per node), per call."""
+    import onnxruntime as ort
+    totals, per_layer = {}, {}
+    leaves = _leaves(model)
+    originals = []
+    for leaf in leaves:
+        original = leaf.updateOutput
+        originals.append((leaf, original))
+
+        def timed(inp, _leaf=leaf, _original=original):
+            t0 = time.perf_counter()
+            out = _original(inp)
+            dt = time.perf_counter() - t0
+            per_layer[id(_leaf)] = per_layer.get(id(_leaf), 0.0) + dt
+            shape = "x".join(map(str, getattr(inp, "shape", ())))
+            per_layer[(id(_leaf), "in")] = shape
+            return out
+        leaf.updateOutput = timed
+    try:
+        model.forward(x)
+        per_layer.clear()
+        t0 = time.perf_counter()
+        for _ in range(calls):
+            model.forward(x)
+        whole = (time.perf_counter() - t0) / calls
+    finally:
+        for leaf, _ in originals:
+            del leaf.updateOutput
+    for leaf in leaves:
+        name = type(leaf).__name__
+        totals[name] = totals.get(name, 0.0) + per_layer.get(id(leaf), 0.0) / calls
+    ours = ", ".join(f"{k} {v * 1e3:.2f}" for k, v in sorted(totals.items(), key=lambda kv: -kv[1]) if v > 1e-5)
+    print(f"    ours {whole * 1e3:.2f} ms: {ours}")
+    worst = sorted(leaves, key=lambda leaf: -per_layer.get(id(leaf), 0.0))[:top]
+    for leaf in worst:
+        print(f"      {per_layer.get(id(leaf), 0.0) / calls * 1e3:8.3f} ms  {leaf!r:.70s} on {per_layer.get((id(leaf), 'in'))}")
+    import json
+    options = ort.SessionOptions()
+    options.intra_op_num_threads, options.inter_op_num_threads = threads, 1
+    options.enable_profiling = True
+    options.profile_file_prefix = os.path.join("/tmp", f"thnn_ort_profile_{os.getpid()}")
+    session = ort.InferenceSession(session_model, options, providers=["CPUExecutionProvider"])
+    name = session.get_inputs()[0].name
+    session.run(None, {name: x})
+    t0 = time.perf_counter()
+    for _ in range(calls):
+        session.run(None, {name: x})
+    whole = (time.perf_counter() - t0) / calls
+    path = session.end_profiling()
+    with open(path) as f:
+        events = json.load(f)
+    os.remove(path)
+    ops = {}
+    for e in events:
+        if e.get("cat") == "Node" and e.get("name", "").endswith("_kernel_time"):
+            op = e.get("args", {}).get("op_name", "?")
+            ops[op] = ops.get(op, 0.0) + e["dur"] * 1e-6
+    runs = calls + 1
+    theirs = ", ".join(f"{k} {v / runs * 1e3:.2f}" for k, v in sorted(ops.items(), key=lambda kv: -kv[1]))
+    print(f"    onnxruntime {whole * 1e3:.2f} ms: {theirs}")
+
+
 def main(argv=None):
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--quick", action="store_true", help="blocks of 10 calls at most instead of 30")
     p.add_argument("--threads", type=int, default=2, help="threads for every library (default 2)")
     p.add_argument("--only", default="", help="only the rows whose name contains this text")
     p.add_argument("--part", choices=["convs", "models", "all"], default="all")
+    p.add_argument("--layers", action="store_true",
+                   help="after each model row, where the time goes: ours by layer class, onnxruntime by operator")
+    p.add_argument("--pieces", action="store_true",
+                   help="instead of the tables: our convolutions split into the matrix product and the rest, "
+                        "on 1 and --threads threads")
     p.add_argument("--tiny", action="store_true", help="small shapes and narrow models: checks the code, not speed")
     args = p.parse_args(argv)
 
@@ -588,9 +708,12 @@ def main(argv=None):
     if busy is not None and busy > 0.10:
         print(f"WARNING: other processes used {busy:.0%} of the CPUs just before the run; the times are not reliable")
     start = time.perf_counter()
-    if args.part in ("convs", "all"):
+    if args.pieces:
+        theirs.close()
+        profile_convs(args, TINY_CONVS if args.tiny else CONVS, per_round)
+    elif args.part in ("convs", "all"):
         run_convs(args, TINY_CONVS if args.tiny else CONVS, per_round, theirs)
-    if args.part in ("models", "all"):
+    if args.part in ("models", "all") and not args.pieces:
         run_models(args, TINY_MODELS if args.tiny else MODELS, per_round)
     load = os.getloadavg()
     print(f"\n{time.perf_counter() - start:.0f} s; load average after: {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}")
