@@ -55,3 +55,23 @@ def test_without_torch_or_onnxruntime_it_says_what_is_missing():
     proc = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, cwd=ROOT, timeout=120)
     assert proc.returncode == 2, proc.stdout + proc.stderr
     assert "needs onnxruntime" in proc.stderr
+
+
+@pytest.mark.slow
+def test_the_profiles_run_tiny():
+    """--pieces (our convolutions split into the product and the rest) and --layers (each model's time by
+    layer against onnxruntime's profiler) run on the tiny set and print their rows."""
+    run = [sys.executable, os.path.join(ROOT, "benchmarks", "inference.py"), "--tiny", "--threads", "2"]
+    proc = subprocess.run(run + ["--pieces"], capture_output=True, text=True, cwd=ROOT, timeout=300)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    plain = [c for c in inference.TINY_CONVS if c.kind == "conv"]
+    for conv in plain:
+        lines = [ln for ln in proc.stdout.splitlines() if ln.startswith(conv.label() + " ")]
+        assert len(lines) == len(inference.BATCHES), (conv.label(), proc.stdout)
+    proc = subprocess.run(run + ["--part", "models", "--layers", "--only", "ResNet"], capture_output=True, text=True,
+                          cwd=ROOT, timeout=300)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    ours = [ln for ln in proc.stdout.splitlines() if ln.startswith("    ours ")]
+    theirs = [ln for ln in proc.stdout.splitlines() if ln.startswith("    onnxruntime ")]
+    assert len(ours) == len(theirs) == len(inference.BATCHES), proc.stdout
+    assert all("SpatialConvolution" in ln for ln in ours) and all("Conv" in ln for ln in theirs), proc.stdout
