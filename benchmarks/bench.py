@@ -418,8 +418,8 @@ class Torch:
         return y.detach().numpy().copy(), grads[0].numpy().copy()
 
 
-def _torch_worker(conn, threads):
-    side = Torch(threads)
+def _torch_worker(conn, threads, side_class=None):
+    side = (side_class or Torch)(threads)
     conn.send(side.torch.__version__)
     while True:
         verb, *args = conn.recv()
@@ -429,12 +429,15 @@ def _torch_worker(conn, threads):
 
 
 class Remote:
-    """The Torch side, driven over a pipe in a spawned process."""
+    """The Torch side, driven over a pipe in a spawned process: every
+    attribute is a method of side_class(threads) (default Torch) called
+    there.  side_class must be importable by name in the child (a
+    module-level class; benchmarks/inference.py passes its own)."""
 
-    def __init__(self, threads):
+    def __init__(self, threads, side_class=None):
         ctx = multiprocessing.get_context("spawn")
         self.conn, child = ctx.Pipe()
-        self.process = ctx.Process(target=_torch_worker, args=(child, threads), daemon=True)
+        self.process = ctx.Process(target=_torch_worker, args=(child, threads, side_class), daemon=True)
         self.process.start()
         self.version = self.conn.recv()
 
