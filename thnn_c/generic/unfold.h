@@ -707,10 +707,37 @@ static void THNN_(convDirectGrad)(const THNNConvGeometry *g, const THNN_(ConvDir
 #undef THNN_CONV_LANES
 #undef THNN_CONV_BLOCK_WIDTH
 
+/* One sample n of convUnfoldMultiply (below); non-zero when the product failed. */
+static int THNN_(convUnfoldMultiplyOne)(const THNNConvGeometry *g, const THNNConvPlan *p, const real *image,
+                                        const real *w, const THTensor *bias, real *other, real *columns, int64_t n)
+{
+  THNNState local = {0};
+  const real *img = image + n * p->imageSize, *cols = img;
+  real *out = other + n * p->nOther * p->area;
+  if (!p->direct) {
+    real *buffer = columns + THNNConv_threadId() * p->K * p->area;
+    THNN_(unfoldedCopy)(g, img, buffer);
+    cols = buffer;
+  }
+  if (bias)
+    THNN_(convFillBias)(out, bias, p->nOther, p->area);
+  return THBlas_(gemm)(&local, 'n', 'n', p->area, p->nOther, p->K, 1, cols, p->area, w, p->K,
+                       bias ? 1 : 0, out, p->area) != 0;
+}
+
 /* other = w * columns(image) for every sample, each plane o of other
  * starting from bias[o] (bias may be NULL).  w is [nOther, K], contiguous.
  * columnBuffer is resized to hold the columns, or to none when the
- * convolution runs directly. */
+ * convolution runs directly.
+ *
+ * The sample loops that call a matrix product (this one, convMultiplyFold,
+ * convGradWeightColumns) open no parallel region at all when they run on
+ * one thread (a batch of 1), rather than an inactive one (`if (0)`): the
+ * product is an OpenMP region of its own, and inside any region it is a
+ * nested one, which libgomp runs on threads it creates afresh for every
+ * call.  A batch-1 convolution then started a thread per call, which
+ * competed with the pool's spinning threads for the cores (100 thread
+ * creations in 100 calls; benchmarks/README.md, Inference). */
 static int THNN_(convUnfoldMultiply)(THNNState *state, const THNNConvGeometry *g, const THNNConvPlan *p,
                                      const real *image, const real *w, const THTensor *bias, real *other,
                                      THTensor *columnBuffer)
@@ -723,48 +750,54 @@ static int THNN_(convUnfoldMultiply)(THNNState *state, const THNNConvGeometry *g
   TH_TRY(THNN_(convResizeColumns)(state, columnBuffer, p));
   real *columns = THTensor_(data)(columnBuffer);
   int failed = 0;
+  if (p->nThreads == 1) {
+    for (int64_t n = 0; n < p->batch; n++)
+      failed |= THNN_(convUnfoldMultiplyOne)(g, p, image, w, bias, other, columns, n);
+  } else {
 #ifdef _OPENMP
-#pragma omp parallel for num_threads(p->nThreads) schedule(dynamic, 1) reduction(|:failed) if (p->nThreads > 1)
+#pragma omp parallel for num_threads(p->nThreads) schedule(dynamic, 1) reduction(|:failed)
 #endif
-  for (int64_t n = 0; n < p->batch; n++) {
-    THNNState local = {0};
-    const real *img = image + n * p->imageSize, *cols = img;
-    real *out = other + n * p->nOther * p->area;
-    if (!p->direct) {
-      real *buffer = columns + THNNConv_threadId() * p->K * p->area;
-      THNN_(unfoldedCopy)(g, img, buffer);
-      cols = buffer;
-    }
-    if (bias)
-      THNN_(convFillBias)(out, bias, p->nOther, p->area);
-    failed |= THBlas_(gemm)(&local, 'n', 'n', p->area, p->nOther, p->K, 1, cols, p->area, w, p->K,
-                            bias ? 1 : 0, out, p->area) != 0;
+    for (int64_t n = 0; n < p->batch; n++)
+      failed |= THNN_(convUnfoldMultiplyOne)(g, p, image, w, bias, other, columns, n);
   }
   return failed ? THNNConv_blasError(state, p) : 0;
 }
 
+/* One sample n of convMultiplyFold (below); non-zero when the product failed. */
+static int THNN_(convMultiplyFoldOne)(const THNNConvGeometry *g, const THNNConvPlan *p, const real *other,
+                                      const real *w, const THTensor *bias, real *image, real *columns, int64_t n)
+{
+  THNNState local = {0};
+  real *img = image + n * p->imageSize;
+  real *cols = p->direct ? img : columns + THNNConv_threadId() * p->K * p->area;
+  if (p->direct && bias)
+    THNN_(convFillBias)(img, bias, g->nPlane, g->inH * g->inW);
+  int failed = THBlas_(gemm)(&local, 'n', 't', p->area, p->K, p->nOther, 1, other + n * p->nOther * p->area,
+                             p->area, w, p->K, p->direct && bias ? 1 : 0, cols, p->area) != 0;
+  if (!p->direct) {
+    THNN_(convFillBias)(img, bias, g->nPlane, g->inH * g->inW);
+    THNN_(unfoldedAcc)(g, cols, img);
+  }
+  return failed;
+}
+
 /* image = fold(w^T * other) for every sample, each image plane c starting
- * from bias[c] (0 when bias is NULL).  w is [nOther, K], contiguous. */
+ * from bias[c] (0 when bias is NULL).  w is [nOther, K], contiguous.  On
+ * one thread, no parallel region (see convUnfoldMultiply). */
 static int THNN_(convMultiplyFold)(THNNState *state, const THNNConvGeometry *g, const THNNConvPlan *p,
                                    const real *other, const real *w, const THTensor *bias, real *image,
                                    real *columns)
 {
   int failed = 0;
+  if (p->nThreads == 1) {
+    for (int64_t n = 0; n < p->batch; n++)
+      failed |= THNN_(convMultiplyFoldOne)(g, p, other, w, bias, image, columns, n);
+  } else {
 #ifdef _OPENMP
-#pragma omp parallel for num_threads(p->nThreads) schedule(dynamic, 1) reduction(|:failed) if (p->nThreads > 1)
+#pragma omp parallel for num_threads(p->nThreads) schedule(dynamic, 1) reduction(|:failed)
 #endif
-  for (int64_t n = 0; n < p->batch; n++) {
-    THNNState local = {0};
-    real *img = image + n * p->imageSize;
-    real *cols = p->direct ? img : columns + THNNConv_threadId() * p->K * p->area;
-    if (p->direct && bias)
-      THNN_(convFillBias)(img, bias, g->nPlane, g->inH * g->inW);
-    failed |= THBlas_(gemm)(&local, 'n', 't', p->area, p->K, p->nOther, 1, other + n * p->nOther * p->area,
-                            p->area, w, p->K, p->direct && bias ? 1 : 0, cols, p->area) != 0;
-    if (!p->direct) {
-      THNN_(convFillBias)(img, bias, g->nPlane, g->inH * g->inW);
-      THNN_(unfoldedAcc)(g, cols, img);
-    }
+    for (int64_t n = 0; n < p->batch; n++)
+      failed |= THNN_(convMultiplyFoldOne)(g, p, other, w, bias, image, columns, n);
   }
   return failed ? THNNConv_blasError(state, p) : 0;
 }
@@ -796,28 +829,40 @@ static int THNN_(convDirectGradShares)(THNNState *state, const THNNConvGeometry 
   return 0;
 }
 
+/* One sample n of convGradWeightColumns (below), summed into the part of
+ * sums of the thread that runs it; non-zero when the product failed. */
+static int THNN_(convGradWeightColumnsOne)(const THNNConvGeometry *g, const THNNConvPlan *p, const real *image,
+                                           const real *other, real *sums, real *columns, real alpha, int64_t n)
+{
+  THNNState local = {0};
+  int t = THNNConv_threadId();
+  const real *img = image + n * p->imageSize, *cols = img, *grad = other + n * p->nOther * p->area;
+  if (!p->direct) {
+    real *buffer = columns + t * p->K * p->area;
+    THNN_(unfoldedCopy)(g, img, buffer);
+    cols = buffer;
+  }
+  return THBlas_(gemm)(&local, 't', 'n', p->K, p->nOther, p->area, alpha, cols, p->area,
+                       grad, p->area, 1, sums + t * p->nOther * p->K, p->K) != 0;
+}
+
 /* The weight gradient by the matrix products: as convDirectGradShares, a
- * share of the batch per thread, summed into sums + thread * nOther*K. */
+ * share of the batch per thread, summed into sums + thread * nOther*K.  On
+ * one thread, no parallel region (see convUnfoldMultiply). */
 static int THNN_(convGradWeightColumns)(THNNState *state, const THNNConvGeometry *g, const THNNConvPlan *p,
                                         const real *image, const real *other, real *sums, real *columns,
                                         real alpha)
 {
   int failed = 0;
-  int64_t wSize = p->nOther * p->K;
+  if (p->nThreads == 1) {
+    for (int64_t n = 0; n < p->batch; n++)
+      failed |= THNN_(convGradWeightColumnsOne)(g, p, image, other, sums, columns, alpha, n);
+  } else {
 #ifdef _OPENMP
-#pragma omp parallel for num_threads(p->nThreads) schedule(static) reduction(|:failed) if (p->nThreads > 1)
+#pragma omp parallel for num_threads(p->nThreads) schedule(static) reduction(|:failed)
 #endif
-  for (int64_t n = 0; n < p->batch; n++) {
-    THNNState local = {0};
-    int t = THNNConv_threadId();
-    const real *img = image + n * p->imageSize, *cols = img, *grad = other + n * p->nOther * p->area;
-    if (!p->direct) {
-      real *buffer = columns + t * p->K * p->area;
-      THNN_(unfoldedCopy)(g, img, buffer);
-      cols = buffer;
-    }
-    failed |= THBlas_(gemm)(&local, 't', 'n', p->K, p->nOther, p->area, alpha, cols, p->area,
-                            grad, p->area, 1, sums + t * wSize, p->K) != 0;
+    for (int64_t n = 0; n < p->batch; n++)
+      failed |= THNN_(convGradWeightColumnsOne)(g, p, image, other, sums, columns, alpha, n);
   }
   return failed ? THNNConv_blasError(state, p) : 0;
 }
