@@ -11,7 +11,30 @@ import operator
 import os
 import warnings
 
-import scipy_openblas32  # noqa: F401  (loads libscipy_openblas before the extension needs it)
+
+def _load_openblas():
+    """Loads libscipy_openblas (the scipy-openblas32 package) before the
+    extension, which needs it.  The extension's RPATH names it too
+    ($ORIGIN/../scipy_openblas32/lib: both packages in one site-packages),
+    but a library already loaded under its soname satisfies the extension
+    wherever the two were installed (a wheel in a --user site, numpy and
+    scipy-openblas32 in the system's).  The package is found, not imported:
+    its __init__ reads its version through importlib.metadata, a tenth of a
+    second of this import."""
+    import ctypes
+    import glob
+    import importlib.util
+    spec = importlib.util.find_spec("scipy_openblas32")
+    for folder in (spec.submodule_search_locations or []) if spec else []:
+        for path in sorted(glob.glob(os.path.join(folder, "lib", "libscipy_openblas*.so"))):
+            try:
+                return ctypes.CDLL(path)
+            except OSError:     # left to the RPATH: the extension's import says what is missing
+                pass
+    return None
+
+
+_OPENBLAS = _load_openblas()
 
 from ._binding import FUNCTIONS, MAX_DIM, Backend, Double, Float, Kernel, THNNError, backend
 from ._version import __version__
