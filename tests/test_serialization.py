@@ -87,12 +87,19 @@ def assert_same(a, b, path="obj", seen=None):
 
 
 # ---------------------------------------------------------------- every class
+def _graph_arguments():
+    """gModule's: a graph x -> Tanh(Linear(x)), built the nngraph way."""
+    x = nn.Identity()()
+    return [x], [nn.Tanh()(nn.Linear(4, 3)(x))]
+
+
 ARGUMENTS = [(), (2,), (4, 3), (4, 3, 2), (1, 2), (np.ones(3),), (nn.Linear(4, 3),), (nn.MSECriterion(),),
              (2, 2, 2, 1), (2, 2, 2, 2, 1, 1), (nn.SpatialMaxPooling(2, 2),), (nn.VolumetricMaxPooling(1, 2, 2),),
              (np.array([[0, 0], [1, 0]]), 2, 2),
              (nn.Linear(4, 3), 1), (3, nn.Linear(4, 3), nn.Linear(3, 3)),    # MaskZero, Repeater, GPU; Recurrent
              (2, [2, 1], [1, 1]), (2, np.ones((3, 3))),                      # Inception; SpatialNormalization
-             (nn.Linear(4, 3), 3, 1)]                                           # Recurrence
+             (nn.Linear(4, 3), 3, 1),                                           # Recurrence
+             _graph_arguments()]                                                # gModule
 
 
 def build(cls):
