@@ -143,7 +143,7 @@ def char_rnn_graph(b, kind, layers, H, dropout=0.0, layout="split"):
     return Graph(inputs, outputs)
 
 
-def checkpoint(graph, b, name, layers, H, dropout):
+def checkpoint(graph, b, name, layers, H, dropout, vocab=None):
     """train.lua's checkpoint table around protos.rnn."""
     opt = {"model": KINDS[name][0], "rnn_size": float(H), "num_layers": float(layers), "dropout": dropout,
            "seq_length": 12.0, "batch_size": 4.0, "learning_rate": 2e-3, "gpuid": 0.0 if "Cuda" in b.cls else -1.0,
@@ -151,7 +151,7 @@ def checkpoint(graph, b, name, layers, H, dropout):
     return {"protos": {"rnn": graph.t7(), "criterion": b.obj("nn.ClassNLLCriterion", sizeAverage=True,
                                                              weights=None, total_weight_tensor=b.t(np.ones(1)),
                                                              output_tensor=b.t(np.zeros(1)))},
-            "opt": opt, "vocab": dict(VOCAB), "i": 80.0, "epoch": 3.3, "train_losses": {1: 2.4},
+            "opt": opt, "vocab": dict(VOCAB if vocab is None else vocab), "i": 80.0, "epoch": 3.3, "train_losses": {1: 2.4},
             "val_loss": 0.3, "val_losses": {80: 0.3}}
 
 
@@ -280,6 +280,7 @@ def _run(capsysbinary):
 # ---------------------------------------------------------------- the tests
 pytestmark = pytest.mark.slow      # the models train first (about 10 s)
 
+
 @pytest.mark.parametrize("name", list(KINDS))
 def test_the_model_trained(models, name):
     first, last = models[name][:2]
@@ -405,11 +406,17 @@ def test_what_cannot_be_sampled_is_one_error_line(models, _run):
         assert message in str(e.value)
 
 
-def test_a_byte_vocabulary_samples_bytes(models):
-    """char-rnn works on bytes: a byte that is not UTF-8 alone loads as a
-    bytes key, and comes out as that byte."""
-    path = models["rnn"][2]["double"]
-    cp = sampling.load_checkpoint(path)
-    cp["vocab"][b"\xe9"] = cp["vocab"].pop(" ")
-    out = sampling.generate(cp, length=40, sample=0, start_text="the\udce9c")
-    assert out == reference(path, 40, "the c").replace(b" ", b"\xe9")
+def test_a_byte_vocabulary_samples_bytes(models, tmp_path, _run):
+    """char-rnn works on bytes: a byte that is not UTF-8 on its own loads
+    as a bytes key, is taken from the command line's argument (Python's
+    surrogate escape) and comes out as that byte."""
+    _, _, paths, graph = models["rnn"]
+    kind, layers, H, dropout, _ = KINDS["rnn"]
+    vocab = dict(VOCAB)
+    vocab[b"\xe9"] = vocab.pop(" ")
+    path = _write(tmp_path / "bytes.t7", checkpoint(graph, Builder("torch.DoubleTensor", {}), "rnn", layers, H,
+                                                    dropout, vocab))
+    assert b"\xe9" in sampling.load_checkpoint(path)["vocab"]
+    rc, out, err = _run(path, "--length", "40", "--sample", "0", "--primetext", "the\udce9c")
+    assert rc == 0, err
+    assert out == reference(paths["double"], 40, "the c").replace(b" ", b"\xe9") + b"\n"
