@@ -27,10 +27,23 @@ How a graph lowers (docs/guides/graph-models.md has the picture):
   changed in nngraph (values pass by reference in both).  Otherwise stages
   are chosen to make backward's plumbing cheapest (see ``_stages``).
 - Several inputs: the environment starts as the input table itself.
+- Backward adds the environment's gradient sparsely: a stage's selectors
+  (SelectTable, NarrowTable, ConcatTable of SelectTables) would each give
+  a gradient laid out as the whole environment, zeros but for their
+  entries, for the ConcatTable to sum; gModule's backward instead adds each
+  gradient into the entries it belongs to (in the children's order: the
+  same sums, bit for bit) and zero-fills only the entries nobody reads
+  (``_stage_gradient``).  The selectors' own gradInput buffers are then not
+  filled; every container's and every module's is.  A stage a user edited
+  into another shape goes through the containers' own backward.
 """
+import numpy as np
+
+from ._bases.tables import check_length, check_nested_like, nested_copy, nested_zeros
 from ._helpers.graph_nodes import GraphNode
 from ._helpers.lua import T7Error, TorchObject
 from .ConcatTable import ConcatTable
+from .Container import add_table, layout
 from .Identity import Identity
 from .Module import Module
 from .NarrowTable import NarrowTable
@@ -136,6 +149,32 @@ class gModule(Sequential):
                         "nn_legacy.onnx")
 
     # ---------------------------------------------------------------- the container's ways
+    def updateGradInput(self, input, gradOutput):
+        return self._backward_stages("updateGradInput", input, gradOutput)
+
+    def backward(self, input, gradOutput, scale=1):
+        return self._backward_stages("backward", input, gradOutput, scale)
+
+    def _backward_stages(self, method, input, gradOutput, *extra):
+        """Sequential's backward, with the stages' gradients added sparsely (see the module docstring)."""
+        if self.gradInputSkipped:
+            return getattr(super(), method)(input, gradOutput, *extra)
+        inputs = self._inputs(input)
+        current = gradOutput
+        for i in reversed(range(len(self.modules))):
+            stage = self.modules[i]
+            if type(stage) is ConcatTable and type(inputs[i]) is list and stage.modules:
+                try:
+                    current = _stage_gradient(stage, inputs[i], current, method, extra)
+                except (ValueError, TypeError, RuntimeError, IndexError) as e:
+                    if self.output is None:
+                        self._need_output()     # backward before forward: say so (as Container._child does)
+                    raise type(e)(f"{type(self).__name__} ({i}) -> {e}") from e
+            else:
+                current = self._child(i, method, inputs[i], current, *extra)
+        self.gradInput = current
+        return current
+
     def _all_parameters(self):
         """The graph modules' parameters in nngraph's order, then any other
         the lowered tree holds (a module a user added)."""
@@ -457,6 +496,82 @@ def _value_semantics(records, outputs):
     if not changed and outs == list(outputs):
         return None, None
     return out, outs
+
+
+# ---------------------------------------------------------------- backward of a stage
+def _picks(module, env):
+    """The environment entries a selector reads, in the order of its output
+    (an int for SelectTable, whose output is the entry itself; a list for
+    NarrowTable and a ConcatTable of SelectTables); None for anything else."""
+    if type(module) is SelectTable:
+        return module._position(env)
+    if type(module) is NarrowTable:
+        start, end = module._range(env)
+        return list(range(start, end))
+    if type(module) is ConcatTable and module.modules and all(type(m) is SelectTable for m in module.modules):
+        return [m._position(env) for m in module.modules]
+    return None
+
+
+def _stage_gradient(stage, env, gradOutput, method, extra):
+    """ConcatTable.updateGradInput / backward of a stage whose input is the
+    environment (a list): the gradient of each child goes straight into the
+    entries it reads, summed in the children's order as ConcatTable sums
+    them (adding a selector's zeros changes no value), and the entries no
+    child reads are zeros.  A child: a SelectTable (a value kept for later:
+    its gradOutput is the entry's gradient), a Sequential starting with a
+    selector (the modules after it run backward, and their gradInput is the
+    gradient of the entries it read), or any module (its gradInput, laid
+    out as the environment, is added entry by entry)."""
+    gradOutput = check_length(stage, gradOutput, len(stage.modules), "gradOutput", "the output")
+    n = len(env)
+    # a new table each time, over the last one's arrays when the shapes are the same (as ConcatTable reuses
+    # its buffers: after a change of shapes, a table handed out stays as it was)
+    old = stage.gradInput if type(stage.gradInput) is list and layout(stage.gradInput) == layout(env) else [None] * n
+    total = [None] * n
+    written = [False] * n
+
+    def put(j, g, i):
+        if not written[j]:
+            total[j] = nested_copy(old[j], g)
+            written[j] = True
+        elif type(g) is np.ndarray and type(total[j]) is np.ndarray and g.shape == total[j].shape:
+            total[j] += g
+        else:
+            add_table(stage, total[j], g, i)
+
+    for i, child in enumerate(stage.modules):
+        g = gradOutput[i]
+        at = _picks(child, env)
+        if type(at) is int:     # a kept value
+            try:
+                check_nested_like(child, g, env[at])
+            except ValueError as e:
+                raise ValueError(f"ConcatTable ({i}) -> SelectTable: {e}") from e
+            put(at, g, i)
+            continue
+        if type(child) is Sequential and len(child.modules) > 1:
+            at = _picks(child.modules[0], env)
+            if at is not None:
+                inner = child._inputs(env)
+                for k in reversed(range(1, len(child.modules))):
+                    g = child._child(k, method, inner[k], g, *extra)
+                if type(at) is int:
+                    put(at, g, i)
+                else:
+                    g = check_length(child.modules[0], g, len(at), "gradOutput", "the output")
+                    for j, gj in zip(at, g):
+                        put(j, gj, i)
+                continue
+        g = stage._child(i, method, env, g, *extra)
+        g = check_length(stage, g, n, f"gradInput of module ({i})", "the input")
+        for j in range(n):
+            put(j, g[j], i)
+    for j in range(n):
+        if not written[j]:
+            total[j] = nested_zeros(old[j], env[j])
+    stage.gradInput = total
+    return total
 
 
 # ---------------------------------------------------------------- the lowering proper

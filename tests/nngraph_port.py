@@ -340,8 +340,9 @@ def _narrow_b(f, x, y, go, grads):
 
 
 def _reshape_f(f, x):
-    size = [int(s) for s in np.ravel(f["size"])]
-    if x.size == int(np.prod(size)):
+    size = getattr(f["size"], "values", f["size"])      # a torch.LongStorage (t7_writer.Storage) or an array
+    size = [int(s) for s in np.ravel(size)]
+    if x.size == int(np.prod(size)) and x.shape[0] != 1:      # nn.Reshape: a batch of one stays a batch
         return x.reshape(size)
     return x.reshape([x.shape[0]] + size)
 
@@ -370,6 +371,7 @@ FORWARD = {
     "nn.Reshape": _reshape_f,
     "nn.SelectTable": lambda f, x: x[int(f["index"]) - 1],
     "nngraph.JustElement": lambda f, x: x[0],
+    "nn.Dropout": lambda f, x: x,      # in evaluation mode (v2: no scaling at evaluation), as sampling runs it
 }
 
 BACKWARD = {
@@ -391,6 +393,7 @@ BACKWARD = {
     "nn.Narrow": _narrow_b,
     "nn.Reshape": lambda f, x, y, go, g: go.reshape(x.shape),
     "nngraph.JustElement": lambda f, x, y, go, g: [go],
+    "nn.Dropout": lambda f, x, y, go, g: go,
 }
 
 

@@ -625,3 +625,102 @@ def test_an_unrolled_rnn_of_nested_graphs_with_modules_at_their_inputs(tmp_path)
     first, last = steps_[0], steps_[-1]
     assert isinstance(first, nn.gModule) and np.shares_memory(first.graph_modules[0].weight,
                                                                 last.graph_modules[0].weight)
+
+
+# ---------------------------------------------------------------- backward's sparse plumbing
+def _table_valued():
+    """A value that is a table, read whole by two nodes (its gradient a
+    table summed entry by entry), and kept across a stage."""
+    x = nn.Identity()()
+    t = nn.SplitTable(1)(nn.Reshape(2, 3)(nn.Linear(4, 6)(x)))
+    s = nn.CAddTable()(t)
+    j = nn.JoinTable(1)(t)
+    return nn.gModule([x], [nn.CAddTable()([nn.Linear(6, 3)(j), nn.Tanh()(s)]), s]), _u(2, 4), [_u(2, 3), _u(2, 3)]
+
+
+def _plumbing_cases(tmp_path):
+    lstm = load(tmp_path, char_rnn_lstm(5, 4).t7(), "lstm.t7")
+    cases = [(lstm, [np.array([0.0, 4.0, 2.0])] + [_u(3, 4) for _ in range(4)], [_u(3, 4) for _ in range(4)]
+              + [_u(3, 5)]),
+             (load(tmp_path, gru_cell(3, 4).t7(), "gru.t7"), [_u(2, 3), _u(2, 4)], _u(2, 4)),
+             (load(tmp_path, encoder_decoder(4).t7(), "ed.t7"), _u(3, 4), _u(3, 4)),
+             (load(tmp_path, several(3).t7(), "several.t7"), [_u(2, 3), _u(2, 3)], [_u(2, 3), _u(2, 3), _u(2, 2)]),
+             _table_valued()]
+    edited = python_lstm_cell(3, 4)      # a stage a user changed: a child that is no selector pipeline
+    stage = next(m for m in edited.modules if isinstance(m, nn.ConcatTable) and len(m.modules) > 2)
+    k = next(i for i, c in enumerate(stage.modules) if isinstance(c, nn.Sequential))
+    stage.modules[k] = nn.Sequential(nn.Identity(), stage.modules[k])
+    cases.append((edited, _lstm_input(2, 3, 4), [_u(2, 4), _u(2, 4)]))
+    x1, x2 = nn.Identity()(), nn.Identity()()      # a table of more entries than inputs: zeros for the rest
+    longer = nn.gModule([x1, x2], [nn.Tanh()(nn.CAddTable()([nn.Linear(3, 3)(x1), x2]))])
+    cases.append((longer, [_u(2, 3), _u(2, 3), _u(2, 5)], _u(2, 3)))
+    return cases
+
+
+@pytest.mark.parametrize("method", ["backward", "updateGradInput"])
+def test_backward_adds_the_environment_gradients_as_the_containers_sum_them(tmp_path, method):
+    """gModule's backward (gradients added into the entries they belong to)
+    gives bit for bit what the same containers' own backward gives (every
+    selector's gradient laid out as the whole environment, summed by
+    ConcatTable), twice in a row (buffers reused), and hands out a new
+    table each time."""
+    for model, x, go in _plumbing_cases(tmp_path):
+        twin = model.clone()
+        for m in (model, twin):
+            m.zeroGradParameters()
+            m.forward(_copy(x))
+        for _ in range(2):
+            if method == "backward":
+                got = model.backward(_copy(x), _copy(go))
+                want = nn.Sequential.backward(twin, _copy(x), _copy(go))
+            else:
+                got = model.updateGradInput(_copy(x), _copy(go))
+                want = nn.Sequential.updateGradInput(twin, _copy(x), _copy(go))
+            assert _layout_equal(got, want), type(model)
+        for a, b in zip(model.parameters()[1], twin.parameters()[1]):
+            np.testing.assert_array_equal(a, b)
+        if method == "updateGradInput":
+            assert not any(np.any(g) for g in model.parameters()[1])
+
+
+def _layout_equal(a, b):
+    if isinstance(b, list):
+        return isinstance(a, list) and len(a) == len(b) and all(_layout_equal(x, y) for x, y in zip(a, b))
+    return isinstance(a, np.ndarray) and a.dtype == b.dtype and np.array_equal(a, b)
+
+
+def test_jacobians_through_sparse_plumbing():
+    """A value that is a table read by two nodes, and char-rnn's two-layer
+    LSTM: input and parameter Jacobians (float64, central differences)."""
+    from table_module_checks import assert_table_jacobian, assert_table_parameter_jacobians
+    model, x, _ = _table_valued()
+    assert_table_jacobian(model, x)
+    assert_table_parameter_jacobians(model, x)
+    lstm = python_char_rnn_lstm(4, 3)
+    state = [_u(2, 3) for _ in range(4)]
+    assert_table_jacobian(lstm, [_u(2, 4)] + state)
+    assert_table_parameter_jacobians(lstm, [_u(2, 4)] + state)
+
+
+def python_char_rnn_lstm(V, H, layers=2):
+    """char-rnn's LSTM.lua built the nngraph way in Python (the input already one-hot)."""
+    inputs = [nn.Identity()() for _ in range(2 * layers + 1)]
+    outputs = []
+    for L in range(layers):
+        prev_c, prev_h = inputs[2 * L + 1], inputs[2 * L + 2]
+        x = inputs[0] if L == 0 else outputs[-1]
+        sums = nn.CAddTable()([nn.Linear(V if L == 0 else H, 4 * H)(x), nn.Linear(H, 4 * H)(prev_h)])
+        n1, n2, n3, n4 = nn.SplitTable(1)(nn.Reshape(4, H)(sums)).split(4)
+        next_c = nn.CAddTable()([nn.CMulTable()([nn.Sigmoid()(n2), prev_c]),
+                                 nn.CMulTable()([nn.Sigmoid()(n1), nn.Tanh()(n4)])])
+        outputs += [next_c, nn.CMulTable()([nn.Sigmoid()(n3), nn.Tanh()(next_c)])]
+    outputs.append(nn.LogSoftMax()(nn.Linear(H, V)(outputs[-1])))
+    return nn.gModule(inputs, outputs)
+
+
+def test_a_wrong_gradient_of_a_kept_value_names_the_stage():
+    model, x, go = _table_valued()
+    model.forward(x)
+    with pytest.raises(ValueError, match=r"gModule \(\d+\) -> ConcatTable \(\d+\) -> SelectTable: .*gradOutput "
+                                         r"must be of size \[2, 3\]"):
+        model.backward(x, [go[0], _u(2, 4)])

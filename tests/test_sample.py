@@ -2,7 +2,8 @@
 trained here for a few steps, written as train.lua wrote its checkpoints
 (tests/torch_rnn_files.py: the real class names, fields and 1-based token
 tables; float, double and GPU-saved), loaded and sampled through the command
-line; and the backend registry that a char-rnn backend plugs into."""
+line; and the backend registry (char-rnn's backend is tested in
+tests/test_sample_char_rnn.py)."""
 import os
 import subprocess
 import sys
@@ -169,8 +170,8 @@ def test_a_checkpoint_is_picked_by_what_it_holds(trained):
     replaces the earlier one."""
     model = trained[0]
     char_rnn = {"protos": {"rnn": None, "criterion": None}, "opt": {}, "vocab": {"a": 1.0}}
-    with pytest.raises(sampling.SampleError, match="looks like a char-rnn checkpoint"):
-        sampling.backend_for(char_rnn)
+    assert [b.name for b in sampling.backends()] == ["torch-rnn", "char-rnn"]     # built in
+    assert sampling.backend_for(char_rnn).name == "char-rnn"     # (tests/test_sample_char_rnn.py samples them)
     seen = []
 
     def generate(checkpoint, options):
@@ -179,6 +180,9 @@ def test_a_checkpoint_is_picked_by_what_it_holds(trained):
 
     saved = sampling.backends()
     try:
+        sampling.unregister_backend("char-rnn")
+        with pytest.raises(sampling.SampleError, match="looks like a char-rnn checkpoint.*backend is not registered"):
+            sampling.backend_for(char_rnn)
         sampling.register_backend("char-rnn", lambda c: isinstance(c, dict) and "protos" in c and "vocab" in c,
                                   generate)
         assert sampling.generate(char_rnn, length=3, start_text="a", sample=0) == b"xxx"

@@ -18,8 +18,9 @@ samples it is picked by what it holds.  Backends register themselves::
 - ``describe(checkpoint) -> str`` (optional): one line naming the model.
 
 The first registered backend that claims a checkpoint samples it.  Built
-in: ``torch-rnn`` (nn_legacy/sample/torch_rnn.py).  A checkpoint no backend
-claims gets :class:`SampleError` naming what it holds.
+in: ``torch-rnn`` (nn_legacy/sample/torch_rnn.py) and ``char-rnn``
+(nn_legacy/sample/char_rnn.py).  A checkpoint no backend claims gets
+:class:`SampleError` naming what it holds.
 """
 import dataclasses
 from typing import Callable, Optional
@@ -33,8 +34,9 @@ class SampleError(Exception):
 
 @dataclasses.dataclass
 class Options:
-    """What to generate: ``length`` tokens in all (the start text's
-    included), starting with ``start_text``; ``sample`` 1 draws each next
+    """What to generate: ``length`` tokens (torch-rnn: in all, the start
+    text's included; char-rnn: after the start text, as its sample.lua
+    counted), starting with ``start_text``; ``sample`` 1 draws each next
     token from softmax(scores / ``temperature``) with ``rng``, 0 takes the
     argmax (greedy); ``gpu`` >= 0 runs the model on the CUDA device;
     ``log(message)`` reports progress (``verbose``)."""
@@ -98,8 +100,7 @@ def backend_for(checkpoint):
             return backend
     hint = ""
     if isinstance(checkpoint, dict) and "protos" in checkpoint and "vocab" in checkpoint:
-        hint = ("; it looks like a char-rnn checkpoint (protos, vocab), whose graph model needs the nngraph "
-                "lowering's char-rnn backend, not registered in this build")
+        hint = "; it looks like a char-rnn checkpoint (protos, vocab), but the char-rnn backend is not registered"
     raise SampleError(f"no sampling backend takes this checkpoint: it holds {_held(checkpoint)} (known: "
                       f"{', '.join(b.name for b in _BACKENDS)}){hint}")
 
@@ -128,6 +129,8 @@ def generate(checkpoint, options=None, **settings):
 
 
 # ---- the built-in backends ----
+from . import char_rnn as _char_rnn  # noqa: E402
 from . import torch_rnn as _torch_rnn  # noqa: E402
 
 register_backend("torch-rnn", _torch_rnn.claims, _torch_rnn.generate, _torch_rnn.describe)
+register_backend("char-rnn", _char_rnn.claims, _char_rnn.generate, _char_rnn.describe)

@@ -1,5 +1,5 @@
 """Generate text from a character-level language model checkpoint, as
-torch-rnn's sample.lua (and char-rnn's, once its backend is registered) did.
+torch-rnn's sample.lua and char-rnn's sample.lua did.
 
     python -m nn_legacy.sample CHECKPOINT --length 200 --temperature 0.8 --seed 1 --primetext "The "
 
@@ -57,10 +57,11 @@ def _positive(text):
 def parse(argv):
     p = argparse.ArgumentParser(prog="python -m nn_legacy.sample", description=__doc__.split("\n\n")[0],
                                 allow_abbrev=False)
-    p.add_argument("checkpoint", nargs="?", help="a checkpoint file (torch-rnn's train.lua output, .t7)")
+    p.add_argument("checkpoint", nargs="?", help="a checkpoint file (torch-rnn's or char-rnn's train.lua output, .t7)")
     p.add_argument("-checkpoint", dest="checkpoint_option", metavar="CHECKPOINT", help=argparse.SUPPRESS)
     p.add_argument("--length", "-length", type=_positive_int, default=2000,
-                   help="tokens to generate, the start text's included (default 2000)")
+                   help="tokens to generate (default 2000): torch-rnn counts the start text in, char-rnn "
+                        "generates this many after it (as each sample.lua did)")
     p.add_argument("--temperature", "-temperature", type=_positive, default=1.0,
                    help="divides the scores before the softmax: lower is more conservative (default 1)")
     p.add_argument("--seed", "-seed", type=int, default=None, help="the random seed (default: drawn, and reported)")
