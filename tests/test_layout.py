@@ -181,9 +181,19 @@ SUBPACKAGES = {"_helpers", "_bases", "serialization", "onnx", "optim", "distribu
 
 
 def _tracked(folder=""):
+    """The project's files under folder: git's list, or, in a copy of the
+    tree that git does not track (make asan's build/asan), the files on
+    disk less what Python and the build leave there."""
     out = subprocess.run(["git", "ls-files", "-z", "--", *([folder] if folder else [])], cwd=ROOT,
-                         capture_output=True, check=True)
-    return [p for p in out.stdout.decode().split("\0") if p]
+                         capture_output=True)
+    paths = [p for p in out.stdout.decode().split("\0") if p] if out.returncode == 0 else []
+    if paths:
+        return paths
+    found = []
+    for where, dirs, files in os.walk(os.path.join(ROOT, folder)):
+        dirs[:] = [d for d in dirs if d not in ("__pycache__", "build", ".venv")]
+        found += [os.path.relpath(os.path.join(where, f), ROOT) for f in files if not f.endswith((".pyc", ".so"))]
+    return found
 
 
 def test_nn_legacy_is_the_layers_and_named_subpackages():
