@@ -61,6 +61,20 @@ class Backend:
 _BACKENDS = []
 
 
+def place(model, options):
+    """Move model to the GPU that options.gpu names (>= 0), as the Lua
+    samplers' -gpu did; say where it runs."""
+    if options.gpu >= 0:
+        from thnn import cuda
+        reason = cuda.gpu_unavailable_reason()
+        if reason is not None:
+            raise SampleError(f"-gpu {options.gpu}: no CUDA device ({reason}); -gpu -1 runs on the CPU")
+        model.cuda(cuda.gpu())
+        options.log(f"Running with CUDA on GPU {options.gpu}")
+    elif options.verbose:
+        options.log("Running in CPU mode")
+
+
 def register_backend(name, claims, generate, describe=None):
     """Add a backend (see the module docstring); a name registered again
     replaces the earlier backend in its place."""

@@ -102,7 +102,7 @@ def describe(checkpoint):
 
 
 def generate(checkpoint, options):
-    from . import SampleError
+    from . import SampleError, place
     model = _Model(checkpoint)
     rnn = model.rnn
     prime = options.start_text.encode("utf-8", "surrogateescape")      # the bytes the command line was given
@@ -110,15 +110,7 @@ def generate(checkpoint, options):
     if missing:
         raise SampleError(f"the prime text holds characters the model's vocabulary of {len(model.idx_to_byte)} "
                           f"lacks: {b''.join(missing).decode('utf-8', 'backslashreplace')!r}")
-    if options.gpu >= 0:
-        from thnn import cuda
-        reason = cuda.gpu_unavailable_reason()
-        if reason is not None:
-            raise SampleError(f"-gpu {options.gpu}: no CUDA device ({reason}); -gpu -1 runs on the CPU")
-        rnn.cuda(cuda.gpu())
-        options.log(f"Running with CUDA on GPU {options.gpu}")
-    elif options.verbose:
-        options.log("Running in CPU mode")
+    place(rnn, options)
     rnn.evaluate()
     params = rnn.parameters()[0]
     dtype = np.dtype(rnn.type())

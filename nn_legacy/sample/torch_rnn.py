@@ -26,17 +26,9 @@ def describe(checkpoint):
 
 
 def generate(checkpoint, options):
-    from . import SampleError
+    from . import SampleError, place
     model = _model(checkpoint)
-    if options.gpu >= 0:
-        from thnn import cuda
-        reason = cuda.gpu_unavailable_reason()
-        if reason is not None:
-            raise SampleError(f"-gpu {options.gpu}: no CUDA device ({reason}); -gpu -1 runs on the CPU")
-        model.cuda(cuda.gpu())
-        options.log(f"Running with CUDA on GPU {options.gpu}")
-    elif options.verbose:
-        options.log("Running in CPU mode")
+    place(model, options)
     missing = sorted({c for c in options.start_text if c not in model.token_to_idx})
     if missing:
         raise SampleError(f"the start text holds characters the model's vocabulary of {model.vocab_size} lacks: "
