@@ -52,6 +52,8 @@ PYTHON_BIN := $(shell $(PYTHON) -c 'import sys; print(sys.executable)')
 ASAN_DIR ?= build/asan
 ASAN_TESTS ?= tests --ignore=tests/test_memory.py --ignore=tests/test_onnx.py -m "not slow"
 ASAN_LEAKS ?= 1
+# pytest-xdist workers (the test extra): two halve the step on CI's two cores; 0 runs in one process
+ASAN_JOBS ?= 2
 # calls the kernel fuzzer (tests/test_fuzz_kernels.py) makes under the sanitizers
 ASAN_FUZZ_CALLS ?= 8000
 ASAN_CFLAGS = -fsanitize=address,undefined -fno-omit-frame-pointer
@@ -85,7 +87,7 @@ asan: asan-build
 		"import os, thnn; assert thnn.__file__.startswith(os.getcwd()), thnn.__file__; print('asan build:', thnn.__file__)"
 	# --capture=sys: pytest must not swallow fd 2, where the sanitizers write their report
 	cd $(ASAN_DIR) && PYTHONPATH=tests $(ASAN_RUNTIME) $(PYTHON_BIN) -m pytest -q -p no:cacheprovider \
-		--capture=sys $(ASAN_PLUGINS) $(ASAN_TESTS)
+		--capture=sys -n $(ASAN_JOBS) $(ASAN_PLUGINS) $(ASAN_TESTS)
 
 cuda-check:
 	$(PYTHON) -c 'import sys; sys.path.insert(0, "thnn"); import _build_cuda as b; t = b.nvcc_toolchain(); sys.exit(0 if not isinstance(t, str) or "cuBLAS" not in t else 1)' \

@@ -85,6 +85,22 @@ def test_the_directive_is_read_from_the_line_before():
     assert [(b[0], b[2], b[3]) for b in blocks(text)] == [(3, "requires", "onnx"), (9, None, "")]
 
 
+_REFERENCE_LINK = re.compile(r"\]\[([^\]\n]+)\]")
+_LINK_DEFINITION = re.compile(r"^\s{0,3}\[([^\]\n]+)\]:", re.M)
+
+
+@pytest.mark.parametrize("page", pages() + ["benchmarks/README.md", "SECURITY.md"])
+def test_no_stray_reference_link(page):
+    """`[a][b]` outside code is a reference-style link: mkdocs --strict fails
+    the build when nothing defines [b] (CI did, on a layout written in prose)."""
+    with open(os.path.join(ROOT, page), encoding="utf-8") as f:
+        text = f.read()
+    prose = re.sub(r"`[^`\n]*`", "", _FENCE.sub("", text))
+    defined = {d.lower() for d in _LINK_DEFINITION.findall(text)}
+    stray = [m for m in _REFERENCE_LINK.findall(prose) if m.lower() not in defined]
+    assert not stray, f"{page}: [..][x] with no [x]: definition (put it in backticks): {stray}"
+
+
 def test_the_reference_documents_every_public_name():
     """The layer pages are generated from nn_legacy.__all__ (docs/hooks/pages.py);
     the other public names each have a ``:::`` entry or a page of their own."""
