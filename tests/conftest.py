@@ -15,6 +15,7 @@ if sys.path[0] != ROOT:
 
 import nn_legacy  # noqa: E402  (after the path fix on purpose)
 from cuda_devices import DEVICES, device_named  # noqa: E402
+from sample_cli import run_cli  # noqa: E402, F401  (a fixture of the sample CLI's tests)
 from skip_guard import SkipGuard  # noqa: E402
 
 

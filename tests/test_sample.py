@@ -5,14 +5,13 @@ tables; float, double and GPU-saved), loaded and sampled through the command
 line; and the backend registry (char-rnn's backend is tested in
 tests/test_sample_char_rnn.py)."""
 import os
-import subprocess
-import sys
 
 import numpy as np
 import pytest
 
 import nn_legacy as nn
 import nn_legacy.sample as sampling
+from sample_cli import sample_subprocess
 from t7_writer import t7_bytes
 from torch_rnn_files import Writer, params_of
 
@@ -63,27 +62,6 @@ def trained(tmp_path_factory):
     return model, first, last, paths
 
 
-def _subprocess(*args):
-    run = subprocess.run([sys.executable, "-m", "nn_legacy.sample", *args], cwd=ROOT, capture_output=True,
-                         timeout=120)
-    return run.returncode, run.stdout, run.stderr.decode()
-
-
-@pytest.fixture
-def _run(capsysbinary):
-    """The command line in this process (main(argv)): (exit status, stdout bytes, stderr text)."""
-    from nn_legacy.sample.__main__ import main
-
-    def run(*args):
-        try:
-            rc = main(list(args))
-        except SystemExit as e:      # argparse's exit for bad arguments
-            rc = e.code
-        out, err = capsysbinary.readouterr()
-        return rc, out, err.decode()
-    return run
-
-
 def test_the_model_trained(trained):
     _, first, last, _ = trained
     assert last < 0.2 * first, (first, last)
@@ -92,28 +70,28 @@ def test_the_model_trained(trained):
 def test_as_a_command_the_text_alone_goes_to_stdout(trained):
     """Two real processes: the same seed gives the same bytes on stdout, the text and print's newline."""
     model, _, _, paths = trained
-    rc, out, err = _subprocess(paths["float"], "--length", "40", "--seed", "5", "--primetext", "the ")
+    rc, out, err = sample_subprocess(paths["float"], "--length", "40", "--seed", "5", "--primetext", "the ")
     assert rc == 0, err
     assert out.endswith(b"\n") and out.count(b"\n") == 1 and len(out) == 41
     assert set(out[:-1].decode()) <= set(model.idx_to_token) and err == ""
-    rc, again, err = _subprocess("-checkpoint", paths["float"], "-length", "40", "-seed", "5", "-start_text", "the ")
+    rc, again, err = sample_subprocess("-checkpoint", paths["float"], "-length", "40", "-seed", "5", "-start_text", "the ")
     assert rc == 0 and again == out
 
 
-def test_same_seed_same_text(trained, _run):
+def test_same_seed_same_text(trained, run_cli):
     model, _, _, paths = trained
-    rc, out, err = _run(paths["float"], "--length", "60", "--temperature", "0.8", "--seed", "5", "--primetext", "the ")
+    rc, out, err = run_cli(paths["float"], "--length", "60", "--temperature", "0.8", "--seed", "5", "--primetext", "the ")
     assert rc == 0, err
     assert out.endswith(b"\n") and out.count(b"\n") == 1        # the text and print's newline, nothing else
     text = out[:-1].decode()
     assert len(text) == 60 and text.startswith("the ") and set(text) <= set(model.idx_to_token)
-    assert _run(paths["float"], "--length", "60", "--temperature", "0.8", "--seed", "5", "--primetext", "the ")[1] \
+    assert run_cli(paths["float"], "--length", "60", "--temperature", "0.8", "--seed", "5", "--primetext", "the ")[1] \
         == out
     # torch-rnn's spellings are the same options
-    rc, lua, _ = _run("-checkpoint", paths["float"], "-length", "60", "-temperature", "0.8", "-seed", "5",
+    rc, lua, _ = run_cli("-checkpoint", paths["float"], "-length", "60", "-temperature", "0.8", "-seed", "5",
                       "-start_text", "the ")
     assert rc == 0 and lua == out
-    assert _run(paths["float"], "--length", "60", "--temperature", "0.8", "--seed", "6", "--primetext", "the ")[1] \
+    assert run_cli(paths["float"], "--length", "60", "--temperature", "0.8", "--seed", "6", "--primetext", "the ")[1] \
         != out
     # the same draws as the library with that seed, on the loaded model
     loaded = sampling.load_checkpoint(paths["float"])
@@ -121,19 +99,19 @@ def test_same_seed_same_text(trained, _run):
                              rng=np.random.default_rng(5)) + b"\n" == out
 
 
-def test_greedy_is_deterministic_and_learned_the_text(trained, _run):
+def test_greedy_is_deterministic_and_learned_the_text(trained, run_cli):
     model, _, _, paths = trained
-    rc, out, err = _run(paths["float"], "--length", "48", "--sample", "0", "--primetext", "the c", "--verbose")
+    rc, out, err = run_cli(paths["float"], "--length", "48", "--sample", "0", "--primetext", "the c", "--verbose")
     assert rc == 0
     assert "torch-rnn LanguageModel: 2 LSTM layers of 16" in err and 'Seeding with: "the c"' in err
-    assert _run(paths["float"], "-length", "48", "-sample", "0", "-start_text", "the c", "-seed", "9")[1] == out
+    assert run_cli(paths["float"], "-length", "48", "-sample", "0", "-start_text", "the c", "-seed", "9")[1] == out
     # what the trained model in memory gives, float64 or float32: the file held its weights
     assert out[:-1].decode() == model.sample(48, start_text="the c", sample=0)
     assert "the cat sat on the mat" in out.decode()          # a few steps taught it the sentence
 
 
 @pytest.mark.parametrize("saved", ["double", "cuda"])
-def test_double_and_gpu_saved_checkpoints_sample_alike(trained, saved, _run):
+def test_double_and_gpu_saved_checkpoints_sample_alike(trained, saved, run_cli):
     model, _, _, paths = trained
     loaded = sampling.load_checkpoint(paths[saved])["model"]
     assert loaded.type() == (np.float64 if saved == "double" else np.float32)
@@ -143,24 +121,24 @@ def test_double_and_gpu_saved_checkpoints_sample_alike(trained, saved, _run):
         drawn = sampling.generate({"model": loaded}, length=40, start_text="on", rng=np.random.default_rng(2))
         float_model = sampling.load_checkpoint(paths["float"])
         assert drawn == sampling.generate(float_model, length=40, start_text="on", rng=np.random.default_rng(2))
-        rc, out, _ = _run(paths["cuda"], "--length", "30", "--seed", "1")
-        assert rc == 0 and out == _run(paths["float"], "--length", "30", "--seed", "1")[1]
+        rc, out, _ = run_cli(paths["cuda"], "--length", "30", "--seed", "1")
+        assert rc == 0 and out == run_cli(paths["float"], "--length", "30", "--seed", "1")[1]
 
 
-def test_errors_are_one_line_on_stderr(trained, tmp_path, _run):
+def test_errors_are_one_line_on_stderr(trained, tmp_path, run_cli):
     _, _, _, paths = trained
-    rc, out, err = _run(paths["float"], "--primetext", "dog!")
+    rc, out, err = run_cli(paths["float"], "--primetext", "dog!")
     assert rc == 1 and out == b"" and err.strip().splitlines()[-1].startswith("error: the start text holds")
     assert "'!dg'" in err
     other = tmp_path / "other.t7"
     other.write_bytes(t7_bytes({"weights": np.zeros(3)}))
-    rc, out, err = _run(str(other))
+    rc, out, err = run_cli(str(other))
     assert rc == 1 and out == b"" and "no sampling backend takes this checkpoint: it holds a table of weights" in err
-    rc, _, err = _run(str(tmp_path / "missing.t7"))
+    rc, _, err = run_cli(str(tmp_path / "missing.t7"))
     assert rc == 1 and "error:" in err and "missing.t7" in err
-    rc, _, err = _run(paths["float"], "--temperature", "0")
+    rc, _, err = run_cli(paths["float"], "--temperature", "0")
     assert rc == 2 and "greater than 0" in err
-    rc, _, err = _run()
+    rc, _, err = run_cli()
     assert rc == 2 and "a checkpoint file is needed" in err
 
 

@@ -12,8 +12,6 @@ sampled through the command line.  Reference: a sampling loop written here
 (sample.lua's, over the loaded model), and nngraph's own evaluation of the
 raw graph (the port's evaluator)."""
 import os
-import subprocess
-import sys
 
 import numpy as np
 import pytest
@@ -21,6 +19,7 @@ import pytest
 import nn_legacy as nn
 import nn_legacy.sample as sampling
 from nngraph_port import Graph, Run, node, split
+from sample_cli import sample_subprocess
 from t7_writer import Storage, T7Object, Tensor, t7_bytes
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -256,27 +255,6 @@ def reference(path, length, prime="", sample=0, temperature=1.0, rng=None):
     return text.encode()
 
 
-def _subprocess(*args):
-    run = subprocess.run([sys.executable, "-m", "nn_legacy.sample", *args], cwd=ROOT, capture_output=True,
-                         timeout=120)
-    return run.returncode, run.stdout, run.stderr.decode()
-
-
-@pytest.fixture
-def _run(capsysbinary):
-    """The command line in this process (main(argv)): (exit status, stdout bytes, stderr text)."""
-    from nn_legacy.sample.__main__ import main
-
-    def run(*args):
-        try:
-            rc = main(list(args))
-        except SystemExit as e:
-            rc = e.code
-        out, err = capsysbinary.readouterr()
-        return rc, out, err.decode()
-    return run
-
-
 # ---------------------------------------------------------------- the tests
 pytestmark = pytest.mark.slow      # the models train first (about 10 s)
 
@@ -309,11 +287,11 @@ def test_the_loaded_rnn_steps_as_nngraph_does(models, name):
 
 @pytest.mark.parametrize("saved", list(CLASSES))
 @pytest.mark.parametrize("name", list(KINDS))
-def test_greedy_reproduces_the_text(models, name, saved, _run):
+def test_greedy_reproduces_the_text(models, name, saved, run_cli):
     """--sample 0: the prime text, then --length characters (sample.lua's
     count), each the argmax, as the reference loop gives them."""
     _, _, paths, _ = models[name]
-    rc, out, err = _run(paths[saved], "--length", "40", "--sample", "0", "--primetext", "the c")
+    rc, out, err = run_cli(paths[saved], "--length", "40", "--sample", "0", "--primetext", "the c")
     assert rc == 0 and err == ""
     assert out == reference(paths[saved], 40, "the c") + b"\n" and len(out) == 5 + 40 + 1
     assert b"the cat sat on the mat" in out          # a few steps taught it the sentence
@@ -323,52 +301,52 @@ def test_the_same_seed_gives_the_same_bytes_as_a_command(models):
     """Two real processes: the text alone on stdout, the same for a seed,
     as the reference loop draws it with numpy's generator of that seed."""
     path = models["lstm"][2]["float"]
-    rc, out, err = _subprocess(path, "--length", "50", "--temperature", "0.7", "--seed", "5", "--primetext", "on")
+    rc, out, err = sample_subprocess(path, "--length", "50", "--temperature", "0.7", "--seed", "5", "--primetext", "on")
     assert rc == 0 and err == "", err
     assert out.endswith(b"\n") and out.count(b"\n") == 1 and len(out) == 2 + 50 + 1
     assert set(out[:-1].decode()) <= set(CHARS)
-    rc, again, _ = _subprocess(path, "-length", "50", "-temperature", "0.7", "-seed", "5", "-primetext", "on")
+    rc, again, _ = sample_subprocess(path, "-length", "50", "-temperature", "0.7", "-seed", "5", "-primetext", "on")
     assert rc == 0 and again == out
     assert out[:-1] == reference(path, 50, "on", sample=1, temperature=0.7, rng=np.random.default_rng(5))
 
 
 @pytest.mark.parametrize("name", list(KINDS))
-def test_sampling_draws_as_sample_lua(models, name, _run):
+def test_sampling_draws_as_sample_lua(models, name, run_cli):
     _, _, paths, _ = models[name]
     args = ("--length", "60", "--temperature", "0.9", "--seed", "11", "--primetext", "the ")
-    rc, out, _ = _run(paths["double"], *args)
+    rc, out, _ = run_cli(paths["double"], *args)
     assert rc == 0
     assert out[:-1] == reference(paths["double"], 60, "the ", 1, 0.9, np.random.default_rng(11))
-    assert _run(paths["double"], *args)[1] == out
-    assert _run(paths["double"], *args[:-3], "12", *args[-2:])[1] != out
+    assert run_cli(paths["double"], *args)[1] == out
+    assert run_cli(paths["double"], *args[:-3], "12", *args[-2:])[1] != out
     # the GPU-saved file holds the float one's float32 bits: the same draws
-    assert _run(paths["cuda"], *args)[1] == _run(paths["float"], *args)[1]
+    assert run_cli(paths["cuda"], *args)[1] == run_cli(paths["float"], *args)[1]
     # the library call the command line makes
     loaded = sampling.load_checkpoint(paths["double"])
     assert sampling.generate(loaded, length=60, temperature=0.9, start_text="the ",
                              rng=np.random.default_rng(11)) + b"\n" == out
 
 
-def test_without_prime_text_the_first_character_is_uniform(models, _run):
+def test_without_prime_text_the_first_character_is_uniform(models, run_cli):
     """sample.lua: uniform probabilities for the first character: greedy
     takes the vocabulary's first (' '), sampling draws it."""
     path = models["gru"][2]["float"]
-    rc, out, err = _run(path, "--length", "30", "--sample", "0", "--verbose")
+    rc, out, err = run_cli(path, "--length", "30", "--sample", "0", "--verbose")
     assert rc == 0 and out[:1] == CHARS[0].encode() and out == reference(path, 30) + b"\n"
     assert "char-rnn GRU: 1 layers of 16, 11 characters, float32" in err
     assert "missing seed text, using uniform probability over first character" in err
     for seed in (1, 2, 3):
-        rc, out, _ = _run(path, "--length", "30", "--seed", str(seed))
+        rc, out, _ = run_cli(path, "--length", "30", "--seed", str(seed))
         assert out[:-1] == reference(path, 30, sample=1, rng=np.random.default_rng(seed))
 
 
-def test_on_a_cuda_device_it_samples_what_it_samples_on_the_host(models, _run):
+def test_on_a_cuda_device_it_samples_what_it_samples_on_the_host(models, run_cli):
     from thnn import cuda
     path = models["lstm"][2]["float"]
     cp = sampling.load_checkpoint(path)
     cp["protos"]["rnn"].cuda(cuda.emulator())
     assert sampling.generate(cp, length=30, start_text="the", sample=0) == reference(path, 30, "the")
-    rc, out, err = _run(path, "--length", "30", "--sample", "0", "--gpu", "0")
+    rc, out, err = run_cli(path, "--length", "30", "--sample", "0", "--gpu", "0")
     if cuda.gpu_unavailable_reason() is None:
         assert rc == 0 and out == reference(path, 30) + b"\n"
     else:
@@ -381,9 +359,9 @@ def _damaged(path, change):
     return cp
 
 
-def test_what_cannot_be_sampled_is_one_error_line(models, _run):
+def test_what_cannot_be_sampled_is_one_error_line(models, run_cli):
     path = models["rnn"][2]["float"]
-    rc, out, err = _run(path, "--primetext", "dog!", "--seed", "1")
+    rc, out, err = run_cli(path, "--primetext", "dog!", "--seed", "1")
     assert rc == 1 and out == b"" and err.strip().splitlines() == [
         "error: the prime text holds characters the model's vocabulary of 11 lacks: '!dg'"]
     cases = [
@@ -406,7 +384,7 @@ def test_what_cannot_be_sampled_is_one_error_line(models, _run):
         assert message in str(e.value)
 
 
-def test_a_byte_vocabulary_samples_bytes(models, tmp_path, _run):
+def test_a_byte_vocabulary_samples_bytes(models, tmp_path, run_cli):
     """char-rnn works on bytes: a byte that is not UTF-8 on its own loads
     as a bytes key, is taken from the command line's argument (Python's
     surrogate escape) and comes out as that byte."""
@@ -417,6 +395,6 @@ def test_a_byte_vocabulary_samples_bytes(models, tmp_path, _run):
     path = _write(tmp_path / "bytes.t7", checkpoint(graph, Builder("torch.DoubleTensor", {}), "rnn", layers, H,
                                                     dropout, vocab))
     assert b"\xe9" in sampling.load_checkpoint(path)["vocab"]
-    rc, out, err = _run(path, "--length", "40", "--sample", "0", "--primetext", "the\udce9c")
+    rc, out, err = run_cli(path, "--length", "40", "--sample", "0", "--primetext", "the\udce9c")
     assert rc == 0, err
     assert out == reference(paths["double"], 40, "the c").replace(b" ", b"\xe9") + b"\n"

@@ -23,35 +23,24 @@ import numpy as np
 from . import Options, SampleError, backend_for, load_checkpoint
 
 
-def _flag(text):
-    """-sample / -verbose: 0 or 1 (Lua's CmdLine numbers)."""
-    try:
-        value = int(float(text))
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"0 or 1, got {text!r}") from None
-    if value not in (0, 1):
-        raise argparse.ArgumentTypeError(f"0 or 1, got {text!r}")
-    return value
+def _argument(convert, kind, allowed, bound):
+    """An argparse type: `convert(text)`, which must satisfy `allowed`;
+    the messages name what was expected ("a number, got 'x'")."""
+    def parse(text):
+        try:
+            value = convert(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{kind}, got {text!r}") from None
+        if not allowed(value):
+            raise argparse.ArgumentTypeError(f"{bound}, got {text!r}")
+        return value
+    return parse
 
 
-def _positive_int(text):
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"a whole number, got {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"at least 1, got {value}")
-    return value
-
-
-def _positive(text):
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"a number, got {text!r}") from None
-    if not value > 0:
-        raise argparse.ArgumentTypeError(f"greater than 0, got {text!r}")
-    return value
+# -sample / -verbose are Lua CmdLine numbers: 0 or 1
+_flag = _argument(lambda text: int(float(text)), "0 or 1", lambda v: v in (0, 1), "0 or 1")
+_positive_int = _argument(int, "a whole number", lambda v: v >= 1, "at least 1")
+_positive = _argument(float, "a number", lambda v: v > 0, "greater than 0")
 
 
 def parse(argv):

@@ -412,7 +412,7 @@ static int THNN_(Resampling_linear)(THNNState *state, THTensor *input, THTensor 
   TH_TRY(THNN_(Resampling_resize)(state, input, gradOutput, result, spatial, vout));
   if (vin->planes == 0)
     return 0;
-  THNN_(LinearMaps) m;
+  THNN_(LinearMaps) m = {0};
   TH_TRY(THNN_(Resampling_linearMaps)(state, vin, vout, &m));
   THTensor tmp = {0};
   const THTensor *src = THTensor_(contiguous)(state, gradOutput ? gradOutput : input, &tmp);
