@@ -243,6 +243,48 @@ def test_files_without_modules_or_n_inputs(tmp_path):
     assert checked == 4 and model.nInputs == 3
 
 
+def _strip(obj, fields, seen):
+    """Every field of fields dropped from the Torch7 objects and tables below obj (once each)."""
+    if id(obj) in seen:
+        return
+    seen.add(id(obj))
+    if isinstance(obj, T7Object):
+        for f in fields:
+            obj.fields.pop(f, None)
+        _strip(obj.fields, fields, seen)
+    elif isinstance(obj, dict):
+        for f in fields:
+            obj.pop(f, None)
+        for v in list(obj.values()):
+            _strip(v, fields, seen)
+
+
+@pytest.mark.parametrize("version", ["2013", "2014", "2015"])
+def test_files_of_every_nngraph_version(tmp_path, version):
+    """What nngraph's graphs held before its later fields: 2013 (af33a42, mapindex; no nInputs, modules,
+    annotations, forwardNodeId, reverseMap, _type), 2014 (nInputs, annotations, forwardNodeId), 2015
+    (modules and _type; reverseMap came in 2016)."""
+    g = lstm_cell(3, 4)
+    t = g.t7()
+    later = {"2013": ("nInputs", "modules", "annotations", "forwardNodeId", "reverseMap", "_type"),
+             "2014": ("modules", "reverseMap", "_type"), "2015": ("reverseMap",)}[version]
+    _strip(t, later, set())
+    model, checked = check_equal_to_nngraph(tmp_path, g, _lstm_input(2, 3, 4), [_u(2, 4), _u(2, 4)],
+                                            model=load(tmp_path, t))
+    assert checked == 4 and model.nInputs == 3
+
+
+def test_just_table_of_nest(tmp_path):
+    """nngraph.nest({node}) makes an nngraph.JustTable node (x -> {x})."""
+    x = node(F.obj("Identity"))
+    a = node(lin(3, 3), x)
+    joined = node(F.obj("JoinTable", dimension=2.0), node(T7Object("nngraph.JustTable", {"output": {},
+                                                                                        "train": True}), a))
+    g = Graph([x], [node(F.obj("Tanh"), node(F.obj("CAddTable"), joined, x))])
+    model, checked = check_equal_to_nngraph(tmp_path, g, _u(2, 3), _u(2, 3))
+    assert checked == 2
+
+
 def test_parameters_flatten_in_the_graph_modules_order(tmp_path):
     g = lstm_cell(3, 4)
     model = load(tmp_path, g.t7())
