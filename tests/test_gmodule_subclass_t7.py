@@ -71,6 +71,18 @@ def test_a_bare_named_subclass_and_one_without_fields_of_its_own(tmp_path):
     check_equal_to_nngraph(tmp_path, g, _u(2, 3), _u(2, 3), model=model)
 
 
+@pytest.mark.parametrize("name", ["nn.LSTM", "nn.Sequential"])
+def test_a_subclass_named_as_an_nn_legacy_class(tmp_path, name):
+    """torch.class('nn.LSTM', 'nn.gModule') in a research model: an object
+    of that name holding a graph is the graph (nn_legacy's LSTM or
+    Sequential never hold forwardnodes)."""
+    g = lstm_cell(3, 4)
+    model, said = _load_warned(tmp_path, _subclass(g, name, layers=1.0))
+    assert type(model) is nn.gModule and model.lua_class == name and model.layers == 1.0
+    assert f"{name}, a subclass of nngraph's gModule named as nn_legacy's {name} (which it is not" in said[0]
+    check_equal_to_nngraph(tmp_path, g, [_u(2, 3), _u(2, 4), _u(2, 4)], [_u(2, 4), _u(2, 4)], model=model)
+
+
 def test_the_modules_of_a_subclass_are_still_checked(tmp_path):
     """A module nn_legacy does not have inside the subclass's graph: the usual
     error naming it (the subclass itself is not listed as unknown)."""

@@ -583,9 +583,9 @@ class _Converter:
             self.memo[id(value)] = result
             return result
         if isinstance(value, TorchObject):
-            cls = self.classes.get(value.class_name)
-            if cls is None and id(value) in self.graphs_as:
+            if id(value) in self.graphs_as:
                 return self._graph_subclass(value, path)
+            cls = self.classes.get(value.class_name)
             if cls is None:
                 obj = TorchObject(value.class_name, value.version)
                 self.memo[id(value)] = obj
@@ -836,11 +836,16 @@ def graph_subclass_objects(raw, known, graph_class):
         if isinstance(value, TorchObject):
             fields = value.fields
             name = value.class_name
-            if isinstance(fields, dict) and name not in known and name not in TRANSLATIONS:
+            cls = known.get(name)
+            # nn_legacy's own class of that name, for an object that is a graph: a subclass named as one
+            # (torch.class('nn.LSTM', 'nn.gModule')), which that class would not make sense of
+            taken = cls is not None and not (cls.__module__.startswith("nn_legacy.") and not issubclass(
+                cls, graph_class) and not set(GRAPH_FIELDS) & set(getattr(cls, "_t7_raw_fields", ())))
+            if isinstance(fields, dict) and not taken and name not in TRANSLATIONS:
                 have = [f for f in GRAPH_FIELDS if f in fields]
                 if len(have) == len(GRAPH_FIELDS):
                     graphs_as[id(value)] = graph_class
-                elif have:
+                elif have and cls is None:
                     partial[name] = [f for f in GRAPH_FIELDS if f not in fields]
             stack.append(fields)
         elif isinstance(value, dict):
@@ -930,7 +935,7 @@ def load_lua(path, unknown_classes="error", ascii=None, long_size=None, classes=
         from ..gModule import refuse_graphs_holding_themselves
         refuse_graphs_holding_themselves(result)
     if converter.graph_subclasses:
-        _warn_graph_subclasses(path, converter.graph_subclasses)
+        _warn_graph_subclasses(path, converter.graph_subclasses, known)
     if converter.functions:
         listed = "; ".join(f"{where}: {note}" for where, note in converter.functions[:20])
         more = f"; and {len(converter.functions) - 20} more" if len(converter.functions) > 20 else ""
@@ -944,8 +949,9 @@ def load_lua(path, unknown_classes="error", ascii=None, long_size=None, classes=
     return result
 
 
-def _warn_graph_subclasses(path, loaded):
-    """One T7Warning naming the gModule subclasses loaded as their base."""
+def _warn_graph_subclasses(path, loaded, classes):
+    """One T7Warning naming the gModule subclasses loaded as their base
+    (classes: the known ones)."""
     import warnings
     by_class = {}
     for where, name, own in loaded:
@@ -954,8 +960,9 @@ def _warn_graph_subclasses(path, loaded):
     for name, (where, own, places) in by_class.items():
         more = f" and {len(places) - 1} more" if len(places) > 1 else ""
         fields = f"its own fields ({', '.join(own)}) kept as attributes" if own else "no fields of its own"
-        said.append(f"{where}{more}: {name}, a class nn_legacy does not have holding nngraph's graph fields, "
-                    f"loaded as nn.gModule, its base ({fields})")
+        what = (f"a subclass of nngraph's gModule named as nn_legacy's {name} (which it is not: it holds a graph)"
+                if name in classes else "a class nn_legacy does not have holding nngraph's graph fields")
+        said.append(f"{where}{more}: {name}, {what}, loaded as nn.gModule, its base ({fields})")
     warnings.warn(f"{path}: {'; '.join(said)}; the graph is lowered and computes what nngraph's gModule computes: "
                   f"methods the Lua class overrides are not run (nn_legacy runs no Lua code)",
                   T7Warning, stacklevel=3)
