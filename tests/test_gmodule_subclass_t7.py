@@ -269,3 +269,18 @@ def test_a_registered_subclass_that_holds_itself_is_refused(tmp_path):
     t = _hostile(_subclass(residual(3, blocks=1), "nn.MyNet"), "the graph in its own node")
     with pytest.raises(T7Error, match="the graph holds itself"):
         nn.load_lua(_write(tmp_path, t), classes={"nn.MyNet": MyNet})
+
+
+def test_a_field_holding_the_object_itself_is_no_graph_cycle(tmp_path):
+    """self.net = self in the Lua class: an attribute back to the model (its
+    graph does not hold it), loaded as such."""
+    g = residual(3, blocks=1)
+    t = _subclass(g, "nn.MyNet")
+    t.fields["net"] = t
+    model, _ = _load_warned(tmp_path, t)
+    assert model.net is model and model.lua_fields == ("net",)
+    v = _u(2, 3)
+    _close(model.forward(v.copy()), Run(g).forward(v.copy()), "output")
+    nn.save(model, str(tmp_path / "m.nnl"))
+    again = nn.load(str(tmp_path / "m.nnl"))
+    assert again.net is again
