@@ -92,7 +92,9 @@ class gModule(Sequential):
     nn.gModule, as research models and rnn-package graphs define them) loads
     as a gModule, with a T7Warning: its own fields are attributes,
     ``lua_class`` is its torch class name and ``lua_fields`` its own fields'
-    names; what its Lua methods did differently is not run."""
+    names (one named like a method of the class is kept in the dict
+    ``lua_shadowed`` instead); what its Lua methods did differently is not
+    run."""
 
     _t7_graph = True     # load_lua checks the graphs it loaded for cycles
     lua_class = None     # the torch class of a gModule subclass loaded as its base

@@ -284,3 +284,14 @@ def test_a_field_holding_the_object_itself_is_no_graph_cycle(tmp_path):
     nn.save(model, str(tmp_path / "m.nnl"))
     again = nn.load(str(tmp_path / "m.nnl"))
     assert again.net is again
+
+
+def test_unknown_classes_object_still_loads_the_subclass_as_a_graph(tmp_path):
+    """unknown_classes='object' keeps unknown classes raw; a gModule subclass
+    is known by its fields, and loads as the graph either way."""
+    t = _subclass(residual(3, blocks=1), "nn.MyNet", extra=F.obj("Mystery", a=1.0))
+    model, _ = _load_warned(tmp_path, t, unknown_classes="object")
+    assert type(model) is nn.gModule and model.lua_class == "nn.MyNet"
+    assert type(model.extra).__name__ == "TorchObject" and model.extra.class_name == "nn.Mystery"
+    with pytest.raises(T7Error, match=r"does not have: nn.Mystery \("):
+        nn.load_lua(_write(tmp_path, t, "again.t7"))
