@@ -743,6 +743,28 @@ def test_jacobians_through_sparse_plumbing():
     assert_table_parameter_jacobians(lstm, [_u(2, 4)] + state)
 
 
+def test_jacobians_through_loaded_graphs(tmp_path):
+    """Graphs loaded from Torch7 files: the GRU cell (a value read by five
+    nodes) and the encoder-decoder with its skips.  With its LeakyReLUs in
+    place, the skips read the changed values but their gradients reach the
+    values before the LeakyReLUs, in nngraph (the port's evaluator, which
+    the model equals: test_in_place_modules_at_a_fan_out_equal_nngraph) as
+    here: not the derivative of the forward (docs/guides/graph-models.md)."""
+    from table_module_checks import assert_table_jacobian, assert_table_parameter_jacobians
+    gru = load(tmp_path, gru_cell(3, 4).t7(), "gru.t7")
+    x = [_u(2, 3), _u(2, 4)]
+    assert_table_jacobian(gru, x)
+    assert_table_parameter_jacobians(gru, x)
+    g = encoder_decoder(3)
+    v = _u(2, 3)
+    in_place = load(tmp_path, g.t7(), "in_place.t7")
+    with pytest.raises(AssertionError, match="Jacobian w.r.t. input"):
+        assert_table_jacobian(in_place, v)
+    ed = load(tmp_path, encoder_decoder_without_in_place(g).t7(), "ed.t7")
+    assert_table_jacobian(ed, v)
+    assert_table_parameter_jacobians(ed, v)
+
+
 def python_char_rnn_lstm(V, H, layers=2):
     """char-rnn's LSTM.lua built the nngraph way in Python (the input already one-hot)."""
     inputs = [nn.Identity()() for _ in range(2 * layers + 1)]
