@@ -85,7 +85,20 @@ class gModule(Sequential):
     one output buffer cannot hold two values; use ``clone()``, or
     ``clone('weight', 'bias', 'gradWeight', 'gradBias')`` to share
     parameters), and nodes without inputs besides the graph's inputs
-    (nnop's parameter nodes)."""
+    (nnop's parameter nodes).
+
+    A Torch7 file's object of a class nn_legacy does not have that holds
+    nngraph's graph fields (forwardnodes, innode, outnode: a subclass of
+    nn.gModule, as research models and rnn-package graphs define them) loads
+    as a gModule, with a T7Warning: its own fields are attributes,
+    ``lua_class`` is its torch class name and ``lua_fields`` its own fields'
+    names (one named like a method of the class is kept in the dict
+    ``lua_shadowed`` instead); what its Lua methods did differently is not
+    run."""
+
+    _t7_graph = True     # load_lua checks the graphs it loaded for cycles
+    lua_class = None     # the torch class of a gModule subclass loaded as its base
+    lua_fields = ()      # and the names of its own fields
 
     def __init__(self, inputs, outputs):
         super().__init__()
@@ -136,8 +149,8 @@ class gModule(Sequential):
                 bad = next(m for m in listed if not isinstance(m, Module))
                 raise T7Error(f"nn.gModule: modules holds a {_what(bad)}, not a module")
             graph_modules = list(dict.fromkeys(listed))    # a module listed twice is refused below anyway
-        for key in self._t7_raw_fields + ("verbose", "modules"):
-            fields.pop(key, None)
+        for key in self._t7_raw_fields + ("verbose", "modules", "lua_class", "lua_fields", "lua_shadowed"):
+            fields.pop(key, None)       # (the last three are load_lua's to set, for a subclass)
         self._lower(records, outs, n_inputs, graph_modules)
 
     def _t7_unfixup(self, fields):
@@ -216,9 +229,11 @@ class gModule(Sequential):
     def __repr__(self):
         body = super().__repr__()
         modules = len(self.graph_modules)
-        head = (f"nn.gModule (an nngraph graph of {self.nNodes} nodes, {modules} module{'s' * (modules != 1)}, "
+        kind = "nn.gModule" if self.lua_class is None else f"{self.lua_class} loaded as nn.gModule, its base"
+        head = (f"{kind} (an nngraph graph of {self.nNodes} nodes, {modules} module{'s' * (modules != 1)}, "
                 f"{self.nInputs} input{'s' * (self.nInputs != 1)} -> {self.nOutputs} output"
-                f"{'s' * (self.nOutputs != 1)}; lowered)")
+                f"{'s' * (self.nOutputs != 1)}; lowered"
+                + (f"; its own fields: {', '.join(self.lua_fields)}" if self.lua_fields else "") + ")")
         if body == "nn.Sequential":
             return head
         return head + body[len("nn.Sequential"):]
@@ -356,9 +371,11 @@ def _records_from_t7(fields, convert):
 
     def data_of(field, default):
         node = fields.get(field)
-        data = node.fields.get("data") if isinstance(node, TorchObject) and isinstance(node.fields, dict) else None
-        if data is None:
+        if node is None:         # (not in the file: the first / last of forwardnodes, as nngraph ordered them)
             return default
+        data = node.fields.get("data") if isinstance(node, TorchObject) and isinstance(node.fields, dict) else None
+        if not isinstance(data, dict):
+            raise T7Error(f"nn.gModule: {field} is a {_what(node)} without a data table, not an nngraph.Node")
         if id(data) not in where:
             raise T7Error(f"nn.gModule: {field} is not one of forwardnodes")
         return where[id(data)]

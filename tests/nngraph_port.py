@@ -371,6 +371,7 @@ FORWARD = {
     "nn.Reshape": _reshape_f,
     "nn.SelectTable": lambda f, x: x[int(f["index"]) - 1],
     "nngraph.JustElement": lambda f, x: x[0],
+    "nngraph.JustTable": lambda f, x: [x],      # nngraph.nest({node}): {x}
     "nn.Dropout": lambda f, x: x,      # in evaluation mode (v2: no scaling at evaluation), as sampling runs it
 }
 
@@ -393,6 +394,7 @@ BACKWARD = {
     "nn.Narrow": _narrow_b,
     "nn.Reshape": lambda f, x, y, go, g: go.reshape(x.shape),
     "nngraph.JustElement": lambda f, x, y, go, g: [go],
+    "nngraph.JustTable": lambda f, x, y, go, g: go[0],
     "nn.Dropout": lambda f, x, y, go, g: go,
 }
 

@@ -510,8 +510,12 @@ class _Converter:
     checked against the known ones, and the class's ``_t7_fixup`` rebuilds
     what it needs from them (an rnn-package cell built with nngraph, say)."""
 
-    def __init__(self, classes, translations=None, budget=0):
+    def __init__(self, classes, translations=None, budget=0, graphs_as=None):
         self.classes = classes
+        # id(TorchObject) of an object of a class nn_legacy does not have that holds nngraph's fields (a
+        # gModule subclass: see graph_subclass_objects) -> the class it loads as (nn_legacy's gModule)
+        self.graphs_as = graphs_as or {}
+        self.graph_subclasses = []   # (path, torch class name, its own fields) of each one loaded so
         self.translations = translations or {}
         self.budget = budget    # bytes the copies of overlapping views may take (the file's size)
         self.owned = {}         # id(read-only view) -> its copy
@@ -556,8 +560,9 @@ class _Converter:
                 continue
             seen.add(id(value))
             if isinstance(value, TorchObject):
-                names.add(value.class_name)
-                raw = getattr(self.classes.get(value.class_name), "_t7_raw_fields", ())
+                cls = self.graphs_as.get(id(value)) or self.classes.get(value.class_name)
+                names.add("nn.gModule" if id(value) in self.graphs_as else value.class_name)
+                raw = getattr(cls, "_t7_raw_fields", ())
                 fields = value.fields
                 if raw and isinstance(fields, dict):
                     fields = {k: v for k, v in fields.items() if k not in raw}
@@ -578,6 +583,8 @@ class _Converter:
             self.memo[id(value)] = result
             return result
         if isinstance(value, TorchObject):
+            if id(value) in self.graphs_as:
+                return self._graph_subclass(value, path)
             cls = self.classes.get(value.class_name)
             if cls is None:
                 obj = TorchObject(value.class_name, value.version)
@@ -601,8 +608,25 @@ class _Converter:
                 self.functions.append((path, "a placeholder that raises T7Error if called"))
         return value
 
+    def _graph_subclass(self, obj, path):
+        """An object of a gModule subclass nn_legacy does not have (a research
+        model's ``torch.class('nn.MyNet', 'nn.gModule')``): loaded as its
+        gModule base, its graph lowered, its own fields kept as attributes;
+        ``lua_class`` names its class, ``lua_fields`` its own fields."""
+        cls = self.graphs_as[id(obj)]
+        module = self._module(cls, obj, path)
+        fields = obj.fields if isinstance(obj.fields, dict) else {}
+        own = tuple(sorted(k for k in fields if isinstance(k, str) and k not in _GMODULE_FIELDS))
+        # a field named as one of the class's methods (a subclass's "clone", say) would hide the method
+        shadowed = {k: vars(module).pop(k) for k in own if k in vars(module) and callable(getattr(cls, k, None))}
+        module.lua_class, module.lua_fields = obj.class_name, own
+        if shadowed:
+            module.lua_shadowed = shadowed
+        self.graph_subclasses.append((path, obj.class_name, own))
+        return module
+
     def _module(self, cls, obj, path):
-        self.graphs = self.graphs or obj.class_name == "nn.gModule"
+        self.graphs = self.graphs or obj.class_name == "nn.gModule" or getattr(cls, "_t7_graph", False)
         module = cls.__new__(cls)
         self.memo[id(obj)] = module
         try:
@@ -787,10 +811,62 @@ def _defaults(cls):
         bits.state = state
 
 
-def _unknown_message(path, unknown, names):
+# what nngraph's gModule itself saves (gmodule.lua, nn.Module); an object of
+# an unknown class holding GRAPH_FIELDS is a gModule subclass, and any other
+# field is its own
+GRAPH_FIELDS = ("forwardnodes", "innode", "outnode")
+_GMODULE_FIELDS = frozenset(GRAPH_FIELDS + ("backwardnodes", "fg", "bg", "verbose", "modules", "nInputs", "output",
+                                            "gradInput", "train", "_type", "gradInputSkipped"))
+
+
+def graph_subclass_objects(raw, known, graph_class):
+    """(graphs_as, partial) for the objects read_t7 gave: graphs_as maps
+    id(object) -> graph_class for each object of a class neither in known
+    nor translated whose fields hold all of GRAPH_FIELDS (a subclass of
+    nngraph's gModule: the file names the class, never its base); partial
+    maps the class names of objects holding some of them but not all ->
+    the ones they lack (an unknown class, said so in its error)."""
+    from .t7_translations import TRANSLATIONS
+    graphs_as, partial, seen, stack = {}, {}, set(), [raw]
+    while stack:
+        value = stack.pop()
+        if id(value) in seen:
+            continue
+        seen.add(id(value))
+        if isinstance(value, TorchObject):
+            fields = value.fields
+            name = value.class_name
+            cls = known.get(name)
+            # nn_legacy's own class of that name, for an object that is a graph: a subclass named as one
+            # (torch.class('nn.LSTM', 'nn.gModule')), which that class would not make sense of
+            taken = cls is not None and not (cls.__module__.startswith("nn_legacy.") and not issubclass(
+                cls, graph_class) and not set(GRAPH_FIELDS) & set(getattr(cls, "_t7_raw_fields", ())))
+            if isinstance(fields, dict) and not taken and name not in TRANSLATIONS:
+                have = [f for f in GRAPH_FIELDS if f in fields]
+                if len(have) == len(GRAPH_FIELDS):
+                    graphs_as[id(value)] = graph_class
+                elif have and cls is None:
+                    partial[name] = [f for f in GRAPH_FIELDS if f not in fields]
+            stack.append(fields)
+        elif isinstance(value, dict):
+            for k, v in value.items():
+                stack += [k, v]
+        elif isinstance(value, list):
+            stack += value
+    return graphs_as, partial
+
+
+def _unknown_message(path, unknown, names, partial=None):
     """The one-line error for classes nn_legacy does not have: nngraph's
     graphs are named as such (no graph engine, by design)."""
     hint = "load_lua(..., unknown_classes='object') keeps them as TorchObject"
+    partial = {n: missing for n, missing in (partial or {}).items() if n in unknown}
+    if partial:
+        said = "; ".join(f"{n} holds some of nngraph's gModule fields but not {', '.join(missing)}"
+                         for n, missing in sorted(partial.items()))
+        return (f"{path}: {said}, so it does not load as a gModule subclass (loaded as its gModule base when its "
+                f"objects hold {', '.join(GRAPH_FIELDS)}); classes nn_legacy does not have: {', '.join(unknown)} "
+                f"({hint})")
     if "nn.gModule" in unknown:
         graph = [n for n in unknown if n == "nn.gModule" or n.startswith(("nngraph.", "graph."))]
         others = [n for n in unknown if n not in graph]
@@ -846,16 +922,20 @@ def load_lua(path, unknown_classes="error", ascii=None, long_size=None, classes=
     raw = read_t7(path, ascii=ascii, long_size=long_size)
     from .t7_torch_rnn import retag   # torch-rnn's nn.LSTM, told from the rnn package's by its fields
     retag(raw, known, _nn_classes())
-    converter = _Converter(known, TRANSLATIONS, budget=os.path.getsize(path))
+    from ..gModule import gModule
+    graphs_as, partial = graph_subclass_objects(raw, known, gModule)
+    converter = _Converter(known, TRANSLATIONS, budget=os.path.getsize(path), graphs_as=graphs_as)
     if unknown_classes == "error":
         names = converter.class_names(raw, set())
         unknown = sorted(name for name in names if name not in known)
         if unknown:
-            raise T7Error(_unknown_message(path, unknown, names))
+            raise T7Error(_unknown_message(path, unknown, names, partial))
     result = converter.convert(raw)
     if converter.graphs:
         from ..gModule import refuse_graphs_holding_themselves
         refuse_graphs_holding_themselves(result)
+    if converter.graph_subclasses:
+        _warn_graph_subclasses(path, converter.graph_subclasses, known)
     if converter.functions:
         listed = "; ".join(f"{where}: {note}" for where, note in converter.functions[:20])
         more = f"; and {len(converter.functions) - 20} more" if len(converter.functions) > 20 else ""
@@ -867,6 +947,25 @@ def load_lua(path, unknown_classes="error", ascii=None, long_size=None, classes=
                       f"compute as in training (Dropout drops, batch normalization uses each batch's statistics); "
                       f"call model.evaluate() before inference", TrainingModeWarning, stacklevel=2)
     return result
+
+
+def _warn_graph_subclasses(path, loaded, classes):
+    """One T7Warning naming the gModule subclasses loaded as their base
+    (classes: the known ones)."""
+    import warnings
+    by_class = {}
+    for where, name, own in loaded:
+        by_class.setdefault(name, (where, own, []))[2].append(where)
+    said = []
+    for name, (where, own, places) in by_class.items():
+        more = f" and {len(places) - 1} more" if len(places) > 1 else ""
+        fields = f"its own fields ({', '.join(own)}) kept as attributes" if own else "no fields of its own"
+        what = (f"a subclass of nngraph's gModule named as nn_legacy's {name} (which it is not: it holds a graph)"
+                if name in classes else "a class nn_legacy does not have holding nngraph's graph fields")
+        said.append(f"{where}{more}: {name}, {what}, loaded as nn.gModule, its base ({fields})")
+    warnings.warn(f"{path}: {'; '.join(said)}; the graph is lowered and computes what nngraph's gModule computes: "
+                  f"methods the Lua class overrides are not run (nn_legacy runs no Lua code)",
+                  T7Warning, stacklevel=3)
 
 
 class TrainingModeWarning(UserWarning):
