@@ -3,10 +3,11 @@ import math
 import numpy as np
 
 from ._helpers.checks import check_positive, check_table
+from ._bases.rnn_t7 import OwnT7Module
 from .Module import Module, uniform
 
 
-class GRUCellFused(Module):
+class GRUCellFused(OwnT7Module, Module):
     """One GRU step from precomputed gate pre-activations (THNN's GRUFused kernels).
 
     input: a list ``[inputGates, hiddenGates, hx]`` with ``inputGates = W_ih
@@ -50,6 +51,11 @@ class GRUCellFused(Module):
         self.storage = None
         self._accGrads = None
         self.reset()
+
+    _t7_sizes = ("hiddenSize",)
+
+    def _t7_fresh(self):
+        return type(self)(self.hiddenSize, bias=self.inputBias is not None)
 
     def reset(self, stdv=None):
         stdv = 1 / math.sqrt(self.hiddenSize) if stdv is None else stdv

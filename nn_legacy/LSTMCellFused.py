@@ -3,10 +3,11 @@ import math
 import numpy as np
 
 from ._helpers.checks import check_positive, check_table
+from ._bases.rnn_t7 import OwnT7Module
 from .Module import Module, uniform
 
 
-class LSTMCellFused(Module):
+class LSTMCellFused(OwnT7Module, Module):
     """One LSTM step from precomputed gate pre-activations (THNN's LSTMFused kernels).
 
     input: a list ``[inputGates, hiddenGates, cx]`` with ``inputGates = W_ih
@@ -53,6 +54,11 @@ class LSTMCellFused(Module):
         self.storage = None
         self._accGrads = None
         self.reset()
+
+    _t7_sizes = ("hiddenSize",)
+
+    def _t7_fresh(self):
+        return type(self)(self.hiddenSize, bias=self.inputBias is not None)
 
     def reset(self, stdv=None):
         stdv = 1 / math.sqrt(self.hiddenSize) if stdv is None else stdv

@@ -64,6 +64,13 @@ class VolumetricMaxPooling(Module):
 
     _t7_version = 2   # Torch7's class version (save_lua writes it)
 
+    def _t7_unfixup(self, fields):
+        """save_lua leaves the indices out: Torch7's THNN packed each one as
+        the window offsets (t, y, x) in the bytes of a tensor element, a
+        layout nn_legacy's flat indices are not (load_lua drops such
+        indices too; the next forward makes them)."""
+        fields.pop("indices", None)
+
     def _t7_fixup(self, version):
         t7_fields(self, ("kT", "kW", "kH", "dT", "dW", "dH", "padT", "padW", "padH"),
                   {"padT": 0, "padW": 0, "padH": 0, "ceil_mode": False, "indices": None})
