@@ -109,9 +109,6 @@ NOT_YET = {
     "SpatialDropout-evaluate": "Torch7's plane dropouts always had v1 (no rescaling while training, 1 - p at "
                                "evaluation); save_lua warns",
     "VolumetricDropout-evaluate": "as above",
-    "VolumetricMaxUnpooling": "Torch7's THNN packed each of a volumetric pooling's indices as window offsets in "
-                              "the bytes of a tensor element: save_lua leaves nn_legacy's flat ones out (and "
-                              "load_lua drops Torch7's), so the pooling's forward must run first",
 }
 
 
@@ -307,12 +304,58 @@ def test_pooling_indices_that_are_not_torch7_s_are_dropped(tmp_path, case):
         nn.SpatialMaxUnpooling(again).forward(np.zeros((1, 2, 2, 2)))
 
 
-def test_a_volumetric_pooling_s_indices_are_not_written(tmp_path):
-    pool = nn.VolumetricMaxPooling(2, 2, 2)
-    pool.forward(np.random.default_rng(5).uniform(-1, 1, (1, 2, 4, 4, 4)))
+def _volumetric_maxima(x, pool):
+    """numpy: for each window of a volumetric pooling (stride, padding,
+    dilation) over x [batch, planes, T, H, W], the (t, y, x) of its first
+    maximum, each [batch, planes, oT, oH, oW]."""
+    dil = [getattr(pool, f"dilation{a}", 1) for a in "THW"]
+    k, d, p = (pool.kT, pool.kH, pool.kW), (pool.dT, pool.dH, pool.dW), (pool.padT, pool.padH, pool.padW)
+    out = [(n + 2 * q - g * (kk - 1) - 1) // s + 1 for n, q, g, kk, s in zip(x.shape[2:], p, dil, k, d)]
+    where = np.zeros((3,) + x.shape[:2] + tuple(out), np.int64)
+    for i in np.ndindex(x.shape[:2] + tuple(out)):
+        best, at = -np.inf, None
+        for w in np.ndindex(*k):
+            pos = [o * s - q + ww * g for o, s, q, ww, g in zip(i[2:], d, p, w, dil)]
+            if all(0 <= c < n for c, n in zip(pos, x.shape[2:])) and x[i[:2] + tuple(pos)] > best:
+                best, at = x[i[:2] + tuple(pos)], pos
+        where[(slice(None),) + i] = at
+    return where
+
+
+@pytest.mark.parametrize("make", [lambda: nn.VolumetricMaxPooling(2, 2, 2),
+                                  lambda: nn.VolumetricDilatedMaxPooling(2, 2, 2, 1, 2, 1, 1, 0, 1, 2, 1, 2)],
+                         ids=["plain", "dilated-padded"])
+def test_a_volumetric_pooling_keeps_its_indices_as_torch7_packed_them(tmp_path, make):
+    """Torch7's THNN kept each as the offsets (t, y, x) of the maximum in its
+    window, in dilation steps, in bytes 0, 1 and 2 of the element: decoded as
+    its VolumetricMaxUnpooling did, they are where the maxima are."""
+    x = np.random.default_rng(5).uniform(-1, 1, (1, 2, 4, 5, 6))
+    pool = make()
+    pool.forward(x)
     f = str(tmp_path / "v.t7")
     nn.save_lua(f, pool)
-    assert "indices" not in read_t7(f).fields and load_lua(f).indices is None
+    packed = read_t7(f).fields["indices"]
+    assert packed.dtype == np.int64
+    raw = packed.view(np.uint8).reshape(packed.shape + (8,))
+    assert not raw[..., 3:].any()
+    ot, oh, ow = packed.shape[-3:]
+    dil = [getattr(pool, f"dilation{a}", 1) for a in "THW"]
+    decoded = [raw[..., 0] * dil[0] + (np.arange(ot) * pool.dT - pool.padT)[:, None, None],
+               raw[..., 1] * dil[1] + (np.arange(oh) * pool.dH - pool.padH)[None, :, None],
+               raw[..., 2] * dil[2] + (np.arange(ow) * pool.dW - pool.padW)[None, None, :]]
+    np.testing.assert_array_equal(np.stack(decoded), _volumetric_maxima(x, pool))
+    again = load_lua(f)
+    np.testing.assert_array_equal(again.indices, pool.indices)
+    # before 2016 the indices were a float tensor of the same bytes
+    old = read_t7(f)
+    old.fields["indices"] = packed.astype(np.int32).view(np.float32)
+    nn.save_lua(f, old)
+    np.testing.assert_array_equal(load_lua(f).indices, pool.indices)
+    # an offset past its window, or a position past the volume: dropped
+    for bad in (packed | 2 << 16, packed + 200):
+        old.fields["indices"] = bad
+        nn.save_lua(f, old)
+        assert load_lua(f).indices is None
 
 
 @pytest.mark.parametrize("name", ["FastLSTMStep", "GRUStep", "FastLSTMBNStep", "LSTMStep", "LSTMCellFused",
