@@ -506,3 +506,20 @@ def seq_brnn(fwd, bwd, batch_first=False, merge=None, early=False):
     fields = {"forwardModule": fwd, "backwardModule": bwd, "merge": merge, "dim": dim, "module": brnn,
               "modules": table(brnn)}
     return obj("SeqBRNN", fields)
+
+
+def reverse_unreverse(module, used=False):
+    """torch/rnn's nn.ReverseUnreverse(sequencer): a Decorator of
+    Sequential(ReverseSequence(), sequencer, ReverseSequence()); used: the
+    reversals hold the _range of the last sequence (seqlen .. 1)."""
+    def reverse():
+        return obj("ReverseSequence", _range=np.arange(5, 0, -1).astype(np.int64)) if used else obj("ReverseSequence")
+    return obj("ReverseUnreverse", modules=table(seq(reverse(), module, reverse())))
+
+
+def seq_bidirectional(name, fwd, bwd, merge=None, used=False):
+    """torch/rnn's nn.SeqBLSTM / nn.SeqBGRU (BiSequencer.__init): modules[1]
+    = Sequential(ConcatTable(fwd, ReverseUnreverse(bwd)), merge), merge a
+    CAddTable unless given; nothing else of its own."""
+    brnn = seq(concat(fwd, reverse_unreverse(bwd, used)), merge or obj("CAddTable"))
+    return obj(name, modules=table(brnn))

@@ -323,6 +323,77 @@ def test_seq_brnn(tmp_path, batch_first, early):
     assert m.backward(x, np.ones_like(y)).shape == x.shape
 
 
+# torch/rnn's SeqBGRU: two SeqGRUs; weight [D + H, 3H] = [[Wg^T, Wn^T], [Ug^T, Un^T]], bias [bg, bn]
+SEQ_GRU_W = [(rng.uniform(-1, 1, (2 * H, D)), rng.uniform(-1, 1, 2 * H), rng.uniform(-1, 1, (2 * H, H)),
+              rng.uniform(-1, 1, (H, D)), rng.uniform(-1, 1, H), rng.uniform(-1, 1, (H, H))) for _ in range(2)]
+
+
+def _seq_gru_raw(k):
+    Wg, bg, Ug, Wn, bn, Un = SEQ_GRU_W[k]
+    weight = np.concatenate([np.concatenate([Wg.T, Wn.T], axis=1), np.concatenate([Ug.T, Un.T], axis=1)])
+    return F.seq_gru(weight, np.concatenate([bg, bn]), flavour="tr")
+
+
+def _seq_gru_reference(k, xs):
+    return R.gru(xs, *SEQ_GRU_W[k], np.zeros(xs.shape[1:-1] + (H,)))
+
+
+SEQ_BIDIRECTIONAL = {   # name -> (raw direction k, its numpy reference)
+    "SeqBLSTM": (lambda k: F.seq_lstm(SEQ_W[k], SEQ_B[k], flavour="tr"), _seq_lstm_reference),
+    "SeqBGRU": (_seq_gru_raw, _seq_gru_reference),
+}
+
+
+@pytest.mark.parametrize("merge", ["sum", "join"])
+@pytest.mark.parametrize("used", [False, True], ids=["fresh", "used"])
+@pytest.mark.parametrize("name", sorted(SEQ_BIDIRECTIONAL))
+def test_torch_rnn_seq_bidirectional(tmp_path, name, used, merge):
+    """torch/rnn's SeqBLSTM and SeqBGRU (BiSequencer's tree: the backward
+    direction inside a ReverseUnreverse, the merge over whole sequences)."""
+    raw, reference = SEQ_BIDIRECTIONAL[name]
+    joined = F.obj("JoinTable", dimension=3.0) if merge == "join" else None
+    m = load(tmp_path, F.seq_bidirectional(name, raw(0), raw(1), joined, used))
+    assert type(m) is getattr(nn, name) and type(m.getBackward()) is type(m.getForward())
+    fwd, bwd = reference(0, XS), reference(1, XS[::-1])[::-1]
+    expected = np.concatenate([fwd, bwd], axis=2) if merge == "join" else fwd + bwd
+    y = m.forward(XS)
+    np.testing.assert_allclose(y, expected, rtol=1e-13, atol=1e-14)
+    m.zeroGradParameters()
+    assert m.backward(XS, np.ones_like(y)).shape == XS.shape
+    assert all(np.abs(g).sum() > 0 for g in m.parameters()[1])   # both directions learn
+
+
+def test_torch_rnn_seq_bidirectional_written_as_torch_rnn_built_it(tmp_path):
+    """save_lua writes the tree torch/rnn's constructor built, class by class."""
+    from nn_legacy.serialization.t7 import read_t7
+    from nn_legacy._bases.rnn_t7 import walk
+    f = tmp_path / "b.t7"
+    nn.save_lua(str(f), nn.SeqBLSTM(D, H))
+    built = F.seq_bidirectional("SeqBLSTM", F.seq_lstm(SEQ_W[0], SEQ_B[0], flavour="tr"),
+                                F.seq_lstm(SEQ_W[1], SEQ_B[1], flavour="tr"))
+    (tmp_path / "built.t7").write_bytes(t7_bytes(built))
+    names = [[m.class_name for m in walk(read_t7(str(path)))] for path in (f, tmp_path / "built.t7")]
+    assert names[0] == names[1] == ["nn.SeqBLSTM", "nn.Sequential", "nn.ConcatTable", "nn.SeqLSTM",
+                                    "nn.ReverseUnreverse", "nn.Sequential", "nn.ReverseSequence", "nn.SeqLSTM",
+                                    "nn.ReverseSequence", "nn.CAddTable"]
+
+
+def test_torch_rnn_seq_bidirectional_of_other_parts_is_refused(tmp_path):
+    with pytest.raises(T7Error, match="SeqBLSTM: its backward module is a SeqGRU, a SeqLSTM expected"):
+        load(tmp_path, F.seq_bidirectional("SeqBLSTM", F.seq_lstm(SEQ_W[0], SEQ_B[0], flavour="tr"), _seq_gru_raw(1)))
+    with pytest.raises(T7Error, match="not torch/rnn's BiSequencer"):
+        load(tmp_path, F.obj("SeqBGRU", modules=F.table(F.seq(_seq_gru_raw(0)))))
+    bad = F.obj("ReverseUnreverse", modules=F.table(F.seq(F.obj("ReverseSequence"), _seq_gru_raw(0))))
+    with pytest.raises(T7Error, match="ReverseUnreverse: the file's module is not"):
+        load(tmp_path, bad)
+
+
+def test_reverse_unreverse(tmp_path):
+    m = load(tmp_path, F.reverse_unreverse(_seq_gru_raw(0), used=True))
+    assert type(m) is nn.ReverseUnreverse and type(m.getModule()) is nn.SeqGRU
+    np.testing.assert_allclose(m.forward(XS), _seq_gru_reference(0, XS[::-1])[::-1], rtol=1e-13, atol=1e-14)
+
+
 @pytest.mark.parametrize("name", ["ReverseSequence", "ReverseTable", "SeqReverseSequence"])
 def test_the_reversals(tmp_path, name):
     fields = {"dim": 1.0} if name == "SeqReverseSequence" else {}
