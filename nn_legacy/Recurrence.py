@@ -1,6 +1,6 @@
 import numpy as np
 
-from ._bases.recurrent import plus, top_recurrent, zeros
+from ._bases.recurrent import plus, zeros
 from ._helpers.arrays import describe, is_array
 from .AbstractRecurrent import AbstractRecurrent
 from .Module import Module
@@ -36,6 +36,8 @@ class Recurrence(AbstractRecurrent):
         super().__init__(module, rho)
         self.module = module
 
+    _decorates_any = True
+
     # the clones and the record of the last sequence: not needed, not converted
     _t7_raw_fields = ("sharedClones", "outputs", "gradInputs", "_gradOutputs", "gradOutputs", "zeroTensor",
                       "typeTensor")
@@ -43,12 +45,7 @@ class Recurrence(AbstractRecurrent):
     def _t7_fixup(self, version):
         from ._helpers.lua import T7Error
         fields = vars(self)
-        step = fields.get("recurrentModule")
-        if not isinstance(step, Module):
-            modules = fields.get("modules")
-            step = modules[0] if isinstance(modules, list) and modules else None
-        if not isinstance(step, Module):
-            raise T7Error("Recurrence: the file holds no step module (recurrentModule or modules[1])")
+        step = self._t7_loaded_step()
         try:
             self.outputSize = _sizes(fields.get("outputSize"))
         except (TypeError, ValueError) as e:
@@ -59,16 +56,6 @@ class Recurrence(AbstractRecurrent):
         self.nInputDim = int(n)
         self._t7_finish(step)
         self.module = step
-
-    def _backward_module(self, step):
-        module = super()._backward_module(step)
-        for inner in top_recurrent(module, AbstractRecurrent):
-            inner.setOutputStep(step)   # so module's backward sees that step's outputs inside it
-        return module
-
-    def maxBPTTstep(self, rho):
-        super().maxBPTTstep(rho)
-        self.recurrentModule.maxBPTTstep(rho)
 
     # ---- the hooks: the state is the previous output ----
     def _step_input(self, input, prev, step):
