@@ -1,12 +1,12 @@
 import numpy as np
 
-from ._bases.recurrent import plus, zeros
+from ._bases.recurrent import OutputIsState, zeros
 from ._helpers.arrays import describe, is_array
 from .AbstractRecurrent import AbstractRecurrent
 from .Module import Module
 
 
-class Recurrence(AbstractRecurrent):
+class Recurrence(OutputIsState, AbstractRecurrent):
     """The rnn package's general recurrence: its module maps ``[x_t,
     y_{t-1}]`` to ``y_t``, fed one step per forward (``y_t =
     rec.forward(x_t)``), the previous output being the state.
@@ -57,21 +57,7 @@ class Recurrence(AbstractRecurrent):
         self._t7_finish(step)
         self.module = step
 
-    # ---- the hooks: the state is the previous output ----
-    def _step_input(self, input, prev, step):
-        return [input, prev]
-
-    def _step_output(self, out):
-        return out, out
-
-    def _step_gradOutput(self, gradOutput, gradState, state):
-        return plus(gradOutput, gradState)
-
-    def _step_gradInput(self, gradInput, step):
-        if not isinstance(gradInput, list) or len(gradInput) != 2:
-            raise TypeError("Recurrence: the module's gradInput must be the table [dL/dx, dL/dy_prev]")
-        return gradInput[0], gradInput[1]
-
+    # ---- the hooks: the state is the previous output (OutputIsState); its shape ----
     def _zero_state(self, input):
         first = input
         while isinstance(first, (list, tuple)) and first:
