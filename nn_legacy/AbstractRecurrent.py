@@ -402,6 +402,11 @@ class AbstractRecurrent(Container):
         """The attribute holding the module that computes step."""
         return "recurrentModule"
 
+    def _onnx_state_per_sample(self, first, a):
+        """Whether state a holds a row per sample of the batch input first:
+        a state of a batch input [batch, n] is [batch, m]."""
+        return first.batched and first.ndim >= 2 and a.ndim == first.ndim and a.shape[0] == first.shape[0]
+
     def _onnx_start(self, g, x):
         """The initial state as Values: given ones as constants, zeros shaped
         by the input's batch at run time."""
@@ -413,8 +418,8 @@ class AbstractRecurrent(Container):
         while isinstance(first, list):
             first = first[0]
 
-        def value(a):   # a state of a batch input [batch, n] is [batch, m]
-            per_sample = first.batched and first.ndim >= 2 and a.ndim == first.ndim and a.shape[0] == first.shape[0]
+        def value(a):
+            per_sample = self._onnx_state_per_sample(first, a)
             if given and per_sample:
                 g.fix_batch("its initial state is given for the example's batch")
             if given or not per_sample:

@@ -54,8 +54,15 @@ class Recurrence(OutputIsState, AbstractRecurrent):
         if isinstance(n, bool) or not isinstance(n, (int, float)) or n < 0 or n != int(n):
             raise T7Error(f"Recurrence: nInputDim in the file must be a whole number, got {n!r}")
         self.nInputDim = int(n)
+        fields.pop("typeTensor", None)
         self._t7_finish(step)
         self.module = step
+
+    def _t7_unfixup(self, fields):
+        """save_lua: torch/rnn's constructor made typeTensor, an empty
+        tensor of the module's type, which its first step reads."""
+        params = self.recurrentModule.parameters()[0]
+        fields["typeTensor"] = np.zeros(0, params[0].dtype if params else np.float64)
 
     # ---- the hooks: the state is the previous output (OutputIsState); its shape ----
     def _zero_state(self, input):
@@ -71,10 +78,18 @@ class Recurrence(OutputIsState, AbstractRecurrent):
         else:
             raise ValueError(f"Recurrence: the input's first array must have nInputDim={self.nInputDim} dims (one "
                              f"sample) or {self.nInputDim + 1} (a batch), got {describe(first)}")
+        if first.dtype.kind != "f":   # indices (LookupRNN): y_0 of the module's type, as torch/rnn's typeTensor
+            params = self.recurrentModule.parameters()[0]
+            first = params[0] if params else first
         return _zeros(first, self.outputSize, batch)
 
     def _user_state(self, input):
         return self.userPrevOutput
+
+    def _onnx_state_per_sample(self, first, a):
+        """A batch is an input of nInputDim + 1 dims (indices of nInputDim 0
+        included), its state [batch, *outputSize]."""
+        return first.batched and first.ndim == self.nInputDim + 1 and a.ndim >= 1 and a.shape[0] == first.shape[0]
 
     def __repr__(self):
         return "nn.Recurrence @ " + repr(self.recurrentModule)

@@ -523,3 +523,26 @@ def seq_bidirectional(name, fwd, bwd, merge=None, used=False):
     CAddTable unless given; nothing else of its own."""
     brnn = seq(concat(fwd, reverse_unreverse(bwd, used)), merge or obj("CAddTable"))
     return obj(name, modules=table(brnn))
+
+
+def linear_rnn(W, b, used=False):
+    """torch/rnn's nn.LinearRNN(inputsize, outputsize): a Recurrence of
+    Sequential(JoinTable(1, 1), Linear(W [H, D + H], b), Sigmoid), nInputDim 1."""
+    H, DH = W.shape
+    step = seq(obj("JoinTable", dimension=1.0, nInputDims=1.0), linear(W, b), obj("Sigmoid"))
+    f = recurrence(step, table(float(H)), 1, flavour="tr", used=used)
+    f.fields.update({"inputsize": float(DH - H), "outputsize": float(H)})
+    f.class_name = "nn.LinearRNN"
+    return f
+
+
+def lookup_rnn(E, W, b, used=False):
+    """torch/rnn's nn.LookupRNN(nindex, outputsize): a Recurrence of
+    Sequential(ParallelTable(LookupTableMaskZero(E: nindex + 1 rows, row 1
+    the padding), Linear(W [H, H], b)), CAddTable, Sigmoid), nInputDim 0."""
+    H = W.shape[0]
+    step = seq(para(lookup_table_mask_zero(E), linear(W, b)), obj("CAddTable"), obj("Sigmoid"))
+    f = recurrence(step, table(float(H)), 0, flavour="tr", used=used)
+    f.fields.update({"nindex": float(E.shape[0] - 1), "outputsize": float(H)})
+    f.class_name = "nn.LookupRNN"
+    return f

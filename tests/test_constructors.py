@@ -77,7 +77,7 @@ CALLS = {
     "GRU": ((3, 4, 5), {}), "GRUStep": ((3, 4), {}), "LSTM": ((3, 4, 5), {}), "LSTMStep": ((3, 4), {}),
     "LinearNoBias": ((3, 4), {}), "MaskZero": ((LINEAR, 1), {}),
     "Recurrent": ((4, LINEAR34, LINEAR44, TANH, 5), {}), "Recursor": ((LINEAR, 5), {}), "Repeater": ((LINEAR, 5), {}),
-    "SeqBGRU": ((3, 4), {}), "SeqBLSTM": ((3, 4, 4), {}), "SeqGRU": ((3, 4), {}), "SeqLSTM": ((3, 4, 4), {}),
+    "LinearRNN": ((3, 4), {}), "LookupRNN": ((6, 4), {}), "SeqBGRU": ((3, 4), {}), "SeqBLSTM": ((3, 4, 4), {}), "SeqGRU": ((3, 4), {}), "SeqLSTM": ((3, 4, 4), {}),
     "SeqReverseSequence": ((1,), {}),
     "FastLSTMBNStep": ((3, 4), {}), "LookupTableMaskZero": ((6, 3), {}),
     "MaskZeroCriterion": ((Inner(lambda: nn.MSECriterion()), 1), {}), "RecGRU": ((3, 4, 5), {}),

@@ -444,3 +444,56 @@ def test_repeater_criterion(tmp_path, flavour):
     x, y = rng.uniform(-1, 1, (T, N, 2)), rng.uniform(-1, 1, (N, 2))
     expected = sum(((x[k] - y) ** 2).mean() for k in range(T)) / (T if flavour == "tr" else 1)
     assert crit.forward(x, y) == pytest.approx(expected, rel=1e-13)
+
+
+# ---------------------------------------------------------------- torch/rnn's LinearRNN, LookupRNN
+LIN_W, LIN_B = rng.uniform(-1, 1, (H, D + H)), rng.uniform(-1, 1, H)
+NINDEX = 6
+LOOKUP_E = np.vstack([np.zeros(H), rng.uniform(-1, 1, (NINDEX, H))])   # row 0: Lua's index 0, the padding
+LOOKUP_W, LOOKUP_B = rng.uniform(-1, 1, (H, H)), rng.uniform(-1, 1, H)
+IDX = rng.integers(-1, NINDEX, (T, N))
+
+
+def _sigmoid(a):
+    return 1 / (1 + np.exp(-a))
+
+
+@pytest.mark.parametrize("used", [False, True], ids=["fresh", "used"])
+def test_torch_rnn_linear_rnn(tmp_path, used):
+    m = load(tmp_path, F.linear_rnn(LIN_W, LIN_B, used))
+    assert type(m) is nn.LinearRNN and (m.inputsize, m.outputsize) == (D, H) and m.outputSize == (H,)
+    y, expected = np.zeros((N, H)), []
+    for x in XS:   # y_t = sigmoid(W [x_t, y_{t-1}] + b)
+        y = _sigmoid(np.concatenate([x, y], axis=1) @ LIN_W.T + LIN_B)
+        expected.append(y)
+    np.testing.assert_allclose(np.stack([m.forward(x) for x in XS]), np.stack(expected), rtol=1e-13, atol=1e-14)
+    m.zeroGradParameters()
+    for t in reversed(range(T)):
+        m.backward(XS[t], np.ones((N, H)))
+    assert np.abs(m.parameters()[1][0][:, D:]).sum() > 0   # the recurrent columns learn through time
+
+
+@pytest.mark.parametrize("used", [False, True], ids=["fresh", "used"])
+def test_torch_rnn_lookup_rnn(tmp_path, used):
+    m = load(tmp_path, F.lookup_rnn(LOOKUP_E, LOOKUP_W, LOOKUP_B, used))
+    assert type(m) is nn.LookupRNN and (m.nindex, m.outputsize) == (NINDEX, H)
+    y, expected = np.zeros((N, H)), []
+    for idx in IDX:   # y_t = sigmoid(E[x_t] + W y_{t-1} + b), index -1 (Lua's 0) embedding zeros
+        y = _sigmoid(LOOKUP_E[idx + 1] + y @ LOOKUP_W.T + LOOKUP_B)
+        expected.append(y)
+    np.testing.assert_allclose(np.stack([m.forward(i) for i in IDX]), np.stack(expected), rtol=1e-13, atol=1e-14)
+    m.zeroGradParameters()
+    for t in reversed(range(T)):
+        m.backward(IDX[t], np.ones((N, H)))
+    assert np.abs(m.parameters()[1][1]).sum() > 0   # the recurrent weight (the Linear's) learns through time
+
+
+def test_recurrence_is_written_with_torch_rnn_s_type_tensor(tmp_path):
+    """(torch/rnn's Recurrence reads typeTensor, which its constructor made, at its first step.)"""
+    from nn_legacy.serialization.t7 import read_t7
+    f = tmp_path / "r.t7"
+    nn.save_lua(str(f), nn.LinearRNN(D, H).float())
+    raw = read_t7(str(f)).fields
+    assert raw["typeTensor"].dtype == np.float32 and raw["typeTensor"].size == 0
+    assert raw["outputSize"] == {1.0: float(H)} and raw["nInputDim"] == 1.0
+    assert "typeTensor" not in vars(nn.load_lua(str(f)))
