@@ -45,6 +45,7 @@ class GRUStep(OwnT7Module, CachedDeltas, Container):
     """
 
     _buffer_names = ("_saved", "_cache")
+    _t7_gates = 3
 
     def __init__(self, inputSize, outputSize):
         check_positive("GRUStep", inputSize=inputSize, outputSize=outputSize)

@@ -385,3 +385,9 @@ def test_nn_legacy_s_own_rnn_modules_come_back_from_their_sizes(tmp_path, name):
     nn.save_lua(str(f), raw)
     with pytest.raises(T7Error):
         load_lua(str(f))
+    # sizes past what the file holds: refused before anything of those sizes is made
+    again = read_t7(str(f))
+    again.fields["hiddenSize" if name.endswith("Fused") else "outputSize"] = 1e9
+    nn.save_lua(str(f), again)
+    with pytest.raises(T7Error, match="parameters; the file holds"):
+        load_lua(str(f))

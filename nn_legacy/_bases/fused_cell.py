@@ -37,6 +37,9 @@ class FusedCell(OwnT7Module, Module):
     def _t7_fresh(self):
         return type(self)(self.hiddenSize, bias=self.inputBias is not None)
 
+    def _t7_parameter_count(self):
+        return 2 * self._gates * self.hiddenSize if self.inputBias is not None else 0
+
     def reset(self, stdv=None):
         stdv = 1 / math.sqrt(self.hiddenSize) if stdv is None else stdv
         for name in ("inputBias", "hiddenBias"):

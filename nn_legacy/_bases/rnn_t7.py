@@ -368,14 +368,24 @@ class OwnT7Module:
     ``_t7_fresh()`` builds one of the file's sizes."""
 
     _t7_sizes = ("inputSize", "outputSize")
+    _t7_gates = 4
 
     def _t7_fresh(self):
         return type(self)(*(getattr(self, n) for n in self._t7_sizes))
+
+    def _t7_parameter_count(self):
+        """The parameters the fresh module of the file's sizes holds (at
+        least): gates * H * (D + H + 1) for a step module."""
+        return self._t7_gates * self.outputSize * (self.inputSize + self.outputSize + 1)
 
     def _t7_fixup(self, version):
         from .._helpers.random import generator
         for n in self._t7_sizes:
             setattr(self, n, size_field(self, n))
+        need, have = self._t7_parameter_count(), _array_elements(self, set())
+        if need > have:   # (a hostile file's sizes must not make the fresh module allocate past what it holds)
+            sizes = ", ".join(f"{n} {getattr(self, n)}" for n in self._t7_sizes)
+            raise T7Error(f"{type(self).__name__}: {sizes} make {need} parameters; the file holds {have} numbers")
         bits = generator().bit_generator
         state = bits.state   # (the fresh module's reset draws: the generator is left as it was)
         try:
@@ -383,6 +393,20 @@ class OwnT7Module:
         finally:
             bits.state = state
         fixup_own_module(self, fresh)
+
+
+def _array_elements(module, seen):
+    """The elements of the arrays in a loaded module and the modules below it."""
+    if id(module) in seen:
+        return 0
+    seen.add(id(module))
+    total = 0
+    for value in vars(module).values():
+        if isinstance(value, np.ndarray):
+            total += value.size
+        elif isinstance(value, list):
+            total += sum(_array_elements(m, seen) for m in value if hasattr(m, "__dict__"))
+    return total
 
 
 def fixup_own_module(module, fresh):
