@@ -61,8 +61,14 @@ class AbstractRecurrent(Container):
     - ``_step_gradInput(gradInput, step)``: (gradient w.r.t. the step's
       input, gradient w.r.t. the previous state).
     - ``_zero_state(input)``: the initial state for a batch like input.
+
+    A subclass whose step module is any module (Recursor, Recurrence) sets
+    ``_decorates_any``: recurrent modules inside it are not cloned but
+    follow the steps (``setOutputStep`` before each backward step, and
+    ``maxBPTTstep``), and a file's step module is read as it loads.
     """
 
+    _decorates_any = False
     _buffer_names = ("_states", "_outputs", "_clones", "_spare", "_gradStates", "_gradOutputs", "_gradInputs")
     startState = None
 
@@ -121,6 +127,9 @@ class AbstractRecurrent(Container):
         if module is None:
             raise RuntimeError(f"{type(self).__name__}: no step module kept for step {step}")
         share_parameters(module, self.recurrentModule)
+        if self._decorates_any:
+            for inner in top_recurrent(module, _RECURRENT):
+                inner.setOutputStep(step)   # so module's backward sees that step's outputs inside it
         return module
 
     def _call(self, module, step, method, *args):
@@ -158,6 +167,8 @@ class AbstractRecurrent(Container):
         the length of its sequence)."""
         check_positive(type(self).__name__, rho=rho)
         self.rho = int(rho)
+        if self._decorates_any:
+            self.recurrentModule.maxBPTTstep(rho)
 
     def training(self):
         if not self.train:
@@ -308,6 +319,20 @@ class AbstractRecurrent(Container):
         return None
 
     # ---- Torch7 files ----
+    def _t7_loaded_step(self, what="step module"):
+        """The loaded step module of a _decorates_any subclass: recurrentModule
+        (Element-Research) or modules[1] (torch/rnn)."""
+        from .Module import Module
+        fields = vars(self)
+        step = fields.get("recurrentModule")
+        if not isinstance(step, Module):
+            modules = fields.get("modules")
+            step = modules[0] if isinstance(modules, list) and modules else None
+        if not isinstance(step, Module):
+            from ._helpers.lua import T7Error
+            raise T7Error(f"{type(self).__name__}: the file holds no {what} (recurrentModule or modules[1])")
+        return step
+
     def _t7_finish(self, step, nInputDim=None):
         """After a subclass's _t7_fixup rebuilt the step module: the rnn
         package's record of the last sequence goes, time starts afresh."""
@@ -377,6 +402,11 @@ class AbstractRecurrent(Container):
         """The attribute holding the module that computes step."""
         return "recurrentModule"
 
+    def _onnx_state_per_sample(self, first, a):
+        """Whether state a holds a row per sample of the batch input first:
+        a state of a batch input [batch, n] is [batch, m]."""
+        return first.batched and first.ndim >= 2 and a.ndim == first.ndim and a.shape[0] == first.shape[0]
+
     def _onnx_start(self, g, x):
         """The initial state as Values: given ones as constants, zeros shaped
         by the input's batch at run time."""
@@ -388,8 +418,8 @@ class AbstractRecurrent(Container):
         while isinstance(first, list):
             first = first[0]
 
-        def value(a):   # a state of a batch input [batch, n] is [batch, m]
-            per_sample = first.batched and first.ndim >= 2 and a.ndim == first.ndim and a.shape[0] == first.shape[0]
+        def value(a):
+            per_sample = self._onnx_state_per_sample(first, a)
             if given and per_sample:
                 g.fix_batch("its initial state is given for the example's batch")
             if given or not per_sample:

@@ -1,6 +1,7 @@
 from ._helpers.arrays import reuse
 from ._helpers.checks import check_positive
 from ._helpers.namespace import array_namespace
+from ._bases.rnn_t7 import OwnT7Module
 from ._bases.recurrent import acc_update_by_swap, check_like, step_inputs
 from .Add import Add
 from .BatchNormalization import BatchNormalization
@@ -9,7 +10,7 @@ from .Linear import Linear
 from .LinearNoBias import LinearNoBias
 
 
-class FastLSTMBNStep(Container):
+class FastLSTMBNStep(OwnT7Module, Container):
     """One step of the rnn package's FastLSTM with recurrent batch
     normalization (``FastLSTM.bn = true``; Cooijmans et al. 2016, "Recurrent
     Batch Normalization"): the step module ``FastLSTM(..., bn=True)`` clones
@@ -64,6 +65,10 @@ class FastLSTMBNStep(Container):
         self.inputSize, self.outputSize = D, H
         self.eps, self.momentum, self.affine = float(eps), float(momentum), bool(affine)
         self._cache = None
+
+    def _t7_fresh(self):
+        return FastLSTMBNStep(self.inputSize, self.outputSize, float(self.eps), float(self.momentum),
+                              bool(self.affine))
 
     i2g = property(lambda self: self.modules[0])
     o2g = property(lambda self: self.modules[1])

@@ -2,6 +2,7 @@ from thnn.cuda import CudaTensor
 
 from ._helpers.arrays import reuse
 from ._helpers.checks import check_positive
+from ._bases.rnn_t7 import OwnT7Module
 from ._bases.recurrent import acc_update_by_swap, onnx_gemm, onnx_step, step_inputs
 from .Container import Container
 from .LSTMCellFused import LSTMCellFused
@@ -23,7 +24,7 @@ def _swap_middle_gates(src, buffer, H):
     return out
 
 
-class FastLSTMStep(Container):
+class FastLSTMStep(OwnT7Module, Container):
     """One step of the rnn package's FastLSTM (an LSTM without peepholes, its
     four gates from one projection of x and one of h): the step module
     ``FastLSTM`` clones for every time step.

@@ -1,11 +1,11 @@
 from ._bases import rnn_t7 as _rnn_t7
 from ._helpers.checks import check_positive
-from ._bases.recurrent import batch_size, plus, zeros
+from ._bases.recurrent import OutputIsState, batch_size, zeros
 from .AbstractRecurrent import AbstractRecurrent
 from .GRUStep import GRUStep
 
 
-class GRU(AbstractRecurrent):
+class GRU(OutputIsState, AbstractRecurrent):
     """The rnn package's GRU (gated recurrent unit), fed one step per
     forward: ``h_t = gru.forward(x_t)``.
 
@@ -43,18 +43,6 @@ class GRU(AbstractRecurrent):
         step = GRUStep(self.inputSize, self.outputSize)
         step = _rnn_t7.fill_step(step, _rnn_t7.by_role(step, _rnn_t7.raw_parameters(raw)), "GRU")
         self._t7_finish(step, nInputDim)
-
-    def _step_input(self, input, prev, step):
-        return [input, prev]
-
-    def _step_output(self, out):
-        return out, out
-
-    def _step_gradOutput(self, gradOutput, gradState, state):
-        return plus(gradOutput, gradState)
-
-    def _step_gradInput(self, gradInput, step):
-        return gradInput[0], gradInput[1]
 
     def _zero_state(self, input):
         b = batch_size(self, input, self.inputSize)

@@ -1,12 +1,8 @@
-import math
-
-import numpy as np
-
-from ._helpers.checks import check_positive, check_table
-from .Module import Module, uniform
+from ._helpers.checks import check_table
+from ._bases.fused_cell import FusedCell
 
 
-class GRUCellFused(Module):
+class GRUCellFused(FusedCell):
     """One GRU step from precomputed gate pre-activations (THNN's GRUFused kernels).
 
     input: a list ``[inputGates, hiddenGates, hx]`` with ``inputGates = W_ih
@@ -36,28 +32,7 @@ class GRUCellFused(Module):
 
     _kernel = "GRUFused"
 
-    _parameter_names = (("inputBias", "gradInputBias"), ("hiddenBias", "gradHiddenBias"))
-    _buffer_names = ("storage", "_accGrads")
-
-    def __init__(self, hiddenSize, bias=True):
-        super().__init__()
-        check_positive("GRUCellFused", hiddenSize=hiddenSize)
-        self.hiddenSize = int(hiddenSize)
-        self.inputBias = np.zeros(3 * self.hiddenSize) if bias else None
-        self.hiddenBias = np.zeros(3 * self.hiddenSize) if bias else None
-        self.gradInputBias = np.zeros(3 * self.hiddenSize) if bias else None
-        self.gradHiddenBias = np.zeros(3 * self.hiddenSize) if bias else None
-        self.storage = None
-        self._accGrads = None
-        self.reset()
-
-    def reset(self, stdv=None):
-        stdv = 1 / math.sqrt(self.hiddenSize) if stdv is None else stdv
-        for name in ("inputBias", "hiddenBias"):
-            bias = getattr(self, name)
-            if bias is not None:
-                bias[...] = uniform(bias.shape, stdv, bias.dtype)
-        return self
+    _gates = 3
 
     def _unpack(self, input):
         """(backend, [inputGates, hiddenGates, hx])"""
@@ -91,9 +66,6 @@ class GRUCellFused(Module):
         gi, gh = self._accGrads[0], self._accGrads[1]
         self.gradInputBias += scale * gi.reshape(-1, gi.shape[-1]).sum(axis=0)
         self.gradHiddenBias += scale * gh.reshape(-1, gh.shape[-1]).sum(axis=0)
-
-    def __repr__(self):
-        return f"nn.GRUCellFused({self.hiddenSize}{'' if self.inputBias is not None else ', without bias'})"
 
     def _onnx(self, g, x, y):
         """Add of the biases, Split into the gates, Sigmoid / Tanh, Mul, Add"""

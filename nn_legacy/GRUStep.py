@@ -2,6 +2,7 @@ import numpy as np
 
 from ._helpers.arrays import reuse
 from ._helpers.checks import check_positive
+from ._bases.rnn_t7 import OwnT7Module
 from ._bases.recurrent import CachedDeltas, acc_update_by_swap, check_like, onnx_gemm, onnx_step, step_inputs
 from .Container import Container
 from .Linear import Linear
@@ -12,7 +13,7 @@ def _sigmoid(a):
     return 1 / (1 + np.exp(-a))
 
 
-class GRUStep(CachedDeltas, Container):
+class GRUStep(OwnT7Module, CachedDeltas, Container):
     """One step of the rnn package's GRU: the step module ``GRU`` clones for
     every time step.
 
@@ -44,6 +45,7 @@ class GRUStep(CachedDeltas, Container):
     """
 
     _buffer_names = ("_saved", "_cache")
+    _t7_gates = 3
 
     def __init__(self, inputSize, outputSize):
         check_positive("GRUStep", inputSize=inputSize, outputSize=outputSize)

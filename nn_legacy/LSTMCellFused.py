@@ -1,12 +1,8 @@
-import math
-
-import numpy as np
-
-from ._helpers.checks import check_positive, check_table
-from .Module import Module, uniform
+from ._helpers.checks import check_table
+from ._bases.fused_cell import FusedCell
 
 
-class LSTMCellFused(Module):
+class LSTMCellFused(FusedCell):
     """One LSTM step from precomputed gate pre-activations (THNN's LSTMFused kernels).
 
     input: a list ``[inputGates, hiddenGates, cx]`` with ``inputGates = W_ih
@@ -39,28 +35,7 @@ class LSTMCellFused(Module):
 
     _kernel = "LSTMFused"
 
-    _parameter_names = (("inputBias", "gradInputBias"), ("hiddenBias", "gradHiddenBias"))
-    _buffer_names = ("storage", "_accGrads")
-
-    def __init__(self, hiddenSize, bias=True):
-        super().__init__()
-        check_positive("LSTMCellFused", hiddenSize=hiddenSize)
-        self.hiddenSize = int(hiddenSize)
-        self.inputBias = np.zeros(4 * self.hiddenSize) if bias else None
-        self.hiddenBias = np.zeros(4 * self.hiddenSize) if bias else None
-        self.gradInputBias = np.zeros(4 * self.hiddenSize) if bias else None
-        self.gradHiddenBias = np.zeros(4 * self.hiddenSize) if bias else None
-        self.storage = None
-        self._accGrads = None
-        self.reset()
-
-    def reset(self, stdv=None):
-        stdv = 1 / math.sqrt(self.hiddenSize) if stdv is None else stdv
-        for name in ("inputBias", "hiddenBias"):
-            bias = getattr(self, name)
-            if bias is not None:
-                bias[...] = uniform(bias.shape, stdv, bias.dtype)
-        return self
+    _gates = 4
 
     def _unpack(self, input):
         """(backend, [inputGates, hiddenGates, cx])"""
@@ -100,9 +75,6 @@ class LSTMCellFused(Module):
         d = self._accGrads[0].reshape(-1, 4 * self.hiddenSize).sum(axis=0)
         self.gradInputBias += scale * d
         self.gradHiddenBias += scale * d
-
-    def __repr__(self):
-        return f"nn.LSTMCellFused({self.hiddenSize}{'' if self.inputBias is not None else ', without bias'})"
 
     def _onnx(self, g, x, y):
         """Add, Split into the gates, Sigmoid / Tanh, Mul, Add"""

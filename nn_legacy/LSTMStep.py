@@ -2,6 +2,7 @@ import numpy as np
 
 from ._helpers.arrays import reuse
 from ._helpers.checks import check_positive
+from ._bases.rnn_t7 import OwnT7Module
 from ._bases.recurrent import CachedDeltas, acc_update_by_swap, check_like, onnx_gemm, onnx_step, step_inputs
 from .CMul import CMul
 from .Container import Container
@@ -13,7 +14,7 @@ def _sigmoid(a):
     return 1 / (1 + np.exp(-a))
 
 
-class LSTMStep(CachedDeltas, Container):
+class LSTMStep(OwnT7Module, CachedDeltas, Container):
     """One step of the rnn package's LSTM, with peephole connections: the step
     module ``LSTM`` clones for every time step.
 
@@ -48,6 +49,9 @@ class LSTMStep(CachedDeltas, Container):
     """
 
     _buffer_names = ("_gates", "_cache")
+
+    def _t7_fresh(self):
+        return LSTMStep(self.inputSize, self.outputSize, bool(self.cell2gate))
 
     def __init__(self, inputSize, outputSize, cell2gate=True):
         check_positive("LSTMStep", inputSize=inputSize, outputSize=outputSize)

@@ -67,7 +67,8 @@ class LookupTable(Module):
         self.shouldScaleGradByFreq = True
         return self
 
-    def reset(self, stdv=1):
+    def reset(self, stdv=None):
+        stdv = 1 if stdv is None else stdv   # (Torch7's stdv or 1: a container's reset() passes nil)
         self.weight[...] = normal(self.weight.shape, stdv, self.weight.dtype)
         return self
 

@@ -1,12 +1,12 @@
 import numpy as np
 
-from ._bases.recurrent import plus, top_recurrent, zeros
+from ._bases.recurrent import OutputIsState, zeros
 from ._helpers.arrays import describe, is_array
 from .AbstractRecurrent import AbstractRecurrent
 from .Module import Module
 
 
-class Recurrence(AbstractRecurrent):
+class Recurrence(OutputIsState, AbstractRecurrent):
     """The rnn package's general recurrence: its module maps ``[x_t,
     y_{t-1}]`` to ``y_t``, fed one step per forward (``y_t =
     rec.forward(x_t)``), the previous output being the state.
@@ -36,6 +36,8 @@ class Recurrence(AbstractRecurrent):
         super().__init__(module, rho)
         self.module = module
 
+    _decorates_any = True
+
     # the clones and the record of the last sequence: not needed, not converted
     _t7_raw_fields = ("sharedClones", "outputs", "gradInputs", "_gradOutputs", "gradOutputs", "zeroTensor",
                       "typeTensor")
@@ -43,12 +45,7 @@ class Recurrence(AbstractRecurrent):
     def _t7_fixup(self, version):
         from ._helpers.lua import T7Error
         fields = vars(self)
-        step = fields.get("recurrentModule")
-        if not isinstance(step, Module):
-            modules = fields.get("modules")
-            step = modules[0] if isinstance(modules, list) and modules else None
-        if not isinstance(step, Module):
-            raise T7Error("Recurrence: the file holds no step module (recurrentModule or modules[1])")
+        step = self._t7_loaded_step()
         try:
             self.outputSize = _sizes(fields.get("outputSize"))
         except (TypeError, ValueError) as e:
@@ -57,34 +54,17 @@ class Recurrence(AbstractRecurrent):
         if isinstance(n, bool) or not isinstance(n, (int, float)) or n < 0 or n != int(n):
             raise T7Error(f"Recurrence: nInputDim in the file must be a whole number, got {n!r}")
         self.nInputDim = int(n)
+        fields.pop("typeTensor", None)
         self._t7_finish(step)
         self.module = step
 
-    def _backward_module(self, step):
-        module = super()._backward_module(step)
-        for inner in top_recurrent(module, AbstractRecurrent):
-            inner.setOutputStep(step)   # so module's backward sees that step's outputs inside it
-        return module
+    def _t7_unfixup(self, fields):
+        """save_lua: torch/rnn's constructor made typeTensor, an empty
+        tensor of the module's type, which its first step reads."""
+        params = self.recurrentModule.parameters()[0]
+        fields["typeTensor"] = np.zeros(0, params[0].dtype if params else np.float64)
 
-    def maxBPTTstep(self, rho):
-        super().maxBPTTstep(rho)
-        self.recurrentModule.maxBPTTstep(rho)
-
-    # ---- the hooks: the state is the previous output ----
-    def _step_input(self, input, prev, step):
-        return [input, prev]
-
-    def _step_output(self, out):
-        return out, out
-
-    def _step_gradOutput(self, gradOutput, gradState, state):
-        return plus(gradOutput, gradState)
-
-    def _step_gradInput(self, gradInput, step):
-        if not isinstance(gradInput, list) or len(gradInput) != 2:
-            raise TypeError("Recurrence: the module's gradInput must be the table [dL/dx, dL/dy_prev]")
-        return gradInput[0], gradInput[1]
-
+    # ---- the hooks: the state is the previous output (OutputIsState); its shape ----
     def _zero_state(self, input):
         first = input
         while isinstance(first, (list, tuple)) and first:
@@ -98,10 +78,18 @@ class Recurrence(AbstractRecurrent):
         else:
             raise ValueError(f"Recurrence: the input's first array must have nInputDim={self.nInputDim} dims (one "
                              f"sample) or {self.nInputDim + 1} (a batch), got {describe(first)}")
+        if first.dtype.kind != "f":   # indices (LookupRNN): y_0 of the module's type, as torch/rnn's typeTensor
+            params = self.recurrentModule.parameters()[0]
+            first = params[0] if params else first
         return _zeros(first, self.outputSize, batch)
 
     def _user_state(self, input):
         return self.userPrevOutput
+
+    def _onnx_state_per_sample(self, first, a):
+        """A batch is an input of nInputDim + 1 dims (indices of nInputDim 0
+        included), its state [batch, *outputSize]."""
+        return first.batched and first.ndim == self.nInputDim + 1 and a.ndim >= 1 and a.shape[0] == first.shape[0]
 
     def __repr__(self):
         return "nn.Recurrence @ " + repr(self.recurrentModule)

@@ -1,4 +1,3 @@
-from ._bases.recurrent import top_recurrent
 from .AbstractRecurrent import AbstractRecurrent
 from .Module import Module
 
@@ -22,28 +21,15 @@ class Recursor(AbstractRecurrent):
         super().__init__(module, rho)
         self.module = module
 
+    _decorates_any = True
+
     # the clones and the record of the last sequence: not needed, not converted
     _t7_raw_fields = ("sharedClones", "outputs", "gradInputs", "_gradOutputs", "gradOutputs")
 
     def _t7_fixup(self, version):
-        step = vars(self).get("recurrentModule")
-        if not isinstance(step, Module):
-            step = self.modules[0] if isinstance(vars(self).get("modules"), list) and self.modules else None
-        if not isinstance(step, Module):
-            from ._helpers.lua import T7Error
-            raise T7Error("Recursor: the file holds no module to decorate (recurrentModule or modules[1])")
+        step = self._t7_loaded_step("module to decorate")
         self._t7_finish(step)
         self.module = step
-
-    def _backward_module(self, step):
-        module = super()._backward_module(step)
-        for inner in top_recurrent(module, AbstractRecurrent):
-            inner.setOutputStep(step)   # so module's backward sees that step's outputs inside it
-        return module
-
-    def maxBPTTstep(self, rho):
-        super().maxBPTTstep(rho)
-        self.recurrentModule.maxBPTTstep(rho)
 
     def __repr__(self):
         return "nn.Recursor @ " + repr(self.recurrentModule)

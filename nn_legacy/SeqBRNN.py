@@ -1,6 +1,6 @@
 from .CAddTable import CAddTable
 from .ConcatTable import ConcatTable
-from .Container import Container
+from .Decorator import Decorator
 from .Module import Module
 from .SeqLSTM import SeqLSTM
 from .SeqReverseSequence import SeqReverseSequence
@@ -8,7 +8,7 @@ from .Sequential import Sequential
 from .Transpose import Transpose
 
 
-class SeqBRNN(Container):
+class SeqBRNN(Decorator):
     """A bidirectional LSTM over a whole sequence (the rnn package's
     SeqBRNN): two SeqLSTMs, the backward one fed the sequence reversed in
     time (and its output reversed back), their outputs merged step by step::
@@ -58,24 +58,3 @@ class SeqBRNN(Container):
             if isinstance(lstm, SeqLSTM) and vars(lstm).pop("batchFirst", False):
                 lstm.batchfirst = True
         self.output = self.gradInput = None
-
-    def updateOutput(self, input):
-        self.output = self._child(0, "updateOutput", input)
-        return self.output
-
-    def updateGradInput(self, input, gradOutput):
-        self.gradInput = self._child(0, "updateGradInput", input, gradOutput)
-        return self.gradInput
-
-    def accGradParameters(self, input, gradOutput, scale=1):
-        self._child(0, "accGradParameters", input, gradOutput, scale)
-
-    def accUpdateGradParameters(self, input, gradOutput, lr):
-        self._child(0, "accUpdateGradParameters", input, gradOutput, lr)
-
-    def _onnx(self, g, x, y):
-        """its module tree's nodes (SeqLSTMs, reversals, merge)"""
-        return g.child(self, 0, x)
-
-    def __repr__(self):
-        return "nn.SeqBRNN @ " + repr(self.module)

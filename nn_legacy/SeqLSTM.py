@@ -117,8 +117,7 @@ class SeqLSTM(SeqRecurrent):
         xp = array_namespace(x)
         c0, h0 = states
         T, N, _ = x.shape
-        H, D = self.H, self.D
-        Wx, Wh = self.weight[:D], self.weight[D:]
+        H = self.H
         h, c, gates = self._h, self._c, self._gates_buffer
         grad_x = self._reuse("_grad_x", x.shape, x.dtype) if want_input else None
         gh, gc = self._start_gradients(N, x.dtype)
@@ -137,13 +136,7 @@ class SeqLSTM(SeqRecurrent):
             d[:, H:2 * H] = dc * prev_c * f * (1 - f)
             d[:, 2 * H:3 * H] = gh * tc * o * (1 - o)
             d[:, 3 * H:] = dc * i * (1 - z * z)
-            if want_input:
-                xp.matmul(d, Wx.T, out=grad_x[t])
-            if scale is not None:
-                self.gradWeight[:D] += scale * (x[t].T @ d)
-                self.gradWeight[D:] += scale * (prev_h.T @ d)
-                self.gradBias += scale * d.sum(axis=0)
-            gh = d @ Wh.T
+            gh = self._step_gradients(d, t, x, prev_h, grad_x, scale)
             gc = dc * f
         return grad_x, (gc, gh)
 

@@ -34,9 +34,11 @@ class SpatialDilatedMaxPooling(SpatialMaxPooling):
         return self.gradInput
 
     def _t7_fixup(self, version):
+        raw = vars(self).get("indices")
         t7_fields(self, ("kW", "kH", "dW", "dH", "padW", "padH", "dilationW", "dilationH"),
                   {"padW": 0, "padH": 0, "dilationW": 1, "dilationH": 1, "ceil_mode": False,
                    "indices": None})
+        self._t7_keep_indices(raw)
 
     def __repr__(self):
         return (f"nn.SpatialDilatedMaxPooling({self.kW}x{self.kH}, {self.dW},{self.dH}{self._pads()}, "

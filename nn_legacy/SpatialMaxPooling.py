@@ -1,4 +1,4 @@
-from ._helpers.pooling import integer, t7_fields
+from ._helpers.pooling import integer, plane_indices_from_t7, plane_indices_to_t7, t7_fields
 from .Module import Module
 
 
@@ -61,8 +61,23 @@ class SpatialMaxPooling(Module):
         return self.gradInput
 
     def _t7_fixup(self, version):
+        raw = vars(self).get("indices")
         t7_fields(self, ("kW", "kH", "dW", "dH", "padW", "padH"),
                   {"padW": 0, "padH": 0, "ceil_mode": False, "indices": None})
+        self._t7_keep_indices(raw)
+
+    def _t7_keep_indices(self, raw):
+        """The indices of the last forward, when the file holds them as
+        Torch7's THNN did (see plane_indices_from_t7), with the input size a
+        SpatialMaxUnpooling made the pooling record; else None (made by the
+        next forward)."""
+        self.indices = plane_indices_from_t7(self, raw)
+        if self.indices is not None:
+            self.iheight, self.iwidth = int(self.iheight), int(self.iwidth)
+
+    def _t7_unfixup(self, fields):
+        """save_lua: the indices counted from 1, as Torch7 kept them."""
+        plane_indices_to_t7(fields)
 
     def _pads(self):
         return f", {self.padW},{self.padH}" if self.padW or self.padH else ""

@@ -1,16 +1,11 @@
-import math
-
-import numpy as np
-
 from ._helpers.arrays import reuse
 from ._helpers.checks import check_positive
 from ._helpers.namespace import array_namespace
-from ._helpers.random import generator
-from ._bases.recurrent import acc_update_by_swap, check_like, onnx_step, step_inputs
-from .Module import Module
+from ._bases.recurrent import check_like, onnx_step
+from ._bases.step_rnn import StepRNN
 
 
-class StepGRU(Module):
+class StepGRU(StepRNN):
     """One step of SeqGRU's GRU, on its own (torch/rnn's StepGRU): the step
     module ``RecGRU`` clones for every time step.
 
@@ -27,43 +22,13 @@ class StepGRU(Module):
     gradInput ``[dL/dx, dL/dh]``.  Runs on CUDA (array arithmetic).
     """
 
-    _parameter_names = (("weight", "gradWeight"), ("bias", "gradBias"))
-    _buffer_names = ("gates",)
-    inputSize = property(lambda self: self.inputsize)     # (the names the shared step checks read)
-    outputSize = property(lambda self: self.outputsize)
+    _gates = 3
 
     def __init__(self, inputsize, outputsize):
         super().__init__()
         check_positive("StepGRU", inputsize=inputsize, outputsize=outputsize)
         self.inputsize, self.outputsize = int(inputsize), int(outputsize)
-        H = self.outputsize
-        self.weight = np.zeros((self.inputsize + H, 3 * H))
-        self.gradWeight = np.zeros_like(self.weight)
-        self.bias = np.zeros(3 * H)
-        self.gradBias = np.zeros_like(self.bias)
-        self.gates = None
-        self.reset()
-
-    def reset(self, std=None):
-        std = 1 / math.sqrt(self.outputsize + self.inputsize) if std is None else std
-        H = self.outputsize
-        self.bias[...] = 0
-        self.bias[H:2 * H] = 1
-        self.weight[...] = generator().normal(0, std, self.weight.shape).astype(self.weight.dtype)
-        return self
-
-    def _t7_fixup(self, version):
-        from ._bases.rnn_t7 import check_step_weights
-        check_step_weights(self)
-        self.gates = None
-        for name in ("recompute_backward", "forceLua", "zeroMask", "v2", "_zeroMask", "maskzero"):
-            vars(self).pop(name, None)
-
-    def _unpack(self, input):
-        """x, h, contiguous (a strided view gives the same sums as a copy)."""
-        values = step_inputs(self, input, ("x", "h"))
-        xp = array_namespace(*values)
-        return [xp.ascontiguousarray(v) for v in values]
+        self._init_weights()
 
     def updateOutput(self, input):
         x, h = self._unpack(input)
@@ -117,9 +82,6 @@ class StepGRU(Module):
         self.gradWeight[D:, :2 * H] += scale * (h2.T @ d2[:, :2 * H])
         self.gradWeight[D:, 2 * H:] += scale * (rh.T @ d2[:, 2 * H:])
         self.gradBias += scale * d2.sum(axis=0)
-
-    def accUpdateGradParameters(self, input, gradOutput, lr):
-        acc_update_by_swap(self, lambda: self.accGradParameters(input, gradOutput, -lr))
 
     _onnx_leaf = True
 

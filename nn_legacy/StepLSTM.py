@@ -1,20 +1,15 @@
-import math
-
-import numpy as np
-
 from ._helpers.arrays import reuse
 from ._helpers.checks import check_positive
 from ._helpers.namespace import array_namespace
-from ._helpers.random import generator
-from ._bases.recurrent import acc_update_by_swap, check_like, onnx_step, step_inputs
-from .Module import Module
+from ._bases.recurrent import check_like, onnx_step
+from ._bases.step_rnn import StepRNN
 
 
 def _sigmoid(xp, a):
     return 1 / (1 + xp.exp(-a))
 
 
-class StepLSTM(Module):
+class StepLSTM(StepRNN):
     """One step of SeqLSTM's LSTM, on its own (torch/rnn's StepLSTM): the
     step module ``RecLSTM`` clones for every time step.
 
@@ -34,10 +29,9 @@ class StepLSTM(Module):
     than hiddensize (torch/rnn's projection, LSTMP) is not implemented.
     """
 
-    _parameter_names = (("weight", "gradWeight"), ("bias", "gradBias"))
-    _buffer_names = ("gates",)
-    inputSize = property(lambda self: self.inputsize)     # (the names the shared step checks read)
-    outputSize = property(lambda self: self.outputsize)
+    _gates = 4
+    _step_inputs = ("x", "h", "c")
+    _t7_dropped = StepRNN._t7_dropped + ("hidden",)
 
     def __init__(self, inputsize, hiddensize, outputsize=None):
         super().__init__()
@@ -48,34 +42,7 @@ class StepLSTM(Module):
             raise NotImplementedError(f"{name}: an outputsize other than hiddensize (a projection, LSTMP) is not "
                                       "implemented")
         self.inputsize, self.hiddensize, self.outputsize = int(inputsize), int(hiddensize), int(outputsize)
-        n = 4 * self.hiddensize
-        self.weight = np.zeros((self.inputsize + self.outputsize, n))
-        self.gradWeight = np.zeros_like(self.weight)
-        self.bias = np.zeros(n)
-        self.gradBias = np.zeros_like(self.bias)
-        self.gates = None
-        self.reset()
-
-    def reset(self, std=None):
-        std = 1 / math.sqrt(self.hiddensize + self.inputsize) if std is None else std
-        H = self.hiddensize
-        self.bias[...] = 0
-        self.bias[H:2 * H] = 1
-        self.weight[...] = generator().normal(0, std, self.weight.shape).astype(self.weight.dtype)
-        return self
-
-    def _t7_fixup(self, version):
-        from ._bases.rnn_t7 import check_step_weights
-        check_step_weights(self)
-        self.gates = None
-        for name in ("recompute_backward", "hidden", "forceLua", "zeroMask", "v2", "_zeroMask", "maskzero"):
-            vars(self).pop(name, None)
-
-    def _unpack(self, input):
-        """x, h, c, contiguous (a strided view gives the same sums as a copy)."""
-        values = step_inputs(self, input, ("x", "h", "c"))
-        xp = array_namespace(*values)
-        return [xp.ascontiguousarray(v) for v in values]
+        self._init_weights()
 
     def updateOutput(self, input):
         x, h, c = self._unpack(input)
@@ -129,9 +96,6 @@ class StepLSTM(Module):
         self.gradWeight[:D] += scale * (x2.T @ d2)
         self.gradWeight[D:] += scale * (h2.T @ d2)
         self.gradBias += scale * d2.sum(axis=0)
-
-    def accUpdateGradParameters(self, input, gradOutput, lr):
-        acc_update_by_swap(self, lambda: self.accGradParameters(input, gradOutput, -lr))
 
     _onnx_leaf = True
 

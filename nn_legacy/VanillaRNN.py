@@ -72,11 +72,8 @@ class VanillaRNN(TorchRNNRecurrent):
         return h
 
     def _backward_steps(self, x, grad_h, states, mask, want_input, scale):
-        xp = array_namespace(x)
         (h0,) = states
         T, N, _ = x.shape
-        D = self.D
-        Wx, Wh = self.weight[:D], self.weight[D:]
         h = self._h
         grad_x = self._reuse("_grad_x", x.shape, x.dtype) if want_input else None
         gh, _ = self._start_gradients(N, x.dtype)
@@ -86,13 +83,7 @@ class VanillaRNN(TorchRNNRecurrent):
             if mask is not None:
                 gh[mask[t]] = 0
             d = gh * (1 - h[t] * h[t])
-            if want_input:
-                xp.matmul(d, Wx.T, out=grad_x[t])
-            if scale is not None:
-                self.gradWeight[:D] += scale * (x[t].T @ d)
-                self.gradWeight[D:] += scale * (prev_h.T @ d)
-                self.gradBias += scale * d.sum(axis=0)
-            gh = d @ Wh.T
+            gh = self._step_gradients(d, t, x, prev_h, grad_x, scale)
         return grad_x, (gh,)
 
     def __repr__(self):

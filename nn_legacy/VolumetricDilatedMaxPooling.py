@@ -39,10 +39,12 @@ class VolumetricDilatedMaxPooling(VolumetricMaxPooling):
         return self.gradInput
 
     def _t7_fixup(self, version):
+        raw = vars(self).get("indices")
         t7_fields(self, ("kT", "kW", "kH", "dT", "dW", "dH", "padT", "padW", "padH",
                          "dilationT", "dilationW", "dilationH"),
                   {"padT": 0, "padW": 0, "padH": 0, "dilationT": 1, "dilationW": 1, "dilationH": 1,
                    "ceil_mode": False, "indices": None})
+        self._t7_keep_indices(raw)
 
     def __repr__(self):
         return (f"nn.VolumetricDilatedMaxPooling({self.kT}x{self.kW}x{self.kH}, {self.dT},{self.dW},{self.dH}"

@@ -1,4 +1,4 @@
-from ._helpers.pooling import integer, t7_fields
+from ._helpers.pooling import integer, t7_fields, volume_indices_from_t7, volume_indices_to_t7
 from .Module import Module
 
 
@@ -64,9 +64,25 @@ class VolumetricMaxPooling(Module):
 
     _t7_version = 2   # Torch7's class version (save_lua writes it)
 
+    def _t7_unfixup(self, fields):
+        """save_lua: the indices as Torch7 kept them (window offsets packed
+        in bytes, see volume_indices_to_t7)."""
+        volume_indices_to_t7(self, fields)
+
     def _t7_fixup(self, version):
+        raw = vars(self).get("indices")
         t7_fields(self, ("kT", "kW", "kH", "dT", "dW", "dH", "padT", "padW", "padH"),
                   {"padT": 0, "padW": 0, "padH": 0, "ceil_mode": False, "indices": None})
+        self._t7_keep_indices(raw)
+
+    def _t7_keep_indices(self, raw):
+        """The indices of the last forward, when the file holds them as
+        Torch7's THNN did (see volume_indices_from_t7), with the input size a
+        VolumetricMaxUnpooling made the pooling record; else None (made by
+        the next forward)."""
+        self.indices = volume_indices_from_t7(self, raw)
+        if self.indices is not None:
+            self.itime, self.iheight, self.iwidth = int(self.itime), int(self.iheight), int(self.iwidth)
 
     def _pads(self):
         return f", {self.padT},{self.padW},{self.padH}" if self.padT or self.padW or self.padH else ""

@@ -746,6 +746,13 @@ _RNN_STATEFUL = "each forward is the next time step of one sequence, so repeated
 _RNN_SKIP_STATEFUL = {check: _RNN_STATEFUL for check in ("jacobian", "parameters", "strides", "batch", "buffers",
                                                           "pickle", "dtype", "shape")}
 _RNN_TIME_FIRST = {"batch": "the input's first dim is time, not a batch of samples"}
+_STEPS_LIST = ("a list is a table of steps, a layout its ReverseSequence takes: a list gradOutput for an array "
+               "input is refused as a layout mismatch (ValueError naming ReverseSequence), not for its dtype")
+
+
+# torch/rnn's SeqBLSTM / SeqBGRU: Sequential(ConcatTable(fwd, ReverseUnreverse(Sequential(rev, bwd, rev))), merge)
+_SEQ_BIDIRECTIONAL = tuple("modules.0.modules.0.modules." + p for p in (
+    "0.weight", "0.bias", "1.modules.0.modules.1.weight", "1.modules.0.modules.1.bias"))
 
 
 def _rnn_seq(rng):
@@ -841,9 +848,23 @@ _ENTRIES_RNN = [
                                                                  .add(nn.Linear(4, 4))).add(nn.CAddTable()), 4, 1),
           lambda r: _u(r, 2, 3), params=_rnn_paths("module.modules.0.modules", ["wb", "wb"]),
           skip=_RNN_SKIP_STATEFUL),
+    Entry("LinearRNN", lambda: nn.LinearRNN(3, 4), lambda r: _u(r, 2, 3),
+          params=("module.modules.1.weight", "module.modules.1.bias"), skip=_RNN_SKIP_STATEFUL),
+    Entry("LookupRNN", lambda: nn.LookupRNN(6, 4), lambda r: _ints(r, -1, 6, 3), integer_input=True,
+          params=("module.modules.0.modules.0.weight", "module.modules.0.modules.1.weight",
+                  "module.modules.0.modules.1.bias"), skip=_RNN_SKIP_STATEFUL),
     Entry("SeqBRNN", lambda: nn.SeqBRNN(3, 4), _rnn_seq, params=("forwardModule.weight", "forwardModule.bias",
                                                                  "backwardModule.weight", "backwardModule.bias"),
           skip=_RNN_TIME_FIRST),
+    Entry("SeqBLSTM", lambda: nn.SeqBLSTM(3, 4), _rnn_seq, params=_SEQ_BIDIRECTIONAL, skip=_RNN_TIME_FIRST),
+    Entry("SeqBGRU", lambda: nn.SeqBGRU(3, 4), _rnn_seq, params=_SEQ_BIDIRECTIONAL, skip=_RNN_TIME_FIRST),
+    Entry("SeqBGRU", lambda: nn.SeqBGRU(3, 4, nn.JoinTable(2)), _rnn_seq, variant="join",
+          params=_SEQ_BIDIRECTIONAL, skip=_RNN_TIME_FIRST),
+    Entry("ReverseUnreverse", lambda: nn.ReverseUnreverse(nn.SeqGRU(3, 4)), _rnn_seq,
+          params=("modules.0.modules.1.weight", "modules.0.modules.1.bias"),
+          skip={**_RNN_TIME_FIRST, "dtype": _STEPS_LIST}),
+    Entry("ReverseUnreverse", lambda: nn.ReverseUnreverse(nn.Tanh()), _rnn_seq, variant="pointwise",
+          reference=np.tanh, skip={**_RNN_TIME_FIRST, "dtype": _STEPS_LIST}),
     Entry("ReverseSequence", lambda: nn.ReverseSequence(), _rnn_seq, reference=lambda x: np.flip(x, 0).copy(),
           skip={**_RNN_TIME_FIRST, "dtype": _MOVES_ANY}),
     Entry("ReverseTable", lambda: nn.ReverseTable(), lambda r: [_u(r, 2, 3), _u(r, 2, 3), _u(r, 2, 3)],

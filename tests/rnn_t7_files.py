@@ -506,3 +506,43 @@ def seq_brnn(fwd, bwd, batch_first=False, merge=None, early=False):
     fields = {"forwardModule": fwd, "backwardModule": bwd, "merge": merge, "dim": dim, "module": brnn,
               "modules": table(brnn)}
     return obj("SeqBRNN", fields)
+
+
+def reverse_unreverse(module, used=False):
+    """torch/rnn's nn.ReverseUnreverse(sequencer): a Decorator of
+    Sequential(ReverseSequence(), sequencer, ReverseSequence()); used: the
+    reversals hold the _range of the last sequence (seqlen .. 1)."""
+    def reverse():
+        return obj("ReverseSequence", _range=np.arange(5, 0, -1).astype(np.int64)) if used else obj("ReverseSequence")
+    return obj("ReverseUnreverse", modules=table(seq(reverse(), module, reverse())))
+
+
+def seq_bidirectional(name, fwd, bwd, merge=None, used=False):
+    """torch/rnn's nn.SeqBLSTM / nn.SeqBGRU (BiSequencer.__init): modules[1]
+    = Sequential(ConcatTable(fwd, ReverseUnreverse(bwd)), merge), merge a
+    CAddTable unless given; nothing else of its own."""
+    brnn = seq(concat(fwd, reverse_unreverse(bwd, used)), merge or obj("CAddTable"))
+    return obj(name, modules=table(brnn))
+
+
+def linear_rnn(W, b, used=False):
+    """torch/rnn's nn.LinearRNN(inputsize, outputsize): a Recurrence of
+    Sequential(JoinTable(1, 1), Linear(W [H, D + H], b), Sigmoid), nInputDim 1."""
+    H, DH = W.shape
+    step = seq(obj("JoinTable", dimension=1.0, nInputDims=1.0), linear(W, b), obj("Sigmoid"))
+    f = recurrence(step, table(float(H)), 1, flavour="tr", used=used)
+    f.fields.update({"inputsize": float(DH - H), "outputsize": float(H)})
+    f.class_name = "nn.LinearRNN"
+    return f
+
+
+def lookup_rnn(E, W, b, used=False):
+    """torch/rnn's nn.LookupRNN(nindex, outputsize): a Recurrence of
+    Sequential(ParallelTable(LookupTableMaskZero(E: nindex + 1 rows, row 1
+    the padding), Linear(W [H, H], b)), CAddTable, Sigmoid), nInputDim 0."""
+    H = W.shape[0]
+    step = seq(para(lookup_table_mask_zero(E), linear(W, b)), obj("CAddTable"), obj("Sigmoid"))
+    f = recurrence(step, table(float(H)), 0, flavour="tr", used=used)
+    f.fields.update({"nindex": float(E.shape[0] - 1), "outputsize": float(H)})
+    f.class_name = "nn.LookupRNN"
+    return f

@@ -323,6 +323,77 @@ def test_seq_brnn(tmp_path, batch_first, early):
     assert m.backward(x, np.ones_like(y)).shape == x.shape
 
 
+# torch/rnn's SeqBGRU: two SeqGRUs; weight [D + H, 3H] = [[Wg^T, Wn^T], [Ug^T, Un^T]], bias [bg, bn]
+SEQ_GRU_W = [(rng.uniform(-1, 1, (2 * H, D)), rng.uniform(-1, 1, 2 * H), rng.uniform(-1, 1, (2 * H, H)),
+              rng.uniform(-1, 1, (H, D)), rng.uniform(-1, 1, H), rng.uniform(-1, 1, (H, H))) for _ in range(2)]
+
+
+def _seq_gru_raw(k):
+    Wg, bg, Ug, Wn, bn, Un = SEQ_GRU_W[k]
+    weight = np.concatenate([np.concatenate([Wg.T, Wn.T], axis=1), np.concatenate([Ug.T, Un.T], axis=1)])
+    return F.seq_gru(weight, np.concatenate([bg, bn]), flavour="tr")
+
+
+def _seq_gru_reference(k, xs):
+    return R.gru(xs, *SEQ_GRU_W[k], np.zeros(xs.shape[1:-1] + (H,)))
+
+
+SEQ_BIDIRECTIONAL = {   # name -> (raw direction k, its numpy reference)
+    "SeqBLSTM": (lambda k: F.seq_lstm(SEQ_W[k], SEQ_B[k], flavour="tr"), _seq_lstm_reference),
+    "SeqBGRU": (_seq_gru_raw, _seq_gru_reference),
+}
+
+
+@pytest.mark.parametrize("merge", ["sum", "join"])
+@pytest.mark.parametrize("used", [False, True], ids=["fresh", "used"])
+@pytest.mark.parametrize("name", sorted(SEQ_BIDIRECTIONAL))
+def test_torch_rnn_seq_bidirectional(tmp_path, name, used, merge):
+    """torch/rnn's SeqBLSTM and SeqBGRU (BiSequencer's tree: the backward
+    direction inside a ReverseUnreverse, the merge over whole sequences)."""
+    raw, reference = SEQ_BIDIRECTIONAL[name]
+    joined = F.obj("JoinTable", dimension=3.0) if merge == "join" else None
+    m = load(tmp_path, F.seq_bidirectional(name, raw(0), raw(1), joined, used))
+    assert type(m) is getattr(nn, name) and type(m.getBackward()) is type(m.getForward())
+    fwd, bwd = reference(0, XS), reference(1, XS[::-1])[::-1]
+    expected = np.concatenate([fwd, bwd], axis=2) if merge == "join" else fwd + bwd
+    y = m.forward(XS)
+    np.testing.assert_allclose(y, expected, rtol=1e-13, atol=1e-14)
+    m.zeroGradParameters()
+    assert m.backward(XS, np.ones_like(y)).shape == XS.shape
+    assert all(np.abs(g).sum() > 0 for g in m.parameters()[1])   # both directions learn
+
+
+def test_torch_rnn_seq_bidirectional_written_as_torch_rnn_built_it(tmp_path):
+    """save_lua writes the tree torch/rnn's constructor built, class by class."""
+    from nn_legacy.serialization.t7 import read_t7
+    from nn_legacy._bases.rnn_t7 import walk
+    f = tmp_path / "b.t7"
+    nn.save_lua(str(f), nn.SeqBLSTM(D, H))
+    built = F.seq_bidirectional("SeqBLSTM", F.seq_lstm(SEQ_W[0], SEQ_B[0], flavour="tr"),
+                                F.seq_lstm(SEQ_W[1], SEQ_B[1], flavour="tr"))
+    (tmp_path / "built.t7").write_bytes(t7_bytes(built))
+    names = [[m.class_name for m in walk(read_t7(str(path)))] for path in (f, tmp_path / "built.t7")]
+    assert names[0] == names[1] == ["nn.SeqBLSTM", "nn.Sequential", "nn.ConcatTable", "nn.SeqLSTM",
+                                    "nn.ReverseUnreverse", "nn.Sequential", "nn.ReverseSequence", "nn.SeqLSTM",
+                                    "nn.ReverseSequence", "nn.CAddTable"]
+
+
+def test_torch_rnn_seq_bidirectional_of_other_parts_is_refused(tmp_path):
+    with pytest.raises(T7Error, match="SeqBLSTM: its backward module is a SeqGRU, a SeqLSTM expected"):
+        load(tmp_path, F.seq_bidirectional("SeqBLSTM", F.seq_lstm(SEQ_W[0], SEQ_B[0], flavour="tr"), _seq_gru_raw(1)))
+    with pytest.raises(T7Error, match="not torch/rnn's BiSequencer"):
+        load(tmp_path, F.obj("SeqBGRU", modules=F.table(F.seq(_seq_gru_raw(0)))))
+    bad = F.obj("ReverseUnreverse", modules=F.table(F.seq(F.obj("ReverseSequence"), _seq_gru_raw(0))))
+    with pytest.raises(T7Error, match="ReverseUnreverse: the file's module is not"):
+        load(tmp_path, bad)
+
+
+def test_reverse_unreverse(tmp_path):
+    m = load(tmp_path, F.reverse_unreverse(_seq_gru_raw(0), used=True))
+    assert type(m) is nn.ReverseUnreverse and type(m.getModule()) is nn.SeqGRU
+    np.testing.assert_allclose(m.forward(XS), _seq_gru_reference(0, XS[::-1])[::-1], rtol=1e-13, atol=1e-14)
+
+
 @pytest.mark.parametrize("name", ["ReverseSequence", "ReverseTable", "SeqReverseSequence"])
 def test_the_reversals(tmp_path, name):
     fields = {"dim": 1.0} if name == "SeqReverseSequence" else {}
@@ -373,3 +444,56 @@ def test_repeater_criterion(tmp_path, flavour):
     x, y = rng.uniform(-1, 1, (T, N, 2)), rng.uniform(-1, 1, (N, 2))
     expected = sum(((x[k] - y) ** 2).mean() for k in range(T)) / (T if flavour == "tr" else 1)
     assert crit.forward(x, y) == pytest.approx(expected, rel=1e-13)
+
+
+# ---------------------------------------------------------------- torch/rnn's LinearRNN, LookupRNN
+LIN_W, LIN_B = rng.uniform(-1, 1, (H, D + H)), rng.uniform(-1, 1, H)
+NINDEX = 6
+LOOKUP_E = np.vstack([np.zeros(H), rng.uniform(-1, 1, (NINDEX, H))])   # row 0: Lua's index 0, the padding
+LOOKUP_W, LOOKUP_B = rng.uniform(-1, 1, (H, H)), rng.uniform(-1, 1, H)
+IDX = rng.integers(-1, NINDEX, (T, N))
+
+
+def _sigmoid(a):
+    return 1 / (1 + np.exp(-a))
+
+
+@pytest.mark.parametrize("used", [False, True], ids=["fresh", "used"])
+def test_torch_rnn_linear_rnn(tmp_path, used):
+    m = load(tmp_path, F.linear_rnn(LIN_W, LIN_B, used))
+    assert type(m) is nn.LinearRNN and (m.inputsize, m.outputsize) == (D, H) and m.outputSize == (H,)
+    y, expected = np.zeros((N, H)), []
+    for x in XS:   # y_t = sigmoid(W [x_t, y_{t-1}] + b)
+        y = _sigmoid(np.concatenate([x, y], axis=1) @ LIN_W.T + LIN_B)
+        expected.append(y)
+    np.testing.assert_allclose(np.stack([m.forward(x) for x in XS]), np.stack(expected), rtol=1e-13, atol=1e-14)
+    m.zeroGradParameters()
+    for t in reversed(range(T)):
+        m.backward(XS[t], np.ones((N, H)))
+    assert np.abs(m.parameters()[1][0][:, D:]).sum() > 0   # the recurrent columns learn through time
+
+
+@pytest.mark.parametrize("used", [False, True], ids=["fresh", "used"])
+def test_torch_rnn_lookup_rnn(tmp_path, used):
+    m = load(tmp_path, F.lookup_rnn(LOOKUP_E, LOOKUP_W, LOOKUP_B, used))
+    assert type(m) is nn.LookupRNN and (m.nindex, m.outputsize) == (NINDEX, H)
+    y, expected = np.zeros((N, H)), []
+    for idx in IDX:   # y_t = sigmoid(E[x_t] + W y_{t-1} + b), index -1 (Lua's 0) embedding zeros
+        y = _sigmoid(LOOKUP_E[idx + 1] + y @ LOOKUP_W.T + LOOKUP_B)
+        expected.append(y)
+    np.testing.assert_allclose(np.stack([m.forward(i) for i in IDX]), np.stack(expected), rtol=1e-13, atol=1e-14)
+    m.zeroGradParameters()
+    for t in reversed(range(T)):
+        m.backward(IDX[t], np.ones((N, H)))
+    assert np.abs(m.parameters()[1][1]).sum() > 0   # the recurrent weight (the Linear's) learns through time
+
+
+def test_recurrence_is_written_with_torch_rnn_s_type_tensor(tmp_path):
+    """(torch/rnn's Recurrence reads typeTensor, which its constructor made, at its first step.)"""
+    from nn_legacy.serialization.t7 import read_t7
+    f = tmp_path / "r.t7"
+    nn.save_lua(str(f), nn.LinearRNN(D, H).float())
+    raw = read_t7(str(f)).fields
+    assert raw["typeTensor"].dtype == np.float32 and raw["typeTensor"].size == 0
+    assert raw["outputSize"] == {1.0: float(H)} and raw["nInputDim"] == 1.0
+    assert "typeTensor" not in vars(nn.load_lua(str(f)))

@@ -102,21 +102,13 @@ def test_what_has_no_torch7_counterpart_is_named(tmp_path):
 
 # module-table entries whose save_lua -> load_lua round trip is not there yet (each fails today, checked)
 NOT_YET = {
-    "FastLSTMStep": "rnn step modules keep private state", "GRUStep": "rnn step modules keep private state",
     "gModule": "save_lua refuses a graph (TypeError): nngraph's node graph is not rebuilt from the lowered "
                "containers", "gModule-tables": "as above",
-    "FastLSTMBNStep": "nn_legacy's own step module (Lua's FastLSTM with bn built an nngraph cell): its sizes "
-                      "come back as Lua numbers it does not convert",
-    "GRUCellFused": "fused cells keep their parameters in one private storage", "GRUCellFused-nobias": "as above",
-    "LSTMCellFused": "as above", "LSTMCellFused-nobias": "as above",
     "LogSoftMax-dim": "a dim has no Torch7 counterpart: save_lua refuses it (TypeError)",
     "SoftMax-dim": "as above", "SoftMin-dim": "as above",
     "SpatialDropout-evaluate": "Torch7's plane dropouts always had v1 (no rescaling while training, 1 - p at "
                                "evaluation); save_lua warns",
     "VolumetricDropout-evaluate": "as above",
-    "SpatialMaxUnpooling": "load_lua drops a pooling's indices (Torch7's counted from 1, in formats that changed): "
-                           "the pooling's forward must run first",
-    "VolumetricMaxUnpooling": "as above",
 }
 
 
@@ -254,3 +246,148 @@ def test_a_plane_dropout_that_rescales_while_training_is_saved_with_a_warning(tm
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         nn.save_lua(str(f), nn.SpatialDropout(0.3, v1=True))
+
+
+def _first_max_in_windows(x, k):
+    """numpy: the flat in-plane index (0-based) of the first maximum of each
+    k x k window, stride k, of x [batch, planes, H, W]."""
+    b, p, h, w = x.shape
+    out = np.zeros((b, p, h // k, w // k), np.int64)
+    for i in np.ndindex(out.shape):
+        window = x[i[0], i[1], i[2] * k:(i[2] + 1) * k, i[3] * k:(i[3] + 1) * k]
+        dy, dx = np.unravel_index(np.argmax(window), window.shape)
+        out[i] = (i[2] * k + dy) * w + i[3] * k + dx
+    return out
+
+
+def test_a_spatial_pooling_keeps_its_indices_as_torch7_did(tmp_path):
+    """Torch7's THNN kept them flat within the plane, counted from 1, beside
+    the input size an unpooling made the pooling record: the unpooling of
+    the file runs without the pooling running again."""
+    x = np.random.default_rng(3).uniform(-1, 1, (2, 3, 6, 4))
+    pool = nn.SpatialMaxPooling(2, 2)
+    pooled = pool.forward(x).copy()
+    unpool = nn.SpatialMaxUnpooling(pool)
+    f = tmp_path / "unpool.t7"
+    nn.save_lua(str(f), nn.Sequential().add(pool).add(unpool))
+    raw = read_t7(str(f)).fields["modules"][1.0].fields
+    assert raw["indices"].dtype == np.int64 and (raw["iheight"], raw["iwidth"]) == (6.0, 4.0)
+    np.testing.assert_array_equal(raw["indices"], _first_max_in_windows(x, 2) + 1)
+    again = load_lua(str(f))
+    np.testing.assert_array_equal(again.get(1).forward(pooled), unpool.forward(pooled))
+
+
+@pytest.mark.parametrize("case", ["outside its window", "two planes (nn before 2016)", "no input size", "not whole"])
+def test_pooling_indices_that_are_not_torch7_s_are_dropped(tmp_path, case):
+    """(An unpooling must never read or write outside the plane: indices
+    kept are each inside their own window; the others go, and the next
+    forward of the pooling makes them again.)"""
+    pool = nn.SpatialMaxPooling(2, 2)
+    pool.forward(np.random.default_rng(4).uniform(-1, 1, (1, 2, 4, 4)))
+    f = tmp_path / "pool.t7"
+    nn.save_lua(str(f), pool)
+    raw = read_t7(str(f))
+    indices = raw.fields["indices"]
+    if case == "outside its window":
+        indices[0, 0, 1, 1] = 1   # the first element of the plane: in the first window, not in this one
+    elif case == "two planes (nn before 2016)":
+        raw.fields["indices"] = np.ones((2, 2, 2, 2))
+        raw.fields["iheight"] = 1.0
+    elif case == "no input size":
+        del raw.fields["iheight"]
+    else:
+        raw.fields["indices"] = indices + 0.5
+    nn.save_lua(str(f), raw)
+    again = load_lua(str(f))
+    assert again.indices is None
+    with pytest.raises(ValueError, match="no indices yet"):
+        nn.SpatialMaxUnpooling(again).forward(np.zeros((1, 2, 2, 2)))
+
+
+def _volumetric_maxima(x, pool):
+    """numpy: for each window of a volumetric pooling (stride, padding,
+    dilation) over x [batch, planes, T, H, W], the (t, y, x) of its first
+    maximum, each [batch, planes, oT, oH, oW]."""
+    dil = [getattr(pool, f"dilation{a}", 1) for a in "THW"]
+    k, d, p = (pool.kT, pool.kH, pool.kW), (pool.dT, pool.dH, pool.dW), (pool.padT, pool.padH, pool.padW)
+    out = [(n + 2 * q - g * (kk - 1) - 1) // s + 1 for n, q, g, kk, s in zip(x.shape[2:], p, dil, k, d)]
+    where = np.zeros((3,) + x.shape[:2] + tuple(out), np.int64)
+    for i in np.ndindex(x.shape[:2] + tuple(out)):
+        best, at = -np.inf, None
+        for w in np.ndindex(*k):
+            pos = [o * s - q + ww * g for o, s, q, ww, g in zip(i[2:], d, p, w, dil)]
+            if all(0 <= c < n for c, n in zip(pos, x.shape[2:])) and x[i[:2] + tuple(pos)] > best:
+                best, at = x[i[:2] + tuple(pos)], pos
+        where[(slice(None),) + i] = at
+    return where
+
+
+@pytest.mark.parametrize("make", [lambda: nn.VolumetricMaxPooling(2, 2, 2),
+                                  lambda: nn.VolumetricDilatedMaxPooling(2, 2, 2, 1, 2, 1, 1, 0, 1, 2, 1, 2)],
+                         ids=["plain", "dilated-padded"])
+def test_a_volumetric_pooling_keeps_its_indices_as_torch7_packed_them(tmp_path, make):
+    """Torch7's THNN kept each as the offsets (t, y, x) of the maximum in its
+    window, in dilation steps, in bytes 0, 1 and 2 of the element: decoded as
+    its VolumetricMaxUnpooling did, they are where the maxima are."""
+    x = np.random.default_rng(5).uniform(-1, 1, (1, 2, 4, 5, 6))
+    pool = make()
+    pool.forward(x)
+    f = str(tmp_path / "v.t7")
+    nn.save_lua(f, pool)
+    packed = read_t7(f).fields["indices"]
+    assert packed.dtype == np.int64
+    raw = packed.view(np.uint8).reshape(packed.shape + (8,))
+    assert not raw[..., 3:].any()
+    ot, oh, ow = packed.shape[-3:]
+    dil = [getattr(pool, f"dilation{a}", 1) for a in "THW"]
+    decoded = [raw[..., 0] * dil[0] + (np.arange(ot) * pool.dT - pool.padT)[:, None, None],
+               raw[..., 1] * dil[1] + (np.arange(oh) * pool.dH - pool.padH)[None, :, None],
+               raw[..., 2] * dil[2] + (np.arange(ow) * pool.dW - pool.padW)[None, None, :]]
+    np.testing.assert_array_equal(np.stack(decoded), _volumetric_maxima(x, pool))
+    again = load_lua(f)
+    np.testing.assert_array_equal(again.indices, pool.indices)
+    # before 2016 the indices were a float tensor of the same bytes
+    old = read_t7(f)
+    old.fields["indices"] = packed.astype(np.int32).view(np.float32)
+    nn.save_lua(f, old)
+    np.testing.assert_array_equal(load_lua(f).indices, pool.indices)
+    # an offset past its window, or a position past the volume: dropped
+    for bad in (packed | 2 << 16, packed + 200):
+        old.fields["indices"] = bad
+        nn.save_lua(f, old)
+        assert load_lua(f).indices is None
+
+
+@pytest.mark.parametrize("name", ["FastLSTMStep", "GRUStep", "FastLSTMBNStep", "LSTMStep", "LSTMCellFused",
+                                  "GRUCellFused"])
+def test_nn_legacy_s_own_rnn_modules_come_back_from_their_sizes(tmp_path, name):
+    """(Classes Lua's rnn package never had: written under their own names,
+    built again from their sizes, the file's parts checked against it.)"""
+    m = getattr(nn, name)(3) if name.endswith("Fused") else getattr(nn, name)(3, 4)
+    m.evaluate()
+    f = tmp_path / "own.t7"
+    nn.save_lua(str(f), m)
+    raw = read_t7(str(f))
+    again = load_lua(str(f))
+    sizes = ("hiddenSize",) if name.endswith("Fused") else ("inputSize", "outputSize")
+    assert all(type(vars(again)[n]) is int for n in sizes)
+    if name.endswith("Fused"):
+        raw.fields["inputBias"] = np.zeros(5)
+        match = "inputBias must be floats of"
+    else:
+        raw.fields["modules"][1.0] = read_t7(str(f)).fields["modules"][2.0]
+        match = "module 0: a "
+    nn.save_lua(str(f), raw)
+    with pytest.raises(T7Error, match=match):
+        load_lua(str(f))
+    raw.fields.pop("modules", None)
+    raw.fields["hiddenSize" if name.endswith("Fused") else "outputSize"] = -1.0
+    nn.save_lua(str(f), raw)
+    with pytest.raises(T7Error):
+        load_lua(str(f))
+    # sizes past what the file holds: refused before anything of those sizes is made
+    again = read_t7(str(f))
+    again.fields["hiddenSize" if name.endswith("Fused") else "outputSize"] = 1e9
+    nn.save_lua(str(f), again)
+    with pytest.raises(T7Error, match="parameters; the file holds"):
+        load_lua(str(f))

@@ -34,7 +34,8 @@ FAMILIES = [
 
 _RECURRENT = {"AbstractRecurrent", "AbstractSequencer", "MaskZero", "SeqReverseSequence", "LSTMCellFused",
               "GRUCellFused", "VanillaRNN", "LanguageModel", "MaskZeroCriterion", "LookupTableMaskZero",
-              "Recurrence", "SeqBRNN", "ReverseSequence", "ReverseTable", "RepeaterCriterion"}
+              "Recurrence", "LinearRNN", "LookupRNN", "SeqBRNN", "SeqBLSTM", "SeqBGRU", "ReverseUnreverse",
+              "ReverseSequence", "ReverseTable", "RepeaterCriterion"}
 _LINEAR = {"Linear", "LinearNoBias", "LinearWeightNorm", "Bilinear", "SparseLinear", "IndexLinear", "LookupTable",
            "PartialLinear", "Cosine", "Euclidean", "WeightedEuclidean", "Add", "Mul", "CMul", "CAdd", "Maxout",
            "DotProduct", "CosineDistance", "PairwiseDistance", "MM", "MV", "Kmeans"}

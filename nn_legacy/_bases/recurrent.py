@@ -265,3 +265,25 @@ def onnx_forget(g, sequencer, *modules):
                 inner.forget()
     for m in sequencer.listModules():
         g.memo.pop(("recurrent state", id(m)), None)
+
+
+class OutputIsState:
+    """AbstractRecurrent's hooks (see its doc) for a recurrent module whose
+    state is its previous output (GRU, Recurrence): the step module takes
+    ``[x_t, y_{t-1}]`` and returns ``y_t``, its gradInput is ``[dL/dx_t,
+    dL/dy_{t-1}]``."""
+
+    def _step_input(self, input, prev, step):
+        return [input, prev]
+
+    def _step_output(self, out):
+        return out, out
+
+    def _step_gradOutput(self, gradOutput, gradState, state):
+        return plus(gradOutput, gradState)
+
+    def _step_gradInput(self, gradInput, step):
+        if not isinstance(gradInput, list) or len(gradInput) != 2:
+            raise TypeError(f"{type(self).__name__}: the step module's gradInput must be the table [dL/dx, "
+                            f"dL/dy_prev]")
+        return gradInput[0], gradInput[1]

@@ -359,3 +359,83 @@ def check_step_weights(step):
         setattr(step, pname, np.ascontiguousarray(value).reshape(shape))
         setattr(step, "grad" + pname[0].upper() + pname[1:], np.zeros(shape, value.dtype))
     step._t7_maskzero = bool(fields.pop("maskzero", False))
+
+
+# ---------------------------------------------------------------- nn_legacy's own step modules and fused cells
+class OwnT7Module:
+    """The _t7_fixup of nn_legacy's own step modules and fused cells (see
+    fixup_own_module): ``_t7_sizes`` name the constructor's size arguments,
+    ``_t7_fresh()`` builds one of the file's sizes."""
+
+    _t7_sizes = ("inputSize", "outputSize")
+    _t7_gates = 4
+
+    def _t7_fresh(self):
+        return type(self)(*(getattr(self, n) for n in self._t7_sizes))
+
+    def _t7_parameter_count(self):
+        """The parameters the fresh module of the file's sizes holds (at
+        least): gates * H * (D + H + 1) for a step module."""
+        return self._t7_gates * self.outputSize * (self.inputSize + self.outputSize + 1)
+
+    def _t7_fixup(self, version):
+        from .._helpers.random import generator
+        for n in self._t7_sizes:
+            setattr(self, n, size_field(self, n))
+        need, have = self._t7_parameter_count(), _array_elements(self, set())
+        if need > have:   # (a hostile file's sizes must not make the fresh module allocate past what it holds)
+            sizes = ", ".join(f"{n} {getattr(self, n)}" for n in self._t7_sizes)
+            raise T7Error(f"{type(self).__name__}: {sizes} make {need} parameters; the file holds {have} numbers")
+        bits = generator().bit_generator
+        state = bits.state   # (the fresh module's reset draws: the generator is left as it was)
+        try:
+            fresh = self._t7_fresh()
+        finally:
+            bits.state = state
+        fixup_own_module(self, fresh)
+
+
+def _array_elements(module, seen):
+    """The elements of the arrays in a loaded module and the modules below it."""
+    if id(module) in seen:
+        return 0
+    seen.add(id(module))
+    total = 0
+    for value in vars(module).values():
+        if isinstance(value, np.ndarray):
+            total += value.size
+        elif isinstance(value, list):
+            total += sum(_array_elements(m, seen) for m in value if hasattr(m, "__dict__"))
+    return total
+
+
+def fixup_own_module(module, fresh):
+    """A step module or fused cell of nn_legacy's own (FastLSTMStep,
+    GRUStep, FastLSTMBNStep, LSTMCellFused, GRUCellFused: classes that Lua's
+    rnn package never had, written by save_lua under their own names) loaded
+    again: ``fresh`` is one built from the file's sizes (already made ints by
+    the caller).  The file's modules must be the classes fresh holds, in its
+    order, with parameters and running averages of its shapes; what fresh
+    has and the file does not (its private work memory) is taken from fresh.
+    Anything else is a T7Error naming the part."""
+    name = type(module).__name__
+    fields = vars(module)
+    mine = fresh.modules if hasattr(fresh, "modules") else []
+    theirs = fields.get("modules", []) if mine else []
+    if not isinstance(theirs, list) or len(theirs) != len(mine):
+        count = len(theirs) if isinstance(theirs, list) else type(theirs).__name__
+        raise T7Error(f"{name}: the file's modules are {count}, {len(mine)} expected "
+                      f"({', '.join(type(m).__name__ for m in mine)})")
+    pairs = [(name, fresh, module)] + [(f"{name} module {k}", a, b) for k, (a, b) in enumerate(zip(mine, theirs))]
+    for what, a, b in pairs:
+        if type(b) is not type(a):
+            raise T7Error(f"{what}: a {type(b).__name__} in the file where a {type(a).__name__} belongs")
+        for key, value in vars(a).items():
+            if key.startswith("_") or key in ("output", "gradInput") or not isinstance(value, np.ndarray):
+                continue
+            other = vars(b).get(key)
+            if not isinstance(other, np.ndarray) or other.shape != value.shape or other.dtype.kind != "f":
+                got = f"{list(other.shape)} {other.dtype}" if isinstance(other, np.ndarray) else type(other).__name__
+                raise T7Error(f"{what}: {key} must be floats of {list(value.shape)}, got {got}")
+        for key, value in vars(a).items():
+            vars(b).setdefault(key, value)

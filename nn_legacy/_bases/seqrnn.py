@@ -199,6 +199,21 @@ class SeqRecurrent(Module):
         c = xp.zeros((N, self.H), dtype) if self.userNextGradCell is None else xp.array(self.userNextGradCell, dtype)
         return h, c
 
+    def _step_gradients(self, d, t, x, prev_h, grad_x, scale):
+        """Step t's share of the gradients, d being dL/d(the gates'
+        pre-activations) of a cell whose gates all read x_t and h_{t-1}
+        through the whole weight: dL/dx_t into grad_x[t] (None: not
+        wanted), with a scale (None: none) the weight's x and h rows and the
+        bias; returns dL/dh_{t-1} through the weight."""
+        D = self.D
+        if grad_x is not None:
+            array_namespace(d).matmul(d, self.weight[:D].T, out=grad_x[t])
+        if scale is not None:
+            self.gradWeight[:D] += scale * (x[t].T @ d)
+            self.gradWeight[D:] += scale * (prev_h.T @ d)
+            self.gradBias += scale * d.sum(axis=0)
+        return d @ self.weight[D:].T
+
     def _reuse(self, name, shape, dtype):
         value = reuse(getattr(self, name, None), shape, dtype, self.weight)   # (where the weights live)
         setattr(self, name, value)

@@ -703,6 +703,8 @@ class _Converter:
             module.__dict__.setdefault(key, value)
         for key, value in _defaults(cls).items():   # Torch7 makes buffers on first use
             module.__dict__.setdefault(key, value)
+        for key in getattr(cls, "_buffer_names", ()):   # work memory (not written: see save_lua) is made on use
+            module.__dict__.setdefault(key, None)
         fixup = getattr(module, "_t7_fixup", None)
         try:
             if fixup is not None and getattr(cls, "_t7_fixup_converts", False):
