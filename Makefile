@@ -76,7 +76,7 @@ test: build
 asan-build:
 	rm -rf $(ASAN_DIR)
 	mkdir -p $(ASAN_DIR)
-	cp -r setup.py pyproject.toml README.md docs thnn nn_legacy thnn_c thcunn_cu tests tools benchmarks $(ASAN_DIR)/
+	cp -r setup.py pyproject.toml README.md SECURITY.md CHANGELOG.md mkdocs.yml docs thnn nn_legacy thnn_c thcunn_cu tests tools benchmarks $(ASAN_DIR)/
 	find $(ASAN_DIR) \( -name '*.so' -o -name '__pycache__' -o -name '_thnn.c' \) -prune -exec rm -rf {} +
 	cd $(ASAN_DIR) && THNN_CUDA=0 THNN_CFLAGS="$(ASAN_CFLAGS)" THNN_LDFLAGS="$(ASAN_LDFLAGS)" \
 		$(PYTHON) setup.py -q build_ext --inplace > build.log 2>&1 || { cat build.log; exit 1; }
