@@ -195,13 +195,16 @@ def test_the_parts_hold_every_layer_once(tmp_path, kind):
 
 def test_describing_the_package_runs_no_cffi_builder(tmp_path):
     """pip runs setup.py with egg_info / dist_info for the metadata before the
-    build: those runs skip the cffi builders (each parses the C headers)."""
+    build: those runs skip the cffi builders (each parses the C headers) and
+    do not import numpy."""
     import subprocess
-    r = subprocess.run([sys.executable, "setup.py", "egg_info", "--egg-base", str(tmp_path)], cwd=ROOT,
-                       capture_output=True, text=True)
+    code = ("import runpy, sys; sys.argv = ['setup.py', 'egg_info', '--egg-base', sys.argv[1]]; "
+            "runpy.run_path('setup.py', run_name='__main__'); print('numpy imported:', 'numpy' in sys.modules)")
+    r = subprocess.run([sys.executable, "-c", code, str(tmp_path)], cwd=ROOT, capture_output=True, text=True)
     assert r.returncode == 0, r.stderr
     assert "Name: thnn" in (tmp_path / "thnn.egg-info" / "PKG-INFO").read_text()
     assert "not building" not in r.stdout + r.stderr   # what the builders' setup prints
+    assert "numpy imported: False" in r.stdout
 
 
 def test_the_emulator_base_is_a_unit_of_its_own(tmp_path):
