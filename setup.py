@@ -33,7 +33,7 @@ if not metadata_only(sys.argv):
     if os.environ.get("THNN_EMULATOR", "1") == "0":
         print("thnn: not building the CUDA emulator thnn._thcunn_emu: THNN_EMULATOR=0")
     else:
-        modules.append("thnn/_build_cuda.py:emulation")
+        modules.append("thnn/_build_cuda.py:emulation_builder")
     toolchain = _build_cuda.nvcc_toolchain()
     if isinstance(toolchain, str):
         print(f"thnn: not building the GPU library thnn._thcunn: {toolchain}")

@@ -218,8 +218,22 @@ def test_the_emulator_base_is_a_unit_of_its_own(tmp_path):
     assert [line for line in text.splitlines() if line.startswith("#include")] == \
         [f'#include "{f}"' for f in _build_cuda.CU_FILES]
     assert not re.search(r'#include "[^"]*\.cu"', _build_cuda.MODULE_SOURCE)
-    _, source, _, kwds = _build_cuda.emulation._assigned_source
+    _, source, _, kwds = _build_cuda.emulation_builder()._assigned_source
     assert source == _build_cuda.MODULE_SOURCE
     assert kwds["sources"].count(_build_cuda.EMULATOR_BASE) == 1
     assert _build_ext._optimisation(_build_cuda.EMULATOR_BASE) == "-O1"
     assert all(_build_ext._optimisation(p) == "-O1" for p in _build_cuda.CUDA_PARTS)
+
+
+def test_importing_the_cuda_builder_parses_no_cdef():
+    """setup.py imports thnn/_build_cuda.py for nvcc_toolchain(); cffi runs
+    emulation_builder itself, so the import must not parse the cdef (it did
+    once more than needed, about 1 s of every build)."""
+    import subprocess
+    code = ("import sys, cffi; calls = []; real = cffi.FFI.cdef\n"
+            "cffi.FFI.cdef = lambda self, *a, **k: (calls.append(1), real(self, *a, **k))[1]\n"
+            "sys.path.insert(0, 'thnn'); import _build_cuda\n"
+            "print('cdef calls:', len(calls)); _build_cuda.emulation_builder(); print('cdef calls:', len(calls))")
+    r = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.split("\n")[:2] == ["cdef calls: 0", "cdef calls: 1"]

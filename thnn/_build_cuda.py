@@ -111,7 +111,10 @@ def _flags():
 
 
 def emulation_builder():
-    """thnn._thcunn_emu: the twins on the CPU (C++ over THCEmu.h)."""
+    """thnn._thcunn_emu: the twins on the CPU (C++ over THCEmu.h).  setup.py
+    names this function, not an FFI made when the module is imported: cffi
+    runs the function when it builds, and setup.py's own import of this
+    module (for nvcc_toolchain) then parses no cdef (about 1 s)."""
     ffi = cffi.FFI()
     ffi.cdef(CDEF)
     compile_args, link_args = _flags()
@@ -211,8 +214,6 @@ def gpu_builder(toolchain, absolute_paths=False):
     return ffi
 
 
-emulation = emulation_builder()
-
 
 if __name__ == "__main__":
     # python thnn/_build_cuda.py [--gpu]: build in place (the GPU library with --gpu)
@@ -223,4 +224,4 @@ if __name__ == "__main__":
             sys.exit(f"cannot build thnn._thcunn: {toolchain}")
         gpu_builder(toolchain, absolute_paths=True).compile(tmpdir=tmp, verbose=True)
     else:
-        emulation.compile(tmpdir=tmp, verbose=True)
+        emulation_builder().compile(tmpdir=tmp, verbose=True)
