@@ -22,7 +22,12 @@ nothing that did not change.
   of that extension: the cache is a speed-up, never a requirement.
 
 The cache holds at most THNN_BUILD_CACHE_MB megabytes (default 400); the
-least recently used objects go first."""
+least recently used objects go first.
+
+Every build prints its wall and compiler CPU time; THNN_BUILD_TIMES=1 lists
+each compiler process (compile, preprocessing, link) with when it started,
+its wall time and its own CPU time (Timings), for finding where a build's
+time goes (docs/install.md)."""
 import concurrent.futures
 import fnmatch
 import hashlib
