@@ -5,7 +5,7 @@
 #
 # copies the sources to build/asan (the normal in-place build is left alone),
 # builds the extension there with
-#     THNN_CFLAGS="-fsanitize=address,undefined -fno-omit-frame-pointer"
+#     THNN_CFLAGS="-fsanitize=address,undefined -fno-omit-frame-pointer -g"
 #     THNN_LDFLAGS=-fsanitize=address,undefined
 # (both read by thnn/_build.py), and runs the test suite there with
 #     LD_PRELOAD=$(gcc -print-file-name=libasan.so) PYTHONMALLOC=malloc
@@ -56,7 +56,7 @@ ASAN_LEAKS ?= 1
 ASAN_JOBS ?= 2
 # calls the kernel fuzzer (tests/test_fuzz_kernels.py) makes under the sanitizers
 ASAN_FUZZ_CALLS ?= 8000
-ASAN_CFLAGS = -fsanitize=address,undefined -fno-omit-frame-pointer
+ASAN_CFLAGS = -fsanitize=address,undefined -fno-omit-frame-pointer -g
 ASAN_LDFLAGS = -fsanitize=address,undefined
 ASAN_RUNTIME = LD_PRELOAD="$$(gcc -print-file-name=libasan.so)" PYTHONMALLOC=malloc \
 	ASAN_OPTIONS=detect_leaks=$(ASAN_LEAKS):allocator_may_return_null=1 \

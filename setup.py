@@ -10,7 +10,6 @@ install compiles only what changed."""
 import os
 import sys
 
-import numpy
 from setuptools import Extension, setup
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "thnn"))
@@ -34,16 +33,24 @@ if not metadata_only(sys.argv):
     if os.environ.get("THNN_EMULATOR", "1") == "0":
         print("thnn: not building the CUDA emulator thnn._thcunn_emu: THNN_EMULATOR=0")
     else:
-        modules.append("thnn/_build_cuda.py:emulation")
+        modules.append("thnn/_build_cuda.py:emulation_builder")
     toolchain = _build_cuda.nvcc_toolchain()
     if isinstance(toolchain, str):
         print(f"thnn: not building the GPU library thnn._thcunn: {toolchain}")
     else:
         modules.append("thnn/_build_gpu.py:ffibuilder")
-# THNN_CFLAGS / THNN_LDFLAGS (make asan) apply here as in thnn/_build.py
-call = Extension("thnn._call", ["thnn/_call.c", "thnn/_guard.c"], include_dirs=["thnn_c", numpy.get_include()],
-                 depends=["thnn_c/THGeneral.h", "thnn_c/TH.h", "thnn_c/generic/THTensor.h"],
-                 extra_compile_args=["-std=gnu11", "-O2", "-Wall", "-Wextra", "-Wno-unused-parameter"]
-                 + os.environ.get("THNN_CFLAGS", "").split(),
-                 extra_link_args=os.environ.get("THNN_LDFLAGS", "").split())
-setup(cffi_modules=modules, ext_modules=[call] if modules else [], cmdclass={"build_ext": _build_ext.build_ext})
+
+
+def call_extension():
+    """thnn._call; numpy (for its headers) is imported only for a build."""
+    import numpy
+    # THNN_CFLAGS / THNN_LDFLAGS (make asan) apply here as in thnn/_build.py
+    return Extension("thnn._call", ["thnn/_call.c", "thnn/_guard.c"], include_dirs=["thnn_c", numpy.get_include()],
+                     depends=["thnn_c/THGeneral.h", "thnn_c/TH.h", "thnn_c/generic/THTensor.h"],
+                     extra_compile_args=["-std=gnu11", "-O2", "-Wall", "-Wextra", "-Wno-unused-parameter"]
+                     + os.environ.get("THNN_CFLAGS", "").split(),
+                     extra_link_args=os.environ.get("THNN_LDFLAGS", "").split())
+
+
+setup(cffi_modules=modules, ext_modules=[call_extension()] if modules else [],
+      cmdclass={"build_ext": _build_ext.build_ext})

@@ -3,6 +3,7 @@ the parts of the layer files (thnn/_layers.py): a cached object is reused
 exactly when the compiler would see the same code, whatever the -I paths
 (pip's isolated builds put them in a new temporary folder each time)."""
 import os
+import re
 import shutil
 import sys
 
@@ -25,14 +26,25 @@ def test_key_args_keep_what_decides_the_code():
 
 
 def test_the_slow_path_units_are_compiled_at_a_lower_level():
-    """cffi's wrapper and every unit of the CUDA emulator (its base and each
-    part, however many parts there are) are lowered; the CPU kernels, which
-    the emulator links too, are not."""
+    """cffi's wrappers at -O0; the rest of the CUDA emulator (its base and
+    each part, however many parts there are) at -O1; the CPU kernels, which
+    the emulator links too, keep their own level."""
     parts = [f"build/generated/THCUNN_part{k}.cpp" for k in range(_layers.PARTS + 3)]
-    for src in ["build/temp/thnn._thnn.c", "build/temp/thnn._thcunn_emu.cpp", *parts]:
+    for src in ["build/temp/thnn._thnn.c", "build/temp/thnn._thcunn_emu.cpp"]:
+        assert _build_ext._optimisation(src) == "-O0", src
+    for src in ["build/generated/THCUNN_base.cpp", *parts]:
         assert _build_ext._optimisation(src) == "-O1", src
     for src in ["build/generated/THNN_part0.c", "thnn_c/THBlas.c", "thcunn_cu/THCEmu.cpp", "thnn/_call.c"]:
         assert _build_ext._optimisation(src) is None, src
+
+
+def test_unit_flags_order():
+    """-g0 first, so that the extension's own flags (THNN_CFLAGS=-g, make
+    asan) override it; a lowered -O last, so that it overrides the
+    extension's -O3."""
+    assert _build_ext.unit_flags("thnn_c/THBlas.c", ["-O3", "-g"]) == ["-g0", "-O3", "-g"]
+    assert _build_ext.unit_flags("x/THCUNN_part2.cpp", ["-O3"]) == ["-g0", "-O3", "-O1"]
+    assert _build_ext.unit_flags("thnn._thnn.c", None) == ["-g0", "-O0"]
 
 
 class Tree:
@@ -51,7 +63,7 @@ class Tree:
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(text)
 
-    def build(self, include="inc1", flags=("-O2",), out="out"):
+    def build(self, include="inc1", flags=("-O2",), out="out", timings=None):
         compiler = ccompiler.new_compiler()
         from setuptools._distutils.sysconfig import customize_compiler
         customize_compiler(compiler)
@@ -64,6 +76,10 @@ class Tree:
         cache = _build_ext.ObjectCache(2, str(self.cache_dir))
         compile = _build_ext.parallel_compile(compiler, cache)
         assert compile is not None, "this setuptools' compiler lacks the internals the cache uses"
+        undo = None
+        if timings:
+            cache.timings = timings
+            undo = timings.patch(compiler)
         cwd = os.getcwd()
         os.chdir(self.tmp)
         try:
@@ -72,6 +88,8 @@ class Tree:
         finally:
             os.chdir(cwd)
             cache.pool.shutdown()
+            if undo:
+                undo()
         assert len(objects) == 1 and os.path.exists(self.tmp / objects[0])
         return (self.tmp / objects[0]).read_bytes(), cache
 
@@ -115,6 +133,30 @@ def test_a_compile_error_is_raised_and_nothing_is_cached(tmp_path):
     assert not any(p.suffix == ".o" for p in t.cache_dir.rglob("*"))
 
 
+def test_timings_list_each_process(tmp_path):
+    """THNN_BUILD_TIMES: the preprocessing and the compile of a unit, each
+    with its own CPU time; the object is the same as without."""
+    t = Tree(tmp_path)
+    timings = _build_ext.Timings()
+    timed, _ = t.build(out="a", timings=timings)
+    assert sorted((what, name) for what, name, *_ in timings.rows) == [("compile", "f.o"), ("preprocess", "f.c")]
+    assert all(start >= 0 and wall > 0 and cpu >= 0 for _, _, start, wall, cpu in timings.rows)
+    report = timings.report()
+    assert "f.o" in report and "compile    total CPU" in report
+    plain, _ = Tree(tmp_path / "plain").build(out="b")
+    assert timed == plain
+
+
+def test_timings_keep_a_compile_error(tmp_path):
+    t = Tree(tmp_path)
+    t.write("f.c", "int f(void) { return ; }}\n")
+    timings = _build_ext.Timings()
+    with pytest.raises(Exception):
+        t.build(timings=timings)
+    assert [what for what, *_ in timings.rows] == ["preprocess", "compile"]
+    assert not any(p.suffix == ".o" for p in t.cache_dir.rglob("*"))
+
+
 def test_prune_drops_the_least_recently_used(tmp_path):
     cache = _build_ext.ObjectCache(1, str(tmp_path))
     for i, name in enumerate(["old", "new"]):
@@ -153,10 +195,45 @@ def test_the_parts_hold_every_layer_once(tmp_path, kind):
 
 def test_describing_the_package_runs_no_cffi_builder(tmp_path):
     """pip runs setup.py with egg_info / dist_info for the metadata before the
-    build: those runs skip the cffi builders (each parses the C headers)."""
+    build: those runs skip the cffi builders (each parses the C headers) and
+    do not import numpy."""
     import subprocess
-    r = subprocess.run([sys.executable, "setup.py", "egg_info", "--egg-base", str(tmp_path)], cwd=ROOT,
-                       capture_output=True, text=True)
+    code = ("import runpy, sys; sys.argv = ['setup.py', 'egg_info', '--egg-base', sys.argv[1]]; "
+            "runpy.run_path('setup.py', run_name='__main__'); print('numpy imported:', 'numpy' in sys.modules)")
+    r = subprocess.run([sys.executable, "-c", code, str(tmp_path)], cwd=ROOT, capture_output=True, text=True)
     assert r.returncode == 0, r.stderr
     assert "Name: thnn" in (tmp_path / "thnn.egg-info" / "PKG-INFO").read_text()
     assert "not building" not in r.stdout + r.stderr   # what the builders' setup prints
+    assert "numpy imported: False" in r.stdout
+
+
+def test_the_emulator_base_is_a_unit_of_its_own(tmp_path):
+    """The emulator's cffi module holds its wrapper only (compiled at -O0);
+    the helpers it calls are the base unit (at -O1), which the module's
+    sources list, and the twins are the parts."""
+    import _build_cuda
+    unit = _build_cuda.write_base(str(tmp_path))
+    text = open(os.path.join(ROOT, unit), encoding="ascii").read()
+    assert "#define THCUNN_BASE_ONLY" in text
+    assert [line for line in text.splitlines() if line.startswith("#include")] == \
+        [f'#include "{f}"' for f in _build_cuda.CU_FILES]
+    assert not re.search(r'#include "[^"]*\.cu"', _build_cuda.MODULE_SOURCE)
+    _, source, _, kwds = _build_cuda.emulation_builder()._assigned_source
+    assert source == _build_cuda.MODULE_SOURCE
+    assert kwds["sources"].count(_build_cuda.EMULATOR_BASE) == 1
+    assert _build_ext._optimisation(_build_cuda.EMULATOR_BASE) == "-O1"
+    assert all(_build_ext._optimisation(p) == "-O1" for p in _build_cuda.CUDA_PARTS)
+
+
+def test_importing_the_cuda_builder_parses_no_cdef():
+    """setup.py imports thnn/_build_cuda.py for nvcc_toolchain(); cffi runs
+    emulation_builder itself, so the import must not parse the cdef (it did
+    once more than needed, about 1 s of every build)."""
+    import subprocess
+    code = ("import sys, cffi; calls = []; real = cffi.FFI.cdef\n"
+            "cffi.FFI.cdef = lambda self, *a, **k: (calls.append(1), real(self, *a, **k))[1]\n"
+            "sys.path.insert(0, 'thnn'); import _build_cuda\n"
+            "print('cdef calls:', len(calls)); _build_cuda.emulation_builder(); print('cdef calls:', len(calls))")
+    r = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.split("\n")[:2] == ["cdef calls: 0", "cdef calls: 1"]

@@ -144,6 +144,15 @@ extern "C" {
  * compiler holds every twin to its CPU kernel's signature. */
 #define TH_GENERIC_FILE "generic/THNN.h"
 #include "THCGenerateFloatTypes.h"
+
+/* THCGeneral.cu and THCSelfTest.cu define these; the emulator's cffi module,
+ * a translation unit of its own (thnn/_build_cuda.py), calls them. */
+int THCDeviceCount(int *count);
+int THCSynchronize(THNNState *state);
+int THCSelfTest_sum(THNNState *state, THDoubleTensor *input, THDoubleTensor *output);
+int THCSelfTest_checkRange(THNNState *state, THLongTensor *input, int64_t limit);
+int THCSelfTest_divergentBarrier(THNNState *state);
+int THCSelfTest_badLaunch(THNNState *state);
 }
 
 #endif

@@ -65,7 +65,7 @@ HEADER_TEXTS = (
     f"static const char THC_MATH_TEXT[] = {json.dumps(math_h)};\n"
 )
 MODULE_SOURCE = (
-    '#include "THC.h"\n' + HEADER_TEXTS +
+    '#include "THC.h"\n#include "THCTensorMath.h"\n' + HEADER_TEXTS +
     'extern "C" const char *THNN_headerText(void) { return THNN_HEADER_TEXT; }\n'
     'extern "C" const char *THCUNN_layersText(void) { return THCUNN_LAYERS_TEXT; }\n'
     'extern "C" const char *THCTensorMath_headerText(void) { return THC_MATH_TEXT; }\n'
@@ -73,6 +73,23 @@ MODULE_SOURCE = (
 CU_FILES = ["THCGeneral.cu", "THCSelfTest.cu", "init.cu"]   # the CUDA translation unit, in this order
 CPU_SOURCES = _layers.cpu_sources(_functions)
 CUDA_PARTS = _layers.write_parts(_layers.CUDA, _functions)   # the emulator's twins, side by side
+
+
+def write_base(directory=_layers.GENERATED):
+    """Writes the emulator's base unit (CU_FILES without the twins: the
+    device tensor, cuBLAS and the tensor math) and returns its path, relative
+    to the repository.  It is a unit of its own, not a part of the cffi
+    module's source: the module's wrapper (about 680 functions of argument
+    conversion) and the base then compile side by side, each at its own
+    optimisation level (thnn/_build_ext.py, LOWER_OPTIMISATION)."""
+    path = os.path.join(directory, "THCUNN_base.cpp")
+    _layers.write_text(path, "/* THCUNN_base.cpp: written by the build (thnn/_build_cuda.py); do not edit.\n"
+                             " * The CUDA emulator's helpers, without the twins (their parts: THCUNN_part<k>.cpp). */\n"
+                             "#define THCUNN_BASE_ONLY\n" + "".join(f'#include "{f}"\n' for f in CU_FILES))
+    return os.path.relpath(path, ROOT)
+
+
+EMULATOR_BASE = write_base()
 DEPENDS = _rel(glob.glob(os.path.join(SRC, "**", "*.[ch]"), recursive=True)
                + glob.glob(os.path.join(CUSRC, "**", "*.*"), recursive=True)
                + [os.path.join(_layers.GENERATED, kind[3]) for kind in (_layers.CPU, _layers.CUDA)])
@@ -94,16 +111,19 @@ def _flags():
 
 
 def emulation_builder():
-    """thnn._thcunn_emu: the twins on the CPU (C++ over THCEmu.h)."""
+    """thnn._thcunn_emu: the twins on the CPU (C++ over THCEmu.h).  setup.py
+    names this function, not an FFI made when the module is imported: cffi
+    runs the function when it builds, and setup.py's own import of this
+    module (for nvcc_toolchain) then parses no cdef (about 1 s)."""
     ffi = cffi.FFI()
     ffi.cdef(CDEF)
     compile_args, link_args = _flags()
     ffi.set_source(
         "thnn._thcunn_emu",
-        # the twins are in the parts; this unit has the rest of init.cu
-        "#define THCUNN_BASE_ONLY\n" + MODULE_SOURCE + "".join(f'#include "{f}"\n' for f in CU_FILES),
+        # the helpers are in the base unit and the twins in the parts: this one has the wrapper
+        MODULE_SOURCE,
         source_extension=".cpp",
-        sources=CPU_SOURCES + _rel([os.path.join(CUSRC, "THCEmu.cpp")]) + CUDA_PARTS,
+        sources=CPU_SOURCES + _rel([os.path.join(CUSRC, "THCEmu.cpp")]) + [EMULATOR_BASE] + CUDA_PARTS,
         depends=DEPENDS,
         libraries=[scipy_openblas32.get_library(), "m"],
         extra_compile_args=compile_args,
@@ -194,8 +214,6 @@ def gpu_builder(toolchain, absolute_paths=False):
     return ffi
 
 
-emulation = emulation_builder()
-
 
 if __name__ == "__main__":
     # python thnn/_build_cuda.py [--gpu]: build in place (the GPU library with --gpu)
@@ -206,4 +224,4 @@ if __name__ == "__main__":
             sys.exit(f"cannot build thnn._thcunn: {toolchain}")
         gpu_builder(toolchain, absolute_paths=True).compile(tmpdir=tmp, verbose=True)
     else:
-        emulation.compile(tmpdir=tmp, verbose=True)
+        emulation_builder().compile(tmpdir=tmp, verbose=True)

@@ -22,7 +22,12 @@ nothing that did not change.
   of that extension: the cache is a speed-up, never a requirement.
 
 The cache holds at most THNN_BUILD_CACHE_MB megabytes (default 400); the
-least recently used objects go first."""
+least recently used objects go first.
+
+Every build prints its wall and compiler CPU time; THNN_BUILD_TIMES=1 lists
+each compiler process (compile, preprocessing, link) with when it started,
+its wall time and its own CPU time (Timings), for finding where a build's
+time goes (docs/install.md)."""
 import concurrent.futures
 import fnmatch
 import hashlib
@@ -30,10 +35,14 @@ import heapq
 import itertools
 import os
 import shutil
+import resource
 import subprocess
+import tempfile
 import threading
+import time
 
 from setuptools.command.build_ext import build_ext as _build_ext
+from setuptools.errors import ExecError
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -70,19 +79,30 @@ def _key_args(args):
 
 
 # Units whose optimisation level is lowered (fnmatch patterns of the file
-# name), measured on one core:
-# - cffi's generated wrapper of the CPU library (thnn._thnn.c, 1.7 MB of
-#   argument marshalling, 745 functions): 17 s at -O3, 8 s at -O1.  Its
-#   functions are on the slow path only: an ordinary kernel call goes through
-#   thnn/_call.c, which calls the kernels (compiled at -O3) through their
-#   trampolines, not through the wrapper.
-# - the CUDA emulator's units (its base, with the tensor math of every type,
-#   and the parts of the twins): 35 + 4 x 6.3 s at -O3, 18 + 4 x 4.6 s at
-#   -O1, about 24 s less compiler time in a first install.  The emulator runs
-#   the CUDA tests on small tensors: the test files of the twins took 53.5 s
-#   of CPU against 55.0 s at -O1.  The CPU kernels the emulator links are the
-#   CPU library's own objects, still at -O3.
-LOWER_OPTIMISATION = {"thnn._thnn.c": "-O1", "thnn._thcunn_emu.cpp": "-O1", "THCUNN_part*.cpp": "-O1"}
+# name).  Compiler CPU time on this project's two-core machine (GCC 12,
+# -g0, 2026-11-29, busy: a spread of about 15 %):
+# - cffi's generated wrappers (argument conversion, on the slow path only):
+#   the CPU library's (thnn._thnn.c, 1.7 MB, 745 functions): 10.6 s at -O1,
+#   5.4 s at -O0; an ordinary kernel call goes through thnn/_call.c, which
+#   calls the kernels (compiled at -O3) through their trampolines.  The
+#   emulator's (thnn._thcunn_emu.cpp, about 680 functions): 12 s at -O1,
+#   7 s at -O0; a call into the emulator spends its time in Python and in
+#   the emulated kernel, not in the conversion of its arguments.
+# - the rest of the CUDA emulator, its base (THCUNN_base.cpp, the device
+#   tensor and the tensor math of every type) and the parts of the twins,
+#   at -O1: 35 + 4 x 6.3 s at -O3 (with -g), 5.4 + 4 x 4.5 s at -O1.  The
+#   emulator runs the CUDA tests on small tensors: the test files of the
+#   twins took 53.5 s of CPU against 55.0 s at -O1.  The CPU kernels the
+#   emulator links are the CPU library's own objects, still at -O3.
+LOWER_OPTIMISATION = {"thnn._thnn.c": "-O0", "thnn._thcunn_emu.cpp": "-O0",
+                      "THCUNN_base.cpp": "-O1", "THCUNN_part*.cpp": "-O1"}
+
+# No debug information: Python's own CFLAGS have -g, which changes no
+# instruction but took 13 to 20 % of each unit's compile (the emulator's
+# -O1 C++ above all) and made the objects three to four times larger.  It
+# comes before the extension's flags, so THNN_CFLAGS=-g brings it back (make
+# asan does, for line numbers in its reports).
+DEBUG_INFO = "-g0"
 
 
 def _optimisation(src):
@@ -91,13 +111,21 @@ def _optimisation(src):
     return next((flag for pattern, flag in LOWER_OPTIMISATION.items() if fnmatch.fnmatchcase(name, pattern)), None)
 
 
+def unit_flags(src, extra_postargs):
+    """The flags after src on its compile command: DEBUG_INFO, the
+    extension's own (extra_compile_args) and a lowered -O level."""
+    lower = _optimisation(src)
+    return [DEBUG_INFO] + list(extra_postargs or []) + ([lower] if lower else [])
+
+
 class Slots:
     """At most n compiler processes at once, the costliest waiting job first
     (so that the long units do not start last and leave one core idle at the
     end of a build)."""
 
     def __init__(self, n):
-        self.free, self.waiting, self.order = n, [], itertools.count()
+        self.n = self.free = n
+        self.waiting, self.order = [], itertools.count()
         self.cv = threading.Condition()
 
     def run(self, cost, fn):
@@ -128,6 +156,7 @@ class ObjectCache:
         self.inflight = {}          # key -> Future of the cached object's path
         self.versions = {}          # compiler -> its --version text
         self.hits = self.misses = 0
+        self.timings = None         # a Timings, to time the preprocessing too
 
     def _version(self, cc):
         with self.lock:
@@ -138,7 +167,7 @@ class ObjectCache:
     def key(self, command, src):
         """(a hash of the compiler, the code-deciding flags and src
         preprocessed, the preprocessed size: the compile's cost), or None."""
-        pre = self.slots.run(float("inf"), lambda: subprocess.run(command + ["-E", "-P", src], capture_output=True))
+        pre = self.slots.run(float("inf"), lambda: self._preprocess(command + ["-E", "-P", src]))
         if pre.returncode != 0:
             return None
         h = hashlib.sha256()
@@ -147,6 +176,15 @@ class ObjectCache:
             h.update(b"\0")
         h.update(pre.stdout)
         return h.hexdigest(), len(pre.stdout)
+
+    def _preprocess(self, cmd):
+        if not self.timings:
+            return subprocess.run(cmd, capture_output=True)
+        with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
+            code = self.timings.run(cmd, "preprocess", stdout=out, stderr=err)
+            out.seek(0)
+            err.seek(0)
+            return subprocess.CompletedProcess(cmd, code, out.read(), err.read())
 
     def _store(self, key, obj):
         path = os.path.join(self.directory, key[:2], key + ".o")
@@ -226,8 +264,7 @@ def parallel_compile(compiler, cache):
             if obj not in build:
                 continue
             src, ext = build[obj]
-            lower = _optimisation(src)
-            postargs = list(extra_postargs or []) + ([lower] if lower else [])
+            postargs = unit_flags(src, extra_postargs)
             # newer distutils compile C++ with compiler_so_cxx
             cxx = ext in getattr(compiler, "_cpp_extensions", ()) and getattr(compiler, "compiler_so_cxx", None)
             command = list(cxx or compiler.compiler_so) + cc_args + postargs
@@ -243,6 +280,67 @@ def parallel_compile(compiler, cache):
     return compile
 
 
+class Timings:
+    """The time of every compiler process of a build (THNN_BUILD_TIMES=1):
+    each command is run here and waited for with os.wait4, which gives that
+    process's own CPU time (user + system), whatever else the machine runs.
+    The compile of a unit, its preprocessing for the cache key and each link
+    are listed apart, with when each started (seconds into the build)."""
+
+    def __init__(self):
+        self.lock = threading.Lock()
+        self.start = time.monotonic()
+        self.rows = []              # (what, file name, start s, wall s, CPU s)
+
+    def run(self, cmd, what=None, **popen):
+        """Runs cmd; returns its exit status."""
+        start = time.monotonic()
+        p = subprocess.Popen(cmd, **popen)
+        _, status, usage = os.wait4(p.pid, 0)
+        p.returncode = os.waitstatus_to_exitcode(status)
+        wall = time.monotonic() - start
+        out = cmd[cmd.index("-o") + 1] if "-o" in cmd else cmd[-1]     # the object, or the preprocessed file
+        what = what or ("link" if "-shared" in cmd else "compile")
+        with self.lock:
+            self.rows.append((what, os.path.basename(str(out)), start - self.start, wall,
+                              usage.ru_utime + usage.ru_stime))
+        return p.returncode
+
+    def call(self, cmd, **kwargs):
+        """CCompiler.call (newer distutils) that times its command."""
+        print(subprocess.list2cmdline([str(c) for c in cmd]), flush=True)
+        code = self.run([str(c) for c in cmd], **kwargs)
+        if code:
+            raise subprocess.CalledProcessError(code, cmd)
+
+    def spawn(self, cmd, **kwargs):
+        """CCompiler.spawn (older distutils) that times its command."""
+        print(subprocess.list2cmdline([str(c) for c in cmd]), flush=True)
+        code = self.run([str(c) for c in cmd], **kwargs)
+        if code:
+            raise ExecError(f"command {cmd[0]!r} failed with exit code {code}")
+
+    def patch(self, compiler):
+        """Times compiler's processes; returns the undo."""
+        names = [n for n in ("call", "spawn") if hasattr(compiler, n)]
+        for n in names:
+            setattr(compiler, n, getattr(self, n))
+
+        def undo():
+            for n in names:
+                delattr(compiler, n)
+        return undo
+
+    def report(self):
+        lines = [f"thnn: {'what':10} {'start s':>7} {'wall s':>7} {'CPU s':>7}  file"]
+        for what, name, start, wall, cpu in sorted(self.rows, key=lambda r: (r[0] == "preprocess", r[2])):
+            lines.append(f"thnn: {what:10} {start:7.2f} {wall:7.2f} {cpu:7.2f}  {name}")
+        for what in ("compile", "preprocess", "link"):
+            cpu = sum(r[4] for r in self.rows if r[0] == what)
+            lines.append(f"thnn: {what:10} total CPU {cpu:.1f} s")
+        return "\n".join(lines)
+
+
 class build_ext(_build_ext):
     """build_ext with the extensions built in threads and their files
     compiled side by side through the object cache (module docstring)."""
@@ -253,6 +351,12 @@ class build_ext(_build_ext):
         patched = parallel_compile(self.compiler, cache)
         if patched is None:
             return super().build_extensions()
+        start, children = time.monotonic(), resource.getrusage(resource.RUSAGE_CHILDREN)
+        timings = Timings() if os.environ.get("THNN_BUILD_TIMES", "0") != "0" else None
+        undo = None
+        if timings:
+            cache.timings = timings
+            undo = timings.patch(self.compiler)
         self.compiler.compile = patched
         try:
             with concurrent.futures.ThreadPoolExecutor(max_workers=len(self.extensions) or 1) as exts:
@@ -260,7 +364,15 @@ class build_ext(_build_ext):
                     f.result()
         finally:
             self.compiler.compile = patched.serial
+            if undo:
+                undo()
             cache.pool.shutdown()
+        now = resource.getrusage(resource.RUSAGE_CHILDREN)
+        cpu = now.ru_utime + now.ru_stime - children.ru_utime - children.ru_stime
+        print(f"thnn: the extensions took {time.monotonic() - start:.1f} s, {cpu:.1f} s of compiler CPU time "
+              f"({cache.slots.n} jobs)")
+        if timings:
+            print(timings.report())
         if cache.directory:
             print(f"thnn: {cache.hits} objects from the cache ({cache.directory}), {cache.misses} compiled")
             cache.prune(float(os.environ.get("THNN_BUILD_CACHE_MB", "400")))

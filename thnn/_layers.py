@@ -95,7 +95,7 @@ def includes_text(names, kind):
     return "\n".join(lines) + "\n"
 
 
-def _write_text(path, text):
+def write_text(path, text):
     """Writes text to path only when it changed (so an unchanged list
     rebuilds nothing), atomically."""
     try:
@@ -114,7 +114,7 @@ def _write_text(path, text):
 def write(kind, functions, directory=GENERATED):
     """Writes kind's generated header under directory and returns its text."""
     text = includes_text(layer_files(functions, kind), kind)
-    _write_text(os.path.join(directory, kind[3]), text)
+    write_text(os.path.join(directory, kind[3]), text)
     return text
 
 
@@ -158,9 +158,9 @@ def write_parts(kind, functions, directory=GENERATED, count=PARTS):
     stem = header[:-len(".h")]
     units = []
     for k, group in enumerate(split(names, sizes, count)):
-        _write_text(os.path.join(directory, f"{stem}_part{k}.h"), includes_text(group, kind))
+        write_text(os.path.join(directory, f"{stem}_part{k}.h"), includes_text(group, kind))
         path = os.path.join(directory, f"{unit}{k}.{unit_ext}")
-        _write_text(path, f"/* {unit}{k}.{unit_ext}: written by the build (thnn/_layers.py); do not edit.\n"
+        write_text(path, f"/* {unit}{k}.{unit_ext}: written by the build (thnn/_layers.py); do not edit.\n"
                           f" * Part {k} of the layer files, one translation unit. */\n"
                           f'#define {macro} "{stem}_part{k}.h"\n'
                           f'#include "init.{ext}"\n')
