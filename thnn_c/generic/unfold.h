@@ -36,7 +36,8 @@
  * instead, in one parallel region per call: the forward convolution by
  * bands of output rows (each thread unfolds and multiplies its bands), the
  * folding products by bands of pixels and then by image planes, the weight
- * gradient by rows of the columns.  A call too small to pay for threads
+ * gradient by rows of the columns (but not an image of fewer pixels than
+ * planes on the other side).  A call too small to pay for threads
  * runs in the calling thread and THBlas_(gemm) splits its products (when
  * they are large enough).  Without OpenMP everything runs in the
  * calling thread and OpenBLAS threads the products.  Samples go to whichever
@@ -185,7 +186,10 @@ static THNNConvPlan THNNConv_plan(int64_t batch, const THNNConvGeometry *g, int6
   p.imageSize = g->nPlane * g->inH * g->inW;
   p.nOther = nOther;
   int pool = THNNConv_threads(INT64_MAX, (double)batch * p.K * p.area * nOther);
-  p.shared = batch < pool ? pool : 0;
+  /* (not for small images with more planes than pixels, where each thread
+   * would pack the whole weight for a few pixels: THBlas_(gemm) splits
+   * those products by planes, and their unfolding is short) */
+  p.shared = batch < pool && p.area >= nOther ? pool : 0;
   p.nThreads = p.shared ? 1 : pool;
   p.direct = g->kW == 1 && g->kH == 1 && g->dW == 1 && g->dH == 1 && g->padW == 0 && g->padH == 0;
   /* bands: as many as make bands of about the pixels wanted (more for a
