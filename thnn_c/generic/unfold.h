@@ -190,7 +190,7 @@ static THNNConvPlan THNNConv_plan(int64_t batch, const THNNConvGeometry *g, int6
    * would pack the whole weight for a few pixels: THBlas_(gemm) splits
    * those products by planes, and their unfolding is short) */
   p.shared = batch < pool && p.area >= nOther ? pool : 0;
-  p.nThreads = p.shared ? 1 : pool;
+  p.nThreads = p.shared || batch < 1 ? 1 : batch < pool ? (int)batch : pool;
   p.direct = g->kW == 1 && g->kH == 1 && g->dW == 1 && g->dH == 1 && g->padW == 0 && g->padH == 0;
   /* bands: as many as make bands of about the pixels wanted (more for a
    * large image, so that a thread slowed by another process hands its
