@@ -31,8 +31,10 @@ class SpatialConvolution(Module):
     Computed by the SpatialConvolutionMM kernels: each sample's image is
     unfolded into a matrix of columns ``[nInputPlane*kH*kW, oH*oW]`` and
     multiplied by the weight (one matrix product per sample, samples spread
-    over threads).  The buffers ``finput`` and ``fgradInput`` hold those
-    columns, one matrix per thread; clearState() frees them.  On CPUs with
+    over threads; with fewer samples than threads, the threads share each
+    sample by bands of output rows).  The buffers ``finput`` and
+    ``fgradInput`` hold those columns, one matrix (or band) per thread;
+    clearState() frees them.  On CPUs with
     AVX-512, a batch (at least one sample per thread) with ``dW = 1`` is
     convolved by direct vector loops instead, in the forward pass, for the
     weight gradient and, when ``dH = 1`` too, for gradInput; the buffer of

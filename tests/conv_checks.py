@@ -165,6 +165,64 @@ def check_threads(make, x, g):
         np.testing.assert_allclose(a, b, rtol=1e-12, atol=1e-12 * np.abs(b).max())
 
 
+def conv_taps(x, w, b, g, dW, dH, padW, padH):
+    """(output, gradInput, gradWeight, gradBias) of a convolution of x
+    [N, C, H, W] by w [O, C, kH, kW] (+ b [O] or None), g being dL/doutput:
+    as conv_loops, but a tap at a time over whole planes (numpy slices and
+    einsum), for sizes the loops would take minutes on."""
+    N, C, H, W = x.shape
+    O, _, kH, kW = w.shape
+    oH, oW = (H + 2 * padH - kH) // dH + 1, (W + 2 * padW - kW) // dW + 1
+    xp = np.pad(x, ((0, 0), (0, 0), (padH, padH), (padW, padW)))
+    out = np.zeros((N, O, oH, oW)) + (0.0 if b is None else np.reshape(b, (1, O, 1, 1)))
+    gxp, gw = np.zeros(xp.shape), np.zeros(w.shape)
+    for i, j in np.ndindex(kH, kW):
+        at = (slice(None), slice(None), slice(i, i + dH * (oH - 1) + 1, dH), slice(j, j + dW * (oW - 1) + 1, dW))
+        out += np.einsum("oc,ncyx->noyx", w[:, :, i, j], xp[at])
+        gxp[at] += np.einsum("oc,noyx->ncyx", w[:, :, i, j], g)
+        gw[:, :, i, j] = np.einsum("noyx,ncyx->oc", g, xp[at])
+    return out, gxp[:, :, padH:padH + H, padW:padW + W], gw, None if b is None else g.sum(axis=(0, 2, 3))
+
+
+def full_conv_taps(x, w, b, g, dW, dH, padW, padH):
+    """The same for a full (transposed) convolution of x [N, C, H, W] by w
+    [C, O, kH, kW] to an output the size of g: the adjoint of conv_taps
+    (its output is the convolution's gradInput, and the other way round)."""
+    zero = np.zeros((x.shape[0], w.shape[1]) + g.shape[2:])
+    out = conv_taps(zero, w, None, x, dW, dH, padW, padH)[1]
+    if b is not None:
+        out = out + np.reshape(b, (1, -1, 1, 1))
+    gin, _, gw, _ = conv_taps(g, w, None, x, dW, dH, padW, padH)
+    return out, gin, gw, None if b is None else g.sum(axis=(0, 2, 3))
+
+
+def check_threads_share_a_sample(make, reference, x, g):
+    """With fewer samples than threads (a batch of 1 at 2 threads; in an
+    OpenMP build on 2 CPUs) the threads share each sample (unfold.h: bands
+    of output rows, the folding by planes, the weight gradient by column
+    rows): output, gradInput and the parameter gradients on 1 and 2 threads
+    both match reference(weight, bias) = (output, gradInput, gradWeight,
+    gradBias) in float64, and each other within rounding."""
+    base = make()
+    want = reference(base.weight, base.bias)
+    results = []
+    before = thnn.get_num_threads()
+    try:
+        for threads in (1, 2):
+            thnn.set_num_threads(threads)
+            m = base.clone()
+            m.zeroGradParameters()
+            results.append((m.forward(x).copy(), m.backward(x, g).copy(), m.gradWeight.copy(), m.gradBias.copy()))
+    finally:
+        thnn.set_num_threads(before)
+    for got in results:
+        for a, b, what in zip(got, want, ("output", "gradInput", "gradWeight", "gradBias")):
+            b = np.reshape(b, a.shape)
+            np.testing.assert_allclose(a, b, rtol=1e-11, atol=1e-11 * np.abs(b).max(), err_msg=what)
+    for a, b in zip(*results):
+        np.testing.assert_allclose(a, b, rtol=1e-12, atol=1e-12 * np.abs(b).max())
+
+
 # ---------------------------------------------------------------- Torch7 files
 def t7_object(path, class_name, fields, version=1):
     """Write a binary Torch7 file holding one object of class_name whose

@@ -122,6 +122,32 @@ def test_nan_reaches_only_its_sample():
     np.testing.assert_array_equal(np.delete(out, 2, axis=0), np.delete(clean, 2, axis=0))
 
 
+@pytest.mark.parametrize("threads", [1, 2])
+@pytest.mark.parametrize("n_in, n_out, shape", [
+    (3000, 700, (3000,)), (3000, 700, (1, 3000)),    # one sample: the weight times a vector, cut in row slabs
+    (1, 3000, (700, 1)), (3000, 1, (700, 3000)),     # one input or output feature: a row of the product
+    (1, 1, (5, 1)), (4, 3, (1, 4))], ids=["1D", "batch1", "nIn1", "nOut1", "1x1", "tiny"])
+def test_products_with_one_row_or_column(n_in, n_out, shape, threads):
+    # products with one column or row (THBlas.c's gemmVector: OpenBLAS's gemv, not its gemm)
+    # over output buffers holding NaN, which must be overwritten, not scaled
+    before = thnn.get_num_threads()
+    thnn.set_num_threads(threads)
+    try:
+        nn.manualSeed(3)
+        m = nn.Linear(n_in, n_out)
+        x, g = uniform(shape, 1), uniform(shape[:-1] + (n_out,), 2)
+        m.output, m.gradInput = np.full(shape[:-1] + (n_out,), np.nan), np.full(shape, np.nan)
+        m.zeroGradParameters()
+        out, gin = m.forward(x).copy(), m.backward(x, g, 0.5).copy()
+    finally:
+        thnn.set_num_threads(before)
+    np.testing.assert_allclose(out, x @ m.weight.T + m.bias, rtol=1e-12, atol=1e-12)
+    want_gin, want_gw, want_gb = numpy_backward(m, x, g, 0.5)
+    np.testing.assert_allclose(gin, want_gin, rtol=1e-12, atol=1e-12)
+    np.testing.assert_allclose(m.gradWeight, want_gw, rtol=1e-12, atol=1e-12)
+    np.testing.assert_allclose(m.gradBias, want_gb, rtol=1e-12, atol=1e-12)
+
+
 def test_repr():
     assert repr(nn.Linear(5, 3)) == "nn.Linear(5 -> 3)"
 

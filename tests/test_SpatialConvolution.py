@@ -7,7 +7,8 @@ import pytest
 import nn_legacy as nn
 import thnn
 from conv_checks import (as_batch, assert_module_matches, assert_module_matches_torch, check_empty_batch,
-                         check_properties, check_threads, conv_loops, t7_object, torch_reference)
+                         check_properties, check_threads, check_threads_share_a_sample, conv_loops, conv_taps,
+                         t7_object, torch_reference)
 from layer_checks import raises_exactly, torch_or_skip, uniform
 
 # (nIn, nOut, kW, kH, dW, dH, padW, padH), input [batch, nIn, H, W]; the 1x1 kernel
@@ -290,6 +291,25 @@ def test_error_inside_a_container_names_the_layer():
 ], ids=["k3x2", "k1x1"])
 def test_threads_split_the_batch_without_changing_results(make_big, x_shape, g_shape):
     check_threads(make_big, uniform(x_shape, 1), uniform(g_shape, 2))
+
+
+# (nIn, nOut, kW, kH, dW, dH, padW, padH), input [1, nIn, H, W]: each over 2^22 multiply-adds, so
+# that 2 threads share the one sample, in bands of output rows (8 bands of 8 rows; 2 of 10; 2 of 8;
+# 2 of 16 without columns; 2 of a row); steps 2 and 4 take the vectorized gathers of the unfolding
+SHARED = [((16, 32, 3, 3, 1, 1, 1, 1), (1, 16, 64, 64)), ((16, 32, 5, 4, 2, 2, 2, 1), (1, 16, 40, 48)),
+          ((8, 32, 8, 8, 4, 4, 2, 2), (1, 8, 66, 70)), ((64, 64, 1, 1, 1, 1, 0, 0), (1, 64, 32, 40)),
+          ((64, 64, 3, 3, 1, 2, 1, 0), (1, 64, 5, 300))]
+
+
+@pytest.mark.parametrize("setting, x_shape", SHARED, ids=["k3-same", "k5x4-s2", "k8-s4", "k1x1", "one-row"])
+def test_threads_share_a_single_sample(setting, x_shape):
+    nIn, nOut, kW, kH, dW, dH, padW, padH = setting
+    nn.manualSeed(5)
+    x = uniform(x_shape, 1)
+    g = uniform((1, nOut, (x_shape[2] + 2 * padH - kH) // dH + 1, (x_shape[3] + 2 * padW - kW) // dW + 1), 2)
+    check_threads_share_a_sample(
+        lambda: nn.SpatialConvolution(*setting),
+        lambda w, b: conv_taps(x, np.reshape(w, (nOut, nIn, kH, kW)), b, g, dW, dH, padW, padH), x, g)
 
 
 # ---------------------------------------------------------------- narrow images (LeNet)

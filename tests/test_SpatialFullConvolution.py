@@ -8,7 +8,8 @@ import pytest
 import nn_legacy as nn
 import thnn
 from conv_checks import (as_batch, assert_module_matches, assert_module_matches_torch, check_empty_batch,
-                         check_properties, check_threads, full_conv_loops, t7_object)
+                         check_properties, check_threads, check_threads_share_a_sample, full_conv_loops,
+                         full_conv_taps, t7_object)
 from layer_checks import raises_exactly, uniform
 
 # (nIn, nOut, kW, kH, dW, dH, padW, padH, adjW, adjH), input [batch, 3, 3, 4]; the 1x1
@@ -199,3 +200,19 @@ def test_threads_split_the_batch_without_changing_results():
     """8 samples x 192 column rows x 192 pixels x 16 planes: 4.7M multiply-adds per verb."""
     check_threads(lambda: nn.SpatialFullConvolution(16, 32, 3, 2, 2, 1, 1, 0, 1, 0), uniform((8, 16, 12, 16), 1),
                   uniform((8, 32, 13, 32), 2))
+
+
+# (nIn, nOut, kW, kH, dW, dH, padW, padH, adjW, adjH), input [1, nIn, H, W]: over 2^22 multiply-adds,
+# so that 2 threads share the one sample (the product by bands, the folding by output planes)
+SHARED = [((32, 16, 3, 3, 2, 2, 1, 1, 1, 1), (1, 32, 32, 32)), ((64, 32, 4, 4, 2, 2, 1, 1, 0, 0), (1, 64, 16, 16)),
+          ((64, 64, 1, 1, 1, 1, 0, 0, 0, 0), (1, 64, 32, 40))]
+
+
+@pytest.mark.parametrize("setting, x_shape", SHARED, ids=["k3-s2-adj", "k4-s2", "k1x1"])
+def test_threads_share_a_single_sample(setting, x_shape):
+    nIn, nOut, kW, kH, dW, dH, padW, padH, adjW, adjH = setting
+    nn.manualSeed(6)
+    x = uniform(x_shape, 1)
+    g = uniform((1, nOut, (x_shape[2] - 1) * dH - 2 * padH + kH + adjH, (x_shape[3] - 1) * dW - 2 * padW + kW + adjW), 2)
+    check_threads_share_a_sample(lambda: nn.SpatialFullConvolution(*setting),
+                                 lambda w, b: full_conv_taps(x, w, b, g, dW, dH, padW, padH), x, g)

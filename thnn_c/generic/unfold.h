@@ -31,9 +31,15 @@
  * Threads.  Built with OpenMP, a batch is split between the library's
  * threads (THBlas.c: one pool, OpenBLAS single-threaded and called from each
  * thread), one sample at a time, each thread with its own column buffer; the
- * products inside run whole in their thread.  A single sample, or a call too
- * small to pay for threads, runs in the calling thread and THBlas_(gemm)
- * splits its products instead.  Without OpenMP everything runs in the
+ * products inside run whole in their thread.  With fewer samples than
+ * threads (a single image at inference), the threads share each sample
+ * instead, in one parallel region per call: the forward convolution by
+ * bands of output rows (each thread unfolds and multiplies its bands), the
+ * folding products by bands of pixels and then by image planes, the weight
+ * gradient by rows of the columns (but not an image of fewer pixels than
+ * planes on the other side).  A call too small to pay for threads
+ * runs in the calling thread and THBlas_(gemm) splits its products (when
+ * they are large enough).  Without OpenMP everything runs in the
  * calling thread and OpenBLAS threads the products.  Samples go to whichever
  * thread is free (a thread slowed by another process does not hold the
  * others up); each sample's result is the same whichever thread makes it.
@@ -158,9 +164,18 @@ typedef struct THNNConvPlan {
   int64_t K, area;             /* the columns of one sample: [K, area] */
   int64_t imageSize;           /* elements of one sample's image */
   int64_t nOther;              /* planes of the other side, each of `area` elements */
-  int nThreads;                /* threads sharing the batch */
+  int nThreads;                /* threads sharing the batch, a sample each (1 when they share samples) */
+  int shared;                  /* threads sharing each sample (fewer samples than threads), else 0 */
+  int64_t bandRows, nBands;    /* shared: a sample's output rows cut in nBands bands of bandRows rows */
   int direct;                  /* a 1x1 kernel, step 1, no padding: the image is its own columns */
 } THNNConvPlan;
+
+/* Output pixels of a band of a shared sample: at least this many (a
+ * product of fewer pays more for OpenBLAS's packing of the weight, done
+ * again for every band), and more where a band's columns still fit in
+ * THNN_CONV_BAND_BYTES (they are packed by OpenBLAS while in the cache). */
+#define THNN_CONV_BAND_PIXELS 512
+#define THNN_CONV_BAND_BYTES (256 << 10)
 
 static THNNConvPlan THNNConv_plan(int64_t batch, const THNNConvGeometry *g, int64_t nOther)
 {
@@ -170,8 +185,31 @@ static THNNConvPlan THNNConv_plan(int64_t batch, const THNNConvGeometry *g, int6
   p.area = g->outH * g->outW;
   p.imageSize = g->nPlane * g->inH * g->inW;
   p.nOther = nOther;
-  p.nThreads = THNNConv_threads(batch, (double)batch * p.K * p.area * nOther);
+  int pool = THNNConv_threads(INT64_MAX, (double)batch * p.K * p.area * nOther);
+  /* (not for small images with more planes than pixels, where each thread
+   * would pack the whole weight for a few pixels: THBlas_(gemm) splits
+   * those products by planes, and their unfolding is short) */
+  p.shared = batch < pool && p.area >= nOther ? pool : 0;
+  p.nThreads = p.shared || batch < 1 ? 1 : batch < pool ? (int)batch : pool;
   p.direct = g->kW == 1 && g->kH == 1 && g->dW == 1 && g->dH == 1 && g->padW == 0 && g->padH == 0;
+  /* bands: as many as make bands of about the pixels wanted (more for a
+   * large image, so that a thread slowed by another process hands its
+   * share to the others), all of a size, and a number that gives every
+   * thread as many bands */
+  p.bandRows = g->outH;
+  p.nBands = 1;
+  if (p.shared && g->outH > 0 && g->outW > 0 && batch > 0) {
+    int64_t want = THNN_CONV_BAND_BYTES / (int64_t)sizeof(float) / (p.K > 0 ? p.K : 1);   /* (doubles: twice) */
+    if (want < THNN_CONV_BAND_PIXELS)
+      want = THNN_CONV_BAND_PIXELS;
+    int64_t bands = (p.area + want - 1) / want;
+    while ((batch * bands) % p.shared)
+      bands++;
+    if (bands > g->outH)
+      bands = g->outH;
+    p.bandRows = (g->outH + bands - 1) / bands;
+    p.nBands = (g->outH + p.bandRows - 1) / p.bandRows;
+  }
   return p;
 }
 
@@ -225,30 +263,58 @@ static void THNN_(convZeroBorder)(const THNNConvGeometry *g, real *row, int64_t 
   }
 }
 
-/* row [outH*outW] <- what the tap at offset (offH, offW) sees of one image
- * plane at every output pixel: plane[y*dH + offH][x*dW + offW], 0 outside. */
-static void THNN_(convUnfoldTap)(const THNNConvGeometry *g, const real *plane, int64_t offH, int64_t offW, real *row)
+/* dst[x] = src[2*x] for x < n: a step of 2, vectorized (with the step a
+ * constant, the compiler loads vectors and keeps the even lanes; a
+ * gather of one element at a time was most of the unfolding of a
+ * convolution with step 2 and a large kernel). */
+__attribute__((optimize("O3")))
+static void THNN_(convGather2)(real *dst, const real *src, int64_t n)
+{
+  for (int64_t x = 0; x < n; x++)
+    dst[x] = src[2 * x];
+}
+
+/* dst[x] = src[4*x] for x < n (as convGather2). */
+__attribute__((optimize("O3")))
+static void THNN_(convGather4)(real *dst, const real *src, int64_t n)
+{
+  for (int64_t x = 0; x < n; x++)
+    dst[x] = src[4 * x];
+}
+
+/* row [(r1 - r0)*outW] <- what the tap at offset (offH, offW) sees of one
+ * image plane at the output pixels of rows [r0, r1): plane[y*dH + offH]
+ * [x*dW + offW], 0 outside (entry (y - r0)*outW + x). */
+static void THNN_(convUnfoldTap)(const THNNConvGeometry *g, const real *plane, int64_t offH, int64_t offW,
+                                 int64_t r0, int64_t r1, real *row)
 {
   int64_t x0, x1, y0, y1;
   THNNConv_inside(offW, g->dW, g->inW, g->outW, &x0, &x1);
   THNNConv_inside(offH, g->dH, g->inH, g->outH, &y0, &y1);
+  y0 = y0 < r0 ? r0 : y0 > r1 ? r1 : y0;
+  y1 = y1 > r1 ? r1 : y1 < y0 ? y0 : y1;
   if (x1 == x0)
     y1 = y0;                                   /* nothing inside: all zeros */
-  THNN_(convZero)(row, y0 * g->outW);
-  THNN_(convZero)(row + y1 * g->outW, (g->outH - y1) * g->outW);
+  const int64_t start = r0 * g->outW;         /* output pixel q is row[q - start] */
+  THNN_(convZero)(row, (y0 - r0) * g->outW);
+  THNN_(convZero)(row + y1 * g->outW - start, (r1 - y1) * g->outW);
   if (y1 > y0 && THNNConv_sameRows(g)) {
     int64_t first = y0 * g->outW + x0, last = (y1 - 1) * g->outW + x1, shift = offH * g->inW + offW;
-    memcpy(row + first, plane + first + shift, (size_t)(last - first) * sizeof(real));
-    THNN_(convZeroBorder)(g, row, x0, x1, y0, y1);
+    memcpy(row + first - start, plane + first + shift, (size_t)(last - first) * sizeof(real));
+    THNN_(convZeroBorder)(g, row, x0, x1, y0 - r0, y1 - r0);
     return;
   }
   for (int64_t y = y0; y < y1; y++) {
-    real *dst = row + y * g->outW;
+    real *dst = row + y * g->outW - start;
     const real *src = plane + (y * g->dH + offH) * g->inW;   /* output x sees src[x*dW + offW] */
     for (int64_t x = 0; x < x0; x++)
       dst[x] = 0;
     if (g->dW == 1)
       memcpy(dst + x0, src + x0 + offW, (size_t)(x1 - x0) * sizeof(real));
+    else if (g->dW == 2)
+      THNN_(convGather2)(dst + x0, src + x0 * 2 + offW, x1 - x0);
+    else if (g->dW == 4)
+      THNN_(convGather4)(dst + x0, src + x0 * 4 + offW, x1 - x0);
     else
       for (int64_t x = x0; x < x1; x++)
         dst[x] = src[x * g->dW + offW];
@@ -283,27 +349,47 @@ static void THNN_(convFoldTap)(const THNNConvGeometry *g, real *row, int64_t off
   }
 }
 
-/* columns [nPlane*kH*kW, outH*outW] <- the pixels each tap sees (see the top). */
-static void THNN_(unfoldedCopy)(const THNNConvGeometry *g, const real *image, real *columns)
+/* columns [nPlane*kH*kW, (r1 - r0)*outW] <- the pixels each tap sees at
+ * the output pixels of rows [r0, r1) (see the top; all of them: 0, outH). */
+static void THNN_(unfoldedCopy)(const THNNConvGeometry *g, const real *image, int64_t r0, int64_t r1,
+                                real *columns)
 {
-  const int64_t plane = g->inH * g->inW, outArea = g->outH * g->outW;
+  const int64_t plane = g->inH * g->inW, band = (r1 - r0) * g->outW;
   for (int64_t c = 0; c < g->nPlane; c++)
     for (int i = 0; i < g->kH; i++)
       for (int j = 0; j < g->kW; j++)
         THNN_(convUnfoldTap)(g, image + c * plane, (int64_t)i * g->dilationH - g->padH,
-                         (int64_t)j * g->dilationW - g->padW, columns + ((c * g->kH + i) * g->kW + j) * outArea);
+                             (int64_t)j * g->dilationW - g->padW, r0, r1,
+                             columns + ((c * g->kH + i) * g->kW + j) * band);
+}
+
+/* Rows [k0, k1) of the columns [K, outH*outW] of the whole image (row k at columns + k*outH*outW). */
+static void THNN_(unfoldedCopyRows)(const THNNConvGeometry *g, const real *image, int64_t k0, int64_t k1,
+                                    real *columns)
+{
+  const int64_t plane = g->inH * g->inW, area = g->outH * g->outW, taps = (int64_t)g->kH * g->kW;
+  for (int64_t k = k0; k < k1; k++) {
+    int64_t c = k / taps, i = k % taps / g->kW, j = k % g->kW;
+    THNN_(convUnfoldTap)(g, image + c * plane, i * g->dilationH - g->padH, j * g->dilationW - g->padW, 0, g->outH,
+                         columns + k * area);
+  }
 }
 
 /* image [nPlane, inH, inW] += the columns folded back (the columns are
  * scratch: entries in the padding may be zeroed). */
-static void THNN_(unfoldedAcc)(const THNNConvGeometry *g, real *columns, real *image)
+static void THNN_(unfoldedAccPlane)(const THNNConvGeometry *g, real *columns, real *image, int64_t c)
 {
   const int64_t plane = g->inH * g->inW, outArea = g->outH * g->outW;
+  for (int i = 0; i < g->kH; i++)
+    for (int j = 0; j < g->kW; j++)
+      THNN_(convFoldTap)(g, columns + ((c * g->kH + i) * g->kW + j) * outArea, (int64_t)i * g->dilationH - g->padH,
+                         (int64_t)j * g->dilationW - g->padW, image + c * plane);
+}
+
+static void THNN_(unfoldedAcc)(const THNNConvGeometry *g, real *columns, real *image)
+{
   for (int64_t c = 0; c < g->nPlane; c++)
-    for (int i = 0; i < g->kH; i++)
-      for (int j = 0; j < g->kW; j++)
-        THNN_(convFoldTap)(g, columns + ((c * g->kH + i) * g->kW + j) * outArea, (int64_t)i * g->dilationH - g->padH,
-                       (int64_t)j * g->dilationW - g->padW, image + c * plane);
+    THNN_(unfoldedAccPlane)(g, columns, image, c);
 }
 
 /* Give columns the shape [nThreads, K, area]: one buffer per thread (none
@@ -333,14 +419,15 @@ static int THNN_(convWeightPlanes)(THNNState *state, const THTensor *weight, con
   return 0;
 }
 
-/* Each of the nPlane planes of `area` elements set to its bias value, or 0. */
-static void THNN_(convFillBias)(real *data, const THTensor *bias, int64_t nPlane, int64_t area)
+/* The first `area` elements of each of the nPlane planes at data, `pitch`
+ * apart, set to the plane's bias value, or 0. */
+static void THNN_(convFillBias)(real *data, const THTensor *bias, int64_t nPlane, int64_t area, int64_t pitch)
 {
   const real *b = bias ? THTensor_(data)(bias) : NULL;
   for (int64_t p = 0; p < nPlane; p++) {
     real v = b ? b[p * bias->stride[0]] : 0;
     for (int64_t k = 0; k < area; k++)
-      data[p * area + k] = v;
+      data[p * pitch + k] = v;
   }
 }
 
@@ -716,19 +803,54 @@ static int THNN_(convUnfoldMultiplyOne)(const THNNConvGeometry *g, const THNNCon
   real *out = other + n * p->nOther * p->area;
   if (!p->direct) {
     real *buffer = columns + THNNConv_threadId() * p->K * p->area;
-    THNN_(unfoldedCopy)(g, img, buffer);
+    THNN_(unfoldedCopy)(g, img, 0, g->outH, buffer);
     cols = buffer;
   }
   if (bias)
-    THNN_(convFillBias)(out, bias, p->nOther, p->area);
+    THNN_(convFillBias)(out, bias, p->nOther, p->area, p->area);
   return THBlas_(gemm)(&local, 'n', 'n', p->area, p->nOther, p->K, 1, cols, p->area, w, p->K,
                        bias ? 1 : 0, out, p->area) != 0;
+}
+
+/* Band `job` of a shared batch (sample job / nBands, its band job % nBands
+ * of output rows), in the calling thread: its columns in the thread's
+ * buffer of [K, bandRows*outW], and the product for its pixels of every
+ * output plane, which starts from the bias there. */
+static int THNN_(convUnfoldMultiplyBand)(const THNNConvGeometry *g, const THNNConvPlan *p, const real *image,
+                                         const real *w, const THTensor *bias, real *other, real *columns,
+                                         int64_t job)
+{
+  THNNState local = {0};
+  int64_t n = job / p->nBands, r0 = job % p->nBands * p->bandRows;
+  int64_t r1 = r0 + p->bandRows < g->outH ? r0 + p->bandRows : g->outH;
+  int64_t q0 = r0 * g->outW, pixels = (r1 - r0) * g->outW, ld = p->area;
+  const real *img = image + n * p->imageSize, *cols = img + q0;
+  real *out = other + n * p->nOther * p->area + q0;
+  if (!p->direct) {
+    real *buffer = columns + THNNConv_threadId() * p->K * p->bandRows * g->outW;
+    THNN_(unfoldedCopy)(g, img, r0, r1, buffer);
+    cols = buffer;
+    ld = pixels;
+  }
+  if (bias)
+    THNN_(convFillBias)(out, bias, p->nOther, pixels, p->area);
+  return THBlas_(gemm)(&local, 'n', 'n', pixels, p->nOther, p->K, 1, cols, ld, w, p->K, bias ? 1 : 0, out,
+                       p->area) != 0;
 }
 
 /* other = w * columns(image) for every sample, each plane o of other
  * starting from bias[o] (bias may be NULL).  w is [nOther, K], contiguous.
  * columnBuffer is resized to hold the columns, or to none when the
  * convolution runs directly.
+ *
+ * With fewer samples than threads (p->shared), every sample is cut in
+ * bands of output rows and the threads take bands: each unfolds its band's
+ * columns and multiplies them, in one parallel region and without waiting
+ * for the others (Torch7 unfolded a whole sample on one thread, then split
+ * only the product, and a batch-1 convolution with a large kernel ran
+ * mostly on one thread).  The product of a band gives each of its pixels
+ * the same sum as the product of the whole sample, up to OpenBLAS's choice
+ * of kernel at the band's edges.
  *
  * The sample loops that call a matrix product (this one, convMultiplyFold,
  * convGradWeightColumns) open no parallel region at all when they run on
@@ -747,9 +869,20 @@ static int THNN_(convUnfoldMultiply)(THNNState *state, const THNNConvGeometry *g
     TH_TRY(THTensor_(resizeNd)(state, columnBuffer, 3, none));
     return THNN_(convDirectMultiply)(state, g, p, image, w, bias, other);
   }
+  int failed = 0;
+  if (p->shared) {
+    int64_t size[3] = {p->direct || p->batch == 0 ? 0 : p->shared, p->K, p->bandRows * g->outW};
+    TH_TRY(THTensor_(resizeNd)(state, columnBuffer, 3, size));
+    real *columns = THTensor_(data)(columnBuffer);
+#ifdef _OPENMP
+#pragma omp parallel for num_threads(p->shared) schedule(dynamic, 1) reduction(|:failed)
+#endif
+    for (int64_t job = 0; job < p->batch * p->nBands; job++)
+      failed |= THNN_(convUnfoldMultiplyBand)(g, p, image, w, bias, other, columns, job);
+    return failed ? THNNConv_blasError(state, p) : 0;
+  }
   TH_TRY(THNN_(convResizeColumns)(state, columnBuffer, p));
   real *columns = THTensor_(data)(columnBuffer);
-  int failed = 0;
   if (p->nThreads == 1) {
     for (int64_t n = 0; n < p->batch; n++)
       failed |= THNN_(convUnfoldMultiplyOne)(g, p, image, w, bias, other, columns, n);
@@ -771,24 +904,69 @@ static int THNN_(convMultiplyFoldOne)(const THNNConvGeometry *g, const THNNConvP
   real *img = image + n * p->imageSize;
   real *cols = p->direct ? img : columns + THNNConv_threadId() * p->K * p->area;
   if (p->direct && bias)
-    THNN_(convFillBias)(img, bias, g->nPlane, g->inH * g->inW);
+    THNN_(convFillBias)(img, bias, g->nPlane, g->inH * g->inW, g->inH * g->inW);
   int failed = THBlas_(gemm)(&local, 'n', 't', p->area, p->K, p->nOther, 1, other + n * p->nOther * p->area,
                              p->area, w, p->K, p->direct && bias ? 1 : 0, cols, p->area) != 0;
   if (!p->direct) {
-    THNN_(convFillBias)(img, bias, g->nPlane, g->inH * g->inW);
+    THNN_(convFillBias)(img, bias, g->nPlane, g->inH * g->inW, g->inH * g->inW);
     THNN_(unfoldedAcc)(g, cols, img);
   }
   return failed;
 }
 
+/* Band b of sample n of a shared convMultiplyFold (below): the columns of
+ * its pixels (rows r0.. of `other`), or, for a 1x1 kernel, the image's
+ * pixels themselves, from the bias. */
+static int THNN_(convMultiplyFoldBand)(const THNNConvGeometry *g, const THNNConvPlan *p, const real *other,
+                                       const real *w, const THTensor *bias, real *image, real *columns,
+                                       int64_t n, int64_t b)
+{
+  THNNState local = {0};
+  int64_t r0 = b * p->bandRows, r1 = r0 + p->bandRows < g->outH ? r0 + p->bandRows : g->outH;
+  int64_t q0 = r0 * g->outW, pixels = (r1 - r0) * g->outW;
+  real *cols = (p->direct ? image + n * p->imageSize : columns) + q0;
+  if (p->direct && bias)
+    THNN_(convFillBias)(cols, bias, g->nPlane, pixels, p->area);
+  return THBlas_(gemm)(&local, 'n', 't', pixels, p->K, p->nOther, 1, other + n * p->nOther * p->area + q0,
+                       p->area, w, p->K, p->direct && bias ? 1 : 0, cols, p->area) != 0;
+}
+
 /* image = fold(w^T * other) for every sample, each image plane c starting
  * from bias[c] (0 when bias is NULL).  w is [nOther, K], contiguous.  On
- * one thread, no parallel region (see convUnfoldMultiply). */
+ * one thread, no parallel region (see convUnfoldMultiply).  With fewer
+ * samples than threads (p->shared), the threads share each sample: the
+ * product by bands of pixels, then (all columns made) the folding by
+ * image planes, in one parallel region; columns holds one sample's. */
 static int THNN_(convMultiplyFold)(THNNState *state, const THNNConvGeometry *g, const THNNConvPlan *p,
                                    const real *other, const real *w, const THTensor *bias, real *image,
                                    real *columns)
 {
   int failed = 0;
+  if (p->shared) {
+#ifdef _OPENMP
+#pragma omp parallel num_threads(p->shared) reduction(|:failed)
+#endif
+    for (int64_t n = 0; n < p->batch; n++) {
+#ifdef _OPENMP
+#pragma omp for schedule(dynamic, 1)
+#endif
+      for (int64_t b = 0; b < p->nBands; b++)
+        failed |= THNN_(convMultiplyFoldBand)(g, p, other, w, bias, image, columns, n, b);
+      if (p->direct)
+        continue;
+      real *img = image + n * p->imageSize;
+#ifdef _OPENMP
+#pragma omp for schedule(dynamic, 1)
+#endif
+      for (int64_t c = 0; c < g->nPlane; c++) {
+        real v = bias ? THTensor_(data)(bias)[c * bias->stride[0]] : 0, *plane = img + c * g->inH * g->inW;
+        for (int64_t k = 0; k < g->inH * g->inW; k++)
+          plane[k] = v;
+        THNN_(unfoldedAccPlane)(g, columns, img, c);
+      }
+    }
+    return failed ? THNNConv_blasError(state, p) : 0;
+  }
   if (p->nThreads == 1) {
     for (int64_t n = 0; n < p->batch; n++)
       failed |= THNN_(convMultiplyFoldOne)(g, p, other, w, bias, image, columns, n);
@@ -839,7 +1017,7 @@ static int THNN_(convGradWeightColumnsOne)(const THNNConvGeometry *g, const THNN
   const real *img = image + n * p->imageSize, *cols = img, *grad = other + n * p->nOther * p->area;
   if (!p->direct) {
     real *buffer = columns + t * p->K * p->area;
-    THNN_(unfoldedCopy)(g, img, buffer);
+    THNN_(unfoldedCopy)(g, img, 0, g->outH, buffer);
     cols = buffer;
   }
   return THBlas_(gemm)(&local, 't', 'n', p->K, p->nOther, p->area, alpha, cols, p->area,
@@ -848,12 +1026,36 @@ static int THNN_(convGradWeightColumnsOne)(const THNNConvGeometry *g, const THNN
 
 /* The weight gradient by the matrix products: as convDirectGradShares, a
  * share of the batch per thread, summed into sums + thread * nOther*K.  On
- * one thread, no parallel region (see convUnfoldMultiply). */
+ * one thread, no parallel region (see convUnfoldMultiply).  With fewer
+ * samples than threads (p->shared), each thread takes a share of the
+ * columns' rows instead, unfolds them (columns holds one sample's) and
+ * adds its share of the weight gradient (its columns of sums = gw) for
+ * every sample in turn. */
 static int THNN_(convGradWeightColumns)(THNNState *state, const THNNConvGeometry *g, const THNNConvPlan *p,
                                         const real *image, const real *other, real *sums, real *columns,
                                         real alpha)
 {
   int failed = 0;
+  if (p->shared) {
+#ifdef _OPENMP
+#pragma omp parallel num_threads(p->shared) reduction(|:failed)
+#endif
+    {
+      THNNState local = {0};
+      int t = THNNConv_threadId(), nt = p->shared;
+      int64_t k0 = p->K * t / nt, k1 = p->K * (t + 1) / nt;
+      for (int64_t n = 0; n < p->batch && k1 > k0; n++) {
+        const real *img = image + n * p->imageSize, *cols = img;
+        if (!p->direct) {
+          THNN_(unfoldedCopyRows)(g, img, k0, k1, columns);
+          cols = columns;
+        }
+        failed |= THBlas_(gemm)(&local, 't', 'n', k1 - k0, p->nOther, p->area, alpha, cols + k0 * p->area,
+                                p->area, other + n * p->nOther * p->area, p->area, 1, sums + k0, p->K) != 0;
+      }
+    }
+    return failed ? THNNConv_blasError(state, p) : 0;
+  }
   if (p->nThreads == 1) {
     for (int64_t n = 0; n < p->batch; n++)
       failed |= THNN_(convGradWeightColumnsOne)(g, p, image, other, sums, columns, alpha, n);

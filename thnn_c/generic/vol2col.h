@@ -192,7 +192,7 @@ static void THNN_(vol2col)(const THNNVolGeometry *g, const real *vol, real *colu
           memset(row + tap.last[0] * slab, 0, (size_t)((g->out[0] - tap.last[0]) * slab) * sizeof(real));
           for (int64_t t = tap.first[0]; t < tap.last[0]; t++)
             THNN_(convUnfoldTap)(&frame, vol + (c * g->in[0] + t * g->d[0] + tap.offset[0]) * frameSize,
-                                 tap.offset[1], tap.offset[2], row + t * slab);
+                                 tap.offset[1], tap.offset[2], 0, frame.outH, row + t * slab);
         }
 }
 
