@@ -87,7 +87,7 @@ asan: asan-build
 		"import os, thnn; assert thnn.__file__.startswith(os.getcwd()), thnn.__file__; print('asan build:', thnn.__file__)"
 	# --capture=sys: pytest must not swallow fd 2, where the sanitizers write their report
 	cd $(ASAN_DIR) && PYTHONPATH=tests $(ASAN_RUNTIME) $(PYTHON_BIN) -m pytest -q -p no:cacheprovider \
-		--capture=sys -n $(ASAN_JOBS) $(ASAN_PLUGINS) $(ASAN_TESTS)
+		--capture=sys -n $(ASAN_JOBS) --dist loadfile $(ASAN_PLUGINS) $(ASAN_TESTS)
 
 cuda-check:
 	$(PYTHON) -c 'import sys; sys.path.insert(0, "thnn"); import _build_cuda as b; t = b.nvcc_toolchain(); sys.exit(0 if not isinstance(t, str) or "cuBLAS" not in t else 1)' \

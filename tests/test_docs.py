@@ -64,6 +64,7 @@ def _cases():
 class _Page:
     def __init__(self, tmp):
         self.namespace = {"__name__": "__docs__"}
+        self.ran = set()     # the lines of the examples run
         self.dir = tmp
         self.failed = None
         for name, source in T7_FIXTURES.items():
@@ -120,20 +121,14 @@ def test_the_reference_documents_every_public_name():
     assert "::: nn_legacy.optim.sgd." in pages_hook.optim_page()
 
 
-@pytest.mark.parametrize("page,line,code,directive,argument", _cases())
-def test_example(page, line, code, directive, argument, tmp_path_factory, monkeypatch):
-    state = _PAGES.get(page)
-    if state is None:
-        state = _PAGES[page] = _Page(str(tmp_path_factory.mktemp("docs")))
-    if directive == "skip":
-        assert argument, f"{page}:{line}: a skipped example must say why"
-        pytest.skip(f"{page}:{line}: {argument}")
-    if directive == "requires":
-        missing = [name for name in argument.split() if importlib.util.find_spec(name) is None]
-        if missing:   # worded as pytest.importorskip words it, which tests/skip_guard.py accepts in CI
-            pytest.skip(f"could not import {', '.join(repr(m) for m in missing)}: {page}:{line} needs it")
-    if state.failed:
-        pytest.fail(f"{page}:{line}: not run, the example at line {state.failed} of the page failed")
+def _missing(directive, argument):
+    """The modules a `requires` example needs that are not installed."""
+    if directive != "requires":
+        return []
+    return [name for name in argument.split() if importlib.util.find_spec(name) is None]
+
+
+def _run_block(state, page, line, code, monkeypatch):
     monkeypatch.chdir(state.dir)
     registry = sys.modules[nn_legacy.register_class.__module__]
     registered = set(registry.registered_classes())
@@ -145,3 +140,32 @@ def test_example(page, line, code, directive, argument, tmp_path_factory, monkey
     finally:   # a class an example registers (nn.register_class) must not reach the other tests
         for name in set(registry.registered_classes()) - registered:
             registry.unregister_class(name)
+    state.ran.add(line)
+
+
+@pytest.mark.parametrize("page,line,code,directive,argument", _cases())
+def test_example(page, line, code, directive, argument, tmp_path_factory, monkeypatch):
+    state = _PAGES.get(page)
+    if state is None:
+        state = _PAGES[page] = _Page(str(tmp_path_factory.mktemp("docs")))
+    if directive == "skip":
+        assert argument, f"{page}:{line}: a skipped example must say why"
+        pytest.skip(f"{page}:{line}: {argument}")
+    missing = _missing(directive, argument)
+    if missing:   # worded as pytest.importorskip words it, which tests/skip_guard.py accepts in CI
+        pytest.skip(f"could not import {', '.join(repr(m) for m in missing)}: {page}:{line} needs it")
+    # A page's examples build on each other.  Under pytest-xdist (or -k) this
+    # process may not have run the ones above: run them first, in order.
+    with open(os.path.join(ROOT, page), encoding="utf-8") as f:
+        earlier = [b for b in blocks(f.read()) if b[0] < line and b[0] not in state.ran]
+    for before, before_code, before_directive, before_argument in earlier:
+        if state.failed:
+            break
+        if before_directive != "skip" and not _missing(before_directive, before_argument):
+            try:
+                _run_block(state, page, before, before_code, monkeypatch)
+            except BaseException:
+                pass   # reported below, as the example that failed first
+    if state.failed:
+        pytest.fail(f"{page}:{line}: not run, the example at line {state.failed} of the page failed")
+    _run_block(state, page, line, code, monkeypatch)
