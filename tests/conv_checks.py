@@ -142,23 +142,29 @@ def check_empty_batch(m, sample_shape):
     return out.shape
 
 
-def check_threads(make, x, g):
-    """With the library at 2 threads, a call big enough to be split between
-    threads (over 2^22 multiply-adds; in an OpenMP build) gives the output
-    and gradInput of 1 thread exactly, and parameter gradients within
-    rounding (their per-thread sums are added in another order)."""
+def _on_1_and_2_threads(base, x, g, gradients):
+    """[(output, gradInput, gradients(m))] of a fresh clone m of base after
+    forward and backward of (x, g), on 1 thread and then on 2."""
     results = []
-    base = make()
     before = thnn.get_num_threads()
     try:
         for threads in (1, 2):
             thnn.set_num_threads(threads)
             m = base.clone()
             m.zeroGradParameters()
-            results.append((m.forward(x).copy(), m.backward(x, g).copy(), [a.copy() for a in m.parameters()[1]]))
+            results.append((m.forward(x).copy(), m.backward(x, g).copy(), gradients(m)))
     finally:
         thnn.set_num_threads(before)
-    (out1, gin1, grads1), (out2, gin2, grads2) = results
+    return results
+
+
+def check_threads(make, x, g):
+    """With the library at 2 threads, a call big enough to be split between
+    threads (over 2^22 multiply-adds; in an OpenMP build) gives the output
+    and gradInput of 1 thread exactly, and parameter gradients within
+    rounding (their per-thread sums are added in another order)."""
+    (out1, gin1, grads1), (out2, gin2, grads2) = _on_1_and_2_threads(
+        make(), x, g, lambda m: [a.copy() for a in m.parameters()[1]])
     np.testing.assert_array_equal(out2, out1)
     np.testing.assert_array_equal(gin2, gin1)
     for a, b in zip(grads2, grads1):
@@ -205,16 +211,8 @@ def check_threads_share_a_sample(make, reference, x, g):
     gradBias) in float64, and each other within rounding."""
     base = make()
     want = reference(base.weight, base.bias)
-    results = []
-    before = thnn.get_num_threads()
-    try:
-        for threads in (1, 2):
-            thnn.set_num_threads(threads)
-            m = base.clone()
-            m.zeroGradParameters()
-            results.append((m.forward(x).copy(), m.backward(x, g).copy(), m.gradWeight.copy(), m.gradBias.copy()))
-    finally:
-        thnn.set_num_threads(before)
+    results = [(out, gin, *grads) for out, gin, grads in _on_1_and_2_threads(
+        base, x, g, lambda m: (m.gradWeight.copy(), m.gradBias.copy()))]
     for got in results:
         for a, b, what in zip(got, want, ("output", "gradInput", "gradWeight", "gradBias")):
             b = np.reshape(b, a.shape)

@@ -33,6 +33,32 @@ class TorchObject:
         return f"<TorchObject {self.class_name} v{self.version}>"
 
 
+def torch_objects(root, resolve=None, below=None, seen=None):
+    """Each TorchObject reachable from root (what the reader gave) once,
+    depth first, through tables (their keys and values) and lists.
+    resolve(value): what to read in value's place (default: value itself);
+    below(obj): what to walk under a TorchObject, read after it is yielded
+    (default: its fields); seen: a set of ids, shared between walks that
+    must not read an object twice."""
+    seen = set() if seen is None else seen
+    stack = [root]
+    while stack:
+        value = stack.pop()
+        if resolve is not None:
+            value = resolve(value)
+        if id(value) in seen:
+            continue
+        seen.add(id(value))
+        if isinstance(value, TorchObject):
+            yield value
+            stack += below(value) if below is not None else [value.fields]
+        elif isinstance(value, dict):
+            for k, v in value.items():
+                stack += [k, v]
+        elif isinstance(value, list):
+            stack += value
+
+
 class LuaFunction:
     """Where the file held a Lua function: a placeholder that raises T7Error
     when called.  Lua functions are bytecode; nn_legacy never parses or runs

@@ -40,7 +40,7 @@ import struct
 
 import numpy as np
 
-from .._helpers.lua import LuaFunction, LuaTable, T7Error, TorchObject  # noqa: F401 (re-exported)
+from .._helpers.lua import LuaFunction, LuaTable, T7Error, TorchObject, torch_objects  # noqa: F401 (re-exported)
 
 NIL, NUMBER, STRING, TABLE, TORCH, BOOLEAN = 0, 1, 2, 3, 4, 5
 FUNCTION, LEGACY_RECUR_FUNCTION, RECUR_FUNCTION = 6, 7, 8   # File.lua's TYPE_FUNCTION...
@@ -553,25 +553,17 @@ class _Converter:
     def class_names(self, value, seen):
         """Every torch class name in the graph below value, as it will load
         (translations applied), except inside the fields a class takes raw."""
-        names, stack = set(), [value]
-        while stack:
-            value = self.resolve(stack.pop())
-            if id(value) in seen:
-                continue
-            seen.add(id(value))
-            if isinstance(value, TorchObject):
-                cls = self.graphs_as.get(id(value)) or self.classes.get(value.class_name)
-                names.add("nn.gModule" if id(value) in self.graphs_as else value.class_name)
-                raw = getattr(cls, "_t7_raw_fields", ())
-                fields = value.fields
-                if raw and isinstance(fields, dict):
-                    fields = {k: v for k, v in fields.items() if k not in raw}
-                stack.append(fields)
-            elif isinstance(value, dict):
-                for k, v in value.items():
-                    stack += [k, v]
-            elif isinstance(value, list):
-                stack += value
+        names = set()
+
+        def below(obj):
+            raw = getattr(self.graphs_as.get(id(obj)) or self.classes.get(obj.class_name), "_t7_raw_fields", ())
+            fields = obj.fields
+            if raw and isinstance(fields, dict):
+                fields = {k: v for k, v in fields.items() if k not in raw}
+            return [fields]
+
+        for obj in torch_objects(value, self.resolve, below, seen):
+            names.add("nn.gModule" if id(obj) in self.graphs_as else obj.class_name)
         return names
 
     def convert(self, value, path="root"):
@@ -829,32 +821,20 @@ def graph_subclass_objects(raw, known, graph_class):
     maps the class names of objects holding some of them but not all ->
     the ones they lack (an unknown class, said so in its error)."""
     from .t7_translations import TRANSLATIONS
-    graphs_as, partial, seen, stack = {}, {}, set(), [raw]
-    while stack:
-        value = stack.pop()
-        if id(value) in seen:
-            continue
-        seen.add(id(value))
-        if isinstance(value, TorchObject):
-            fields = value.fields
-            name = value.class_name
-            cls = known.get(name)
-            # nn_legacy's own class of that name, for an object that is a graph: a subclass named as one
-            # (torch.class('nn.LSTM', 'nn.gModule')), which that class would not make sense of
-            taken = cls is not None and not (cls.__module__.startswith("nn_legacy.") and not issubclass(
-                cls, graph_class) and not set(GRAPH_FIELDS) & set(getattr(cls, "_t7_raw_fields", ())))
-            if isinstance(fields, dict) and not taken and name not in TRANSLATIONS:
-                have = [f for f in GRAPH_FIELDS if f in fields]
-                if len(have) == len(GRAPH_FIELDS):
-                    graphs_as[id(value)] = graph_class
-                elif have and cls is None:
-                    partial[name] = [f for f in GRAPH_FIELDS if f not in fields]
-            stack.append(fields)
-        elif isinstance(value, dict):
-            for k, v in value.items():
-                stack += [k, v]
-        elif isinstance(value, list):
-            stack += value
+    graphs_as, partial = {}, {}
+    for obj in torch_objects(raw):
+        fields, name = obj.fields, obj.class_name
+        cls = known.get(name)
+        # nn_legacy's own class of that name, for an object that is a graph: a subclass named as one
+        # (torch.class('nn.LSTM', 'nn.gModule')), which that class would not make sense of
+        taken = cls is not None and not (cls.__module__.startswith("nn_legacy.") and not issubclass(
+            cls, graph_class) and not set(GRAPH_FIELDS) & set(getattr(cls, "_t7_raw_fields", ())))
+        if isinstance(fields, dict) and not taken and name not in TRANSLATIONS:
+            have = [f for f in GRAPH_FIELDS if f in fields]
+            if len(have) == len(GRAPH_FIELDS):
+                graphs_as[id(obj)] = graph_class
+            elif have and cls is None:
+                partial[name] = [f for f in GRAPH_FIELDS if f not in fields]
     return graphs_as, partial
 
 

@@ -12,7 +12,7 @@ names of their own and load as the nn_legacy classes of those names.
 A class registered for the name (``register_class("nn.LSTM", ...)`` or
 ``load_lua(..., classes={"nn.LSTM": ...})``) wins: then nothing is renamed.
 """
-from .._helpers.lua import TorchObject
+from .._helpers.lua import torch_objects
 
 
 def _torch_rnn_lstm(fields):
@@ -31,23 +31,9 @@ def retag(raw, known, own):
     names = [n for n in BY_FIELDS if known.get(n) is own.get(n)]
     if not names:
         return
-    seen, stack = set(), [raw]
-    while stack:
-        value = stack.pop()
-        if id(value) in seen:
-            continue
-        seen.add(id(value))
-        if isinstance(value, TorchObject):
-            fields = value.fields
-            if value.class_name in names and isinstance(fields, dict):
-                for test, name in BY_FIELDS[value.class_name]:
-                    if test(fields):
-                        value.class_name = name
-                        break
-            stack.append(fields)
-            stack.append(value.header)
-        elif isinstance(value, dict):
-            for k, v in value.items():
-                stack += [k, v]
-        elif isinstance(value, list):
-            stack += value
+    for obj in torch_objects(raw, below=lambda obj: [obj.fields, obj.header]):
+        if obj.class_name in names and isinstance(obj.fields, dict):
+            for test, name in BY_FIELDS[obj.class_name]:
+                if test(obj.fields):
+                    obj.class_name = name
+                    break
