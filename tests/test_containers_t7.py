@@ -79,6 +79,7 @@ def test_weight_norm(tmp_path):
               "viewOut": np.array([3.0, 4.0]), "otherDims": 4, "train": True}
     m = load(tmp_path, T7Object("nn.WeightNorm", fields))
     assert m.outputDim == 0 and not {"weight", "bias", "_norm", "viewIn", "otherDims"} & set(vars(m))
+    assert "lua_shadowed" not in vars(m)   # _norm, named as a method, was the fixup's to drop
     np.testing.assert_array_equal(m.gradV, 0)
     np.testing.assert_array_equal(m.gradG, 0)
     x = uniform((2, 4), 5)

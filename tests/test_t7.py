@@ -544,6 +544,22 @@ def test_a_monkey_patched_verb_raises_when_used(tmp_path):
     np.testing.assert_allclose(m.forward(np.ones(3)), np.tanh(np.ones(3)))
 
 
+def test_a_field_named_as_a_method_is_kept_aside(tmp_path):
+    """A damaged file whose object holds a value (not a Lua function) under a
+    method's name, a Sequential's forward = 0 or size = "x": the methods still
+    work and the values are in lua_shadowed; a fixup that uses such a field
+    for itself (WeightNorm's _norm work array) still gets it first."""
+    from t7_writer import T7Object
+    weight = np.arange(6.0).reshape(2, 3)
+    linear = T7Object("nn.Linear", {"weight": weight, "bias": np.ones(2), "train": True, "clone": 3.0})
+    m = _load(tmp_path, T7Object("nn.Sequential", {"modules": {1: linear}, "train": True, "forward": 0.0,
+                                                   "size": "x"}))
+    assert m.lua_shadowed == {"forward": 0.0, "size": "x"} and m.get(0).lua_shadowed == {"clone": 3.0}
+    assert m.size() == 1 and type(m.get(0).clone()) is nn.Linear
+    np.testing.assert_allclose(m.forward(np.ones(3)), weight @ np.ones(3) + 1)
+    assert "lua_shadowed" not in vars(_load(tmp_path, T7Object("nn.Sequential", {"modules": {1: linear}})))
+
+
 def test_read_t7_keeps_function_placeholders_and_their_upvalue_names(tmp_path):
     from t7_writer import Function, t7_bytes
     f = tmp_path / "f.t7"

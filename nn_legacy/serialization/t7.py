@@ -610,10 +610,11 @@ class _Converter:
         fields = obj.fields if isinstance(obj.fields, dict) else {}
         own = tuple(sorted(k for k in fields if isinstance(k, str) and k not in _GMODULE_FIELDS))
         # a field named as one of the class's methods (a subclass's "clone", say) would hide the method
+        # (_fill keeps the others aside; a subclass's Lua function there is its own method, not run either)
         shadowed = {k: vars(module).pop(k) for k in own if k in vars(module) and callable(getattr(cls, k, None))}
         module.lua_class, module.lua_fields = obj.class_name, own
         if shadowed:
-            module.lua_shadowed = shadowed
+            module.lua_shadowed = {**vars(module).get("lua_shadowed", {}), **shadowed}
         self.graph_subclasses.append((path, obj.class_name, own))
         return module
 
@@ -709,6 +710,12 @@ class _Converter:
             raise
         if self.mapped.get(obj.class_name) is cls:
             _check_mapped_fields(module, cls, obj, path)
+        # a field the fixup left that is named as one of the class's methods (a damaged file's "forward = 0")
+        # would hide the method: kept aside (a Lua function stays, and says it cannot run when called)
+        shadowed = {k: vars(module).pop(k) for k in fields if isinstance(k, str) and k in vars(module)
+                    and callable(getattr(cls, k, None)) and not isinstance(vars(module)[k], LuaFunction)}
+        if shadowed:
+            module.lua_shadowed = shadowed
         # Torch7's empty output / gradInput before a first forward (a tensor, or a table for the table
         # modules) is None here; the fixup has seen it first (its type is the type of some modules: Copy)
         for key in ("output", "gradInput"):
