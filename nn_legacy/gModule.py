@@ -27,15 +27,23 @@ How a graph lowers (docs/guides/graph-models.md has the picture):
   changed in nngraph (values pass by reference in both).  Otherwise stages
   are chosen to make backward's plumbing cheapest (see ``_stages``).
 - Several inputs: the environment starts as the input table itself.
-- Backward adds the environment's gradient sparsely: a stage's selectors
-  (SelectTable, NarrowTable, ConcatTable of SelectTables) would each give
-  a gradient laid out as the whole environment, zeros but for their
-  entries, for the ConcatTable to sum; gModule's backward instead adds each
-  gradient into the entries it belongs to (in the children's order: the
-  same sums, bit for bit) and zero-fills only the entries nobody reads
-  (``_stage_gradient``).  The selectors' own gradInput buffers are then not
-  filled; every container's and every module's is.  A stage a user edited
-  into another shape goes through the containers' own backward.
+- gModule runs its stages itself, as their containers would run them:
+  forward picks the kept values and each expression's inputs from the
+  environment without a Python call per selector (setting every
+  selector's and container's output as their own forward does), and
+  backward adds the environment's gradient sparsely: a stage's selectors
+  (SelectTable, NarrowTable, ConcatTable of SelectTables, a split's
+  picker) would each give a gradient laid out as the whole environment,
+  zeros but for their entries, for the ConcatTable to sum; gModule instead
+  adds each gradient into the entry (or the part of a split entry) it
+  belongs to, in the children's order (the same sums, bit for bit), and
+  zero-fills only what nobody reads (``_stage_gradient``).  A gradient only
+  one reader gives is passed on as it is, not copied (as nngraph passes
+  it), unless the graph holds an in-place module (whose backward writes
+  into its gradOutput): then sums and single gradients alike go into
+  buffers of gModule's own.  The selectors' own gradInput buffers are not
+  filled; every module's is.  A stage a user edited into another shape
+  runs (that child, or that stage) through the containers' own methods.
 """
 import numpy as np
 
@@ -43,7 +51,7 @@ from ._bases.tables import check_length, check_nested_like, nested_copy, nested_
 from ._helpers.graph_nodes import GraphNode
 from ._helpers.lua import T7Error, TorchObject
 from .ConcatTable import ConcatTable
-from .Container import add_table, layout
+from .Container import _message, add_table, same_list
 from .Identity import Identity
 from .Module import Module
 from .NarrowTable import NarrowTable
@@ -124,6 +132,8 @@ class gModule(Sequential):
             seen[id(r.module)] = r.name
         strict = any(_in_place(r.module) for r in records if r.module is not None)
         self.modules = _lower(records, outputs, strict)
+        self._share_gradients = not strict
+        self._stage_sums = None
         # for ONNX (value semantics): the readers of a value an in-place module changed read its output
         rerouted, outs = _value_semantics(records, outputs)
         self._value_semantics = None if rerouted is None else Sequential(*_lower(rerouted, outs, True))
@@ -162,23 +172,49 @@ class gModule(Sequential):
                         "nn_legacy.onnx")
 
     # ---------------------------------------------------------------- the container's ways
+    def updateOutput(self, input):
+        """Sequential's forward, with the stages run as their containers run
+        them but without a Python call per selector (see _stage_output)."""
+        current = input
+        for i, stage in enumerate(self.modules):
+            if type(stage) is ConcatTable and type(current) is list and stage.modules:
+                try:
+                    current = _stage_output(stage, current)
+                except (ValueError, TypeError, RuntimeError, IndexError) as e:
+                    raise type(e)(f"{type(self).__name__} ({i}) -> {e}") from e
+            else:
+                current = self._child(i, "updateOutput", current)
+        self.output = current
+        return current
+
     def updateGradInput(self, input, gradOutput):
         return self._backward_stages("updateGradInput", input, gradOutput)
 
     def backward(self, input, gradOutput, scale=1):
         return self._backward_stages("backward", input, gradOutput, scale)
 
+    #: the stages' own gradient buffers (one list per stage, see _put); a work buffer
+    _stage_sums = None
+    _buffer_names = ("_stage_sums",)
+    #: whether a gradient only one reader gives is passed on as it is (nngraph's way) rather than copied:
+    #: only in graphs without in-place modules (an in-place module's backward writes into its gradOutput)
+    _share_gradients = False
+
     def _backward_stages(self, method, input, gradOutput, *extra):
         """Sequential's backward, with the stages' gradients added sparsely (see the module docstring)."""
         if self.gradInputSkipped:
             return getattr(super(), method)(input, gradOutput, *extra)
         inputs = self._inputs(input)
+        sums = self._stage_sums
+        if type(sums) is not list or len(sums) != len(self.modules):
+            sums = self._stage_sums = [[] for _ in self.modules]
         current = gradOutput
         for i in reversed(range(len(self.modules))):
             stage = self.modules[i]
             if type(stage) is ConcatTable and type(inputs[i]) is list and stage.modules:
                 try:
-                    current = _stage_gradient(stage, inputs[i], current, method, extra)
+                    current = _stage_gradient(stage, inputs[i], current, method, extra, self._share_gradients,
+                                              sums[i])
                 except (ValueError, TypeError, RuntimeError, IndexError) as e:
                     if self.output is None:
                         self._need_output()     # backward before forward: say so (as Container._child does)
@@ -224,6 +260,7 @@ class gModule(Sequential):
             return new
         out = super().replace(recorded)
         self.graph_modules = [replaced.get(id(m), m) for m in self.graph_modules]
+        self._share_gradients = self._share_gradients and not any(_in_place(m) for m in self.modules)
         return out
 
     def __repr__(self):
@@ -515,78 +552,229 @@ def _value_semantics(records, outputs):
     return out, outs
 
 
-# ---------------------------------------------------------------- backward of a stage
-def _picks(module, env):
-    """The environment entries a selector reads, in the order of its output
-    (an int for SelectTable, whose output is the entry itself; a list for
-    NarrowTable and a ConcatTable of SelectTables); None for anything else."""
-    if type(module) is SelectTable:
-        return module._position(env)
-    if type(module) is NarrowTable:
-        start, end = module._range(env)
-        return list(range(start, end))
-    if type(module) is ConcatTable and module.modules and all(type(m) is SelectTable for m in module.modules):
-        return [m._position(env) for m in module.modules]
+# ---------------------------------------------------------------- forward and backward of a stage
+# A stage is a ConcatTable whose input is the environment (a list).  Its
+# children, as the lowering makes them: a SelectTable (a value kept for
+# later), or a Sequential whose first module is a selector (SelectTable,
+# NarrowTable, or a ConcatTable of SelectTables), maybe followed by the
+# SelectTable of a split's picker, then the node's modules.  gModule runs
+# these shapes itself (the same calls of the same modules, the same outputs
+# and gradients, without a Python call per selector); any other child (a
+# stage a user edited) goes through its own methods.
+_KEEP, _PIPE, _OTHER = 0, 1, 2
+_NOTHING = object()
+
+
+def _reads(module, env, n):
+    """The entries of env (n entries) a selector reads, in the order of its
+    output: an int for a SelectTable in range, a list for a NarrowTable or a
+    ConcatTable of SelectTables in range; None for anything else (whose own
+    methods then run, and raise what they raise)."""
+    t = type(module)
+    if t is SelectTable:
+        k = module.index
+        return k % n if -n <= k < n else None
+    if t is NarrowTable:
+        start = module.offset + n if module.offset < 0 else module.offset
+        length = n - start + module.length + 1 if module.length < 0 else module.length
+        return list(range(start, start + length)) if 0 <= start < n and 1 <= length <= n - start else None
+    if t is ConcatTable and module.modules:
+        at = []
+        for m in module.modules:
+            if type(m) is not SelectTable or not -n <= m.index < n:
+                return None
+            at.append(m.index % n)
+        return at
     return None
 
 
-def _stage_gradient(stage, env, gradOutput, method, extra):
+def _select(module, env, at):
+    """The selector's forward (its output, as its updateOutput sets it), for at = _reads(module, env)."""
+    if type(at) is int:
+        module.output = env[at]
+    elif type(module) is NarrowTable:
+        module.output = list(env[at[0]:at[-1] + 1])
+    else:
+        for m, j in zip(module.modules, at):
+            m.output = env[j]
+        module.output = same_list(module.output, [env[j] for j in at])
+    return module.output
+
+
+def _plan(child, env, n):
+    """(kind, at, part, first): what a child of a stage does.  _KEEP: a
+    SelectTable of entry at.  _PIPE: a Sequential whose selector reads at
+    (an int or a list), and when part is not None, whose next module picks
+    entry part of that (table) entry; its modules from first on are the
+    node's.  _OTHER: anything else."""
+    t = type(child)
+    if t is SelectTable:
+        at = _reads(child, env, n)
+        if at is not None:
+            return _KEEP, at, None, 1
+    elif t is Sequential:
+        ms = child.modules
+        if len(ms) > 1:
+            at = _reads(ms[0], env, n)
+            if at is not None:
+                if type(at) is int and type(ms[1]) is SelectTable and type(env[at]) is list:
+                    m = len(env[at])
+                    if -m <= ms[1].index < m:
+                        return _PIPE, at, ms[1].index % m, 2
+                return _PIPE, at, None, 1
+    return _OTHER, None, None, 0
+
+
+def _stage_output(stage, env):
+    """ConcatTable.updateOutput of a stage whose input is the environment."""
+    n = len(env)
+    outputs = []
+    for i, child in enumerate(stage.modules):
+        if type(child) is SelectTable and -n <= child.index < n:      # a kept value (_plan's _KEEP, inline)
+            child.output = v = env[child.index]
+            outputs.append(v)
+            continue
+        kind, at, part, first = _plan(child, env, n)
+        if kind is _PIPE:
+            ms = child.modules
+            v = _select(ms[0], env, at)
+            if part is not None:
+                ms[1].output = v = v[part]
+            k = first
+            try:
+                for k in range(first, len(ms)):
+                    v = ms[k].updateOutput(v)
+            except (ValueError, TypeError, RuntimeError, IndexError) as e:    # named as the containers name it
+                raise type(e)(f"{type(stage).__name__} ({i}) -> {type(child).__name__} ({k}) -> "
+                              f"{_message(ms[k], e)}") from e
+            child.output = v
+        else:
+            v = stage._child(i, "updateOutput", env)
+        outputs.append(v)
+    old = stage.output      # (same_list: the table handed out before, when it holds the same arrays)
+    if type(old) is list and len(old) == len(outputs) and all(a is b for a, b in zip(old, outputs)):
+        return old
+    stage.output = outputs
+    return outputs
+
+
+def _plain_like(g, v):
+    """g and v are numpy arrays of one shape (the usual case, checked fast)."""
+    return type(g) is np.ndarray and type(v) is np.ndarray and g.shape == v.shape and g.dtype.kind in "fc"
+
+
+_UNSET = object()
+
+
+def _put(stage, total, slot, g, i, count, buffers, share):
+    """Add g, the gradient child i gives, into total[slot], in the order the
+    children give them, as ConcatTable sums its children's gradients.  A
+    slot only one child writes takes g itself when ``share`` (as nngraph
+    passes a single reader's gradient on); else the first gradient is
+    copied into the stage's own buffer (``buffers[slot]``, kept from call
+    to call) and the others are added into it."""
+    t = total[slot]
+    if t is _UNSET:
+        if share and count[slot] == 1:
+            total[slot] = g
+            return
+        b = buffers[slot]
+        if _plain_like(g, b) and b.dtype == g.dtype:
+            b[...] = g
+        else:
+            b = buffers[slot] = nested_copy(b, g)
+        total[slot] = b
+    elif type(g) is np.ndarray and type(t) is np.ndarray and g.shape == t.shape:
+        t += g
+    else:
+        add_table(stage, t, g, i)
+
+
+def _stage_gradient(stage, env, gradOutput, method, extra, share, buffers):
     """ConcatTable.updateGradInput / backward of a stage whose input is the
     environment (a list): the gradient of each child goes straight into the
-    entries it reads, summed in the children's order as ConcatTable sums
-    them (adding a selector's zeros changes no value), and the entries no
-    child reads are zeros.  A child: a SelectTable (a value kept for later:
-    its gradOutput is the entry's gradient), a Sequential starting with a
-    selector (the modules after it run backward, and their gradInput is the
-    gradient of the entries it read), or any module (its gradInput, laid
-    out as the environment, is added entry by entry)."""
-    gradOutput = check_length(stage, gradOutput, len(stage.modules), "gradOutput", "the output")
+    entries it reads (see _put), and the entries no child reads are zeros.
+    A _KEEP child's gradOutput is the gradient of its entry; a _PIPE child's
+    modules after its selector run backward, and their gradInput is the
+    gradient of the entries (or of the part of an entry) it read; any other
+    child's gradInput, laid out as the environment, is added entry by
+    entry.  buffers: the stage's own arrays (a list, filled here)."""
+    children = stage.modules
+    if type(gradOutput) is not list or len(gradOutput) != len(children):
+        gradOutput = check_length(stage, gradOutput, len(children), "gradOutput", "the output")
     n = len(env)
-    # a new table each time, over the last one's arrays when the shapes are the same (as ConcatTable reuses
-    # its buffers: after a change of shapes, a table handed out stays as it was)
-    old = stage.gradInput if type(stage.gradInput) is list and layout(stage.gradInput) == layout(env) else [None] * n
-    total = [None] * n
-    written = [False] * n
-
-    def put(j, g, i):
-        if not written[j]:
-            total[j] = nested_copy(old[j], g)
-            written[j] = True
-        elif type(g) is np.ndarray and type(total[j]) is np.ndarray and g.shape == total[j].shape:
-            total[j] += g
+    if len(buffers) != n:
+        buffers[:] = [None] * n
+    plans = [_plan(child, env, n) for child in children]
+    count = [0] * n
+    parts = {}      # entry -> {part: count}, for entries read only through pickers
+    for kind, at, part, _ in plans:
+        if kind is _OTHER:
+            for j in range(n):
+                count[j] += 1
+        elif type(at) is int:
+            if part is None:
+                count[at] += 1
+            else:
+                p = parts.setdefault(at, {})
+                p[part] = p.get(part, 0) + 1
         else:
-            add_table(stage, total[j], g, i)
-
-    for i, child in enumerate(stage.modules):
+            for j in at:
+                count[j] += 1
+    for j in list(parts):
+        if count[j]:    # also read whole: its pickers run as modules
+            count[j] += sum(parts.pop(j).values())
+    total = [_UNSET] * n
+    split = {}      # entry -> (the gradients of its parts, how many children write each)
+    for j, p in parts.items():
+        m = len(env[j])
+        if type(buffers[j]) is not list or len(buffers[j]) != m:
+            buffers[j] = [None] * m
+        total[j] = [_UNSET] * m
+        split[j] = [p.get(s, 0) for s in range(m)]
+    for i, (child, (kind, at, part, first)) in enumerate(zip(children, plans)):
         g = gradOutput[i]
-        at = _picks(child, env)
-        if type(at) is int:     # a kept value
-            try:
-                check_nested_like(child, g, env[at])
-            except ValueError as e:
-                raise ValueError(f"ConcatTable ({i}) -> SelectTable: {e}") from e
-            put(at, g, i)
+        if kind is _KEEP:
+            if not _plain_like(g, env[at]):
+                try:
+                    check_nested_like(child, g, env[at])
+                except ValueError as e:
+                    raise ValueError(f"ConcatTable ({i}) -> SelectTable: {e}") from e
+            _put(stage, total, at, g, i, count, buffers, share)
             continue
-        if type(child) is Sequential and len(child.modules) > 1:
-            at = _picks(child.modules[0], env)
-            if at is not None:
-                inner = child._inputs(env)
-                for k in reversed(range(1, len(child.modules))):
-                    g = child._child(k, method, inner[k], g, *extra)
-                if type(at) is int:
-                    put(at, g, i)
-                else:
-                    g = check_length(child.modules[0], g, len(at), "gradOutput", "the output")
-                    for j, gj in zip(at, g):
-                        put(j, gj, i)
-                continue
+        if kind is _PIPE:
+            ms = child.modules
+            if part is not None and at not in split:
+                first = 1           # its entry is read whole too: the picker runs as a module
+            for k in range(len(ms) - 1, first - 1, -1):
+                g = child._child(k, method, ms[k - 1].output, g, *extra)
+            if part is not None and at in split:
+                v = env[at][part]
+                if not _plain_like(g, v):
+                    try:
+                        check_nested_like(ms[1], g, v)
+                    except (ValueError, TypeError) as e:
+                        raise type(e)(f"ConcatTable ({i}) -> Sequential (1) -> {_message(ms[1], e)}") from e
+                _put(stage, total[at], part, g, i, split[at], buffers[at], share)
+            elif type(at) is int:
+                _put(stage, total, at, g, i, count, buffers, share)
+            else:
+                g = check_length(ms[0], g, len(at), "gradOutput", "the output")
+                for j, gj in zip(at, g):
+                    _put(stage, total, j, gj, i, count, buffers, share)
+            continue
         g = stage._child(i, method, env, g, *extra)
         g = check_length(stage, g, n, f"gradInput of module ({i})", "the input")
         for j in range(n):
-            put(j, g[j], i)
+            _put(stage, total, j, g[j], i, count, buffers, share)
     for j in range(n):
-        if not written[j]:
-            total[j] = nested_zeros(old[j], env[j])
+        if j in split:
+            t = total[j]
+            for k in range(len(t)):
+                if t[k] is _UNSET:
+                    t[k] = buffers[j][k] = nested_zeros(buffers[j][k], env[j][k])
+        elif total[j] is _UNSET:
+            total[j] = buffers[j] = nested_zeros(buffers[j], env[j])
     stage.gradInput = total
     return total
 
