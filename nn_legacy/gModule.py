@@ -183,7 +183,7 @@ class gModule(Sequential):
         for i, stage in enumerate(self.modules):
             if type(stage) is ConcatTable and type(current) is list and stage.modules:
                 try:
-                    current = _stage_output(stage, current)
+                    current = _picks_output(stage, current, len(current))     # (_stage_output)
                 except (ValueError, TypeError, RuntimeError, IndexError) as e:
                     raise type(e)(f"{type(self).__name__} ({i}) -> {e}") from e
             else:
@@ -633,13 +633,21 @@ def _picks_output(m, env, n):
     if t is ConcatTable and m.modules:
         outputs = []
         for c, child in enumerate(m.modules):
-            try:
-                outputs.append(_output(child, env, n))
-            except _FAIL as err:
-                raise _named(m, c, err) from err
+            if type(child) is SelectTable and -n <= child.index < n:     # a kept value (as _output)
+                child.output = v = env[child.index]
+            else:
+                try:
+                    v = _output(child, env, n)
+                except _FAIL as err:
+                    raise _named(m, c, err) from err
+            outputs.append(v)
         old = m.output      # (same_list: the table handed out before, when it holds the same arrays)
-        if type(old) is list and len(old) == len(outputs) and all(a is b for a, b in zip(old, outputs)):
-            return old
+        if type(old) is list and len(old) == len(outputs):
+            for a, b in zip(old, outputs):
+                if a is not b:
+                    break
+            else:
+                return old
         m.output = outputs
         return outputs
     at = _reads(m, n)
