@@ -178,12 +178,12 @@ class gModule(Sequential):
     # ---------------------------------------------------------------- the container's ways
     def updateOutput(self, input):
         """Sequential's forward, with the stages run as their containers run
-        them but without a Python call per selector (see _stage_output)."""
+        them but without a Python call per selector (see _picks_output)."""
         current = input
         for i, stage in enumerate(self.modules):
             if type(stage) is ConcatTable and type(current) is list and stage.modules:
                 try:
-                    current = _picks_output(stage, current, len(current))     # (_stage_output)
+                    current = _picks_output(stage, current, len(current))
                 except (ValueError, TypeError, RuntimeError, IndexError) as e:
                     raise type(e)(f"{type(self).__name__} ({i}) -> {e}") from e
             else:
@@ -566,7 +566,6 @@ def _value_semantics(records, outputs):
 # the same modules, the same outputs and gradients, without a Python call
 # per selector); anything else in their place (what a user edited in) runs
 # through its own methods, as a module reading the environment.
-_NOTHING = object()
 _FAIL = (ValueError, TypeError, RuntimeError, IndexError)   # what the containers name their children in
 
 
@@ -658,11 +657,6 @@ def _picks_output(m, env, n):
         m.output = list(env[at[0]:at[-1] + 1])
         return m.output
     return m.updateOutput(env)
-
-
-def _stage_output(stage, env):
-    """ConcatTable.updateOutput of a stage whose input is the environment."""
-    return _picks_output(stage, env, len(env))
 
 
 def _plain_like(g, v):
