@@ -13,13 +13,17 @@ How a graph lowers (docs/guides/graph-models.md has the picture):
   gradients its children give an entry: a value read by several nodes gets
   the sum of their gradients, as nngraph summed them.
 - A node's expression picks its inputs from the environment (SelectTable;
-  NarrowTable for a run of entries; ConcatTable of SelectTables for any
-  other order; nothing when it reads the whole environment in order), then
+  NarrowTable for a run of entries; ConcatTable of SelectTables, or of the
+  expressions of inputs it alone reads, for any other order; nothing when
+  it reads the whole environment in order), then
   applies its module.  One input is given unwrapped, several as a table in
   the order the node was given them; a node without a module passes its
   input on; the nodes of ``split(n)`` are SelectTables.
 - A node read only by the next node of a chain is not kept: the chain is
   one Sequential, and a graph that is a chain lowers to one Sequential.
+  Without in-place modules, a node read by one node of several inputs is
+  not kept either: its reader's expression computes it (the reader's
+  ConcatTable of inputs holds its expression), a tree of expressions.
 - Modules run in the order nngraph ran them (``forwardnodes``) whenever it
   can matter: when the graph holds an in-place module, nodes are chained
   and grouped only where that keeps nngraph's order exactly, so a value an
@@ -27,15 +31,23 @@ How a graph lowers (docs/guides/graph-models.md has the picture):
   changed in nngraph (values pass by reference in both).  Otherwise stages
   are chosen to make backward's plumbing cheapest (see ``_stages``).
 - Several inputs: the environment starts as the input table itself.
-- Backward adds the environment's gradient sparsely: a stage's selectors
-  (SelectTable, NarrowTable, ConcatTable of SelectTables) would each give
-  a gradient laid out as the whole environment, zeros but for their
-  entries, for the ConcatTable to sum; gModule's backward instead adds each
-  gradient into the entries it belongs to (in the children's order: the
-  same sums, bit for bit) and zero-fills only the entries nobody reads
-  (``_stage_gradient``).  The selectors' own gradInput buffers are then not
-  filled; every container's and every module's is.  A stage a user edited
-  into another shape goes through the containers' own backward.
+- gModule runs its stages itself, as their containers would run them:
+  forward picks the kept values and each expression's inputs from the
+  environment without a Python call per selector (setting every
+  selector's and container's output as their own forward does), and
+  backward adds the environment's gradient sparsely: a stage's selectors
+  (SelectTable, NarrowTable, ConcatTable of SelectTables, a split's
+  picker) would each give a gradient laid out as the whole environment,
+  zeros but for their entries, for the ConcatTable to sum; gModule instead
+  adds each gradient into the entry (or the part of a split entry) it
+  belongs to, in the children's order (the same sums, bit for bit), and
+  zero-fills only what nobody reads (``_stage_gradient``).  A gradient only
+  one reader gives is passed on as it is, not copied (as nngraph passes
+  it), unless the graph holds an in-place module (whose backward writes
+  into its gradOutput): then sums and single gradients alike go into
+  buffers of gModule's own.  The selectors' own gradInput buffers are not
+  filled; every module's is.  A stage a user edited into another shape
+  runs (that child, or that stage) through the containers' own methods.
 """
 import numpy as np
 
@@ -43,7 +55,7 @@ from ._bases.tables import check_length, check_nested_like, nested_copy, nested_
 from ._helpers.graph_nodes import GraphNode
 from ._helpers.lua import T7Error, TorchObject
 from .ConcatTable import ConcatTable
-from .Container import add_table, layout
+from .Container import _message, add_table, show_layout
 from .Identity import Identity
 from .Module import Module
 from .NarrowTable import NarrowTable
@@ -124,6 +136,8 @@ class gModule(Sequential):
             seen[id(r.module)] = r.name
         strict = any(_in_place(r.module) for r in records if r.module is not None)
         self.modules = _lower(records, outputs, strict)
+        self._share_gradients = not strict
+        self._stage_sums = None
         # for ONNX (value semantics): the readers of a value an in-place module changed read its output
         rerouted, outs = _value_semantics(records, outputs)
         self._value_semantics = None if rerouted is None else Sequential(*_lower(rerouted, outs, True))
@@ -162,23 +176,49 @@ class gModule(Sequential):
                         "nn_legacy.onnx")
 
     # ---------------------------------------------------------------- the container's ways
+    def updateOutput(self, input):
+        """Sequential's forward, with the stages run as their containers run
+        them but without a Python call per selector (see _picks_output)."""
+        current = input
+        for i, stage in enumerate(self.modules):
+            if type(stage) is ConcatTable and type(current) is list and stage.modules:
+                try:
+                    current = _picks_output(stage, current, len(current))
+                except (ValueError, TypeError, RuntimeError, IndexError) as e:
+                    raise type(e)(f"{type(self).__name__} ({i}) -> {e}") from e
+            else:
+                current = self._child(i, "updateOutput", current)
+        self.output = current
+        return current
+
     def updateGradInput(self, input, gradOutput):
         return self._backward_stages("updateGradInput", input, gradOutput)
 
     def backward(self, input, gradOutput, scale=1):
         return self._backward_stages("backward", input, gradOutput, scale)
 
+    #: the stages' own gradient buffers (one list per stage, see _put); a work buffer
+    _stage_sums = None
+    _buffer_names = ("_stage_sums",)
+    #: whether a gradient only one reader gives is passed on as it is (nngraph's way) rather than copied:
+    #: only in graphs without in-place modules (an in-place module's backward writes into its gradOutput)
+    _share_gradients = False
+
     def _backward_stages(self, method, input, gradOutput, *extra):
         """Sequential's backward, with the stages' gradients added sparsely (see the module docstring)."""
         if self.gradInputSkipped:
             return getattr(super(), method)(input, gradOutput, *extra)
         inputs = self._inputs(input)
+        sums = self._stage_sums
+        if type(sums) is not list or len(sums) != len(self.modules):
+            sums = self._stage_sums = [[] for _ in self.modules]
         current = gradOutput
         for i in reversed(range(len(self.modules))):
             stage = self.modules[i]
             if type(stage) is ConcatTable and type(inputs[i]) is list and stage.modules:
                 try:
-                    current = _stage_gradient(stage, inputs[i], current, method, extra)
+                    current = _stage_gradient(stage, inputs[i], current, method, extra, self._share_gradients,
+                                              sums[i])
                 except (ValueError, TypeError, RuntimeError, IndexError) as e:
                     if self.output is None:
                         self._need_output()     # backward before forward: say so (as Container._child does)
@@ -224,6 +264,7 @@ class gModule(Sequential):
             return new
         out = super().replace(recorded)
         self.graph_modules = [replaced.get(id(m), m) for m in self.graph_modules]
+        self._share_gradients = self._share_gradients and not any(_in_place(m) for m in self.modules)
         return out
 
     def __repr__(self):
@@ -515,78 +556,313 @@ def _value_semantics(records, outputs):
     return out, outs
 
 
-# ---------------------------------------------------------------- backward of a stage
-def _picks(module, env):
-    """The environment entries a selector reads, in the order of its output
-    (an int for SelectTable, whose output is the entry itself; a list for
-    NarrowTable and a ConcatTable of SelectTables); None for anything else."""
-    if type(module) is SelectTable:
-        return module._position(env)
-    if type(module) is NarrowTable:
-        start, end = module._range(env)
-        return list(range(start, end))
-    if type(module) is ConcatTable and module.modules and all(type(m) is SelectTable for m in module.modules):
-        return [m._position(env) for m in module.modules]
+# ---------------------------------------------------------------- forward and backward of a stage
+# A stage is a ConcatTable whose input is the environment (a list).  Its
+# children are expressions, as the lowering makes them: a SelectTable (a
+# value kept for later), or a Sequential led by what picks its input from
+# the environment (a SelectTable, a NarrowTable, or a ConcatTable of
+# expressions), maybe followed by a split's picker (a SelectTable), then
+# the node's modules.  gModule runs these shapes itself (the same calls of
+# the same modules, the same outputs and gradients, without a Python call
+# per selector); anything else in their place (what a user edited in) runs
+# through its own methods, as a module reading the environment.
+_FAIL = (ValueError, TypeError, RuntimeError, IndexError)   # what the containers name their children in
+
+
+def _reads(module, n):
+    """The entries of an environment of n entries a selector reads, in the
+    order of its output: an int for a SelectTable in range, a list for a
+    NarrowTable in range; None for anything else."""
+    t = type(module)
+    if t is SelectTable:
+        k = module.index
+        return k % n if -n <= k < n else None
+    if t is NarrowTable:
+        start = module.offset + n if module.offset < 0 else module.offset
+        length = n - start + module.length + 1 if module.length < 0 else module.length
+        return list(range(start, start + length)) if 0 <= start < n and 1 <= length <= n - start else None
     return None
 
 
-def _stage_gradient(stage, env, gradOutput, method, extra):
-    """ConcatTable.updateGradInput / backward of a stage whose input is the
-    environment (a list): the gradient of each child goes straight into the
-    entries it reads, summed in the children's order as ConcatTable sums
-    them (adding a selector's zeros changes no value), and the entries no
-    child reads are zeros.  A child: a SelectTable (a value kept for later:
-    its gradOutput is the entry's gradient), a Sequential starting with a
-    selector (the modules after it run backward, and their gradInput is the
-    gradient of the entries it read), or any module (its gradInput, laid
-    out as the environment, is added entry by entry)."""
-    gradOutput = check_length(stage, gradOutput, len(stage.modules), "gradOutput", "the output")
-    n = len(env)
-    # a new table each time, over the last one's arrays when the shapes are the same (as ConcatTable reuses
-    # its buffers: after a change of shapes, a table handed out stays as it was)
-    old = stage.gradInput if type(stage.gradInput) is list and layout(stage.gradInput) == layout(env) else [None] * n
-    total = [None] * n
-    written = [False] * n
+def _named(container, k, e):
+    """e, with the container's name and its child's index in front, as Container._child names it."""
+    return type(e)(f"{type(container).__name__} ({k}) -> {_message(container.modules[k], e)}")
 
-    def put(j, g, i):
-        if not written[j]:
-            total[j] = nested_copy(old[j], g)
-            written[j] = True
-        elif type(g) is np.ndarray and type(total[j]) is np.ndarray and g.shape == total[j].shape:
-            total[j] += g
+
+def _picker(ms, v):
+    """The index a split's picker (ms[1], after the selector) takes from the table v, or None."""
+    m = ms[1]
+    if type(m) is SelectTable and type(v) is list and -len(v) <= m.index < len(v):
+        return m.index % len(v)
+    return None
+
+
+def _output(e, env, n):
+    """e.updateOutput(env), for an expression e."""
+    t = type(e)
+    if t is SelectTable and -n <= e.index < n:       # a kept value
+        e.output = v = env[e.index]
+        return v
+    if t is Sequential and len(e.modules) > 1:
+        ms = e.modules
+        k = 0
+        try:
+            m = ms[0]
+            if type(m) is SelectTable and -n <= m.index < n:
+                m.output = v = env[m.index]
+            else:
+                v = _picks_output(m, env, n)
+            k = 1
+            m = ms[1]
+            if type(m) is SelectTable and type(v) is list and -len(v) <= m.index < len(v):   # a split's picker
+                m.output = v = v[m.index]
+                k = 2
+            for k in range(k, len(ms)):
+                v = ms[k].updateOutput(v)
+        except _FAIL as err:
+            raise _named(e, k, err) from err
+        e.output = v
+        return v
+    return e.updateOutput(env)
+
+
+def _picks_output(m, env, n):
+    """m.updateOutput(env), for the module leading an expression."""
+    t = type(m)
+    if t is ConcatTable and m.modules:
+        outputs = []
+        for c, child in enumerate(m.modules):
+            if type(child) is SelectTable and -n <= child.index < n:     # a kept value (as _output)
+                child.output = v = env[child.index]
+            else:
+                try:
+                    v = _output(child, env, n)
+                except _FAIL as err:
+                    raise _named(m, c, err) from err
+            outputs.append(v)
+        old = m.output      # (same_list: the table handed out before, when it holds the same arrays)
+        if type(old) is list and len(old) == len(outputs):
+            for a, b in zip(old, outputs):
+                if a is not b:
+                    break
+            else:
+                return old
+        m.output = outputs
+        return outputs
+    at = _reads(m, n)
+    if type(at) is int:
+        m.output = env[at]
+        return m.output
+    if at is not None:
+        m.output = list(env[at[0]:at[-1] + 1])
+        return m.output
+    return m.updateOutput(env)
+
+
+def _plain_like(g, v):
+    """g and v are numpy arrays of one shape (the usual case, checked fast)."""
+    return type(g) is np.ndarray and type(v) is np.ndarray and g.shape == v.shape and g.dtype.kind in "fc"
+
+
+def _zeros(b, v):
+    """nested_zeros(b, v), numpy's usual case checked fast."""
+    if type(b) is np.ndarray and type(v) is np.ndarray and b.shape == v.shape and b.dtype == v.dtype \
+            and b.flags.writeable:
+        b[...] = 0
+        return b
+    return nested_zeros(b, v)
+
+
+_UNSET = object()
+
+
+def _put(stage, total, slot, g, i, count, buffers, share):
+    """Add g, the gradient child i gives, into total[slot], in the order the
+    children give them, as ConcatTable sums its children's gradients.  A
+    slot only one child writes takes g itself when ``share`` (as nngraph
+    passes a single reader's gradient on); else the first gradient is
+    copied into the stage's own buffer (``buffers[slot]``, kept from call
+    to call) and the others are added into it."""
+    t = total[slot]
+    if t is _UNSET:
+        if share and count[slot] == 1:
+            total[slot] = g
+            return
+        b = buffers[slot]
+        if _plain_like(g, b) and b.dtype == g.dtype and b.flags.writeable:
+            b[...] = g
         else:
-            add_table(stage, total[j], g, i)
+            b = buffers[slot] = nested_copy(b, g)
+        total[slot] = b
+    elif type(g) is np.ndarray and type(t) is np.ndarray and g.shape == t.shape:
+        t += g
+    else:
+        add_table(stage, t, g, i)
 
-    for i, child in enumerate(stage.modules):
-        g = gradOutput[i]
-        at = _picks(child, env)
-        if type(at) is int:     # a kept value
-            try:
-                check_nested_like(child, g, env[at])
-            except ValueError as e:
-                raise ValueError(f"ConcatTable ({i}) -> SelectTable: {e}") from e
-            put(at, g, i)
-            continue
-        if type(child) is Sequential and len(child.modules) > 1:
-            at = _picks(child.modules[0], env)
-            if at is not None:
-                inner = child._inputs(env)
-                for k in reversed(range(1, len(child.modules))):
-                    g = child._child(k, method, inner[k], g, *extra)
-                if type(at) is int:
-                    put(at, g, i)
-                else:
-                    g = check_length(child.modules[0], g, len(at), "gradOutput", "the output")
-                    for j, gj in zip(at, g):
-                        put(j, gj, i)
-                continue
-        g = stage._child(i, method, env, g, *extra)
-        g = check_length(stage, g, n, f"gradInput of module ({i})", "the input")
-        for j in range(n):
-            put(j, g[j], i)
+
+def _count(e, env, n, count, parts):
+    """How many gradients e gives each entry of env (count), and each part
+    of an entry it reads through a split's picker (parts: entry -> {part: n})."""
+    t = type(e)
+    if t is SelectTable and -n <= e.index < n:
+        count[e.index % n] += 1
+        return
+    if t is Sequential and len(e.modules) > 1:
+        ms = e.modules
+        at = _reads(ms[0], n)
+        if type(at) is int and type(ms[0]) is SelectTable:
+            part = _picker(ms, env[at])
+            if part is not None:
+                p = parts.setdefault(at, {})
+                p[part] = p.get(part, 0) + 1
+                return
+        _count_picks(ms[0], env, n, count, parts)
+        return
     for j in range(n):
-        if not written[j]:
-            total[j] = nested_zeros(old[j], env[j])
+        count[j] += 1
+
+
+def _count_picks(m, env, n, count, parts):
+    if type(m) is ConcatTable and m.modules:
+        for child in m.modules:
+            _count(child, env, n, count, parts)
+        return
+    at = _reads(m, n)
+    if type(at) is int:
+        count[at] += 1
+    elif at is not None:
+        for j in at:
+            count[j] += 1
+    else:
+        for j in range(n):
+            count[j] += 1
+
+
+class _Backward:
+    """One stage's backward: where the gradients go (see _stage_gradient)."""
+    __slots__ = ("stage", "env", "n", "method", "extra", "total", "count", "buffers", "share", "split", "i")
+
+    def put(self, j, g):
+        if j in self.split:     # an entry read through pickers: part by part
+            parts = self.total[j]
+            if type(g) is not list or len(g) != len(parts):
+                raise ValueError(f"{type(self.stage).__name__}: gradInput of module ({self.i}) is {show_layout(g)} "
+                                 f"for entry {j}, which is {show_layout(self.env[j])}")
+            for s, gs in enumerate(g):
+                _put(self.stage, parts, s, gs, self.i, self.split[j], self.buffers[j], self.share)
+            return
+        _put(self.stage, self.total, j, g, self.i, self.count, self.buffers, self.share)
+
+    def put_all(self, g, who):
+        g = check_length(who, g, self.n, f"gradInput of module ({self.i})", "the input")
+        for j in range(self.n):
+            self.put(j, g[j])
+
+    def expression(self, e, g):
+        """Back through expression e, given the gradient g of its output."""
+        env, n = self.env, self.n
+        t = type(e)
+        if t is SelectTable and -n <= e.index < n:      # a kept value
+            j = e.index % n
+            if not _plain_like(g, env[j]):
+                try:
+                    check_nested_like(e, g, env[j])
+                except ValueError as err:
+                    raise ValueError(_message(e, err)) from err
+            self.put(j, g)
+            return
+        if t is Sequential and len(e.modules) > 1:
+            ms = e.modules
+            at = _reads(ms[0], n)
+            part = None
+            if type(at) is int and type(ms[0]) is SelectTable and at in self.split:
+                part = _picker(ms, env[at])
+            first = 1 if part is None else 2
+            k = len(ms) - 1
+            try:
+                for k in range(len(ms) - 1, first - 1, -1):
+                    g = getattr(ms[k], self.method)(ms[k - 1].output, g, *self.extra)
+                if part is not None:
+                    v = env[at][part]
+                    if not _plain_like(g, v):
+                        k = 1
+                        try:
+                            check_nested_like(ms[1], g, v)
+                        except _FAIL as err:
+                            raise type(err)(_message(ms[1], err)) from err
+                    _put(self.stage, self.total[at], part, g, self.i, self.split[at], self.buffers[at], self.share)
+                    return
+                k = 0
+                self.picks(ms[0], g)
+            except _FAIL as err:
+                raise _named(e, k, err) from err
+            return
+        self.put_all(getattr(e, self.method)(env, g, *self.extra), e)
+
+    def picks(self, m, g):
+        """Back through the module leading an expression (its output's gradient g)."""
+        if type(m) is ConcatTable and m.modules:
+            g = check_length(m, g, len(m.modules), "gradOutput", "the output")
+            for c, child in enumerate(m.modules):
+                try:
+                    self.expression(child, g[c])
+                except _FAIL as err:
+                    raise _named(m, c, err) from err
+            return
+        at = _reads(m, self.n)
+        if type(at) is int:
+            self.put(at, g)
+        elif at is not None:
+            g = check_length(m, g, len(at), "gradOutput", "the output")
+            for j, gj in zip(at, g):
+                self.put(j, gj)
+        else:
+            self.put_all(getattr(m, self.method)(self.env, g, *self.extra), m)
+
+
+def _stage_gradient(stage, env, gradOutput, method, extra, share, buffers):
+    """ConcatTable.updateGradInput / backward of a stage whose input is the
+    environment (a list): the gradient of each expression goes straight
+    into the entries it reads (see _put), and the entries no child reads
+    are zeros.  A kept value's gradient is its gradOutput; an expression's
+    modules run backward, and their gradInput is the gradient of the
+    entries (or of the part of a split entry) it read; anything else gives
+    a gradient laid out as the environment, added entry by entry.
+    buffers: the stage's own arrays (a list, filled here)."""
+    children = stage.modules
+    if type(gradOutput) is not list or len(gradOutput) != len(children):
+        gradOutput = check_length(stage, gradOutput, len(children), "gradOutput", "the output")
+    n = len(env)
+    if len(buffers) != n:
+        buffers[:] = [None] * n
+    count, parts = [0] * n, {}
+    for child in children:
+        _count(child, env, n, count, parts)
+    b = _Backward()
+    b.stage, b.env, b.n, b.method, b.extra, b.share, b.count, b.buffers = \
+        stage, env, n, method, extra, share, count, buffers
+    total = b.total = [_UNSET] * n
+    split = b.split = {}      # entry -> how many children write each of its parts
+    for j, p in parts.items():
+        m = len(env[j])
+        if type(buffers[j]) is not list or len(buffers[j]) != m:
+            buffers[j] = [None] * m
+        total[j] = [_UNSET] * m
+        split[j] = [p.get(s, 0) + count[j] for s in range(m)]   # (count[j]: gradients of the whole entry)
+    for i, child in enumerate(children):
+        b.i = i
+        try:
+            b.expression(child, gradOutput[i])
+        except _FAIL as err:
+            raise _named(stage, i, err) from err
+    for j in range(n):
+        if j in split:
+            t = total[j]
+            for k in range(len(t)):
+                if t[k] is _UNSET:
+                    t[k] = buffers[j][k] = _zeros(buffers[j][k], env[j][k])
+        elif total[j] is _UNSET:
+            total[j] = buffers[j] = _zeros(buffers[j], env[j])
     stage.gradInput = total
     return total
 
@@ -680,19 +956,37 @@ def _lower(records, outputs, strict):
     outputs_set = set(outputs)
     # several inputs: the environment starts as the input table itself, nngraph's split of it not made
     skipped, given = _unpacked_inputs(records, consumers, outputs_set)
-    # fused[k]: k's value is computed inside the expression of its one reader (a chain)
-    fused = [k not in outputs_set and len(consumers[k]) == 1 and len(records[consumers[k][0]].inputs) == 1
-             and (not strict or consumers[k][0] == k + 1) and k not in skipped and k not in given
-             for k in range(n)]
+    # fused[k]: k's value is computed inside the expression of its one reader: a chain, and without
+    # in-place modules (where the order of the nodes cannot matter) a tree, a node of several inputs
+    # computing those read by it alone
+    fused = [k not in outputs_set and len(consumers[k]) == 1
+             and (not strict or (consumers[k][0] == k + 1 and len(records[k + 1].inputs) == 1))
+             and k not in skipped and k not in given for k in range(n)]
     kept = [k for k in range(n) if not fused[k] and k not in skipped and k not in given]
-    chains, heads = {}, {}
-    for m in kept:
+    chains, trees, heads = {}, {}, {}
+
+    def chain_of(m):
         chain = [m]
         while len(records[chain[-1]].inputs) == 1 and records[chain[-1]].inputs[0] != IN \
                 and fused[records[chain[-1]].inputs[0]]:
             chain.append(records[chain[-1]].inputs[0])
         chains[m] = chain[::-1]
-        heads[m] = records[chain[-1]].inputs
+        ins = records[chain[-1]].inputs
+        trees[m] = len(ins) > 1 and any(v != IN and fused[v] for v in ins)
+        read = []
+        for v in ins:
+            for h in (heads_of(v) if trees[m] and v != IN and fused[v] else [v]):
+                if h not in read:
+                    read.append(h)
+        return read
+
+    def heads_of(m):
+        if m not in heads:
+            heads[m] = chain_of(m)
+        return heads[m]
+
+    for m in kept:
+        heads_of(m)
     groups, last_use = _stages(kept, heads, outputs, strict, given)
     ours = set()     # the Sequentials made here (spliced into their parent; a user's are left alone)
 
@@ -723,6 +1017,17 @@ def _lower(records, outputs, strict):
             return NarrowTable(at[0], len(at))
         return ConcatTable(*[SelectTable(j) for j in at])
 
+    def expression(env, m):
+        """m's chain of modules, fed by its inputs picked from env, or (a tree) computed from env."""
+        ins = records[chains[m][0]].inputs
+        if trees[m]:
+            bare = len(env) == 1 and env is not given
+            picks = ConcatTable(*[expression(env, v) if v != IN and fused[v] else
+                                  Identity() if bare else SelectTable(env.index(v)) for v in ins])
+        else:
+            picks = gather(env, ins)
+        return seq([picks] + [step(records[k]) for k in chains[m]])
+
     def step(r):
         if r.select is not None:
             return SelectTable(r.select)
@@ -732,7 +1037,7 @@ def _lower(records, outputs, strict):
     for end, group in enumerate(groups):
         keep = [v for v in env if last_use.get(v, -1) > end]
         children = [Identity() if len(env) == 1 and env is not given else SelectTable(env.index(v)) for v in keep]
-        children += [seq([gather(env, heads[m])] + [step(records[k]) for k in chains[m]]) for m in group]
+        children += [expression(env, m) for m in group]
         env = keep + group
         stages.append(children[0] if len(children) == 1 else ConcatTable(*children))
     if len(outputs) == 1 and env is given:

@@ -670,7 +670,7 @@ def _plumbing_cases(tmp_path):
              (load(tmp_path, several(3).t7(), "several.t7"), [_u(2, 3), _u(2, 3)], [_u(2, 3), _u(2, 3), _u(2, 2)]),
              _table_valued()]
     edited = python_lstm_cell(3, 4)      # a stage a user changed: a child that is no selector pipeline
-    stage = next(m for m in edited.modules if isinstance(m, nn.ConcatTable) and len(m.modules) > 2)
+    stage = next(m for m in edited.modules if isinstance(m, nn.ConcatTable) and len(m.modules) > 1)
     k = next(i for i, c in enumerate(stage.modules) if isinstance(c, nn.Sequential))
     stage.modules[k] = nn.Sequential(nn.Identity(), stage.modules[k])
     cases.append((edited, _lstm_input(2, 3, 4), [_u(2, 4), _u(2, 4)]))
@@ -769,3 +769,57 @@ def test_a_wrong_gradient_of_a_kept_value_names_the_stage():
     with pytest.raises(ValueError, match=r"gModule \(\d+\) -> ConcatTable \(\d+\) -> SelectTable: .*gradOutput "
                                          r"must be of size \[2, 3\]"):
         model.backward(x, [go[0], _u(2, 4)])
+
+
+def _split_cases():
+    """Tables read through split's pickers: a part read by two nodes
+    (summed), the table also read whole; char-rnn's LSTM (values read once,
+    their gradients passed on, not copied)."""
+    x = nn.Identity()()
+    a, b = nn.SplitTable(1)(nn.Reshape(2, 2)(nn.Linear(4, 4)(x))).split(2)
+    partly = nn.gModule([x], [nn.CMulTable()([nn.Tanh()(a), b]), nn.Sigmoid()(b)])
+    x = nn.Identity()()
+    t = nn.SplitTable(1)(nn.Reshape(2, 3)(nn.Linear(4, 6)(x)))
+    a, b = t.split(2)
+    whole = nn.gModule([x], [nn.CAddTable()([nn.Tanh()(a), b]), nn.JoinTable(1)(t)])
+    return [(partly, _u(2, 4), [_u(2, 2), _u(2, 2)]), (whole, _u(2, 4), [_u(2, 3), _u(2, 6)]),
+            (python_char_rnn_lstm(4, 3), [_u(2, 4)] + [_u(2, 3) for _ in range(4)], [_u(2, 3) for _ in range(4)]
+             + [_u(2, 4)])]
+
+
+def test_stages_run_by_the_graph_compute_what_their_containers_compute():
+    """gModule runs its stages' selectors itself (forward and backward):
+    outputs, gradInputs, every module's gradInput and parameter gradients
+    are bit for bit those of the same containers run as containers, twice
+    in a row; a gradient passed on uncopied is never changed afterwards."""
+    for model, x, go in _split_cases():
+        assert model._share_gradients
+        twin = model.clone()
+        for m in (model, twin):
+            m.zeroGradParameters()
+        for _ in range(2):
+            out, want = model.forward(_copy(x)), nn.Sequential.updateOutput(twin, _copy(x))
+            assert _layout_equal(out, want)
+            got = model.backward(_copy(x), _copy(go))
+            assert _layout_equal(got, nn.Sequential.backward(twin, _copy(x), _copy(go)))
+            for m, t in zip(model.graph_modules, twin.graph_modules):
+                assert _layout_equal(m.gradInput, t.gradInput), type(m)
+        for a, b in zip(model.parameters()[1], twin.parameters()[1]):
+            np.testing.assert_array_equal(a, b)
+
+
+def test_in_place_graphs_copy_the_gradients_they_pass_on(tmp_path):
+    """An in-place module's backward writes into its gradOutput: in a graph
+    holding one, no gradient is passed on uncopied (also after replace())."""
+    assert not load(tmp_path, encoder_decoder(3).t7(), "ed.t7")._share_gradients
+    model = python_char_rnn_lstm(4, 3)
+    model.replace(lambda m: nn.ReLU(True) if isinstance(m, nn.Tanh) else m)
+    assert not model._share_gradients
+
+
+def test_values_read_once_are_computed_by_their_reader():
+    """Without in-place modules, a value read by one node is computed inside
+    that node's expression, not kept: the LSTM cell lowers to 3 stages
+    (the gates' input, next_c, next_h) and char-rnn's 2-layer LSTM to 7."""
+    assert len(python_lstm_cell(3, 4).modules) == 3
+    assert len(python_char_rnn_lstm(4, 3).modules) == 7
