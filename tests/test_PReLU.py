@@ -206,3 +206,36 @@ def test_mismatched_gradOutput():
     with raises_exactly(thnn.THNNError, "PReLU_accGradParameters: gradOutput must be shaped as input "
                                         "(2D of size [2, 3]), got 2D of size [3, 2]"):
         m.accGradParameters(uniform((2, C)), uniform((C, 2)))
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("shape, n", [((2, C, 37, 181), C), ((C, 37, 181), C), ((3, 70001), 0), ((9000, C), C)],
+                         ids=["4D", "3D", "shared", "2D"])
+def test_large_inputs_split_between_threads(shape, n, dtype, threads):
+    # enough elements for two threads, whose shares start and end inside a
+    # channel's plane (the slope changes mid-share); odd sizes (a vector
+    # loop's tail), NaN, -0.0 and infinities, a non-contiguous input
+    rng = np.random.default_rng(len(shape) + n)
+    x = rng.standard_normal(shape).astype(dtype)
+    x.flat[::97] = np.nan
+    x.flat[1::89] = -0.0
+    x.flat[2::83] = -np.inf
+    x.flat[3::79] = np.inf
+    g = rng.standard_normal(shape).astype(dtype)
+    m = make(n)
+    if dtype == np.float32:
+        m.float()
+    w = np.asarray(channel_slopes(m, shape), dtype=dtype)
+    before = thnn.get_num_threads()
+    thnn.set_num_threads(threads)
+    try:
+        out = m.forward(np.asfortranarray(x)).copy()
+        gin = m.backward(x, g).copy()
+    finally:
+        thnn.set_num_threads(before)
+    want = np.where(x > 0, x, w * x)
+    assert out.dtype == dtype
+    np.testing.assert_array_equal(out, want)
+    np.testing.assert_array_equal(np.signbit(out), np.signbit(want))   # -0.0 * w stays -0.0
+    np.testing.assert_array_equal(gin, np.where(x > 0, g, w * g))

@@ -8,7 +8,7 @@ import pytest
 import nn_legacy as nn
 import thnn
 from conv_checks import (as_batch, assert_module_matches, check_empty_batch, check_properties, check_threads,
-                         conv_loops, t7_object, torch_reference)
+                         conv_loops, conv_taps, t7_object, torch_reference)
 from layer_checks import raises_exactly, uniform
 
 N_IN, M = 3, 2
@@ -207,3 +207,31 @@ def test_threads_split_the_planes_without_changing_results():
     """8 samples x 16 planes x 2 kernels x 2048 pixels x 9 taps: 4.7M multiply-adds per verb."""
     check_threads(lambda: nn.SpatialDepthWiseConvolution(16, 2, 3, 3, 1, 1, 1, 1), uniform((8, 16, 32, 64), 1),
                   uniform((8, 32, 32, 64), 2))
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("setting", [(3, 3, 1, 1, 1, 1), (3, 3, 2, 2, 1, 1), (5, 2, 3, 1, 2, 0), (1, 1, 2, 1, 0, 0)],
+                         ids=["3x3", "3x3/2", "5x2/3,1", "1x1/2,1"])
+def test_vector_rows_of_every_step(setting, dtype, threads):
+    # the forward's rows of taps (vectorized; steps 1 and 2 specialised, 3
+    # general) on rows longer than a vector with a tail, one sample and a
+    # non-contiguous input, against a numpy reference of each plane alone
+    kW, kH, dW, dH, padW, padH = setting
+    m = nn.SpatialDepthWiseConvolution(4, 2, *setting)
+    if dtype == np.float32:
+        m.float()
+    x = uniform((1, 4, 19, 203), 3).astype(dtype)
+    before = thnn.get_num_threads()
+    thnn.set_num_threads(threads)
+    try:
+        out = m.forward(np.asfortranarray(x)).copy()
+    finally:
+        thnn.set_num_threads(before)
+    w = per_plane_weight(m).astype(np.float64)
+    want = np.concatenate([conv_taps(x[:, c:c + 1].astype(np.float64), w[:, c:c + 1], m.bias[:, c],
+                                     np.zeros((1, 2) + out.shape[2:]), dW, dH, padW, padH)[0] for c in range(4)],
+                          axis=1)
+    assert out.dtype == dtype
+    rtol = 1e-5 if dtype == np.float32 else 1e-12
+    np.testing.assert_allclose(out, want, rtol=rtol, atol=rtol)

@@ -115,3 +115,72 @@ def test_tampered_indices_are_refused():
     with raises_exactly(thnn.THNNError, "SpatialDilatedMaxPooling_updateGradInput: indices[0, 1, 5, 3] = 63 is "
                                         "out of range [0, 63)"):
         m.backward(x, g)
+
+
+def numpy_max_pool(x, kW, kH, dW, dH, padW, padH, dilW, dilH, ceil):
+    """(output, indices) of max pooling over the last two axes of x, written
+    with whole-array numpy operations (one pass per tap, taps in row-major
+    order, taps in the padding skipped): ties keep the first tap, a NaN wins
+    (the last NaN of the window), indices count within each plane."""
+    H, W = x.shape[-2:]
+    rows, cols = fixed_windows(H, kH, dH, padH, dilH, ceil), fixed_windows(W, kW, dW, padW, dilW, ceil)
+    oh = np.arange(len(rows))[:, None]
+    ow = np.arange(len(cols))[None, :]
+    best = np.zeros(x.shape[:-2] + (len(rows), len(cols)), dtype=x.dtype)
+    at = np.zeros(best.shape, dtype=np.int64)
+    have = np.zeros(best.shape, dtype=bool)
+    for jh in range(kH):
+        for jw in range(kW):
+            h = oh * dH - padH + jh * dilH
+            w = ow * dW - padW + jw * dilW
+            inside = (h >= 0) & (h < H) & (w >= 0) & (w < W)
+            v = x[..., np.clip(h, 0, H - 1), np.clip(w, 0, W - 1)]
+            take = inside & (~have | (v > best) | np.isnan(v))
+            best = np.where(take, v, best)
+            at = np.where(take, np.broadcast_to(h * W + w, at.shape), at)
+            have |= inside
+    return best, at
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("window", [
+    (3, 3, 2, 2, 1, 1, 1, 1, False),      # ResNet's 3x3/2 pad 1
+    (3, 3, 2, 2, 0, 0, 1, 1, True),       # the 48x48 classifier's, ceil mode: a clipped last window
+    (3, 3, 1, 1, 1, 1, 1, 1, False),      # step 1
+    (5, 2, 3, 1, 2, 1, 2, 1, True),       # step 3 (the general gather), dilation, uneven padding
+    (1, 1, 2, 2, 0, 0, 1, 1, False),      # one tap
+    (20, 13, 1, 1, 0, 0, 1, 1, False),    # 260 taps: more than the vector path takes (scalar windows)
+], ids=str)
+def test_windows_of_any_shape_on_long_rows(window, dtype, threads):
+    # rows of more than one block of 128 outputs (and a short last block), the
+    # vector path's full columns between clipped border windows, ties, NaN and
+    # -inf, a non-contiguous input; planes shared between the threads
+    rng = np.random.default_rng(sum(window))
+    x = rng.integers(-3, 4, size=(2, 3, 23, 301)).astype(dtype)   # many ties
+    x[rng.random(x.shape) < 0.02] = np.nan
+    x[rng.random(x.shape) < 0.02] = -np.inf
+    want, want_ind = numpy_max_pool(x, *window)
+    before = thnn.get_num_threads()
+    thnn.set_num_threads(threads)
+    try:
+        m = make(*window)
+        out = m.forward(np.asfortranarray(x)).copy()
+        g = uniform(out.shape, 3).astype(dtype)
+        gi = m.backward(x, g)
+    finally:
+        thnn.set_num_threads(before)
+    np.testing.assert_array_equal(out, want)
+    np.testing.assert_array_equal(m.indices, want_ind)
+    np.testing.assert_array_equal(gi, ref_index_grad(x.shape, 2, want_ind, g).astype(dtype))
+
+
+def test_numpy_reference_matches_the_reference_loop():
+    # the whole-array reference above against pooling_checks' explicit loops
+    x = distinct(SHAPE, 4)
+    x[0, 1, 2, 3] = x[1, 2, 4, 4] = np.nan
+    for window in WINDOWS + [(3, 3, 2, 2, 1, 1, 1, 1, False)]:
+        out, ind = numpy_max_pool(x, *window)
+        ref_out, ref_ind = reference(x, *window)
+        np.testing.assert_array_equal(out, ref_out)
+        np.testing.assert_array_equal(ind, ref_ind)

@@ -86,7 +86,7 @@ static inline bool THNN_(Pool_beats)(real v, real best)
 /* The largest tap of one window of a plane: its value in *best and its
  * offset in *at.  Plain `>` first, which compiles to branch-free code; a
  * window holding a NaN is then done again under the exact rule (rare). */
-static void THNN_(Pool_maxWindow)(const real *in, const THPoolShape *s, const THPoolGrid *g,
+static inline __attribute__((always_inline)) void THNN_(Pool_maxWindow)(const real *in, const THPoolShape *s, const THPoolGrid *g,
                                   int64_t ot, int64_t oh, int64_t ow, real *best, int64_t *at)
 {
   int64_t inH = s->in[1], inW = s->in[2];
@@ -233,13 +233,138 @@ TH_VECTOR_CLONES static void THNN_(Pool_maxPlanes2x2)(const real *in, real *out,
   } while (0)
 #endif
 
+/* Any fixed window (w): each output row of a plane in three parts, the
+ * windows clipped by the left border, the columns [lo, hi) whose windows
+ * hold all kW taps along W (at ow * dW - padW + jw * dilW), and the windows
+ * clipped by the right border.  The clipped ones and rows of too many taps go
+ * through Pool_maxWindow; the full columns a block at a time, one pass per
+ * tap over the block, keeping each column's best value and the number of its
+ * tap in registers-friendly arrays the compiler vectorizes (taps in the order
+ * of Pool_maxWindow, the same rule Pool_beats: so the same values and
+ * indices), then the offsets of the winning taps from a table. */
+#define THNN_POOL_MAX_TAPS 256
+#define THNN_POOL_BLOCK 128
+
+typedef struct THNN_(PoolRowPlan) {
+  int64_t lo, hi;                    /* the full columns */
+  int64_t first0;                    /* first[2][lo]: W offset of the window of lo */
+} THNN_(PoolRowPlan);
+
+/* The best of each column of one block of n full columns, for the taps
+ * whose rows start at rows[0..nrows) (each row of kW taps dilW apart);
+ * step dW between columns.  Inlined with constant steps 1 and 2. */
+static inline __attribute__((always_inline)) void THNN_(Pool_maxBlock)(
+    const real *const *rows, int64_t nrows, int kW, int dilW, int64_t dW, int64_t n, real *best, int32_t *code)
+{
+  int32_t tap = 0;
+  for (int64_t r = 0; r < nrows; r++)
+    for (int jw = 0; jw < kW; jw++, tap++) {
+      const real *q = rows[r] + (int64_t)jw * dilW;
+      if (tap == 0) {
+#pragma omp simd
+        for (int64_t o = 0; o < n; o++) {
+          best[o] = q[o * dW];
+          code[o] = 0;
+        }
+      } else {
+#pragma omp simd
+        for (int64_t o = 0; o < n; o++) {
+          real v = q[o * dW], b = best[o];
+          bool take = v > b || v != v;
+          best[o] = take ? v : b;
+          code[o] = take ? tap : code[o];
+        }
+      }
+    }
+}
+
+/* Planes [p0, p1) of the fixed window w (its grid g), nothing clipped along
+ * W in [plan->lo, plan->hi). */
+TH_VECTOR_CLONES __attribute__((optimize("O3"))) static void THNN_(Pool_maxPlanesWindow)(const real *in, real *out, int64_t *ind,
+                                                         const THPoolShape *s, const THPoolGrid *g,
+                                                         const THPoolWindow *w, const THNN_(PoolRowPlan) *plan,
+                                                         int64_t p0, int64_t p1)
+{
+  int64_t inH = s->in[1], inW = s->in[2], outT = s->out[0], outH = s->out[1], outW = s->out[2];
+  int64_t inPlane = THNN_(Pool_planeSize)(s->in), outPlane = THNN_(Pool_planeSize)(s->out);
+  int kW = w->k[2], dilW = w->dil[2];
+  int64_t dW = w->d[2], lo = plan->lo, hi = plan->hi;
+  real best[THNN_POOL_BLOCK];
+  int32_t code[THNN_POOL_BLOCK];
+  const real *rows[THNN_POOL_MAX_TAPS];
+  int64_t rowOff[THNN_POOL_MAX_TAPS], tapOff[THNN_POOL_MAX_TAPS];
+  for (int64_t p = p0; p < p1; p++) {
+    const real *src = in + p * inPlane;
+    for (int64_t ot = 0; ot < outT; ot++)
+      for (int64_t oh = 0; oh < outH; oh++) {
+        int64_t o = p * outPlane + (ot * outH + oh) * outW;
+        int64_t nrows = g->count[0][ot] * g->count[1][oh];
+        bool vec = hi > lo && nrows > 0 && nrows * kW <= THNN_POOL_MAX_TAPS;
+        int64_t left = vec ? lo : outW, right = vec ? hi : outW;
+        for (int64_t ow = 0; ow < left; ow++)
+          THNN_(Pool_maxWindow)(src, s, g, ot, oh, ow, out + o + ow, ind + o + ow);
+        if (vec) {
+          /* the rows of this output row's windows, as offsets in the plane */
+          int64_t r = 0;
+          for (int64_t jt = 0; jt < g->count[0][ot]; jt++)
+            for (int64_t jh = 0; jh < g->count[1][oh]; jh++, r++) {
+              rowOff[r] = ((g->first[0][ot] + jt * g->dil[0]) * inH + g->first[1][oh] + jh * g->dil[1]) * inW;
+              for (int jw = 0; jw < kW; jw++)
+                tapOff[r * kW + jw] = rowOff[r] + (int64_t)jw * dilW;
+            }
+          for (int64_t b0 = lo; b0 < hi; b0 += THNN_POOL_BLOCK) {
+            int64_t n = hi - b0 < THNN_POOL_BLOCK ? hi - b0 : THNN_POOL_BLOCK;
+            int64_t col = plan->first0 + (b0 - lo) * dW;   /* W offset of column b0's window */
+            for (int64_t k = 0; k < nrows; k++)
+              rows[k] = src + rowOff[k] + col;
+            if (dW == 1)
+              THNN_(Pool_maxBlock)(rows, nrows, kW, dilW, 1, n, best, code);
+            else if (dW == 2)
+              THNN_(Pool_maxBlock)(rows, nrows, kW, dilW, 2, n, best, code);
+            else
+              THNN_(Pool_maxBlock)(rows, nrows, kW, dilW, dW, n, best, code);
+            real *y = out + o + b0;
+            int64_t *yi = ind + o + b0;
+#pragma omp simd
+            for (int64_t k = 0; k < n; k++) {
+              y[k] = best[k];
+              yi[k] = tapOff[code[k]] + col + k * dW;
+            }
+          }
+        }
+        for (int64_t ow = right; ow < outW; ow++)
+          THNN_(Pool_maxWindow)(src, s, g, ot, oh, ow, out + o + ow, ind + o + ow);
+      }
+  }
+}
+
+/* The full columns of w over s: lo the first whose window holds all kW taps
+ * inside the input, hi past the last (lo = hi when none). */
+static THNN_(PoolRowPlan) THNN_(Pool_rowPlan)(const THPoolShape *s, const THPoolWindow *w)
+{
+  THNN_(PoolRowPlan) plan = {0, 0, 0};
+  int64_t span = (int64_t)(w->k[2] - 1) * w->dil[2] + 1;
+  int64_t lo = 0;
+  while (lo < s->out[2] && lo * w->d[2] - w->pad[2] < 0)
+    lo++;
+  int64_t hi = lo;
+  while (hi < s->out[2] && hi * w->d[2] - w->pad[2] + span <= s->in[2])
+    hi++;
+  if (hi > lo) {
+    plan.lo = lo;
+    plan.hi = hi;
+    plan.first0 = lo * w->d[2] - w->pad[2];
+  }
+  return plan;
+}
+
 /* updateOutput of max pooling over the windows of g (the same for every
  * plane): output and indices resized to the output of s.  The 2x2 rows are
  * compiled for AVX-512 and AVX2 too (TH_VECTOR_CLONES): with the baseline
  * x86-64 instructions alone the compiler vectorized them for float but not
  * for double. */
 static int THNN_(Pool_maxOutput)(THNNState *state, THTensor *input, THTensor *output, THIndexTensor *indices,
-                                 const THPoolShape *s, const THPoolGrid *g, bool fast2x2)
+                                 const THPoolShape *s, const THPoolGrid *g, const THPoolWindow *w, bool fast2x2)
 {
   int64_t dims[5];
   int n = THPoolDims(s, s->out, dims);
@@ -255,9 +380,14 @@ static int THNN_(Pool_maxOutput)(THNNState *state, THTensor *input, THTensor *ou
   int64_t *ind = THLongTensor_data(indices), planes = s->batch * s->planes;
   if (fast2x2) {
     THNN_POOL_PLANES(planes, planes * inPlane, p0, p1, THNN_(Pool_maxPlanes2x2)(in, out, ind, s, p0, p1));
+  } else if (w) {
+    THNN_(PoolRowPlan) plan = THNN_(Pool_rowPlan)(s, w);
+    THNN_POOL_PLANES(planes, planes * inPlane, p0, p1,
+                     THNN_(Pool_maxPlanesWindow)(in, out, ind, s, g, w, &plan, p0, p1));
   } else {
-    for (int64_t p = 0; p < planes; p++)
-      THNN_(Pool_maxPlane)(in + p * inPlane, out + p * outPlane, ind + p * outPlane, s, g);
+    THNN_POOL_PLANES(planes, planes * inPlane, p0, p1,
+                     for (int64_t p = p0; p < p1; p++)
+                       THNN_(Pool_maxPlane)(in + p * inPlane, out + p * outPlane, ind + p * outPlane, s, g));
   }
   THTensor_(release)(&xTmp);
   return 0;
@@ -460,7 +590,7 @@ static int THNN_(Pool_max)(THNNState *state, THTensor *input, THTensor *output, 
   THPoolGrid g;
   int rc = w ? THPoolGridWindows(state, &g, s, w) : THPoolGridAdaptive(state, &g, s);
   if (rc == 0)
-    rc = THNN_(Pool_maxOutput)(state, input, output, indices, s, &g, w && THNN_(Pool_is2x2)(s, w));
+    rc = THNN_(Pool_maxOutput)(state, input, output, indices, s, &g, w, w && THNN_(Pool_is2x2)(s, w));
   THPoolGridFree(&g);
   return rc;
 }

@@ -2,6 +2,8 @@
 #define TH_GENERIC_FILE "generic/SpatialDepthWiseConvolution.c"
 #else
 
+#include "THLoop.h"
+
 #include "generic/unfold.h"
 
 /* Every input plane c is convolved on its own with depthwiseMultiplier
@@ -47,7 +49,19 @@ int THNN_(SpatialDepthWiseConvolution_shapeCheck)(
  * rows y whose input row iy lies inside the image and, along them, the output
  * columns [x0, x1) whose input column x*dW + offW lies inside. */
 
+/* o[x] += wv * r[x * step] for x < n: the row of one tap, vectorized (at
+ * -O2 without the simd pragma the compiler left it scalar, 2-4 GFLOP/s);
+ * o and r are different planes.  Inlined with the steps 1 and 2 constant. */
+static inline __attribute__((always_inline)) void THNN_(SpatialDepthWiseConvolution_row)(
+    real *o, const real *r, real wv, int64_t n, int64_t step)
+{
+#pragma omp simd
+  for (int64_t x = 0; x < n; x++)
+    o[x] += wv * r[x * step];
+}
+
 /* out (one output plane) = start + the taps w (kH*kW) over the input plane in. */
+TH_VECTOR_CLONES __attribute__((optimize("O3")))
 static void THNN_(SpatialDepthWiseConvolution_plane)(const THNNConvGeometry *g, const real *in, const real *w,
                                                      real start, real *out)
 {
@@ -65,11 +79,11 @@ static void THNN_(SpatialDepthWiseConvolution_plane)(const THNNConvGeometry *g, 
         real *o = out + y * g->outW + x0;
         const real *r = in + iy * g->inW + x0 * g->dW + offW;   /* the pixel output x0 sees */
         if (g->dW == 1)
-          for (int64_t x = 0; x < x1 - x0; x++)
-            o[x] += wv * r[x];
+          THNN_(SpatialDepthWiseConvolution_row)(o, r, wv, x1 - x0, 1);
+        else if (g->dW == 2)
+          THNN_(SpatialDepthWiseConvolution_row)(o, r, wv, x1 - x0, 2);
         else
-          for (int64_t x = 0; x < x1 - x0; x++)
-            o[x] += wv * r[x * g->dW];
+          THNN_(SpatialDepthWiseConvolution_row)(o, r, wv, x1 - x0, g->dW);
       }
     }
 }
