@@ -244,6 +244,8 @@ _ENTRIES = [
           skip={"dtype": "gradOutput is ignored by design (the L1Penalty entry checks the input's dtype)", "batch": "sizeAverage divides by the element count of the whole batch",
                 "shape": "gradOutput is ignored by design (it may be None)",
                 "jacobian": "backward is the penalty's gradient alone (gradOutput ignored) by design"}),
+    Entry("SAdd", lambda: nn.SAdd(-1, True), _X, reference=lambda x: 1 - x),
+    Entry("SAdd", lambda: nn.SAdd(0.25), _X, variant="plain", reference=lambda x: x + 0.25),
     Entry("ZeroGrad", lambda: nn.ZeroGrad(), _X, reference=lambda x: x,
           skip={"dtype": _ANY_DTYPE, "jacobian": "backward is zero by design, not the derivative of forward"}),
     Entry("Identity", lambda: nn.Identity(), _X, reference=lambda x: x,
