@@ -4,6 +4,7 @@ from ._helpers.arrays import reuse
 from ._helpers.checks import check_positive
 from ._bases.rnn_t7 import OwnT7Module
 from ._bases.recurrent import acc_update_by_swap, onnx_gemm, onnx_step, step_inputs
+from ._rnn_lua_trees import fast_lstm_tree
 from .Container import Container
 from .LSTMCellFused import LSTMCellFused
 from .Linear import Linear
@@ -64,6 +65,14 @@ class FastLSTMStep(OwnT7Module, Container):
 
     def _unpack(self, input):
         return step_inputs(self, input, ("x", "h", "c"))
+
+    def _t7_lua_tree(self, package, mono=False):
+        """save_lua: the step module the rnn package's FastLSTM.buildModel
+        built (without dropout, without nngraph), around this step's i2g and
+        o2g (package: "torch/rnn" or "Element-Research/rnn", which differ in
+        o2g's class).  Returns (tree, {field: module}) for the cell."""
+        o2g = self.o2g._t7_lua(package)
+        return fast_lstm_tree(self.i2g, o2g, self.outputSize), {"i2g": self.i2g, "o2g": o2g}
 
     def updateOutput(self, input):
         x, h, c = self._unpack(input)

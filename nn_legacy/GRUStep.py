@@ -4,6 +4,7 @@ from ._helpers.arrays import reuse
 from ._helpers.checks import check_positive
 from ._bases.rnn_t7 import OwnT7Module
 from ._bases.recurrent import CachedDeltas, acc_update_by_swap, check_like, onnx_gemm, onnx_step, step_inputs
+from ._rnn_lua_trees import gru_tree
 from .Container import Container
 from .Linear import Linear
 from .LinearNoBias import LinearNoBias
@@ -57,6 +58,15 @@ class GRUStep(OwnT7Module, CachedDeltas, Container):
 
     def _unpack(self, input):
         return step_inputs(self, input, ("x", "h"))
+
+    def _t7_lua_tree(self, package):
+        """save_lua: the step module the rnn package's GRU.buildModel built
+        (without dropout) around this step's weight layers (package:
+        "torch/rnn" or "Element-Research/rnn", which differ in the class of
+        the layers without a bias).  Returns (tree, {field: module})."""
+        i2g, o2g, xn, hn = self.modules
+        o2g, hn = o2g._t7_lua(package), hn._t7_lua(package)
+        return gru_tree(i2g, o2g, xn, hn, self.outputSize), {"i2g": i2g, "o2g": o2g}
 
     def updateOutput(self, input):
         self._cache = None

@@ -4,6 +4,7 @@ from ._helpers.arrays import reuse
 from ._helpers.checks import check_positive
 from ._bases.rnn_t7 import OwnT7Module
 from ._bases.recurrent import CachedDeltas, acc_update_by_swap, check_like, onnx_gemm, onnx_step, step_inputs
+from ._rnn_lua_trees import lstm_tree
 from .CMul import CMul
 from .Container import Container
 from .Linear import Linear
@@ -76,6 +77,15 @@ class LSTMStep(OwnT7Module, CachedDeltas, Container):
 
     def _unpack(self, input):
         return step_inputs(self, input, ("x", "h", "c"))
+
+    def _t7_lua_tree(self, package, mono=False):
+        """save_lua: the step module the rnn package's LSTM.buildModel built
+        (its gates of nn modules, a dropout of p = 0 before each weight
+        layer) around this step's weight layers (package: "torch/rnn" or
+        "Element-Research/rnn", which differ in the class of the layers from
+        h).  Returns (tree, {field: module}) for the cell."""
+        parts = {gate: (wx, wh._t7_lua(package), wc) for gate, (wx, wh, wc) in self._parts().items()}
+        return lstm_tree(parts, mono)
 
     def _pre(self, gate, x, h, c):
         wx, wh, wc = self._parts()[gate]
