@@ -202,3 +202,18 @@ def test_a_batch_normalized_fast_lstm_keeps_nn_legacy_s_step_module(tmp_path):
 def test_an_unknown_package_is_refused(tmp_path):
     with pytest.raises(ValueError, match="rnn must be 'torch/rnn' or 'Element-Research/rnn', got 'rnn'"):
         nn.save_lua(str(tmp_path / "f.t7"), nn.GRU(2, 2), rnn="rnn")
+
+
+def test_a_cell_on_the_device_is_written_from_its_host_copy(tmp_path):
+    m = nn.FastLSTM(D, H).float()
+    x = np.random.default_rng(6).uniform(-1, 1, (2, D)).astype(np.float32)
+    y = m.forward(x).copy()
+    m.forget()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")   # (the CPU emulator when thnn has no nvcc library)
+        m.cuda()
+    f = tmp_path / "cuda.t7"
+    nn.save_lua(str(f), m)
+    raw = read_t7(str(f))
+    assert raw.fields["_type"] == "torch.FloatTensor" and raw.fields["i2g"].fields["weight"].dtype == np.float32
+    np.testing.assert_array_equal(load_lua(str(f)).forward(x), y)
