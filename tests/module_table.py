@@ -827,6 +827,8 @@ _ENTRIES_RNN = [
     Entry("Recurrent", lambda: nn.Recurrent(4, nn.Linear(3, 4), nn.Linear(4, 4), nn.Tanh()), lambda r: _u(r, 2, 3),
           params=("startModule.bias", "inputModule.weight", "inputModule.bias", "feedbackModule.weight",
                   "feedbackModule.bias"), skip=_RNN_SKIP_STATEFUL),
+    Entry("NormStabilizer", lambda: nn.NormStabilizer(0.5), lambda r: _u(r, 2, 3), reference=lambda x: x,
+          skip=_RNN_SKIP_STATEFUL),
     Entry("Recursor", lambda: nn.Recursor(nn.Linear(3, 4)), lambda r: _u(r, 2, 3),
           params=("module.weight", "module.bias"),
           skip={"buffers": "each forward is a new time step, on a clone of its own with buffers of its own"}),
