@@ -824,6 +824,11 @@ _ENTRIES_RNN = [
           skip=_RNN_SKIP_STATEFUL),
     Entry("GRU", lambda: nn.GRU(3, 4), lambda r: _u(r, 2, 3), params=_prefixed("recurrentModule", _GRU_STEP),
           skip=_RNN_SKIP_STATEFUL),
+    Entry("MuFuRu", lambda: nn.MuFuRu(3, 4), lambda r: _u(r, 2, 3),
+          params=tuple(f"recurrentModule.modules.{p}.{w}" for p in ("0.modules.2.modules.0.modules.0",
+                                                                   "0.modules.2.modules.0.modules.1",
+                                                                   "1.modules.1.modules.2", "1.modules.2.modules.2")
+                       for w in ("weight", "bias")), skip=_RNN_SKIP_STATEFUL),
     Entry("Recurrent", lambda: nn.Recurrent(4, nn.Linear(3, 4), nn.Linear(4, 4), nn.Tanh()), lambda r: _u(r, 2, 3),
           params=("startModule.bias", "inputModule.weight", "inputModule.bias", "feedbackModule.weight",
                   "feedbackModule.bias"), skip=_RNN_SKIP_STATEFUL),

@@ -36,7 +36,8 @@ _RECURRENT = {"AbstractRecurrent", "AbstractSequencer", "MaskZero", "SeqReverseS
               "GRUCellFused", "VanillaRNN", "LanguageModel", "MaskZeroCriterion", "LookupTableMaskZero",
               "Recurrence", "LinearRNN", "LookupRNN", "SeqBRNN", "SeqBLSTM", "SeqBGRU", "ReverseUnreverse",
               "ReverseSequence", "ReverseTable", "RepeaterCriterion", "SAdd",
-              "ArgMax", "CopyGrad", "TotalDropout", "NormStabilizer"}
+              "ArgMax", "CopyGrad", "TotalDropout", "NormStabilizer",
+              "MuFuRu"}
 _LINEAR = {"Linear", "LinearNoBias", "LinearWeightNorm", "Bilinear", "SparseLinear", "IndexLinear", "LookupTable",
            "PartialLinear", "Cosine", "Euclidean", "WeightedEuclidean", "Add", "Mul", "CMul", "CAdd", "Maxout",
            "DotProduct", "CosineDistance", "PairwiseDistance", "MM", "MV", "Kmeans"}
