@@ -37,7 +37,7 @@ _RECURRENT = {"AbstractRecurrent", "AbstractSequencer", "MaskZero", "SeqReverseS
               "Recurrence", "LinearRNN", "LookupRNN", "SeqBRNN", "SeqBLSTM", "SeqBGRU", "ReverseUnreverse",
               "ReverseSequence", "ReverseTable", "RepeaterCriterion", "SAdd",
               "ArgMax", "CopyGrad", "TotalDropout", "NormStabilizer",
-              "MuFuRu"}
+              "MuFuRu", "VariableLength"}
 _LINEAR = {"Linear", "LinearNoBias", "LinearWeightNorm", "Bilinear", "SparseLinear", "IndexLinear", "LookupTable",
            "PartialLinear", "Cosine", "Euclidean", "WeightedEuclidean", "Add", "Mul", "CMul", "CAdd", "Maxout",
            "DotProduct", "CosineDistance", "PairwiseDistance", "MM", "MV", "Kmeans"}
