@@ -149,6 +149,7 @@ class VariableLength(Decorator):
         if not isinstance(self.gradInput, list):
             self.gradInput = None
 
+    _onnx = None
     _onnx_unsupported = "its input is a list of sequences of different lengths"
 
     def __repr__(self):
