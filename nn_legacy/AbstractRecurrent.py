@@ -139,6 +139,39 @@ class AbstractRecurrent(Container):
         except (ValueError, TypeError, RuntimeError, IndexError) as e:
             raise type(e)(f"{type(self).__name__} (step {step}) -> {_message(module, e)}") from e
 
+    # ---- save_lua ----
+    def _t7_lua_cell(self, fields, tree, parts, package, keep):
+        """save_lua: fields become those the rnn package's constructor of the
+        cell made (its FastLSTM, LSTM, GRU) around tree, the step module it
+        built: for package "Element-Research/rnn" rho and recurrentModule,
+        for "torch/rnn" seqlen and modules[1] alone; the record of a fresh
+        sequence (step 1, no outputs: a file read in Lua starts a sequence,
+        as one read here does); keep: the fields of the cell's own kept as
+        they are; parts: the fields that name modules of the tree (i2g...).
+        A step module wrapped by maskZero is written wrapped, in a MaskZero
+        of the tree."""
+        from .MaskZero import MaskZero
+        step = self.recurrentModule
+        masked = isinstance(step, MaskZero)
+        if masked:
+            tree = MaskZero(tree, step.nInputDim, True)
+        params = self.parameters()[0]
+        dtype = np.dtype(params[0].dtype) if params else np.dtype(np.float64)
+        out = {k: fields[k] for k in ("output", "gradInput", "train", "userPrevOutput", "userPrevCell") + keep
+               if k in fields}
+        out.update(_type=f"torch.{'Float' if dtype == np.float32 else 'Double'}Tensor", modules=[tree],
+                   outputs={}, gradInputs={}, _gradOutputs={}, gradOutputs={}, step=1, sharedClones=[tree],
+                   zeroTensor=np.zeros(0, dtype), cells={}, gradCells={})
+        if package == "Element-Research/rnn":
+            out.update(rho=self.rho, recurrentModule=tree)
+        else:
+            out["seqlen"] = self.rho
+            if masked:
+                out["maskzero"] = True
+        out.update(parts)
+        fields.clear()
+        fields.update(out)
+
     # ---- time ----
     def _steps(self):
         """The step records, made again after clearState or loading."""

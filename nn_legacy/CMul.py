@@ -28,6 +28,13 @@ class CMul(Module):
         self.gradWeight = np.zeros(shape)
         self.reset()
 
+    #: fields save_lua writes as torch.LongStorages, as Torch7's constructor made them
+    _t7_storages = ("size",)
+
+    def _t7_unfixup(self, fields):
+        """save_lua: Torch7's size, the weight's sizes its constructor kept."""
+        fields["size"] = self.weight.shape
+
     def reset(self, stdv=None):
         stdv = 1 / math.sqrt(self.weight.size) if stdv is None else stdv
         self.weight[...] = uniform(self.weight.shape, stdv, self.weight.dtype)

@@ -38,6 +38,12 @@ class FastLSTM(LSTM):
         self.bn = bool(type(self).bn if bn is None else bn)
         super().__init__(inputSize, outputSize, rho, False, p, mono)
 
+    _t7_lua_keep = LSTM._t7_lua_keep + ("eps", "momentum", "affine")
+
+    def _t7_rnn_layout(self, fields, package):
+        if super()._t7_rnn_layout(fields, package):
+            fields["cell2gate"] = True   # (what Lua's FastLSTM set, through LSTM's constructor, and never read)
+
     def _build_step(self):
         if vars(self).get("bn"):
             step = FastLSTMBNStep(self.inputSize, self.outputSize, self.eps, self.momentum, self.affine)
@@ -65,6 +71,7 @@ class FastLSTM(LSTM):
             self.bn = False
             step = super()._t7_fixup(version)
         self.i2g, self.o2g = step.i2g, step.o2g
+        self.cell2gate = False   # (Lua's FastLSTM kept its LSTM parent's true, which it never used: no peepholes)
         vars(self).pop("usenngraph", None)
 
     def _t7_fixup_bn(self, raw, nInputDim):

@@ -4,10 +4,22 @@ from ._helpers.arrays import reuse
 from ._helpers.checks import check_positive
 from ._bases.rnn_t7 import OwnT7Module
 from ._bases.recurrent import acc_update_by_swap, onnx_gemm, onnx_step, step_inputs
+from .CAddTable import CAddTable
+from .CMulTable import CMulTable
+from .ConcatTable import ConcatTable
 from .Container import Container
+from .FlattenTable import FlattenTable
 from .LSTMCellFused import LSTMCellFused
 from .Linear import Linear
 from .LinearNoBias import LinearNoBias
+from .NarrowTable import NarrowTable
+from .ParallelTable import ParallelTable
+from .Reshape import Reshape
+from .SelectTable import SelectTable
+from .Sequential import Sequential
+from .Sigmoid import Sigmoid
+from .SplitTable import SplitTable
+from .Tanh import Tanh
 
 
 def _swap_middle_gates(src, buffer, H):
@@ -65,6 +77,14 @@ class FastLSTMStep(OwnT7Module, Container):
     def _unpack(self, input):
         return step_inputs(self, input, ("x", "h", "c"))
 
+    def _t7_lua_tree(self, package, mono=False):
+        """save_lua: the step module the rnn package's FastLSTM.buildModel
+        built (without dropout, without nngraph), around this step's i2g and
+        o2g (package: "torch/rnn" or "Element-Research/rnn", which differ in
+        o2g's class).  Returns (tree, {field: module}) for the cell."""
+        o2g = self.o2g._t7_lua(package)
+        return fast_lstm_tree(self.i2g, o2g, self.outputSize), {"i2g": self.i2g, "o2g": o2g}
+
     def updateOutput(self, input):
         x, h, c = self._unpack(input)
         H = self.outputSize
@@ -115,3 +135,33 @@ class FastLSTMStep(OwnT7Module, Container):
             return [g.op("Mul", [o, g.op("Tanh", [cy])]), cy]
         return onnx_step(g, x, build)
 
+
+# ---- save_lua: the step module Lua's rnn package built for this step's cell (its buildModel, read in the
+# Element-Research and torch/rnn sources, the branch without dropout and nngraph), made of nn_legacy modules around
+# this step's own weight layers; only written (tests/test_rnn_save_lua.py runs it against the step).  Indices and
+# dims 0-based: save_lua writes them 1-based.
+def _seq(*modules):
+    return Sequential(*modules)
+
+
+def _concat(*modules):
+    return ConcatTable(*modules)
+
+
+def _para(*modules):
+    return ParallelTable(*modules)
+
+
+def fast_lstm_tree(i2g, o2g, H):
+    """FastLSTM.buildModel: input {x, h, c}, output {h', c'}; the gates as
+    four blocks i, z, f, o of one projection."""
+    gates = _seq(NarrowTable(0, 2), _para(i2g, o2g), CAddTable(), Reshape(4, H), SplitTable(0, 2),
+                 _para(Sigmoid(), Tanh(), Sigmoid(), Sigmoid()))
+    hidden = _seq(NarrowTable(0, 2), CMulTable())                             # i * z
+    cell = _seq(_concat(SelectTable(2), SelectTable(4)), CMulTable())        # f * c
+    next_cell = _seq(_concat(hidden, cell), CAddTable())
+    cell_act = _seq(SelectTable(0), Tanh())
+    output = _seq(_concat(cell_act, SelectTable(1)), CMulTable())           # tanh(c') * o
+    return _seq(_concat(gates, SelectTable(2)), FlattenTable(),             # i, z, f, o, c
+                _concat(next_cell, SelectTable(3)), FlattenTable(),         # c', o
+                _concat(output, SelectTable(0)))

@@ -44,6 +44,17 @@ class GRU(OutputIsState, AbstractRecurrent):
         step = _rnn_t7.fill_step(step, _rnn_t7.by_role(step, _rnn_t7.raw_parameters(raw)), "GRU")
         self._t7_finish(step, nInputDim)
 
+    def _t7_rnn_layout(self, fields, package):
+        """save_lua: the step module the rnn package built (a tree of nn
+        modules around this cell's weight layers) and that package's
+        fields, for Lua's torch.load; see AbstractRecurrent._t7_lua_cell."""
+        step = self.recurrentModule
+        step = step.modules[0] if type(step).__name__ == "MaskZero" else step
+        if not hasattr(step, "_t7_lua_tree"):   # (RecGRU's StepGRU: torch/rnn's own class)
+            return
+        tree, parts = step._t7_lua_tree(package)
+        self._t7_lua_cell(fields, tree, parts, package, ("p", "mono", "inputSize", "outputSize"))
+
     def _zero_state(self, input):
         b = batch_size(self, input, self.inputSize)
         return zeros(input, (self.outputSize,) if b is None else (b, self.outputSize))

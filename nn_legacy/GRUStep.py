@@ -4,9 +4,23 @@ from ._helpers.arrays import reuse
 from ._helpers.checks import check_positive
 from ._bases.rnn_t7 import OwnT7Module
 from ._bases.recurrent import CachedDeltas, acc_update_by_swap, check_like, onnx_gemm, onnx_step, step_inputs
+from .CAddTable import CAddTable
+from .CMulTable import CMulTable
+from .ConcatTable import ConcatTable
 from .Container import Container
+from .FlattenTable import FlattenTable
+from .Identity import Identity
 from .Linear import Linear
 from .LinearNoBias import LinearNoBias
+from .NarrowTable import NarrowTable
+from .ParallelTable import ParallelTable
+from .Reshape import Reshape
+from .SAdd import SAdd
+from .SelectTable import SelectTable
+from .Sequential import Sequential
+from .Sigmoid import Sigmoid
+from .SplitTable import SplitTable
+from .Tanh import Tanh
 
 
 def _sigmoid(a):
@@ -57,6 +71,15 @@ class GRUStep(OwnT7Module, CachedDeltas, Container):
 
     def _unpack(self, input):
         return step_inputs(self, input, ("x", "h"))
+
+    def _t7_lua_tree(self, package):
+        """save_lua: the step module the rnn package's GRU.buildModel built
+        (without dropout) around this step's weight layers (package:
+        "torch/rnn" or "Element-Research/rnn", which differ in the class of
+        the layers without a bias).  Returns (tree, {field: module})."""
+        i2g, o2g, xn, hn = self.modules
+        o2g, hn = o2g._t7_lua(package), hn._t7_lua(package)
+        return gru_tree(i2g, o2g, xn, hn, self.outputSize), {"i2g": i2g, "o2g": o2g}
 
     def updateOutput(self, input):
         self._cache = None
@@ -125,3 +148,35 @@ class GRUStep(OwnT7Module, CachedDeltas, Container):
             n = g.op("Tanh", [g.op("Add", [onnx_gemm(g, xv, self, 2), onnx_gemm(g, g.op("Mul", [r, h]), self, 3)])])
             return g.op("Add", [n, g.op("Mul", [z, g.op("Sub", [h, n])])])
         return onnx_step(g, x, build)
+
+
+# ---- save_lua: the step module Lua's rnn package built for this step's cell (its buildModel, read in the
+# Element-Research and torch/rnn sources, the branch without dropout and nngraph), made of nn_legacy modules around
+# this step's own weight layers; only written (tests/test_rnn_save_lua.py runs it against the step).  Indices and
+# dims 0-based: save_lua writes them 1-based.
+def _seq(*modules):
+    return Sequential(*modules)
+
+
+def _concat(*modules):
+    return ConcatTable(*modules)
+
+
+def _para(*modules):
+    return ParallelTable(*modules)
+
+
+def gru_tree(i2g, o2g, xn, hn, H):
+    """GRU.buildModel: input {x, h}, output h'; r and z from i2g + o2g,
+    the candidate from Linear(x) + LinearNoBias(r * h), h' = n (1 - z) + z h."""
+    gates = _seq(_para(i2g, o2g), CAddTable(), Reshape(2, H), SplitTable(0, 2), _para(Sigmoid(), Sigmoid()))
+    t1 = _seq(SelectTable(0), xn)
+    t2 = _seq(NarrowTable(1, 2), CMulTable(), hn)                           # W_hn (h * r)
+    hidden = _seq(_concat(t1, t2), CAddTable(), Tanh())
+    z1 = _seq(SelectTable(3), SAdd(-1, True))                                 # 1 - z
+    z2 = _seq(NarrowTable(3, 2), CMulTable())                                 # z * h
+    o1 = _seq(_concat(hidden, z1), CMulTable())
+    o2 = _seq(_concat(o1, z2), CAddTable())
+    return _seq(_concat(Identity(), gates), FlattenTable(),                  # x, h, r, z
+                _concat(NarrowTable(0, 4), SelectTable(1)), FlattenTable(),  # x, h, r, z, h
+                o2)

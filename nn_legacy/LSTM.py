@@ -53,6 +53,21 @@ class LSTM(AbstractRecurrent):
         self._t7_finish(step, nInputDim)
         return step
 
+    #: the fields of the cell's own that save_lua writes as they are (see _t7_rnn_layout)
+    _t7_lua_keep = ("p", "mono", "inputSize", "outputSize", "cell2gate")
+
+    def _t7_rnn_layout(self, fields, package):
+        """save_lua: the step module the rnn package built (a tree of nn
+        modules around this cell's weight layers) and that package's
+        fields, for Lua's torch.load; see AbstractRecurrent._t7_lua_cell."""
+        step = self.recurrentModule
+        step = getattr(step, "modules", [step])[0] if type(step).__name__ == "MaskZero" else step
+        if not hasattr(step, "_t7_lua_tree"):   # (FastLSTM's batch-normalized step: written as nn_legacy's own)
+            return False
+        tree, parts = step._t7_lua_tree(package, self.mono)
+        self._t7_lua_cell(fields, tree, parts, package, self._t7_lua_keep)
+        return True
+
     def _t7_parameters(self, raw):
         return _rnn_t7.raw_parameters(raw)
 

@@ -4,10 +4,21 @@ from ._helpers.arrays import reuse
 from ._helpers.checks import check_positive
 from ._bases.rnn_t7 import OwnT7Module
 from ._bases.recurrent import CachedDeltas, acc_update_by_swap, check_like, onnx_gemm, onnx_step, step_inputs
+from .CAddTable import CAddTable
 from .CMul import CMul
+from .CMulTable import CMulTable
+from .ConcatTable import ConcatTable
 from .Container import Container
+from .Dropout import Dropout
+from .FlattenTable import FlattenTable
 from .Linear import Linear
 from .LinearNoBias import LinearNoBias
+from .NarrowTable import NarrowTable
+from .ParallelTable import ParallelTable
+from .SelectTable import SelectTable
+from .Sequential import Sequential
+from .Sigmoid import Sigmoid
+from .Tanh import Tanh
 
 
 def _sigmoid(a):
@@ -76,6 +87,15 @@ class LSTMStep(OwnT7Module, CachedDeltas, Container):
 
     def _unpack(self, input):
         return step_inputs(self, input, ("x", "h", "c"))
+
+    def _t7_lua_tree(self, package, mono=False):
+        """save_lua: the step module the rnn package's LSTM.buildModel built
+        (its gates of nn modules, a dropout of p = 0 before each weight
+        layer) around this step's weight layers (package: "torch/rnn" or
+        "Element-Research/rnn", which differ in the class of the layers from
+        h).  Returns (tree, {field: module}) for the cell."""
+        parts = {gate: (wx, wh._t7_lua(package), wc) for gate, (wx, wh, wc) in self._parts().items()}
+        return lstm_tree(parts, mono)
 
     def _pre(self, gate, x, h, c):
         wx, wh, wc = self._parts()[gate]
@@ -167,3 +187,64 @@ class LSTMStep(OwnT7Module, CachedDeltas, Container):
             o = g.op("Sigmoid", [pre("o", cy)])
             return [g.op("Mul", [o, g.op("Tanh", [cy])]), cy]
         return onnx_step(g, x, build)
+
+
+# ---- save_lua: the step module Lua's rnn package built for this step's cell (its buildModel, read in the
+# Element-Research and torch/rnn sources, the branch without dropout and nngraph), made of nn_legacy modules around
+# this step's own weight layers; only written (tests/test_rnn_save_lua.py runs it against the step).  Indices and
+# dims 0-based: save_lua writes them 1-based.
+def _seq(*modules):
+    return Sequential(*modules)
+
+
+def _concat(*modules):
+    return ConcatTable(*modules)
+
+
+def _para(*modules):
+    return ParallelTable(*modules)
+
+
+def lazy_dropout(mono=False):
+    """The rnn package's ``nn.Dropout(p, false, false, true, mono)`` with p
+    = 0, which its LSTM put before each weight layer: the fields its Dropout
+    constructor set (lazy, mono and flag are the rnn package's own)."""
+    d = Dropout(0.0, inplace=False)
+    vars(d).pop("stochastic_inference", None)   # (nn's 2017 field: the rnn package's constructor made none)
+    d.lazy, d.mono, d.flag = True, bool(mono), True
+    return d
+
+
+def lstm_gate(wx, wh, wc, mono=False):
+    """LSTM.buildGate: sigmoid(Linear(x) + LinearNoBias(h) [+ CMul(c)]),
+    input {x, h, c}; without a peephole (wc None) the gate narrows its
+    input to {x, h} first."""
+    branches = [_seq(lazy_dropout(mono), wx), _seq(lazy_dropout(mono), wh)]
+    gate = Sequential()
+    if wc is None:
+        gate.add(NarrowTable(0, 2))
+    else:
+        branches.append(wc)
+    return gate.add(_para(*branches)).add(CAddTable()).add(Sigmoid())
+
+
+def lstm_tree(parts, mono=False):
+    """LSTM.buildModel, from parts {gate: (Linear, no-bias Linear, CMul or
+    None)} for the gates i, f, o and the hidden z.  Returns (tree, the
+    cell's fields inputGate, forgetGate, hiddenLayer, outputGate,
+    cellLayer)."""
+    input_gate = lstm_gate(*parts["i"], mono=mono)
+    forget_gate = lstm_gate(*parts["f"], mono=mono)
+    zx, zh, _ = parts["z"]
+    hidden = _seq(NarrowTable(0, 2), _para(_seq(lazy_dropout(mono), zx), _seq(lazy_dropout(mono), zh)),
+                  CAddTable(), Tanh())
+    forget = _seq(_concat(forget_gate, SelectTable(2)), CMulTable())         # f * c
+    inp = _seq(_concat(input_gate, hidden), CMulTable())                     # i * z
+    cell = _seq(_concat(forget, inp), CAddTable())
+    output_gate = lstm_gate(*parts["o"], mono=mono)                           # (its peephole sees c')
+    cell_act = _seq(SelectTable(2), Tanh())
+    output = _seq(_concat(output_gate, cell_act), CMulTable())
+    tree = _seq(_concat(NarrowTable(0, 2), cell), FlattenTable(),           # x, h, c'
+                _concat(output, SelectTable(2)))
+    return tree, {"inputGate": input_gate, "forgetGate": forget_gate, "hiddenLayer": hidden,
+                  "outputGate": output_gate, "cellLayer": cell}

@@ -23,6 +23,18 @@ class LinearNoBias(Linear):
         self.weight[...] = uniform(self.weight.shape, stdv, self.weight.dtype)
         return self
 
+    def _t7_lua(self, package):
+        """save_lua's rnn-package trees: this module itself for the
+        Element-Research package (its nn.LinearNoBias), else what torch/rnn
+        built instead, ``nn.Linear(...):noBias()``: a Linear sharing this
+        one's arrays (made without drawing weights)."""
+        if package == "Element-Research/rnn":
+            return self
+        linear = Linear.__new__(Linear)
+        vars(linear).update(vars(self))
+        linear.bias = linear.gradBias = None
+        return linear
+
     def _t7_fixup(self, version):
         self.bias = self.gradBias = None   # files may hold an unused addBuffer, never a bias
 

@@ -28,6 +28,14 @@ class Reshape(ViewOf):
         self.nelement = int(np.prod(self.size))
         self.batchMode = None if batchMode is None else bool(batchMode)
 
+    #: fields save_lua writes as torch.LongStorages, as Torch7's constructor made them
+    _t7_storages = ("size", "batchsize")
+
+    def _t7_unfixup(self, fields):
+        """save_lua: Torch7's batchsize, the storage of [batch] + size its
+        forward viewed a batch with (the batch filled in then)."""
+        fields["batchsize"] = (1,) + tuple(self.size)
+
     def _t7_fixup(self, version):
         self.size = tuple(int(n) for n in np.asarray(self.size).ravel())
         self.nelement = int(np.prod(self.size))

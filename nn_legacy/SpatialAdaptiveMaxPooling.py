@@ -37,6 +37,12 @@ class SpatialAdaptiveMaxPooling(Module):
             input, gradOutput, self.gradInput, self.indices, self.W, self.H)
         return self.gradInput
 
+    def _t7_unfixup(self, fields):
+        """save_lua: no indices (Torch7's THNN kept two planes of offsets in
+        each window, counted from 1, [2, ..., H, W], which need the input
+        size this module does not record; the next forward makes them)."""
+        fields.pop("indices", None)
+
     def _t7_fixup(self, version):
         t7_fields(self, ("W", "H"), {"indices": None})
 

@@ -4,7 +4,7 @@ import numpy as np
 
 from ._helpers import random as _random
 from ._helpers.namespace import array_namespace
-from ._helpers.pooling import integer, t7_fields
+from ._helpers.pooling import integer, plane_indices_to_t7, t7_fields
 from .Module import Module
 
 
@@ -105,6 +105,12 @@ class SpatialFractionalMaxPooling(Module):
         self.gradInput = self._kernel_of(input, "updateGradInput")(
             input, gradOutput, self.gradInput, outW, outH, self.poolSizeW, self.poolSizeH, self.indices)
         return self.gradInput
+
+    def _t7_unfixup(self, fields):
+        """save_lua: the indices as Torch7's THNN kept them, flat within
+        the plane counted from 1 (load_lua drops them: the input size they
+        index is not in the file)."""
+        plane_indices_to_t7(fields)
 
     def _t7_fixup(self, version):
         sizes = ("outW", "outH") if getattr(self, "outW", None) is not None else ()

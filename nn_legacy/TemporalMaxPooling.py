@@ -50,11 +50,21 @@ class TemporalMaxPooling(Module):
         return self.gradInput
 
     def _t7_fixup(self, version):
-        """Torch7 stored the sizes as Lua numbers (floats), and its indices
-        counted from 1: dropped (the next forward makes them)."""
+        """Torch7 stored the sizes as Lua numbers (floats), and the indices
+        of the last forward as these are, the offset in the window counted
+        from 0 (THNN's TemporalMaxPooling.c, and nn's C code before it,
+        which kept them in a tensor of the input's type): kept when each is
+        a whole number in [0, kW) in a 2D or 3D array (the backward kernel
+        checks their shape against its gradOutput), else dropped (the next
+        forward makes them)."""
         from ._helpers.spatial import t7_ints
         t7_ints(self, "kW", "dW")
+        raw = self.indices
         self.indices = None
+        if isinstance(raw, np.ndarray) and raw.ndim in (2, 3) and raw.size and raw.dtype.kind in "iuf":
+            whole = raw.dtype.kind != "f" or bool(np.all(np.isfinite(raw)) and np.all(raw == np.floor(raw)))
+            if whole and np.min(raw) >= 0 and np.max(raw) < self.kW:
+                self.indices = np.ascontiguousarray(raw, dtype=np.int64)
 
     def __repr__(self):
         return f"nn.TemporalMaxPooling(kW={self.kW}, dW={self.dW})"

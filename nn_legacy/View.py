@@ -37,6 +37,9 @@ class View(ViewOf):
         self.numInputDims = check_int(self, numInputDims, "numInputDims", 0, optional=True)
         return self
 
+    #: fields save_lua writes as torch.LongStorages, as Torch7's constructor made them
+    _t7_storages = ("size",)
+
     def _t7_fixup(self, version):
         self.size = tuple(int(n) for n in np.asarray(self.size).ravel())
         self.numElements = int(np.prod([n for n in self.size if n != -1]))

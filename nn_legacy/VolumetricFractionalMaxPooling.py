@@ -102,6 +102,12 @@ class VolumetricFractionalMaxPooling(Module):
             input, gradOutput, self.gradInput, *self._output_size(input), *self._pool(), self.indices)
         return self.gradInput
 
+    def _t7_unfixup(self, fields):
+        """save_lua: no indices (Torch7's module pooled [planes, H, W, T]
+        inputs, and its indices counted in that layout: those of this one's
+        layout would mislead its backward; the next forward makes them)."""
+        fields.pop("indices", None)
+
     def _t7_fixup(self, version):
         sizes = ("outT", "outW", "outH") if getattr(self, "outT", None) is not None else ()
         t7_fields(self, ("poolSizeT", "poolSizeW", "poolSizeH") + sizes,

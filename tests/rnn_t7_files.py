@@ -10,7 +10,7 @@ holds after it ran a few steps (step > 1, outputs, cells, step clones).
 """
 import numpy as np
 
-from t7_writer import T7Object
+from t7_writer import Storage, T7Object
 
 EMPTY = np.zeros(0)
 
@@ -58,6 +58,13 @@ def dropout():
     return obj("Dropout", p=0.0, v2=True, noise=EMPTY, lazy=True, mono=False, flag=True)
 
 
+def reshape(*sizes):
+    """nn.Reshape(...) as torch/nn's constructor made it: size and batchsize
+    (1 then the sizes) LongStorages, nelement."""
+    return obj("Reshape", size=Storage(np.array(sizes), "torch.LongStorage"),
+               batchsize=Storage(np.array((1,) + sizes), "torch.LongStorage"), nelement=float(np.prod(sizes)))
+
+
 def simple(name, **fields):
     return obj(name, **fields)
 
@@ -82,7 +89,7 @@ def _recurrent_fields(step, rho, flavour, used, size_fields):
 def fast_lstm_step_nn(i2g, o2g, H):
     """FastLSTM.buildModel without nngraph."""
     gates = seq(obj("NarrowTable", offset=1.0, length=2.0), para(i2g, o2g), obj("CAddTable"),
-                obj("Reshape", size=np.array([4.0, H]), nelement=4.0 * H),
+                reshape(4, H),
                 obj("SplitTable", dimension=1.0, nInputDims=2.0),
                 para(obj("Sigmoid"), obj("Tanh"), obj("Sigmoid"), obj("Sigmoid")))
     hidden = seq(obj("NarrowTable", offset=1.0, length=2.0), obj("CMulTable"))
@@ -108,7 +115,7 @@ def fast_lstm_step_nngraph(i2g, o2g, H):
     """FastLSTM.nngraphModel: a gModule; its modules table in graph order
     (o2g's node may come first), with nodes and graphs as nngraph saved them."""
     mods = [obj("Identity"), obj("Identity"), obj("Identity"), o2g, i2g, obj("CAddTable"),
-            obj("Reshape", size=np.array([4.0, H]), nelement=4.0 * H), obj("SplitTable", dimension=2.0),
+            reshape(4, H), obj("SplitTable", dimension=2.0),
             obj("Sigmoid"), obj("Tanh"), obj("Sigmoid"), obj("Sigmoid"), obj("CMulTable"), obj("CMulTable"),
             obj("CAddTable"), obj("Tanh"), obj("CMulTable")]
     nodes = [_node(m, annotations={"name": f"n{k}"}) for k, m in enumerate(mods)]
@@ -133,26 +140,27 @@ def fast_lstm(W, U, b, rho=9999, flavour="er", nngraph=False, used=False, mask=N
     return obj("FastLSTM", fields)
 
 
-def lstm_gate(Wx, bx, Wh, wc, cell2gate=True):
+def lstm_gate(Wx, bx, Wh, wc, cell2gate=True, flavour="er"):
     """LSTM.buildGate: sigmoid(Linear(x) + LinearNoBias(h) [+ CMul(c)])."""
-    branches = [seq(dropout(), linear(Wx, bx)), seq(dropout(), linear_no_bias(Wh))]
+    branches = [seq(dropout(), linear(Wx, bx)), seq(dropout(), linear_no_bias(Wh, flavour))]
     parts = [] if cell2gate else [obj("NarrowTable", offset=1.0, length=2.0)]
     if cell2gate:
         branches.append(cmul(wc))
     return seq(*parts, para(*branches), obj("CAddTable"), obj("Sigmoid"))
 
 
-def lstm(weights, rho=9999, cell2gate=True, used=False):
-    """nn.LSTM(D, H) (Element-Research): weights[g] = (Wx, bx, Wh, wc) for the
-    gates 'i', 'f', 'o' and (Wx, bx, Wh) for the hidden 'z'."""
+def lstm(weights, rho=9999, cell2gate=True, used=False, flavour="er"):
+    """nn.LSTM(D, H) (Element-Research, or torch/rnn's deprecated/LSTM.lua
+    with flavour "tr"): weights[g] = (Wx, bx, Wh, wc) for the gates 'i',
+    'f', 'o' and (Wx, bx, Wh) for the hidden 'z'."""
     Wx = weights["i"][0]
     H, D = Wx.shape
-    input_gate = lstm_gate(*weights["i"], cell2gate=cell2gate)
-    forget_gate = lstm_gate(*weights["f"], cell2gate=cell2gate)
-    output_gate = lstm_gate(*weights["o"], cell2gate=cell2gate)
+    input_gate = lstm_gate(*weights["i"], cell2gate=cell2gate, flavour=flavour)
+    forget_gate = lstm_gate(*weights["f"], cell2gate=cell2gate, flavour=flavour)
+    output_gate = lstm_gate(*weights["o"], cell2gate=cell2gate, flavour=flavour)
     zx, zb, zh = weights["z"]
     hidden = seq(obj("NarrowTable", offset=1.0, length=2.0),
-                 para(seq(dropout(), linear(zx, zb)), seq(dropout(), linear_no_bias(zh))), obj("CAddTable"),
+                 para(seq(dropout(), linear(zx, zb)), seq(dropout(), linear_no_bias(zh, flavour))), obj("CAddTable"),
                  obj("Tanh"))
     forget = seq(concat(forget_gate, obj("SelectTable", index=3.0)), obj("CMulTable"))
     inp = seq(concat(input_gate, hidden), obj("CMulTable"))
@@ -161,7 +169,7 @@ def lstm(weights, rho=9999, cell2gate=True, used=False):
     output = seq(concat(output_gate, cell_act), obj("CMulTable"))
     step = seq(concat(obj("NarrowTable", offset=1.0, length=2.0), cell), obj("FlattenTable"),
                concat(output, obj("SelectTable", index=3.0)))
-    fields = _recurrent_fields(step, rho, "er", used, {"inputSize": float(D), "outputSize": float(H)})
+    fields = _recurrent_fields(step, rho, flavour, used, {"inputSize": float(D), "outputSize": float(H)})
     fields.update({"p": 0.0, "mono": False, "cell2gate": cell2gate, "zeroTensor": EMPTY, "cells": {},
                    "gradCells": {}, "inputGate": input_gate, "forgetGate": forget_gate, "hiddenLayer": hidden,
                    "outputGate": output_gate, "cellLayer": cell})
@@ -173,7 +181,7 @@ def gru(Wg, bg, Ug, Wn, bn, Un, rho=9999, flavour="er", used=False):
     LinearNoBias(Ug), candidate Linear(Wn, bn) and LinearNoBias(Un) on r * h."""
     H, D = Un.shape[0], Wn.shape[1]
     i2g, o2g = linear(Wg, bg), linear_no_bias(Ug, flavour)
-    gates = seq(para(i2g, o2g), obj("CAddTable"), obj("Reshape", size=np.array([2.0, H]), nelement=2.0 * H),
+    gates = seq(para(i2g, o2g), obj("CAddTable"), reshape(2, H),
                 obj("SplitTable", dimension=1.0, nInputDims=2.0), para(obj("Sigmoid"), obj("Sigmoid")))
     t1 = seq(obj("SelectTable", index=1.0), linear(Wn, bn))
     t2 = seq(obj("NarrowTable", offset=2.0, length=2.0), obj("CMulTable"), linear_no_bias(Un, flavour))
@@ -340,7 +348,7 @@ def fast_lstm_bn_step(i2g, o2g, bns, add, H, names=True):
     bn_wx, bn_wh, bn_c = bns
     mods = [("x", obj("Identity")), ("h", obj("Identity")), ("c", obj("Identity")), ("h2h", o2g),
             ("bn_wh", bn_wh), ("add", add), ("i2h", i2g), ("bn_wx", bn_wx), ("sums", obj("CAddTable")),
-            ("reshape", obj("Reshape", size=np.array([4.0, H]), nelement=4.0 * H)),
+            ("reshape", reshape(4, H)),
             ("split", obj("SplitTable", dimension=2.0)), ("in_gate", obj("Sigmoid")),
             ("in_transform", obj("Tanh")), ("forget_gate", obj("Sigmoid")), ("out_gate", obj("Sigmoid")),
             ("fc", obj("CMulTable")), ("iz", obj("CMulTable")), ("next_c", obj("CAddTable")), ("bn_c", bn_c),

@@ -38,6 +38,8 @@ STATIC_BATCH = {
     "BiSequencer": "as Sequencer",
     "BiSequencerLM": "as Sequencer",
     "Sequencer-charlm": "as Sequencer",
+    "MuFuRu": "its op weights are transposed to [ops, batch, H] (as in the rnn package), and the exporter follows a "
+              "batch in the first dim only",
     "SeqLSTM-states": "the table's first arrays, the states [batch, H], have the batch first but x [seqlen, batch, "
                       "...] second, and the exporter follows a batch in the first dim only",
 }

@@ -240,12 +240,14 @@ def test_what_is_not_implemented_is_refused_by_name(tmp_path):
 
 
 def test_classes_inside_the_raw_step_module_are_not_required(tmp_path):
-    """nngraph, dpnn's ReverseTable and rnn's SAdd exist only inside fields
-    taken raw: load_lua's unknown-class check does not look there."""
+    """nngraph exists only inside fields taken raw: load_lua's unknown-class
+    check does not look there.  (dpnn's ReverseTable and rnn's SAdd load on
+    their own too since issue 27.)"""
     m = load(tmp_path, F.sequencer(F.fast_lstm(W, U, B, nngraph=True)))
     assert type(m.module) is nn.FastLSTM
-    with pytest.raises(T7Error, match="nn.SAdd"):      # (nn.ReverseTable loads since issue 27)
-        load(tmp_path, F.seq(F.obj("SAdd", addend=-1.0, negate=True)))
+    assert type(load(tmp_path, F.seq(F.obj("SAdd", addend=-1.0, negate=True))).get(0)) is nn.SAdd
+    with pytest.raises(T7Error, match="nn.NotARealClass"):
+        load(tmp_path, F.seq(F.obj("NotARealClass")))
 
 
 def test_weights_of_another_size_are_refused(tmp_path):

@@ -99,7 +99,8 @@ ARGUMENTS = [(), (2,), (4, 3), (4, 3, 2), (1, 2), (np.ones(3),), (nn.Linear(4, 3
              (nn.Linear(4, 3), 1), (3, nn.Linear(4, 3), nn.Linear(3, 3)),    # MaskZero, Repeater, GPU; Recurrent
              (2, [2, 1], [1, 1]), (2, np.ones((3, 3))),                      # Inception; SpatialNormalization
              (nn.Linear(4, 3), 3, 1),                                           # Recurrence
-             _graph_arguments()]                                                # gModule
+             _graph_arguments(),                                                # gModule
+             (nn.SeqLSTM(4, 3),)]                                               # VariableLength
 
 
 def build(cls):

@@ -391,3 +391,52 @@ def test_nn_legacy_s_own_rnn_modules_come_back_from_their_sizes(tmp_path, name):
     nn.save_lua(str(f), again)
     with pytest.raises(T7Error, match="parameters; the file holds"):
         load_lua(str(f))
+
+
+def test_a_temporal_pooling_keeps_its_indices_as_thnn_did(tmp_path):
+    """THNN's TemporalMaxPooling kept each maximum's offset in its window,
+    counted from 0 (the same numbers here): written as they are, and a file's
+    read back, so backward runs without a forward; offsets outside the
+    window are dropped."""
+    x = np.random.default_rng(7).uniform(-1, 1, (2, 7, 3))
+    pool = nn.TemporalMaxPooling(3, 2)
+    pool.forward(x)
+    g = np.random.default_rng(8).uniform(-1, 1, pool.output.shape)
+    want = pool.backward(x, g).copy()
+    f = str(tmp_path / "t.t7")
+    nn.save_lua(f, pool)
+    raw = read_t7(f)
+    offsets = np.stack([np.argmax(x[:, 2 * t:2 * t + 3, :], axis=1) for t in range(3)], axis=1)
+    assert raw.fields["indices"].dtype == np.int64
+    np.testing.assert_array_equal(raw.fields["indices"], offsets)
+    again = load_lua(f)
+    np.testing.assert_array_equal(again.backward(x, g), want)
+    raw.fields["indices"] = offsets.astype(np.float64)   # nn before THNN: a tensor of the input's type
+    nn.save_lua(f, raw)
+    np.testing.assert_array_equal(load_lua(f).backward(x, g), want)
+    for bad in (offsets + 3, offsets - 1, offsets + 0.5):
+        raw.fields["indices"] = bad
+        nn.save_lua(f, raw)
+        assert load_lua(f).indices is None
+
+
+def test_fractional_and_adaptive_poolings_write_no_indices_torch7_would_misread(tmp_path):
+    """SpatialFractionalMaxPooling: THNN's form, flat in the plane from 1;
+    SpatialAdaptiveMaxPooling (THNN: two planes of window offsets, which
+    need the input size) and VolumetricFractionalMaxPooling (Torch7's
+    pooled another layout): none."""
+    rng = np.random.default_rng(9)
+    x = rng.uniform(-1, 1, (1, 2, 6, 5))
+    frac = nn.SpatialFractionalMaxPooling(2, 2, 3, 3)
+    frac.forward(x)
+    f = str(tmp_path / "p.t7")
+    nn.save_lua(f, frac)
+    written = read_t7(f).fields["indices"]
+    flat = x.reshape(1, 2, -1)
+    np.testing.assert_array_equal(np.take_along_axis(flat, written.reshape(1, 2, -1) - 1, 2).reshape(1, 2, 3, 3),
+                                  frac.output)   # each index, from 1, picks its maximum
+    for m, inp in ((nn.SpatialAdaptiveMaxPooling(2, 3), x),
+                   (nn.VolumetricFractionalMaxPooling(2, 2, 2, 2, 2, 2), rng.uniform(-1, 1, (1, 1, 5, 5, 5)))):
+        m.forward(inp)
+        nn.save_lua(f, m)
+        assert "indices" not in read_t7(f).fields

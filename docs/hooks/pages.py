@@ -35,7 +35,9 @@ FAMILIES = [
 _RECURRENT = {"AbstractRecurrent", "AbstractSequencer", "MaskZero", "SeqReverseSequence", "LSTMCellFused",
               "GRUCellFused", "VanillaRNN", "LanguageModel", "MaskZeroCriterion", "LookupTableMaskZero",
               "Recurrence", "LinearRNN", "LookupRNN", "SeqBRNN", "SeqBLSTM", "SeqBGRU", "ReverseUnreverse",
-              "ReverseSequence", "ReverseTable", "RepeaterCriterion"}
+              "ReverseSequence", "ReverseTable", "RepeaterCriterion", "SAdd",
+              "ArgMax", "CopyGrad", "TotalDropout", "NormStabilizer",
+              "MuFuRu", "VariableLength"}
 _LINEAR = {"Linear", "LinearNoBias", "LinearWeightNorm", "Bilinear", "SparseLinear", "IndexLinear", "LookupTable",
            "PartialLinear", "Cosine", "Euclidean", "WeightedEuclidean", "Add", "Mul", "CMul", "CAdd", "Maxout",
            "DotProduct", "CosineDistance", "PairwiseDistance", "MM", "MV", "Kmeans"}

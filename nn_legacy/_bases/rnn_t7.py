@@ -227,7 +227,12 @@ def _bn_size(obj):
 def _node_roles(raw):
     """id(module) -> the role its gModule node names (annotations.name,
     'bn_wx' / 'bn_wh' / 'bn_c' as FastLSTM.nngraphModel annotated them), or
-    'bn_wh' for a BN whose node feeds an nn.Add (the bias after BN_h)."""
+    'bn_wh' for a BN whose node feeds an nn.Add (the bias after BN_h).
+    nn_legacy's own FastLSTMBNStep (save_lua writes it under its name)
+    lists them in a fixed order: i2g, o2g, bn_wx, bn_wh, the Add, bn_c."""
+    if raw.class_name == "nn.FastLSTMBNStep":
+        kids = children(raw)
+        return {id(kids[2]): "bn_wx", id(kids[3]): "bn_wh"} if len(kids) == 6 else {}
     roles = {}
     for node in _items(field(raw, "forwardnodes")):
         data = field(node, "data")

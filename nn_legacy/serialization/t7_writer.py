@@ -261,7 +261,7 @@ _TORCH_ELEMENT = {np.dtype(np.float64): "Double", np.dtype(np.float32): "Float",
                   np.dtype(np.int8): "Char", np.dtype(np.uint8): "Byte", np.dtype(np.bool_): "Byte"}
 
 
-def save_lua(path, obj, classes=None):
+def save_lua(path, obj, classes=None, rnn="torch/rnn"):
     """Write obj as Lua Torch7's ``torch.save(path, obj)`` did (binary,
     8-byte longs, little-endian), for ``torch.load`` in a Lua deployment
     and for ``load_lua``.
@@ -284,10 +284,22 @@ def save_lua(path, obj, classes=None):
       a table: a list with a None loads back as a dict of the other keys);
     - what ``read_t7`` returns (TorchObject, LuaTable): as it was read.
 
+    - the rnn package's FastLSTM, LSTM and GRU: with the step module that
+      package's ``buildModel`` made (a tree of nn modules around the cell's
+      weight layers) in place of nn_legacy's own step module, and that
+      package's fields, so that Lua's ``torch.load`` knows every class.
+      ``rnn`` names the package the Lua side has: ``"torch/rnn"`` (the
+      default: what ``luarocks install rnn`` installs since 2017; ``seqlen``,
+      ``nn.Linear(...):noBias()``) or ``"Element-Research/rnn"`` (``rho``,
+      ``recurrentModule``, ``nn.LinearNoBias``).  A FastLSTM with batch
+      normalization (bn=True) keeps nn_legacy's own step module.
+
     An object met twice (a shared module, the same array) is written once and
     then referred to by its index, as Torch7 did.  Lua functions cannot be
     written (their bytecode is never kept): TypeError, naming the field."""
-    data = t7_bytes(_LuaGraph(classes).convert(obj, "root"))
+    if rnn not in ("torch/rnn", "Element-Research/rnn"):
+        raise ValueError(f"save_lua: rnn must be 'torch/rnn' or 'Element-Research/rnn', got {rnn!r}")
+    data = t7_bytes(_LuaGraph(classes, rnn).convert(obj, "root"))
     with open(path, "wb") as f:
         f.write(data)
 
@@ -295,9 +307,10 @@ def save_lua(path, obj, classes=None):
 class _LuaGraph:
     """Python values -> the writer's values (see save_lua)."""
 
-    def __init__(self, classes=None):
+    def __init__(self, classes=None, rnn="torch/rnn"):
         from .registry import checked_classes
         self.classes = checked_classes(classes, "save_lua")
+        self.rnn = rnn   # the rnn package whose layouts the cells are written in
         self.memo = {}       # id(value) -> (value, what is written for it)
         self.storages = {}   # id(array owning memory) -> (it, its Storage)
 
@@ -374,6 +387,7 @@ class _LuaGraph:
 
     def module(self, m, path, parent_type="torch.DoubleTensor"):
         from ..Criterion import Criterion
+        from ..Module import Module
         from .registry import name_of
         cls = type(m)
         # _t7_name: the torch class of an nn_legacy class named otherwise (torch-rnn's nn.LSTM)
@@ -384,6 +398,8 @@ class _LuaGraph:
         # output and gradInput (a tensor of the module's type, a table where its class made one, a
         # criterion's output the number 0) and _type, the type of its parameters
         floats = [v for v in vars(m).values() if isinstance(v, (np.ndarray, CudaTensor)) and v.dtype.kind == "f"]
+        if not floats and isinstance(m, Module):   # (a container: the type of its parameters)
+            floats = [v for v in m.parameters()[0] if isinstance(v, (np.ndarray, CudaTensor)) and v.dtype.kind == "f"]
         tensor_type = f"torch.{_TORCH_ELEMENT[floats[0].dtype]}Tensor" if floats else parent_type
         empty = np.zeros(0, dtype=np.float32 if tensor_type == "torch.FloatTensor" else np.float64)
         fields = {}
@@ -402,10 +418,17 @@ class _LuaGraph:
         unfixup = getattr(m, "_t7_unfixup", None)
         if unfixup is not None:
             unfixup(fields)
+        lua_layout = getattr(m, "_t7_rnn_layout", None)   # (the rnn package's cells: its step trees)
+        if lua_layout is not None:
+            lua_layout(fields, self.rnn)
         header = getattr(m, "_t7_header", None)   # (classes whose write() puts an object before their fields)
         if header is not None:
             obj.header = self.convert(header(fields), f"{path} header", tensor_type)
         obj.fields = {}
+        storages = getattr(cls, "_t7_storages", ())   # (sizes Torch7 kept as a torch.LongStorage, not a table)
         for key, value in fields.items():
-            obj.fields[key] = self.convert(value, f"{path}.{key}", tensor_type)
+            if key in storages:
+                obj.fields[key] = Storage(np.asarray(value, dtype=np.int64).ravel(), "torch.LongStorage")
+            else:
+                obj.fields[key] = self.convert(value, f"{path}.{key}", tensor_type)
         return obj

@@ -1,0 +1,219 @@
+"""save_lua writes the rnn package's FastLSTM, LSTM and GRU as that package
+built them: the step module a tree of nn modules (its buildModel), the
+cell's fields its constructor's, in the layout of torch/rnn or of the
+Element-Research package.  Checked against the trees tests/rnn_t7_files.py
+transcribes from the Lua sources (class names and fields, node by node),
+by running the tree itself, and by loading the file back."""
+import warnings
+
+import numpy as np
+import pytest
+
+import nn_legacy as nn
+import rnn_t7_files as F
+from nn_legacy.serialization.t7 import load_lua, read_t7
+from t7_writer import t7_bytes
+
+PACKAGES = {"torch/rnn": "tr", "Element-Research/rnn": "er"}
+D, H = 3, 4
+# fields whose values are work memory or the module's type, not its structure
+IGNORED = {"output", "gradInput", "_type", "train", "gradWeight", "gradBias", "noise"}
+# fields nn_legacy writes that the Lua constructors left nil (the same meaning there: false)
+EXTRA_ALLOWED = {"inplace"}
+
+
+def _lua_built(m, flavour):
+    """What the rnn package's constructor of m's class built, with m's weights."""
+    rho = m.rho
+    if type(m) is nn.FastLSTM:
+        step = m.recurrentModule
+        return F.fast_lstm(step.i2g.weight, step.o2g.weight, step.i2g.bias, rho=rho, flavour=flavour)
+    if type(m) is nn.LSTM:
+        weights = {}
+        for gate, (wx, wh, wc) in m.recurrentModule._parts().items():
+            weights[gate] = (wx.weight, wx.bias, wh.weight)
+            if gate != "z":
+                weights[gate] += (None if wc is None else wc.weight,)
+        return F.lstm(weights, rho=rho, cell2gate=m.cell2gate, flavour=flavour)
+    i2g, o2g, xn, hn = m.recurrentModule.modules
+    return F.gru(i2g.weight, i2g.bias, o2g.weight, xn.weight, xn.bias, hn.weight, rho=rho, flavour=flavour)
+
+
+def _raw(tmp_path, t7object):
+    f = tmp_path / "lua.t7"
+    f.write_bytes(t7_bytes(t7object))
+    return read_t7(str(f))
+
+
+def _differences(written, expected, path, out, seen):
+    """Where the written raw object differs from the expected one: class
+    names, and every field the Lua constructor set (numbers, strings,
+    booleans, arrays, tables, objects), recursively; fields written that
+    Lua left nil."""
+    if isinstance(expected, dict) or hasattr(expected, "as_list"):
+        if not (isinstance(written, dict) or hasattr(written, "as_list")) or set(written) != set(expected):
+            out.append(f"{path}: keys {sorted(map(str, written)) if isinstance(written, dict) else written!r} "
+                       f"!= {sorted(map(str, expected))}")
+            return
+        for k in expected:
+            _differences(written[k], expected[k], f"{path}[{k!r}]", out, seen)
+    elif hasattr(expected, "class_name"):
+        if (id(written), id(expected)) in seen:
+            return
+        seen.add((id(written), id(expected)))
+        if getattr(written, "class_name", None) != expected.class_name:
+            out.append(f"{path}: {getattr(written, 'class_name', type(written).__name__)} != {expected.class_name}")
+            return
+        for k in set(expected.fields) - IGNORED:
+            if k not in written.fields:
+                out.append(f"{path}.{k} missing")
+            else:
+                _differences(written.fields[k], expected.fields[k], f"{path}.{k}", out, seen)
+        for k in set(written.fields) - set(expected.fields) - IGNORED - EXTRA_ALLOWED:
+            out.append(f"{path}.{k} written, not built by Lua")
+    elif isinstance(expected, np.ndarray):
+        if not (isinstance(written, np.ndarray) and written.size == expected.size
+                and np.array_equal(written.ravel(), expected.ravel())):
+            out.append(f"{path}: another array")
+    elif written != expected or type(written) is not type(expected):
+        out.append(f"{path}: {written!r} != {expected!r}")
+
+
+def _cells():
+    return {"FastLSTM": lambda: nn.FastLSTM(D, H, rho=7), "LSTM": lambda: nn.LSTM(D, H, rho=7),
+            "LSTM-nopeep": lambda: nn.LSTM(D, H, 7, cell2gate=False), "GRU": lambda: nn.GRU(D, H, rho=7)}
+
+
+@pytest.mark.parametrize("package", PACKAGES)
+@pytest.mark.parametrize("name", _cells())
+def test_the_file_holds_what_the_rnn_package_built(tmp_path, name, package):
+    nn.manualSeed(2)
+    m = _cells()[name]()
+    m.forward(np.random.default_rng(0).uniform(-1, 1, (2, D)))   # (a used cell: written as a fresh sequence)
+    f = tmp_path / "cell.t7"
+    nn.save_lua(str(f), m, rnn=package)
+    written = read_t7(str(f))
+    expected = _raw(tmp_path, _lua_built(m, PACKAGES[package]))
+    out = []
+    _differences(written, expected, "root", out, set())
+    assert not out, out
+    step = written.fields["modules"][1.0]
+    assert written.fields["sharedClones"][1.0] is step
+    if package == "Element-Research/rnn":
+        assert written.fields["recurrentModule"] is step and "seqlen" not in written.fields
+    else:
+        assert "recurrentModule" not in written.fields and "rho" not in written.fields
+    classes = {o.class_name for o in _walk(written)}
+    assert not any(c.endswith(("Step", "Fused")) for c in classes)   # nothing of nn_legacy's own
+    assert ("nn.LinearNoBias" in classes) == (package == "Element-Research/rnn")
+
+
+def _walk(raw, seen=None):
+    seen = set() if seen is None else seen
+    if not hasattr(raw, "class_name") or id(raw) in seen:
+        return []
+    seen.add(id(raw))
+    found = [raw]
+    for value in (raw.fields.values() if isinstance(raw.fields, dict) else ()):
+        items = value.values() if isinstance(value, dict) else [value]
+        for v in items:
+            found += _walk(v, seen)
+    return found
+
+
+@pytest.mark.parametrize("name", _cells())
+def test_the_tree_computes_the_step(name):
+    """The nn modules written in place of the step module compute what the
+    step computes (forward and backward), over a batch and one sample."""
+    nn.manualSeed(3)
+    m = _cells()[name]()
+    step = m.recurrentModule
+    rng = np.random.default_rng(1)
+    for batch in ((2,), ()):
+        x = rng.uniform(-1, 1, batch + (D,))
+        state = [rng.uniform(-1, 1, batch + (H,)) for _ in range(1 if name == "GRU" else 2)]
+        inp = [x] + state
+        for package in PACKAGES:
+            tree, _ = step._t7_lua_tree(package) if name == "GRU" else step._t7_lua_tree(package, False)
+            want = step.forward(inp)
+            got = tree.forward(inp)
+            for a, b in zip(want if isinstance(want, list) else [want], got if isinstance(got, list) else [got]):
+                np.testing.assert_allclose(b, a, rtol=1e-12, atol=1e-14)
+            grad = [rng.uniform(-1, 1, s.shape) for s in state] if name != "GRU" else rng.uniform(-1, 1, x.shape[:-1] + (H,))
+            want_g = step.backward(inp, grad)
+            got_g = tree.backward(inp, grad)
+            for a, b in zip(want_g, got_g):
+                np.testing.assert_allclose(b, a, rtol=1e-10, atol=1e-13)
+
+
+@pytest.mark.parametrize("package", PACKAGES)
+@pytest.mark.parametrize("name", _cells())
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+def test_loaded_back_it_computes_the_same(tmp_path, name, package, dtype):
+    nn.manualSeed(4)
+    m = _cells()[name]()
+    m = m.float() if dtype == np.float32 else m
+    xs = np.random.default_rng(2).uniform(-1, 1, (3, 2, D)).astype(dtype)
+    f = tmp_path / "cell.t7"
+    nn.save_lua(str(f), m, rnn=package)
+    assert read_t7(str(f)).fields["_type"] == ("torch.FloatTensor" if dtype == np.float32 else "torch.DoubleTensor")
+    again = load_lua(str(f))
+    assert type(again) is type(m) and again.rho == 7
+    for x in xs:
+        y, y2 = m.forward(x), again.forward(x)
+        assert y2.dtype == dtype
+        np.testing.assert_array_equal(y2, y)
+
+
+@pytest.mark.parametrize("package", PACKAGES)
+def test_a_masked_cell_is_written_with_its_mask(tmp_path, package):
+    nn.manualSeed(5)
+    m = nn.Sequencer(nn.FastLSTM(D, H).maskZero(1))
+    xs = np.random.default_rng(3).uniform(-1, 1, (3, 2, D))
+    xs[0, 1] = 0
+    f = tmp_path / "masked.t7"
+    nn.save_lua(str(f), m, rnn=package)
+    cell = read_t7(str(f)).fields["module"]
+    mask = cell.fields["modules"][1.0]
+    assert mask.class_name == "nn.MaskZero" and mask.fields["nInputDim"] == 1.0
+    assert mask.fields["modules"][1.0].class_name == "nn.Sequential"
+    assert cell.fields.get("maskzero", False) == (package == "torch/rnn")
+    again = load_lua(str(f))
+    np.testing.assert_array_equal(np.stack(again.forward(list(xs))), np.stack(m.forward(list(xs))))
+    assert not again.forward(list(xs))[0][1].any()
+
+
+def test_a_batch_normalized_fast_lstm_keeps_nn_legacy_s_step_module(tmp_path):
+    """(FastLSTM.bn: the rnn package built it as an nngraph gModule, which
+    save_lua does not write: the step stays nn_legacy's own class.)"""
+    m = nn.FastLSTM(D, H, bn=True)
+    m.evaluate()
+    f = tmp_path / "bn.t7"
+    nn.save_lua(str(f), m)
+    assert read_t7(str(f)).fields["recurrentModule"].class_name == "nn.FastLSTMBNStep"
+    x = np.random.default_rng(4).uniform(-1, 1, (2, D))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        again = load_lua(str(f))
+    again.evaluate()
+    np.testing.assert_array_equal(again.forward(x), m.forward(x))
+
+
+def test_an_unknown_package_is_refused(tmp_path):
+    with pytest.raises(ValueError, match="rnn must be 'torch/rnn' or 'Element-Research/rnn', got 'rnn'"):
+        nn.save_lua(str(tmp_path / "f.t7"), nn.GRU(2, 2), rnn="rnn")
+
+
+def test_a_cell_on_the_device_is_written_from_its_host_copy(tmp_path):
+    m = nn.FastLSTM(D, H).float()
+    x = np.random.default_rng(6).uniform(-1, 1, (2, D)).astype(np.float32)
+    y = m.forward(x).copy()
+    m.forget()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")   # (the CPU emulator when thnn has no nvcc library)
+        m.cuda()
+    f = tmp_path / "cuda.t7"
+    nn.save_lua(str(f), m)
+    raw = read_t7(str(f))
+    assert raw.fields["_type"] == "torch.FloatTensor" and raw.fields["i2g"].fields["weight"].dtype == np.float32
+    np.testing.assert_array_equal(load_lua(str(f)).forward(x), y)
