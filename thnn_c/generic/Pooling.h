@@ -25,7 +25,7 @@
  * memory: a plane is one (sample, feature plane) pair, T x H x W elements,
  * and indices count from 0 within a plane, as PyTorch's. */
 
-static int64_t THNN_(Pool_planeSize)(const int64_t *sizes)
+THNN_HELPER int64_t THNN_(Pool_planeSize)(const int64_t *sizes)
 {
   return sizes[0] * sizes[1] * sizes[2];
 }
@@ -33,7 +33,7 @@ static int64_t THNN_(Pool_planeSize)(const int64_t *sizes)
 /* ---------------------------------------------------------------- checks */
 
 /* gradOutput shaped as the output of s. */
-static int THNN_(Pool_checkGradOutput)(THNNState *state, const THPoolShape *s, THTensor *gradOutput)
+THNN_HELPER int THNN_(Pool_checkGradOutput)(THNNState *state, const THPoolShape *s, THTensor *gradOutput)
 {
   int64_t dims[5];
   int n = THPoolDims(s, s->out, dims);
@@ -41,7 +41,7 @@ static int THNN_(Pool_checkGradOutput)(THNNState *state, const THPoolShape *s, T
 }
 
 /* indices shaped as an array of s with these pooled sizes, every one in [0, limit). */
-static int THNN_(Pool_checkIndices)(THNNState *state, const THPoolShape *s, const int64_t *sizes,
+THNN_HELPER int THNN_(Pool_checkIndices)(THNNState *state, const THPoolShape *s, const int64_t *sizes,
                                     THIndexTensor *indices, int64_t limit)
 {
   int64_t dims[5];
@@ -53,7 +53,7 @@ static int THNN_(Pool_checkIndices)(THNNState *state, const THPoolShape *s, cons
 /* What every pooling shape check ends with: gradOutput, where given, shaped
  * as the output of s; indices, where given, too, each one a position in
  * its input plane. */
-static int THNN_(Pool_checkOutputs)(THNNState *state, const THPoolShape *s, THTensor *gradOutput,
+THNN_HELPER int THNN_(Pool_checkOutputs)(THNNState *state, const THPoolShape *s, THTensor *gradOutput,
                                     THIndexTensor *indices)
 {
   if (gradOutput)
@@ -65,7 +65,7 @@ static int THNN_(Pool_checkOutputs)(THNNState *state, const THPoolShape *s, THTe
 
 /* The 2x2 window with stride 2, no padding, every window inside the input
  * (a time axis, if any, pooled 1 by 1): the case written for speed. */
-static bool THNN_(Pool_is2x2)(const THPoolShape *s, const THPoolWindow *w)
+THNN_HELPER bool THNN_(Pool_is2x2)(const THPoolShape *s, const THPoolWindow *w)
 {
   return w->k[0] == 1 && w->d[0] == 1 && w->pad[0] == 0 &&
          w->k[1] == 2 && w->k[2] == 2 && w->d[1] == 2 && w->d[2] == 2 &&
@@ -114,7 +114,7 @@ static inline __attribute__((always_inline)) void THNN_(Pool_maxWindow)(const re
 }
 
 /* One plane: out[o] = the largest tap of window o, ind[o] its offset. */
-static void THNN_(Pool_maxPlane)(const real *in, real *out, int64_t *ind, const THPoolShape *s,
+THNN_HELPER void THNN_(Pool_maxPlane)(const real *in, real *out, int64_t *ind, const THPoolShape *s,
                                  const THPoolGrid *g)
 {
   for (int64_t ot = 0; ot < s->out[0]; ot++)
@@ -340,7 +340,7 @@ TH_VECTOR_CLONES __attribute__((optimize("O3"))) static void THNN_(Pool_maxPlane
 
 /* The full columns of w over s: lo the first whose window holds all kW taps
  * inside the input, hi past the last (lo = hi when none). */
-static THNN_(PoolRowPlan) THNN_(Pool_rowPlan)(const THPoolShape *s, const THPoolWindow *w)
+THNN_HELPER THNN_(PoolRowPlan) THNN_(Pool_rowPlan)(const THPoolShape *s, const THPoolWindow *w)
 {
   THNN_(PoolRowPlan) plan = {0, 0, 0};
   int64_t span = (int64_t)(w->k[2] - 1) * w->dil[2] + 1;
@@ -363,7 +363,7 @@ static THNN_(PoolRowPlan) THNN_(Pool_rowPlan)(const THPoolShape *s, const THPool
  * compiled for AVX-512 and AVX2 too (TH_VECTOR_CLONES): with the baseline
  * x86-64 instructions alone the compiler vectorized them for float but not
  * for double. */
-static int THNN_(Pool_maxOutput)(THNNState *state, THTensor *input, THTensor *output, THIndexTensor *indices,
+THNN_HELPER int THNN_(Pool_maxOutput)(THNNState *state, THTensor *input, THTensor *output, THIndexTensor *indices,
                                  const THPoolShape *s, const THPoolGrid *g, const THPoolWindow *w, bool fast2x2)
 {
   int64_t dims[5];
@@ -394,7 +394,7 @@ static int THNN_(Pool_maxOutput)(THNNState *state, THTensor *input, THTensor *ou
 }
 
 /* Planes [p0, p1) of gi zeroed, then go[o] added at ind[o] of each, in output order. */
-static void THNN_(Pool_scatterPlanes)(const real *go, const int64_t *ind, real *gi, const THPoolShape *s,
+THNN_HELPER void THNN_(Pool_scatterPlanes)(const real *go, const int64_t *ind, real *gi, const THPoolShape *s,
                                       int64_t p0, int64_t p1)
 {
   int64_t inPlane = THNN_(Pool_planeSize)(s->in), outPlane = THNN_(Pool_planeSize)(s->out);
@@ -409,7 +409,7 @@ static void THNN_(Pool_scatterPlanes)(const real *go, const int64_t *ind, real *
  * of gradInput is zeroed, then every gradOutput element is added at its
  * index, in output order (overlapping windows sum).  The indices were
  * checked against the plane size. */
-static int THNN_(Pool_indexGradInput)(THNNState *state, THTensor *input, THTensor *gradOutput,
+THNN_HELPER int THNN_(Pool_indexGradInput)(THNNState *state, THTensor *input, THTensor *gradOutput,
                                       THTensor *gradInput, THIndexTensor *indices, const THPoolShape *s)
 {
   TH_TRY(THTensor_(resizeAs)(state, gradInput, input));
@@ -430,7 +430,7 @@ static int THNN_(Pool_indexGradInput)(THNNState *state, THTensor *input, THTenso
 
 /* ---------------------------------------------------------------- average */
 
-static accreal THNN_(Pool_mean)(accreal sum, const THPoolGrid *g, int64_t ot, int64_t oh, int64_t ow,
+THNN_HELPER accreal THNN_(Pool_mean)(accreal sum, const THPoolGrid *g, int64_t ot, int64_t oh, int64_t ow,
                                 THPoolDivisor mode)
 {
   if (mode == TH_POOL_ADAPTIVE)
@@ -441,7 +441,7 @@ static accreal THNN_(Pool_mean)(accreal sum, const THPoolGrid *g, int64_t ot, in
 }
 
 /* The same division applied to a gradient, in the element type (as PyTorch). */
-static real THNN_(Pool_share)(real grad, const THPoolGrid *g, int64_t ot, int64_t oh, int64_t ow,
+THNN_HELPER real THNN_(Pool_share)(real grad, const THPoolGrid *g, int64_t ot, int64_t oh, int64_t ow,
                               THPoolDivisor mode)
 {
   if (mode == TH_POOL_ADAPTIVE)
@@ -451,7 +451,7 @@ static real THNN_(Pool_share)(real grad, const THPoolGrid *g, int64_t ot, int64_
   return grad / (real)(g->count[0][ot] * g->count[1][oh] * g->count[2][ow]);
 }
 
-static void THNN_(Pool_avgPlane)(const real *in, real *out, const THPoolShape *s, const THPoolGrid *g,
+THNN_HELPER void THNN_(Pool_avgPlane)(const real *in, real *out, const THPoolShape *s, const THPoolGrid *g,
                                  THPoolDivisor mode)
 {
   int64_t inH = s->in[1], inW = s->in[2];
@@ -470,7 +470,7 @@ static void THNN_(Pool_avgPlane)(const real *in, real *out, const THPoolShape *s
 }
 
 /* gradInput of one plane: zeroed, then every output's share added over its window. */
-static void THNN_(Pool_avgGradPlane)(const real *go, real *gi, const THPoolShape *s, const THPoolGrid *g,
+THNN_HELPER void THNN_(Pool_avgGradPlane)(const real *go, real *gi, const THPoolShape *s, const THPoolGrid *g,
                                      THPoolDivisor mode)
 {
   int64_t inH = s->in[1], inW = s->in[2];
@@ -490,7 +490,7 @@ static void THNN_(Pool_avgGradPlane)(const real *go, real *gi, const THPoolShape
 
 /* The 2x2 stride-2 window: four taps added in PyTorch's order, a quarter
  * each way; vectorized along the output row. */
-static void THNN_(Pool_avgPlane2x2)(const real *in, real *out, const THPoolShape *s)
+THNN_HELPER void THNN_(Pool_avgPlane2x2)(const real *in, real *out, const THPoolShape *s)
 {
   int64_t inH = s->in[1], inW = s->in[2], outH = s->out[1], outW = s->out[2];
   for (int64_t t = 0; t < s->out[0]; t++)
@@ -502,7 +502,7 @@ static void THNN_(Pool_avgPlane2x2)(const real *in, real *out, const THPoolShape
     }
 }
 
-static void THNN_(Pool_avgGradPlane2x2)(const real *go, real *gi, const THPoolShape *s)
+THNN_HELPER void THNN_(Pool_avgGradPlane2x2)(const real *go, real *gi, const THPoolShape *s)
 {
   int64_t inH = s->in[1], inW = s->in[2], outH = s->out[1], outW = s->out[2];
   if (2 * outH != inH || 2 * outW != inW)  /* a last row or column no window reads */
@@ -521,7 +521,7 @@ static void THNN_(Pool_avgGradPlane2x2)(const real *go, real *gi, const THPoolSh
 /* The plane loop of average pooling over the windows of g: forward (from:
  * the input, to: the output) or backward (from: gradOutput, to: gradInput),
  * `to` already sized. */
-static int THNN_(Pool_avgPlanes)(THNNState *state, THTensor *from, THTensor *to, const THPoolShape *s,
+THNN_HELPER int THNN_(Pool_avgPlanes)(THNNState *state, THTensor *from, THTensor *to, const THPoolShape *s,
                                  const THPoolGrid *g, THPoolDivisor mode, bool fast2x2, bool backward)
 {
   THTensor tmp = {0};
@@ -547,7 +547,7 @@ static int THNN_(Pool_avgPlanes)(THNNState *state, THTensor *from, THTensor *to,
 }
 
 /* updateOutput of average pooling over the windows of g. */
-static int THNN_(Pool_avgOutput)(THNNState *state, THTensor *input, THTensor *output, const THPoolShape *s,
+THNN_HELPER int THNN_(Pool_avgOutput)(THNNState *state, THTensor *input, THTensor *output, const THPoolShape *s,
                                  const THPoolGrid *g, THPoolDivisor mode, bool fast2x2)
 {
   int64_t dims[5];
@@ -556,7 +556,7 @@ static int THNN_(Pool_avgOutput)(THNNState *state, THTensor *input, THTensor *ou
   return THNN_(Pool_avgPlanes)(state, input, output, s, g, mode, fast2x2, false);
 }
 
-static int THNN_(Pool_avgGradInput)(THNNState *state, THTensor *input, THTensor *gradOutput, THTensor *gradInput,
+THNN_HELPER int THNN_(Pool_avgGradInput)(THNNState *state, THTensor *input, THTensor *gradOutput, THTensor *gradInput,
                                     const THPoolShape *s, const THPoolGrid *g, THPoolDivisor mode,
                                     bool fast2x2)
 {
@@ -568,7 +568,7 @@ static int THNN_(Pool_avgGradInput)(THNNState *state, THTensor *input, THTensor 
  * kernel settings), or with w NULL over the adaptive windows of s; mode
  * says what a window's sum is divided by.  Forward when gradOutput is NULL
  * (result: the output), else backward (result: gradInput). */
-static int THNN_(Pool_average)(THNNState *state, THTensor *input, THTensor *gradOutput, THTensor *result,
+THNN_HELPER int THNN_(Pool_average)(THNNState *state, THTensor *input, THTensor *gradOutput, THTensor *result,
                                const THPoolShape *s, const THPoolWindow *w, THPoolDivisor mode)
 {
   THPoolGrid g;
@@ -584,7 +584,7 @@ static int THNN_(Pool_average)(THNNState *state, THTensor *input, THTensor *grad
 
 /* Max pooling's forward pass over the windows that w slides over s, or with
  * w NULL over the adaptive windows of s. */
-static int THNN_(Pool_max)(THNNState *state, THTensor *input, THTensor *output, THIndexTensor *indices,
+THNN_HELPER int THNN_(Pool_max)(THNNState *state, THTensor *input, THTensor *output, THIndexTensor *indices,
                            const THPoolShape *s, const THPoolWindow *w)
 {
   THPoolGrid g;
@@ -601,7 +601,7 @@ static int THNN_(Pool_max)(THNNState *state, THTensor *input, THTensor *output, 
  * PyTorch compute them, in the element type so the windows agree:
  *   alpha = (in - pool) / (out - 1),  start_i = int((i + u) alpha) - int(u alpha),
  * the last window ending at the input's end. */
-static void THNN_(Pool_fractionalStarts)(real u, int64_t in, int64_t out, int pool, int64_t *first)
+THNN_HELPER void THNN_(Pool_fractionalStarts)(real u, int64_t in, int64_t out, int pool, int64_t *first)
 {
   if (out > 1) {
     real alpha = (real)(in - pool) / (real)(out - 1);
@@ -618,7 +618,7 @@ static void THNN_(Pool_fractionalStarts)(real u, int64_t in, int64_t out, int po
  * samples (the [batch, planes, nd] tensor samples, contiguous, checked to
  * lie in [0, 1)), ordered as Torch7's arguments: width, height for a spatial
  * layer, time, width, height for a volumetric one. */
-static int THNN_(Pool_fractionalOutput)(THNNState *state, THTensor *input, THTensor *output,
+THNN_HELPER int THNN_(Pool_fractionalOutput)(THNNState *state, THTensor *input, THTensor *output,
                                         THIndexTensor *indices, const THTensor *samples,
                                         const THPoolShape *s, const int *pool)
 {
@@ -659,7 +659,7 @@ static int THNN_(Pool_fractionalOutput)(THNNState *state, THTensor *input, THTen
  * output sizes in s->out: each pool size >= 1, output >= 1 and
  * output + pool - 1 <= input (the windows fit), and samples (when given)
  * of size [batch, planes, nd] with every value in [0, 1). */
-static int THNN_(Pool_checkFractional)(THNNState *state, const THPoolShape *s, const int *pool,
+THNN_HELPER int THNN_(Pool_checkFractional)(THNNState *state, const THPoolShape *s, const int *pool,
                                        THTensor *samples)
 {
   static const char *const name[3] = {"T", "H", "W"};
@@ -700,7 +700,7 @@ static int THNN_(Pool_checkFractional)(THNNState *state, const THPoolShape *s, c
  * indices (shaped as input, checked to lie in an output plane) say where
  * each input element goes: output is zero but for output[indices[i]] =
  * input[i] (of two elements with the same index the later stays). */
-static int THNN_(Pool_unpoolOutput)(THNNState *state, THTensor *input, THTensor *output,
+THNN_HELPER int THNN_(Pool_unpoolOutput)(THNNState *state, THTensor *input, THTensor *output,
                                     THIndexTensor *indices, const THPoolShape *s)
 {
   int64_t dims[5];
@@ -727,7 +727,7 @@ static int THNN_(Pool_unpoolOutput)(THNNState *state, THTensor *input, THTensor 
 }
 
 /* Its gradient: gradInput[i] = gradOutput[indices[i]]. */
-static int THNN_(Pool_unpoolGradInput)(THNNState *state, THTensor *input, THTensor *gradOutput,
+THNN_HELPER int THNN_(Pool_unpoolGradInput)(THNNState *state, THTensor *input, THTensor *gradOutput,
                                        THTensor *gradInput, THIndexTensor *indices, const THPoolShape *s)
 {
   TH_TRY(THTensor_(resizeAs)(state, gradInput, input));

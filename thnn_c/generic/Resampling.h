@@ -33,7 +33,7 @@ typedef struct THVolume {
   int64_t size[3];             /* t, h, w (t = 1 for 2 spatial dims) */
 } THVolume;
 
-static int64_t THVolume_numel(const THVolume *v)
+THNN_HELPER int64_t THVolume_numel(const THVolume *v)
 {
   return v->size[0] * v->size[1] * v->size[2];
 }
@@ -42,7 +42,7 @@ static int64_t THVolume_numel(const THVolume *v)
  * u = o - padBefore, mirrored about the edge element (reflect) or clamped to
  * it (replicate) when u falls outside [0, inSize).  The callers' checks keep
  * the result inside [0, inSize). */
-static void THPaddingMap(int64_t *map, int64_t outSize, int64_t inSize, int64_t padBefore, int reflect)
+THNN_HELPER void THPaddingMap(int64_t *map, int64_t outSize, int64_t inSize, int64_t padBefore, int reflect)
 {
   for (int64_t o = 0; o < outSize; o++) {
     int64_t u = o - padBefore;
@@ -55,7 +55,7 @@ static void THPaddingMap(int64_t *map, int64_t outSize, int64_t inSize, int64_t 
 }
 
 /* Nearest up-sampling map of one dim: output position o copies o / scale. */
-static void THNearestMap(int64_t *map, int64_t outSize, int64_t scale)
+THNN_HELPER void THNearestMap(int64_t *map, int64_t outSize, int64_t scale)
 {
   for (int64_t o = 0; o < outSize; o++)
     map[o] = o / scale;
@@ -64,7 +64,7 @@ static void THNearestMap(int64_t *map, int64_t outSize, int64_t scale)
 /* Linear interpolation of one dim with the corners aligned: output position
  * o reads lo[o] with weight 1 - lambda[o] and hi[o] with weight lambda[o],
  * at o * (inSize - 1) / (outSize - 1) (0 when outSize is 1). */
-static void THLinearMap(int64_t *lo, int64_t *hi, double *lambda, int64_t outSize, int64_t inSize)
+THNN_HELPER void THLinearMap(int64_t *lo, int64_t *hi, double *lambda, int64_t outSize, int64_t inSize)
 {
   double ratio = outSize > 1 ? (double)(inSize - 1) / (double)(outSize - 1) : 0.0;
   for (int64_t o = 0; o < outSize; o++) {
@@ -80,7 +80,7 @@ static void THLinearMap(int64_t *lo, int64_t *hi, double *lambda, int64_t outSiz
 
 /* "3D [nPlane, h, w] or 4D [batch, nPlane, h, w]" (or the volumetric text)
  * for the messages of the layers with `spatial` = 2 or 3 trailing dims. */
-static const char *THVolume_layouts(int spatial)
+THNN_HELPER const char *THVolume_layouts(int spatial)
 {
   return spatial == 2 ? "3D [nPlane, h, w] or 4D [batch, nPlane, h, w]"
                       : "4D [nPlane, t, h, w] or 5D [batch, nPlane, t, h, w]";
@@ -90,7 +90,7 @@ static const char *THVolume_layouts(int spatial)
 
 /* input as a volume: `spatial` (2 or 3) trailing dims after [nPlane] or
  * [batch, nPlane], each at least 1 long. */
-static int THNN_(Resampling_volume)(THNNState *state, const THTensor *input, int spatial, THVolume *v)
+THNN_HELPER int THNN_(Resampling_volume)(THNNState *state, const THTensor *input, int spatial, THVolume *v)
 {
   int nd = input->nDimension;
   if (nd != spatial + 1 && nd != spatial + 2)
@@ -111,7 +111,7 @@ static int THNN_(Resampling_volume)(THNNState *state, const THTensor *input, int
 
 /* Sizes of the tensor shaped as input but with the volume `out` (the sizes of
  * the output, and what gradOutput must be). */
-static void THNN_(Resampling_outputSizes)(const THTensor *input, int spatial, const THVolume *out, int64_t *size)
+THNN_HELPER void THNN_(Resampling_outputSizes)(const THTensor *input, int spatial, const THVolume *out, int64_t *size)
 {
   int nd = input->nDimension;
   for (int d = 0; d < nd - spatial; d++)
@@ -121,7 +121,7 @@ static void THNN_(Resampling_outputSizes)(const THTensor *input, int spatial, co
 }
 
 /* gradOutput must have the output's sizes (NULL passes). */
-static int THNN_(Resampling_checkGradOutput)(THNNState *state, const THTensor *input, const THTensor *gradOutput,
+THNN_HELPER int THNN_(Resampling_checkGradOutput)(THNNState *state, const THTensor *input, const THTensor *gradOutput,
                                              int spatial, const THVolume *out)
 {
   if (!gradOutput)
@@ -132,7 +132,7 @@ static int THNN_(Resampling_checkGradOutput)(THNNState *state, const THTensor *i
 }
 
 /* out[p, a, b, c] = in[p, map[0][a], map[1][b], map[2][c]] for every plane p. */
-static void THNN_(Resampling_gather)(const real *in, real *out, const THVolume *vin, const THVolume *vout,
+THNN_HELPER void THNN_(Resampling_gather)(const real *in, real *out, const THVolume *vin, const THVolume *vout,
                                      int64_t *const map[3])
 {
   int64_t inPlane = THVolume_numel(vin), outPlane = THVolume_numel(vout);
@@ -150,7 +150,7 @@ static void THNN_(Resampling_gather)(const real *in, real *out, const THVolume *
 }
 
 /* The adjoint of gather: gin = 0, then gin[p, map..] += gout[p, a, b, c]. */
-static void THNN_(Resampling_scatter)(real *gin, const real *gout, const THVolume *vin, const THVolume *vout,
+THNN_HELPER void THNN_(Resampling_scatter)(real *gin, const real *gout, const THVolume *vin, const THVolume *vout,
                                       int64_t *const map[3])
 {
   int64_t inPlane = THVolume_numel(vin), outPlane = THVolume_numel(vout);
@@ -171,7 +171,7 @@ static void THNN_(Resampling_scatter)(real *gin, const real *gout, const THVolum
 /* Give result its sizes: the output's in the forward pass (gradOutput
  * NULL), the input's in the backward pass.  Done before any work space is
  * allocated, so sizes too large fail here, with the reason. */
-static int THNN_(Resampling_resize)(THNNState *state, THTensor *input, THTensor *gradOutput, THTensor *result,
+THNN_HELPER int THNN_(Resampling_resize)(THNNState *state, THTensor *input, THTensor *gradOutput, THTensor *result,
                                     int spatial, const THVolume *vout)
 {
   if (gradOutput)
@@ -185,7 +185,7 @@ static int THNN_(Resampling_resize)(THNNState *state, THTensor *input, THTensor 
  * = scatter(gradOutput)) pass of a copying layer; result is sized.  maps
  * holds the three index maps one after the other, vout->size[0] + [1] + [2]
  * entries. */
-static int THNN_(Resampling_copy)(THNNState *state, THTensor *input, THTensor *gradOutput, THTensor *result,
+THNN_HELPER int THNN_(Resampling_copy)(THNNState *state, THTensor *input, THTensor *gradOutput, THTensor *result,
                                   const THVolume *vin, const THVolume *vout, const int64_t *maps)
 {
   int64_t *const map[3] = {(int64_t *)maps, (int64_t *)maps + vout->size[0],
@@ -204,7 +204,7 @@ static int THNN_(Resampling_copy)(THNNState *state, THTensor *input, THTensor *g
 
 /* Index maps of a padding, pads = {left, right, top, bottom, front, back}
  * (front/back 0 for the spatial layers).  Caller frees. */
-static int64_t *THNN_(Resampling_paddingMaps)(THNNState *state, const THVolume *vin, const THVolume *vout,
+THNN_HELPER int64_t *THNN_(Resampling_paddingMaps)(THNNState *state, const THVolume *vin, const THVolume *vout,
                                               const int64_t pads[6], int reflect)
 {
   int64_t n = vout->size[0] + vout->size[1] + vout->size[2];
@@ -222,7 +222,7 @@ static int64_t *THNN_(Resampling_paddingMaps)(THNNState *state, const THVolume *
 /* Checks shared by the padding layers: input layout, the output at least 1
  * long along every spatial dim, and (reflect) every pad smaller than the
  * input along its dim.  Fills the input and output volumes. */
-static int THNN_(Resampling_paddingCheck)(THNNState *state, THTensor *input, THTensor *gradOutput, int spatial,
+THNN_HELPER int THNN_(Resampling_paddingCheck)(THNNState *state, THTensor *input, THTensor *gradOutput, int spatial,
                                           const int64_t pads[6], int reflect, THVolume *vin, THVolume *vout)
 {
   static const char *const dims[3] = {"time", "height", "width"};
@@ -248,7 +248,7 @@ static int THNN_(Resampling_paddingCheck)(THNNState *state, THTensor *input, THT
 }
 
 /* Forward or backward pass of a padding layer (checks done). */
-static int THNN_(Resampling_pad)(THNNState *state, THTensor *input, THTensor *gradOutput, THTensor *result,
+THNN_HELPER int THNN_(Resampling_pad)(THNNState *state, THTensor *input, THTensor *gradOutput, THTensor *result,
                                  int spatial, const THVolume *vin, const THVolume *vout,
                                  const int64_t pads[6], int reflect)
 {
@@ -264,7 +264,7 @@ static int THNN_(Resampling_pad)(THNNState *state, THTensor *input, THTensor *gr
 }
 
 /* Checks shared by nearest up-sampling: input layout and the factor. */
-static int THNN_(Resampling_nearestCheck)(THNNState *state, THTensor *input, THTensor *gradOutput, int spatial,
+THNN_HELPER int THNN_(Resampling_nearestCheck)(THNNState *state, THTensor *input, THTensor *gradOutput, int spatial,
                                           int scale, THVolume *vin, THVolume *vout)
 {
   TH_TRY(THNN_(Resampling_volume)(state, input, spatial, vin));
@@ -280,7 +280,7 @@ static int THNN_(Resampling_nearestCheck)(THNNState *state, THTensor *input, THT
 }
 
 /* Forward or backward pass of nearest up-sampling (checks done). */
-static int THNN_(Resampling_nearest)(THNNState *state, THTensor *input, THTensor *gradOutput, THTensor *result,
+THNN_HELPER int THNN_(Resampling_nearest)(THNNState *state, THTensor *input, THTensor *gradOutput, THTensor *result,
                                      int spatial, const THVolume *vin, const THVolume *vout, int scale)
 {
   TH_TRY(THNN_(Resampling_resize)(state, input, gradOutput, result, spatial, vout));
@@ -300,7 +300,7 @@ static int THNN_(Resampling_nearest)(THNNState *state, THTensor *input, THTensor
 
 /* Checks shared by linear up-sampling: input layout and output sizes
  * (outSize lists the spatial output sizes, t first). */
-static int THNN_(Resampling_linearCheck)(THNNState *state, THTensor *input, THTensor *gradOutput, int spatial,
+THNN_HELPER int THNN_(Resampling_linearCheck)(THNNState *state, THTensor *input, THTensor *gradOutput, int spatial,
                                          const int *outSize, THVolume *vin, THVolume *vout)
 {
   static const char *const names[3] = {"outputDepth", "outputHeight", "outputWidth"};
@@ -322,7 +322,7 @@ typedef struct THNN_(LinearMaps) {
   void *memory;
 } THNN_(LinearMaps);
 
-static int THNN_(Resampling_linearMaps)(THNNState *state, const THVolume *vin, const THVolume *vout,
+THNN_HELPER int THNN_(Resampling_linearMaps)(THNNState *state, const THVolume *vin, const THVolume *vout,
                                         THNN_(LinearMaps) *m)
 {
   int64_t n = vout->size[0] + vout->size[1] + vout->size[2];
@@ -343,7 +343,7 @@ static int THNN_(Resampling_linearMaps)(THNNState *state, const THVolume *vin, c
 
 /* out = the 8 neighbours (4 when t is 1: lo and hi coincide there, with
  * weight 0 on hi) blended along t, then h, then w. */
-static void THNN_(Resampling_lerp)(const real *in, real *out, const THVolume *vin, const THVolume *vout,
+THNN_HELPER void THNN_(Resampling_lerp)(const real *in, real *out, const THVolume *vin, const THVolume *vout,
                                    const THNN_(LinearMaps) *m)
 {
   int64_t inPlane = THVolume_numel(vin), outPlane = THVolume_numel(vout);
@@ -373,7 +373,7 @@ static void THNN_(Resampling_lerp)(const real *in, real *out, const THVolume *vi
 
 /* The adjoint of lerp: gin = 0, then each gradOutput element is added to
  * its neighbours with their weights. */
-static void THNN_(Resampling_lerpBackward)(real *gin, const real *gout, const THVolume *vin, const THVolume *vout,
+THNN_HELPER void THNN_(Resampling_lerpBackward)(real *gin, const real *gout, const THVolume *vin, const THVolume *vout,
                                            const THNN_(LinearMaps) *m)
 {
   int64_t inPlane = THVolume_numel(vin), outPlane = THVolume_numel(vout);
@@ -406,7 +406,7 @@ static void THNN_(Resampling_lerpBackward)(real *gin, const real *gout, const TH
 }
 
 /* Forward (gradOutput NULL) or backward pass of linear up-sampling (checks done). */
-static int THNN_(Resampling_linear)(THNNState *state, THTensor *input, THTensor *gradOutput, THTensor *result,
+THNN_HELPER int THNN_(Resampling_linear)(THNNState *state, THTensor *input, THTensor *gradOutput, THTensor *result,
                                     int spatial, const THVolume *vin, const THVolume *vout)
 {
   TH_TRY(THNN_(Resampling_resize)(state, input, gradOutput, result, spatial, vout));

@@ -82,13 +82,13 @@
 #include "THConvGeometry.h"   /* THNNConvGeometry */
 
 /* Pixels a dilated kernel spans along one axis. */
-static int64_t THNNConv_span(int k, int dilation)
+THNN_HELPER int64_t THNNConv_span(int k, int dilation)
 {
   return (int64_t)(k - 1) * dilation + 1;
 }
 
 /* The checks every sliding kernel shares; 0, or -1 with the reason. */
-static int THNNConv_checkParameters(THNNState *state, int kW, int kH, int dW, int dH,
+THNN_HELPER int THNNConv_checkParameters(THNNState *state, int kW, int kH, int dW, int dH,
                                     int padW, int padH, int dilationW, int dilationH)
 {
   if (kW <= 0 || kH <= 0)
@@ -107,7 +107,7 @@ static int THNNConv_checkParameters(THNNState *state, int kW, int kH, int dW, in
 /* Positions of the kernel along one axis of an image of `size` pixels:
  * (size + 2*pad - span) / step + 1, or 0 when the padded image is shorter
  * than the kernel.  (Sizes are below 2^62 and the ints below 2^31.) */
-static int64_t THNNConv_outputSize(int64_t size, int k, int step, int pad, int dilation)
+THNN_HELPER int64_t THNNConv_outputSize(int64_t size, int k, int step, int pad, int dilation)
 {
   int64_t room = size + 2 * (int64_t)pad - THNNConv_span(k, dilation);
   return room < 0 ? 0 : room / step + 1;
@@ -116,7 +116,7 @@ static int64_t THNNConv_outputSize(int64_t size, int k, int step, int pad, int d
 /* The smallest x with lo <= x*step + offset, and the smallest with
  * x*step + offset >= hi: the output range [first, last) whose pixel lies
  * inside [0, size), clamped to [0, n). */
-static void THNNConv_inside(int64_t offset, int step, int64_t size, int64_t n, int64_t *first, int64_t *last)
+THNN_HELPER void THNNConv_inside(int64_t offset, int step, int64_t size, int64_t n, int64_t *first, int64_t *last)
 {
   int64_t a = -offset, b = size - offset;      /* need a <= x*step < b */
   int64_t lo = a <= 0 ? 0 : (a + step - 1) / step;
@@ -135,7 +135,7 @@ static void THNNConv_inside(int64_t offset, int step, int64_t size, int64_t n, i
  * take `work` multiply-adds in all: the pool's size (1 in a fork() child),
  * and 1 while OpenBLAS has threads of its own, which must not be called
  * from several threads at once. */
-static int THNNConv_threads(int64_t jobs, double work)
+THNN_HELPER int THNNConv_threads(int64_t jobs, double work)
 {
 #ifdef _OPENMP
   int n = THLoopThreads(INT64_MAX);
@@ -149,7 +149,7 @@ static int THNNConv_threads(int64_t jobs, double work)
 #endif
 }
 
-static int THNNConv_threadId(void)
+THNN_HELPER int THNNConv_threadId(void)
 {
 #ifdef _OPENMP
   return omp_get_thread_num();
@@ -177,7 +177,7 @@ typedef struct THNNConvPlan {
 #define THNN_CONV_BAND_PIXELS 512
 #define THNN_CONV_BAND_BYTES (256 << 10)
 
-static THNNConvPlan THNNConv_plan(int64_t batch, const THNNConvGeometry *g, int64_t nOther)
+THNN_HELPER THNNConvPlan THNNConv_plan(int64_t batch, const THNNConvGeometry *g, int64_t nOther)
 {
   THNNConvPlan p;
   p.batch = batch;
@@ -213,7 +213,7 @@ static THNNConvPlan THNNConv_plan(int64_t batch, const THNNConvGeometry *g, int6
   return p;
 }
 
-static int THNNConv_blasError(THNNState *state, const THNNConvPlan *p)
+THNN_HELPER int THNNConv_blasError(THNNState *state, const THNNConvPlan *p)
 {
   return THError(state, "matrix sizes (%lld planes, %lld column rows, %lld output pixels) exceed the 32-bit BLAS",
                  (long long)p->nOther, (long long)p->K, (long long)p->area);
@@ -225,7 +225,7 @@ static int THNNConv_blasError(THNNState *state, const THNNConvPlan *p)
  * copied (or added back) in one sweep.  The entries of the sweep outside
  * columns [x0, x1) wrap to a neighbouring row and are set to 0 after the
  * copy (before the addition). */
-static int THNNConv_sameRows(const THNNConvGeometry *g)
+THNN_HELPER int THNNConv_sameRows(const THNNConvGeometry *g)
 {
   return g->dW == 1 && g->dH == 1 && g->outW == g->inW;
 }
@@ -246,13 +246,13 @@ static int THNNConv_sameRows(const THNNConvGeometry *g)
 /* ---- per element type ---- */
 
 /* Zero n elements (n may be 0). */
-static void THNN_(convZero)(real *data, int64_t n)
+THNN_HELPER void THNN_(convZero)(real *data, int64_t n)
 {
   memset(data, 0, (size_t)n * sizeof(real));
 }
 
 /* Zero the entries outside columns [x0, x1) of rows [y0, y1) of a tap's row of columns. */
-static void THNN_(convZeroBorder)(const THNNConvGeometry *g, real *row, int64_t x0, int64_t x1, int64_t y0, int64_t y1)
+THNN_HELPER void THNN_(convZeroBorder)(const THNNConvGeometry *g, real *row, int64_t x0, int64_t x1, int64_t y0, int64_t y1)
 {
   for (int64_t y = y0; y < y1; y++) {
     real *r = row + y * g->outW;
@@ -268,7 +268,7 @@ static void THNN_(convZeroBorder)(const THNNConvGeometry *g, real *row, int64_t 
  * gather of one element at a time was most of the unfolding of a
  * convolution with step 2 and a large kernel). */
 __attribute__((optimize("O3")))
-static void THNN_(convGather2)(real *dst, const real *src, int64_t n)
+THNN_HELPER void THNN_(convGather2)(real *dst, const real *src, int64_t n)
 {
   for (int64_t x = 0; x < n; x++)
     dst[x] = src[2 * x];
@@ -276,7 +276,7 @@ static void THNN_(convGather2)(real *dst, const real *src, int64_t n)
 
 /* dst[x] = src[4*x] for x < n (as convGather2). */
 __attribute__((optimize("O3")))
-static void THNN_(convGather4)(real *dst, const real *src, int64_t n)
+THNN_HELPER void THNN_(convGather4)(real *dst, const real *src, int64_t n)
 {
   for (int64_t x = 0; x < n; x++)
     dst[x] = src[4 * x];
@@ -285,7 +285,7 @@ static void THNN_(convGather4)(real *dst, const real *src, int64_t n)
 /* row [(r1 - r0)*outW] <- what the tap at offset (offH, offW) sees of one
  * image plane at the output pixels of rows [r0, r1): plane[y*dH + offH]
  * [x*dW + offW], 0 outside (entry (y - r0)*outW + x). */
-static void THNN_(convUnfoldTap)(const THNNConvGeometry *g, const real *plane, int64_t offH, int64_t offW,
+THNN_HELPER void THNN_(convUnfoldTap)(const THNNConvGeometry *g, const real *plane, int64_t offH, int64_t offW,
                                  int64_t r0, int64_t r1, real *row)
 {
   int64_t x0, x1, y0, y1;
@@ -326,7 +326,7 @@ static void THNN_(convUnfoldTap)(const THNNConvGeometry *g, const real *plane, i
 /* plane += row folded back through the tap at (offH, offW): every entry is
  * added to the pixel it would have been copied from (entries that fall in
  * the padding are dropped; the fast path zeroes them in row first). */
-static void THNN_(convFoldTap)(const THNNConvGeometry *g, real *row, int64_t offH, int64_t offW, real *plane)
+THNN_HELPER void THNN_(convFoldTap)(const THNNConvGeometry *g, real *row, int64_t offH, int64_t offW, real *plane)
 {
   int64_t x0, x1, y0, y1;
   THNNConv_inside(offW, g->dW, g->inW, g->outW, &x0, &x1);
@@ -351,7 +351,7 @@ static void THNN_(convFoldTap)(const THNNConvGeometry *g, real *row, int64_t off
 
 /* columns [nPlane*kH*kW, (r1 - r0)*outW] <- the pixels each tap sees at
  * the output pixels of rows [r0, r1) (see the top; all of them: 0, outH). */
-static void THNN_(unfoldedCopy)(const THNNConvGeometry *g, const real *image, int64_t r0, int64_t r1,
+THNN_HELPER void THNN_(unfoldedCopy)(const THNNConvGeometry *g, const real *image, int64_t r0, int64_t r1,
                                 real *columns)
 {
   const int64_t plane = g->inH * g->inW, band = (r1 - r0) * g->outW;
@@ -364,7 +364,7 @@ static void THNN_(unfoldedCopy)(const THNNConvGeometry *g, const real *image, in
 }
 
 /* Rows [k0, k1) of the columns [K, outH*outW] of the whole image (row k at columns + k*outH*outW). */
-static void THNN_(unfoldedCopyRows)(const THNNConvGeometry *g, const real *image, int64_t k0, int64_t k1,
+THNN_HELPER void THNN_(unfoldedCopyRows)(const THNNConvGeometry *g, const real *image, int64_t k0, int64_t k1,
                                     real *columns)
 {
   const int64_t plane = g->inH * g->inW, area = g->outH * g->outW, taps = (int64_t)g->kH * g->kW;
@@ -377,7 +377,7 @@ static void THNN_(unfoldedCopyRows)(const THNNConvGeometry *g, const real *image
 
 /* image [nPlane, inH, inW] += the columns folded back (the columns are
  * scratch: entries in the padding may be zeroed). */
-static void THNN_(unfoldedAccPlane)(const THNNConvGeometry *g, real *columns, real *image, int64_t c)
+THNN_HELPER void THNN_(unfoldedAccPlane)(const THNNConvGeometry *g, real *columns, real *image, int64_t c)
 {
   const int64_t plane = g->inH * g->inW, outArea = g->outH * g->outW;
   for (int i = 0; i < g->kH; i++)
@@ -386,7 +386,7 @@ static void THNN_(unfoldedAccPlane)(const THNNConvGeometry *g, real *columns, re
                          (int64_t)j * g->dilationW - g->padW, image + c * plane);
 }
 
-static void THNN_(unfoldedAcc)(const THNNConvGeometry *g, real *columns, real *image)
+THNN_HELPER void THNN_(unfoldedAcc)(const THNNConvGeometry *g, real *columns, real *image)
 {
   for (int64_t c = 0; c < g->nPlane; c++)
     THNN_(unfoldedAccPlane)(g, columns, image, c);
@@ -395,7 +395,7 @@ static void THNN_(unfoldedAcc)(const THNNConvGeometry *g, real *columns, real *i
 /* Give columns the shape [nThreads, K, area]: one buffer per thread (none
  * when the image is its own columns or the batch is empty, so that no
  * uninitialised memory is handed back). */
-static int THNN_(convResizeColumns)(THNNState *state, THTensor *columns, const THNNConvPlan *p)
+THNN_HELPER int THNN_(convResizeColumns)(THNNState *state, THTensor *columns, const THNNConvPlan *p)
 {
   int64_t size[3] = {p->direct || p->batch == 0 ? 0 : p->nThreads, p->K, p->area};
   return THTensor_(resizeNd)(state, columns, 3, size);
@@ -405,7 +405,7 @@ static int THNN_(convResizeColumns)(THNNState *state, THTensor *columns, const T
  * (nOutputPlane, depthwiseMultiplier): 4D [rows, nInputPlane, kH, kW], or
  * the same memory as 2D [rows, nInputPlane*kH*kW] (Torch7 took both).  Sets
  * *nIn; else the error names the weight wName. */
-static int THNN_(convWeightPlanes)(THNNState *state, const THTensor *weight, const char *wName, const char *rows,
+THNN_HELPER int THNN_(convWeightPlanes)(THNNState *state, const THTensor *weight, const char *wName, const char *rows,
                                    int kW, int kH, int64_t *nIn)
 {
   int64_t taps = (int64_t)kW * kH;
@@ -421,7 +421,7 @@ static int THNN_(convWeightPlanes)(THNNState *state, const THTensor *weight, con
 
 /* The first `area` elements of each of the nPlane planes at data, `pitch`
  * apart, set to the plane's bias value, or 0. */
-static void THNN_(convFillBias)(real *data, const THTensor *bias, int64_t nPlane, int64_t area, int64_t pitch)
+THNN_HELPER void THNN_(convFillBias)(real *data, const THTensor *bias, int64_t nPlane, int64_t area, int64_t pitch)
 {
   const real *b = bias ? THTensor_(data)(bias) : NULL;
   for (int64_t p = 0; p < nPlane; p++) {
@@ -490,7 +490,7 @@ typedef struct THNN_(ConvDirect) {
 } THNN_(ConvDirect);
 
 /* Whether the flat layout keeps more lanes busy than rows do (steps of 1). */
-static int THNN_(convDirectFlat)(const THNNConvGeometry *g)
+THNN_HELPER int THNN_(convDirectFlat)(const THNNConvGeometry *g)
 {
   const int64_t B = THNN_CONV_BLOCK_WIDTH;
   if (g->dH != 1 || g->dW != 1)
@@ -506,7 +506,7 @@ static int THNN_(convDirectFlat)(const THNNConvGeometry *g)
  * without the weight gradient) and buffers for up to maxGroup samples per
  * thread, as many as fit in THNN_CONV_GROUP_BYTES (at least one); -1 when
  * out of memory. */
-static int THNN_(convDirectStart)(THNNState *state, const THNNConvGeometry *g, int nThreads, int64_t nGrad,
+THNN_HELPER int THNN_(convDirectStart)(THNNState *state, const THNNConvGeometry *g, int nThreads, int64_t nGrad,
                                   int64_t maxGroup, THNN_(ConvDirect) *d)
 {
   const int64_t B = THNN_CONV_BLOCK_WIDTH;
@@ -543,7 +543,7 @@ static int THNN_(convDirectStart)(THNNState *state, const THNNConvGeometry *g, i
   return 0;
 }
 
-static void THNN_(convDirectEnd)(THNN_(ConvDirect) *d)
+THNN_HELPER void THNN_(convDirectEnd)(THNN_(ConvDirect) *d)
 {
   THFree(d->tap);
   THFree(d->kept);
@@ -554,7 +554,7 @@ static void THNN_(convDirectEnd)(THNN_(ConvDirect) *d)
  * padded image at `in` on: bias plus the sum over input planes and taps (see
  * above), the first `width` of each plane o written to dst + (o0 + o) * dstPlane. */
 THNN_CONV_DIRECT_TARGET
-static void THNN_(convDirectBlock)(const THNNConvGeometry *g, const THNN_(ConvDirect) *d, const real *in,
+THNN_HELPER void THNN_(convDirectBlock)(const THNNConvGeometry *g, const THNN_(ConvDirect) *d, const real *in,
                                    const real *wp, const real *bp, int64_t o0, int64_t nOther, real *dst,
                                    int64_t dstPlane, int64_t width)
 {
@@ -584,7 +584,7 @@ static void THNN_(convDirectBlock)(const THNNConvGeometry *g, const THNN_(ConvDi
 /* Whether to convolve directly: on AVX-512, with steps of 1 along rows, a
  * kernel that needs columns, and a sample for every thread of the pool
  * (a single sample runs faster as a matrix product split between threads). */
-static int THNN_(convDirectWorth)(const THNNConvGeometry *g, const THNNConvPlan *p)
+THNN_HELPER int THNN_(convDirectWorth)(const THNNConvGeometry *g, const THNNConvPlan *p)
 {
 #ifdef _OPENMP
   return THUseAVX512() && g->dW == 1 && !p->direct &&
@@ -601,7 +601,7 @@ static int THNN_(convDirectWorth)(const THNNConvGeometry *g, const THNNConvPlan 
  * of 8 or 24 elements cost LeNet's convolutions more than their arithmetic
  * (hence no-tree-loop-distribute-patterns, which would make it a call again). */
 __attribute__((optimize("no-tree-loop-distribute-patterns")))
-static void THNN_(convCopyRows)(real *dst, int64_t dstPitch, const real *src, int64_t srcPitch, int64_t rows,
+THNN_HELPER void THNN_(convCopyRows)(real *dst, int64_t dstPitch, const real *src, int64_t srcPitch, int64_t rows,
                                 int64_t width)
 {
   if (dstPitch == width && srcPitch == width) {
@@ -617,7 +617,7 @@ static void THNN_(convCopyRows)(real *dst, int64_t dstPitch, const real *src, in
 }
 
 /* Whether the n values at x are all finite (no infinity, no NaN). */
-static int THNN_(convAllFinite)(const real *x, int64_t n)
+THNN_HELPER int THNN_(convAllFinite)(const real *x, int64_t n)
 {
   int finite = 1;
   for (int64_t i = 0; i < n; i++)
@@ -626,7 +626,7 @@ static int THNN_(convAllFinite)(const real *x, int64_t n)
 }
 
 /* The buffers of one sample at `padded`: the padded image filled with the image and its zeros. */
-static void THNN_(convDirectPadInto)(const THNNConvGeometry *g, const THNN_(ConvDirect) *d, const real *image,
+THNN_HELPER void THNN_(convDirectPadInto)(const THNNConvGeometry *g, const THNN_(ConvDirect) *d, const real *image,
                                      real *padded)
 {
   THNN_(convZero)(padded, d->imageSize);
@@ -636,7 +636,7 @@ static void THNN_(convDirectPadInto)(const THNNConvGeometry *g, const THNN_(Conv
 }
 
 /* The calling thread's first buffers, holding the padded image. */
-static real *THNN_(convDirectPad)(const THNNConvGeometry *g, const THNN_(ConvDirect) *d, const real *image)
+THNN_HELPER real *THNN_(convDirectPad)(const THNNConvGeometry *g, const THNN_(ConvDirect) *d, const real *image)
 {
   real *padded = d->padded + THNNConv_threadId() * d->group * d->padSize;
   THNN_(convDirectPadInto)(g, d, image, padded);
@@ -644,7 +644,7 @@ static real *THNN_(convDirectPad)(const THNNConvGeometry *g, const THNN_(ConvDir
 }
 
 /* One sample's output planes [o0, o0 + PLANES) of nOther from its padded image. */
-static void THNN_(convDirectPlanes)(const THNNConvGeometry *g, const THNN_(ConvDirect) *d, const real *pad,
+THNN_HELPER void THNN_(convDirectPlanes)(const THNNConvGeometry *g, const THNN_(ConvDirect) *d, const real *pad,
                                     const real *wp, const real *bp, int64_t o0, int64_t nOther, real *out)
 {
   const int64_t B = THNN_CONV_BLOCK_WIDTH, area = g->outH * g->outW;
@@ -664,7 +664,7 @@ static void THNN_(convDirectPlanes)(const THNNConvGeometry *g, const THNN_(ConvD
 
 /* other = w * image convolved, for every sample (see above); w is
  * [nOther, K], bias NULL or nOther values.  -1 when out of memory. */
-static int THNN_(convDirectMultiply)(THNNState *state, const THNNConvGeometry *g, const THNNConvPlan *p,
+THNN_HELPER int THNN_(convDirectMultiply)(THNNState *state, const THNNConvGeometry *g, const THNNConvPlan *p,
                                      const real *image, const real *w, const THTensor *bias, real *other)
 {
   const int P = THNN_CONV_DIRECT_PLANES;
@@ -708,7 +708,7 @@ static int THNN_(convDirectMultiply)(THNNState *state, const THNNConvGeometry *g
  * kept), as 0 * inf would be NaN; without infinities or NaN in the images
  * that changes nothing, and the loop without the masks is faster. */
 THNN_CONV_DIRECT_TARGET
-static void THNN_(convDirectGradBlock)(const THNNConvGeometry *g, const THNN_(ConvDirect) *d, const real *buffers,
+THNN_HELPER void THNN_(convDirectGradBlock)(const THNNConvGeometry *g, const THNN_(ConvDirect) *d, const real *buffers,
                                        int count, int masked, int64_t c, int64_t o0, int64_t nOther, int t0,
                                        real *gw, int64_t K, real alpha)
 {
@@ -772,7 +772,7 @@ static void THNN_(convDirectGradBlock)(const THNNConvGeometry *g, const THNN_(Co
 /* gw [nOther, K] += alpha * what `count` consecutive samples (images from
  * `image` on, gradOutputs from `gy` on) give (see above), in the buffers at
  * `buffers` (room for count samples). */
-static void THNN_(convDirectGrad)(const THNNConvGeometry *g, const THNN_(ConvDirect) *d, const real *image,
+THNN_HELPER void THNN_(convDirectGrad)(const THNNConvGeometry *g, const THNN_(ConvDirect) *d, const real *image,
                                   const real *gy, int count, int64_t nOther, real *gw, real alpha, real *buffers)
 {
   const int64_t K = g->nPlane * d->nTap, area = g->outH * g->outW, imageSize = g->nPlane * g->inH * g->inW;
@@ -795,7 +795,7 @@ static void THNN_(convDirectGrad)(const THNNConvGeometry *g, const THNN_(ConvDir
 #undef THNN_CONV_BLOCK_WIDTH
 
 /* One sample n of convUnfoldMultiply (below); non-zero when the product failed. */
-static int THNN_(convUnfoldMultiplyOne)(const THNNConvGeometry *g, const THNNConvPlan *p, const real *image,
+THNN_HELPER int THNN_(convUnfoldMultiplyOne)(const THNNConvGeometry *g, const THNNConvPlan *p, const real *image,
                                         const real *w, const THTensor *bias, real *other, real *columns, int64_t n)
 {
   THNNState local = {0};
@@ -816,7 +816,7 @@ static int THNN_(convUnfoldMultiplyOne)(const THNNConvGeometry *g, const THNNCon
  * of output rows), in the calling thread: its columns in the thread's
  * buffer of [K, bandRows*outW], and the product for its pixels of every
  * output plane, which starts from the bias there. */
-static int THNN_(convUnfoldMultiplyBand)(const THNNConvGeometry *g, const THNNConvPlan *p, const real *image,
+THNN_HELPER int THNN_(convUnfoldMultiplyBand)(const THNNConvGeometry *g, const THNNConvPlan *p, const real *image,
                                          const real *w, const THTensor *bias, real *other, real *columns,
                                          int64_t job)
 {
@@ -860,7 +860,7 @@ static int THNN_(convUnfoldMultiplyBand)(const THNNConvGeometry *g, const THNNCo
  * call.  A batch-1 convolution then started a thread per call, which
  * competed with the pool's spinning threads for the cores (100 thread
  * creations in 100 calls; benchmarks/README.md, Inference). */
-static int THNN_(convUnfoldMultiply)(THNNState *state, const THNNConvGeometry *g, const THNNConvPlan *p,
+THNN_HELPER int THNN_(convUnfoldMultiply)(THNNState *state, const THNNConvGeometry *g, const THNNConvPlan *p,
                                      const real *image, const real *w, const THTensor *bias, real *other,
                                      THTensor *columnBuffer)
 {
@@ -897,7 +897,7 @@ static int THNN_(convUnfoldMultiply)(THNNState *state, const THNNConvGeometry *g
 }
 
 /* One sample n of convMultiplyFold (below); non-zero when the product failed. */
-static int THNN_(convMultiplyFoldOne)(const THNNConvGeometry *g, const THNNConvPlan *p, const real *other,
+THNN_HELPER int THNN_(convMultiplyFoldOne)(const THNNConvGeometry *g, const THNNConvPlan *p, const real *other,
                                       const real *w, const THTensor *bias, real *image, real *columns, int64_t n)
 {
   THNNState local = {0};
@@ -917,7 +917,7 @@ static int THNN_(convMultiplyFoldOne)(const THNNConvGeometry *g, const THNNConvP
 /* Band b of sample n of a shared convMultiplyFold (below): the columns of
  * its pixels (rows r0.. of `other`), or, for a 1x1 kernel, the image's
  * pixels themselves, from the bias. */
-static int THNN_(convMultiplyFoldBand)(const THNNConvGeometry *g, const THNNConvPlan *p, const real *other,
+THNN_HELPER int THNN_(convMultiplyFoldBand)(const THNNConvGeometry *g, const THNNConvPlan *p, const real *other,
                                        const real *w, const THTensor *bias, real *image, real *columns,
                                        int64_t n, int64_t b)
 {
@@ -937,7 +937,7 @@ static int THNN_(convMultiplyFoldBand)(const THNNConvGeometry *g, const THNNConv
  * samples than threads (p->shared), the threads share each sample: the
  * product by bands of pixels, then (all columns made) the folding by
  * image planes, in one parallel region; columns holds one sample's. */
-static int THNN_(convMultiplyFold)(THNNState *state, const THNNConvGeometry *g, const THNNConvPlan *p,
+THNN_HELPER int THNN_(convMultiplyFold)(THNNState *state, const THNNConvGeometry *g, const THNNConvPlan *p,
                                    const real *other, const real *w, const THTensor *bias, real *image,
                                    real *columns)
 {
@@ -985,7 +985,7 @@ static int THNN_(convMultiplyFold)(THNNState *state, const THNNConvGeometry *g, 
  * samples of a share taken `group` at a time so that the sums over them
  * are added once per group (narrow images, such as LeNet's, spent most of
  * the time adding up the vectors of a single sample). */
-static int THNN_(convDirectGradShares)(THNNState *state, const THNNConvGeometry *g, const THNNConvPlan *p,
+THNN_HELPER int THNN_(convDirectGradShares)(THNNState *state, const THNNConvGeometry *g, const THNNConvPlan *p,
                                        const real *image, const real *other, real *sums, real alpha)
 {
   THNN_(ConvDirect) d;
@@ -1009,7 +1009,7 @@ static int THNN_(convDirectGradShares)(THNNState *state, const THNNConvGeometry 
 
 /* One sample n of convGradWeightColumns (below), summed into the part of
  * sums of the thread that runs it; non-zero when the product failed. */
-static int THNN_(convGradWeightColumnsOne)(const THNNConvGeometry *g, const THNNConvPlan *p, const real *image,
+THNN_HELPER int THNN_(convGradWeightColumnsOne)(const THNNConvGeometry *g, const THNNConvPlan *p, const real *image,
                                            const real *other, real *sums, real *columns, real alpha, int64_t n)
 {
   THNNState local = {0};
@@ -1031,7 +1031,7 @@ static int THNN_(convGradWeightColumnsOne)(const THNNConvGeometry *g, const THNN
  * columns' rows instead, unfolds them (columns holds one sample's) and
  * adds its share of the weight gradient (its columns of sums = gw) for
  * every sample in turn. */
-static int THNN_(convGradWeightColumns)(THNNState *state, const THNNConvGeometry *g, const THNNConvPlan *p,
+THNN_HELPER int THNN_(convGradWeightColumns)(THNNState *state, const THNNConvGeometry *g, const THNNConvPlan *p,
                                         const real *image, const real *other, real *sums, real *columns,
                                         real alpha)
 {
@@ -1074,7 +1074,7 @@ static int THNN_(convGradWeightColumns)(THNNState *state, const THNNConvGeometry
  * their part of `partial` (nThreads * nOther*K reals), added to gw after.
  * columnBuffer is resized to hold the columns, or to none when the
  * direct loops run. */
-static int THNN_(convGradWeight)(THNNState *state, const THNNConvGeometry *g, const THNNConvPlan *p,
+THNN_HELPER int THNN_(convGradWeight)(THNNState *state, const THNNConvGeometry *g, const THNNConvPlan *p,
                                  const real *image, const real *other, real *gw, THTensor *columnBuffer,
                                  real *partial, accreal scale)
 {
@@ -1097,7 +1097,7 @@ static int THNN_(convGradWeight)(THNNState *state, const THNNConvGeometry *g, co
 
 /* The sum of n elements, in accreal, over 8 running sums (so the loop
  * vectorizes; the order is fixed, so the result does not vary). */
-static accreal THNN_(convSum)(const real *x, int64_t n)
+THNN_HELPER accreal THNN_(convSum)(const real *x, int64_t n)
 {
   accreal part[8] = {0};
   int64_t k = 0;
@@ -1114,7 +1114,7 @@ static accreal THNN_(convSum)(const real *x, int64_t n)
 
 /* gb[c] += scale * the sum of plane c over every sample (batch samples of
  * nPlane planes of `area` elements); the planes are shared between threads. */
-static void THNN_(convGradBias)(real *gb, const real *grad, int64_t batch, int64_t nPlane, int64_t area,
+THNN_HELPER void THNN_(convGradBias)(real *gb, const real *grad, int64_t batch, int64_t nPlane, int64_t area,
                                 accreal scale)
 {
 #ifdef _OPENMP

@@ -63,7 +63,7 @@
  * least 0) and put them into g in T, H, W order; the arguments come in
  * Torch7's order T, W, H, as do the names in the messages.  0, or -1 with
  * the reason. */
-static int THNNVol_settings(THNNState *state, THNNVolGeometry *g, int kT, int kW, int kH, int dT, int dW, int dH,
+THNN_HELPER int THNNVol_settings(THNNState *state, THNNVolGeometry *g, int kT, int kW, int kH, int dT, int dW, int dH,
                             int padT, int padW, int padH, int dilationT, int dilationW, int dilationH)
 {
   if (kT <= 0 || kW <= 0 || kH <= 0)
@@ -81,7 +81,7 @@ static int THNNVol_settings(THNNState *state, THNNVolGeometry *g, int kT, int kW
 }
 
 /* kT*kH*kW, or -1 when it overflows. */
-static int64_t THNNVol_taps(const THNNVolGeometry *g)
+THNN_HELPER int64_t THNNVol_taps(const THNNVolGeometry *g)
 {
   return THMulSizes(THMulSizes(g->k[0], g->k[1]), g->k[2]);
 }
@@ -89,7 +89,7 @@ static int64_t THNNVol_taps(const THNNVolGeometry *g)
 /* Fill in, out and return 1 when a convolution with g's kernel fits in a
  * volume of `in` voxels (T, H, W order) with at least one position along
  * each axis; else return 0 with need[] the smallest such volume. */
-static int THNNVol_setOutput(THNNVolGeometry *g, const int64_t *in, int64_t *need)
+THNN_HELPER int THNNVol_setOutput(THNNVolGeometry *g, const int64_t *in, int64_t *need)
 {
   int fits = 1;
   for (int a = 0; a < 3; a++) {
@@ -109,7 +109,7 @@ typedef struct THNNVolTap {
   int64_t first[3], last[3];
 } THNNVolTap;
 
-static THNNVolTap THNNVol_tap(const THNNVolGeometry *g, int a, int b, int e)
+THNN_HELPER THNNVolTap THNNVol_tap(const THNNVolGeometry *g, int a, int b, int e)
 {
   THNNVolTap tap;
   int tapIndex[3] = {a, b, e};
@@ -122,7 +122,7 @@ static THNNVolTap THNNVol_tap(const THNNVolGeometry *g, int a, int b, int e)
 
 /* Elements of the columns of one sample: K = nPlane*kT*kH*kW rows of
  * area = outT*outH*outW; -1 (error set) when a product overflows. */
-static int THNNVol_columnSizes(THNNState *state, const THNNVolGeometry *g, int64_t *K, int64_t *area)
+THNN_HELPER int THNNVol_columnSizes(THNNState *state, const THNNVolGeometry *g, int64_t *K, int64_t *area)
 {
   int64_t k = g->nPlane, n = 1;
   for (int a = 0; a < 3; a++) {
@@ -137,7 +137,7 @@ static int THNNVol_columnSizes(THNNState *state, const THNNVolGeometry *g, int64
 }
 
 /* The H x W part of the geometry: what unfold.h's tap helpers take for one frame. */
-static THNNConvGeometry THNNVol_frame(const THNNVolGeometry *g)
+THNN_HELPER THNNConvGeometry THNNVol_frame(const THNNVolGeometry *g)
 {
   return (THNNConvGeometry){g->k[2], g->k[1], g->d[2], g->d[1], g->pad[2], g->pad[1], g->dilation[2],
                             g->dilation[1], 1, g->in[1], g->in[2], g->out[1], g->out[2]};
@@ -151,7 +151,7 @@ static THNNConvGeometry THNNVol_frame(const THNNVolGeometry *g)
  * W], large enough for at least one kernel position along each axis.
  * Fills g's nPlane, in and out (its kernel settings already set) and
  * checks gradOutput, when given, is [(batch,) nOut, outT, outH, outW]. */
-static int THNN_(volConvCheckInput)(THNNState *state, const THTensor *input, const THTensor *gradOutput,
+THNN_HELPER int THNN_(volConvCheckInput)(THNNState *state, const THTensor *input, const THTensor *gradOutput,
                                     int64_t nIn, int64_t nOut, THNNVolGeometry *g)
 {
   int batched = input->nDimension == 5;
@@ -178,7 +178,7 @@ static int THNN_(volConvCheckInput)(THNNState *state, const THTensor *input, con
 /* columns [K, area] <- the voxels each tap of each plane sees (see the
  * top): for tap (a, b, e) and output time t, the frame of input time
  * t*dT - padT + a*dilationT unfolded through (b, e), or zeros outside. */
-static void THNN_(vol2col)(const THNNVolGeometry *g, const real *vol, real *columns)
+THNN_HELPER void THNN_(vol2col)(const THNNVolGeometry *g, const real *vol, real *columns)
 {
   const THNNConvGeometry frame = THNNVol_frame(g);
   const int64_t frameSize = g->in[1] * g->in[2], slab = g->out[1] * g->out[2];
@@ -200,7 +200,7 @@ static void THNN_(vol2col)(const THNNVolGeometry *g, const real *vol, real *colu
  * added to the voxel vol2col would have copied it from (entries in the
  * padding are dropped).  The columns are scratch: unfold.h's fold may zero
  * entries that fall in the padding. */
-static void THNN_(col2vol)(const THNNVolGeometry *g, real *columns, real *vol)
+THNN_HELPER void THNN_(col2vol)(const THNNVolGeometry *g, real *columns, real *vol)
 {
   const THNNConvGeometry frame = THNNVol_frame(g);
   const int64_t frameSize = g->in[1] * g->in[2], slab = g->out[1] * g->out[2];
@@ -219,7 +219,7 @@ static void THNN_(col2vol)(const THNNVolGeometry *g, real *columns, real *vol)
 /* Give the column buffer the shape [K, area].  Every sample overwrites all
  * of it; without samples it is zeroed, so that it never holds
  * uninitialised memory. */
-static int THNN_(volResizeColumns)(THNNState *state, THTensor *columns, int64_t K, int64_t area, int64_t batch)
+THNN_HELPER int THNN_(volResizeColumns)(THNNState *state, THTensor *columns, int64_t K, int64_t area, int64_t batch)
 {
   TH_TRY(THTensor_(resize2d)(state, columns, K, area));
   if (batch == 0)
@@ -229,7 +229,7 @@ static int THNN_(volResizeColumns)(THNNState *state, THTensor *columns, int64_t 
 
 /* Each of nPlane planes of `area` elements set to its bias value (bias may
  * be strided), or to 0 without a bias. */
-static void THNN_(volFillBias)(real *data, const THTensor *bias, int64_t nPlane, int64_t area)
+THNN_HELPER void THNN_(volFillBias)(real *data, const THTensor *bias, int64_t nPlane, int64_t area)
 {
   const real *b = bias ? THTensor_(data)(bias) : NULL;
   for (int64_t p = 0; p < nPlane; p++) {
@@ -242,7 +242,7 @@ static void THNN_(volFillBias)(real *data, const THTensor *bias, int64_t nPlane,
 /* other = w * columns(image) for each of `batch` samples, each plane o of
  * other starting from bias[o] (bias may be NULL).  w is [nOther, K],
  * contiguous; columns has room for [K, area]. */
-static int THNN_(volUnfoldMultiply)(THNNState *state, const THNNVolGeometry *g, int64_t batch, int64_t nOther,
+THNN_HELPER int THNN_(volUnfoldMultiply)(THNNState *state, const THNNVolGeometry *g, int64_t batch, int64_t nOther,
                                     const real *image, const real *w, const THTensor *bias, real *other,
                                     real *columns, int64_t K, int64_t area)
 {
@@ -258,7 +258,7 @@ static int THNN_(volUnfoldMultiply)(THNNState *state, const THNNVolGeometry *g, 
 
 /* image = col2vol(w^T * other) for each of `batch` samples, each image plane
  * c starting from bias[c] (0 when bias is NULL).  w is [nOther, K]. */
-static int THNN_(volMultiplyFold)(THNNState *state, const THNNVolGeometry *g, int64_t batch, int64_t nOther,
+THNN_HELPER int THNN_(volMultiplyFold)(THNNState *state, const THNNVolGeometry *g, int64_t batch, int64_t nOther,
                                   const real *other, const real *w, const THTensor *bias, real *image,
                                   real *columns, int64_t K, int64_t area)
 {
@@ -275,7 +275,7 @@ static int THNN_(volMultiplyFold)(THNNState *state, const THNNVolGeometry *g, in
 
 /* gw [nOther, K] += scale * the sum over samples of other * columns(image)^T
  * (gw contiguous). */
-static int THNN_(volGradWeight)(THNNState *state, const THNNVolGeometry *g, int64_t batch, int64_t nOther,
+THNN_HELPER int THNN_(volGradWeight)(THNNState *state, const THNNVolGeometry *g, int64_t batch, int64_t nOther,
                                 const real *image, const real *other, real *gw, real *columns,
                                 int64_t K, int64_t area, accreal scale)
 {
@@ -290,7 +290,7 @@ static int THNN_(volGradWeight)(THNNState *state, const THNNVolGeometry *g, int6
 
 /* gb[c] += scale * the sum of plane c over every sample (batch samples of
  * nPlane planes of `area` elements; gb contiguous). */
-static void THNN_(volGradBias)(real *gb, const real *grad, int64_t batch, int64_t nPlane, int64_t area,
+THNN_HELPER void THNN_(volGradBias)(real *gb, const real *grad, int64_t batch, int64_t nPlane, int64_t area,
                                accreal scale)
 {
   for (int64_t c = 0; c < nPlane; c++) {
