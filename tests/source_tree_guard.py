@@ -11,7 +11,8 @@ or per test.  Two guards keep the marker list right:
   opens or lists and every command it starts; an unmarked test that touches a
   path of the checkout outside tests/ and the packages' Python and compiled
   files fails, naming the path.  (Reads by the subprocesses a test starts are
-  not seen, their command lines are.)
+  not seen, their command lines are: an argument with a "/" is taken for a
+  path, from the command's working directory.)
 - on a copy of tests/ alone, a marked test that runs anyway fails (it must
   not pass, or skip, for want of the tree), and an unmarked test that reads
   the tree fails on the missing file.
@@ -58,17 +59,17 @@ class SourceTreeReads:
     def __call__(self, event, args):
         if not self.watching or event not in _EVENTS:
             return
-        if event == "subprocess.Popen":
-            candidates = [a for a in (args[1] or ()) if isinstance(a, (str, bytes, os.PathLike))]
+        if event == "subprocess.Popen":      # (executable, args, cwd, env)
+            cwd = os.fsdecode(args[2]) if isinstance(args[2], (str, bytes, os.PathLike)) else os.getcwd()
+            command = [args[1]] if isinstance(args[1], (str, bytes, os.PathLike)) else list(args[1] or ())
+            candidates = [os.path.join(cwd, os.fsdecode(a)) for a in command
+                          if isinstance(a, (str, bytes, os.PathLike)) and os.sep in os.fsdecode(a)]
         else:
             candidates = [args[0]] if args and isinstance(args[0], (str, bytes, os.PathLike)) else []
         for candidate in candidates:
             try:
                 path = os.fsdecode(candidate)
             except (TypeError, ValueError):
-                continue
-            # a command's arguments: only what names a path
-            if event == "subprocess.Popen" and not (os.sep in path and os.path.exists(path)):
                 continue
             path = os.path.abspath(path)
             if outside_tests(path):

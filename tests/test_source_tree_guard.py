@@ -39,7 +39,9 @@ def test_the_hook_records_opens_listings_and_commands_of_a_watched_test():
     reads("os.listdir", (os.path.join(ROOT, "tools"),))
     reads("subprocess.Popen", ("bash", ["bash", "-n", os.path.join(ROOT, "tools", "gpu_check.sh")], ROOT, None))
     reads("subprocess.Popen", ("python", ["python", "-m", "nn_legacy"], ROOT, None))   # cwd=ROOT alone is fine
-    assert reads.touched == ["open docs/index.md", "os.listdir tools", "subprocess.Popen tools/gpu_check.sh"]
+    reads("subprocess.Popen", ("python", ["python", "tests/checkpoint_kill.py", "a/b"], ROOT + "/tests/..", None))
+    assert reads.touched == ["open docs/index.md", "os.listdir tools", "subprocess.Popen tools/gpu_check.sh",
+                             "subprocess.Popen a/b"]
 
 
 @pytest.mark.source_tree
