@@ -17,6 +17,14 @@ import nn_legacy  # noqa: E402  (after the path fix on purpose)
 from cuda_devices import DEVICES, device_named  # noqa: E402
 from sample_cli import run_cli  # noqa: E402, F401  (a fixture of the sample CLI's tests)
 from skip_guard import SkipGuard  # noqa: E402
+from source_tree_guard import _source_tree_guard, ignore_collect, install as _install_source_tree_guard  # noqa: E402, F401, I001
+
+_install_source_tree_guard()   # tests that read the checkout outside tests/ are marked source_tree
+
+
+def pytest_ignore_collect(collection_path, config):
+    """Without the checkout (the wheel check), -m "not source_tree" skips collecting the files that read it."""
+    return ignore_collect(collection_path, config)
 
 
 def pytest_configure(config):

@@ -34,6 +34,24 @@ def gpu_only(test):
     return test
 
 
+def emulator_only(test):
+    """A test that runs on the emulator by name (or on whichever device
+    .cuda() picks, which is the emulator where there is no GPU): marked
+    emulator, skipped with the reason in a build without it (the binary wheel
+    of tools/wheel_check.sh)."""
+    for mark in _ON_EMULATOR:
+        test = mark(test)
+    return test
+
+
+def a_device(test):
+    """A test that runs on whichever device .cuda() picks (the GPU where there
+    is one, else the emulator): skipped, with the reason, in a build with
+    neither (the binary wheel on a machine without a GPU)."""
+    return pytest.mark.skipif(EMULATOR_UNAVAILABLE is not None and GPU_UNAVAILABLE is not None,
+                              reason=str(EMULATOR_UNAVAILABLE))(test)
+
+
 def device_named(name):
     """The device a DEVICES parameter names."""
     return cuda.emulator() if name == "emulator" else cuda.gpu()
@@ -43,5 +61,8 @@ def any_device():
     """A device whose header-derived lists (layers, functions, math functions,
     the library's constants) tests enumerate at import time: the emulator,
     or the GPU in a build without it.  Both libraries are built from the same
-    headers, so the lists are the same."""
+    headers, so the lists are the same.  In a build with neither (the
+    binary wheel), the calling test module is skipped, with the reason."""
+    if EMULATOR_UNAVAILABLE is not None and GPU_UNAVAILABLE is not None:
+        pytest.skip(str(EMULATOR_UNAVAILABLE), allow_module_level=True)
     return cuda.emulator() if EMULATOR_UNAVAILABLE is None else cuda.gpu()

@@ -4,7 +4,7 @@ import pytest
 
 import nn_legacy as nn
 import thnn.cuda as cuda
-from cuda_devices import DEVICES, device_named
+from cuda_devices import DEVICES, device_named, emulator_only
 from layer_checks import assert_input_jacobian, assert_parameter_jacobians, raises_exactly, uniform
 from t7_writer import T7Object, t7_bytes
 
@@ -58,6 +58,7 @@ def test_device_numbers():
         nn.GPU(nn.Tanh(), "1")
 
 
+@emulator_only
 def test_loads_from_a_torch7_file(tmp_path):
     """Torch7's GPU writes a header {type, device} before its fields."""
     w, b = uniform((2, 5), 1), uniform((2,), 2)

@@ -12,6 +12,7 @@ from layer_checks import (arbitrary_views, assert_close_or_equal, assert_input_j
                           check_float32, check_forward_backward, check_matches_torch, check_nan_propagates,
                           check_noncontiguous, check_pickle, draw_shape, raises_exactly, run_hypothesis, torch_or_skip,
                           uniform)
+from cuda_devices import emulator_only
 
 # shape -> the feature dim
 LAYOUTS = {(6,): 0, (4, 5): 1, (5, 3, 2): 0, (2, 4, 3, 2): 1}
@@ -233,6 +234,7 @@ def test_dim_errors():
         nn.SpatialSoftMax(1)   # always over the planes
 
 
+@emulator_only
 def test_dim_on_the_device():
     import thnn.cuda as cuda
     dev = cuda.emulator()

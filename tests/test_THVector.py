@@ -169,6 +169,7 @@ def test_allow_avx512_returns_the_setting_before():
         thnn.allow_avx512(before)
 
 
+@pytest.mark.source_tree   # (reads the checkout: tests/source_tree_guard.py)
 def test_polynomial_is_the_fit_of_tools_fit_expf():
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     with open(os.path.join(root, "thnn_c", "THVector.c")) as f:

@@ -13,6 +13,8 @@ import sys
 
 import pytest
 
+pytestmark = pytest.mark.source_tree   # the import contracts of the checkout's sources (tests/source_tree_guard.py)
+
 pytest.importorskip("importlinter", reason='import-linter is in the test extra: pip install -e ".[test]"')
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))

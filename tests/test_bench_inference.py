@@ -10,6 +10,8 @@ import sys
 
 import pytest
 
+pytestmark = pytest.mark.source_tree   # reads benchmarks/ (tests/source_tree_guard.py)
+
 pytest.importorskip("torch", reason="the convolution table times PyTorch CPU")
 pytest.importorskip("onnx", reason="the model table exports with nn_legacy.onnx")
 pytest.importorskip("onnxruntime", reason="the model table times onnxruntime")

@@ -9,6 +9,8 @@ import sys
 
 import pytest
 
+pytestmark = pytest.mark.source_tree   # reads setup.py's build_ext of the checkout (tests/source_tree_guard.py)
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "thnn"))
 import _build_ext  # noqa: E402

@@ -213,6 +213,7 @@ def _guide_loop():
     return compile(blocks[1], "docs/guides/checkpoints.md", "exec")
 
 
+@pytest.mark.source_tree   # (reads the checkout: tests/source_tree_guard.py)
 def test_the_guide_pattern_resumes_bit_for_bit(tmp_path):
     """The guide's loop (a model with Dropout, so the library generator
     matters, and a numpy shuffle) stopped after 2 of 4 epochs and resumed

@@ -7,6 +7,7 @@ import numpy as np
 import pytest
 
 import thnn.cuda as cuda
+from cuda_devices import emulator_only
 
 
 def _call(dev, name, *args):
@@ -69,6 +70,7 @@ def test_a_build_without_the_emulator_says_so(monkeypatch):
         cuda.emulator()
 
 
+@emulator_only
 def test_emulator_detects_a_divergent_barrier():
     status, message = _call(cuda.emulator(), "THCSelfTest_divergentBarrier")
     assert status == -1 and "disagreed at __syncthreads" in message
@@ -128,6 +130,7 @@ def test_out_reuse_and_aliasing(dev):
     np.testing.assert_array_equal(x.numpy(), np.zeros((4, 5), np.float32))
 
 
+@emulator_only
 def test_device_memory_is_freed():
     dev = cuda.emulator()
     import ctypes

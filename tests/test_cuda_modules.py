@@ -31,7 +31,7 @@ import pytest
 
 import nn_legacy as nn
 import thnn.cuda as cuda
-from cuda_devices import DEVICES, device_named
+from cuda_devices import DEVICES, device_named, emulator_only
 from module_table import ABSTRACT, ENTRIES
 from nn_legacy._helpers import random as _random
 
@@ -391,6 +391,7 @@ def test_save_a_device_model(device, tmp_path):
 
 # ---- host/device mix-ups ----
 
+@emulator_only
 def test_host_and_device_mix_ups_blame_the_argument():
     dev = cuda.emulator()
     x = np.ones((2, 4))

@@ -9,6 +9,7 @@ import pytest
 import nn_legacy as nn
 from layer_checks import raises_exactly, uniform
 from nn_legacy import jacobian, optim
+from cuda_devices import emulator_only
 
 GUIDE = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "docs", "guides",
                      "writing-a-module.md")
@@ -139,6 +140,7 @@ def test_torch7_type_names(name, dtype):
     assert c.weights.dtype == dtype
 
 
+@emulator_only
 def test_torch7_cuda_type_names():
     import thnn.cuda as cuda
     model = nn.Sequential().add(nn.Linear(3, 2)).add(nn.Tanh())
@@ -179,6 +181,7 @@ def test_integer_input_has_no_input_gradient():
 
 
 # ---------------------------------------------------------------- the guide's example
+@pytest.mark.source_tree   # (reads the checkout: tests/source_tree_guard.py)
 def test_guide_example_runs_as_written():
     with open(GUIDE, encoding="utf-8") as f:
         text = f.read()

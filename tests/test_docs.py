@@ -23,6 +23,8 @@ import sys
 
 import pytest
 
+pytestmark = pytest.mark.source_tree   # reads the docs pages and README.md (tests/source_tree_guard.py)
+
 import nn_legacy
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))

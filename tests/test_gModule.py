@@ -11,6 +11,7 @@ from nngraph_port import Graph, Run, node, split
 from nn_legacy.serialization.t7 import T7Error
 from t7_damage import load_damaged
 from t7_writer import T7Object, t7_bytes
+from cuda_devices import emulator_only
 
 RNG = np.random.default_rng(26)
 
@@ -458,6 +459,7 @@ def test_save_and_load_round_trip(tmp_path):
     assert isinstance(linear, nn.Linear) and any(linear is m for m in back.listModules())
 
 
+@emulator_only
 def test_on_a_cuda_device_it_computes_what_it_computes_on_the_host(tmp_path):
     from thnn import cuda
     g = load(tmp_path, lstm_cell(3, 4).t7())

@@ -8,6 +8,10 @@ import os
 import re
 import subprocess
 
+import pytest
+
+pytestmark = pytest.mark.source_tree   # reads tools/gpu_check.sh and its lists (tests/source_tree_guard.py)
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SCRIPT = os.path.join(ROOT, "tools", "gpu_check.sh")
 

@@ -26,12 +26,14 @@ def declared_names(text):
     return re.findall(r"THNN_\(\s*(\w+)\s*\)\s*\(", code)
 
 
+@pytest.mark.source_tree   # (reads the checkout: tests/source_tree_guard.py)
 def test_the_extension_was_built_from_this_header():
     # the binding reads the header text compiled into the extension; a stale
     # build (header edited, extension not rebuilt) would disagree with the file
     assert _header.parse(header_text()) == thnn.FUNCTIONS
 
 
+@pytest.mark.source_tree   # (reads the checkout: tests/source_tree_guard.py)
 def test_every_declaration_is_parsed():
     names = declared_names(header_text())
     assert names, "found no declaration at all"
@@ -132,6 +134,7 @@ def test_errors_name_the_declaration():
         _header.parse(GOOD.replace("[OUT]", "[OUTPUT]"))
 
 
+@pytest.mark.source_tree   # (reads the checkout: tests/source_tree_guard.py)
 def test_cdef_expands_every_kernel_for_float_and_double():
     with open(os.path.join(ROOT, "thnn_c", "THGeneral.h"), encoding="ascii") as f:
         general = f.read()

@@ -24,6 +24,8 @@ import sysconfig
 
 import pytest
 
+pytestmark = pytest.mark.source_tree   # reads the layout of the checkout (tests/source_tree_guard.py)
+
 import nn_legacy as nn
 import thnn
 from thnn import _header, _layers

@@ -5,6 +5,7 @@ import pytest
 
 import nn_legacy as nn
 from layer_checks import raises_exactly
+from cuda_devices import emulator_only
 
 FORWARD_FIRST = "backward needs the outputs of forward: call forward first"
 
@@ -173,6 +174,7 @@ def test_distributed_without_mpiexec_says_how_to_launch(no_launcher, capsys):
 
 
 # ---------------------------------------------------------------- .cuda() without a GPU
+@emulator_only
 def test_cuda_on_the_emulator_warns_once(monkeypatch):
     import warnings
     import thnn.cuda as cuda
@@ -301,6 +303,7 @@ def test_a_model_ending_in_logsoftmax_with_0_based_targets_is_quiet():
     assert habit_warnings([lambda: criterion.forward(model.forward(SCORES), batch(0, 1, 2, 1))]) == []
 
 
+@pytest.mark.source_tree   # (reads the checkout: tests/source_tree_guard.py)
 def test_the_torch7_habits_guide_lists_each_habit_and_its_warning():
     import os
     from nn_legacy import t7

@@ -486,6 +486,7 @@ def test_cli_names_a_damaged_nngraph_file_once(tmp_path):
 
 
 # ---------------------------------------------------------------- the guide
+@pytest.mark.source_tree   # (reads the checkout: tests/source_tree_guard.py)
 def test_guide_says_where_the_export_table_is():
     """docs/guides/onnx.md keeps no per-module table (a new layer would need a
     row): it points to support_table(), which lists every module class."""
@@ -502,6 +503,7 @@ def test_guide_says_where_the_export_table_is():
     assert table[-1] == f"{exported} of {len(modules)} module classes export."
 
 
+@pytest.mark.source_tree   # (reads the checkout: tests/source_tree_guard.py)
 def test_guide_shows_the_cli():
     with open(GUIDE, encoding="utf-8") as f:
         text = f.read()

@@ -12,6 +12,8 @@ import re
 import subprocess
 import sys
 
+import pytest
+
 import nn_legacy as nn
 from nn_legacy.demos import catalogue as _catalogue
 from thnn import _header, _layers
@@ -36,6 +38,7 @@ def _classes():
                   and issubclass(getattr(nn, n), (nn.Module, nn.Criterion)))
 
 
+@pytest.mark.source_tree   # (reads the checkout: tests/source_tree_guard.py)
 def test_layers_section_names_only_classes_that_exist():
     section = _section("The layers", "docs/guides/layers.md")
     named = {n for n in re.findall(r"`(\w+)`", section) if n[:1].isupper()}
@@ -82,6 +85,7 @@ def test_catalogue_command_stops_quietly_when_the_reader_does():
     assert proc.wait() == 0 and err == "", err
 
 
+@pytest.mark.source_tree   # (reads the checkout: tests/source_tree_guard.py)
 def test_every_class_runs_on_cuda_as_the_readme_says():
     """"Every module and criterion class runs on the device" (docs/guides/cuda.md): no class says
     it cannot (``_cuda_unsupported``)."""
@@ -91,6 +95,7 @@ def test_every_class_runs_on_cuda_as_the_readme_says():
     assert not cannot, f"docs/guides/cuda.md says every class runs on the device, but {cannot} cannot: say which do not"
 
 
+@pytest.mark.source_tree   # (reads the checkout: tests/source_tree_guard.py)
 def test_every_layer_has_a_twin_as_the_readme_says():
     assert "Every layer of `thnn_c/generic/THNN.h` has a twin" in " ".join(_section("The kernel twins", "docs/guides/cuda.md").split())
     with open(os.path.join(ROOT, "thnn_c", "generic", "THNN.h"), encoding="ascii") as f:
@@ -104,6 +109,7 @@ def _pages():
         os.path.join(ROOT, "docs", "**", "*.md"), recursive=True))
 
 
+@pytest.mark.source_tree   # (reads the checkout: tests/source_tree_guard.py)
 def test_readme_quotes_no_count_of_layers():
     """Counts of classes, layers or kernels would need a hand edit per layer:
     the README and the docs quote none (the catalogue counts nothing it does
@@ -115,6 +121,7 @@ def test_readme_quotes_no_count_of_layers():
         assert not counts, f"{page} quotes counts that a new layer would make false: {counts}"
 
 
+@pytest.mark.source_tree   # (reads the checkout: tests/source_tree_guard.py)
 def test_adding_a_layer_says_the_five_places():
     section = " ".join(_section("Adding a layer", "docs/contributing/adding-a-layer.md").split())
     for place in ("thnn_c/generic/<Layer>.c", "thnn_c/generic/THNN.h", "thcunn_cu/generic/<Layer>.cu",

@@ -21,6 +21,7 @@ import nn_legacy.sample as sampling
 from nngraph_port import Graph, Run, node, split
 from sample_cli import sample_subprocess
 from t7_writer import Storage, T7Object, Tensor, t7_bytes
+from cuda_devices import emulator_only
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 TEXT = "the cat sat on the mat. " * 4
@@ -340,6 +341,7 @@ def test_without_prime_text_the_first_character_is_uniform(models, run_cli):
         assert out[:-1] == reference(path, 30, sample=1, rng=np.random.default_rng(seed))
 
 
+@emulator_only
 def test_on_a_cuda_device_it_samples_what_it_samples_on_the_host(models, run_cli):
     from thnn import cuda
     path = models["lstm"][2]["float"]

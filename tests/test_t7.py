@@ -8,6 +8,7 @@ import pytest
 
 import nn_legacy as nn
 from nn_legacy.serialization.t7 import LuaFunction, T7Error, T7Warning, TorchObject, load_lua, read_t7, Reader
+from cuda_devices import a_device
 
 DATA = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data", "t7")   # real files; see its README.md
 
@@ -476,6 +477,7 @@ def _gpu_net(rng, cls="torch.CudaTensor"):
 
 
 @pytest.mark.gpu   # (the default device: the GPU where there is one; tests/cuda_devices.py)
+@a_device
 def test_a_gpu_checkpoint_runs_on_the_host_and_on_the_device(tmp_path):
     rng = np.random.default_rng(3)
     raw, want = _gpu_net(rng)

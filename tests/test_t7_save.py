@@ -10,6 +10,7 @@ import pytest
 import nn_legacy as nn
 from module_table import ENTRIES
 from nn_legacy.serialization.t7 import T7Error, load_lua, read_t7
+from cuda_devices import emulator_only
 
 DATA = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data", "t7")
 
@@ -202,6 +203,7 @@ def test_the_not_yet_list_names_real_entries():
     assert set(NOT_YET) <= {e.id for e in ENTRIES}
 
 
+@emulator_only
 def test_a_module_on_the_device_is_written_from_its_host_copy(tmp_path):
     net = nn.Linear(3, 2).float()
     x = np.ones((1, 3), np.float32)

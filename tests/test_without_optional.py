@@ -6,9 +6,21 @@ import os
 import subprocess
 import sys
 
+import pytest
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-sys.path.insert(0, os.path.join(ROOT, "tools"))
-import optional_dep_tests  # noqa: E402
+pytestmark = pytest.mark.source_tree     # CI's machinery: tools/ and tests/without_optional of the checkout
+
+
+@pytest.fixture
+def optional_dep_tests():
+    """tools/optional_dep_tests.py (imported here, so that a copy of tests/ without the checkout still collects)."""
+    sys.path.insert(0, os.path.join(ROOT, "tools"))
+    try:
+        import optional_dep_tests
+    finally:
+        sys.path.remove(os.path.join(ROOT, "tools"))
+    return optional_dep_tests
 
 PROBE = """
 import importlib.util, json, sys
@@ -67,7 +79,7 @@ def test_nothing_is_hidden_without_the_variable():
     assert probe("", ["csv"]) == {"csv": "imported"}
 
 
-def test_the_list_holds_direct_and_indirect_users(tmp_path):
+def test_the_list_holds_direct_and_indirect_users(tmp_path, optional_dep_tests):
     (tmp_path / "helper.py").write_text(
         "def ref():\n    import torch\n    return torch\n\n"
         "def via():\n    return ref()\n\n"
@@ -80,6 +92,6 @@ def test_the_list_holds_direct_and_indirect_users(tmp_path):
     assert listed == ["test_direct.py", "test_indirect.py", "test_mpi.py"]
 
 
-def test_the_real_list_holds_the_known_users():
+def test_the_real_list_holds_the_known_users(optional_dep_tests):
     listed = {os.path.basename(p) for p in optional_dep_tests.optional_tests(os.path.join(ROOT, "tests"))}
     assert {"test_onnx.py", "test_distributed.py", "test_SeqLSTM.py", "test_Linear.py"} <= listed

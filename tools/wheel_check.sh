@@ -5,6 +5,8 @@
 #     bash tools/wheel_check.sh                         # python3
 #     bash tools/wheel_check.sh python3.9 python3.13    # one wheel for each
 #     WHEEL_SDIST=1 bash tools/wheel_check.sh python3.9 # and the sdist from scratch
+#     WHEEL_FULL_SUITE=cp313 bash tools/wheel_check.sh python3.9 python3.13
+#                                                       # the whole suite on 3.13's wheel
 #
 # For each Python:
 #  1. `python -m build` makes the sdist and, from it, the wheel (THNN_CUDA=0:
@@ -24,7 +26,16 @@
 #     install and import times are measured.
 #  4. From a folder outside this checkout: the main job (python -m
 #     nn_legacy, the digits demo) and a fast part of the suite (WHEEL_TESTS),
-#     on a copy of tests/, so that only the installed package can be imported.
+#     on a copy of tests/, so that only the installed package can be imported;
+#     for the Pythons WHEEL_FULL_SUITE names (tags such as cp313), the whole
+#     suite instead, on pytest-xdist's workers, with the skip guard enforced
+#     (CI=true).  Either way the tests that read the checkout (marked
+#     source_tree: tests/source_tree_guard.py) are deselected.  The venv has
+#     none of the optional packages (torch, onnx, onnxruntime, mpi4py; checked
+#     below), so the whole suite there also proves that the suite passes
+#     without them, each test that needs one skipping with a reason the skip
+#     guard accepts (.ci/run's step "tests without the optional packages"
+#     covers what the wheel cannot run: the source_tree and emulator tests).
 #  5. WHEEL_SDIST=1: the same, in another fresh environment, with the
 #     compiler, from the sdist, with no object cache (a build from scratch).
 #
@@ -36,6 +47,7 @@ ROOT=$(pwd)
 OUT=${WHEEL_OUT:-$ROOT/dist}
 PLAT=manylinux_2_35_x86_64
 export THNN_BUILD_CACHE=${THNN_BUILD_CACHE:-$ROOT/build/objects}
+FULL_SUITE=${WHEEL_FULL_SUITE:-}
 TESTS=${WHEEL_TESTS:-"test_smoke.py test_cpu_dispatch.py test_THVector.py test_Linear.py test_SpatialConvolution.py
     test_SpatialMaxPooling.py test_LogSoftMax.py test_Tanh.py test_LSTM.py test_BatchNormalization.py
     test_ClassNLLCriterion.py test_serialization.py test_user_errors.py"}
@@ -65,7 +77,7 @@ done
 
 # the main job and the fast tests, from outside the checkout, with the Python of a venv
 run_installed() {
-    local venv=$1 label=$2
+    local venv=$1 label=$2 tag=$3
     local run=$WORK/run-$label
     mkdir -p "$run"
     cp -r "$ROOT/tests" "$run/tests"
@@ -86,12 +98,20 @@ for mod in (thnn, thnn._thnn, thnn._call, nn_legacy):
 EOF
         say "$label: the main job (python -m nn_legacy)"
         "$venv/bin/python" -m nn_legacy
-        say "$label: the fast tests against the installed package"
-        local files=()
-        for f in $TESTS; do files+=("tests/$f"); done
-        # (less the test that reads the C sources, which the installed package does not carry)
-        "$venv/bin/python" -m pytest -q -p no:cacheprovider -m "not slow" "${files[@]}" \
-            --deselect tests/test_THVector.py::test_polynomial_is_the_fit_of_tools_fit_expf
+        if [[ " $FULL_SUITE " == *" $tag "* ]]; then
+            say "$label: the whole suite against the installed package, without the optional packages"
+            "$venv/bin/python" -c 'import importlib.util, sys
+present = [m for m in ("torch", "onnx", "onnxruntime", "mpi4py") if importlib.util.find_spec(m)]
+if present:
+    sys.exit(f"wheel check FAILED: the venv has {present}: the run would not prove that the suite passes without them")'
+            CI=true "$venv/bin/python" -m pytest -q -p no:cacheprovider -n auto --dist loadfile \
+                -m "not source_tree" tests
+        else
+            say "$label: the fast tests against the installed package"
+            local files=()
+            for f in $TESTS; do files+=("tests/$f"); done
+            "$venv/bin/python" -m pytest -q -p no:cacheprovider -m "not slow and not source_tree" "${files[@]}"
+        fi
     )
 }
 
@@ -139,7 +159,8 @@ for PY in "$@"; do
         start=$(now)
         "$venv/bin/pip" install -q --no-deps --force-reinstall "$wheel"
         figure "$tag install seconds (the wheel alone, --no-deps --force-reinstall): $(since "$start")"
-        "$venv/bin/pip" install -q --only-binary=:all: "$wheel[demo]" pytest hypothesis
+        # the test extra: pytest, pytest-xdist, hypothesis, scikit-learn (and import-linter, unused here)
+        "$venv/bin/pip" install -q --only-binary=:all: "$wheel[demo,test]"
         # wall and CPU seconds of the import (a shared machine's wall time includes waiting for a core)
         for mod in numpy thnn nn_legacy; do
             best=$(for _ in 1 2 3 4 5; do
@@ -149,8 +170,8 @@ print(f'{time.perf_counter() - t:.3f} wall, {time.process_time() - c:.3f} CPU')"
             figure "$tag import $mod seconds (best of 5): $best"
         done
         start=$(now)
-        run_installed "$venv" "$tag-wheel"
-        figure "$tag main job and fast tests on the wheel, seconds: $(since "$start")"
+        run_installed "$venv" "$tag-wheel" "$tag"
+        figure "$tag main job and $([[ " $FULL_SUITE " == *" $tag "* ]] && echo "the whole suite" || echo "fast tests") on the wheel, seconds: $(since "$start")"
     )
 
     if [ "${WHEEL_SDIST:-0}" = 1 ]; then
@@ -158,9 +179,9 @@ print(f'{time.perf_counter() - t:.3f} wall, {time.process_time() - c:.3f} CPU')"
         svenv=$WORK/sdist-venv-$tag
         "$PY" -m venv "$svenv"
         start=$(now)
-        (cd "$WORK" && THNN_BUILD_CACHE=0 THNN_CUDA=0 "$svenv/bin/pip" install -q "$sdist[demo]" pytest hypothesis)
+        (cd "$WORK" && THNN_BUILD_CACHE=0 THNN_CUDA=0 "$svenv/bin/pip" install -q "$sdist[demo,test]")
         figure "$tag sdist install seconds (build from scratch, with the emulator): $(since "$start")"
-        run_installed "$svenv" "$tag-sdist"
+        run_installed "$svenv" "$tag-sdist" "$tag-sdist"
     fi
 done
 say "passed; artifacts in $OUT"

@@ -1,0 +1,51 @@
+"""The source_tree marker's guards (tests/source_tree_guard.py): what counts
+as the checkout outside tests/, and that the files read while collected are
+marked as a whole."""
+import os
+import re
+
+import pytest
+
+import source_tree_guard as guard
+from source_tree_guard import ROOT, outside_tests
+
+
+@pytest.mark.parametrize("path, outside", [
+    ("docs/index.md", True), ("thnn_c/THVector.c", True), ("tools/wheel_check.sh", True), ("README.md", True),
+    ("benchmarks", True), (".ci/run", True),
+    ("tests/data/t7", False), ("tests/conftest.py", False), ("tests", False), ("nn_legacy/Linear.py", False),
+    ("thnn/_call.c", False), ("pyproject.toml", False), ("", False), ("thnn.egg-info/entry_points.txt", False),
+])
+def test_what_is_outside_tests(path, outside):
+    assert outside_tests(os.path.join(ROOT, path)) is outside
+
+
+def test_paths_beside_the_checkout_are_not_its_files():
+    assert not outside_tests(os.path.join(os.path.dirname(ROOT), "shared", "t7data"))
+    assert not outside_tests(ROOT + "-other/docs/index.md")
+
+
+def test_the_hook_records_opens_listings_and_commands_of_a_watched_test():
+    reads = guard.SourceTreeReads()
+    docs = os.path.join(ROOT, "docs", "index.md")
+    reads("open", (docs, "r", 0))                                # not watching: nothing
+    assert reads.touched == []
+    reads.watching = True
+    reads("open", (os.path.join(ROOT, "tests", "conftest.py"), "r", 0))
+    reads("open", (3, "r", 0))                                   # a file descriptor
+    reads("compile", (b"", docs))                                # not an event it watches
+    assert reads.touched == []
+    reads("open", (docs, "r", 0))
+    reads("os.listdir", (os.path.join(ROOT, "tools"),))
+    reads("subprocess.Popen", ("bash", ["bash", "-n", os.path.join(ROOT, "tools", "gpu_check.sh")], ROOT, None))
+    reads("subprocess.Popen", ("python", ["python", "-m", "nn_legacy"], ROOT, None))   # cwd=ROOT alone is fine
+    reads("subprocess.Popen", ("python", ["python", "tests/checkpoint_kill.py", "a/b"], ROOT + "/tests/..", None))
+    assert reads.touched == ["open docs/index.md", "os.listdir tools", "subprocess.Popen tools/gpu_check.sh",
+                             "subprocess.Popen a/b"]
+
+
+@pytest.mark.source_tree
+@pytest.mark.parametrize("name", guard.READ_WHEN_COLLECTED)
+def test_files_read_when_collected_are_marked_as_a_whole(name):
+    with open(os.path.join(ROOT, "tests", name), encoding="utf-8") as f:
+        assert re.search(r"^pytestmark = pytest\.mark\.source_tree\b", f.read(), re.M), name
