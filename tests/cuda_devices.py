@@ -47,7 +47,10 @@ def emulator_only(test):
 def a_device(test):
     """A test that runs on whichever device .cuda() picks (the GPU where there
     is one, else the emulator): skipped, with the reason, in a build with
-    neither (the binary wheel on a machine without a GPU)."""
+    neither (the binary wheel on a machine without a GPU); marked emulator
+    where that is the device it gets (no GPU), as the emulator's variants are."""
+    if GPU_UNAVAILABLE is not None:
+        test = pytest.mark.emulator(test)
     return pytest.mark.skipif(EMULATOR_UNAVAILABLE is not None and GPU_UNAVAILABLE is not None,
                               reason=str(EMULATOR_UNAVAILABLE))(test)
 

@@ -72,7 +72,10 @@ class SourceTreeReads:
             except (TypeError, ValueError):
                 continue
             path = os.path.abspath(path)
-            if outside_tests(path):
+            # an open or a listing of a path that does not exist reads nothing ("<unknown>": the file name
+            # linecache tries, relative to the working directory, for code compiled from a string); a
+            # command's arguments count as they are
+            if outside_tests(path) and (event == "subprocess.Popen" or os.path.exists(path)):
                 self.watching = False     # (the lines below open nothing, but stay safe)
                 self.touched.append(f"{event} {os.path.relpath(path, ROOT)}")
                 self.watching = True

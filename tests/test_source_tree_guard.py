@@ -34,6 +34,7 @@ def test_the_hook_records_opens_listings_and_commands_of_a_watched_test():
     reads("open", (os.path.join(ROOT, "tests", "conftest.py"), "r", 0))
     reads("open", (3, "r", 0))                                   # a file descriptor
     reads("compile", (b"", docs))                                # not an event it watches
+    reads("open", (os.path.join(ROOT, "<unknown>"), "r", 0))     # no such file: nothing read
     assert reads.touched == []
     reads("open", (docs, "r", 0))
     reads("os.listdir", (os.path.join(ROOT, "tools"),))
