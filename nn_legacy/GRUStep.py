@@ -154,16 +154,7 @@ class GRUStep(OwnT7Module, CachedDeltas, Container):
 # Element-Research and torch/rnn sources, the branch without dropout and nngraph), made of nn_legacy modules around
 # this step's own weight layers; only written (tests/test_rnn_save_lua.py runs it against the step).  Indices and
 # dims 0-based: save_lua writes them 1-based.
-def _seq(*modules):
-    return Sequential(*modules)
-
-
-def _concat(*modules):
-    return ConcatTable(*modules)
-
-
-def _para(*modules):
-    return ParallelTable(*modules)
+_seq, _concat, _para = Sequential, ConcatTable, ParallelTable   # short names for the trees below
 
 
 def gru_tree(i2g, o2g, xn, hn, H):

@@ -50,3 +50,17 @@ def test_the_hook_records_opens_listings_and_commands_of_a_watched_test():
 def test_files_read_when_collected_are_marked_as_a_whole(name):
     with open(os.path.join(ROOT, "tests", name), encoding="utf-8") as f:
         assert re.search(r"^pytestmark = pytest\.mark\.source_tree\b", f.read(), re.M), name
+
+
+def test_source_lines_read_by_linecache_are_not_reads_of_the_test():
+    """A traceback, or hypothesis's report, of code an earlier test imported
+    from the checkout (a module of tools/) reads its lines through linecache:
+    not this test's use of the tree.  The same open from anywhere else is."""
+    path = os.path.join(ROOT, "tools", "fit_expf.py")
+    reads = guard.SourceTreeReads()
+    reads.watching = True
+    from_linecache = compile("reads('open', (path, 'r', 0))", os.path.join("lib", "linecache.py"), "exec")
+    exec(from_linecache, {"reads": reads, "path": path})
+    assert reads.touched == []
+    reads("open", (path, "r", 0))
+    assert reads.touched == (["open tools/fit_expf.py"] if guard.PRESENT else [])

@@ -5,6 +5,7 @@
 #     bash tools/wheel_check.sh                         # python3
 #     bash tools/wheel_check.sh python3.9 python3.13    # one wheel for each
 #     WHEEL_SDIST=1 bash tools/wheel_check.sh python3.9 # and the sdist from scratch
+#                                     (WHEEL_SDIST=cp311: for that Python only)
 #     WHEEL_FULL_SUITE=cp313 bash tools/wheel_check.sh python3.9 python3.13
 #                                                       # the whole suite on 3.13's wheel
 #
@@ -36,8 +37,9 @@
 #     without them, each test that needs one skipping with a reason the skip
 #     guard accepts (.ci/run's step "tests without the optional packages"
 #     covers what the wheel cannot run: the source_tree and emulator tests).
-#  5. WHEEL_SDIST=1: the same, in another fresh environment, with the
-#     compiler, from the sdist, with no object cache (a build from scratch).
+#  5. WHEEL_SDIST=1 (or a list of tags, cp311 ...): the same, in another
+#     fresh environment, with the compiler, from the sdist, with no object
+#     cache (a build from scratch; the emulator only with WHEEL_EMULATOR=1).
 #
 # The artifacts go to WHEEL_OUT (default dist/); the figures to
 # $WHEEL_OUT/figures.txt.  Exits non-zero at the first failure.
@@ -174,13 +176,14 @@ print(f'{time.perf_counter() - t:.3f} wall, {time.process_time() - c:.3f} CPU')"
         figure "$tag main job and $([[ " $FULL_SUITE " == *" $tag "* ]] && echo "the whole suite" || echo "fast tests") on the wheel, seconds: $(since "$start")"
     )
 
-    if [ "${WHEEL_SDIST:-0}" = 1 ]; then
+    if [ "${WHEEL_SDIST:-0}" = 1 ] || [[ " ${WHEEL_SDIST:-} " == *" $tag "* ]]; then
         say "$tag: the sdist, built from scratch with the compiler"
         svenv=$WORK/sdist-venv-$tag
         "$PY" -m venv "$svenv"
         start=$(now)
-        (cd "$WORK" && THNN_BUILD_CACHE=0 THNN_CUDA=0 "$svenv/bin/pip" install -q "$sdist[demo,test]")
-        figure "$tag sdist install seconds (build from scratch, with the emulator): $(since "$start")"
+        (cd "$WORK" && THNN_BUILD_CACHE=0 THNN_CUDA=0 THNN_EMULATOR="${WHEEL_EMULATOR:-0}" \
+            "$svenv/bin/pip" install -q "$sdist[demo,test]")
+        figure "$tag sdist install seconds (a build from scratch, emulator ${WHEEL_EMULATOR:-0}): $(since "$start")"
         run_installed "$svenv" "$tag-sdist" "$tag-sdist"
     fi
 done
