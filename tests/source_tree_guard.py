@@ -75,23 +75,21 @@ class SourceTreeReads:
             # an open or a listing of a path that does not exist reads nothing ("<unknown>": the file name
             # linecache tries, relative to the working directory, for code compiled from a string); a
             # command's arguments count as they are
-            if outside_tests(path) and (event == "subprocess.Popen" or os.path.exists(path) and not _by_linecache()):
+            if outside_tests(path) and (event == "subprocess.Popen" or os.path.exists(path) and not _imported(path)):
                 self.watching = False     # (the lines below open nothing, but stay safe)
                 self.touched.append(f"{event} {os.path.relpath(path, ROOT)}")
                 self.watching = True
 
 
-def _by_linecache():
-    """Whether linecache is what opens the file: the source lines of code
-    already imported (a module of tools/ an earlier test in this worker
-    imported), which a traceback or hypothesis's report of the running test
-    shows; the import itself was the earlier test's."""
-    frame = sys._getframe(2)
-    while frame is not None:
-        if os.path.basename(frame.f_code.co_filename) == "linecache.py":
-            return True
-        frame = frame.f_back
-    return False
+def _imported(path):
+    """Whether path is the source of a module already imported.  Tracebacks
+    and warnings (through linecache) and hypothesis (looking for constants
+    to try) read the sources of loaded modules, whichever test imported
+    them: not this test's use of the tree.  (A test's own import of a module
+    of the tree is still seen where the import system lists the folder, and
+    fails in the wheel check, where the folder is absent.)"""
+    return any(isinstance(getattr(m, "__file__", None), str) and os.path.abspath(m.__file__) == path
+               for m in list(sys.modules.values()))
 
 
 READS = SourceTreeReads()

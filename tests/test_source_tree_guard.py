@@ -3,6 +3,7 @@ as the checkout outside tests/, and that the files read while collected are
 marked as a whole."""
 import os
 import re
+import sys
 
 import pytest
 
@@ -52,15 +53,25 @@ def test_files_read_when_collected_are_marked_as_a_whole(name):
         assert re.search(r"^pytestmark = pytest\.mark\.source_tree\b", f.read(), re.M), name
 
 
-def test_source_lines_read_by_linecache_are_not_reads_of_the_test():
-    """A traceback, or hypothesis's report, of code an earlier test imported
-    from the checkout (a module of tools/) reads its lines through linecache:
-    not this test's use of the tree.  The same open from anywhere else is."""
+def test_reading_the_source_of_a_module_already_imported_is_not_a_read():
+    """A traceback or warning (through linecache), or hypothesis looking for
+    constants, reads the source of modules already imported (a module of
+    tools/ an earlier test in the worker imported): not this test's use of
+    the tree.  The open of a file of the tree no module came from is."""
+    import types
     path = os.path.join(ROOT, "tools", "fit_expf.py")
+    other = os.path.join(ROOT, "tools", "gpu_check.sh")
     reads = guard.SourceTreeReads()
     reads.watching = True
-    from_linecache = compile("reads('open', (path, 'r', 0))", os.path.join("lib", "linecache.py"), "exec")
-    exec(from_linecache, {"reads": reads, "path": path})
-    assert reads.touched == []
+    module = types.ModuleType("_imported_from_tools")
+    module.__file__ = path
+    sys.modules[module.__name__] = module
+    try:
+        reads("open", (path, "r", 0))
+        assert reads.touched == []
+    finally:
+        del sys.modules[module.__name__]
     reads("open", (path, "r", 0))
-    assert reads.touched == (["open tools/fit_expf.py"] if guard.PRESENT else [])
+    reads("open", (other, "r", 0))
+    want = ["open tools/fit_expf.py", "open tools/gpu_check.sh"]
+    assert reads.touched == (want if guard.PRESENT else [])
