@@ -11,6 +11,7 @@ import pytest
 
 import nn_legacy as nn
 import rnn_t7_files as F
+from cuda_devices import emulator_only
 from nn_legacy.serialization.t7 import load_lua, read_t7
 from t7_writer import t7_bytes
 
@@ -204,6 +205,7 @@ def test_an_unknown_package_is_refused(tmp_path):
         nn.save_lua(str(tmp_path / "f.t7"), nn.GRU(2, 2), rnn="rnn")
 
 
+@emulator_only
 def test_a_cell_on_the_device_is_written_from_its_host_copy(tmp_path):
     m = nn.FastLSTM(D, H).float()
     x = np.random.default_rng(6).uniform(-1, 1, (2, D)).astype(np.float32)
