@@ -69,6 +69,7 @@ class AbstractRecurrent(Container):
     """
 
     _decorates_any = False
+    _t7_lua_package = None   # save_lua: the rnn package that alone has the class (see _t7_rnn_layout)
     _buffer_names = ("_states", "_outputs", "_clones", "_spare", "_gradStates", "_gradOutputs", "_gradInputs")
     startState = None
 
@@ -169,6 +170,39 @@ class AbstractRecurrent(Container):
             if masked:
                 out["maskzero"] = True
         out.update(parts)
+        fields.clear()
+        fields.update(out)
+
+    #: the fields of a fresh sequence that the rnn package's AbstractRecurrent constructor made
+    _T7_FRESH = ("outputs", "gradInputs", "_gradOutputs", "gradOutputs")
+
+    def _t7_rnn_layout(self, fields, package):
+        """save_lua, for a recurrent module whose step module is written as
+        it is (Recursor, Recurrence, NormStabilizer...): the rnn package's
+        AbstractRecurrent record of a fresh sequence around it (step 1,
+        empty outputs..., sharedClones holding the step module).  For
+        "Element-Research/rnn": rho, recurrentModule, and module where the
+        class had that alias (Recursor, Recurrence); for "torch/rnn":
+        seqlen and modules[1] alone, and maskzero where maskZero wrapped
+        the step module (torch/rnn's flag).  A class of one package alone
+        names it (``_t7_lua_package``): its layout whatever ``rnn`` says."""
+        self._t7_recurrent_record(fields, self._t7_lua_package or package, self.recurrentModule)
+
+    def _t7_recurrent_record(self, fields, package, step):
+        """fields become the AbstractRecurrent record of package around step
+        (see _t7_rnn_layout)."""
+        from .MaskZero import MaskZero
+        drop = ("rho", "seqlen", "recurrentModule", "modules", "maskzero", "sharedClones") + self._T7_FRESH
+        out = {k: v for k, v in fields.items() if k not in drop}
+        out.update({k: {} for k in self._T7_FRESH})
+        out.update(step=1, modules=[step], sharedClones=[step])
+        if package == "Element-Research/rnn":
+            out.update(rho=self.rho, recurrentModule=step)
+        else:
+            out.pop("module", None)   # (torch/rnn's classes kept the step module in modules[1] only)
+            out["seqlen"] = self.rho
+            if isinstance(step, MaskZero):
+                out["maskzero"] = True
         fields.clear()
         fields.update(out)
 
