@@ -251,6 +251,30 @@ class AbstractRecurrent(Container):
         for m in self._spare or ():
             m.evaluate()
 
+    def reinforce(self, reward):
+        """The rnn package's AbstractRecurrent:reinforce: a list of rewards,
+        or an array of 2 dims or more ``[steps, batch...]``, gives one to
+        each of the last steps forwarded (the last reward to the last step),
+        through the clone that computed it; one reward ``[batch]`` goes to
+        the step module and every clone."""
+        from ._helpers.arrays import is_array
+        self._steps()
+        if isinstance(reward, (list, tuple)) or (is_array(reward) and reward.ndim >= 2):
+            n = len(reward)
+            if n >= self.step:
+                raise ValueError(f"{type(self).__name__}.reinforce: {n} rewards, one per step, but "
+                                 f"{self.step - 1} steps were forwarded")
+            for k in range(n):
+                step = self.step - 1 - k
+                module = self._clones.get(step) if self.train else None
+                if module is None:
+                    raise RuntimeError(f"{type(self).__name__}.reinforce: no step module kept for step {step} "
+                                       "(training keeps the last rho + 1 steps; evaluate() none)")
+                module.reinforce(reward[n - 1 - k])
+            return
+        for m in [self.recurrentModule] + list(self._clones.values()) + list(self._spare or ()):
+            m.reinforce(reward)
+
     # ---- hidden states ----
     def setStartState(self, state):
         """The initial state of every sequence from now on (None: zeros)."""
