@@ -1085,3 +1085,23 @@ _ENTRIES_REINFORCE = [
                             "baseline: its gradient w.r.t. the baseline is the baseline criterion's"}),
 ]
 ENTRIES = sorted(ENTRIES + _ENTRIES_REINFORCE, key=lambda e: e.id)
+
+
+def _recurrent_attention():
+    step = nn.Sequential().add(nn.FlattenTable()).add(nn.JoinTable(0, 1)).add(nn.Linear(3 + 2 + 4, 4)).add(nn.Tanh())
+    action = nn.Sequential().add(nn.Linear(4, 2)).add(nn.Tanh())
+    return nn.RecurrentAttention(nn.Recurrence(step, 4, 1), action, 3, [4])
+
+
+ENTRIES = sorted(ENTRIES + [
+    Entry("RecurrentAttention", _recurrent_attention, _u_(2, 3),
+          params=("modules.0.modules.0.modules.2.weight", "modules.0.modules.0.modules.2.bias",
+                  "modules.1.modules.0.modules.0.weight", "modules.1.modules.0.modules.0.bias"),
+          skip={"jacobian": "the rnn's gradient w.r.t. the action it took is dropped, as in the package (REINFORCE "
+                            "trains the action): tests/test_RecurrentAttention.py checks the package's backward",
+                "parameters": "as jacobian: the parameters' gradients follow the package's backward, which "
+                              "tests/test_RecurrentAttention.py checks against numpy",
+                "buffers": "each step's output is the buffer of its step clone, and the clones are taken again in "
+                           "another order at the next forward (as Recursor's)",
+                "batch": "the input is a batch: the first action's zeros take their rows from it, as in the package"}),
+], key=lambda e: e.id)
