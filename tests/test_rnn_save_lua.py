@@ -419,3 +419,31 @@ def test_batchfirst_seq_modules_are_refused_for_torch_rnn(tmp_path):
         nn.save_lua(str(tmp_path / "m.t7"), m)
     nn.save_lua(str(tmp_path / "m.t7"), m, rnn="Element-Research/rnn")
     assert load_lua(str(tmp_path / "m.t7")).batchfirst is True
+
+
+@pytest.mark.parametrize("package", PACKAGES)
+@pytest.mark.parametrize("name", ["BiSequencer", "BiSequencerLM"])
+def test_bisequencers_are_written_as_the_element_research_package_built_them(tmp_path, name, package):
+    """The Sequential around the three sequencers with dpnn's ReverseTable
+    and ZipTable, as the Element-Research constructor built it (for
+    torch/rnn too, whose BiSequencer merges whole sequences, another module:
+    there the modules inside are in torch/rnn's layouts, and the file comes
+    back the same here)."""
+    nn.manualSeed(13)
+    fwd, bwd = nn.Recursor(nn.Linear(D, H)), nn.Recursor(nn.Linear(D, H))
+    m = getattr(nn, name)(fwd, bwd)
+    f = tmp_path / "m.t7"
+    nn.save_lua(str(f), m, rnn=package)
+    written = read_t7(str(f))
+    if package == "Element-Research/rnn":
+        raw = [F.recursor(_lin(r.module)) for r in (fwd, bwd)]
+        expected = (F.bisequencer if name == "BiSequencer" else F.bisequencer_lm)(*raw)
+        out = []
+        _differences(written, _raw(tmp_path, expected), "root", out, set())
+        assert not out, out
+    else:
+        assert {"fwdSeq", "bwdSeq", "mergeSeq"} <= set(written.fields)
+    again = load_lua(str(f))
+    xs = list(np.random.default_rng(7).uniform(-1, 1, (3, 2, D)))
+    for a, b in zip(again.forward(xs), m.forward(xs)):
+        np.testing.assert_array_equal(a, b)
