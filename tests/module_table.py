@@ -1105,3 +1105,28 @@ ENTRIES = sorted(ENTRIES + [
                            "another order at the next forward (as Recursor's)",
                 "batch": "the input is a batch: the first action's zeros take their rows from it, as in the package"}),
 ], key=lambda e: e.id)
+
+
+# ---- noise-contrastive estimation (issue 27)
+def _nce_input(r):
+    return [_u(r, 4, 5), _ints(r, 0, 7, 4)]
+
+
+def _nce_criterion_input(r):
+    return [_pos(r, 4), _pos(r, 4, 3), _prob(r, 4), _prob(r, 4, 3)]
+
+
+def _nce_loss(p, t):
+    pmt, pms, pnt, pns = p
+    return -(np.log(pmt / (pmt + 3 * pnt + 1e-7)).sum() + np.log(3 * pns / (pms + 3 * pns + 1e-7)).sum()) / 4
+
+
+_NCE_BATCH = "the input is a batch [batch, inputSize], as in the package; the noise is drawn for the whole batch"
+ENTRIES = sorted(ENTRIES + [
+    Entry("NCEModule", lambda: nn.NCEModule(5, 7, 3, np.arange(1.0, 8.0), Z=1.5), _nce_input, integer_input=True,
+          params=("weight", "bias"), stochastic=True, skip={"batch": _NCE_BATCH}),
+    Entry("NCECriterion", lambda: nn.NCECriterion(), _nce_criterion_input, lambda r: _ints(r, 0, 7, 4),
+          reference=_nce_loss,
+          skip={"jacobian": "the noise probabilities Pnt, Pns are constants whose gradient the package sets to zero: "
+                            "tests/test_NCE.py checks dPmt and dPms by central differences"}),
+], key=lambda e: e.id)
