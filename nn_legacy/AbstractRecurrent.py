@@ -69,6 +69,7 @@ class AbstractRecurrent(Container):
     """
 
     _decorates_any = False
+    _t7_lua_package = None   # save_lua: the rnn package that alone has the class (see _t7_rnn_layout)
     _buffer_names = ("_states", "_outputs", "_clones", "_spare", "_gradStates", "_gradOutputs", "_gradInputs")
     startState = None
 
@@ -172,6 +173,39 @@ class AbstractRecurrent(Container):
         fields.clear()
         fields.update(out)
 
+    #: the fields of a fresh sequence that the rnn package's AbstractRecurrent constructor made
+    _T7_FRESH = ("outputs", "gradInputs", "_gradOutputs", "gradOutputs")
+
+    def _t7_rnn_layout(self, fields, package):
+        """save_lua, for a recurrent module whose step module is written as
+        it is (Recursor, Recurrence, NormStabilizer...): the rnn package's
+        AbstractRecurrent record of a fresh sequence around it (step 1,
+        empty outputs..., sharedClones holding the step module).  For
+        "Element-Research/rnn": rho, recurrentModule, and module where the
+        class had that alias (Recursor, Recurrence); for "torch/rnn":
+        seqlen and modules[1] alone, and maskzero where maskZero wrapped
+        the step module (torch/rnn's flag).  A class of one package alone
+        names it (``_t7_lua_package``): its layout whatever ``rnn`` says."""
+        self._t7_recurrent_record(fields, self._t7_lua_package or package, self.recurrentModule)
+
+    def _t7_recurrent_record(self, fields, package, step):
+        """fields become the AbstractRecurrent record of package around step
+        (see _t7_rnn_layout)."""
+        from .MaskZero import MaskZero
+        drop = ("rho", "seqlen", "recurrentModule", "modules", "maskzero", "sharedClones") + self._T7_FRESH
+        out = {k: v for k, v in fields.items() if k not in drop}
+        out.update({k: {} for k in self._T7_FRESH})
+        out.update(step=1, modules=[step], sharedClones=[step])
+        if package == "Element-Research/rnn":
+            out.update(rho=self.rho, recurrentModule=step)
+        else:
+            out.pop("module", None)   # (torch/rnn's classes kept the step module in modules[1] only)
+            out["seqlen"] = self.rho
+            if isinstance(step, MaskZero):
+                out["maskzero"] = True
+        fields.clear()
+        fields.update(out)
+
     # ---- time ----
     def _steps(self):
         """The step records, made again after clearState or loading."""
@@ -216,6 +250,30 @@ class AbstractRecurrent(Container):
         super().evaluate()
         for m in self._spare or ():
             m.evaluate()
+
+    def reinforce(self, reward):
+        """The rnn package's AbstractRecurrent:reinforce: a list of rewards,
+        or an array of 2 dims or more ``[steps, batch...]``, gives one to
+        each of the last steps forwarded (the last reward to the last step),
+        through the clone that computed it; one reward ``[batch]`` goes to
+        the step module and every clone."""
+        from ._helpers.arrays import is_array
+        self._steps()
+        if isinstance(reward, (list, tuple)) or (is_array(reward) and reward.ndim >= 2):
+            n = len(reward)
+            if n >= self.step:
+                raise ValueError(f"{type(self).__name__}.reinforce: {n} rewards, one per step, but "
+                                 f"{self.step - 1} steps were forwarded")
+            for k in range(n):
+                step = self.step - 1 - k
+                module = self._clones.get(step) if self.train else None
+                if module is None:
+                    raise RuntimeError(f"{type(self).__name__}.reinforce: no step module kept for step {step} "
+                                       "(training keeps the last rho + 1 steps; evaluate() none)")
+                module.reinforce(reward[n - 1 - k])
+            return
+        for m in [self.recurrentModule] + list(self._clones.values()) + list(self._spare or ()):
+            m.reinforce(reward)
 
     # ---- hidden states ----
     def setStartState(self, state):

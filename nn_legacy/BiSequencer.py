@@ -81,6 +81,20 @@ class BiSequencer(AbstractSequencer):
         self.output = self.gradInput = None
         self._mergeInput = self._mergeGrad = None
 
+    def _t7_rnn_layout(self, fields, package):
+        """save_lua: the Element-Research package's BiSequencer whatever
+        ``rnn`` says (torch/rnn's class of that name merges whole sequences,
+        another module): its ``module``, the Sequential around the three
+        sequencers with dpnn's ReverseTable and ZipTable, as its
+        constructor built it."""
+        from .ConcatTable import ConcatTable
+        from .ReverseTable import ReverseTable
+        from .Sequential import Sequential
+        from .ZipTable import ZipTable
+        backward = Sequential().add(ReverseTable()).add(self.bwdSeq).add(ReverseTable())
+        brnn = Sequential().add(ConcatTable().add(self.fwdSeq).add(backward)).add(ZipTable()).add(self.mergeSeq)
+        fields.update(module=brnn, modules=[brnn], output={}, gradInput={})
+
     # ---- the sequence as a list of steps ----
     def _as_steps(self, sequence, name="input"):
         return self.mergeSeq._steps(sequence, name)

@@ -37,6 +37,19 @@ class BiSequencerLM(BiSequencer):
             vars(self).pop(name, None)
         super()._t7_fixup(version)
 
+    def _t7_rnn_layout(self, fields, package):
+        """save_lua: the Element-Research package's BiSequencerLM (torch/rnn
+        has none): _fwd, _bwd and _merge, the sequencers with dpnn's
+        ReverseTable and ZipTable around them, as its constructor built
+        them, and those three as its modules."""
+        from .ReverseTable import ReverseTable
+        from .Sequential import Sequential
+        from .ZipTable import ZipTable
+        bwd = Sequential().add(ReverseTable()).add(self.bwdSeq).add(ReverseTable())
+        merge = Sequential().add(ZipTable()).add(self.mergeSeq)
+        fields.update(_fwd=self.fwdSeq, _bwd=bwd, _merge=merge, modules=[self.fwdSeq, bwd, merge], output={},
+                      gradInput={})
+
     def _as_steps(self, sequence, name="input"):
         steps = super()._as_steps(sequence, name)
         if name == "input" and len(steps) < 2:

@@ -36,5 +36,7 @@ class LinearRNN(Recurrence):
         super()._t7_fixup(version)
         self.inputsize, self.outputsize = size_field(self, "inputsize"), size_field(self, "outputsize")
 
+    _t7_lua_package = "torch/rnn"   # (save_lua: a class of torch/rnn alone, written in its layout)
+
     def __repr__(self):
         return f"nn.LinearRNN({self.inputsize} -> {self.outputsize})"

@@ -42,5 +42,7 @@ class LookupRNN(Recurrence):
         super()._t7_fixup(version)
         self.nindex, self.outputsize = size_field(self, "nindex"), size_field(self, "outputsize")
 
+    _t7_lua_package = "torch/rnn"   # (save_lua: a class of torch/rnn alone, written in its layout)
+
     def __repr__(self):
         return f"nn.LookupRNN({self.nindex} -> {self.outputsize})"

@@ -345,6 +345,15 @@ class Module(Layer):
         for m in getattr(self, "modules", ()):
             m.maxBPTTstep(rho)
 
+    def reinforce(self, reward):
+        """Hand a reward to every REINFORCE module of the tree (Reinforce and
+        its subclasses keep it for their backward): the rnn package's
+        ``Module:reinforce``, which a reward criterion such as VRClassReward
+        calls in its backward.  reward: an array ``[batch]``; a recurrent
+        module also takes one reward per step (see AbstractRecurrent)."""
+        for m in getattr(self, "modules", ()):
+            m.reinforce(reward)
+
     # ---- the module tree ----
     def apply(self, fn):
         """fn(m) for this module and every module below it, parents first."""

@@ -1,6 +1,6 @@
 from .AbstractRecurrent import AbstractRecurrent
 from .GRU import GRU
-from .RecLSTM import _loaded_step
+from .RecLSTM import _loaded_step, _lua_rec_layout
 from .StepGRU import StepGRU
 
 
@@ -42,6 +42,11 @@ class RecGRU(GRU):
         mask = getattr(step, "_t7_maskzero", False)
         vars(step).pop("_t7_maskzero", None)
         self._t7_finish(step, 1 if mask else None)
+
+    def _t7_rnn_layout(self, fields, package):
+        """save_lua: torch/rnn's RecGRU, in that package's layout whatever
+        ``rnn`` says (see RecLSTM._t7_rnn_layout): zeroOutput its own."""
+        _lua_rec_layout(self, fields, (), ("zeroOutput",))
 
     def __repr__(self):
         return f"nn.RecGRU({self.inputsize} -> {self.outputsize})"

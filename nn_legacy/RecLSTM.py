@@ -47,8 +47,35 @@ class RecLSTM(LSTM):
         vars(step).pop("_t7_maskzero", None)
         self._t7_finish(step, 1 if mask else None)
 
+    def _t7_rnn_layout(self, fields, package):
+        """save_lua: torch/rnn's RecLSTM (a class of that package alone,
+        written in its layout whatever ``rnn`` says): modules[1] the
+        StepLSTM (maskZero is its maskzero flag there), inputsize,
+        hiddensize, outputsize, and the empty cells, zeroOutput, zeroCell."""
+        _lua_rec_layout(self, fields, ("cells", "gradCells"), ("zeroOutput", "zeroCell"))
+
     def __repr__(self):
         return f"nn.RecLSTM({self.inputsize} -> {self.outputsize})"
+
+
+def _lua_rec_layout(module, fields, tables, empties):
+    """RecLSTM / RecGRU in torch/rnn's layout (see RecLSTM._t7_rnn_layout):
+    the step module unwrapped from maskZero's MaskZero, flagged instead
+    (on a shallow copy: the arrays are the step's own)."""
+    import copy
+
+    import numpy as np
+
+    from .MaskZero import MaskZero
+    step = module.recurrentModule
+    if isinstance(step, MaskZero):
+        step = copy.copy(step.modules[0])
+        step._t7_lua_maskzero = True
+    for name in ("inputSize", "outputSize", "p", "mono", "cell2gate"):
+        fields.pop(name, None)
+    module._t7_recurrent_record(fields, "torch/rnn", step)
+    fields.update({k: {} for k in tables})
+    fields.update({k: np.zeros(0, step.weight.dtype) for k in empties})
 
 
 def _loaded_step(module, cls):

@@ -65,6 +65,15 @@ class Recurrent(AbstractRecurrent):
         self.initialModule = Sequential().add(shared_clone(self.inputModule)).add(self.startModule) \
             .add(shared_clone(self.transferModule))
 
+    def _t7_rnn_layout(self, fields, package):
+        """save_lua: the Element-Research package's Recurrent (torch/rnn has
+        none, so its layout whatever ``rnn`` says): rho, its five modules,
+        initialModule and recurrentModule, a fresh sequence's empty record,
+        sharedClones[2] the recurrent module (step 1 has initialModule)."""
+        fields.update({k: {} for k in self._T7_FRESH})
+        fields.update(step=1, rho=self.rho, sharedClones={2: self.recurrentModule})
+        fields.pop("seqlen", None)
+
     def _build_recurrent(self):
         return Sequential().add(ParallelTable().add(self.inputModule).add(self.feedbackModule)) \
             .add(self.mergeModule).add(self.transferModule)

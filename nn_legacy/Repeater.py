@@ -39,6 +39,14 @@ class Repeater(AbstractSequencer):
         self.module = self.modules[0]
         self.output = self.gradInput = None
 
+    def _t7_rnn_layout(self, fields, package):
+        """save_lua: the count of steps is rho in the Element-Research
+        package, seqlen in torch/rnn; the output a table."""
+        fields.pop("rho", None)
+        fields["rho" if package == "Element-Research/rnn" else "seqlen"] = self.rho
+        if not isinstance(fields.get("output"), list):
+            fields["output"] = {}
+
     def updateOutput(self, input):
         self.module.maxBPTTstep(self.rho)
         self.module.forget()

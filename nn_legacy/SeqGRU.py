@@ -56,6 +56,16 @@ class SeqGRU(SeqRecurrent):
         super()._t7_fixup(version)
         self._check_loaded()
 
+    def _t7_rnn_layout(self, fields, package):
+        """save_lua: the sizes are inputSize / outputSize in the
+        Element-Research package's SeqGRU, inputsize / outputsize in
+        torch/rnn's (and the flags, see SeqRNN)."""
+        super()._t7_rnn_layout(fields, package)
+        if package == "Element-Research/rnn":
+            fields.update(seqLength=1, miniBatch=1)
+        else:
+            fields["inputsize"], fields["outputsize"] = fields.pop("inputSize"), fields.pop("outputSize")
+
     def reset(self, std=None):
         std = 1 / math.sqrt(self.outputSize + self.inputSize) if std is None else std
         self.bias[...] = 0

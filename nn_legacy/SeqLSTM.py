@@ -53,6 +53,7 @@ class SeqLSTM(SeqRecurrent):
 
     _gates = 4
     _state_names = ("c0", "h0")
+    _t7_lua_buffers = ("cell",) + SeqRecurrent._t7_lua_buffers
 
     def __init__(self, inputsize, hiddensize, outputsize=None):
         super().__init__()

@@ -46,6 +46,20 @@ class Sequencer(AbstractSequencer):
         self.module = self.modules[0]
         self.output = self.gradInput = None
 
+    def _t7_rnn_layout(self, fields, package):
+        """save_lua: the fields the package's constructor made: the tables
+        it fills (output, tableoutput, tablegradInput, _output) and
+        _remember; the Element-Research package also its ``module`` alias
+        and dpnn's list of buffers not to serialize, torch/rnn modules[1]
+        alone."""
+        fields.update(tableoutput={}, tablegradInput={}, _output={}, _remember=self._remember)
+        if not isinstance(fields.get("output"), list):
+            fields["output"] = {}
+        if package == "Element-Research/rnn":
+            fields.update(module=self.modules[0], dpnn_mediumEmpty=["output", "gradInput", "_output"])
+        else:
+            fields.pop("module", None)
+
     # ---- sequences: a list of steps or an array with time first ----
     def _steps(self, sequence, name="input"):
         if isinstance(sequence, (list, tuple)):

@@ -22,6 +22,8 @@ class StepGRU(StepRNN):
     gradInput ``[dL/dx, dL/dh]``.  Runs on CUDA (array arithmetic).
     """
 
+    _t7_lua_tables = {"gradInput": 2}
+
     _gates = 3
 
     def __init__(self, inputsize, outputsize):

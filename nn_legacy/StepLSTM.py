@@ -32,6 +32,7 @@ class StepLSTM(StepRNN):
     _gates = 4
     _step_inputs = ("x", "h", "c")
     _t7_dropped = StepRNN._t7_dropped + ("hidden",)
+    _t7_lua_tables = {"output": 2, "gradInput": 3}
 
     def __init__(self, inputsize, hiddensize, outputsize=None):
         super().__init__()

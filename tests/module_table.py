@@ -1029,3 +1029,104 @@ _ENTRIES += [
     Entry("gModule", _graph_tables, _table(_X, _u_(4, 3)), variant="tables", params=_graph_paths(1, 3)),
 ]
 ENTRIES = sorted(_ENTRIES + _ENTRIES_RNN + _ENTRIES_TORCH_RNN, key=lambda e: e.id)
+
+
+# ---- the REINFORCE family (issue 27): stochastic forward, backward from a reward given by reinforce()
+_REINFORCE_JACOBIAN = "backward is REINFORCE's estimate from the reward (reinforce()), not the derivative of forward"
+_REINFORCE_BATCH = "the reward holds one value per sample of the batch it was given for: a sample alone has none"
+_REINFORCE_SKIP = {"jacobian": _REINFORCE_JACOBIAN, "batch": _REINFORCE_BATCH, "buffers": _REINFORCE_BATCH,
+                   "empty": _REINFORCE_BATCH}
+_REWARD = np.array([1.0, -0.5, 2.0, 0.25])     # one per sample of the (4, 5) inputs
+
+
+def _rewarded(module, evaluate=False):
+    module.reinforce(_REWARD.copy())
+    if evaluate:
+        module.evaluate()
+    return module
+
+
+def _probabilities(r):
+    return _softmax(_u(r, 4, 5))
+
+
+def _vr_input(r):
+    return [_u(r, 4, 5), _u(r, 4, 1)]
+
+
+def _vr_reference(x, t):
+    return -2.0 * (np.argmax(x[0], axis=1) == t).sum() / 4
+
+
+_ENTRIES_REINFORCE = [
+    Entry("Reinforce", lambda: _rewarded(nn.Reinforce()), _X, reference=lambda x: x,
+          skip=dict(_REINFORCE_SKIP, dtype=_ANY_DTYPE)),
+    Entry("ReinforceBernoulli", lambda: _rewarded(nn.ReinforceBernoulli()), lambda r: _prob(r, 4, 5),
+          stochastic=True, skip=_REINFORCE_SKIP),
+    Entry("ReinforceBernoulli", lambda: _rewarded(nn.ReinforceBernoulli(), True), lambda r: _prob(r, 4, 5),
+          variant="evaluate", reference=lambda x: x, skip=_REINFORCE_SKIP),
+    Entry("ReinforceNormal", lambda: _rewarded(nn.ReinforceNormal(0.3)), _X, stochastic=True, skip=_REINFORCE_SKIP),
+    Entry("ReinforceNormal", lambda: _rewarded(nn.ReinforceNormal(0.3), True), _X, variant="evaluate",
+          reference=lambda x: x, skip=_REINFORCE_SKIP),
+    Entry("ReinforceNormal", lambda: _rewarded(nn.ReinforceNormal()), _table(_X, _P), variant="table",
+          stochastic=True, skip=_REINFORCE_SKIP),
+    Entry("ReinforceCategorical", lambda: _rewarded(nn.ReinforceCategorical()), _probabilities, stochastic=True,
+          skip=_REINFORCE_SKIP),
+    Entry("ReinforceCategorical", lambda: _rewarded(nn.ReinforceCategorical(), True), _probabilities,
+          variant="evaluate", reference=lambda x: x, skip=_REINFORCE_SKIP),
+    Entry("ReinforceGamma", lambda: _rewarded(nn.ReinforceGamma(0.7)), _P, stochastic=True, skip=_REINFORCE_SKIP),
+    Entry("ReinforceGamma", lambda: _rewarded(nn.ReinforceGamma(0.7), True), _P, variant="evaluate",
+          reference=lambda x: 0.7 * x, skip=_REINFORCE_SKIP),
+    Entry("ReinforceGamma", lambda: _rewarded(nn.ReinforceGamma()), _table(_P, _P), variant="table",
+          stochastic=True, skip=_REINFORCE_SKIP),
+    Entry("VRClassReward", lambda: nn.VRClassReward(_rewarded(nn.ReinforceNormal(0.3)), 2.0), _vr_input,
+          lambda r: _classes(r, 4, 5), reference=_vr_reference,
+          skip={"jacobian": "the loss counts correct classes (flat in the prediction) and does not read the "
+                            "baseline: its gradient w.r.t. the baseline is the baseline criterion's"}),
+]
+ENTRIES = sorted(ENTRIES + _ENTRIES_REINFORCE, key=lambda e: e.id)
+
+
+def _recurrent_attention():
+    step = nn.Sequential().add(nn.FlattenTable()).add(nn.JoinTable(0, 1)).add(nn.Linear(3 + 2 + 4, 4)).add(nn.Tanh())
+    action = nn.Sequential().add(nn.Linear(4, 2)).add(nn.Tanh())
+    return nn.RecurrentAttention(nn.Recurrence(step, 4, 1), action, 3, [4])
+
+
+ENTRIES = sorted(ENTRIES + [
+    Entry("RecurrentAttention", _recurrent_attention, _u_(2, 3),
+          params=("modules.0.modules.0.modules.2.weight", "modules.0.modules.0.modules.2.bias",
+                  "modules.1.modules.0.modules.0.weight", "modules.1.modules.0.modules.0.bias"),
+          skip={"jacobian": "the rnn's gradient w.r.t. the action it took is dropped, as in the package (REINFORCE "
+                            "trains the action): tests/test_RecurrentAttention.py checks the package's backward",
+                "parameters": "as jacobian: the parameters' gradients follow the package's backward, which "
+                              "tests/test_RecurrentAttention.py checks against numpy",
+                "buffers": "each step's output is the buffer of its step clone, and the clones are taken again in "
+                           "another order at the next forward (as Recursor's)",
+                "batch": "the input is a batch: the first action's zeros take their rows from it, as in the package"}),
+], key=lambda e: e.id)
+
+
+# ---- noise-contrastive estimation (issue 27)
+def _nce_input(r):
+    return [_u(r, 4, 5), _ints(r, 0, 7, 4)]
+
+
+def _nce_criterion_input(r):
+    return [_pos(r, 4), _pos(r, 4, 3), _prob(r, 4), _prob(r, 4, 3)]
+
+
+def _nce_loss(p, t):
+    pmt, pms, pnt, pns = p
+    return -(np.log(pmt / (pmt + 3 * pnt + 1e-7)).sum() + np.log(3 * pns / (pms + 3 * pns + 1e-7)).sum()) / 4
+
+
+_NCE_BATCH = "the input is a batch [batch, inputSize], as in the package; the noise is drawn for the whole batch"
+ENTRIES = sorted(ENTRIES + [
+    Entry("NCEModule", lambda: nn.NCEModule(5, 7, 3, np.arange(1.0, 8.0), Z=1.5), _nce_input, integer_input=True,
+          params=("weight", "bias"), stochastic=True, skip={"batch": _NCE_BATCH}),
+    Entry("NCECriterion", lambda: nn.NCECriterion(), _nce_criterion_input, lambda r: _ints(r, 0, 7, 4),
+          reference=_nce_loss,
+          skip={"jacobian": "the noise probabilities Pnt, Pns are constants whose gradient the package sets to zero: "
+                            "tests/test_NCE.py checks dPmt and dPms by central differences"}),
+], key=lambda e: e.id)

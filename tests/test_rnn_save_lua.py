@@ -174,7 +174,7 @@ def test_a_masked_cell_is_written_with_its_mask(tmp_path, package):
     xs[0, 1] = 0
     f = tmp_path / "masked.t7"
     nn.save_lua(str(f), m, rnn=package)
-    cell = read_t7(str(f)).fields["module"]
+    cell = read_t7(str(f)).fields["modules"][1.0]   # (torch/rnn's Sequencer has no module alias)
     mask = cell.fields["modules"][1.0]
     assert mask.class_name == "nn.MaskZero" and mask.fields["nInputDim"] == 1.0
     assert mask.fields["modules"][1.0].class_name == "nn.Sequential"
@@ -219,3 +219,231 @@ def test_a_cell_on_the_device_is_written_from_its_host_copy(tmp_path):
     raw = read_t7(str(f))
     assert raw.fields["_type"] == "torch.FloatTensor" and raw.fields["i2g"].fields["weight"].dtype == np.float32
     np.testing.assert_array_equal(load_lua(str(f)).forward(x), y)
+
+
+# ---------------------------------------------------------------- the other rnn classes' layouts
+def _lin(m):
+    return F.linear(m.weight, m.bias)
+
+
+def _record(name, step, rho, flavour, **more):
+    fields = F._recurrent_fields(step, rho, flavour, False, {})
+    fields.update(more)
+    return F.obj(name, fields)
+
+
+def _layouts():
+    """name -> (make the module, the raw object the package's constructor
+    built for it given the flavour, 'er' or 'tr'; None where the package
+    has no such class)."""
+    def recursor():
+        return nn.Recursor(nn.Linear(D, H), rho=6)
+
+    def recursor_lua(m, fl):
+        return F.recursor(_lin(m.module), rho=6, flavour=fl)
+
+    def recurrence():
+        return nn.Recurrence(nn.Sequential().add(nn.JoinTable(0, 1)).add(nn.Linear(D + H, H)).add(nn.Tanh()), H, 1,
+                             rho=5)
+
+    def recurrence_lua(m, fl):
+        join, lin, _ = m.module.modules
+        step = F.seq(F.obj("JoinTable", dimension=1.0, nInputDims=1.0), _lin(lin), F.obj("Tanh"))
+        return F.recurrence(step, F.table(float(H)), 1, rho=5, flavour=fl)
+
+    def norm_stabilizer():
+        return nn.NormStabilizer(0.5)
+
+    def norm_stabilizer_lua(m, fl):
+        return _record("NormStabilizer", F.obj("CopyGrad"), m.rho, fl, beta=0.5)
+
+    def sequencer():
+        return nn.Sequencer(nn.Linear(D, H)).remember("both")
+
+    def sequencer_lua(m, fl):
+        return F.sequencer(_lin(m.module.module), flavour=fl, remember="both")
+
+    def repeater():
+        return nn.Repeater(nn.Linear(D, H), 5)
+
+    def repeater_lua(m, fl):
+        return F.repeater(F.recursor(_lin(m.module.module), rho=5, flavour=fl), 5, flavour=fl)
+
+    def seq_lstm():
+        return nn.SeqLSTM(D, H)
+
+    def seq_lstm_lua(m, fl):
+        return F.seq_lstm(m.weight, m.bias, flavour=fl)
+
+    def seq_gru():
+        return nn.SeqGRU(D, H)
+
+    def seq_gru_lua(m, fl):
+        return F.seq_gru(m.weight, m.bias, flavour=fl)
+
+    def rec_lstm():
+        return nn.RecLSTM(D, H)
+
+    def rec_lstm_lua(m, fl):
+        return F.rec_lstm(F.step_lstm(m.recurrentModule.weight, m.recurrentModule.bias), seqlen=m.rho)
+
+    def rec_gru():
+        return nn.RecGRU(D, H)
+
+    def rec_gru_lua(m, fl):
+        return F.rec_gru(F.step_gru(m.recurrentModule.weight, m.recurrentModule.bias), seqlen=m.rho)
+
+    def linear_rnn():
+        return nn.LinearRNN(D, H)
+
+    def linear_rnn_lua(m, fl):
+        lin = m.module.modules[1]
+        return F.linear_rnn(lin.weight, lin.bias)
+
+    def recurrent():
+        return nn.Recurrent(H, nn.Linear(D, H), nn.Linear(H, H), nn.Tanh(), 5)
+
+    def recurrent_lua(m, fl):
+        return F.recurrent(m.startModule.bias, m.inputModule.weight, m.inputModule.bias, m.feedbackModule.weight,
+                           m.feedbackModule.bias, rho=5)
+
+    return {"Recursor": (recursor, recursor_lua), "Recurrence": (recurrence, recurrence_lua),
+            "NormStabilizer": (norm_stabilizer, norm_stabilizer_lua), "Sequencer": (sequencer, sequencer_lua),
+            "Repeater": (repeater, repeater_lua), "SeqLSTM": (seq_lstm, seq_lstm_lua),
+            "SeqGRU": (seq_gru, seq_gru_lua),
+            # classes of one package alone: that package's layout whatever rnn= says
+            "RecLSTM": (rec_lstm, rec_lstm_lua), "RecGRU": (rec_gru, rec_gru_lua),
+            "LinearRNN": (linear_rnn, linear_rnn_lua), "Recurrent": (recurrent, recurrent_lua)}
+
+
+@pytest.mark.parametrize("package", PACKAGES)
+@pytest.mark.parametrize("name", _layouts())
+def test_the_other_rnn_classes_are_written_in_the_package_s_layout(tmp_path, name, package):
+    """Recursor, Recurrence... with the fields the package's constructor set:
+    rho and recurrentModule (Element-Research) or seqlen and modules[1]
+    (torch/rnn), a fresh sequence's empty records, the flags and buffers
+    Lua's forward needs; checked field by field against the transcriptions
+    of the constructors in tests/rnn_t7_files.py."""
+    nn.manualSeed(6)
+    make, lua = _layouts()[name]
+    m = make()
+    f = tmp_path / "m.t7"
+    nn.save_lua(str(f), m, rnn=package)
+    written = read_t7(str(f))
+    expected = _raw(tmp_path, lua(m, PACKAGES[package]))
+    out = []
+    _differences(written, expected, "root", out, set())
+    assert not out, out
+
+
+@pytest.mark.parametrize("package", PACKAGES)
+def test_recursor_and_recurrence_say_seqlen_for_torch_rnn(tmp_path, package):
+    for m in (nn.Recursor(nn.Linear(D, H), rho=6), nn.Recurrence(nn.CAddTable(), H, 1, rho=6)):
+        f = tmp_path / "m.t7"
+        nn.save_lua(str(f), m, rnn=package)
+        fields = read_t7(str(f)).fields
+        if package == "torch/rnn":
+            assert fields["seqlen"] == 6.0 and not {"rho", "recurrentModule", "module"} & set(fields)
+        else:
+            assert fields["rho"] == 6.0 and "seqlen" not in fields
+            assert fields["recurrentModule"] is fields["module"] is fields["modules"][1.0]
+        assert fields["sharedClones"][1.0] is fields["modules"][1.0] and fields["step"] == 1.0
+        assert load_lua(str(f)).rho == 6
+
+
+def _sequence(m, xs):
+    if isinstance(m, (nn.SeqLSTM, nn.SeqGRU)):
+        return [m.forward(xs)]
+    if isinstance(m, (nn.Sequencer, nn.Repeater)):
+        return m.forward(list(xs) if isinstance(m, nn.Sequencer) else xs[0])
+    return [m.forward(x) for x in xs]
+
+
+@pytest.mark.parametrize("package", PACKAGES)
+@pytest.mark.parametrize("name", _layouts())
+def test_the_other_rnn_classes_load_back_and_compute_the_same(tmp_path, name, package):
+    nn.manualSeed(7)
+    m = _layouts()[name][0]()
+    xs = np.random.default_rng(5).uniform(-1, 1, (3, 2, D))
+    if name == "NormStabilizer":
+        xs = xs[..., :1].repeat(H, axis=-1)
+    f = tmp_path / "m.t7"
+    nn.save_lua(str(f), m, rnn=package)
+    again = load_lua(str(f))
+    assert type(again) is type(m)
+    for a, b in zip(_sequence(m, xs), _sequence(again, xs)):
+        np.testing.assert_array_equal(b, a)
+    if name == "Sequencer":
+        assert again._remember == "both"   # (a private attribute here, a field in Lua)
+
+
+@pytest.mark.parametrize("package", PACKAGES)
+@pytest.mark.parametrize("cls", [nn.RecLSTM, nn.RecGRU])
+def test_a_masked_rec_cell_is_written_as_torch_rnn_masks_it(tmp_path, cls, package):
+    """torch/rnn's RecLSTM / RecGRU maskZero sets maskzero on the step
+    module (v2 false: the mask comes from the zero inputs), no MaskZero."""
+    nn.manualSeed(8)
+    m = cls(D, H).maskZero(1)
+    f = tmp_path / "m.t7"
+    nn.save_lua(str(f), m, rnn=package)
+    step = read_t7(str(f)).fields["modules"][1.0]
+    assert step.class_name == f"nn.Step{cls.__name__[3:]}"
+    assert step.fields["maskzero"] is True and step.fields["v2"] is False
+    xs = np.random.default_rng(6).uniform(-1, 1, (3, 2, D))
+    xs[1, 0] = 0
+    again = load_lua(str(f))
+    for t, x in enumerate(xs):
+        y = again.forward(x)
+        np.testing.assert_array_equal(y, m.forward(x))
+        assert (not y[0].any()) == (t == 1) and y[1].any()   # (the zero step of sample 0 masked)
+    assert type(again.recurrentModule).__name__ == "MaskZero"
+
+
+@pytest.mark.parametrize("package", PACKAGES)
+def test_seq_modules_keep_remember_and_maskzero(tmp_path, package):
+    m = nn.SeqLSTM(D, H).remember("eval")
+    m.maskZero()
+    f = tmp_path / "m.t7"
+    nn.save_lua(str(f), m, rnn=package)
+    fields = read_t7(str(f)).fields
+    assert fields["_remember"] == "eval" and fields["maskzero"] is True
+    assert fields.get("v2", False) is False
+    again = load_lua(str(f))
+    assert again._remember == "eval" and again.maskzero
+
+
+def test_batchfirst_seq_modules_are_refused_for_torch_rnn(tmp_path):
+    m = nn.SeqGRU(D, H)
+    m.batchfirst = True
+    with pytest.raises(ValueError, match="batchfirst.*Element-Research"):
+        nn.save_lua(str(tmp_path / "m.t7"), m)
+    nn.save_lua(str(tmp_path / "m.t7"), m, rnn="Element-Research/rnn")
+    assert load_lua(str(tmp_path / "m.t7")).batchfirst is True
+
+
+@pytest.mark.parametrize("package", PACKAGES)
+@pytest.mark.parametrize("name", ["BiSequencer", "BiSequencerLM"])
+def test_bisequencers_are_written_as_the_element_research_package_built_them(tmp_path, name, package):
+    """The Sequential around the three sequencers with dpnn's ReverseTable
+    and ZipTable, as the Element-Research constructor built it (for
+    torch/rnn too, whose BiSequencer merges whole sequences, another module:
+    there the modules inside are in torch/rnn's layouts, and the file comes
+    back the same here)."""
+    nn.manualSeed(13)
+    fwd, bwd = nn.Recursor(nn.Linear(D, H)), nn.Recursor(nn.Linear(D, H))
+    m = getattr(nn, name)(fwd, bwd)
+    f = tmp_path / "m.t7"
+    nn.save_lua(str(f), m, rnn=package)
+    written = read_t7(str(f))
+    if package == "Element-Research/rnn":
+        raw = [F.recursor(_lin(r.module)) for r in (fwd, bwd)]
+        expected = (F.bisequencer if name == "BiSequencer" else F.bisequencer_lm)(*raw)
+        out = []
+        _differences(written, _raw(tmp_path, expected), "root", out, set())
+        assert not out, out
+    else:
+        assert {"fwdSeq", "bwdSeq", "mergeSeq"} <= set(written.fields)
+    again = load_lua(str(f))
+    xs = list(np.random.default_rng(7).uniform(-1, 1, (3, 2, D)))
+    for a, b in zip(again.forward(xs), m.forward(xs)):
+        np.testing.assert_array_equal(a, b)

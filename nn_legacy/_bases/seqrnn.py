@@ -27,6 +27,8 @@ class SeqRecurrent(Module):
     _parameter_names = (("weight", "gradWeight"), ("bias", "gradBias"))
     _buffer_names = ("_h", "_c", "_gates_buffer", "_grad_x", "_saved", "_last")
     _state_names = ()
+    #: save_lua: the work tensors the package's constructor made (empty) besides the initial states
+    _t7_lua_buffers = ("gates", "buffer1", "buffer2", "buffer3", "grad_a_buffer")
     batchfirst = False
     maskzero = False
     _remember = "neither"
@@ -226,6 +228,32 @@ class SeqRecurrent(Module):
                 and self.weight.shape == (D + H, self._gates * H) and self.bias.shape == (self._gates * H,)):
             raise T7Error(f"{type(self).__name__}: weight {list(np.shape(self.weight))} and bias "
                           f"{list(np.shape(self.bias))} do not fit {D} inputs and {H} outputs")
+
+    def _t7_rnn_layout(self, fields, package):
+        """save_lua: the flags the package's constructor set, which are
+        class defaults (or private) here: _remember and maskzero; batchfirst
+        in the Element-Research package, v2 in torch/rnn (false when
+        masked: the mask comes from the input, as here).  torch/rnn's Seq
+        modules have no batchfirst: one that has it is refused for that
+        package (ValueError), as Lua would read it time first."""
+        fields["_remember"], fields["maskzero"] = self._remember, bool(self.maskzero)
+        for name in self._state_names:
+            fields[name] = np.zeros(0, self.weight.dtype)
+        dtype = self.weight.dtype
+        for name in self._t7_lua_buffers:   # (Lua's forward resizes them: they must exist)
+            fields[name] = np.zeros(0, dtype)
+        if package == "Element-Research/rnn":
+            fields["batchfirst"] = bool(self.batchfirst)
+            grads = {"grad_" + name: np.zeros(0, dtype) for name in self._state_names + ("x",)}
+            fields.update(grads)
+            fields["gradInput"] = list(grads.values())   # (the same tensors, as the constructor made them)
+        else:
+            if self.batchfirst:
+                raise ValueError(f"save_lua: {type(self).__name__} has batchfirst, which torch/rnn's "
+                                 f"{type(self).__name__} does not have (it would read the input time first): "
+                                 "write it with rnn='Element-Research/rnn', or without batchfirst")
+            fields.pop("batchfirst", None)
+            fields["v2"] = not self.maskzero
 
     def _t7_fixup(self, version):
         vars(self).pop("v2", None)

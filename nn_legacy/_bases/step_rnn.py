@@ -51,6 +51,22 @@ class StepRNN(Module):
         for name in self._t7_dropped:
             vars(self).pop(name, None)
 
+    #: save_lua: the fields torch/rnn's constructor made tables of empty tensors, and how many
+    _t7_lua_tables = {}
+
+    def _t7_unfixup(self, fields):
+        """save_lua: the fields torch/rnn's constructor made (its forward
+        fills them): gates, the tables of empty tensors (one array each),
+        maskzero and v2 (RecLSTM / RecGRU set ``_t7_lua_maskzero`` on the
+        step they write when maskZero masked them: torch/rnn's maskZero(v1)
+        is the flag on the step, v2 false as the mask comes from the input)."""
+        dtype = self.weight.dtype
+        fields["gates"] = np.zeros(0, dtype)
+        for key, n in self._t7_lua_tables.items():
+            fields[key] = [np.zeros(0, dtype) for _ in range(n)]
+        masked = bool(vars(self).get("_t7_lua_maskzero", False))
+        fields["maskzero"], fields["v2"] = masked, not masked
+
     def _unpack(self, input):
         """The inputs, contiguous (a strided view gives the same sums as a copy)."""
         values = step_inputs(self, input, self._step_inputs)

@@ -25,6 +25,7 @@ class TorchRNNRecurrent(SeqRecurrent):
 
     batchfirst = True
     remember_states = False
+    _t7_rnn_layout = None   # (torch-rnn's classes, not the rnn package's: save_lua writes their fields as they are)
     _buffer_names = SeqRecurrent._buffer_names + ("_output_view", "_gradInput_view")
 
     # the output and gradInput are time-first buffers seen batch first: the

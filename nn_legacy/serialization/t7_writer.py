@@ -292,7 +292,12 @@ def save_lua(path, obj, classes=None, rnn="torch/rnn"):
       default: what ``luarocks install rnn`` installs since 2017; ``seqlen``,
       ``nn.Linear(...):noBias()``) or ``"Element-Research/rnn"`` (``rho``,
       ``recurrentModule``, ``nn.LinearNoBias``).  A FastLSTM with batch
-      normalization (bn=True) keeps nn_legacy's own step module.
+      normalization (bn=True) keeps nn_legacy's own step module.  The
+      package's other classes (Recursor, Recurrence, Sequencer, Repeater,
+      SeqLSTM, SeqGRU...) get the fields of that package's constructor too
+      (each class's ``_t7_rnn_layout``); a class of one package alone
+      (RecLSTM, LinearRNN: torch/rnn; Recurrent: Element-Research) keeps
+      its own package's layout.
 
     An object met twice (a shared module, the same array) is written once and
     then referred to by its index, as Torch7 did.  Lua functions cannot be
