@@ -98,3 +98,31 @@ def test_recursor_has_the_abstract_recurrent_fields(tmp_path, package):
     back = load_lua(str(f))
     x = np.random.default_rng(2).uniform(-1, 1, (2, 3))
     np.testing.assert_allclose(back.forward(x), inner.forward(x), rtol=0, atol=0)
+
+
+def test_bisequencer_is_written_as_element_research_built_it(tmp_path):
+    """Its forward in Lua runs modules[1]: the Sequential its constructor built around the sequencers."""
+    nn.manualSeed(3)
+    m = nn.BiSequencer(nn.FastLSTM(3, 2))
+    raw, f = _written(tmp_path, m, rnn="Element-Research/rnn")
+    brnn = raw.fields["module"]
+    assert raw.fields["modules"][1.0] is brnn and len(raw.fields["modules"]) == 1
+    concat, zipt, merge = (brnn.fields["modules"][float(i)] for i in (1, 2, 3))
+    assert (concat.class_name, zipt.class_name) == ("nn.ConcatTable", "nn.ZipTable")
+    assert merge is raw.fields["mergeSeq"]
+    fwd, backward = concat.fields["modules"][1.0], concat.fields["modules"][2.0]
+    assert fwd is raw.fields["fwdSeq"]
+    rev1, bwd, rev2 = (backward.fields["modules"][float(i)] for i in (1, 2, 3))
+    assert rev1.class_name == rev2.class_name == "nn.ReverseTable" and bwd is raw.fields["bwdSeq"]
+    for table_module in (rev1, rev2, zipt, raw):      # tables, as dpnn's and rnn's constructors made them
+        assert len(table_module.fields["output"]) == 0 and not isinstance(table_module.fields["output"], np.ndarray)
+    xs = [np.random.default_rng(4).uniform(-1, 1, (2, 3)) for _ in range(3)]
+    expected = [y.copy() for y in m.forward(xs)]
+    back = load_lua(str(f))
+    for y, z in zip(back.forward(xs), expected):
+        np.testing.assert_array_equal(y, z)
+
+
+def test_bisequencer_is_refused_for_torch_rnn(tmp_path):
+    with pytest.raises(TypeError, match="torch/rnn's nn.BiSequencer is another module"):
+        nn.save_lua(str(tmp_path / "b.t7"), nn.BiSequencer(nn.FastLSTM(3, 2)), rnn="torch/rnn")

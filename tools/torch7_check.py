@@ -27,6 +27,8 @@ import nn_legacy as nn  # noqa: E402
 from nn_legacy.serialization.t7 import load_lua  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+# what save_lua refuses on purpose: torch/rnn's nn.BiSequencer is another module than Element-Research/rnn's
+REFUSED = {("torch_rnn", "BiSequencer(FastLSTM)")}
 TOL = {np.float64: 1e-10, np.float32: 1e-5}     # relative to the output's largest magnitude
 
 
@@ -183,6 +185,9 @@ def main(argv=None):
                 case["target"] = _cast(target if lua_target is None else lua_target, dtype)
             nn.save_lua(os.path.join(folder, key + ".in.t7"), case, **({} if rnn is None else {"rnn": rnn}))
         except Exception as e:     # noqa: BLE001 (a report of every failure, not the first)
+            if (group, name) in REFUSED and isinstance(e, TypeError):
+                report.append(f"{group:9s} {key:58s} refused, as documented")
+                return
             failures.append(f"{group}/{name} {key[-3:]}: nn_legacy side: {type(e).__name__}: {e}")
             return
         groups[group][2][key] = (name, expected, dtype)
