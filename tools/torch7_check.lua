@@ -2,8 +2,9 @@
 -- usage: luajit torch7_check.lua DIR [package ...]
 -- Loads the listed packages (nn, nngraph, rnn...), then every DIR/<case>.in.t7, a table
 -- {model=<module or criterion>, input=<tensor or table>, target=<for a criterion>,
--- evaluate=<boolean or nil>}; calls model:forward(input)
--- and writes DIR/<case>.out.t7 = {output=...}, or {error=<message>} when loading or forward failed.
+-- gradOutput=<for a module>, evaluate=<boolean or nil>}; calls model:forward(input), then
+-- model:backward(input, gradOutput or target), and writes DIR/<case>.out.t7 = {output=..., gradInput=...},
+-- or {error=<message>} when loading, forward or backward failed.
 require 'torch'
 local dir = assert(arg[1], 'usage: luajit torch7_check.lua DIR [package ...]')
 for i = 2, #arg do require(arg[i]) end
@@ -15,8 +16,15 @@ local function run(path)
    if model.training then   -- (a criterion has neither)
       if case.evaluate then model:evaluate() else model:training() end
    end
-   if case.target ~= nil then return model:forward(case.input, case.target) end
-   return model:forward(case.input)
+   local out, gradInput
+   if case.target ~= nil then
+      out = model:forward(case.input, case.target)
+      gradInput = model:backward(case.input, case.target)
+   else
+      out = model:forward(case.input)
+      if case.gradOutput ~= nil then gradInput = model:backward(case.input, case.gradOutput) end
+   end
+   return {output = out, gradInput = gradInput}
 end
 
 local n = 0
@@ -26,7 +34,7 @@ for file in paths.iterfiles(dir) do
       n = n + 1
       local ok, result = pcall(run, paths.concat(dir, file))
       local record
-      if ok then record = {output = result} else record = {error = tostring(result)} end
+      if ok then record = result else record = {error = tostring(result)} end
       torch.save(paths.concat(dir, name .. '.out.t7'), record)
       print(string.format('%-40s %s', name, ok and 'ran' or ('FAILED: ' .. tostring(result))))
    end

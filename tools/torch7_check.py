@@ -30,6 +30,8 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 # what save_lua refuses on purpose: torch/rnn's nn.BiSequencer is another module than Element-Research/rnn's
 REFUSED = {("torch_rnn", "BiSequencer(FastLSTM)")}
 TOL = {np.float64: 1e-10, np.float32: 1e-5}     # relative to the output's largest magnitude
+# documented deviations: nn_legacy's Euclidean divides its gradient by the distance, Torch7 by distance + 1e-7
+GRAD_TOL = {"Euclidean": 1e-6}
 
 
 def _u(rng, *shape):
@@ -133,6 +135,14 @@ def _cast(value, dtype):
     return value.astype(dtype) if value.dtype.kind == "f" else value
 
 
+def _copy(value):
+    return [_copy(v) for v in value] if isinstance(value, (list, tuple)) else np.array(value, copy=True)
+
+
+def _like(value, fn):
+    return [_like(v, fn) for v in value] if isinstance(value, (list, tuple)) else fn(np.asarray(value))
+
+
 def _flat(value):
     if isinstance(value, (list, tuple)):
         return [a for v in value for a in _flat(v)]
@@ -141,13 +151,16 @@ def _flat(value):
     return [np.asarray(value, dtype=np.float64)]
 
 
-def _compare(ours, lua, dtype):
+def _compare(ours, lua, dtype, tol=0.0):
+    if lua is None:
+        return None, "Lua gave none"
     a, b = _flat(ours), _flat(lua)
     if len(a) != len(b) or any(x.shape != y.shape for x, y in zip(a, b)):
         return None, f"shapes {[x.shape for x in a]} != Lua {[y.shape for y in b]}"
     err = max((float(np.max(np.abs(x - y))) if x.size else 0.0) for x, y in zip(a, b))
     scale = max((float(np.max(np.abs(x))) if x.size else 0.0) for x in a) or 1.0
-    return err, None if err <= TOL[dtype] * max(scale, 1.0) else f"max error {err:.3g} > {TOL[dtype]:g} x {scale:.3g}"
+    tol = max(TOL[dtype], tol)
+    return err, None if err <= tol * max(scale, 1.0) else f"max error {err:.3g} > {tol:g} x {scale:.3g}"
 
 
 def main(argv=None):
@@ -178,9 +191,17 @@ def main(argv=None):
                     expected = model.forward(x)
                 else:
                     expected = np.array(model.forward(x, _cast(target, dtype)))
-                expected = [np.array(e, copy=True) for e in expected] if isinstance(expected, list) \
-                    else np.array(expected, copy=True)
-            case = {"model": model, "input": x if lua_x is None else lua_x, "evaluate": evaluate}
+                expected = _copy(expected)
+                grng = np.random.default_rng(11)
+                if target is None:
+                    gradOutput = _like(expected, lambda a: grng.uniform(-1, 1, a.shape).astype(a.dtype))
+                    gradInput = _copy(model.backward(x, gradOutput))
+                else:
+                    gradOutput, gradInput = None, _copy(model.backward(x, _cast(target, dtype)))
+                if lua_x is not None:      # (an index input: no gradient to compare)
+                    gradInput = None
+            case = {"model": model, "input": x if lua_x is None else lua_x, "evaluate": evaluate,
+                    "gradOutput": gradOutput}
             if target is not None:
                 case["target"] = _cast(target if lua_target is None else lua_target, dtype)
             nn.save_lua(os.path.join(folder, key + ".in.t7"), case, **({} if rnn is None else {"rnn": rnn}))
@@ -190,7 +211,7 @@ def main(argv=None):
                 return
             failures.append(f"{group}/{name} {key[-3:]}: nn_legacy side: {type(e).__name__}: {e}")
             return
-        groups[group][2][key] = (name, expected, dtype)
+        groups[group][2][key] = (name, expected, gradInput, dtype)
 
     for dtype in (np.float64, np.float32):
         rng = np.random.default_rng(7)
@@ -219,7 +240,7 @@ def main(argv=None):
         if run.returncode:
             failures.append(f"{group}: Lua exited {run.returncode}: {run.stderr[-2000:]}")
             continue
-        for key, (name, expected, dtype) in sorted(cases.items()):
+        for key, (name, expected, gradInput, dtype) in sorted(cases.items()):
             out = os.path.join(folder, key + ".out.t7")
             if not os.path.exists(out):
                 failures.append(f"{group}/{key}: no output")
@@ -231,9 +252,15 @@ def main(argv=None):
                 failures.append(f"{group}/{key}: Lua: {result['error']}")
                 continue
             err, problem = _compare(expected, result["output"], dtype)
-            report.append(f"{group:9s} {key:58s} {'-' if err is None else f'{err:.2e}'}")
+            line = f"{group:9s} {key:58s} {'-' if err is None else f'{err:.2e}'}"
             if problem:
-                failures.append(f"{group}/{key}: {problem}")
+                failures.append(f"{group}/{key}: output: {problem}")
+            if gradInput is not None:
+                gerr, gproblem = _compare(gradInput, result.get("gradInput"), dtype, GRAD_TOL.get(name, 0.0))
+                line += f" {'-' if gerr is None else f'{gerr:.2e}'}"
+                if gproblem:
+                    failures.append(f"{group}/{key}: gradInput: {gproblem}")
+            report.append(line)
     print("\n".join(report))
     refused = sum("refused" in r for r in report)
     print(f"{len(report) - refused} compared, {refused} refused as documented; {len(failures)} failures" + ("" if args.keep else f" (files in {root})"))
