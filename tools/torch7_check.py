@@ -28,7 +28,8 @@ from nn_legacy.serialization.t7 import load_lua  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 # what save_lua refuses on purpose: torch/rnn's nn.BiSequencer is another module than Element-Research/rnn's
-REFUSED = {("torch_rnn", "BiSequencer(FastLSTM)")}
+# and an nn.gModule (nngraph's node graph is not rebuilt from the lowered containers yet)
+REFUSED = {("torch_rnn", "BiSequencer(FastLSTM)"), ("nn", "gModule(char-rnn LSTM step)")}
 TOL = {np.float64: 1e-10, np.float32: 1e-5}     # relative to the output's largest magnitude
 # documented deviations: nn_legacy's Euclidean divides its gradient by the distance, Torch7 by distance + 1e-7
 GRAD_TOL = {"Euclidean": 1e-6}
@@ -96,7 +97,20 @@ def _plain_cases(rng):
         _u(rng, 3, 4))
     add("Bilinear", nn.Bilinear(3, 4, 2), [_u(rng, 5, 3), _u(rng, 5, 4)])
     add("Euclidean", nn.Euclidean(4, 3), _u(rng, 2, 4))
+    add("gModule(char-rnn LSTM step)", _lstm_step_graph(3, 4), [_u(rng, 2, 3), _u(rng, 2, 4), _u(rng, 2, 4)])
     return cases
+
+
+def _lstm_step_graph(n_in, n_h):
+    """char-rnn's LSTM step as an nngraph graph: (x, prev_c, prev_h) -> (next_c, next_h)."""
+    x, prev_c, prev_h = nn.Identity()(), nn.Identity()(), nn.Identity()()
+    sums = nn.CAddTable()([nn.Linear(n_in, 4 * n_h)(x), nn.Linear(n_h, 4 * n_h)(prev_h)])
+    gates = nn.SplitTable(1)(nn.Reshape(4, n_h)(sums))
+    i, f, o, z = (nn.SelectTable(k)(gates) for k in range(4))
+    i, f, o, z = nn.Sigmoid()(i), nn.Sigmoid()(f), nn.Sigmoid()(o), nn.Tanh()(z)
+    next_c = nn.CAddTable()([nn.CMulTable()([f, prev_c]), nn.CMulTable()([i, z])])
+    next_h = nn.CMulTable()([o, nn.Tanh()(next_c)])
+    return nn.gModule([x, prev_c, prev_h], [next_c, next_h])
 
 
 def _criterion_cases(rng):
