@@ -1,5 +1,5 @@
-"""Models built, run and saved by a real Lua Torch7 (tools/torch7_fixtures.lua, on the Torch7 of
-tools/build_torch7.sh; tests/data/t7/README.md names the commits): load_lua loads each, and nn_legacy's
+"""Models built, run and saved by a real Lua Torch7 (tools/torch7_fixtures.lua, on a CPU-only Torch7 built
+from source; tests/data/t7/README.md names the commits): load_lua loads each, and nn_legacy's
 forward and backward on Torch7's own input and gradOutput give Torch7's output and gradInput.
 
 A sample across nn's catalogue, nngraph graphs (a char-rnn LSTM step, a skip connection, a table of

@@ -4,8 +4,8 @@ Writes a catalogue of models (a sample of every family, in float64 and float32;
 the rnn package's trees for each ``rnn=`` package) with ``save_lua``, runs
 ``model:forward(input)`` on each in Lua through tools/torch7_check.lua, and
 compares Lua's output with nn_legacy's own forward (max absolute error, and
-relative to the output's largest value).  Not run by CI: it needs the Torch7
-that tools/build_torch7.sh builds.
+relative to the output's largest value).  Not run by CI: it needs a CPU-only Lua
+Torch7 built from source (tests/data/t7/README.md names the commits).
 
     python tools/torch7_check.py --torch7 /work/lua [--keep DIR] [--only SUBSTRING]
 

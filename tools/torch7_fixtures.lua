@@ -2,7 +2,7 @@
 -- {model=, input=, output=, gradOutput=, gradInput=, evaluate=} per case, float and double, for
 -- tests/test_torch7_built.py (fixtures in tests/data/t7/torch7_built; see tests/data/t7/README.md).
 -- usage: luajit torch7_fixtures.lua OUTDIR nn|torch_rnn|er_rnn
---   nn: torch/nn and nngraph; torch_rnn / er_rnn: that rnn package (on LUA_PATH, see tools/build_torch7.sh).
+--   nn: torch/nn and nngraph; torch_rnn / er_rnn: that rnn package (its luarocks tree on LUA_PATH/LUA_CPATH).
 -- nn and nngraph models are saved after their forward and backward (their buffers filled, as a trained
 -- model is; nngraph graphs after clearState(), as char-rnn's checkpoints were, to keep the files small);
 -- recurrent ones before (a fresh sequence: the step state is not part of what is checked).
