@@ -295,10 +295,7 @@ _LUA_WORK_FIELDS = {
     "nn.ZipTableOneToMany": {"gradInputEl": "T"},
     "nn.SpatialDivisiveNormalization": {"coef": ("T", (1, 1, 1))},
     "nn.SpatialSubtractiveNormalization": {"coef": ("T", (1, 1, 1))},
-    # both rnn packages' SeqLSTM (torch/rnn reads v2; Element-Research/rnn the grad_* buffers)
-    "nn.SeqLSTM": {"cell": "T", "gates": "T", "buffer1": "T", "buffer2": "T", "buffer3": "T",
-                   "grad_a_buffer": "T", "h0": "T", "c0": "T", "grad_c0": "T", "grad_h0": "T", "grad_x": "T",
-                   "_remember": "neither", "batchfirst": False, "maskzero": False, "v2": True},
+    # (the rnn packages' classes, whose fields differ by package: their _t7_rnn_layout)
 }
 
 
