@@ -141,6 +141,24 @@ class AbstractRecurrent(Container):
             raise type(e)(f"{type(self).__name__} (step {step}) -> {_message(module, e)}") from e
 
     # ---- save_lua ----
+    def _t7_rnn_layout(self, fields, package):
+        """save_lua, for a recurrent module without a cell tree of its own
+        (Recursor, Recurrence...): the fields the rnn package's
+        AbstractRecurrent constructor made and its forward reads before it
+        sets them (the step records, the shared clones), as a fresh sequence;
+        torch/rnn's seqlen and modules[1], Element-Research/rnn's rho and
+        recurrentModule."""
+        step = self.recurrentModule
+        for key in ("outputs", "gradInputs", "_gradOutputs", "gradOutputs"):
+            fields[key] = {}
+        fields["step"] = 1
+        if package == "Element-Research/rnn":
+            fields.update(rho=self.rho, recurrentModule=step, sharedClones={})
+        else:
+            fields.update(seqlen=self.rho, sharedClones=[step])
+            fields.setdefault("modules", [step])
+        return True
+
     def _t7_lua_cell(self, fields, tree, parts, package, keep):
         """save_lua: fields become those the rnn package's constructor of the
         cell made (its FastLSTM, LSTM, GRU) around tree, the step module it

@@ -82,11 +82,17 @@ class BiSequencer(AbstractSequencer):
         self._mergeInput = self._mergeGrad = None
 
     def _t7_rnn_layout(self, fields, package):
-        """save_lua: the Element-Research package's BiSequencer whatever
-        ``rnn`` says (torch/rnn's class of that name merges whole sequences,
-        another module): its ``module``, the Sequential around the three
-        sequencers with dpnn's ReverseTable and ZipTable, as its
-        constructor built it."""
+        """save_lua: Element-Research/rnn's BiSequencer decorates the
+        Sequential its constructor built around the three sequencers
+        (ConcatTable(fwdSeq, Sequential(ReverseTable, bwdSeq, ReverseTable)),
+        ZipTable, mergeSeq), its ``module`` and ``modules[1]``: its forward
+        runs that, so it is written so.  torch/rnn's nn.BiSequencer is
+        another module (it merges whole sequences, by default with
+        CAddTable): refused there."""
+        if package != "Element-Research/rnn":
+            raise TypeError("save_lua: nn.BiSequencer is Element-Research/rnn's (steps merged one by one); "
+                            "torch/rnn's nn.BiSequencer is another module (whole sequences merged, CAddTable by "
+                            "default) that would compute something else: save it with rnn='Element-Research/rnn'")
         from .ConcatTable import ConcatTable
         from .ReverseTable import ReverseTable
         from .Sequential import Sequential

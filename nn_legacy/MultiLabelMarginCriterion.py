@@ -1,3 +1,5 @@
+import numpy as np
+
 from .Criterion import Criterion
 
 
@@ -37,6 +39,12 @@ class MultiLabelMarginCriterion(Criterion):
         self.gradInput, self.isTarget = self._kernel_of(input, "updateGradInput")(
             input, self._index_target(input, target), self.gradInput, self.isTarget, self.sizeAverage)
         return self.gradInput
+
+    def _t7_fixup(self, version):
+        # Torch7's constructor made isTarget an empty tensor (save_lua writes one too): no buffer yet
+        if isinstance(self.isTarget, np.ndarray) and self.isTarget.size == 0:
+            self.isTarget = None
+
     def clearState(self):
         self.isTarget = None
         return super().clearState()

@@ -65,6 +65,17 @@ def reshape(*sizes):
                batchsize=Storage(np.array((1,) + sizes), "torch.LongStorage"), nelement=float(np.prod(sizes)))
 
 
+def join_table(dimension, n_input_dims):
+    """nn.JoinTable as torch/nn's constructor made it: its size, an empty LongStorage."""
+    return obj("JoinTable", dimension=dimension, nInputDims=n_input_dims,
+               size=Storage(np.zeros(0, np.int64), "torch.LongStorage"))
+
+
+def add_module(bias):
+    """nn.Add (a vector bias) as torch/nn's constructor made it: its _ones, a one-element tensor of 1."""
+    return obj("Add", bias=bias, gradBias=np.zeros_like(bias), scalar=False, _ones=np.ones(1))
+
+
 def simple(name, **fields):
     return obj(name, **fields)
 
@@ -201,7 +212,7 @@ def gru(Wg, bg, Ug, Wn, bn, Un, rho=9999, flavour="er", used=False):
 
 def recurrent(start_bias, Wi, bi, Wf, bf, rho=9999, used=False):
     """nn.Recurrent(H, Linear(D, H), Linear(H, H), Tanh(), rho)."""
-    start = obj("Add", bias=start_bias, gradBias=np.zeros_like(start_bias), scalar=False)
+    start = add_module(start_bias)
     inp, fb, transfer, merge = linear(Wi, bi), linear(Wf, bf), obj("Tanh"), obj("CAddTable")
     initial = seq(linear(Wi, bi), start, obj("Tanh"))
     rec = seq(para(inp, fb), merge, transfer)
@@ -245,7 +256,7 @@ def repeater(module, rho, flavour="er"):
 def bisequencer(fwd, bwd, merge=None):
     """BiSequencer (Element-Research): three Sequencers inside a Sequential
     with dpnn's ReverseTable and ZipTable."""
-    merge = merge or obj("JoinTable", dimension=1.0, nInputDims=1.0)
+    merge = merge or join_table(1.0, 1.0)
     fwd_seq, bwd_seq, merge_seq = sequencer(fwd), sequencer(bwd), sequencer(merge)
     backward = seq(obj("ReverseTable"), bwd_seq, obj("ReverseTable"))
     brnn = seq(concat(fwd_seq, backward), obj("ZipTable"), merge_seq)
@@ -255,7 +266,7 @@ def bisequencer(fwd, bwd, merge=None):
 
 
 def bisequencer_lm(fwd, bwd, merge=None):
-    merge = merge or obj("JoinTable", dimension=1.0, nInputDims=1.0)
+    merge = merge or join_table(1.0, 1.0)
     fwd_seq, bwd_seq, merge_seq = sequencer(fwd), sequencer(bwd), sequencer(merge)
     _bwd = seq(obj("ReverseTable"), bwd_seq, obj("ReverseTable"))
     _merge = seq(obj("ZipTable"), merge_seq)
@@ -378,7 +389,7 @@ def fast_lstm_bn(W, U, b, bias, bns, rho=9999, flavour="er", names=True, fields=
     file without the i2g / o2g fields (the layers told apart by their sizes)."""
     H, D = U.shape[1], W.shape[1]
     i2g, o2g = linear(W, b), linear_no_bias(U, flavour)
-    add = obj("Add", bias=bias, gradBias=np.zeros_like(bias), scalar=False)
+    add = add_module(bias)
     step = fast_lstm_bn_step(i2g, o2g, bns, add, H, names)
     f = _recurrent_fields(step, rho, flavour, used, {"inputSize": float(D), "outputSize": float(H)})
     f.update({"p": 0.0, "mono": False, "cell2gate": True, "zeroTensor": EMPTY, "cells": {}, "gradCells": {},
@@ -537,7 +548,7 @@ def linear_rnn(W, b, used=False):
     """torch/rnn's nn.LinearRNN(inputsize, outputsize): a Recurrence of
     Sequential(JoinTable(1, 1), Linear(W [H, D + H], b), Sigmoid), nInputDim 1."""
     H, DH = W.shape
-    step = seq(obj("JoinTable", dimension=1.0, nInputDims=1.0), linear(W, b), obj("Sigmoid"))
+    step = seq(join_table(1.0, 1.0), linear(W, b), obj("Sigmoid"))
     f = recurrence(step, table(float(H)), 1, flavour="tr", used=used)
     f.fields.update({"inputsize": float(DH - H), "outputsize": float(H)})
     f.class_name = "nn.LinearRNN"

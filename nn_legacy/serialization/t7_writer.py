@@ -261,6 +261,70 @@ _TORCH_ELEMENT = {np.dtype(np.float64): "Double", np.dtype(np.float32): "Float",
                   np.dtype(np.int8): "Char", np.dtype(np.uint8): "Byte", np.dtype(np.bool_): "Byte"}
 
 
+# The work fields Torch7's constructors made (torch.Tensor(), a torch.LongStorage...) that the class's Lua
+# updateOutput reads before it sets them, and that nn_legacy's modules do not keep (their buffers are their
+# own, private): written where the module has no field of that name, so that a forward in Lua does not
+# index a nil.  Checked in a real Torch7 with tools/torch7_check.py.  Kinds: "T" an empty tensor of the
+# module's type, "LT" an empty LongTensor, "BT" an empty ByteTensor, "LS" an empty LongStorage, ("LS", n) a
+# LongStorage of n zeros, ("T", shape) a zero tensor of the module's type, anything else: that value.
+_LUA_WORK_FIELDS = {
+    "nn.Add": {"_ones": ("T1",)},
+    "nn.JoinTable": {"size": "LS"},
+    "nn.Concat": {"outputSize": "LS"},
+    "nn.DepthConcat": {"outputSize": "LS"},
+    "nn.MixtureTable": {"size": "LS"},
+    "nn.Padding": {"outputSize": "LS"},
+    "nn.Reshape": {"batchsize": "LS"},
+    "nn.SpatialUpSamplingNearest": {"inputSize": ("LS", 4), "outputSize": ("LS", 4)},
+    "nn.SpatialUpSamplingBilinear": {"inputSize": ("LS", 4), "outputSize": ("LS", 4)},
+    "nn.UpSampling": {"inputSize": ("LS", 5), "outputSize": ("LS", 5)},
+    "nn.CMaxTable": {"maxIdx": "T", "mask": "T", "maxVals": "T", "gradMaxVals": "T"},
+    "nn.CMinTable": {"minIdx": "T", "mask": "T", "minVals": "T", "gradMaxVals": "T"},
+    "nn.Dropout": {"noise": "T"},
+    "nn.SpatialDropout": {"noise": "T"},
+    "nn.VolumetricDropout": {"noise": "T"},
+    "nn.RReLU": {"noise": "T"},
+    "nn.WhiteNoise": {"noise": "T"},
+    "nn.PairwiseDistance": {"diff": "T"},
+    "nn.MultiLabelMarginCriterion": {"isTarget": "T"},
+    "nn.SpatialFullConvolution": {"ones": "T"},
+    "nn.VolumetricFullConvolution": {"ones": "T", "finput": "T", "fgradInput": "T"},
+    "nn.SpatialMaxPooling": {"indices": "LT"},
+    "nn.VolumetricMaxPooling": {"indices": "LT"},
+    "nn.MaskedSelect": {"_maskIndices": "LT", "_maskIndexBuffer": "LT", "_gradBuffer": "T", "_gradMask": "BT"},
+    "nn.ZipTableOneToMany": {"gradInputEl": "T"},
+    "nn.SpatialDivisiveNormalization": {"coef": ("T", (1, 1, 1))},
+    "nn.SpatialSubtractiveNormalization": {"coef": ("T", (1, 1, 1))},
+    # (the rnn packages' classes, whose fields differ by package: their _t7_rnn_layout)
+}
+
+
+def _lua_work_fields(name, fields, empty):
+    """Add the work fields _LUA_WORK_FIELDS lists for the torch class name that fields lacks; returns the
+    names of those to write as a torch.LongStorage."""
+    storages = set()
+    for key, kind in _LUA_WORK_FIELDS.get(name, {}).items():
+        if key in fields:
+            continue
+        if kind == "T":
+            value = np.zeros(0, empty.dtype)     # (a new one each: see output and gradInput)
+        elif kind == ("T1",):
+            value = np.ones(1, empty.dtype)
+        elif kind == "LT":
+            value = np.zeros(0, np.int64)
+        elif kind == "BT":
+            value = np.zeros(0, np.uint8)
+        elif kind == "LS" or (isinstance(kind, tuple) and kind[0] == "LS"):
+            value = np.zeros(0 if kind == "LS" else kind[1], np.int64)
+            storages.add(key)
+        elif isinstance(kind, tuple) and kind[0] == "T":
+            value = np.zeros(kind[1], empty.dtype)
+        else:
+            value = kind
+        fields[key] = value
+    return storages
+
+
 def save_lua(path, obj, classes=None, rnn="torch/rnn"):
     """Write obj as Lua Torch7's ``torch.save(path, obj)`` did (binary,
     8-byte longs, little-endian), for ``torch.load`` in a Lua deployment
@@ -413,8 +477,8 @@ class _LuaGraph:
                 fields[key] = {}
             elif isinstance(m, Criterion) and key == "output":
                 fields[key] = 0.0
-            else:
-                fields[key] = empty
+            else:   # (a tensor of its own each: one object met twice is written once, shared in Lua)
+                fields[key] = np.zeros(0, empty.dtype)
         fields["_type"] = tensor_type
         fields.update((k, v) for k, v in vars(m).items() if v is not None and not k.startswith("_"))
         for key in getattr(cls, "_t7_one_based", ()):   # (from_lua's inverse: negative dims count from the end)
@@ -423,6 +487,7 @@ class _LuaGraph:
         unfixup = getattr(m, "_t7_unfixup", None)
         if unfixup is not None:
             unfixup(fields)
+        lua_storages = _lua_work_fields(name, fields, empty)
         lua_layout = getattr(m, "_t7_rnn_layout", None)   # (the rnn package's cells: its step trees)
         if lua_layout is not None:
             lua_layout(fields, self.rnn)
@@ -430,7 +495,8 @@ class _LuaGraph:
         if header is not None:
             obj.header = self.convert(header(fields), f"{path} header", tensor_type)
         obj.fields = {}
-        storages = getattr(cls, "_t7_storages", ())   # (sizes Torch7 kept as a torch.LongStorage, not a table)
+        # (sizes Torch7 kept as a torch.LongStorage, not a table)
+        storages = set(getattr(cls, "_t7_storages", ())) | lua_storages
         for key, value in fields.items():
             if key in storages:
                 obj.fields[key] = Storage(np.asarray(value, dtype=np.int64).ravel(), "torch.LongStorage")

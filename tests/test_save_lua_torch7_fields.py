@@ -1,0 +1,129 @@
+"""What a real Lua Torch7 needs of the files save_lua writes, found by running
+them there (tools/torch7_check.py): each check here stands without Lua.
+
+- every module's output and gradInput are tensors of their own (one array
+  written for both would be one tensor in Lua: a backward that resizes
+  gradInput overwrote the output that Tanh's backward reads);
+- the work fields Torch7's constructors made and their forward reads before
+  setting them (nn.Add's _ones, nn.JoinTable's size, the up-samplings' sizes,
+  SeqLSTM's state buffers), each a tensor or LongStorage of its own;
+- a Recursor (any recurrent module without a cell tree of its own) with the
+  fields of the rnn package's AbstractRecurrent constructor, in the layout
+  of the package named."""
+import numpy as np
+import pytest
+
+import nn_legacy as nn
+from nn_legacy.serialization.t7 import load_lua, read_t7
+
+
+def _written(tmp_path, m, **kw):
+    f = tmp_path / "m.t7"
+    nn.save_lua(str(f), m, **kw)
+    return read_t7(str(f)), f
+
+
+def _tensor_objects(raw):
+    """(name, object) of every tensor field of a TorchObject read back raw."""
+    return [(k, v) for k, v in raw.fields.items() if getattr(v, "class_name", "").endswith("Tensor")
+            or isinstance(v, np.ndarray)]
+
+
+@pytest.mark.parametrize("make", [lambda: nn.Linear(3, 2), lambda: nn.Tanh(), lambda: nn.SeqLSTM(3, 4),
+                                  lambda: nn.Sequential().add(nn.Linear(3, 2)).add(nn.Tanh())])
+def test_output_gradInput_and_buffers_are_tensors_of_their_own(tmp_path, make):
+    raw, _ = _written(tmp_path, make())
+    for obj in [raw] + list(getattr(raw.fields.get("modules"), "values", lambda: [])()):
+        assert obj.fields["output"] is not obj.fields["gradInput"], obj.class_name
+        empties = [(k, v) for k, v in obj.fields.items() if isinstance(v, np.ndarray) and v.size == 0]
+        assert len({id(v) for _, v in empties}) == len(empties), (obj.class_name, [k for k, _ in empties])
+
+
+def test_the_work_fields_torch7_constructors_made(tmp_path):
+    m = nn.Sequential().add(nn.Add(3)).add(nn.JoinTable(0)).add(nn.SpatialUpSamplingNearest(2)) \
+        .add(nn.Concat(0).add(nn.Identity()))
+    raw, f = _written(tmp_path, m)
+    add, join, up, concat = (raw.fields["modules"][float(i)] for i in (1, 2, 3, 4))
+    np.testing.assert_array_equal(add.fields["_ones"], [1.0])
+    assert add.fields["_ones"].dtype == np.float64
+    # (read_t7 gives a storage as the int64 array of its values; the file names its class)
+    assert join.fields["size"].dtype == np.int64 and join.fields["size"].size == 0
+    assert up.fields["inputSize"].dtype == np.int64 and up.fields["inputSize"].shape == (4,)
+    assert up.fields["outputSize"] is not up.fields["inputSize"]
+    assert concat.fields["outputSize"].dtype == np.int64
+    assert f.read_bytes().count(b"torch.LongStorage") == 4     # size, inputSize, outputSize, outputSize
+    assert b"torch.LongTensor" not in f.read_bytes()
+    # and the file still loads here, the layers as they were
+    back = load_lua(str(f))
+    x = np.random.default_rng(0).uniform(-1, 1, (1, 3, 2, 2))
+    np.testing.assert_array_equal(back.modules[0].forward(x[0, :, 0, 0]), m.modules[0].forward(x[0, :, 0, 0]))
+
+
+def test_float32_modules_get_float32_work_tensors(tmp_path):
+    raw, _ = _written(tmp_path, nn.Add(3).float())
+    assert raw.fields["_ones"].dtype == np.float32
+
+
+def test_seqlstm_state_buffers(tmp_path):
+    raw, _ = _written(tmp_path, nn.SeqLSTM(3, 4))
+    for k in ("cell", "gates", "h0", "c0", "buffer1", "buffer2", "buffer3", "grad_a_buffer"):
+        assert isinstance(raw.fields[k], np.ndarray) and raw.fields[k].size == 0, k
+    assert raw.fields["h0"] is not raw.fields["c0"]
+    assert raw.fields["_remember"] == "neither" and raw.fields["v2"] is True and raw.fields["maskzero"] is False
+
+
+def test_a_field_the_module_has_is_not_replaced(tmp_path):
+    pool = nn.SpatialMaxPooling(2, 2)
+    pool.forward(np.random.default_rng(1).uniform(-1, 1, (1, 4, 4)))
+    raw, _ = _written(tmp_path, pool)
+    assert raw.fields["indices"].size == 4     # its own indices, not an empty LongTensor
+
+
+@pytest.mark.parametrize("package", ["torch/rnn", "Element-Research/rnn"])
+def test_recursor_has_the_abstract_recurrent_fields(tmp_path, package):
+    inner = nn.Sequential().add(nn.Linear(3, 2))
+    rec = nn.Recursor(inner, rho=5)
+    rec.forward(np.zeros((2, 3)))          # a used one: written as a fresh sequence
+    raw, f = _written(tmp_path, rec, rnn=package)
+    fields = raw.fields
+    for k in ("outputs", "gradInputs", "_gradOutputs", "gradOutputs"):
+        assert len(fields[k]) == 0, k
+    assert fields["step"] == 1
+    step = fields["modules"][1.0]
+    assert step.class_name == "nn.Sequential"
+    assert fields["sharedClones"][1.0] is step and len(fields["sharedClones"]) == 1   # (both constructors' first clone)
+    if package == "torch/rnn":
+        assert fields["seqlen"] == 5
+    else:
+        assert fields["rho"] == 5 and fields["recurrentModule"] is step
+    back = load_lua(str(f))
+    x = np.random.default_rng(2).uniform(-1, 1, (2, 3))
+    np.testing.assert_allclose(back.forward(x), inner.forward(x), rtol=0, atol=0)
+
+
+def test_bisequencer_is_written_as_element_research_built_it(tmp_path):
+    """Its forward in Lua runs modules[1]: the Sequential its constructor built around the sequencers."""
+    nn.manualSeed(3)
+    m = nn.BiSequencer(nn.FastLSTM(3, 2))
+    raw, f = _written(tmp_path, m, rnn="Element-Research/rnn")
+    brnn = raw.fields["module"]
+    assert raw.fields["modules"][1.0] is brnn and len(raw.fields["modules"]) == 1
+    concat, zipt, merge = (brnn.fields["modules"][float(i)] for i in (1, 2, 3))
+    assert (concat.class_name, zipt.class_name) == ("nn.ConcatTable", "nn.ZipTable")
+    assert merge is raw.fields["mergeSeq"]
+    fwd, backward = concat.fields["modules"][1.0], concat.fields["modules"][2.0]
+    assert fwd is raw.fields["fwdSeq"]
+    rev1, bwd, rev2 = (backward.fields["modules"][float(i)] for i in (1, 2, 3))
+    assert rev1.class_name == rev2.class_name == "nn.ReverseTable" and bwd is raw.fields["bwdSeq"]
+    for table_module in (rev1, rev2, zipt, raw):      # tables, as dpnn's and rnn's constructors made them
+        assert len(table_module.fields["output"]) == 0 and not isinstance(table_module.fields["output"], np.ndarray)
+    xs = [np.random.default_rng(4).uniform(-1, 1, (2, 3)) for _ in range(3)]
+    expected = [y.copy() for y in m.forward(xs)]
+    back = load_lua(str(f))
+    for y, z in zip(back.forward(xs), expected):
+        np.testing.assert_array_equal(y, z)
+
+
+def test_bisequencer_is_refused_for_torch_rnn(tmp_path):
+    with pytest.raises(TypeError, match="torch/rnn's nn.BiSequencer is another module"):
+        nn.save_lua(str(tmp_path / "b.t7"), nn.BiSequencer(nn.FastLSTM(3, 2)), rnn="torch/rnn")

@@ -1,0 +1,287 @@
+"""Check in a real Lua Torch7 what nn_legacy.save_lua writes.
+
+Writes a catalogue of models (a sample of every family, in float64 and float32;
+the rnn package's trees for each ``rnn=`` package) with ``save_lua``, runs
+``model:forward(input)`` on each in Lua through tools/torch7_check.lua, and
+compares Lua's output with nn_legacy's own forward (max absolute error, and
+relative to the output's largest value).  Not run by CI: it needs a CPU-only Lua
+Torch7 built from source (tests/data/t7/README.md names the commits).
+
+    python tools/torch7_check.py --torch7 /work/lua [--keep DIR] [--only SUBSTRING]
+
+``--torch7`` is the folder holding ``install/`` (LuaJIT, torch, nn, nngraph)
+and the two rnn trees ``tree_torch_rnn`` and ``tree_er_rnn``.  Exit status 1
+when a case failed (in save_lua, in Lua, or beyond the dtype's tolerance).
+"""
+import argparse
+import os
+import subprocess
+import sys
+import tempfile
+import warnings
+
+import numpy as np
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+import nn_legacy as nn  # noqa: E402
+from nn_legacy.serialization.t7 import load_lua  # noqa: E402
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+# what save_lua refuses on purpose: torch/rnn's nn.BiSequencer is another module than Element-Research/rnn's
+# and an nn.gModule (nngraph's node graph is not rebuilt from the lowered containers yet)
+REFUSED = {("torch_rnn", "BiSequencer(FastLSTM)"), ("nn", "gModule(char-rnn LSTM step)")}
+TOL = {np.float64: 1e-10, np.float32: 1e-5}     # relative to the output's largest magnitude
+# documented deviations: nn_legacy's Euclidean divides its gradient by the distance, Torch7 by distance + 1e-7
+GRAD_TOL = {"Euclidean": 1e-6}
+
+
+def _u(rng, *shape):
+    return rng.uniform(-1, 1, shape)
+
+
+def _plain_cases(rng):
+    """name -> (model, input, lua_input or None, evaluate); float64, 0-based on the Python side."""
+    x4 = _u(rng, 2, 3, 7, 6)
+    cases = {}
+
+    def add(name, model, x, lua_x=None, evaluate=False):
+        cases[name] = (model, x, lua_x, evaluate)
+
+    add("Linear", nn.Linear(5, 3), _u(rng, 4, 5))
+    add("SpatialConvolution", nn.SpatialConvolution(3, 4, 3, 2, 2, 1, 1, 0), x4)
+    add("SpatialConvolutionMM", nn.SpatialConvolutionMM(3, 4, 3, 3, 1, 1, 1, 1), x4)
+    add("SpatialFullConvolution", nn.SpatialFullConvolution(3, 2, 3, 3, 2, 2, 1, 1, 1, 0), x4)
+    add("SpatialDilatedConvolution", nn.SpatialDilatedConvolution(3, 2, 3, 3, 1, 1, 1, 1, 2, 2), x4)
+    add("VolumetricConvolution", nn.VolumetricConvolution(2, 3, 2, 2, 2), _u(rng, 2, 2, 4, 5, 4))
+    add("TemporalConvolution", nn.TemporalConvolution(4, 3, 2, 1), _u(rng, 2, 6, 4))
+    add("SpatialMaxPooling", nn.SpatialMaxPooling(2, 2, 2, 2), x4)
+    pool = nn.SpatialMaxPooling(2, 2, 2, 2)
+    add("MaxPool+Unpool(indices)", nn.Sequential().add(pool).add(nn.SpatialMaxUnpooling(pool)), _u(rng, 2, 3, 6, 6))
+    add("SpatialAveragePooling", nn.SpatialAveragePooling(3, 3, 2, 2, 1, 1), x4)
+    add("SpatialAdaptiveMaxPooling", nn.SpatialAdaptiveMaxPooling(2, 3), x4)
+    add("VolumetricMaxPooling", nn.VolumetricMaxPooling(2, 2, 2), _u(rng, 2, 2, 4, 4, 4))
+    add("TemporalMaxPooling", nn.TemporalMaxPooling(2), _u(rng, 2, 6, 3))
+    bn = nn.BatchNormalization(5)
+    bn.forward(_u(rng, 8, 5) * 3 + 1)
+    add("BatchNormalization(eval)", bn, _u(rng, 4, 5), evaluate=True)
+    add("BatchNormalization(train)", nn.BatchNormalization(5), _u(rng, 4, 5))
+    sbn = nn.SpatialBatchNormalization(3)
+    sbn.forward(x4 * 2 + 0.5)
+    add("SpatialBatchNormalization(eval)", sbn, x4, evaluate=True)
+    add("Sequential+activations", nn.Sequential().add(nn.Linear(5, 6)).add(nn.ReLU()).add(nn.Linear(6, 6))
+        .add(nn.Tanh()).add(nn.Linear(6, 6)).add(nn.Sigmoid()).add(nn.Linear(6, 4)).add(nn.LogSoftMax()),
+        _u(rng, 3, 5))
+    add("ELU,PReLU,LeakyReLU,SoftPlus,HardTanh", nn.Sequential().add(nn.ELU(0.7)).add(nn.PReLU(4))
+        .add(nn.LeakyReLU(0.2)).add(nn.SoftPlus()).add(nn.HardTanh(-0.5, 0.8)).add(nn.SoftMax()), _u(rng, 3, 4) * 2)
+    add("Concat(dim 1)", nn.Concat(1).add(nn.SpatialConvolution(3, 2, 1, 1)).add(nn.SpatialConvolution(3, 3, 1, 1)),
+        x4)
+    add("ConcatTable+CAddTable", nn.Sequential().add(nn.ConcatTable().add(nn.Linear(5, 3)).add(nn.Linear(5, 3)))
+        .add(nn.CAddTable()), _u(rng, 2, 5))
+    add("ParallelTable+JoinTable(1)", nn.Sequential().add(nn.ParallelTable().add(nn.Linear(3, 2))
+                                                          .add(nn.Linear(4, 5))).add(nn.JoinTable(1)),
+        [_u(rng, 2, 3), _u(rng, 2, 4)])
+    add("SplitTable(1)+SelectTable(2)", nn.Sequential().add(nn.SplitTable(1)).add(nn.SelectTable(2)),
+        _u(rng, 2, 4, 3))
+    add("Max(1),Min,Sum,Mean dims", nn.ConcatTable().add(nn.Max(1)).add(nn.Min(0)).add(nn.Sum(2)).add(nn.Mean(1)),
+        _u(rng, 3, 4, 5))
+    add("Narrow(1,1,2)+View+Transpose", nn.Sequential().add(nn.Narrow(1, 1, 2)).add(nn.Transpose((1, 2)))
+        .add(nn.View(-1)), _u(rng, 3, 4, 5))
+    lut = nn.LookupTable(7, 3)
+    idx = np.array([[0, 3, 6], [2, 2, 1]])
+    add("LookupTable(indices)", lut, idx, idx + 1)
+    add("SpatialCrossMapLRN", nn.SpatialCrossMapLRN(3, 1e-2, 0.75, 1.5), np.abs(x4))
+    add("SpatialUpSamplingNearest+ReflectionPadding", nn.Sequential().add(nn.SpatialUpSamplingNearest(2))
+        .add(nn.SpatialReflectionPadding(1, 2, 0, 1)), x4)
+    add("Dropout(eval)", nn.Sequential().add(nn.Dropout(0.3)).add(nn.Linear(4, 2)), _u(rng, 3, 4), evaluate=True)
+    add("CMul,Add,Mul,Normalize", nn.Sequential().add(nn.CMul(4)).add(nn.Add(4)).add(nn.Mul()).add(nn.Normalize(2)),
+        _u(rng, 3, 4))
+    add("Bilinear", nn.Bilinear(3, 4, 2), [_u(rng, 5, 3), _u(rng, 5, 4)])
+    add("Euclidean", nn.Euclidean(4, 3), _u(rng, 2, 4))
+    add("gModule(char-rnn LSTM step)", _lstm_step_graph(3, 4), [_u(rng, 2, 3), _u(rng, 2, 4), _u(rng, 2, 4)])
+    return cases
+
+
+def _lstm_step_graph(n_in, n_h):
+    """char-rnn's LSTM step as an nngraph graph: (x, prev_c, prev_h) -> (next_c, next_h)."""
+    x, prev_c, prev_h = nn.Identity()(), nn.Identity()(), nn.Identity()()
+    sums = nn.CAddTable()([nn.Linear(n_in, 4 * n_h)(x), nn.Linear(n_h, 4 * n_h)(prev_h)])
+    gates = nn.SplitTable(1)(nn.Reshape(4, n_h)(sums))
+    i, f, o, z = (nn.SelectTable(k)(gates) for k in range(4))
+    i, f, o, z = nn.Sigmoid()(i), nn.Sigmoid()(f), nn.Sigmoid()(o), nn.Tanh()(z)
+    next_c = nn.CAddTable()([nn.CMulTable()([f, prev_c]), nn.CMulTable()([i, z])])
+    next_h = nn.CMulTable()([o, nn.Tanh()(next_c)])
+    return nn.gModule([x, prev_c, prev_h], [next_c, next_h])
+
+
+def _criterion_cases(rng):
+    """name -> (criterion, input, target, lua_target)."""
+    t = np.array([2, 0, 1])
+    return {
+        "MSECriterion": (nn.MSECriterion(), _u(rng, 3, 4), _u(rng, 3, 4), None),
+        "ClassNLLCriterion(targets)": (nn.ClassNLLCriterion(), _u(rng, 3, 4), t, t + 1),
+        "CrossEntropyCriterion(weights)": (nn.CrossEntropyCriterion(np.array([1.0, 2.0, 0.5, 1.5])), _u(rng, 3, 4),
+                                           t, t + 1),
+        "BCECriterion": (nn.BCECriterion(), rng.uniform(0.1, 0.9, (3, 4)), (rng.uniform(0, 1, (3, 4)) > 0.5) * 1.0,
+                         None),
+    }
+
+
+def _rnn_cases(rng):
+    """name -> (model, input, evaluate): rnn-package trees (T=3 steps, batch 2, 3 -> 4)."""
+    seq = _u(rng, 3, 2, 3)
+    steps = list(seq)
+    return {
+        "FastLSTM(step)": (nn.FastLSTM(3, 4), steps[0], False),
+        "LSTM(step)": (nn.LSTM(3, 4), steps[0], False),
+        "GRU(step)": (nn.GRU(3, 4), steps[0], False),
+        "SeqLSTM": (nn.SeqLSTM(3, 4), seq, False),
+        "Sequencer(FastLSTM)": (nn.Sequencer(nn.FastLSTM(3, 4)), steps, False),
+        "Sequencer(GRU)": (nn.Sequencer(nn.GRU(3, 4)), steps, False),
+        "Sequencer(Recursor(Sequential(LSTM,Linear)))": (
+            nn.Sequencer(nn.Recursor(nn.Sequential().add(nn.LSTM(3, 4)).add(nn.Linear(4, 2)))), steps, False),
+        "BiSequencer(FastLSTM)": (nn.BiSequencer(nn.FastLSTM(3, 4)), steps, False),
+    }
+
+
+def _cast(value, dtype):
+    if isinstance(value, list):
+        return [_cast(v, dtype) for v in value]
+    return value.astype(dtype) if value.dtype.kind == "f" else value
+
+
+def _copy(value):
+    return [_copy(v) for v in value] if isinstance(value, (list, tuple)) else np.array(value, copy=True)
+
+
+def _like(value, fn):
+    return [_like(v, fn) for v in value] if isinstance(value, (list, tuple)) else fn(np.asarray(value))
+
+
+def _flat(value):
+    if isinstance(value, (list, tuple)):
+        return [a for v in value for a in _flat(v)]
+    if isinstance(value, dict):
+        return [a for k in sorted(value) for a in _flat(value[k])]
+    return [np.asarray(value, dtype=np.float64)]
+
+
+def _compare(ours, lua, dtype, tol=0.0):
+    if lua is None:
+        return None, "Lua gave none"
+    a, b = _flat(ours), _flat(lua)
+    if len(a) != len(b) or any(x.shape != y.shape for x, y in zip(a, b)):
+        return None, f"shapes {[x.shape for x in a]} != Lua {[y.shape for y in b]}"
+    err = max((float(np.max(np.abs(x - y))) if x.size else 0.0) for x, y in zip(a, b))
+    scale = max((float(np.max(np.abs(x))) if x.size else 0.0) for x in a) or 1.0
+    tol = max(TOL[dtype], tol)
+    return err, None if err <= tol * max(scale, 1.0) else f"max error {err:.3g} > {tol:g} x {scale:.3g}"
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--torch7", default="/work/lua")
+    ap.add_argument("--keep", help="write the case files here (kept) instead of a temporary folder")
+    ap.add_argument("--only", default="", help="run only cases whose name holds this")
+    args = ap.parse_args(argv)
+    luajit = os.path.join(args.torch7, "install", "bin", "luajit")
+    root = args.keep or tempfile.mkdtemp(prefix="torch7_check_")
+    groups = {}     # folder -> (packages, {case: (expected, dtype)})
+    failures, report = [], []
+
+    def write(group, packages, rnn, name, model, x, lua_x, evaluate, dtype, target=None, lua_target=None):
+        folder = os.path.join(root, group)
+        os.makedirs(folder, exist_ok=True)
+        groups.setdefault(group, (packages, rnn, {}))
+        key = name.replace(" ", "").replace("/", "_").replace("(", "_").replace(")", "").replace(",", "_")
+        key += "_" + ("f32" if dtype is np.float32 else "f64")
+        model = model.type(dtype)
+        x = _cast(x, dtype)
+        if hasattr(model, "training"):
+            (model.evaluate if evaluate else model.training)()
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                if target is None:
+                    expected = model.forward(x)
+                else:
+                    expected = np.array(model.forward(x, _cast(target, dtype)))
+                expected = _copy(expected)
+                grng = np.random.default_rng(11)
+                if target is None:
+                    gradOutput = _like(expected, lambda a: grng.uniform(-1, 1, a.shape).astype(a.dtype))
+                    gradInput = _copy(model.backward(x, gradOutput))
+                else:
+                    gradOutput, gradInput = None, _copy(model.backward(x, _cast(target, dtype)))
+                if lua_x is not None:      # (an index input: no gradient to compare)
+                    gradInput = None
+            case = {"model": model, "input": x if lua_x is None else lua_x, "evaluate": evaluate,
+                    "gradOutput": gradOutput}
+            if target is not None:
+                case["target"] = _cast(target if lua_target is None else lua_target, dtype)
+            nn.save_lua(os.path.join(folder, key + ".in.t7"), case, **({} if rnn is None else {"rnn": rnn}))
+        except Exception as e:     # noqa: BLE001 (a report of every failure, not the first)
+            if (group, name) in REFUSED and isinstance(e, TypeError):
+                report.append(f"{group:9s} {key:58s} refused, as documented")
+                return
+            failures.append(f"{group}/{name} {key[-3:]}: nn_legacy side: {type(e).__name__}: {e}")
+            return
+        groups[group][2][key] = (name, expected, gradInput, dtype)
+
+    for dtype in (np.float64, np.float32):
+        rng = np.random.default_rng(7)
+        nn.manualSeed(7)
+        for name, (model, x, lua_x, evaluate) in _plain_cases(rng).items():
+            if args.only in name:
+                write("nn", ["nn"], None, name, model, x, lua_x, evaluate, dtype)
+        for name, (crit, x, t, lua_t) in _criterion_cases(rng).items():
+            if args.only in name:
+                write("nn", ["nn"], None, name, crit, x, None, False, dtype, t, lua_t)
+        for rnn, group in (("torch/rnn", "torch_rnn"), ("Element-Research/rnn", "er_rnn")):
+            for name, (model, x, evaluate) in _rnn_cases(rng).items():
+                if args.only in name:
+                    write(group, ["nn", "rnn"], rnn, name, model, x, None, evaluate, dtype)
+
+    trees = {"torch_rnn": "tree_torch_rnn", "er_rnn": "tree_er_rnn"}
+    for group, (packages, rnn, cases) in groups.items():
+        env = dict(os.environ)
+        if group in trees:
+            t = os.path.join(args.torch7, trees[group])
+            env["LUA_PATH"] = f"{t}/share/lua/5.1/?.lua;{t}/share/lua/5.1/?/init.lua;;"
+            env["LUA_CPATH"] = f"{t}/lib/lua/5.1/?.so;;"
+        folder = os.path.join(root, group)
+        run = subprocess.run([luajit, os.path.join(HERE, "torch7_check.lua"), folder, *packages], env=env,
+                             capture_output=True, text=True)
+        if run.returncode:
+            failures.append(f"{group}: Lua exited {run.returncode}: {run.stderr[-2000:]}")
+            continue
+        for key, (name, expected, gradInput, dtype) in sorted(cases.items()):
+            out = os.path.join(folder, key + ".out.t7")
+            if not os.path.exists(out):
+                failures.append(f"{group}/{key}: no output")
+                continue
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                result = load_lua(out)
+            if "error" in result:
+                failures.append(f"{group}/{key}: Lua: {result['error']}")
+                continue
+            err, problem = _compare(expected, result["output"], dtype)
+            line = f"{group:9s} {key:58s} {'-' if err is None else f'{err:.2e}'}"
+            if problem:
+                failures.append(f"{group}/{key}: output: {problem}")
+            if gradInput is not None:
+                gerr, gproblem = _compare(gradInput, result.get("gradInput"), dtype, GRAD_TOL.get(name, 0.0))
+                line += f" {'-' if gerr is None else f'{gerr:.2e}'}"
+                if gproblem:
+                    failures.append(f"{group}/{key}: gradInput: {gproblem}")
+            report.append(line)
+    print("\n".join(report))
+    refused = sum("refused" in r for r in report)
+    print(f"{len(report) - refused} compared, {refused} refused as documented; {len(failures)} failures" + ("" if args.keep else f" (files in {root})"))
+    for f in failures:
+        print("FAIL", f)
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
