@@ -45,6 +45,15 @@ class SpatialMaxUnpooling(Module):
         self.indices = self.pooling.indices
         self.oheight, self.owidth = self.pooling.iheight, self.pooling.iwidth
 
+    def evaluate(self):
+        """Evaluation mode; its pooling keeps computing the indices this
+        module reads (a model saved before poolings skipped them in
+        evaluation mode has no mark of the pairing; model.evaluate() reaches
+        every module)."""
+        super().evaluate()
+        if isinstance(vars(self).get("pooling"), SpatialMaxPooling):
+            self.pooling._unpooled = True
+
     def updateOutput(self, input):
         self.setParams()
         self.output = self._kernel_of(input, "updateOutput")(input, self.output, self.indices,

@@ -166,6 +166,17 @@ def test_its_pooling_keeps_its_indices_in_evaluation_mode():
     assert m.modules[0].indices is not None
 
 
+def test_evaluate_marks_the_pooling_of_an_older_model():
+    # a model saved before the poolings skipped their indices has no mark of
+    # the pairing: model.evaluate() sets it through the unpooling
+    x = uniform(SHAPE, 1)
+    m = sequence()
+    want = m.forward(x).copy()
+    del m.modules[0]._unpooled
+    m.evaluate()
+    np.testing.assert_array_equal(m.forward(x), want)
+
+
 def test_a_pooling_given_after_its_evaluation_forward():
     # paired after a forward pass that skipped the indices: a clear error,
     # then the pooling's next forward makes them
