@@ -317,22 +317,24 @@ def test_threads_share_a_single_sample(setting, x_shape):
 
 
 @pytest.mark.parametrize("bias", [True, False], ids=["bias", "noBias"])
-@pytest.mark.parametrize("threads", [1, 2])
-def test_chunked_bands_in_float32(threads, bias):
-    # the chunks of input planes of a shared sample (above) in float32 and float64, with and
-    # without a bias (the first chunk's product starts from the bias or from nothing, the
-    # others add to it): the float64 output against the tap-by-tap reference, float32 within
-    # its rounding of float64, on 1 thread (no bands) and 2
+@pytest.mark.parametrize("threads, batch", [(1, 1), (2, 1), (2, 3)], ids=["1thr", "2thr-shared", "2thr-batch3"])
+def test_chunked_bands_in_float32(threads, batch, bias):
+    # the chunks of input planes (above) in float32 and float64, with and without a bias
+    # (the first chunk's product starts from the bias or from nothing, the others add to
+    # it): the float64 output against the tap-by-tap reference, float32 within its
+    # rounding of float64.  One sample shared by 2 threads (bands of 9 rows), and samples
+    # of a thread each (1 thread; 3 samples on 2 threads) cut in bands of 13 rows (the last
+    # one of 10), 13 chunks of 5 planes and one of 2
     nn.manualSeed(6)
     m = nn.SpatialConvolution(67, 8, 7, 7, 1, 1, 3, 3)
     if not bias:
         m.noBias()
-    x, g = uniform((1, 67, 36, 40), 1), uniform((1, 8, 36, 40), 2)
+    x, g = uniform((batch, 67, 36, 40), 1), uniform((batch, 8, 36, 40), 2)
     want = conv_taps(x, m.weight.reshape(8, 67, 7, 7), m.bias if bias else None, g, 1, 1, 3, 3)[0]
     before = thnn.get_num_threads()
     thnn.set_num_threads(threads)
     try:
-        np.testing.assert_allclose(m.forward(x), np.reshape(want, (1, 8, 36, 40)), rtol=1e-11,
+        np.testing.assert_allclose(m.forward(x), np.reshape(want, (batch, 8, 36, 40)), rtol=1e-11,
                                    atol=1e-11 * np.abs(want).max())
         check_float32(m, x, g)
     finally:

@@ -835,56 +835,70 @@ THNN_HELPER void THNN_(convDirectGrad)(const THNNConvGeometry *g, const THNN_(Co
 #undef THNN_CONV_LANES
 #undef THNN_CONV_BLOCK_WIDTH
 
-/* One sample n of convUnfoldMultiply (below); non-zero when the product failed. */
+/* Output rows [r0, r1) of one sample (img its image, out its output,
+ * planes p->area apart), in the calling thread: their pixels of every
+ * output plane start from the bias, then the product of the weight and
+ * the columns of those rows (unfolded into buffer, a chunk of input planes
+ * at a time, chunk planes: see THNNConv_chunkPlanes; each chunk's product
+ * added to the output while its columns are in the cache).  Non-zero when a
+ * product failed. */
+THNN_HELPER int THNN_(convUnfoldMultiplyRows)(const THNNConvGeometry *g, const THNNConvPlan *p, const real *img,
+                                              const real *w, const THTensor *bias, real *out, real *buffer,
+                                              int64_t r0, int64_t r1, int64_t chunk)
+{
+  THNNState local = {0};
+  int64_t q0 = r0 * g->outW, pixels = (r1 - r0) * g->outW;
+  out += q0;
+  if (bias)
+    THNN_(convFillBias)(out, bias, p->nOther, pixels, p->area);
+  if (p->direct)
+    return THBlas_(gemm)(&local, 'n', 'n', pixels, p->nOther, p->K, 1, img + q0, p->area, w, p->K,
+                         bias ? 1 : 0, out, p->area) != 0;
+  int64_t taps = (int64_t)g->kH * g->kW;
+  int failed = 0;
+  for (int64_t c0 = 0; c0 < g->nPlane && !failed; c0 += chunk) {
+    int64_t c1 = c0 + chunk < g->nPlane ? c0 + chunk : g->nPlane;
+    THNN_(unfoldedCopyPlanes)(g, img, r0, r1, c0, c1, buffer);
+    failed = THBlas_(gemm)(&local, 'n', 'n', pixels, p->nOther, (c1 - c0) * taps, 1, buffer, pixels,
+                           w + c0 * taps, p->K, c0 > 0 || bias ? 1 : 0, out, p->area) != 0;
+  }
+  return failed;
+}
+
+/* One sample n of convUnfoldMultiply (below); non-zero when the product
+ * failed.  A sample whose bands of THNN_CONV_BAND_PIXELS pixels would
+ * still be unfolded in chunks (large kernels on many planes: SPyNet's 7x7
+ * 64->32) runs band by band, as a shared sample does, instead of unfolding
+ * all its columns (51 MB for SPyNet's 64x64) before one product. */
 THNN_HELPER int THNN_(convUnfoldMultiplyOne)(const THNNConvGeometry *g, const THNNConvPlan *p, const real *image,
                                         const real *w, const THTensor *bias, real *other, real *columns, int64_t n)
 {
-  THNNState local = {0};
-  const real *img = image + n * p->imageSize, *cols = img;
+  const real *img = image + n * p->imageSize;
   real *out = other + n * p->nOther * p->area;
-  if (!p->direct) {
-    real *buffer = columns + THNNConv_threadId() * p->K * p->area;
-    THNN_(unfoldedCopy)(g, img, 0, g->outH, buffer);
-    cols = buffer;
-  }
-  if (bias)
-    THNN_(convFillBias)(out, bias, p->nOther, p->area, p->area);
-  return THBlas_(gemm)(&local, 'n', 'n', p->area, p->nOther, p->K, 1, cols, p->area, w, p->K,
-                       bias ? 1 : 0, out, p->area) != 0;
+  real *buffer = p->direct ? NULL : columns + THNNConv_threadId() * p->K * p->area;
+  int64_t rows = g->outW > 0 ? (THNN_CONV_BAND_PIXELS + g->outW - 1) / g->outW : 1;
+  int64_t chunk = rows < g->outH ? THNNConv_chunkPlanes(g, rows * g->outW) : g->nPlane;
+  if (p->direct || chunk >= g->nPlane)
+    return THNN_(convUnfoldMultiplyRows)(g, p, img, w, bias, out, buffer, 0, g->outH, g->nPlane);
+  int failed = 0;
+  for (int64_t r0 = 0; r0 < g->outH && !failed; r0 += rows)
+    failed = THNN_(convUnfoldMultiplyRows)(g, p, img, w, bias, out, buffer, r0,
+                                           r0 + rows < g->outH ? r0 + rows : g->outH, chunk);
+  return failed;
 }
 
 /* Band `job` of a shared batch (sample job / nBands, its band job % nBands
  * of output rows), in the calling thread: its columns in the thread's
- * buffer of [K, bandRows*outW], and the product for its pixels of every
- * output plane, which starts from the bias there. */
+ * buffer of [K, bandRows*outW] (convUnfoldMultiplyRows). */
 THNN_HELPER int THNN_(convUnfoldMultiplyBand)(const THNNConvGeometry *g, const THNNConvPlan *p, const real *image,
                                          const real *w, const THTensor *bias, real *other, real *columns,
                                          int64_t job)
 {
-  THNNState local = {0};
   int64_t n = job / p->nBands, r0 = job % p->nBands * p->bandRows;
   int64_t r1 = r0 + p->bandRows < g->outH ? r0 + p->bandRows : g->outH;
-  int64_t q0 = r0 * g->outW, pixels = (r1 - r0) * g->outW, ld = p->area;
-  const real *img = image + n * p->imageSize, *cols = img + q0;
-  real *out = other + n * p->nOther * p->area + q0;
-  if (bias)
-    THNN_(convFillBias)(out, bias, p->nOther, pixels, p->area);
-  if (!p->direct) {
-    /* the band's columns a chunk of input planes at a time, each chunk
-     * multiplied while it is in the cache and added to the output */
-    real *buffer = columns + THNNConv_threadId() * p->K * p->bandRows * g->outW;
-    int64_t taps = (int64_t)g->kH * g->kW, chunk = THNNConv_chunkPlanes(g, pixels);
-    int failed = 0;
-    for (int64_t c0 = 0; c0 < g->nPlane && !failed; c0 += chunk) {
-      int64_t c1 = c0 + chunk < g->nPlane ? c0 + chunk : g->nPlane;
-      THNN_(unfoldedCopyPlanes)(g, img, r0, r1, c0, c1, buffer);
-      failed = THBlas_(gemm)(&local, 'n', 'n', pixels, p->nOther, (c1 - c0) * taps, 1, buffer, pixels,
-                             w + c0 * taps, p->K, c0 > 0 || bias ? 1 : 0, out, p->area) != 0;
-    }
-    return failed;
-  }
-  return THBlas_(gemm)(&local, 'n', 'n', pixels, p->nOther, p->K, 1, cols, ld, w, p->K, bias ? 1 : 0, out,
-                       p->area) != 0;
+  real *buffer = p->direct ? NULL : columns + THNNConv_threadId() * p->K * p->bandRows * g->outW;
+  return THNN_(convUnfoldMultiplyRows)(g, p, image + n * p->imageSize, w, bias, other + n * p->nOther * p->area,
+                                       buffer, r0, r1, THNNConv_chunkPlanes(g, (r1 - r0) * g->outW));
 }
 
 /* other = w * columns(image) for every sample, each plane o of other
