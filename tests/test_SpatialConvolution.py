@@ -299,7 +299,7 @@ def test_threads_split_the_batch_without_changing_results(make_big, x_shape, g_s
 SHARED = [((16, 32, 3, 3, 1, 1, 1, 1), (1, 16, 64, 64)), ((16, 32, 5, 4, 2, 2, 2, 1), (1, 16, 40, 48)),
           ((8, 32, 8, 8, 4, 4, 2, 2), (1, 8, 66, 70)), ((64, 64, 1, 1, 1, 1, 0, 0), (1, 64, 32, 40)),
           ((64, 64, 3, 3, 1, 2, 1, 0), (1, 64, 5, 300)),
-          # band columns over unfold.h's THNN_CONV_CHUNK_FROM (4 MB): unfolded and multiplied a
+          # band columns over unfold.h's THNN_CONV_CHUNK_FROM (3 MB): unfolded and multiplied a
           # chunk of input planes at a time (9 chunks of 7 planes and one of 4; 16 chunks of 1)
           ((67, 8, 7, 7, 1, 1, 3, 3), (1, 67, 36, 40)), ((16, 12, 12, 12, 2, 2, 0, 0), (1, 16, 72, 72))]
 

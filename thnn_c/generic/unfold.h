@@ -220,10 +220,10 @@ THNN_HELPER THNNConvPlan THNNConv_plan(int64_t batch, const THNNConvGeometry *g,
  * packing), then chunks of about THNN_CONV_CHUNK_BYTES (in the cache while
  * OpenBLAS packs them), of at least THNN_CONV_CHUNK_K column rows (shorter
  * products run OpenBLAS below its speed), all of a size.  Measured on
- * 2 cores (benchmarks/README.md): SPyNet's 7x7 64->32 on 64x64 a quarter
- * less CPU time; 3x3 and 5x5 kernels of 64 planes (1.2-2.4 MB), chunked,
- * were no faster, so they are not. */
-#define THNN_CONV_CHUNK_FROM (4 << 20)
+ * 2 cores (benchmarks/README.md): SPyNet's 7x7 layers on 64x64 (3.2-6.4
+ * MB) 10-37 % less CPU time; 3x3 and 5x5 kernels of 64 planes (1.2-2.4
+ * MB), chunked, were no faster, so they are not (3 MB: between the two). */
+#define THNN_CONV_CHUNK_FROM (3 << 20)
 #define THNN_CONV_CHUNK_BYTES (512 << 10)
 #define THNN_CONV_CHUNK_K 256
 THNN_HELPER int64_t THNNConv_chunkPlanes(const THNNConvGeometry *g, int64_t pixels)
