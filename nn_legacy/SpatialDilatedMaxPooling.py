@@ -21,13 +21,19 @@ class SpatialDilatedMaxPooling(SpatialMaxPooling):
         self.dilationW = integer(type(self).__name__, "dilationW", dilationW)
         self.dilationH = integer(type(self).__name__, "dilationH", dilationH)
 
+    def _dilation(self):
+        return (self.dilationW, self.dilationH)
+
     def updateOutput(self, input):
+        if self._values_only():
+            return self._output_values(input)
         self.output, self.indices = self._kernel_of(input, "updateOutput")(
             input, self.output, self.indices, *self._window(), self.dilationW, self.dilationH, self.ceil_mode)
         self.iheight, self.iwidth = input.shape[-2:]
         return self.output
 
     def updateGradInput(self, input, gradOutput):
+        self._indices_again(input)
         self.gradInput = self._kernel_of(input, "updateGradInput")(
             input, gradOutput, self.gradInput, self.indices, *self._window(), self.dilationW, self.dilationH,
             self.ceil_mode)

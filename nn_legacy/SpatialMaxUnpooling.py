@@ -31,13 +31,28 @@ class SpatialMaxUnpooling(Module):
                              f"{poolingModule.dW}x{poolingModule.dH}")
         self.pooling = poolingModule
         self.indices = None
+        poolingModule._unpooled = True   # it keeps its indices in evaluation mode too
 
     def setParams(self):
         """Take the indices and the input size of the pooling's last forward."""
+        self.pooling._unpooled = True   # a pooling given after the constructor: from its next forward on
+        if getattr(self.pooling, "indices", None) is None and vars(self.pooling).get("_indices_skipped"):
+            raise ValueError("SpatialMaxUnpooling: its pooling module ran its last forward in evaluation mode "
+                             "without indices (it was paired with this unpooling after that forward); "
+                             "run the pooling's forward again")
         if getattr(self.pooling, "indices", None) is None:
             raise ValueError("SpatialMaxUnpooling: its pooling module has no indices yet; run its forward first")
         self.indices = self.pooling.indices
         self.oheight, self.owidth = self.pooling.iheight, self.pooling.iwidth
+
+    def evaluate(self):
+        """Evaluation mode; its pooling keeps computing the indices this
+        module reads (a model saved before poolings skipped them in
+        evaluation mode has no mark of the pairing; model.evaluate() reaches
+        every module)."""
+        super().evaluate()
+        if isinstance(vars(self).get("pooling"), SpatialMaxPooling):
+            self.pooling._unpooled = True
 
     def updateOutput(self, input):
         self.setParams()
@@ -53,6 +68,8 @@ class SpatialMaxUnpooling(Module):
 
     def _t7_fixup(self, version):
         t7_fields(self, (), {"indices": None})  # the pooling module's indices, dropped with them
+        if isinstance(vars(self).get("pooling"), SpatialMaxPooling):
+            self.pooling._unpooled = True
 
     def __repr__(self):
         return f"nn.SpatialMaxUnpooling associated to {self.pooling!r}"

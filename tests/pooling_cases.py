@@ -30,7 +30,7 @@ def _pooling(layer, shape, scalars, samples=0):
         kw = {"input": _u(rng, (n,) + shape, dtype), "output": None, "indices": None, **scalars}
         if samples:
             kw["randomSamples"] = rng.random((n, shape[0], samples), dtype=dtype)
-        if verb == "updateOutput":
+        if verb in ("updateOutput", "updateOutputValues"):
             return kw
         results = _forward(dtype, layer, kw)
         kw.update(results, gradInput=None, gradOutput=_u(rng, results["output"].shape, dtype))

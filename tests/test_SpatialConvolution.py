@@ -9,7 +9,7 @@ import thnn
 from conv_checks import (as_batch, assert_module_matches, assert_module_matches_torch, check_empty_batch,
                          check_properties, check_threads, check_threads_share_a_sample, conv_loops, conv_taps,
                          t7_object, torch_reference)
-from layer_checks import raises_exactly, torch_or_skip, uniform
+from layer_checks import check_float32, raises_exactly, torch_or_skip, uniform
 
 # (nIn, nOut, kW, kH, dW, dH, padW, padH), input [batch, nIn, H, W]; the 1x1 kernel
 # takes the path without columns, the "same" padding the one copying whole taps at once
@@ -298,10 +298,14 @@ def test_threads_split_the_batch_without_changing_results(make_big, x_shape, g_s
 # 2 of 16 without columns; 2 of a row); steps 2 and 4 take the vectorized gathers of the unfolding
 SHARED = [((16, 32, 3, 3, 1, 1, 1, 1), (1, 16, 64, 64)), ((16, 32, 5, 4, 2, 2, 2, 1), (1, 16, 40, 48)),
           ((8, 32, 8, 8, 4, 4, 2, 2), (1, 8, 66, 70)), ((64, 64, 1, 1, 1, 1, 0, 0), (1, 64, 32, 40)),
-          ((64, 64, 3, 3, 1, 2, 1, 0), (1, 64, 5, 300))]
+          ((64, 64, 3, 3, 1, 2, 1, 0), (1, 64, 5, 300)),
+          # band columns over unfold.h's THNN_CONV_CHUNK_FROM (3 MB): unfolded and multiplied a
+          # chunk of input planes at a time (9 chunks of 7 planes and one of 4; 16 chunks of 1)
+          ((67, 8, 7, 7, 1, 1, 3, 3), (1, 67, 36, 40)), ((16, 12, 12, 12, 2, 2, 0, 0), (1, 16, 72, 72))]
 
 
-@pytest.mark.parametrize("setting, x_shape", SHARED, ids=["k3-same", "k5x4-s2", "k8-s4", "k1x1", "one-row"])
+@pytest.mark.parametrize("setting, x_shape", SHARED, ids=["k3-same", "k5x4-s2", "k8-s4", "k1x1", "one-row",
+                                                          "k7-chunks", "k12-s2-chunks"])
 def test_threads_share_a_single_sample(setting, x_shape):
     nIn, nOut, kW, kH, dW, dH, padW, padH = setting
     nn.manualSeed(5)
@@ -310,6 +314,31 @@ def test_threads_share_a_single_sample(setting, x_shape):
     check_threads_share_a_sample(
         lambda: nn.SpatialConvolution(*setting),
         lambda w, b: conv_taps(x, np.reshape(w, (nOut, nIn, kH, kW)), b, g, dW, dH, padW, padH), x, g)
+
+
+@pytest.mark.parametrize("bias", [True, False], ids=["bias", "noBias"])
+@pytest.mark.parametrize("threads, batch", [(1, 1), (2, 1), (2, 3)], ids=["1thr", "2thr-shared", "2thr-batch3"])
+def test_chunked_bands_in_float32(threads, batch, bias):
+    # the chunks of input planes (above) in float32 and float64, with and without a bias
+    # (the first chunk's product starts from the bias or from nothing, the others add to
+    # it): the float64 output against the tap-by-tap reference, float32 within its
+    # rounding of float64.  One sample shared by 2 threads (bands of 9 rows), and samples
+    # of a thread each (1 thread; 3 samples on 2 threads) cut in bands of 13 rows (the last
+    # one of 10), 13 chunks of 5 planes and one of 2
+    nn.manualSeed(6)
+    m = nn.SpatialConvolution(67, 8, 7, 7, 1, 1, 3, 3)
+    if not bias:
+        m.noBias()
+    x, g = uniform((batch, 67, 36, 40), 1), uniform((batch, 8, 36, 40), 2)
+    want = conv_taps(x, m.weight.reshape(8, 67, 7, 7), m.bias if bias else None, g, 1, 1, 3, 3)[0]
+    before = thnn.get_num_threads()
+    thnn.set_num_threads(threads)
+    try:
+        np.testing.assert_allclose(m.forward(x), np.reshape(want, (batch, 8, 36, 40)), rtol=1e-11,
+                                   atol=1e-11 * np.abs(want).max())
+        check_float32(m, x, g)
+    finally:
+        thnn.set_num_threads(before)
 
 
 # ---------------------------------------------------------------- narrow images (LeNet)

@@ -184,3 +184,95 @@ def test_numpy_reference_matches_the_reference_loop():
         ref_out, ref_ind = reference(x, *window)
         np.testing.assert_array_equal(out, ref_out)
         np.testing.assert_array_equal(ind, ref_ind)
+
+
+# ---------------------------------------------------------------- evaluation mode: values without indices
+def _bits(a):
+    return a.view(np.uint32 if a.dtype == np.float32 else np.uint64)
+
+
+def _hostile_values(shape, dtype, seed):
+    """Small integers (many ties), 0.0 and -0.0 side by side, -inf, and NaNs
+    of distinct payloads: which tap wins shows in the bits of the output."""
+    rng = np.random.default_rng(seed)
+    x = rng.integers(-3, 4, size=shape).astype(dtype)
+    x[rng.random(shape) < 0.1] = -0.0
+    x[rng.random(shape) < 0.02] = -np.inf
+    bits = _bits(x)
+    nan = np.uint32(0x7FC00000) if dtype == np.float32 else np.uint64(0x7FF8000000000000)
+    where = rng.random(shape) < 0.02
+    bits[where] = nan + rng.integers(1, 1000, size=int(where.sum())).astype(bits.dtype)
+    return x
+
+
+EVAL_WINDOWS = [
+    (3, 3, 2, 2, 1, 1, 1, 1, False),      # ResNet's 3x3/2 pad 1
+    (2, 2, 2, 2, 0, 0, 1, 1, False),      # the 2x2/2 window of the indexed fast path
+    (3, 3, 2, 2, 0, 0, 1, 1, True),       # ceil mode: a clipped last window
+    (3, 2, 1, 1, 1, 0, 1, 1, False),      # step 1
+    (2, 3, 1, 2, 0, 1, 3, 1, True),       # step 1, dilation along W
+    (5, 2, 3, 1, 2, 1, 2, 1, True),       # step 3: the general gather
+]
+# rows of several vector blocks and a moved-back last block (301, 35, 18),
+# rows shorter than two vectors (9, 4); 260 taps, windows one by one
+EVAL_CASES = [(w, width) for w in EVAL_WINDOWS for width in (301, 35, 18, 9, 4)] + \
+    [((20, 13, 1, 1, 0, 0, 1, 1, False), 301), ((20, 13, 1, 1, 0, 0, 1, 1, False), 23)]
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("window, width", EVAL_CASES, ids=str)
+def test_evaluation_mode_computes_the_same_values_without_indices(window, width, dtype, threads):
+    # the output is bit for bit that of the indexed forward and of the numpy
+    # reference (ties keep the first tap, -0.0 and 0.0 included; the last NaN
+    # of a window, its payload too); a non-contiguous input, planes shared
+    # between the threads; a backward pass after it finds the indices again
+    x = _hostile_values((2, 3, 15, width), dtype, width + sum(window))
+    want, want_ind = numpy_max_pool(x, *window)
+    before = thnn.get_num_threads()
+    thnn.set_num_threads(threads)
+    try:
+        m = make(*window)
+        trained = m.forward(x).copy()
+        m.evaluate()
+        out = m.forward(np.asfortranarray(x)).copy()
+        assert m.indices is None
+        g = uniform(out.shape, 3).astype(dtype)
+        gi = m.backward(x, g)   # the indices found again from the input
+    finally:
+        thnn.set_num_threads(before)
+    np.testing.assert_array_equal(_bits(out), _bits(want))
+    np.testing.assert_array_equal(_bits(out), _bits(trained))
+    np.testing.assert_array_equal(m.indices, want_ind)
+    np.testing.assert_array_equal(gi, ref_index_grad(x.shape, 2, want_ind, g).astype(dtype))
+
+
+def test_evaluation_mode_backward_reads_no_stale_indices():
+    # a training forward on one input, an evaluation forward on another: the
+    # backward pass of the second uses the second input's windows
+    m = make(3, 3, 2, 2, 1, 1, 1, 1)
+    a, b = distinct((1, 2, 9, 40), 1), distinct((1, 2, 9, 40), 2)[..., ::-1].copy()
+    m.forward(a)
+    stale = m.indices.copy()
+    m.evaluate()
+    m.forward(b)
+    g = uniform(m.output.shape, 3)
+    gi = m.backward(b, g)
+    want_ind = numpy_max_pool(b, 3, 3, 2, 2, 1, 1, 1, 1, False)[1]
+    assert not np.array_equal(stale, want_ind)
+    np.testing.assert_array_equal(gi, ref_index_grad(b.shape, 2, want_ind, g))
+    # back in training mode the indices are made by the forward pass again
+    m.training()
+    m.forward(a)
+    np.testing.assert_array_equal(m.indices, stale)
+
+
+def test_evaluation_mode_kernel_refuses_bad_arguments():
+    F = thnn.Float
+    with raises_exactly(thnn.THNNError, "SpatialDilatedMaxPooling_updateOutputValues: dilation must be > 0, "
+                                        "got dilationW=0"):
+        F.SpatialDilatedMaxPooling_updateOutputValues(np.zeros((1, 5, 5), np.float32), None, 2, 2, 1, 1, 0, 0,
+                                                      0, 1, False)
+    with pytest.raises(thnn.THNNError, match="SpatialDilatedMaxPooling_updateOutputValues: "):
+        F.SpatialDilatedMaxPooling_updateOutputValues(np.zeros((5, 5), np.float32), None, 2, 2, 1, 1, 0, 0,
+                                                      1, 1, False)

@@ -150,6 +150,49 @@ def test_a_torch7_pair_loads_sharing_the_pooling_module(tmp_path):
     assert m.modules[0].indices is None
     x = uniform(SHAPE, 1)
     np.testing.assert_array_equal(m.forward(x), sequence().forward(x))
+    # in evaluation mode the loaded pooling still makes the indices its unpooling reads
+    m = nn.load_lua(str(tmp_path / "s.t7"))
+    m.evaluate()
+    np.testing.assert_array_equal(m.forward(x), sequence().forward(x))
+
+
+def test_its_pooling_keeps_its_indices_in_evaluation_mode():
+    # a pooling module skips its indices in evaluation mode, but not one an unpooling reads
+    x = uniform(SHAPE, 1)
+    m = sequence()
+    want = m.forward(x).copy()
+    m.evaluate()
+    np.testing.assert_array_equal(m.forward(x), want)
+    assert m.modules[0].indices is not None
+
+
+def test_evaluate_marks_the_pooling_of_an_older_model():
+    # a model saved before the poolings skipped their indices has no mark of
+    # the pairing: model.evaluate() sets it through the unpooling
+    x = uniform(SHAPE, 1)
+    m = sequence()
+    want = m.forward(x).copy()
+    del m.modules[0]._unpooled
+    m.evaluate()
+    np.testing.assert_array_equal(m.forward(x), want)
+
+
+def test_a_pooling_given_after_its_evaluation_forward():
+    # paired after a forward pass that skipped the indices: a clear error,
+    # then the pooling's next forward makes them
+    unpool = nn.SpatialMaxUnpooling(nn.SpatialMaxPooling(3, 2))
+    x = uniform(SHAPE, 1)
+    free = nn.SpatialMaxPooling(3, 2)
+    free.evaluate()
+    y = free.forward(x).copy()
+    assert free.indices is None
+    unpool.pooling = free
+    with raises_exactly(ValueError, "SpatialMaxUnpooling: its pooling module ran its last forward in evaluation "
+                                    "mode without indices (it was paired with this unpooling after that "
+                                    "forward); run the pooling's forward again"):
+        unpool.forward(y)
+    free.forward(x)
+    np.testing.assert_array_equal(unpool.forward(y), ref_unpool(y, free.indices, (6, 9)))
 
 
 # ---------------------------------------------------------------- bad input

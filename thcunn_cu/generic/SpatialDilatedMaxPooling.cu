@@ -26,6 +26,18 @@ int THNN_(SpatialDilatedMaxPooling_updateOutput)(THNNState *state, THTensor *inp
   return rc;
 }
 
+/* The same output, its indices in a scratch tensor dropped after the call. */
+int THNN_(SpatialDilatedMaxPooling_updateOutputValues)(THNNState *state, THTensor *input, THTensor *output,
+                                                       int kW, int kH, int dW, int dH, int padW, int padH,
+                                                       int dilationW, int dilationH, bool ceil_mode)
+{
+  THLongTensor indices = {};
+  int rc = THNN_(SpatialDilatedMaxPooling_updateOutput)(state, input, output, &indices, kW, kH, dW, dH, padW,
+                                                        padH, dilationW, dilationH, ceil_mode);
+  THCLongTensor_release(&indices);
+  return rc;
+}
+
 int THNN_(SpatialDilatedMaxPooling_updateGradInput)(THNNState *state, THTensor *input, THTensor *gradOutput,
                                                     THTensor *gradInput, THIndexTensor *indices,
                                                     int kW, int kH, int dW, int dH, int padW, int padH,

@@ -12,6 +12,13 @@ int THNN_(SpatialMaxPooling_updateOutput)(THNNState *state, THTensor *input, THT
                                                       padW, padH, 1, 1, ceil_mode);
 }
 
+int THNN_(SpatialMaxPooling_updateOutputValues)(THNNState *state, THTensor *input, THTensor *output, int kW,
+                                                int kH, int dW, int dH, int padW, int padH, bool ceil_mode)
+{
+  return THNN_(SpatialDilatedMaxPooling_updateOutputValues)(state, input, output, kW, kH, dW, dH, padW, padH,
+                                                            1, 1, ceil_mode);
+}
+
 int THNN_(SpatialMaxPooling_updateGradInput)(THNNState *state, THTensor *input, THTensor *gradOutput,
                                              THTensor *gradInput, THIndexTensor *indices, int kW, int kH,
                                              int dW, int dH, int padW, int padH, bool ceil_mode)

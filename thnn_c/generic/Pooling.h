@@ -393,6 +393,198 @@ THNN_HELPER int THNN_(Pool_maxOutput)(THNNState *state, THTensor *input, THTenso
   return 0;
 }
 
+/* ------------------------------------------------ max without indices */
+
+/* The largest tap of one window, its value only: the taps in the order of
+ * Pool_maxWindow under the rule of Pool_beats, so the same value bit for
+ * bit (of equal values the first, -0.0 and 0.0 included; the last NaN). */
+static inline __attribute__((always_inline)) real THNN_(Pool_maxWindowValue)(
+    const real *in, const THPoolShape *s, const THPoolGrid *g, int64_t ot, int64_t oh, int64_t ow)
+{
+  int64_t inH = s->in[1], inW = s->in[2];
+  int64_t first = (g->first[0][ot] * inH + g->first[1][oh]) * inW + g->first[2][ow];
+  real m = in[first];
+  for (int64_t jt = 0; jt < g->count[0][ot]; jt++)
+    for (int64_t jh = 0; jh < g->count[1][oh]; jh++) {
+      int64_t i = first + (jt * g->dil[0] * inH + jh * g->dil[1]) * inW;
+      for (int64_t jw = 0; jw < g->count[2][ow]; jw++, i += g->dil[2]) {
+        real v = in[i];
+        m = THNN_(Pool_beats)(v, m) ? v : m;
+      }
+    }
+  return m;
+}
+
+/* The best of each of n full columns, straight into y: one vector pass per
+ * tap, as Pool_maxBlock without the tap numbers. */
+static inline __attribute__((always_inline)) void THNN_(Pool_maxValueBlock)(
+    const real *const *rows, int64_t nrows, int kW, int dilW, int64_t dW, int64_t n, real *y)
+{
+  for (int64_t r = 0; r < nrows; r++)
+    for (int jw = 0; jw < kW; jw++) {
+      const real *q = rows[r] + (int64_t)jw * dilW;
+      if (r == 0 && jw == 0) {
+#pragma omp simd
+        for (int64_t o = 0; o < n; o++)
+          y[o] = q[o * dW];
+      } else {
+#pragma omp simd
+        for (int64_t o = 0; o < n; o++) {
+          real v = q[o * dW], b = y[o];
+          y[o] = (v > b || v != v) ? v : b;
+        }
+      }
+    }
+}
+
+/* Wide rows: two 32-byte vectors of outputs at a time, kept in registers
+ * over all the taps (GCC's vector extensions; the baseline clone splits
+ * them in halves).  Steps 1 and 2 only; a step-2 tap is two loads of
+ * LANES elements, the second one element back so that nothing past the
+ * window's last tap is read, and one shuffle of the even elements. */
+#ifndef THNN_POOL_LANES
+#define THNN_POOL_LANES ((int)(32 / sizeof(real)))
+#endif
+#ifdef TH_REAL_IS_FLOAT
+#undef THNN_POOL_EVENS
+typedef float THNN_(PoolVec) __attribute__((vector_size(32)));
+typedef int32_t THNN_(PoolMask) __attribute__((vector_size(32)));
+#define THNN_POOL_EVENS 0, 2, 4, 6, 9, 11, 13, 15
+#else
+#undef THNN_POOL_EVENS
+typedef double THNN_(PoolVec) __attribute__((vector_size(32)));
+typedef int64_t THNN_(PoolMask) __attribute__((vector_size(32)));
+#define THNN_POOL_EVENS 0, 2, 5, 7
+#endif
+
+/* *t = the tap at q of LANES columns dW apart (vectors by pointer: the
+ * baseline clone has no 32-byte registers to pass them in). */
+static inline __attribute__((always_inline)) void THNN_(Pool_vecTap)(const real *q, int64_t dW, THNN_(PoolVec) *t)
+{
+  THNN_(PoolVec) a, b;
+  memcpy(&a, q, sizeof a);
+  if (dW == 1) {
+    *t = a;
+    return;
+  }
+  memcpy(&b, q + THNN_POOL_LANES - 1, sizeof b);
+#ifdef __clang__
+  *t = __builtin_shufflevector(a, b, THNN_POOL_EVENS);
+#else
+  const THNN_(PoolMask) evens = {THNN_POOL_EVENS};
+  *t = __builtin_shuffle(a, b, evens);
+#endif
+}
+
+/* Pool_beats's rule, lane by lane: *acc = the tap at q where it is larger
+ * or NaN. */
+static inline __attribute__((always_inline)) void THNN_(Pool_vecBeat)(const real *q, int64_t dW,
+                                                                      THNN_(PoolVec) *acc)
+{
+  THNN_(PoolVec) v;
+  THNN_(Pool_vecTap)(q, dW, &v);
+  THNN_(PoolMask) take = (v > *acc) | (v != v);
+  *acc = (THNN_(PoolVec))(((THNN_(PoolMask))v & take) | ((THNN_(PoolMask))*acc & ~take));
+}
+
+/* n >= 2 LANES full columns: blocks of 2 LANES, the last one moved back to
+ * end at n (it writes some outputs twice, the same values). */
+static inline __attribute__((always_inline)) void THNN_(Pool_maxValueWide)(
+    const real *const *rows, int64_t nrows, int kW, int dilW, int64_t dW, int64_t n, real *y)
+{
+  const int64_t B = 2 * THNN_POOL_LANES;
+  for (int64_t o0 = 0;; o0 += B) {
+    if (o0 + B > n)
+      o0 = n - B;
+    const real *q = rows[0] + o0 * dW;
+    THNN_(PoolVec) a0, a1;
+    THNN_(Pool_vecTap)(q, dW, &a0);
+    THNN_(Pool_vecTap)(q + THNN_POOL_LANES * dW, dW, &a1);
+    for (int64_t r = 0; r < nrows; r++)
+      for (int jw = (r == 0); jw < kW; jw++) {
+        q = rows[r] + (int64_t)jw * dilW + o0 * dW;
+        THNN_(Pool_vecBeat)(q, dW, &a0);
+        THNN_(Pool_vecBeat)(q + THNN_POOL_LANES * dW, dW, &a1);
+      }
+    memcpy(y + o0, &a0, sizeof a0);
+    memcpy(y + o0 + THNN_POOL_LANES, &a1, sizeof a1);
+    if (o0 + B >= n)
+      break;
+  }
+}
+
+/* Planes [p0, p1) of the fixed window w: Pool_maxPlanesWindow's walk,
+ * values only (inference: nothing for a backward pass to read). */
+TH_VECTOR_CLONES __attribute__((optimize("O3"))) static void THNN_(Pool_maxValuePlanes)(
+    const real *in, real *out, const THPoolShape *s, const THPoolGrid *g, const THPoolWindow *w,
+    const THNN_(PoolRowPlan) *plan, int64_t p0, int64_t p1)
+{
+  int64_t inH = s->in[1], inW = s->in[2], outT = s->out[0], outH = s->out[1], outW = s->out[2];
+  int64_t inPlane = THNN_(Pool_planeSize)(s->in), outPlane = THNN_(Pool_planeSize)(s->out);
+  int kW = w->k[2], dilW = w->dil[2];
+  int64_t dW = w->d[2], lo = plan->lo, hi = plan->hi;
+  const real *rows[THNN_POOL_MAX_TAPS];
+  for (int64_t p = p0; p < p1; p++) {
+    const real *src = in + p * inPlane;
+    for (int64_t ot = 0; ot < outT; ot++)
+      for (int64_t oh = 0; oh < outH; oh++) {
+        real *y = out + p * outPlane + (ot * outH + oh) * outW;
+        int64_t nrows = g->count[0][ot] * g->count[1][oh];
+        bool vec = hi > lo && nrows > 0 && nrows * kW <= THNN_POOL_MAX_TAPS;
+        int64_t left = vec ? lo : outW, right = vec ? hi : outW;
+        for (int64_t ow = 0; ow < left; ow++)
+          y[ow] = THNN_(Pool_maxWindowValue)(src, s, g, ot, oh, ow);
+        if (vec) {
+          int64_t r = 0;
+          for (int64_t jt = 0; jt < g->count[0][ot]; jt++)
+            for (int64_t jh = 0; jh < g->count[1][oh]; jh++, r++)
+              rows[r] = src + ((g->first[0][ot] + jt * g->dil[0]) * inH + g->first[1][oh] + jh * g->dil[1]) * inW
+                        + plan->first0;
+          int64_t n = hi - lo;
+          if (dW == 1 && n >= 2 * THNN_POOL_LANES)
+            THNN_(Pool_maxValueWide)(rows, nrows, kW, dilW, 1, n, y + lo);
+          else if (dW == 2 && n >= 2 * THNN_POOL_LANES)
+            THNN_(Pool_maxValueWide)(rows, nrows, kW, dilW, 2, n, y + lo);
+          else if (dW == 1)
+            THNN_(Pool_maxValueBlock)(rows, nrows, kW, dilW, 1, n, y + lo);
+          else if (dW == 2)
+            THNN_(Pool_maxValueBlock)(rows, nrows, kW, dilW, 2, n, y + lo);
+          else
+            THNN_(Pool_maxValueBlock)(rows, nrows, kW, dilW, dW, n, y + lo);
+        }
+        for (int64_t ow = right; ow < outW; ow++)
+          y[ow] = THNN_(Pool_maxWindowValue)(src, s, g, ot, oh, ow);
+      }
+  }
+}
+
+/* Max pooling's forward pass without indices over the fixed window w: the
+ * output alone, the same values as Pool_max's. */
+THNN_HELPER int THNN_(Pool_maxValues)(THNNState *state, THTensor *input, THTensor *output, const THPoolShape *s,
+                                      const THPoolWindow *w)
+{
+  THPoolGrid g;
+  TH_TRY(THPoolGridWindows(state, &g, s, w));
+  int64_t dims[5];
+  int n = THPoolDims(s, s->out, dims);
+  int rc = THTensor_(resizeNd)(state, output, n, dims);
+  THTensor xTmp = {0};
+  const THTensor *x = rc == 0 ? THTensor_(contiguous)(state, input, &xTmp) : NULL;
+  if (x) {
+    const real *in = THTensor_(data)(x);
+    real *out = THTensor_(data)(output);
+    int64_t planes = s->batch * s->planes, inPlane = THNN_(Pool_planeSize)(s->in);
+    THNN_(PoolRowPlan) plan = THNN_(Pool_rowPlan)(s, w);
+    THNN_POOL_PLANES(planes, planes * inPlane, p0, p1,
+                     THNN_(Pool_maxValuePlanes)(in, out, s, &g, w, &plan, p0, p1));
+    THTensor_(release)(&xTmp);
+  } else {
+    rc = -1;
+  }
+  THPoolGridFree(&g);
+  return rc;
+}
+
 /* Planes [p0, p1) of gi zeroed, then go[o] added at ind[o] of each, in output order. */
 THNN_HELPER void THNN_(Pool_scatterPlanes)(const real *go, const int64_t *ind, real *gi, const THPoolShape *s,
                                       int64_t p0, int64_t p1)

@@ -30,6 +30,19 @@ int THNN_(SpatialDilatedMaxPooling_updateOutput)(THNNState *state, THTensor *inp
   return THNN_(Pool_max)(state, input, output, indices, &s, &w);
 }
 
+/* The same output without indices, for inference (nothing to write but the
+ * values; a module in evaluation mode calls this). */
+int THNN_(SpatialDilatedMaxPooling_updateOutputValues)(THNNState *state, THTensor *input, THTensor *output,
+                                                       int kW, int kH, int dW, int dH, int padW, int padH,
+                                                       int dilationW, int dilationH, bool ceil_mode)
+{
+  THPoolShape s;
+  THPoolWindow w;
+  TH_TRY(THNN_(SpatialDilatedMaxPooling_shapeCheck)(state, input, NULL, NULL, kW, kH, dW, dH, padW, padH,
+                                                    dilationW, dilationH, ceil_mode, &s, &w));
+  return THNN_(Pool_maxValues)(state, input, output, &s, &w);
+}
+
 int THNN_(SpatialDilatedMaxPooling_updateGradInput)(THNNState *state, THTensor *input, THTensor *gradOutput,
                                                     THTensor *gradInput, THIndexTensor *indices,
                                                     int kW, int kH, int dW, int dH, int padW, int padH,

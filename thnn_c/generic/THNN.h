@@ -1094,6 +1094,19 @@ TH_API int THNN_(SpatialMaxPooling_updateOutput)(
           int padW,                    // implicit padding on the left and right, in [0, kW / 2]
           int padH,                    // implicit padding on the top and bottom, in [0, kH / 2]
           bool ceil_mode);             // round the output size up instead of down
+/* updateOutputValues: the output of updateOutput without its indices (inference: what a module in
+ * evaluation mode runs; nothing is left for a backward pass). */
+TH_API int THNN_(SpatialMaxPooling_updateOutputValues)(
+          THNNState *state,            // library state: receives the error message
+          THTensor *input,             // input, [planes, H, W] or [batch, planes, H, W]
+          THTensor *output,            // [OUT] output, [(batch,) planes, outH, outW], the values updateOutput gives
+          int kW,                      // kernel width
+          int kH,                      // kernel height
+          int dW,                      // stride along the width
+          int dH,                      // stride along the height
+          int padW,                    // implicit padding on the left and right, in [0, kW / 2]
+          int padH,                    // implicit padding on the top and bottom, in [0, kH / 2]
+          bool ceil_mode);             // round the output size up instead of down
 TH_API int THNN_(SpatialMaxPooling_updateGradInput)(
           THNNState *state,            // library state: receives the error message
           THTensor *input,             // input of the forward pass
@@ -1114,6 +1127,21 @@ TH_API int THNN_(SpatialDilatedMaxPooling_updateOutput)(
           THTensor *input,             // input, [planes, H, W] or [batch, planes, H, W]
           THTensor *output,            // [OUT] output, [(batch,) planes, outH, outW]
           THIndexTensor *indices,      // [BUFFER] offset of each output's maximum in its input plane, shaped as output
+          int kW,                      // kernel width
+          int kH,                      // kernel height
+          int dW,                      // stride along the width
+          int dH,                      // stride along the height
+          int padW,                    // implicit padding on the left and right, in [0, kW / 2]
+          int padH,                    // implicit padding on the top and bottom, in [0, kH / 2]
+          int dilationW,               // distance between the kernel's taps along the width
+          int dilationH,               // distance between the kernel's taps along the height
+          bool ceil_mode);             // round the output size up instead of down
+/* updateOutputValues: the output of updateOutput without its indices (inference: what a module in
+ * evaluation mode runs; nothing is left for a backward pass). */
+TH_API int THNN_(SpatialDilatedMaxPooling_updateOutputValues)(
+          THNNState *state,            // library state: receives the error message
+          THTensor *input,             // input, [planes, H, W] or [batch, planes, H, W]
+          THTensor *output,            // [OUT] output, [(batch,) planes, outH, outW], the values updateOutput gives
           int kW,                      // kernel width
           int kH,                      // kernel height
           int dW,                      // stride along the width

@@ -213,6 +213,33 @@ THNN_HELPER THNNConvPlan THNNConv_plan(int64_t batch, const THNNConvGeometry *g,
   return p;
 }
 
+/* Input planes whose columns over `pixels` output pixels a band unfolds
+ * and multiplies at a time.  All of them unless the band's columns exceed
+ * THNN_CONV_CHUNK_FROM (large kernels: SPyNet's 7x7 64->32, 6.4 MB for a
+ * band of 512 pixels, written to memory and read back by OpenBLAS's
+ * packing), then chunks of about THNN_CONV_CHUNK_BYTES (in the cache while
+ * OpenBLAS packs them), of at least THNN_CONV_CHUNK_K column rows (shorter
+ * products run OpenBLAS below its speed), all of a size.  Measured on
+ * 2 cores (benchmarks/README.md): SPyNet's 7x7 layers on 64x64 (3.2-6.4
+ * MB) 10-37 % less CPU time; 3x3 and 5x5 kernels of 64 planes (1.2-2.4
+ * MB), chunked, were no faster, so they are not (3 MB: between the two). */
+#define THNN_CONV_CHUNK_FROM (3 << 20)
+#define THNN_CONV_CHUNK_BYTES (512 << 10)
+#define THNN_CONV_CHUNK_K 256
+THNN_HELPER int64_t THNNConv_chunkPlanes(const THNNConvGeometry *g, int64_t pixels)
+{
+  int64_t taps = (int64_t)g->kH * g->kW;
+  if (taps < 1 || pixels < 1 || g->nPlane < 1 ||
+      (double)taps * g->nPlane * pixels * sizeof(float) <= THNN_CONV_CHUNK_FROM)
+    return g->nPlane > 0 ? g->nPlane : 1;
+  int64_t rows = THNN_CONV_CHUNK_BYTES / (int64_t)sizeof(float) / pixels;
+  if (rows < THNN_CONV_CHUNK_K)
+    rows = THNN_CONV_CHUNK_K;
+  int64_t chunk = rows / taps > 0 ? rows / taps : 1;
+  int64_t chunks = (g->nPlane + chunk - 1) / chunk;
+  return (g->nPlane + chunks - 1) / chunks;
+}
+
 THNN_HELPER int THNNConv_blasError(THNNState *state, const THNNConvPlan *p)
 {
   return THError(state, "matrix sizes (%lld planes, %lld column rows, %lld output pixels) exceed the 32-bit BLAS",
@@ -361,6 +388,20 @@ THNN_HELPER void THNN_(unfoldedCopy)(const THNNConvGeometry *g, const real *imag
         THNN_(convUnfoldTap)(g, image + c * plane, (int64_t)i * g->dilationH - g->padH,
                              (int64_t)j * g->dilationW - g->padW, r0, r1,
                              columns + ((c * g->kH + i) * g->kW + j) * band);
+}
+
+/* The rows of input planes [c0, c1) of unfoldedCopy's columns (row
+ * ((c - c0)*kH + i)*kW + j for plane c). */
+THNN_HELPER void THNN_(unfoldedCopyPlanes)(const THNNConvGeometry *g, const real *image, int64_t r0, int64_t r1,
+                                           int64_t c0, int64_t c1, real *columns)
+{
+  const int64_t plane = g->inH * g->inW, band = (r1 - r0) * g->outW;
+  for (int64_t c = c0; c < c1; c++)
+    for (int i = 0; i < g->kH; i++)
+      for (int j = 0; j < g->kW; j++)
+        THNN_(convUnfoldTap)(g, image + c * plane, (int64_t)i * g->dilationH - g->padH,
+                             (int64_t)j * g->dilationW - g->padW, r0, r1,
+                             columns + (((c - c0) * g->kH + i) * g->kW + j) * band);
 }
 
 /* Rows [k0, k1) of the columns [K, outH*outW] of the whole image (row k at columns + k*outH*outW). */
@@ -794,48 +835,70 @@ THNN_HELPER void THNN_(convDirectGrad)(const THNNConvGeometry *g, const THNN_(Co
 #undef THNN_CONV_LANES
 #undef THNN_CONV_BLOCK_WIDTH
 
-/* One sample n of convUnfoldMultiply (below); non-zero when the product failed. */
+/* Output rows [r0, r1) of one sample (img its image, out its output,
+ * planes p->area apart), in the calling thread: their pixels of every
+ * output plane start from the bias, then the product of the weight and
+ * the columns of those rows (unfolded into buffer, a chunk of input planes
+ * at a time, chunk planes: see THNNConv_chunkPlanes; each chunk's product
+ * added to the output while its columns are in the cache).  Non-zero when a
+ * product failed. */
+THNN_HELPER int THNN_(convUnfoldMultiplyRows)(const THNNConvGeometry *g, const THNNConvPlan *p, const real *img,
+                                              const real *w, const THTensor *bias, real *out, real *buffer,
+                                              int64_t r0, int64_t r1, int64_t chunk)
+{
+  THNNState local = {0};
+  int64_t q0 = r0 * g->outW, pixels = (r1 - r0) * g->outW;
+  out += q0;
+  if (bias)
+    THNN_(convFillBias)(out, bias, p->nOther, pixels, p->area);
+  if (p->direct)
+    return THBlas_(gemm)(&local, 'n', 'n', pixels, p->nOther, p->K, 1, img + q0, p->area, w, p->K,
+                         bias ? 1 : 0, out, p->area) != 0;
+  int64_t taps = (int64_t)g->kH * g->kW;
+  int failed = 0;
+  for (int64_t c0 = 0; c0 < g->nPlane && !failed; c0 += chunk) {
+    int64_t c1 = c0 + chunk < g->nPlane ? c0 + chunk : g->nPlane;
+    THNN_(unfoldedCopyPlanes)(g, img, r0, r1, c0, c1, buffer);
+    failed = THBlas_(gemm)(&local, 'n', 'n', pixels, p->nOther, (c1 - c0) * taps, 1, buffer, pixels,
+                           w + c0 * taps, p->K, c0 > 0 || bias ? 1 : 0, out, p->area) != 0;
+  }
+  return failed;
+}
+
+/* One sample n of convUnfoldMultiply (below); non-zero when the product
+ * failed.  A sample whose bands of THNN_CONV_BAND_PIXELS pixels would
+ * still be unfolded in chunks (large kernels on many planes: SPyNet's 7x7
+ * 64->32) runs band by band, as a shared sample does, instead of unfolding
+ * all its columns (51 MB for SPyNet's 64x64) before one product. */
 THNN_HELPER int THNN_(convUnfoldMultiplyOne)(const THNNConvGeometry *g, const THNNConvPlan *p, const real *image,
                                         const real *w, const THTensor *bias, real *other, real *columns, int64_t n)
 {
-  THNNState local = {0};
-  const real *img = image + n * p->imageSize, *cols = img;
+  const real *img = image + n * p->imageSize;
   real *out = other + n * p->nOther * p->area;
-  if (!p->direct) {
-    real *buffer = columns + THNNConv_threadId() * p->K * p->area;
-    THNN_(unfoldedCopy)(g, img, 0, g->outH, buffer);
-    cols = buffer;
-  }
-  if (bias)
-    THNN_(convFillBias)(out, bias, p->nOther, p->area, p->area);
-  return THBlas_(gemm)(&local, 'n', 'n', p->area, p->nOther, p->K, 1, cols, p->area, w, p->K,
-                       bias ? 1 : 0, out, p->area) != 0;
+  real *buffer = p->direct ? NULL : columns + THNNConv_threadId() * p->K * p->area;
+  int64_t rows = g->outW > 0 ? (THNN_CONV_BAND_PIXELS + g->outW - 1) / g->outW : 1;
+  int64_t chunk = rows < g->outH ? THNNConv_chunkPlanes(g, rows * g->outW) : g->nPlane;
+  if (p->direct || chunk >= g->nPlane)
+    return THNN_(convUnfoldMultiplyRows)(g, p, img, w, bias, out, buffer, 0, g->outH, g->nPlane);
+  int failed = 0;
+  for (int64_t r0 = 0; r0 < g->outH && !failed; r0 += rows)
+    failed = THNN_(convUnfoldMultiplyRows)(g, p, img, w, bias, out, buffer, r0,
+                                           r0 + rows < g->outH ? r0 + rows : g->outH, chunk);
+  return failed;
 }
 
 /* Band `job` of a shared batch (sample job / nBands, its band job % nBands
  * of output rows), in the calling thread: its columns in the thread's
- * buffer of [K, bandRows*outW], and the product for its pixels of every
- * output plane, which starts from the bias there. */
+ * buffer of [K, bandRows*outW] (convUnfoldMultiplyRows). */
 THNN_HELPER int THNN_(convUnfoldMultiplyBand)(const THNNConvGeometry *g, const THNNConvPlan *p, const real *image,
                                          const real *w, const THTensor *bias, real *other, real *columns,
                                          int64_t job)
 {
-  THNNState local = {0};
   int64_t n = job / p->nBands, r0 = job % p->nBands * p->bandRows;
   int64_t r1 = r0 + p->bandRows < g->outH ? r0 + p->bandRows : g->outH;
-  int64_t q0 = r0 * g->outW, pixels = (r1 - r0) * g->outW, ld = p->area;
-  const real *img = image + n * p->imageSize, *cols = img + q0;
-  real *out = other + n * p->nOther * p->area + q0;
-  if (!p->direct) {
-    real *buffer = columns + THNNConv_threadId() * p->K * p->bandRows * g->outW;
-    THNN_(unfoldedCopy)(g, img, r0, r1, buffer);
-    cols = buffer;
-    ld = pixels;
-  }
-  if (bias)
-    THNN_(convFillBias)(out, bias, p->nOther, pixels, p->area);
-  return THBlas_(gemm)(&local, 'n', 'n', pixels, p->nOther, p->K, 1, cols, ld, w, p->K, bias ? 1 : 0, out,
-                       p->area) != 0;
+  real *buffer = p->direct ? NULL : columns + THNNConv_threadId() * p->K * p->bandRows * g->outW;
+  return THNN_(convUnfoldMultiplyRows)(g, p, image + n * p->imageSize, w, bias, other + n * p->nOther * p->area,
+                                       buffer, r0, r1, THNNConv_chunkPlanes(g, (r1 - r0) * g->outW));
 }
 
 /* other = w * columns(image) for every sample, each plane o of other
