@@ -348,6 +348,9 @@ class _LuaGraph:
             for key, item in v.items():
                 if item is None:
                     continue   # Lua keeps no nil in a table: torch.save wrote no such entry
+                if isinstance(key, Key):   # (a table as a key: nngraph's mapindex, graph's node lists)
+                    out[Key(self.convert(key.table, path))] = self.convert(item, f"{path}[a table]", parent_type)
+                    continue
                 if isinstance(key, tuple):
                     raise TypeError(f"save_lua: {path}: a table used as a key (read_t7 keeps only its identity) "
                                     f"cannot be written")
@@ -423,6 +426,10 @@ class _LuaGraph:
         unfixup = getattr(m, "_t7_unfixup", None)
         if unfixup is not None:
             unfixup(fields)
+        from ..gModule import gModule
+        if isinstance(m, gModule):   # nngraph's node graph, rebuilt from the lowered containers
+            from .nngraph_writer import node_graph
+            fields.update(node_graph(m, Key))
         lua_layout = getattr(m, "_t7_rnn_layout", None)   # (the rnn package's cells: its step trees)
         if lua_layout is not None:
             lua_layout(fields, self.rnn)
