@@ -426,13 +426,13 @@ class _LuaGraph:
         unfixup = getattr(m, "_t7_unfixup", None)
         if unfixup is not None:
             unfixup(fields)
+        lua_layout = getattr(m, "_t7_rnn_layout", None)   # (the rnn package's cells: its step trees)
+        if lua_layout is not None:
+            lua_layout(fields, self.rnn)
         from ..gModule import gModule
         if isinstance(m, gModule):   # nngraph's node graph, rebuilt from the lowered containers
             from .nngraph_writer import node_graph
             fields.update(node_graph(m, Key))
-        lua_layout = getattr(m, "_t7_rnn_layout", None)   # (the rnn package's cells: its step trees)
-        if lua_layout is not None:
-            lua_layout(fields, self.rnn)
         header = getattr(m, "_t7_header", None)   # (classes whose write() puts an object before their fields)
         if header is not None:
             obj.header = self.convert(header(fields), f"{path} header", tensor_type)
