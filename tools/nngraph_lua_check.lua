@@ -7,6 +7,7 @@
 require 'torch'
 require 'nn'
 require 'nngraph'
+pcall(require, 'rnn')   -- (for the rnn package's FastLSTM, whose step is a gModule)
 local dir = assert(arg[1], 'usage: luajit nngraph_lua_check.lua DIR')
 torch.setdefaulttensortype('torch.DoubleTensor')
 

@@ -2,7 +2,7 @@
 with nngraph, and compare with nn_legacy (a local check, not run in CI: it
 needs a Lua Torch7, which nothing here builds).
 
-    python tools/nngraph_lua_check.py [--lua "bash /work/lua/luaenv.sh torch"] [--keep DIR]
+    python tools/nngraph_lua_check.py [--lua "bash /work/lua/luaenv.sh {tree}"] [--keep DIR]
 
 For each case (graphs loaded from the byte layout nngraph saved, built in
 Python the nngraph way, edited by hand: tests/test_gmodule_save_lua.py's),
@@ -103,6 +103,13 @@ def cases(tmp):
                                    nn.Identity())]
     g.graph_modules = []
     out["tables_duplicates_input_out"] = (g, u(2, 3), [u(2, 3), u(2, 3), u(2, 3)])
+    # the rnn package's FastLSTM with recurrent batch normalization: its step module is an nngraph gModule
+    for package in ("torch/rnn", "Element-Research/rnn"):
+        seq = nn.Sequencer(nn.FastLSTM(3, 4, bn=True))
+        step = seq.modules[0].recurrentModule
+        out[f"fastlstm_bn_{package.split('/')[0].lower()}"] = (
+            seq, [u(5, 3) for _ in range(3)], [u(5, 4) for _ in range(3)],
+            lambda step=step, package=package: step._t7_lua_tree(package)[0].parameters()[1], package)
     return out
 
 
@@ -137,24 +144,32 @@ def _error(a, b):
 
 def main():
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument("--lua", default="bash /work/lua/luaenv.sh torch", help="the command that runs luajit with nngraph")
+    p.add_argument("--lua", default="bash /work/lua/luaenv.sh {tree}",
+                   help="the command that runs luajit with nngraph and rnn ({tree}: torch or er, the rnn package)")
     p.add_argument("--keep", help="write the files here (kept) instead of a temporary folder")
     args = p.parse_args()
     tmp = args.keep or tempfile.mkdtemp(prefix="nngraph_lua_")
     os.makedirs(tmp, exist_ok=True)
-    want = {}
-    for name, (model, x, go) in cases(tmp).items():
+    want, where = {}, {}
+    for name, (model, x, go, *rest) in cases(tmp).items():
+        grads_in_lua_order, package = rest if rest else (lambda model=model: model.parameters()[1], "torch/rnn")
+        folder = os.path.join(tmp, package.split("/")[0].lower())
+        os.makedirs(folder, exist_ok=True)
         model.zeroGradParameters()
-        nn.save_lua(os.path.join(tmp, name + ".in.t7"), {"model": model, "input": _copy(x), "gradOutput": _copy(go)})
+        nn.save_lua(os.path.join(folder, name + ".in.t7"),
+                    {"model": model, "input": _copy(x), "gradOutput": _copy(go)}, rnn=package)
         out = _copy(model.forward(_copy(x)))
         gi = _copy(model.backward(_copy(x), _copy(go)))
-        want[name] = (out, gi, [np.array(g) for g in model.parameters()[1]])
-    run = subprocess.run(shlex.split(args.lua) + [os.path.join(HERE, "nngraph_lua_check.lua"), tmp],
-                         capture_output=True, text=True)
-    sys.stderr.write(run.stdout + run.stderr)
+        want[name] = (out, gi, [np.array(g) for g in grads_in_lua_order()])
+        where[name] = folder
+    for folder in sorted(set(where.values())):
+        tree = "er" if folder.endswith("element-research") else "torch"    # (the rnn package of that tree)
+        run = subprocess.run(shlex.split(args.lua.format(tree=tree)) + [os.path.join(HERE, "nngraph_lua_check.lua"),
+                                                                        folder], capture_output=True, text=True)
+        sys.stderr.write(run.stdout + run.stderr)
     bad = 0
     for name, (out, gi, grads) in want.items():
-        path = os.path.join(tmp, name + ".out.t7")
+        path = os.path.join(where[name], name + ".out.t7")
         if not os.path.exists(path):
             print(f"{name:36s} NO RESULT")
             bad += 1

@@ -292,7 +292,8 @@ def save_lua(path, obj, classes=None, rnn="torch/rnn"):
       default: what ``luarocks install rnn`` installs since 2017; ``seqlen``,
       ``nn.Linear(...):noBias()``) or ``"Element-Research/rnn"`` (``rho``,
       ``recurrentModule``, ``nn.LinearNoBias``).  A FastLSTM with batch
-      normalization (bn=True) keeps nn_legacy's own step module.  The
+      normalization (bn=True): the nngraph gModule the package's
+      FastLSTM:nngraphModel built around its modules.  The
       package's other classes (Recursor, Recurrence, Sequencer, Repeater,
       SeqLSTM, SeqGRU...) get the fields of that package's constructor too
       (each class's ``_t7_rnn_layout``); a class of one package alone
