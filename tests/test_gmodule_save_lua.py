@@ -19,7 +19,7 @@ from test_gModule import (_close, _copy, _lstm_input, _split_cases, _table_value
                           residual, several)
 import rnn_t7_files as F
 from nngraph_port import node, split
-from t7_writer import T7Object
+from t7_writer import T7Object, t7_bytes
 
 
 # ---------------------------------------------------------------- the raw graph, read back
@@ -347,3 +347,21 @@ def test_tables_duplicates_and_a_graph_returning_its_input(tmp_path):
                                    nn.Identity())]
     g.graph_modules = []
     round_trip(tmp_path, g, _u(2, 3), [_u(2, 3), _u(2, 3), _u(2, 3)], raw=False, same_nodes=False)
+
+
+def test_a_gmodule_subclass_is_written_under_its_own_class(tmp_path):
+    """A Lua subclass of nn.gModule (loaded as its base) goes back under its
+    class name, with its own fields and the node graph."""
+    import warnings
+    from test_gmodule_subclass_t7 import _subclass
+    g = lstm_cell(3, 4)
+    path = tmp_path / "sub.t7"
+    path.write_bytes(t7_bytes(_subclass(g, "nn.Captioner", vocab_size=7.0, opts={"beam": 2.0})))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        model = nn.load_lua(str(path))
+        back = round_trip(tmp_path, model, _lstm_input(2, 3, 4), [_u(2, 4), _u(2, 4)], "sub2.t7")
+    raw = read_t7(str(tmp_path / "sub2.t7"))
+    assert raw.class_name == "nn.Captioner" and raw.fields["vocab_size"] == 7.0 and raw.fields["opts"]["beam"] == 2.0
+    assert not {"lua_class", "lua_fields"} & set(raw.fields)
+    assert back.lua_class == "nn.Captioner" and back.lua_fields == ("opts", "vocab_size")

@@ -434,6 +434,8 @@ class _LuaGraph:
         if isinstance(m, gModule):   # nngraph's node graph, rebuilt from the lowered containers
             from .nngraph_writer import node_graph
             fields.update(node_graph(m, Key))
+            if isinstance(m.lua_class, str):   # (a subclass of nn.gModule loaded as its base: its own class again)
+                obj.class_name = m.lua_class
         header = getattr(m, "_t7_header", None)   # (classes whose write() puts an object before their fields)
         if header is not None:
             obj.header = self.convert(header(fields), f"{path} header", tensor_type)
