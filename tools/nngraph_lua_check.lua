@@ -1,7 +1,7 @@
 -- Run in a real Lua Torch7 the nn.gModule files nn_legacy.save_lua wrote (driven by tools/nngraph_lua_check.py).
 -- usage: luajit nngraph_lua_check.lua DIR
 -- Every DIR/<case>.in.t7 is a table {model=<nn.gModule, or a module holding one>, input=..., gradOutput=...};
--- this loads it with torch.load, runs zeroGradParameters, forward and backward, and writes DIR/<case>.out.t7 =
+-- this loads it with torch.load, runs zeroGradParameters, forward and backward (twice), and writes DIR/<case>.out.t7 =
 -- {output=..., gradInput=..., gradParameters={...} (model:parameters()'s gradients, in its order)}, or
 -- {error=<message>} when loading or running failed.
 require 'torch'
@@ -14,9 +14,12 @@ torch.setdefaulttensortype('torch.DoubleTensor')
 local function run(path)
    local case = torch.load(path)
    local model = case.model
-   model:zeroGradParameters()
-   local output = model:forward(case.input)
-   local gradInput = model:backward(case.input, case.gradOutput)
+   local output, gradInput
+   for _ = 1, 2 do   -- (twice: the second pass runs on the buffers and node tables the first one left)
+      model:zeroGradParameters()
+      output = model:forward(case.input)
+      gradInput = model:backward(case.input, case.gradOutput)
+   end
    local _, grads = model:parameters()
    return {output = output, gradInput = gradInput, gradParameters = grads or {}}
 end

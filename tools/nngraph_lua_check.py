@@ -11,7 +11,13 @@ side (tools/nngraph_lua_check.lua) torch.loads it, runs forward and
 backward and saves output, gradInput and the parameters' gradients; this
 reads them back with load_lua and prints the largest differences from
 nn_legacy's own forward and backward.  Exit status 1 if a case failed or
-differs by more than 1e-12 (relative to the values' size)."""
+differs by more than 1e-12 (relative to the values' size).
+
+It needs save_lua to write the work fields Lua's constructors made (an
+output and a gradInput tensor of their own per module, JoinTable's size
+storage...: the lua branch's _LUA_WORK_FIELDS); without them Lua stops in
+JoinTable.updateOutput, and modules whose gradInput is their output tensor
+in Lua change their output in backward."""
 import argparse
 import os
 import shlex
