@@ -207,7 +207,7 @@ def node_graph(g, key):
                          [w.as_node(out, "the graph's output")] if len(out) == 1 else
                          [w.as_node(x, f"the graph's output {i}") for i, x in enumerate(out)], "the graph's outputs")
     outnode = _Node(None, outputs, "the graph's output node")
-    nodes = _live(w.nodes, outnode, fixed, g)
+    nodes = _live(w.nodes, outnode, fixed)
     nodes = _splits(nodes)
     # nngraph's backward takes the input's gradient from one node: the input node is read by one node
     readers = [n for n in nodes if innode in n.inputs] + ([outnode] if innode in outnode.inputs else [])
@@ -219,7 +219,7 @@ def node_graph(g, key):
     return _lua_fields(g, nodes + [outnode], innode, outnode, key)
 
 
-def _live(nodes, outnode, fixed, g):
+def _live(nodes, outnode, fixed):
     """The nodes the outputs depend on; what else ran is left out, unless
     leaving it out changes what Lua computes or trains (refused)."""
     live, todo = set(), [outnode]
