@@ -70,6 +70,33 @@ class FastLSTMBNStep(OwnT7Module, Container):
         return FastLSTMBNStep(self.inputSize, self.outputSize, float(self.eps), float(self.momentum),
                               bool(self.affine))
 
+    def _t7_lua_tree(self, package, mono=False):
+        """save_lua: the nngraph gModule the rnn package's
+        FastLSTM:nngraphModel built while ``FastLSTM.bn`` was true (the same
+        in both packages), around this step's modules: {x, h, c} ->
+        {h', c'}, BN_x(i2g(x)) + Add(BN_h(o2g(h))) split into the gates
+        i, z, f, o, h' = o * tanh(BN_c(c')).  package: "torch/rnn" or
+        "Element-Research/rnn" (o2g's class).  Returns (graph, {field:
+        module}) for the cell."""
+        from .CAddTable import CAddTable
+        from .CMulTable import CMulTable
+        from .gModule import gModule
+        from .Identity import Identity
+        from .Reshape import Reshape
+        from .Sigmoid import Sigmoid
+        from .SplitTable import SplitTable
+        from .Tanh import Tanh
+        H = self.outputSize
+        o2g = self.o2g._t7_lua(package)
+        x, prev_h, prev_c = Identity()(), Identity()(), Identity()()
+        i2h = self.bn_wx(self.i2g(x).annotate(name="i2h")).annotate(name="bn_wx")
+        h2h = self.bias_module(self.bn_wh(o2g(prev_h).annotate(name="h2h")).annotate(name="bn_wh"))
+        n1, n2, n3, n4 = SplitTable(1)(Reshape(4, H)(CAddTable()([i2h, h2h]))).split(4)
+        in_gate, in_transform, forget_gate, out_gate = Sigmoid()(n1), Tanh()(n2), Sigmoid()(n3), Sigmoid()(n4)
+        next_c = CAddTable()([CMulTable()([forget_gate, prev_c]), CMulTable()([in_gate, in_transform])])
+        next_h = CMulTable()([out_gate, Tanh()(self.bn_c(next_c).annotate(name="bn_c"))])
+        return gModule([x, prev_h, prev_c], [next_h, next_c]), {"i2g": self.i2g, "o2g": o2g}
+
     i2g = property(lambda self: self.modules[0])
     o2g = property(lambda self: self.modules[1])
     bn_wx = property(lambda self: self.modules[2])

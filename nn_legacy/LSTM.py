@@ -62,7 +62,7 @@ class LSTM(AbstractRecurrent):
         fields, for Lua's torch.load; see AbstractRecurrent._t7_lua_cell."""
         step = self.recurrentModule
         step = getattr(step, "modules", [step])[0] if type(step).__name__ == "MaskZero" else step
-        if not hasattr(step, "_t7_lua_tree"):   # (FastLSTM's batch-normalized step: written as nn_legacy's own)
+        if not hasattr(step, "_t7_lua_tree"):   # (a step of a class of nn_legacy's own: written as it is)
             return False
         tree, parts = step._t7_lua_tree(package, self.mono)
         self._t7_lua_cell(fields, tree, parts, package, self._t7_lua_keep)

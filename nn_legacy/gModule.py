@@ -168,12 +168,12 @@ class gModule(Sequential):
         self._lower(records, outs, n_inputs, graph_modules)
 
     def _t7_unfixup(self, fields):
-        """save_lua: the node graph nngraph would need is not rebuilt from the
-        lowered containers (yet); refuse rather than write a file nngraph
-        cannot read."""
-        raise TypeError("save_lua: an nn.gModule cannot be written yet (nngraph needs its node graph, which the "
-                        "lowered containers do not rebuild); save it with nn.save, or export it with "
-                        "nn_legacy.onnx")
+        """save_lua: the lowering's own fields are not Torch7's; save_lua writes
+        in their place the node graph nngraph would hold (forwardnodes, innode,
+        modules...: nn_legacy/serialization/nngraph_writer.py rebuilds it from
+        the lowered containers)."""
+        for key in ("modules", "graph_modules", "nOutputs", "nNodes", "lua_class", "lua_fields", "lua_shadowed"):
+            fields.pop(key, None)
 
     # ---------------------------------------------------------------- the container's ways
     def updateOutput(self, input):

@@ -347,6 +347,35 @@ def _reshape_f(f, x):
     return x.reshape([x.shape[0]] + size)
 
 
+def _select_b(f, x, y, go, grads):
+    """nn.SelectTable's gradient: zeros (nested as the input) but for the entry it took."""
+    def zeros(v):
+        return [zeros(e) for e in v] if isinstance(v, list) else np.zeros(np.shape(v))
+    i = int(f["index"])
+    i = i - 1 if i > 0 else len(x) + i
+    gi = [zeros(v) for v in x]
+    gi[i] = go
+    return gi
+
+
+def _modules_of(f):
+    m = f["modules"]
+    return [m[k] for k in sorted(k for k in m if not isinstance(k, str))] if isinstance(m, dict) else list(m)
+
+
+def _concat_f(f, x):
+    """nn.ConcatTable of modules without parameters (what nngraph.nest and save_lua's tables of one entry hold)."""
+    return [FORWARD[m.class_name](m.fields, x) for m in _modules_of(f)]
+
+
+def _concat_b(f, x, y, go, grads):
+    total = None
+    for m, yi, gi in zip(_modules_of(f), y, go):
+        g = BACKWARD[m.class_name](m.fields, x, yi, gi, {})
+        total = _copy(g) if total is None else _add(total, g)
+    return total
+
+
 def _log_softmax(x):
     z = x - x.max(axis=-1, keepdims=True)
     return z - np.log(np.exp(z).sum(axis=-1, keepdims=True))
@@ -360,6 +389,7 @@ FORWARD = {
     "nn.Tanh": lambda f, x: np.tanh(x),
     "nn.Sigmoid": lambda f, x: _sig(x),
     "nn.LeakyReLU": _leaky_f,
+    "nn.ReLU": lambda f, x: _leaky_f({"negval": 0.0, "inplace": f.get("inplace")}, x),
     "nn.MulConstant": lambda f, x: x * f["constant_scalar"],
     "nn.AddConstant": lambda f, x: x + f["constant_scalar"],
     "nn.CAddTable": lambda f, x: sum(x[1:], x[0].copy()),
@@ -369,7 +399,8 @@ FORWARD = {
     "nn.JoinTable": lambda f, x: np.concatenate(x, axis=_dim(f, x[0])),
     "nn.Narrow": _narrow_f,
     "nn.Reshape": _reshape_f,
-    "nn.SelectTable": lambda f, x: x[int(f["index"]) - 1],
+    "nn.SelectTable": lambda f, x: x[int(f["index"]) - 1 if f["index"] > 0 else int(f["index"])],
+    "nn.ConcatTable": _concat_f,
     "nngraph.JustElement": lambda f, x: x[0],
     "nngraph.JustTable": lambda f, x: [x],      # nngraph.nest({node}): {x}
     "nn.Dropout": lambda f, x: x,      # in evaluation mode (v2: no scaling at evaluation), as sampling runs it
@@ -383,6 +414,7 @@ BACKWARD = {
     "nn.Tanh": lambda f, x, y, go, g: go * (1 - y * y),
     "nn.Sigmoid": lambda f, x, y, go, g: go * y * (1 - y),
     "nn.LeakyReLU": _leaky_b,
+    "nn.ReLU": lambda f, x, y, go, g: _leaky_b({"negval": 0.0, "inplace": f.get("inplace")}, x, y, go, g),
     "nn.MulConstant": lambda f, x, y, go, g: go * f["constant_scalar"],
     "nn.AddConstant": lambda f, x, y, go, g: go,
     "nn.CAddTable": lambda f, x, y, go, g: [go.copy() for _ in x],
@@ -394,6 +426,8 @@ BACKWARD = {
     "nn.Narrow": _narrow_b,
     "nn.Reshape": lambda f, x, y, go, g: go.reshape(x.shape),
     "nngraph.JustElement": lambda f, x, y, go, g: [go],
+    "nn.SelectTable": _select_b,
+    "nn.ConcatTable": _concat_b,
     "nngraph.JustTable": lambda f, x, y, go, g: go[0],
     "nn.Dropout": lambda f, x, y, go, g: go,
 }

@@ -184,20 +184,50 @@ def test_a_masked_cell_is_written_with_its_mask(tmp_path, package):
     assert not again.forward(list(xs))[0][1].any()
 
 
-def test_a_batch_normalized_fast_lstm_keeps_nn_legacy_s_step_module(tmp_path):
-    """(FastLSTM.bn: the rnn package built it as an nngraph gModule, which
-    save_lua does not write: the step stays nn_legacy's own class.)"""
-    m = nn.FastLSTM(D, H, bn=True)
-    m.evaluate()
+@pytest.mark.parametrize("package", PACKAGES)
+def test_a_batch_normalized_fast_lstm_is_written_with_the_package_s_nngraph_step(tmp_path, package):
+    """FastLSTM.bn: the rnn package's FastLSTM:nngraphModel built the step as
+    an nngraph gModule; save_lua writes that graph around the step's modules
+    (nngraph_writer), with the package's fields (those of the transcription
+    in rnn_t7_files), and it loads back computing the same, BPTT included
+    (tools/nngraph_lua_check.py runs it in Lua's rnn too)."""
+    nn.manualSeed(6)
+    m = nn.Sequencer(nn.FastLSTM(D, H, bn=True))
+    cell, step = m.modules[0], m.modules[0].recurrentModule
+    step.bias_module.bias[...] = np.random.default_rng(5).uniform(-1, 1, 4 * H)
     f = tmp_path / "bn.t7"
-    nn.save_lua(str(f), m)
-    assert read_t7(str(f)).fields["recurrentModule"].class_name == "nn.FastLSTMBNStep"
-    x = np.random.default_rng(4).uniform(-1, 1, (2, D))
+    nn.save_lua(str(f), m, rnn=package)
+    raw = read_t7(str(f)).fields["modules"][1.0]
+    flavour = PACKAGES[package]
+    bns = tuple(F.obj("BatchNormalization") for _ in range(3))
+    expected = _raw(tmp_path, F.fast_lstm_bn(step.i2g.weight, step.o2g.weight, step.i2g.bias,
+                                             step.bias_module.bias, bns, rho=cell.rho, flavour=flavour))
+    assert raw.class_name == "nn.FastLSTM"
+    assert set(raw.fields) - {"eps", "momentum"} == set(expected.fields)
+    graph = raw.fields["modules"][1.0]
+    assert graph.class_name == "nn.gModule" and graph.fields["nInputs"] == 3.0
+    if flavour == "er":
+        assert raw.fields["recurrentModule"] is graph
+    modules = graph.fields["modules"]
+    classes = sorted(modules[float(i)].class_name for i in range(1, len(modules) + 1))
+    want = expected.fields["modules"][1.0].fields["modules"]
+    assert classes == sorted(want[float(i)].class_name for i in range(1, len(want) + 1))
+    assert raw.fields["i2g"] in modules.values() and raw.fields["o2g"] in modules.values()
+    xs = list(np.random.default_rng(4).uniform(-1, 1, (3, 5, D)))
+    gos = list(np.random.default_rng(5).uniform(-1, 1, (3, 5, H)))
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         again = load_lua(str(f))
-    again.evaluate()
-    np.testing.assert_array_equal(again.forward(x), m.forward(x))
+    assert type(again.modules[0].recurrentModule) is nn.FastLSTMBNStep
+    for model in (m, again):
+        model.zeroGradParameters()
+    np.testing.assert_array_equal(np.stack(again.forward(xs)), np.stack(m.forward(xs)))
+    np.testing.assert_array_equal(np.stack(again.backward(xs, gos)), np.stack(m.backward(xs, gos)))
+    for a, b in zip(again.parameters()[1], m.parameters()[1]):
+        np.testing.assert_array_equal(a, b)
+    for model in (m, again):
+        model.evaluate()
+    np.testing.assert_array_equal(np.stack(again.forward(xs)), np.stack(m.forward(xs)))
 
 
 def test_an_unknown_package_is_refused(tmp_path):

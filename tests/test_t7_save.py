@@ -129,8 +129,6 @@ def test_what_has_no_torch7_counterpart_is_named(tmp_path):
 
 # module-table entries whose save_lua -> load_lua round trip is not there yet (each fails today, checked)
 NOT_YET = {
-    "gModule": "save_lua refuses a graph (TypeError): nngraph's node graph is not rebuilt from the lowered "
-               "containers", "gModule-tables": "as above",
     "LogSoftMax-dim": "a dim has no Torch7 counterpart: save_lua refuses it (TypeError)",
     "SoftMax-dim": "as above", "SoftMin-dim": "as above",
     "SpatialDropout-evaluate": "Torch7's plane dropouts always had v1 (no rescaling while training, 1 - p at "

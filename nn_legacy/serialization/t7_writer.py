@@ -356,7 +356,8 @@ def save_lua(path, obj, classes=None, rnn="torch/rnn"):
       default: what ``luarocks install rnn`` installs since 2017; ``seqlen``,
       ``nn.Linear(...):noBias()``) or ``"Element-Research/rnn"`` (``rho``,
       ``recurrentModule``, ``nn.LinearNoBias``).  A FastLSTM with batch
-      normalization (bn=True) keeps nn_legacy's own step module.  The
+      normalization (bn=True): the nngraph gModule the package's
+      FastLSTM:nngraphModel built around its modules.  The
       package's other classes (Recursor, Recurrence, Sequencer, Repeater,
       SeqLSTM, SeqGRU...) get the fields of that package's constructor too
       (each class's ``_t7_rnn_layout``); a class of one package alone
@@ -412,6 +413,9 @@ class _LuaGraph:
             for key, item in v.items():
                 if item is None:
                     continue   # Lua keeps no nil in a table: torch.save wrote no such entry
+                if isinstance(key, Key):   # (a table as a key: nngraph's mapindex, graph's node lists)
+                    out[Key(self.convert(key.table, path))] = self.convert(item, f"{path}[a table]", parent_type)
+                    continue
                 if isinstance(key, tuple):
                     raise TypeError(f"save_lua: {path}: a table used as a key (read_t7 keeps only its identity) "
                                     f"cannot be written")
@@ -491,6 +495,12 @@ class _LuaGraph:
         lua_layout = getattr(m, "_t7_rnn_layout", None)   # (the rnn package's cells: its step trees)
         if lua_layout is not None:
             lua_layout(fields, self.rnn)
+        from ..gModule import gModule
+        if isinstance(m, gModule):   # nngraph's node graph, rebuilt from the lowered containers
+            from .nngraph_writer import node_graph
+            fields.update(node_graph(m, Key))
+            if isinstance(m.lua_class, str):   # (a subclass of nn.gModule loaded as its base: its own class again)
+                obj.class_name = m.lua_class
         header = getattr(m, "_t7_header", None)   # (classes whose write() puts an object before their fields)
         if header is not None:
             obj.header = self.convert(header(fields), f"{path} header", tensor_type)

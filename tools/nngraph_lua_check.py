@@ -1,0 +1,200 @@
+"""Run nn.gModule files written by nn_legacy.save_lua in a real Lua Torch7
+with nngraph, and compare with nn_legacy (a local check, not run in CI: it
+needs a Lua Torch7, which nothing here builds).
+
+    python tools/nngraph_lua_check.py [--lua "bash /work/lua/luaenv.sh {tree}"] [--keep DIR]
+
+For each case (graphs loaded from the byte layout nngraph saved, built in
+Python the nngraph way, edited by hand: tests/test_gmodule_save_lua.py's),
+writes DIR/<case>.in.t7 = {model, input, gradOutput} with save_lua; the Lua
+side (tools/nngraph_lua_check.lua) torch.loads it, runs forward and
+backward and saves output, gradInput and the parameters' gradients; this
+reads them back with load_lua and prints the largest differences from
+nn_legacy's own forward and backward.  Exit status 1 if a case failed or
+differs by more than 1e-12 (relative to the values' size).
+
+It needs save_lua to write the work fields Lua's constructors made (an
+output and a gradInput tensor of their own per module, JoinTable's size
+storage...: the lua branch's _LUA_WORK_FIELDS); without them Lua stops in
+JoinTable.updateOutput, and modules whose gradInput is their output tensor
+in Lua change their output in backward."""
+import argparse
+import os
+import shlex
+import subprocess
+import sys
+import tempfile
+
+import numpy as np
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path[:0] = [os.path.dirname(HERE), os.path.join(os.path.dirname(HERE), "tests")]
+
+import nn_legacy as nn  # noqa: E402
+
+
+def cases(tmp):
+    import rnn_t7_files as F
+    import test_gModule as G
+    import test_gmodule_save_lua as S
+    from nngraph_port import Graph, node, split
+    from t7_writer import T7Object
+    u = G._u
+
+    class Dir:     # (what test_gModule.load takes for tmp_path)
+        def __truediv__(self, name):
+            return _Path(os.path.join(tmp, name))
+
+    def load(graph, name):
+        return G.load(Dir(), graph.t7(), name + ".src.t7")
+    out = {
+        "lstm_split_loaded": (load(G.lstm_cell(3, 4), "a"), G._lstm_input(2, 3, 4), [u(2, 4), u(2, 4)]),
+        "lstm_narrow_loaded": (load(G.lstm_cell(3, 4, "narrow"), "b"), G._lstm_input(2, 3, 4), [u(2, 4), u(2, 4)]),
+        "gru_loaded": (load(G.gru_cell(3, 4), "c"), [u(2, 3), u(2, 4)], u(2, 4)),
+        "encoder_decoder_in_place_loaded": (load(G.encoder_decoder(4), "d"), u(3, 4), u(3, 4)),
+        "residual_loaded": (load(G.residual(5), "e"), u(3, 5), u(3, 5)),
+        "several_in_out_loaded": (load(G.several(3), "f"), [u(2, 3), u(2, 3)], [u(2, 3), u(2, 3), u(2, 2)]),
+        "lstm_python": (G.python_lstm_cell(3, 4), G._lstm_input(2, 3, 4), [u(2, 4), u(2, 4)]),
+        "char_rnn_2_layers_python": (G.python_char_rnn_lstm(4, 3), [u(2, 4)] + [u(2, 3) for _ in range(4)],
+                                     [u(2, 3) for _ in range(4)] + [u(2, 4)]),
+        "unet_in_place_python": (S.python_unet(), u(3, 4), u(3, 4)),
+    }
+    x = node(F.obj("Identity"))
+    only = split(node(F.obj("SplitTable", dimension=2.0), node(F.obj("Reshape", size=np.array([1.0, 4.0]),
+                                                                       nelement=4.0),
+                                                               node(F.linear(u(4, 3), u(4)), x))), 1)
+    out["split_one_loaded"] = (load(Graph([x], [node(F.obj("Tanh"), only)]), "g"), u(2, 3), u(2, 4))
+    inner = G.residual(4, blocks=1)
+    x = node(F.obj("Identity"))
+    outer = Graph([x], [node(F.obj("Tanh"), node(inner, node(F.linear(u(4, 4), u(4)), x)))])
+    out["nested_loaded"] = (load(outer, "h"), u(2, 4), u(2, 4))
+    x = node(F.obj("Identity"))
+    a = node(F.linear(u(3, 3), u(3)), x)
+    joined = node(F.obj("JoinTable", dimension=2.0), node(T7Object("nngraph.JustTable", {"output": {},
+                                                                                        "train": True}), a))
+    out["just_table_loaded"] = (load(Graph([x], [node(F.obj("Tanh"), node(F.obj("CAddTable"), joined, x))]), "i"),
+                                u(2, 3), u(2, 3))
+    real = os.path.join(os.path.dirname(HERE), "tests", "data", "t7", "torchfile", "gmodule_with_linear_identity.t7")
+    out["torchfile_real_file"] = (nn.load_lua(real), [np.array([[0.5], [-1.0]]), u(2, 2)], u(2, 2))
+    for k, case in enumerate(G._split_cases()[:2] + [G._table_valued()]):
+        out[f"split_outputs_python_{k}"] = case
+    out["seq_holding_a_graph"] = (nn.Sequential(G.python_lstm_cell(3, 4), nn.SelectTable(1)),
+                                  G._lstm_input(2, 3, 4), u(2, 4))
+    # nested graphs built in Python, split outputs of a nested graph
+    def cell():
+        a, b = nn.Identity()(), nn.Identity()()
+        p, q, r = nn.SplitTable(1)(nn.Reshape(3, 2)(nn.Linear(3, 6)(nn.CAddTable()([a, b])))).split(3)
+        return nn.gModule([a, b], [nn.CMulTable()([p, q]), nn.Tanh()(r)])
+    x1, x2 = nn.Identity()(), nn.Identity()()
+    v1, v2 = cell()([x1, x2]).split(2)
+    w1, w2 = cell()([nn.Linear(2, 3)(v1), nn.Linear(2, 3)(v2)]).split(2)
+    out["nested_python"] = (nn.gModule([x1, x2], [nn.CAddTable()([w1, w2]), v1]), [u(2, 3), u(2, 3)],
+                            [u(2, 2), u(2, 2)])
+    # lowered trees edited by hand
+    x = nn.Identity()()
+    g = nn.gModule([x], [nn.Tanh()(x)])
+    g.modules[:] = [nn.ConcatTable(nn.Linear(3, 3), nn.Linear(3, 3), nn.Identity()),
+                    nn.ParallelTable(nn.Tanh(), nn.Sigmoid(), nn.Identity()),
+                    nn.ConcatTable(nn.Sequential(nn.NarrowTable(0, 2), nn.CMulTable()),
+                                   nn.Sequential(nn.ConcatTable(nn.SelectTable(-1), nn.SelectTable(2)),
+                                                 nn.CAddTable()),
+                                   nn.Sequential(nn.SelectTable(0), nn.SplitTable(1), nn.SelectTable(-1)))]
+    g.graph_modules = []
+    out["edited_tree"] = (g, u(2, 3), [u(2, 3), u(2, 3), u(2)])
+    x = nn.Identity()()
+    g = nn.gModule([x], [nn.Tanh()(x)])
+    g.modules[:] = [nn.ConcatTable(nn.Sequential(nn.Tanh(), nn.ConcatTable(nn.Identity(), nn.Identity()),
+                                                 nn.CAddTable()),
+                                   nn.Sequential(nn.ConcatTable(nn.Identity()), nn.JoinTable(1)),
+                                   nn.Identity())]
+    g.graph_modules = []
+    out["tables_duplicates_input_out"] = (g, u(2, 3), [u(2, 3), u(2, 3), u(2, 3)])
+    # the rnn package's FastLSTM with recurrent batch normalization: its step module is an nngraph gModule
+    for package in ("torch/rnn", "Element-Research/rnn"):
+        seq = nn.Sequencer(nn.FastLSTM(3, 4, bn=True))
+        step = seq.modules[0].recurrentModule
+        out[f"fastlstm_bn_{package.split('/')[0].lower()}"] = (
+            seq, [u(5, 3) for _ in range(3)], [u(5, 4) for _ in range(3)],
+            lambda step=step, package=package: step._t7_lua_tree(package)[0].parameters()[1], package)
+    return out
+
+
+class _Path(str):
+    def write_bytes(self, data):
+        with open(self, "wb") as f:
+            f.write(data)
+
+
+def _copy(v):
+    return [_copy(x) for x in v] if isinstance(v, (list, tuple)) else np.array(v, dtype=np.float64)
+
+
+def _as_list(v):
+    if isinstance(v, dict):
+        return [_as_list(v[k]) for k in sorted(v)]
+    return [_as_list(x) for x in v] if isinstance(v, list) else v
+
+
+def _error(a, b):
+    """Largest difference relative to max(1, |b|), nested; inf when the layouts differ."""
+    a, b = _as_list(a), _as_list(b)
+    if isinstance(b, list):
+        if not isinstance(a, list) or len(a) != len(b):
+            return float("inf")
+        return max([_error(x, y) for x, y in zip(a, b)], default=0.0)
+    a, b = np.asarray(a, dtype=np.float64), np.asarray(b, dtype=np.float64)
+    if a.shape != b.shape:
+        return float("inf")
+    return float(np.abs(a - b).max(initial=0)) / max(1.0, float(np.abs(b).max(initial=0)))
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--lua", default="bash /work/lua/luaenv.sh {tree}",
+                   help="the command that runs luajit with nngraph and rnn ({tree}: torch or er, the rnn package)")
+    p.add_argument("--keep", help="write the files here (kept) instead of a temporary folder")
+    args = p.parse_args()
+    tmp = args.keep or tempfile.mkdtemp(prefix="nngraph_lua_")
+    os.makedirs(tmp, exist_ok=True)
+    want, where = {}, {}
+    for name, (model, x, go, *rest) in cases(tmp).items():
+        grads_in_lua_order, package = rest if rest else (lambda model=model: model.parameters()[1], "torch/rnn")
+        folder = os.path.join(tmp, package.split("/")[0].lower())
+        os.makedirs(folder, exist_ok=True)
+        model.zeroGradParameters()
+        nn.save_lua(os.path.join(folder, name + ".in.t7"),
+                    {"model": model, "input": _copy(x), "gradOutput": _copy(go)}, rnn=package)
+        out = _copy(model.forward(_copy(x)))
+        gi = _copy(model.backward(_copy(x), _copy(go)))
+        want[name] = (out, gi, [np.array(g) for g in grads_in_lua_order()])
+        where[name] = folder
+    for folder in sorted(set(where.values())):
+        tree = "er" if folder.endswith("element-research") else "torch"    # (the rnn package of that tree)
+        run = subprocess.run(shlex.split(args.lua.format(tree=tree)) + [os.path.join(HERE, "nngraph_lua_check.lua"),
+                                                                        folder], capture_output=True, text=True)
+        sys.stderr.write(run.stdout + run.stderr)
+    bad = 0
+    for name, (out, gi, grads) in want.items():
+        path = os.path.join(where[name], name + ".out.t7")
+        if not os.path.exists(path):
+            print(f"{name:36s} NO RESULT")
+            bad += 1
+            continue
+        got = nn.load_lua(path)
+        if "error" in got:
+            print(f"{name:36s} FAILED in Lua: {got['error']}")
+            bad += 1
+            continue
+        lua_grads = _as_list(got.get("gradParameters", []))
+        errors = (_error(got["output"], out), _error(got["gradInput"], gi),
+                  _error(lua_grads, grads) if grads else 0.0)
+        ok = all(e <= 1e-12 for e in errors)
+        bad += not ok
+        print(f"{name:36s} {'ok  ' if ok else 'DIFF'} output {errors[0]:.1e}  gradInput {errors[1]:.1e}  "
+              f"parameter gradients ({len(grads)}) {errors[2]:.1e}")
+    print(f"{len(want)} cases, {bad} failed or differ")
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
