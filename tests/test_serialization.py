@@ -100,7 +100,9 @@ ARGUMENTS = [(), (2,), (4, 3), (4, 3, 2), (1, 2), (np.ones(3),), (nn.Linear(4, 3
              (2, [2, 1], [1, 1]), (2, np.ones((3, 3))),                      # Inception; SpatialNormalization
              (nn.Linear(4, 3), 3, 1),                                           # Recurrence
              _graph_arguments(),                                                # gModule
-             (nn.SeqLSTM(4, 3),)]                                               # VariableLength
+             (nn.SeqLSTM(4, 3),),                                               # VariableLength
+             (4, 3, 2, np.ones(3)),                                             # NCEModule
+             (nn.Linear(4, 3), nn.Linear(3, 2), 2, 3)]                          # RecurrentAttention
 
 
 def build(cls):
