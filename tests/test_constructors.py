@@ -83,6 +83,7 @@ CALLS = {
     "MaskZeroCriterion": ((Inner(lambda: nn.MSECriterion()), 1), {}), "RecGRU": ((3, 4, 5), {}),
     "RecLSTM": ((3, 4, 4, 5), {}), "Recurrence": ((TANH, 4, 1, 5), {}), "StepGRU": ((3, 4), {}),
     "StepLSTM": ((3, 4, 4), {}), "ArgMax": ((1, 2), {}), "MuFuRu": ((3, 4, None, 5), {}),
+    "NCEModule": ((4, 3, 2, np.ones(3)), {}), "RecurrentAttention": ((LINEAR44, LINEAR34, 2, 4), {}),
     # Torch7-era classes of other packages
     "Inception": ((3, [4, 2], [2, 3, 2, 1]), {"kernelSize": [3, 1]}), "InstanceNormalization": ((3,), {}),
     "ShaveImage": ((1,), {}), "SpatialNormalization": ((3, np.ones((3, 3)) / 9), {}),
