@@ -700,30 +700,49 @@ class _Plan:
     from a forward run stage by stage (seen: each stage's input as
     _stages_output saw it); compiled on its first use, so that a tree a
     user edits at every call does not compile at every call."""
-    __slots__ = ("top", "objs", "names", "values", "lines", "consts", "run_code", "usable", "_vars", "_names")
+    __slots__ = ("top", "objs", "names", "values", "lines", "consts", "run", "fits_code", "usable", "_vars",
+                 "_names")
 
     def __init__(self, g, seen):
         self.top = list(g.modules)
         self.objs, self.names, self.values = [], [], []     # what fits() compares
         self.lines, self.consts = [], {"_FAIL": _FAIL, "_renamed": _renamed}
-        self.run_code, self.usable = None, True
+        self.run = self.fits_code = None
+        self.usable = True
         self._emit_stages(g, seen)
 
     def fits(self, g):
-        """Whether g's tree is the one the plan was made for."""
+        """Whether g's tree is the one the plan was made for: g's stages,
+        and every container the plan looks into, hold the same children
+        (a list equal to the one seen, child by child the same objects);
+        every selector's index (offset, length) is the object it was.  The
+        first time, compared here; then by compiled code, with the plan."""
         try:
-            return g.modules == self.top and list(map(getattr, self.objs, self.names)) == self.values \
-                and self.usable
+            if self.fits_code is not None:
+                return self.fits_code(g)
+            if not self.usable or g.modules != self.top:
+                return False
+            for obj, name, value in zip(self.objs, self.names, self.values):
+                now = getattr(obj, name)
+                if (now != value) if name == "modules" else (now is not value):
+                    return False
         except Exception:      # (a child that compares strangely: make a new plan)
             return False
+        self._compile()
+        return True
 
-    def run(self, g, input):
-        if self.run_code is None:
-            namespace = dict(self.consts)
-            exec(compile("\n".join(self.lines), "<gModule forward plan>", "exec"), namespace)
-            self.run_code = namespace["run"]
-            self.lines = self.consts = self._names = None
-        return self.run_code(g, input)
+    def _compile(self):
+        namespace = dict(self.consts)
+        namespace["top"] = self.top
+        test = ["g.modules == top"]
+        for k, (obj, name, value) in enumerate(zip(self.objs, self.names, self.values)):
+            namespace[f"w{k}"] = value
+            test.append(f"{self._const(obj)}.{name} {'==' if name == 'modules' else 'is'} w{k}")
+            namespace[self._const(obj)] = obj
+        source = ["def fits(g):", "    return (" + "\n            and ".join(test) + ")"] + self.lines
+        exec(compile("\n".join(source), "<gModule forward plan>", "exec"), namespace)
+        self.fits_code, self.run = namespace["fits"], namespace["run"]
+        self.lines = self.consts = self._names = self.objs = self.names = self.values = None
 
     # ---- making it
     def _watch(self, obj, name):
