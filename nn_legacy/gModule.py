@@ -184,12 +184,17 @@ class gModule(Sequential):
         plan (see _Plan) while the tree is as it was when the plan was
         made, else stage by stage (see _picks_output), making a new plan."""
         plan = _PLANS.get(self)
-        if plan is not None and plan.fits(self):
+        if type(plan) is _Plan and plan.fits(self):
             current = plan.run(self, input)
         else:
             seen = []
             current = self._stages_output(input, 0, seen)
-            _PLANS[self] = _Plan(self, seen)
+            if type(plan) is _Plan and plan.run is None:
+                _PLANS[self] = _PLAN_AGAIN      # (a tree edited at every call: no plan for a while)
+            elif type(plan) is int and plan > 1:
+                _PLANS[self] = plan - 1
+            else:
+                _PLANS[self] = _Plan(self, seen)
         self.output = current
         return current
 
@@ -691,8 +696,11 @@ def _picks_output(m, env, n):
 # depends on the values (the environment's length where a stage's input is
 # another module's output, a split's table) is tested where it is used; a
 # test that fails hands the rest of the stages to _stages_output.  A module
-# that raises gets its error named as the containers would name it.
+# that raises gets its error named as the containers would name it.  A plan
+# found stale before its first use (a tree edited at every call) is followed
+# by _PLAN_AGAIN calls stage by stage before the next one is made.
 _PLANS = weakref.WeakKeyDictionary()     # gModule -> its _Plan (nothing is added to the module itself)
+_PLAN_AGAIN = 32     # after a plan found stale before its first use, the calls until the next plan is made
 
 
 class _Plan:

@@ -1059,3 +1059,26 @@ def test_a_planned_graph_saves_converts_and_clones(tmp_path):
         assert _planned(m)
     out = g.forward([v.astype(np.float32) for v in x])
     assert out[0].dtype == np.float32 and _planned(g)
+
+
+def test_a_tree_edited_at_every_call_runs_stage_by_stage():
+    """An index changed at every call, or set to a numpy integer (which the
+    plan does not take for the int it equals): every call computes what the
+    containers compute, and no plan is made at every call."""
+    from nn_legacy.gModule import _PLANS
+    model = python_char_rnn_lstm(4, 3)
+    x = [_u(2, 4)] + [_u(2, 3) for _ in range(4)]
+    kept = model.modules[6].modules[0]
+    made = []
+    for call in range(12):
+        kept.index = call % 3
+        got = model.forward(x)
+        assert _layout_equal(got, nn.Sequential.updateOutput(model.clone(), x))
+        plan = _PLANS.get(model)
+        if not isinstance(plan, int) and all(plan is not p for p in made):
+            made.append(plan)
+    assert isinstance(_PLANS[model], int) and len(made) == 1       # (made at the first call)
+    kept.index = np.int64(2)
+    for _ in range(3):
+        assert _layout_equal(model.forward(x), nn.Sequential.updateOutput(model.clone(), x))
+    assert not _planned(model)
