@@ -194,7 +194,10 @@ class gModule(Sequential):
             elif type(plan) is int and plan > 1:
                 _PLANS[self] = plan - 1
             else:
-                _PLANS[self] = _Plan(self, seen)
+                try:
+                    _PLANS[self] = _Plan(self, seen)
+                except Exception:      # (a selector whose index does not compare: no plan for a while)
+                    _PLANS[self] = _PLAN_AGAIN
         self.output = current
         return current
 
@@ -774,7 +777,7 @@ class _Plan:
         return f"v{self._vars}"
 
     def _call(self, target, obj, arg, path):
-        """target = obj.updateOutput(arg); an error is named along path (None: it is named already)."""
+        """target = obj.updateOutput(arg); an error it raises is named along path (see _renamed)."""
         self._line(f"s = {self._const(path)}")
         self._line(f"{target} = {obj}.updateOutput({arg})")
 
@@ -787,7 +790,7 @@ class _Plan:
         cur, known = "x", None
         for i, stage in enumerate(self.top):
             if i >= len(seen):
-                break       # (not reached: a stage raised; the plan's test fails there and hands on)
+                break       # (a stage a module added while forward ran: the rest runs stage by stage)
             n = seen[i]
             rest = f"return g._stages_output({cur}, {i})"
             if type(stage) is ConcatTable and stage.modules and n is not None:
