@@ -717,7 +717,7 @@ class _Plan:
     def __init__(self, g, seen):
         self.top = list(g.modules)
         self.objs, self.names, self.values = [], [], []     # what fits() compares
-        self.lines, self.consts = [], {"_FAIL": _FAIL, "_renamed": _renamed}
+        self.lines, self.consts = [], {"_FAIL": _FAIL, "_renamed": _renamed, "_PATHS": []}
         self.run = self.fits_code = None
         self.usable = True
         self._emit_stages(g, seen)
@@ -772,13 +772,18 @@ class _Plan:
             self.consts[name] = value
         return name
 
+    def _path(self, path):
+        """The number by which the code names path (how an error is named: see _renamed)."""
+        self.consts["_PATHS"].append(path)
+        return len(self.consts["_PATHS"]) - 1
+
     def _var(self):
         self._vars += 1
         return f"v{self._vars}"
 
     def _call(self, target, obj, arg, path):
         """target = obj.updateOutput(arg); an error it raises is named along path (see _renamed)."""
-        self._line(f"s = {self._const(path)}")
+        self._line(f"s = {self._path(path)}")
         self._line(f"{target} = {obj}.updateOutput({arg})")
 
     def _line(self, text):
@@ -812,7 +817,7 @@ class _Plan:
             self._line(f"return g._stages_output({cur}, {len(seen)})")
         self._line(f"return {cur}")
         self.lines += ["    except _FAIL as err:", "        if s is None:", "            raise",
-                       "        raise _renamed(g, s, err)"]
+                       "        raise _renamed(g, _PATHS[s], err)"]
 
     def _output(self, e, env, n, path):
         """_output's work for expression e of env (n entries), as lines; the variable holding e's output."""
@@ -830,7 +835,7 @@ class _Plan:
                 self._line(f"if type({v}) is list and {test}:")
                 self._line(f"    {v} = {self._const(m)}.output = {v}[{k}]")
                 self._line("else:")
-                self._line(f"    s = {self._const((i, chain + ((e, 1),)))}")
+                self._line(f"    s = {self._path((i, chain + ((e, 1),)))}")
                 self._line(f"    {v} = {self._const(m)}.updateOutput({v})")
             else:
                 self._call(v, self._const(m), v, (i, chain + ((e, 1),)))
