@@ -34,7 +34,9 @@ How a graph lowers (docs/guides/graph-models.md has the picture):
 - gModule runs its stages itself, as their containers would run them:
   forward picks the kept values and each expression's inputs from the
   environment without a Python call per selector (setting every
-  selector's and container's output as their own forward does), and
+  selector's and container's output as their own forward does; from the
+  second call on, by a plan of the tree compiled once and checked against
+  the tree at every call: see _Plan), and
   backward adds the environment's gradient sparsely: a stage's selectors
   (SelectTable, NarrowTable, ConcatTable of SelectTables, a split's
   picker) would each give a gradient laid out as the whole environment,
