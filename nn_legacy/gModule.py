@@ -34,7 +34,9 @@ How a graph lowers (docs/guides/graph-models.md has the picture):
 - gModule runs its stages itself, as their containers would run them:
   forward picks the kept values and each expression's inputs from the
   environment without a Python call per selector (setting every
-  selector's and container's output as their own forward does), and
+  selector's and container's output as their own forward does; from the
+  second call on, by a plan of the tree compiled once and checked against
+  the tree at every call: see _Plan), and
   backward adds the environment's gradient sparsely: a stage's selectors
   (SelectTable, NarrowTable, ConcatTable of SelectTables, a split's
   picker) would each give a gradient laid out as the whole environment,
@@ -49,6 +51,8 @@ How a graph lowers (docs/guides/graph-models.md has the picture):
   filled; every module's is.  A stage a user edited into another shape
   runs (that child, or that stage) through the containers' own methods.
 """
+import weakref
+
 import numpy as np
 
 from ._bases.tables import check_length, check_nested_like, nested_copy, nested_zeros
@@ -178,9 +182,36 @@ class gModule(Sequential):
     # ---------------------------------------------------------------- the container's ways
     def updateOutput(self, input):
         """Sequential's forward, with the stages run as their containers run
-        them but without a Python call per selector (see _picks_output)."""
-        current = input
-        for i, stage in enumerate(self.modules):
+        them but without a Python call per selector: by the tree's forward
+        plan (see _Plan) while the tree is as it was when the plan was
+        made, else stage by stage (see _picks_output), making a new plan."""
+        plan = _PLANS.get(self)
+        if type(plan) is _Plan and plan.fits(self):
+            current = plan.run(self, input)
+        else:
+            seen = []
+            current = self._stages_output(input, 0, seen)
+            if type(plan) is _Plan and plan.run is None:
+                _PLANS[self] = _PLAN_AGAIN      # (a tree edited at every call: no plan for a while)
+            elif type(plan) is int and plan > 1:
+                _PLANS[self] = plan - 1
+            else:
+                try:
+                    _PLANS[self] = _Plan(self, seen)
+                except Exception:      # (a selector whose index does not compare: no plan for a while)
+                    _PLANS[self] = _PLAN_AGAIN
+        self.output = current
+        return current
+
+    def _stages_output(self, current, start, seen=None):
+        """The output of stages start, start + 1, ... given the input of
+        stage start; seen (a list) gets each stage's input as a plan sees
+        it: its length if a list, else None."""
+        modules = self.modules
+        for i in range(start, len(modules)):
+            stage = modules[i]
+            if seen is not None:
+                seen.append(len(current) if type(current) is list else None)
             if type(stage) is ConcatTable and type(current) is list and stage.modules:
                 try:
                     current = _picks_output(stage, current, len(current))
@@ -188,7 +219,6 @@ class gModule(Sequential):
                     raise type(e)(f"{type(self).__name__} ({i}) -> {e}") from e
             else:
                 current = self._child(i, "updateOutput", current)
-        self.output = current
         return current
 
     def updateGradInput(self, input, gradOutput):
@@ -657,6 +687,217 @@ def _picks_output(m, env, n):
         m.output = list(env[at[0]:at[-1] + 1])
         return m.output
     return m.updateOutput(env)
+
+
+# ---------------------------------------------------------------- forward's plan
+# What forward does, for a given tree, is the same from call to call: which
+# entries each selector takes, which modules run in what order, which
+# container's output is set to what.  A _Plan writes that down once as
+# straight Python code (one line per module call or output set, no visit
+# of the tree), and forward runs it for as long as the tree stays as it was:
+# every container the plan looks inside still holds the same children, every
+# selector still has its index (plan.fits; a user who edits the tree gets a
+# new plan, made while forward runs the stages one by one as before).  What
+# depends on the values (the environment's length where a stage's input is
+# another module's output, a split's table) is tested where it is used; a
+# test that fails hands the rest of the stages to _stages_output.  A module
+# that raises gets its error named as the containers would name it.  A plan
+# found stale before its first use (a tree edited at every call) is followed
+# by _PLAN_AGAIN calls stage by stage before the next one is made.
+_PLANS = weakref.WeakKeyDictionary()     # gModule -> its _Plan (nothing is added to the module itself)
+_PLAN_AGAIN = 32     # after a plan found stale before its first use, the calls until the next plan is made
+
+
+class _Plan:
+    """The forward of one gModule's tree as it is now (see above).  Made
+    from a forward run stage by stage (seen: each stage's input as
+    _stages_output saw it); compiled on its first use, so that a tree a
+    user edits at every call does not compile at every call."""
+    __slots__ = ("top", "objs", "names", "values", "lines", "consts", "run", "fits_code", "usable", "_vars",
+                 "_names")
+
+    def __init__(self, g, seen):
+        self.top = list(g.modules)
+        self.objs, self.names, self.values = [], [], []     # what fits() compares
+        self.lines, self.consts = [], {"_FAIL": _FAIL, "_renamed": _renamed, "_PATHS": []}
+        self.run = self.fits_code = None
+        self.usable = True
+        self._emit_stages(g, seen)
+
+    def fits(self, g):
+        """Whether g's tree is the one the plan was made for: g's stages,
+        and every container the plan looks into, hold the same children
+        (a list equal to the one seen, child by child the same objects);
+        every selector's index (offset, length) is the object it was.  The
+        first time, compared here; then by compiled code, with the plan."""
+        try:
+            if self.fits_code is not None:
+                return self.fits_code(g)
+            if not self.usable or g.modules != self.top:
+                return False
+            for obj, name, value in zip(self.objs, self.names, self.values):
+                now = getattr(obj, name)
+                if (now != value) if name == "modules" else (now is not value):
+                    return False
+        except Exception:      # (a child that compares strangely: make a new plan)
+            return False
+        self._compile()
+        return True
+
+    def _compile(self):
+        namespace = dict(self.consts)
+        namespace["top"] = self.top
+        test = ["g.modules == top"]
+        for k, (obj, name, value) in enumerate(zip(self.objs, self.names, self.values)):
+            namespace[f"w{k}"] = value
+            test.append(f"{self._const(obj)}.{name} {'==' if name == 'modules' else 'is'} w{k}")
+            namespace[self._const(obj)] = obj
+        source = ["def fits(g):", "    return (" + "\n            and ".join(test) + ")"] + self.lines
+        exec(compile("\n".join(source), "<gModule forward plan>", "exec"), namespace)
+        self.fits_code, self.run = namespace["fits"], namespace["run"]
+        self.lines = self.consts = self._names = self.objs = self.names = self.values = None
+
+    # ---- making it
+    def _watch(self, obj, name):
+        value = getattr(obj, name)
+        self.objs.append(obj)
+        self.names.append(name)
+        self.values.append(list(value) if name == "modules" else value)
+        if name != "modules" and type(value) is not int:
+            self.usable = False     # (an index set to something else: the stages run one by one, as they can)
+        return value
+
+    def _const(self, value):
+        name = self._names.get(id(value))
+        if name is None:
+            name = self._names[id(value)] = f"o{len(self.consts)}"
+            self.consts[name] = value
+        return name
+
+    def _path(self, path):
+        """The number by which the code names path (how an error is named: see _renamed)."""
+        self.consts["_PATHS"].append(path)
+        return len(self.consts["_PATHS"]) - 1
+
+    def _var(self):
+        self._vars += 1
+        return f"v{self._vars}"
+
+    def _call(self, target, obj, arg, path):
+        """target = obj.updateOutput(arg); an error it raises is named along path (see _renamed)."""
+        self._line(f"s = {self._path(path)}")
+        self._line(f"{target} = {obj}.updateOutput({arg})")
+
+    def _line(self, text):
+        self.lines.append("        " + text)
+
+    def _emit_stages(self, g, seen):
+        self._vars, self._names = 0, {}
+        self.lines += ["def run(g, x):", "    s = None", "    try:"]
+        cur, known = "x", None
+        for i, stage in enumerate(self.top):
+            if i >= len(seen):
+                break       # (a stage a module added while forward ran: the rest runs stage by stage)
+            n = seen[i]
+            rest = f"return g._stages_output({cur}, {i})"
+            if type(stage) is ConcatTable and stage.modules and n is not None:
+                if known != n:
+                    self._line(f"if type({cur}) is not list or len({cur}) != {n}:")
+                    self._line(f"    s = None; {rest}")
+                out = self._picks(stage, cur, n, (i, ()))
+                known = len(stage.modules)
+            else:
+                if type(stage) is ConcatTable and stage.modules:
+                    self._line(f"if type({cur}) is list:")
+                    self._line(f"    s = None; {rest}")
+                out = self._var()
+                self._line("s = None")
+                self._line(f"{out} = g._child({i}, 'updateOutput', {cur})")
+                known = None
+            cur = out
+        if len(seen) < len(self.top):
+            self._line(f"return g._stages_output({cur}, {len(seen)})")
+        self._line(f"return {cur}")
+        self.lines += ["    except _FAIL as err:", "        if s is None:", "            raise",
+                       "        raise _renamed(g, _PATHS[s], err)"]
+
+    def _output(self, e, env, n, path):
+        """_output's work for expression e of env (n entries), as lines; the variable holding e's output."""
+        t = type(e)
+        if t is SelectTable and -n <= e.index < n:
+            return self._select(e, env)
+        if t is Sequential and len(e.modules) > 1:
+            ms = self._watch(e, "modules")
+            i, chain = path
+            v = self._picks(ms[0], env, n, (i, chain + ((e, 0),)))     # (a variable of its own)
+            m = ms[1]
+            if type(m) is SelectTable:      # a split's picker, when its input is a table holding its entry
+                k = self._watch(m, "index")
+                test = f"len({v}) > {k}" if k >= 0 else f"len({v}) >= {-k}"
+                self._line(f"if type({v}) is list and {test}:")
+                self._line(f"    {v} = {self._const(m)}.output = {v}[{k}]")
+                self._line("else:")
+                self._line(f"    s = {self._path((i, chain + ((e, 1),)))}")
+                self._line(f"    {v} = {self._const(m)}.updateOutput({v})")
+            else:
+                self._call(v, self._const(m), v, (i, chain + ((e, 1),)))
+            for k in range(2, len(ms)):
+                self._call(v, self._const(ms[k]), v, (i, chain + ((e, k),)))
+            self._line(f"{self._const(e)}.output = {v}")
+            return v
+        v = self._var()
+        self._call(v, self._const(e), env, path)
+        return v
+
+    def _select(self, m, env):
+        v = self._var()
+        self._line(f"{v} = {self._const(m)}.output = {env}[{self._watch(m, 'index')}]")
+        return v
+
+    def _picks(self, m, env, n, path):
+        """_picks_output's work for m (path: how an error in m's children is named)."""
+        t = type(m)
+        if t is ConcatTable and m.modules:
+            i, chain = path
+            outs = []
+            for c, child in enumerate(self._watch(m, "modules")):
+                outs.append(self._output(child, env, n, (i, chain + ((m, c),))))
+            t, name, v = self._var(), self._const(m), self._var()
+            same = " and ".join(f"{t}[{k}] is {o}" for k, o in enumerate(outs))
+            self._line(f"{t} = {name}.output")
+            self._line(f"if type({t}) is list and len({t}) == {len(outs)} and {same}:")
+            self._line(f"    {v} = {t}")
+            self._line("else:")
+            self._line(f"    {v} = {name}.output = [{', '.join(outs)}]")
+            return v
+        if t is SelectTable:
+            self._watch(m, "index")
+        elif t is NarrowTable:
+            self._watch(m, "offset")
+            self._watch(m, "length")
+        at = _reads(m, n)
+        v = self._var()
+        if type(at) is int:
+            self._line(f"{v} = {self._const(m)}.output = {env}[{at}]")
+        elif at is not None:
+            self._line(f"{v} = {self._const(m)}.output = {env}[{at[0]}:{at[-1] + 1}]")
+        else:
+            self._call(v, self._const(m), env, path)
+        return v
+
+
+def _renamed(g, path, err):
+    """err, a module's error, named by the containers along path (stage,
+    ((container, child index), ...) from the outside in) and by g, as
+    _picks_output, _output and updateOutput name it."""
+    i, chain = path
+    for c, k in reversed(chain):
+        named = type(err)(f"{type(c).__name__} ({k}) -> {_message(c.modules[k], err)}")
+        named.__cause__ = err
+        err = named
+    named = type(err)(f"{type(g).__name__} ({i}) -> {err}")
+    named.__cause__ = err
+    return named
 
 
 def _plain_like(g, v):

@@ -825,3 +825,260 @@ def test_values_read_once_are_computed_by_their_reader():
     (the gates' input, next_c, next_h) and char-rnn's 2-layer LSTM to 7."""
     assert len(python_lstm_cell(3, 4).modules) == 3
     assert len(python_char_rnn_lstm(4, 3).modules) == 7
+
+
+# ---------------------------------------------------------------- forward's plan
+def _outputs(model):
+    """Every container's, selector's and module's output in the tree, in tree order."""
+    out, todo = [], [model]
+    while todo:
+        m = todo.pop()
+        out.append(m.output)
+        todo.extend(reversed(getattr(m, "modules", None) or []))
+    return out
+
+
+def _same_objects(a, b):
+    """Which entries of two walks of outputs are the same objects (tables handed out again, arrays reused)."""
+    return [x is y for x, y in zip(a, b)]
+
+
+def _planned(model):
+    from nn_legacy.gModule import _PLANS
+    plan = _PLANS.get(model)
+    return not isinstance(plan, (int, type(None))) and plan.run is not None and plan.fits(model)
+
+
+def _plan_cases(tmp_path):
+    cases = [(m, x) for m, x, _ in _plumbing_cases(tmp_path) + _split_cases()]
+    cases.append((_narrowing(), _u(2, 3)))
+    return cases
+
+
+def _narrowing():
+    """Values read in order by two nodes: NarrowTables pick them."""
+    x = nn.Identity()()
+    a, b = nn.Tanh()(x), nn.Sigmoid()(x)
+    g = nn.gModule([x], [nn.CAddTable()([a, b]), nn.CMulTable()([a, b]), nn.Tanh()(x)])
+    assert isinstance(g.modules[2].modules[0].modules[0], nn.NarrowTable)
+    return g
+
+
+def test_an_edited_narrow_table_gets_a_new_plan():
+    g, x = _narrowing(), _u(2, 3)
+    for _ in range(2):
+        before = _copy(g.forward(x))
+    assert _planned(g)
+    narrow = g.modules[2].modules[0].modules[0]
+    for offset, length in ((0, 2), (0, 3), (1, 2)):
+        narrow.offset, narrow.length = offset, length
+        got = g.forward(x)
+        assert _layout_equal(got, nn.Sequential.updateOutput(g.clone(), x))
+        assert _layout_equal(got, before) == (offset == 1)
+
+
+def test_the_forward_plan_sets_what_the_containers_set(tmp_path):
+    """From the second call on, forward runs the tree's plan: its output and
+    every container's, selector's and module's output are bit for bit what
+    the same containers' own forward gives, and the same objects where
+    theirs are (a table handed out again when it holds the same arrays)."""
+    for model, x in _plan_cases(tmp_path):
+        twin = model.clone()
+        x = _copy(x)
+        seen, seen_twin = [], []
+        for call in range(3):
+            got = model.forward(x if call < 2 else _copy(x))
+            want = nn.Sequential.updateOutput(twin, x if call < 2 else _copy(x))
+            assert _layout_equal(got, want)
+            outs, outs_twin = _outputs(model), _outputs(twin)
+            assert len(outs) == len(outs_twin)
+            for a, b in zip(outs, outs_twin):
+                assert (a is None and b is None) or _layout_equal(a, b)
+            seen.append(outs)
+            seen_twin.append(outs_twin)
+            assert _planned(model) == (call > 0)
+        for k in (1, 2):
+            assert _same_objects(seen[k - 1], seen[k]) == _same_objects(seen_twin[k - 1], seen_twin[k])
+
+
+def _edits():
+    """Edits a user may make to a lowered char-rnn LSTM (7 stages), each
+    changing what forward computes."""
+    def expression(g, stage, child):
+        return g.modules[stage].modules[child]
+
+    def replace_module(g):      # the last stage's LogSoftMax becomes a SoftMax
+        expression(g, 6, 4).modules[2] = nn.SoftMax()
+
+    def add_module(g):
+        expression(g, 6, 4).add(nn.MulConstant(2.0))
+
+    def insert_module(g):       # into an expression that a later stage reads
+        expression(g, 3, 3).insert(nn.MulConstant(0.5), 2)
+
+    def remove_module(g):       # the LogSoftMax: the Linear's output is the graph's
+        expression(g, 6, 4).remove()
+
+    def add_child(g):           # the stage hands on one more value first (the next stage reads by index)
+        g.modules[5].modules.insert(0, nn.SelectTable(0))
+
+    def remove_child(g):        # the graph has four outputs
+        g.modules[6].modules.pop(0)
+
+    def change_index(g):
+        expression(g, 6, 0).index = 2
+
+    def change_picker(g):       # another gate (a split's picker)
+        gate = expression(g, 1, 3).modules[0].modules[0].modules[0].modules[0]
+        assert [type(m) for m in gate.modules] == [nn.SelectTable, nn.SelectTable, nn.Sigmoid]
+        gate.modules[1].index = 2
+
+    def replace_list(g):
+        g.modules[6].modules = list(reversed(g.modules[6].modules))
+
+    def add_stage(g):
+        g.add(nn.SelectTable(4))
+
+    def remove_stage(g):        # the graph's output is the last stage's input, a table of 4
+        g.remove()
+
+    def replace_stage(g):
+        g.modules[6] = nn.ConcatTable(nn.SelectTable(3), nn.SelectTable(0))
+
+    def swap_dtype_and_replace(g):
+        g.replace(lambda m: nn.Sigmoid() if isinstance(m, nn.Tanh) else m)
+    return [replace_module, add_module, insert_module, remove_module, add_child, remove_child, change_index,
+            change_picker, replace_list, add_stage, remove_stage, replace_stage, swap_dtype_and_replace]
+
+
+@pytest.mark.parametrize("edit", _edits(), ids=lambda f: f.__name__)
+def test_an_edited_tree_gets_a_new_plan(edit):
+    """A tree edited after its plan was made (a module replaced, added or
+    removed in an expression, a child added to or removed from a stage, a
+    selector's index, a stage) computes what its containers compute, from
+    the first forward after the edit on."""
+    model = python_char_rnn_lstm(4, 3)
+    x = [_u(2, 4)] + [_u(2, 3) for _ in range(4)]
+    for _ in range(2):
+        before = _copy(model.forward(x))
+    assert _planned(model)
+    edit(model)
+    twin = model.clone()
+    for _ in range(2):
+        got = model.forward(x)
+        want = nn.Sequential.updateOutput(twin, x)
+        assert _layout_equal(got, want)
+        assert not _layout_equal(got, before)
+        for a, b in zip(_outputs(model), _outputs(twin)):
+            assert (a is None and b is None) or _layout_equal(a, b)
+    assert _planned(model)
+
+
+def _error_chain(e):
+    out = []
+    while e is not None:
+        out.append((type(e), str(e)))
+        e = e.__cause__
+    return out
+
+
+def _refuse(input):
+    raise ValueError("not this one")
+
+
+def test_the_plan_names_errors_as_the_stages_do():
+    """An error a module raises while the plan runs is named as forward
+    stage by stage names it (the same message, the same chain of causes);
+    an input the plan was not made for (a shorter table, a split giving
+    fewer entries) runs stage by stage."""
+    model = python_char_rnn_lstm(4, 3)
+    x = [_u(2, 4)] + [_u(2, 3) for _ in range(4)]
+    bad_inputs = [[_u(2, 5)] + x[1:],                 # the first Linear (inside a tree of expressions)
+                  x[:1] + [_u(2, 3), _u(2, 2)] + x[3:],   # prev_h of layer 0 (a kept value, then a CMulTable)
+                  x[:-1] + [_u(2, 4)],                # the second layer's state: a later stage
+                  x[:3],                              # a shorter table: stage by stage, as the plan cannot run
+                  _u(2, 4)]                           # not a table
+    for bad in bad_inputs:
+        model.forward(x)
+        model.forward(x)
+        assert _planned(model)
+        with pytest.raises((ValueError, TypeError, IndexError, RuntimeError)) as planned:
+            model.forward(_copy(bad))
+        with pytest.raises((ValueError, TypeError, IndexError, RuntimeError)) as staged:
+            model.clone()._stages_output(_copy(bad), 0)
+        assert _error_chain(planned.value) == _error_chain(staged.value)
+        assert str(planned.value).startswith("gModule (")
+    # a module's own message, which the containers prefix with its class name (a Sigmoid after a split's
+    # picker, a Linear inside a tree of expressions, the last stage's LogSoftMax)
+    for m in (model.modules[1].modules[3].modules[0].modules[0].modules[0].modules[0].modules[2],
+              model.graph_modules[1], model.graph_modules[-1]):
+        assert type(m) in (nn.Sigmoid, nn.Linear, nn.LogSoftMax)
+        for _ in range(2):
+            model.forward(x)
+        m.updateOutput = _refuse
+        with pytest.raises(ValueError) as planned:
+            model.forward(x)
+        with pytest.raises(ValueError) as staged:
+            model._stages_output(x, 0)
+        del m.updateOutput
+        assert _error_chain(planned.value) == _error_chain(staged.value)
+        assert f"-> {type(m).__name__}: not this one" in str(planned.value)
+    # a split's picker whose table is shorter than it was: SelectTable's own error, named
+    h = nn.Identity()()
+    a, b = nn.SplitTable(1)(h).split(2)
+    g = nn.gModule([h], [nn.Tanh()(b), nn.Sigmoid()(a)])
+    for _ in range(2):
+        g.forward(_u(2, 2))
+    assert _planned(g)
+    x3 = _u(2, 3)       # a longer table: the pickers still find their entries
+    assert _layout_equal(g.forward(x3), nn.Sequential.updateOutput(g.clone(), x3))
+    with pytest.raises(ValueError) as planned:
+        g.forward(_u(2, 1))
+    with pytest.raises(ValueError) as staged:
+        g.clone()._stages_output(_u(2, 1), 0)
+    assert _error_chain(planned.value) == _error_chain(staged.value)
+    assert "SelectTable" in str(planned.value)
+
+
+def test_a_planned_graph_saves_converts_and_clones(tmp_path):
+    """The plan is kept outside the module: a graph that ran its plan
+    saves, loads, converts and clones as before, and the copies make plans
+    of their own."""
+    g = python_lstm_cell(3, 4)
+    x = _lstm_input(2, 3, 4)
+    for _ in range(2):
+        want = _copy(g.forward(_copy(x)))
+    assert _planned(g)
+    nn.save(g, tmp_path / "g.thnn")
+    back = nn.load(tmp_path / "g.thnn")
+    copy = g.clone()
+    g.float()
+    for m in (back, copy):
+        for _ in range(2):
+            _close(m.forward(_copy(x)), want, "output")
+        assert _planned(m)
+    out = g.forward([v.astype(np.float32) for v in x])
+    assert out[0].dtype == np.float32 and _planned(g)
+
+
+def test_a_tree_edited_at_every_call_runs_stage_by_stage():
+    """An index changed at every call, or set to a numpy integer (which the
+    plan does not take for the int it equals): every call computes what the
+    containers compute, and no plan is made at every call."""
+    from nn_legacy.gModule import _PLANS
+    model = python_char_rnn_lstm(4, 3)
+    x = [_u(2, 4)] + [_u(2, 3) for _ in range(4)]
+    kept = model.modules[6].modules[0]
+    made = []
+    for call in range(12):
+        kept.index = call % 3
+        got = model.forward(x)
+        assert _layout_equal(got, nn.Sequential.updateOutput(model.clone(), x))
+        plan = _PLANS.get(model)
+        if not isinstance(plan, int) and all(plan is not p for p in made):
+            made.append(plan)
+    assert isinstance(_PLANS[model], int) and len(made) == 1       # (made at the first call)
+    kept.index = np.int64(2)
+    for _ in range(3):
+        assert _layout_equal(model.forward(x), nn.Sequential.updateOutput(model.clone(), x))
+    assert not _planned(model)
