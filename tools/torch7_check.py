@@ -144,8 +144,12 @@ def _rnn_cases(rng):
 
 
 def _cast(value, dtype):
-    if isinstance(value, list):
+    if isinstance(value, (list, tuple)):
         return [_cast(v, dtype) for v in value]
+    if isinstance(value, dict):
+        return {k: _cast(v, dtype) for k, v in value.items()}
+    if not isinstance(value, np.ndarray):
+        return value
     return value.astype(dtype) if value.dtype.kind == "f" else value
 
 
@@ -158,6 +162,8 @@ def _like(value, fn):
 
 
 def _flat(value):
+    if value is None:
+        return []
     if isinstance(value, (list, tuple)):
         return [a for v in value for a in _flat(v)]
     if isinstance(value, dict):
@@ -165,16 +171,67 @@ def _flat(value):
     return [np.asarray(value, dtype=np.float64)]
 
 
-def _compare(ours, lua, dtype, tol=0.0):
+def _compare(ours, lua, dtype, tol=0.0, shapes_only=False):
     if lua is None:
         return None, "Lua gave none"
     a, b = _flat(ours), _flat(lua)
     if len(a) != len(b) or any(x.shape != y.shape for x, y in zip(a, b)):
         return None, f"shapes {[x.shape for x in a]} != Lua {[y.shape for y in b]}"
+    if shapes_only:
+        return None, None
     err = max((float(np.max(np.abs(x - y))) if x.size else 0.0) for x, y in zip(a, b))
     scale = max((float(np.max(np.abs(x))) if x.size else 0.0) for x in a) or 1.0
     tol = max(TOL[dtype], tol)
     return err, None if err <= tol * max(scale, 1.0) else f"max error {err:.3g} > {tol:g} x {scale:.3g}"
+
+
+def _lua_input(entry, value):
+    """The entry's input as Lua reads it: index arrays (integer dtype) count from 1 (a bool mask stays a
+    ByteTensor of 0/1); SparseLinear's feature column, indices held as floats, too."""
+    if isinstance(value, (list, tuple)):
+        return [_lua_input(entry, v) for v in value]
+    if value is None or not isinstance(value, np.ndarray):
+        return value
+    if value.dtype.kind == "i":
+        return value + 1
+    value = value.copy()
+    if entry.cls == "SparseLinear":
+        value[..., 0] += 1
+    return value
+
+
+def _has_index_array(value):
+    if isinstance(value, (list, tuple)):
+        return any(_has_index_array(v) for v in value)
+    return isinstance(value, np.ndarray) and value.dtype.kind in "iub"
+
+
+def _table_cases():
+    """(name, entry, model, input, lua_input, target, lua_target, evaluate, compare) for every entry of
+    tests/module_table.py; compare: "values", or "shapes" for an entry whose forward draws random numbers."""
+    sys.path.insert(0, os.path.join(os.path.dirname(HERE), "tests"))
+    from module_table import ENTRIES
+    out = []
+    for k, e in enumerate(ENTRIES):
+        rng = np.random.default_rng(100 + k)
+        nn.manualSeed(100 + k)
+        try:
+            model = e.build()
+            x = e.input(rng)
+            t = e.target(rng) if e.target is not None else None
+        except Exception as err:     # noqa: BLE001
+            out.append((e.id, e, err, None, None, None, None, False, None))
+            continue
+        evaluate = getattr(model, "train", True) is False
+        out.append((e.id, e, model, x, _lua_input(e, x), t, _lua_input(e, t), evaluate,
+                    "shapes" if e.stochastic else "values"))
+    return out
+
+
+REAL = os.path.join(os.path.dirname(HERE), "tests", "data", "t7", "torch7_built")
+# the rnn package each prefix of tests/data/t7/torch7_built was made with
+REAL_PACKAGES = (("torch_rnn_", "torch_rnn", "torch/rnn"), ("er_rnn_", "er_rnn", "Element-Research/rnn"),
+                 ("nn_", "nn", None))
 
 
 def main(argv=None):
@@ -182,50 +239,63 @@ def main(argv=None):
     ap.add_argument("--torch7", default="/work/lua")
     ap.add_argument("--keep", help="write the case files here (kept) instead of a temporary folder")
     ap.add_argument("--only", default="", help="run only cases whose name holds this")
+    ap.add_argument("--quick", action="store_true",
+                    help="the hand-written catalogue alone (not every entry of tests/module_table.py, nor the "
+                         "real files of tests/data/t7/torch7_built)")
     args = ap.parse_args(argv)
     luajit = os.path.join(args.torch7, "install", "bin", "luajit")
     root = args.keep or tempfile.mkdtemp(prefix="torch7_check_")
-    groups = {}     # folder -> (packages, {case: (expected, dtype)})
-    failures, report = [], []
+    groups = {}     # folder -> (packages, rnn, {case: (name, expected, gradInput, dtype, how)})
+    failures, report, absent, refused_table = [], [], {}, {}
 
-    def write(group, packages, rnn, name, model, x, lua_x, evaluate, dtype, target=None, lua_target=None):
+    def write(group, packages, rnn, name, model, x, lua_x, evaluate, dtype, target=None, lua_target=None,
+              criterion=False, how="values", recorded=None, refused_ok=False):
         folder = os.path.join(root, group)
         os.makedirs(folder, exist_ok=True)
         groups.setdefault(group, (packages, rnn, {}))
         key = name.replace(" ", "").replace("/", "_").replace("(", "_").replace(")", "").replace(",", "_")
         key += "_" + ("f32" if dtype is np.float32 else "f64")
-        model = model.type(dtype)
-        x = _cast(x, dtype)
-        if hasattr(model, "training"):
-            (model.evaluate if evaluate else model.training)()
         try:
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore")
-                if target is None:
-                    expected = model.forward(x)
+                if recorded is not None:       # a real file: Torch7's own input, gradOutput and results
+                    expected, gradInput = recorded["output"], recorded.get("gradInput")
+                    gradOutput = recorded.get("gradOutput")
                 else:
-                    expected = np.array(model.forward(x, _cast(target, dtype)))
-                expected = _copy(expected)
-                grng = np.random.default_rng(11)
-                if target is None:
-                    gradOutput = _like(expected, lambda a: grng.uniform(-1, 1, a.shape).astype(a.dtype))
-                    gradInput = _copy(model.backward(x, gradOutput))
-                else:
-                    gradOutput, gradInput = None, _copy(model.backward(x, _cast(target, dtype)))
-                if lua_x is not None:      # (an index input: no gradient to compare)
-                    gradInput = None
+                    model = model.type(dtype)
+                    x = _cast(x, dtype)
+                    lua_x = None if lua_x is None else _cast(lua_x, dtype)
+                    if hasattr(model, "training"):
+                        (model.evaluate if evaluate else model.training)()
+                    pristine = _copy(x) if lua_x is None else lua_x     # (an in-place forward changes x)
+                    if not criterion:
+                        expected = model.forward(x)
+                    else:
+                        expected = np.array(model.forward(x, _cast(target, dtype)))
+                    expected = _copy(expected)
+                    grng = np.random.default_rng(11)
+                    if not criterion:
+                        gradOutput = _like(expected, lambda a: grng.uniform(-1, 1, a.shape).astype(
+                            a.dtype if a.dtype.kind == "f" else dtype))
+                        gradInput = _copy(model.backward(x, _copy(gradOutput)))
+                    else:
+                        gradOutput, gradInput = None, _copy(model.backward(x, _cast(target, dtype)))
+                    if lua_x is not None and _has_index_array(x):   # (no gradient for an index input)
+                        gradInput = None
+                    x, lua_x = pristine, None
             case = {"model": model, "input": x if lua_x is None else lua_x, "evaluate": evaluate,
-                    "gradOutput": gradOutput}
+                    "gradOutput": gradOutput, "criterion": criterion}
             if target is not None:
                 case["target"] = _cast(target if lua_target is None else lua_target, dtype)
             nn.save_lua(os.path.join(folder, key + ".in.t7"), case, **({} if rnn is None else {"rnn": rnn}))
         except Exception as e:     # noqa: BLE001 (a report of every failure, not the first)
-            if (group, name) in REFUSED and isinstance(e, TypeError):
+            if ((group, name) in REFUSED or refused_ok) and isinstance(e, TypeError):
                 report.append(f"{group:9s} {key:58s} refused, as documented")
+                refused_table[(group, name)] = f"{type(e).__name__}: {str(e)[:150]}"
                 return
-            failures.append(f"{group}/{name} {key[-3:]}: nn_legacy side: {type(e).__name__}: {e}")
+            failures.append(f"{group}/{name} {key[-3:]}: nn_legacy side: {type(e).__name__}: {str(e)[:300]}")
             return
-        groups[group][2][key] = (name, expected, gradInput, dtype)
+        groups[group][2][key] = (name, expected, gradInput, dtype, how)
 
     for dtype in (np.float64, np.float32):
         rng = np.random.default_rng(7)
@@ -235,49 +305,102 @@ def main(argv=None):
                 write("nn", ["nn"], None, name, model, x, lua_x, evaluate, dtype)
         for name, (crit, x, t, lua_t) in _criterion_cases(rng).items():
             if args.only in name:
-                write("nn", ["nn"], None, name, crit, x, None, False, dtype, t, lua_t)
+                write("nn", ["nn"], None, name, crit, x, None, False, dtype, t, lua_t, criterion=True)
         for rnn, group in (("torch/rnn", "torch_rnn"), ("Element-Research/rnn", "er_rnn")):
             for name, (model, x, evaluate) in _rnn_cases(rng).items():
                 if args.only in name:
                     write(group, ["nn", "rnn"], rnn, name, model, x, None, evaluate, dtype)
+    if not args.quick:
+        # every entry of the module table, in both rnn packages' trees (each loads nn, and dpnn with ER's rnn)
+        for rnn, group in (("torch/rnn", "tab_torch_rnn"), ("Element-Research/rnn", "tab_er_rnn")):
+            for dtype in (np.float64, np.float32):
+                for (name, e, model, x, lua_x, t, lua_t, evaluate, how) in _table_cases():
+                    if args.only not in name:
+                        continue
+                    if isinstance(model, Exception):
+                        failures.append(f"{group}/{name}: the entry does not build: {model}")
+                        continue
+                    write(group, ["nn", "rnn"], rnn, name, model, x, lua_x, evaluate, dtype,
+                          t, lua_t, criterion=e.target is not None, how=how, refused_ok=e.cls == "gModule")
+        # the real files: Torch7's model read with load_lua, written again, run in Lua
+        for f in sorted(os.listdir(REAL)):
+            if not f.endswith(".t7") or args.only not in f:
+                continue
+            prefix, group, rnn = next(p for p in REAL_PACKAGES if f.startswith(p[0]))
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                rec = load_lua(os.path.join(REAL, f))
+            dtype = np.float32 if f.endswith("_float.t7") else np.float64
+            write("real_" + group, ["nn", "nngraph"] + ([] if rnn is None else ["rnn"]), rnn, f[:-3].rsplit("_", 1)[0],
+                  rec["model"], rec["input"], None, bool(rec.get("evaluate")), dtype, recorded=rec,
+                  refused_ok="nngraph" in f)
 
     trees = {"torch_rnn": "tree_torch_rnn", "er_rnn": "tree_er_rnn"}
     for group, (packages, rnn, cases) in groups.items():
         env = dict(os.environ)
-        if group in trees:
-            t = os.path.join(args.torch7, trees[group])
+        tree = next((v for k, v in trees.items() if group.endswith(k)), None)
+        if tree is not None:
+            t = os.path.join(args.torch7, tree)
             env["LUA_PATH"] = f"{t}/share/lua/5.1/?.lua;{t}/share/lua/5.1/?/init.lua;;"
             env["LUA_CPATH"] = f"{t}/lib/lua/5.1/?.so;;"
         folder = os.path.join(root, group)
-        run = subprocess.run([luajit, os.path.join(HERE, "torch7_check.lua"), folder, *packages], env=env,
-                             capture_output=True, text=True)
-        if run.returncode:
-            failures.append(f"{group}: Lua exited {run.returncode}: {run.stderr[-2000:]}")
-            continue
-        for key, (name, expected, gradInput, dtype) in sorted(cases.items()):
+        for f in os.listdir(folder):     # (a kept folder's results of an earlier run)
+            if f.endswith(".out.t7"):
+                os.remove(os.path.join(folder, f))
+        for _attempt in range(len(cases) + 1):   # (rerun after a crash, the crashed case recorded as failed)
+            run = subprocess.run([luajit, os.path.join(HERE, "torch7_check.lua"), folder, *packages], env=env,
+                                 capture_output=True, text=True)
+            if not run.returncode:
+                break
+            started = [ln[6:] for ln in run.stdout.splitlines() if ln.startswith("START ")]
+            crashed = started[-1] if started else None
+            if crashed is None:
+                failures.append(f"{group}: Lua exited {run.returncode}: {run.stderr[-2000:]}")
+                break
+            nn.save_lua(os.path.join(folder, crashed + ".out.t7"),
+                        {"error": f"Lua crashed (exit {run.returncode}): {run.stderr[-300:]}"})
+        for key, (name, expected, gradInput, dtype, how) in sorted(cases.items()):
             out = os.path.join(folder, key + ".out.t7")
             if not os.path.exists(out):
                 failures.append(f"{group}/{key}: no output")
                 continue
-            with warnings.catch_warnings():
-                warnings.simplefilter("ignore")
-                result = load_lua(out)
-            if "error" in result:
-                failures.append(f"{group}/{key}: Lua: {result['error']}")
+            try:
+                with warnings.catch_warnings():
+                    warnings.simplefilter("ignore")
+                    result = load_lua(out)
+            except Exception as e:     # noqa: BLE001
+                failures.append(f"{group}/{key}: Lua's result does not read: {e}")
                 continue
-            err, problem = _compare(expected, result["output"], dtype)
+            if "error" in result:
+                message = str(result["error"])
+                if "unknown Torch class" in message or "unknown object" in message:
+                    absent.setdefault(group, {})[name] = message.split("<")[-1].split(">")[0]
+                    continue
+                failures.append(f"{group}/{key}: Lua: {message[:400]}")
+                continue
+            lua_out = result.get("output")
+            if name.startswith("ArgMax") and lua_out is not None:    # (indices: Lua's count from 1)
+                lua_out = _like(lua_out, lambda a: a - 1)
+            err, problem = _compare(expected, lua_out, dtype, shapes_only=how == "shapes")
             line = f"{group:9s} {key:58s} {'-' if err is None else f'{err:.2e}'}"
             if problem:
                 failures.append(f"{group}/{key}: output: {problem}")
             if gradInput is not None:
-                gerr, gproblem = _compare(gradInput, result.get("gradInput"), dtype, GRAD_TOL.get(name, 0.0))
+                gerr, gproblem = _compare(gradInput, result.get("gradInput"), dtype,
+                                          GRAD_TOL.get(name.split("-")[0], 0.0), shapes_only=how == "shapes")
                 line += f" {'-' if gerr is None else f'{gerr:.2e}'}"
                 if gproblem:
                     failures.append(f"{group}/{key}: gradInput: {gproblem}")
+            if how == "shapes":
+                line += " (stochastic: shapes)"
             report.append(line)
     print("\n".join(report))
+    for group, names in sorted(absent.items()):
+        print(f"{group}: {len(names)} entries whose Lua class this Torch7 lacks: "
+              + ", ".join(f"{n} ({c})" for n, c in sorted(names.items())))
     refused = sum("refused" in r for r in report)
-    print(f"{len(report) - refused} compared, {refused} refused as documented; {len(failures)} failures" + ("" if args.keep else f" (files in {root})"))
+    print(f"{len(report) - refused} compared, {refused} refused as documented; {len(failures)} failures"
+          + ("" if args.keep else f" (files in {root})"))
     for f in failures:
         print("FAIL", f)
     return 1 if failures else 0
