@@ -127,3 +127,64 @@ def test_bisequencer_is_written_as_element_research_built_it(tmp_path):
 def test_bisequencer_is_refused_for_torch_rnn(tmp_path):
     with pytest.raises(TypeError, match="torch/rnn's nn.BiSequencer is another module"):
         nn.save_lua(str(tmp_path / "b.t7"), nn.BiSequencer(nn.FastLSTM(3, 2)), rnn="torch/rnn")
+
+
+def test_a_long_storage_read_from_a_torch7_file_is_written_as_one_again(tmp_path):
+    """read_t7 gives nn.JoinTable's size (a torch.LongStorage) as an int64 array; written as a LongTensor,
+    Lua's JoinTable:updateOutput failed in copy.  Torch7's own file, loaded and written again."""
+    import os
+    import warnings
+    src = os.path.join(os.path.dirname(__file__), "data", "t7", "torch7_built", "nn_ParallelTable_JoinTable_double.t7")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        case = load_lua(src)
+    join = case["model"].modules[1]
+    assert isinstance(join.size, np.ndarray) and join.size.size > 0      # (what read_t7 gave)
+    _, f = _written(tmp_path, case["model"])
+    data = f.read_bytes()
+    assert b"torch.LongTensor" not in data and data.count(b"torch.LongStorage") == 1
+    raw = read_t7(str(f))
+    np.testing.assert_array_equal(raw.fields["modules"][2.0].fields["size"], join.size)
+
+
+def _ran_float(m):
+    """(a module without parameters knows its type from the arrays of its last forward only)"""
+    x = np.random.default_rng(3).uniform(0.1, 0.9, (2, 3)).astype(np.float32)
+    m.forward(x, (x > 0.5).astype(np.float32)) if isinstance(m, nn.Criterion) else m.forward(x)
+    return m
+
+
+@pytest.mark.parametrize("make, field, cls", [
+    (lambda: nn.TanhShrink(), "tanh", "nn.Tanh"),
+    (lambda: nn.MultiLabelSoftMarginCriterion(np.linspace(0.5, 2, 3)).float(), "sigmoid", "nn.Sigmoid"),
+])
+def test_the_helper_modules_torch7_constructors_made(tmp_path, make, field, cls):
+    raw, _ = _written(tmp_path, _ran_float(make()))
+    helper = raw.fields[field]
+    assert helper.class_name == cls
+    assert helper.fields["_type"] == "torch.FloatTensor"
+    assert helper.fields["output"].dtype == np.float32
+
+
+def test_the_constructor_fields_of_mixture_simplex_weightnorm_bottle(tmp_path):
+    raw, f = _written(tmp_path, nn.MixtureTable())
+    assert f.read_bytes().count(b"torch.LongStorage") == 2      # size, size2
+    assert raw.fields["size2"] is not raw.fields["size"]
+    raw, _ = _written(tmp_path, nn.ClassSimplexCriterion(4))
+    assert isinstance(raw.fields["_target"], np.ndarray)
+    raw, _ = _written(tmp_path, nn.LinearWeightNorm(5, 3).float())
+    for k in ("norm", "scale"):
+        assert raw.fields[k].shape == (3, 1) and raw.fields[k].dtype == np.float32, k
+    raw, _ = _written(tmp_path, nn.Bottle(nn.Linear(5, 3), 2, 1))
+    assert raw.fields["inShape"].shape == (2,) and raw.fields["outShape"].shape == (1,)
+    assert raw.fields["dimDelta"] == 1
+
+
+def test_index_linear_gets_the_running_tables_and_lua_offset(tmp_path):
+    raw, _ = _written(tmp_path, nn.IndexLinear(6, 3, keysOffset=2))
+    running = raw.fields["running"]
+    assert running["counter"] == 1
+    assert all(len(running[k]) == 0 for k in ("keys", "gradWeight", "cumSumSizes"))
+    assert raw.fields["offset"] == 1        # Lua adds it to a key counted from 1: row k + 2 counted from 0
+    assert len(raw.fields["sizesCache"]) == 0 and len(raw.fields["cumSumSizesCache"]) == 0
+    assert raw.fields["gradWeight"].size == 0 and raw.fields["weightDecay"] == 0

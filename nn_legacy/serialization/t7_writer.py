@@ -272,7 +272,6 @@ _LUA_WORK_FIELDS = {
     "nn.JoinTable": {"size": "LS"},
     "nn.Concat": {"outputSize": "LS"},
     "nn.DepthConcat": {"outputSize": "LS"},
-    "nn.MixtureTable": {"size": "LS"},
     "nn.Padding": {"outputSize": "LS"},
     "nn.Reshape": {"batchsize": "LS"},
     "nn.SpatialUpSamplingNearest": {"inputSize": ("LS", 4), "outputSize": ("LS", 4)},
@@ -295,8 +294,29 @@ _LUA_WORK_FIELDS = {
     "nn.ZipTableOneToMany": {"gradInputEl": "T"},
     "nn.SpatialDivisiveNormalization": {"coef": ("T", (1, 1, 1))},
     "nn.SpatialSubtractiveNormalization": {"coef": ("T", (1, 1, 1))},
+    "nn.MixtureTable": {"size": "LS", "size2": "LS"},
+    "nn.ClassSimplexCriterion": {"_target": "T"},
+    "nn.TanhShrink": {"tanh": lambda fields, empty: _lua_module("Tanh", empty)},
+    "nn.MultiLabelSoftMarginCriterion": {"sigmoid": lambda fields, empty: _lua_module("Sigmoid", empty)},
+    "nn.LinearWeightNorm": {"norm": lambda fields, empty: np.zeros((len(fields["v"]), 1), empty.dtype),
+                            "scale": lambda fields, empty: np.zeros((len(fields["v"]), 1), empty.dtype)},
+    "nn.Bottle": {"inShape": lambda fields, empty: np.zeros(int(fields["nInputDim"]), empty.dtype),
+                  "outShape": lambda fields, empty: np.zeros(int(fields["nOutputDim"]), empty.dtype),
+                  "dimDelta": lambda fields, empty: float(fields["nInputDim"] - fields["nOutputDim"])},
+    "nn.IndexLinear": {"running": lambda fields, empty: {"counter": 1, "keys": {}, "gradWeight": {}, "cumSumSizes": {}},
+                       "gradWeight": "T", "sizesCache": lambda fields, empty: {}, "cumSumSizesCache": lambda fields, empty: {},
+                       "gradWeightBuffer": "T", "valuesBuffer": "T", "normalizedValues": "T", "weightDecay": 0.0,
+                       # (Lua adds it to a 1-based key: row k + keysOffset counted from 0)
+                       "offset": lambda fields, empty: float(fields["keysOffset"] - 1)},
     # (the rnn packages' classes, whose fields differ by package: their _t7_rnn_layout)
 }
+
+
+def _lua_module(class_name, empty):
+    """A fresh nn_legacy module of that class in the type of `empty` (a helper module Torch7's constructor made)."""
+    import importlib
+    cls = getattr(importlib.import_module(f"nn_legacy.{class_name}"), class_name)
+    return cls().type(empty.dtype)
 
 
 def _lua_work_fields(name, fields, empty):
@@ -304,9 +324,16 @@ def _lua_work_fields(name, fields, empty):
     names of those to write as a torch.LongStorage."""
     storages = set()
     for key, kind in _LUA_WORK_FIELDS.get(name, {}).items():
+        is_storage = kind == "LS" or (isinstance(kind, tuple) and kind[0] == "LS")
         if key in fields:
+            if is_storage and isinstance(fields[key], (np.ndarray, list, tuple)):
+                # (read_t7 gives a torch.LongStorage as the array of its values: Lua's forward needs the
+                # storage again, a LongTensor there fails in resize / copy)
+                storages.add(key)
             continue
-        if kind == "T":
+        if callable(kind):
+            value = kind(fields, empty)
+        elif kind == "T":
             value = np.zeros(0, empty.dtype)     # (a new one each: see output and gradInput)
         elif kind == ("T1",):
             value = np.ones(1, empty.dtype)
