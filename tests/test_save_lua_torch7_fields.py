@@ -188,3 +188,14 @@ def test_index_linear_gets_the_running_tables_and_lua_offset(tmp_path):
     assert raw.fields["offset"] == 1        # Lua adds it to a key counted from 1: row k + 2 counted from 0
     assert len(raw.fields["sizesCache"]) == 0 and len(raw.fields["cumSumSizesCache"]) == 0
     assert raw.fields["gradWeight"].size == 0 and raw.fields["weightDecay"] == 0
+
+
+@pytest.mark.parametrize("cls", ["SpatialConvolutionMap", "SpatialFullConvolutionMap"])
+def test_a_float_connection_map_writes_a_float_conn_table(tmp_path, cls):
+    """THNN's float kernels took connTable as a THFloatTensor: a DoubleTensor failed in Lua."""
+    m = getattr(nn, cls)(nn.SpatialConvolutionMap.full(3, 2), 2, 2).float()
+    raw, f = _written(tmp_path, m)
+    assert raw.fields["connTable"].dtype == np.float32
+    np.testing.assert_array_equal(raw.fields["connTable"], np.asarray(m.connTable) + 1)     # planes from 1
+    back = load_lua(str(f))
+    np.testing.assert_array_equal(back.connTable, m.connTable)
