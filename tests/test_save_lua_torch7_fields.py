@@ -10,6 +10,8 @@ them there (tools/torch7_check.py): each check here stands without Lua.
 - a Recursor (any recurrent module without a cell tree of its own) with the
   fields of the rnn package's AbstractRecurrent constructor, in the layout
   of the package named."""
+import warnings
+
 import numpy as np
 import pytest
 
@@ -199,3 +201,34 @@ def test_a_float_connection_map_writes_a_float_conn_table(tmp_path, cls):
     np.testing.assert_array_equal(raw.fields["connTable"], np.asarray(m.connTable) + 1)     # planes from 1
     back = load_lua(str(f))
     np.testing.assert_array_equal(back.connTable, m.connTable)
+
+
+def test_crelu_is_written_with_the_sequential_torch7_built(tmp_path):
+    """Torch7's nn.CReLU is a Sequential: ConcatTable(Identity, MulConstant(-1)), JoinTable(2), ReLU."""
+    raw, f = _written(tmp_path, nn.CReLU(1, inplace=True))
+    both, join, relu = (raw.fields["modules"][float(i)] for i in (1, 2, 3))
+    assert both.class_name == "nn.ConcatTable"
+    ident, neg = (both.fields["modules"][float(i)] for i in (1, 2))
+    assert (ident.class_name, neg.class_name, neg.fields["constant_scalar"]) == ("nn.Identity", "nn.MulConstant", -1)
+    assert join.class_name == "nn.JoinTable" and join.fields["dimension"] == 2      # (from 1)
+    assert relu.class_name == "nn.ReLU" and relu.fields["inplace"] is True
+    x = np.random.default_rng(5).uniform(-1, 1, (3, 4))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")     # (T7Warnings for the Lua fields nn_legacy's CReLU has no use for)
+        back = load_lua(str(f))
+    np.testing.assert_array_equal(back.forward(x), np.concatenate([np.maximum(x, 0), np.maximum(-x, 0)], 1))
+
+
+@pytest.mark.parametrize("shapes, expected", [
+    (("bchw", "bf"), (1, 1, 4, 2, False)),
+    (("bhwc", "bchw"), (1, 1, 4, 4, True)),
+    (("chw", "bf"), (1, 1, 4, 2, False)),
+])
+def test_convert_gets_what_dpnns_constructor_derived(tmp_path, shapes, expected):
+    raw, _ = _written(tmp_path, nn.Convert(*shapes))
+    fields = raw.fields
+    assert "b" in fields["inputShape"] and "b" in fields["outputShape"]
+    got = (fields["inputBatchDim"], fields["outputBatchDim"], fields["nInputDim"], fields["nOutputDim"],
+           fields.get("transposition", False))
+    assert got == expected
+    assert len(fields["modules"]) == 0

@@ -303,6 +303,8 @@ _LUA_WORK_FIELDS = {
     "nn.Bottle": {"inShape": lambda fields, empty: np.zeros(int(fields["nInputDim"]), empty.dtype),
                   "outShape": lambda fields, empty: np.zeros(int(fields["nOutputDim"]), empty.dtype),
                   "dimDelta": lambda fields, empty: float(fields["nInputDim"] - fields["nOutputDim"])},
+    "nn.CReLU": {"modules": lambda fields, empty: _lua_crelu_modules(fields, empty)},
+    "nn.Convert": {"modules": lambda fields, empty: {}},
     "nn.IndexLinear": {"running": lambda fields, empty: {"counter": 1, "keys": {}, "gradWeight": {}, "cumSumSizes": {}},
                        "gradWeight": "T", "sizesCache": lambda fields, empty: {}, "cumSumSizesCache": lambda fields, empty: {},
                        "gradWeightBuffer": "T", "valuesBuffer": "T", "normalizedValues": "T", "weightDecay": 0.0,
@@ -319,10 +321,40 @@ def _lua_module(class_name, empty):
     return cls().type(empty.dtype)
 
 
+def _lua_crelu_modules(fields, empty):
+    """nn.CReLU in Torch7 is a Sequential: ConcatTable(Identity, MulConstant(-1)), JoinTable(2), ReLU(inplace),
+    run on the input viewed as [batch, -1]."""
+    import importlib
+
+    def make(name, *args):
+        return getattr(importlib.import_module(f"nn_legacy.{name}"), name)(*args).type(empty.dtype)
+    both = make("ConcatTable").add(make("Identity")).add(make("MulConstant", -1))
+    return [both, make("JoinTable", 1), make("ReLU", bool(fields.get("inplace", False)))]
+
+
+def _lua_convert_fields(fields):
+    """dpnn's nn.Convert: what its constructor derived from the two shapes (batch dims counted from 1)."""
+    shapes = []
+    for key in ("inputShape", "outputShape"):
+        shape = fields[key] if "b" in fields[key] else "b" + fields[key]
+        fields[key] = shape
+        shapes.append(shape)
+    fields["inputBatchDim"], fields["outputBatchDim"] = (float(sh.index("b") + 1) for sh in shapes)
+    if "b*" in shapes:
+        fields["nInputDim"] = fields["nOutputDim"] = -1.0
+        fields["transposition"] = True
+    else:
+        fields["nInputDim"], fields["nOutputDim"] = float(len(shapes[0])), float(len(shapes[1]))
+        if len(shapes[0]) == len(shapes[1]):
+            fields["transposition"] = all(c in shapes[1] for c in shapes[0])
+
+
 def _lua_work_fields(name, fields, empty):
     """Add the work fields _LUA_WORK_FIELDS lists for the torch class name that fields lacks; returns the
     names of those to write as a torch.LongStorage."""
     storages = set()
+    if name == "nn.Convert" and isinstance(fields.get("inputShape"), str) and isinstance(fields.get("outputShape"), str):
+        _lua_convert_fields(fields)
     for key, kind in _LUA_WORK_FIELDS.get(name, {}).items():
         is_storage = kind == "LS" or (isinstance(kind, tuple) and kind[0] == "LS")
         if key in fields:
