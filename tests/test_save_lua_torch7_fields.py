@@ -232,3 +232,12 @@ def test_convert_gets_what_dpnns_constructor_derived(tmp_path, shapes, expected)
            fields.get("transposition", False))
     assert got == expected
     assert len(fields["modules"]) == 0
+
+
+def test_a_narrow_counting_its_offset_from_the_end_is_refused(tmp_path):
+    """Torch7's Narrow read a negative offset as offset 1 and length size - length (Lua's output had another
+    shape): no file Lua would run as nn_legacy does."""
+    with pytest.raises(TypeError, match=r"nn.Narrow\(offset=-3\) has no Torch7 counterpart"):
+        nn.save_lua(str(tmp_path / "n.t7"), nn.Narrow(-1, -3, 2))
+    raw, _ = _written(tmp_path, nn.Narrow(-1, 2, -1))      # (a negative dim and length: as Torch7's)
+    assert (raw.fields["dimension"], raw.fields["index"], raw.fields["length"]) == (-1, 3, -1)

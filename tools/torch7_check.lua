@@ -35,6 +35,7 @@ local function run(path)
       out = clone(model:forward(case.input))
       if case.gradOutput ~= nil then gradInput = model:backward(case.input, case.gradOutput) end
    end
+   if out == nil then out = clone(model.output) end   -- (the rnn packages' Reinforce:updateOutput returns nothing)
    return {output = out, gradInput = gradInput}
 end
 
