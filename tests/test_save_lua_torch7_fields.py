@@ -241,3 +241,17 @@ def test_a_narrow_counting_its_offset_from_the_end_is_refused(tmp_path):
         nn.save_lua(str(tmp_path / "n.t7"), nn.Narrow(-1, -3, 2))
     raw, _ = _written(tmp_path, nn.Narrow(-1, 2, -1))      # (a negative dim and length: as Torch7's)
     assert (raw.fields["dimension"], raw.fields["index"], raw.fields["length"]) == (-1, 3, -1)
+
+
+@pytest.mark.parametrize("package", ["torch/rnn", "Element-Research/rnn"])
+def test_mask_zero_masks_its_output_from_the_input_in_torch_rnn(tmp_path, package):
+    """torch/rnn's constructor set maskoutput (true); without it Lua's MaskZero left the output unmasked.  Its v1
+    mode (v2 false) takes the mask from the input's zero rows, as Element-Research's and nn_legacy's."""
+    raw, f = _written(tmp_path, nn.MaskZero(nn.Linear(3, 4), 1), rnn=package)
+    assert raw.fields["maskoutput"] is True and raw.fields["maskinput"] is False and raw.fields["v2"] is False
+    assert raw.fields["nInputDim"] == 1
+    back = load_lua(str(f))
+    x = np.random.default_rng(6).uniform(-1, 1, (3, 3))
+    x[1] = 0
+    y = back.forward(x)
+    assert not y[1].any() and y[0].any()

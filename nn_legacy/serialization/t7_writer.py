@@ -303,6 +303,10 @@ _LUA_WORK_FIELDS = {
     "nn.Bottle": {"inShape": lambda fields, empty: np.zeros(int(fields["nInputDim"]), empty.dtype),
                   "outShape": lambda fields, empty: np.zeros(int(fields["nOutputDim"]), empty.dtype),
                   "dimDelta": lambda fields, empty: float(fields["nInputDim"] - fields["nOutputDim"])},
+    # torch/rnn's MaskZero masks the output (maskoutput, true by its constructor) with the mask of the input's
+    # zero rows only without v2 (its "v1", the Element-Research behaviour nn_legacy has); Element-Research's
+    # MaskZero ignores these fields
+    "nn.MaskZero": {"maskoutput": True, "maskinput": False, "v2": False},
     "nn.CReLU": {"modules": lambda fields, empty: _lua_crelu_modules(fields, empty)},
     "nn.Convert": {"modules": lambda fields, empty: {}},
     "nn.IndexLinear": {"running": lambda fields, empty: {"counter": 1, "keys": {}, "gradWeight": {}, "cumSumSizes": {}},
