@@ -255,3 +255,14 @@ def test_mask_zero_masks_its_output_from_the_input_in_torch_rnn(tmp_path, packag
     x[1] = 0
     y = back.forward(x)
     assert not y[1].any() and y[0].any()
+
+
+def test_a_table_module_without_parameters_takes_its_type_from_its_last_table_output(tmp_path):
+    """ZipTableOneToMany.float(), run on float arrays: its gradInputEl work tensor must be a FloatTensor (Lua's
+    resizeAs refused a DoubleTensor against the float input)."""
+    m = nn.ZipTableOneToMany()
+    x = [np.ones((2, 3), np.float32), [np.ones((2, 3), np.float32), np.ones(2, np.float32)]]
+    m.forward(x)
+    raw, _ = _written(tmp_path, m)
+    assert raw.fields["_type"] == "torch.FloatTensor"
+    assert raw.fields["gradInputEl"].dtype == np.float32

@@ -325,6 +325,16 @@ def _lua_module(class_name, empty):
     return cls().type(empty.dtype)
 
 
+def _float_leaves(value, depth=0):
+    """The float arrays of nested lists / tuples / dicts (a table output's), a few levels deep."""
+    if isinstance(value, (np.ndarray, CudaTensor)):
+        return [value] if value.dtype.kind == "f" else []
+    if depth < 4 and isinstance(value, (list, tuple, dict)):
+        items = value.values() if isinstance(value, dict) else value
+        return [a for v in items for a in _float_leaves(v, depth + 1)]
+    return []
+
+
 def _lua_crelu_modules(fields, empty):
     """nn.CReLU in Torch7 is a Sequential: ConcatTable(Identity, MulConstant(-1)), JoinTable(2), ReLU(inplace),
     run on the input viewed as [batch, -1]."""
@@ -532,6 +542,8 @@ class _LuaGraph:
         floats = [v for v in vars(m).values() if isinstance(v, (np.ndarray, CudaTensor)) and v.dtype.kind == "f"]
         if not floats and isinstance(m, Module):   # (a container: the type of its parameters)
             floats = [v for v in m.parameters()[0] if isinstance(v, (np.ndarray, CudaTensor)) and v.dtype.kind == "f"]
+        if not floats:   # (a module without parameters whose last output or gradInput is a table: their type)
+            floats = _float_leaves([getattr(m, "output", None), getattr(m, "gradInput", None)])
         tensor_type = f"torch.{_TORCH_ELEMENT[floats[0].dtype]}Tensor" if floats else parent_type
         empty = np.zeros(0, dtype=np.float32 if tensor_type == "torch.FloatTensor" else np.float64)
         fields = {}
