@@ -274,3 +274,21 @@ def test_a_spatial_class_nll_ignoring_a_class_is_refused(tmp_path):
         nn.save_lua(str(tmp_path / "c.t7"), nn.SpatialClassNLLCriterion(np.array([0.5, 1, 2]), ignore_index=1))
     raw, _ = _written(tmp_path, nn.SpatialClassNLLCriterion(np.array([0.5, 1, 2])))     # (the default: none)
     np.testing.assert_array_equal(raw.fields["weights"], [0.5, 1, 2])
+
+
+@pytest.mark.parametrize("make", [lambda: nn.MM(), lambda: nn.MV(), lambda: nn.DotProduct(), lambda: nn.CosineDistance(),
+                                  lambda: nn.Bilinear(3, 4, 2)])
+def test_a_fresh_pair_module_has_torch7s_pair_of_gradient_tensors(tmp_path, make):
+    """Torch7's constructor made gradInput = {torch.Tensor(), torch.Tensor()}; MV's backward indexes both.
+    An MM never run here was written with a gradInput tensor, which Lua's MM:updateGradInput indexed
+    (PartialLinear's network: 'empty tensor')."""
+    raw, _ = _written(tmp_path, make())
+    pair = raw.fields["gradInput"]
+    assert sorted(pair) == [1.0, 2.0]
+    assert pair[1.0] is not pair[2.0] and pair[1.0].size == 0
+
+
+def test_partial_linear_network_mm_has_the_pair(tmp_path):
+    raw, _ = _written(tmp_path, nn.PartialLinear(5, 4))
+    mm = raw.fields["network"].fields["modules"][2.0]
+    assert mm.class_name == "nn.MM" and sorted(mm.fields["gradInput"]) == [1.0, 2.0]

@@ -550,6 +550,8 @@ class _LuaGraph:
         for key in ("output", "gradInput"):
             if key in getattr(cls, "_t7_tables", ()):
                 fields[key] = {}
+            elif key in getattr(cls, "_t7_pairs", ()):   # ({torch.Tensor(), torch.Tensor()}: MM, MV, Bilinear...)
+                fields[key] = [np.zeros(0, empty.dtype), np.zeros(0, empty.dtype)]
             elif isinstance(m, Criterion) and key == "output":
                 fields[key] = 0.0
             else:   # (a tensor of its own each: one object met twice is written once, shared in Lua)
