@@ -1,3 +1,5 @@
+import numpy as np
+
 from ._helpers.arrays import check_like, reuse
 from ._bases.local_mean import LocalMean
 from ._helpers.namespace import array_namespace
@@ -26,6 +28,16 @@ class SpatialSubtractiveNormalization(LocalMean):
     on the kernel's scale; ``kernel`` holds it scaled to sum
     ``1 / nInputPlane``, as in Torch7.
     """
+
+    def _t7_unfixup(self, fields):
+        """save_lua: what Torch7's constructor made (its forward reads them): the mean estimator in its
+        layout, the CSubTable and CDivTable, and a coef of one element (made again at the first forward)."""
+        from .CDivTable import CDivTable
+        from .CSubTable import CSubTable
+        dtype = self.meanestimator.modules[1].weight.dtype
+        fields["meanestimator"] = self._t7_mean_estimator()
+        fields["subtractor"], fields["divider"] = CSubTable(), CDivTable()
+        fields["coef"] = np.ones((1, 1, 1), dtype)
 
     def updateOutput(self, input):
         xp = array_namespace(input)

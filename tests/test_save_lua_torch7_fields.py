@@ -292,3 +292,29 @@ def test_partial_linear_network_mm_has_the_pair(tmp_path):
     raw, _ = _written(tmp_path, nn.PartialLinear(5, 4))
     mm = raw.fields["network"].fields["modules"][2.0]
     assert mm.class_name == "nn.MM" and sorted(mm.fields["gradInput"]) == [1.0, 2.0]
+
+
+@pytest.mark.parametrize("kernel", [np.ones((3, 3)), np.array([1.0, 2, 1])])
+def test_subtractive_normalization_gets_torch7s_estimator_and_tables(tmp_path, kernel):
+    """Torch7's forward runs meanestimator (padding, a convolution of the planes to one, two separable ones for
+    a 1D kernel, Replicate over the planes), then divider and subtractor: written as its constructor made them."""
+    m = nn.SpatialSubtractiveNormalization(3, kernel)
+    raw, f = _written(tmp_path, m)
+    est = raw.fields["meanestimator"]
+    names = [est.fields["modules"][float(i)].class_name for i in range(1, len(est.fields["modules"]) + 1)]
+    convs = ["nn.SpatialConvolution"] if kernel.ndim == 2 else ["nn.SpatialConvolutionMap", "nn.SpatialConvolution"]
+    assert names == ["nn.SpatialZeroPadding"] + convs + ["nn.Replicate"]
+    rep = est.fields["modules"][float(len(names))]
+    assert (rep.fields["nfeatures"], rep.fields["dim"], rep.fields["ndim"]) == (3, 1, 3)
+    last = est.fields["modules"][float(len(names) - 1)]
+    k2 = m.kernel if kernel.ndim == 2 else m.kernel.reshape(-1, 1)
+    for plane in range(3):      # (every plane's weights are the kernel, summing to 1 / nInputPlane)
+        np.testing.assert_array_equal(last.fields["weight"][0, plane], k2)
+    assert raw.fields["subtractor"].class_name == "nn.CSubTable"
+    assert raw.fields["divider"].class_name == "nn.CDivTable"
+    assert raw.fields["coef"].shape == (1, 1, 1)
+    x = np.random.default_rng(8).uniform(-1, 1, (2, 3, 5, 4))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        back = load_lua(str(f))
+    np.testing.assert_allclose(back.forward(x), m.forward(x), rtol=0, atol=1e-15)
