@@ -318,3 +318,24 @@ def test_subtractive_normalization_gets_torch7s_estimator_and_tables(tmp_path, k
         warnings.simplefilter("ignore")
         back = load_lua(str(f))
     np.testing.assert_allclose(back.forward(x), m.forward(x), rtol=0, atol=1e-15)
+
+
+@pytest.mark.parametrize("kernel", [np.ones((3, 3)), np.array([1.0, 2, 1])])
+def test_divisive_normalization_gets_torch7s_estimators(tmp_path, kernel):
+    """Torch7's forward runs meanestimator, stdestimator (Square ... Sqrt), normalizer, divider, thresholder;
+    a 1D kernel was scaled by sum * sqrt(nInputPlane) (each of the two passes), a 2D one by sum * nInputPlane."""
+    m = nn.SpatialDivisiveNormalization(3, kernel, threshold=0.2, thresval=0.3)
+    raw, f = _written(tmp_path, m)
+    std = raw.fields["stdestimator"]
+    names = [std.fields["modules"][float(i)].class_name for i in range(1, len(std.fields["modules"]) + 1)]
+    assert names[0] == "nn.Square" and names[-2:] == ["nn.Replicate", "nn.Sqrt"]
+    expected = kernel / (kernel.sum() * (3 if kernel.ndim == 2 else np.sqrt(3)))
+    np.testing.assert_allclose(raw.fields["kernel"], expected, rtol=1e-15)
+    thr = raw.fields["thresholder"]
+    assert thr.class_name == "nn.Threshold" and (thr.fields["threshold"], thr.fields["val"]) == (0.2, 0.3)
+    assert raw.fields["normalizer"].class_name == raw.fields["divider"].class_name == "nn.CDivTable"
+    x = np.random.default_rng(9).uniform(-1, 1, (2, 3, 5, 4))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        back = load_lua(str(f))
+    np.testing.assert_allclose(back.forward(x), m.forward(x), rtol=1e-12, atol=0)

@@ -141,6 +141,9 @@ def _plain_cases(rng):
         _u(rng, 3, 4))
     add("Bilinear", nn.Bilinear(3, 4, 2), [_u(rng, 5, 3), _u(rng, 5, 4)])
     add("Euclidean", nn.Euclidean(4, 3), _u(rng, 2, 4))
+    add("SpatialDivisiveNormalization(1D kernel)", nn.SpatialDivisiveNormalization(3, np.array([1.0, 2, 1])), x4)
+    add("SpatialContrastiveNormalization(1D kernel)", nn.SpatialContrastiveNormalization(3, np.array([1.0, 3, 1])),
+        x4)
     add("gModule(char-rnn LSTM step)", _lstm_step_graph(3, 4), [_u(rng, 2, 3), _u(rng, 2, 4), _u(rng, 2, 4)])
     return cases
 
