@@ -339,3 +339,24 @@ def test_divisive_normalization_gets_torch7s_estimators(tmp_path, kernel):
         warnings.simplefilter("ignore")
         back = load_lua(str(f))
     np.testing.assert_allclose(back.forward(x), m.forward(x), rtol=1e-12, atol=0)
+
+
+def test_weight_norm_gets_torch7s_sizes_work_vectors_and_aliases(tmp_path):
+    """Torch7's WeightNorm:read made its weight from v.new(weightSize) (a LongStorage: a nil failed in Lua);
+    its constructor kept viewIn, viewOut, otherDims, _norm, _scale and the module's weight as its own."""
+    m = nn.WeightNorm(nn.SpatialConvolution(2, 3, 3, 2), 1)      # (outputDim 1: the input planes)
+    raw, f = _written(tmp_path, m)
+    fields = raw.fields
+    assert f.read_bytes().count(b"torch.LongStorage") == 3
+    np.testing.assert_array_equal(fields["weightSize"], [3, 2, 2, 3])
+    np.testing.assert_array_equal(fields["viewIn"], [2, 18])
+    np.testing.assert_array_equal(fields["viewOut"], [2, 3, 2, 3])
+    assert fields["otherDims"] == 18 and fields["outputDim"] == 2
+    assert fields["_norm"].shape == fields["_scale"].shape == (2,)
+    conv = fields["modules"][1.0]
+    assert fields["weight"] is conv.fields["weight"] and fields["bias"] is conv.fields["bias"]
+    x = np.random.default_rng(10).uniform(-1, 1, (2, 2, 5, 4))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        back = load_lua(str(f))
+    np.testing.assert_allclose(back.forward(x), m.forward(x), rtol=0, atol=1e-14)
