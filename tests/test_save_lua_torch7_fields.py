@@ -360,3 +360,16 @@ def test_weight_norm_gets_torch7s_sizes_work_vectors_and_aliases(tmp_path):
         warnings.simplefilter("ignore")
         back = load_lua(str(f))
     np.testing.assert_allclose(back.forward(x), m.forward(x), rtol=0, atol=1e-14)
+
+
+def test_profile_gets_its_timer_and_module_alias(tmp_path):
+    """Lua's Profile:updateOutput reset self.timer (a torch.Timer, written with no payload) and ran self.module."""
+    m = nn.Profile(nn.Linear(5, 3), 10 ** 9)
+    raw, f = _written(tmp_path, m)
+    assert raw.fields["timer"].class_name == "torch.Timer"
+    assert raw.fields["module"] is raw.fields["modules"][1.0]
+    x = np.random.default_rng(11).uniform(-1, 1, (4, 5))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        back = load_lua(str(f))
+    np.testing.assert_array_equal(back.forward(x), m.forward(x))

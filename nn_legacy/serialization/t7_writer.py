@@ -307,6 +307,10 @@ _LUA_WORK_FIELDS = {
     # zero rows only without v2 (its "v1", the Element-Research behaviour nn_legacy has); Element-Research's
     # MaskZero ignores these fields
     "nn.MaskZero": {"maskoutput": True, "maskinput": False, "v2": False},
+    # (Lua's Profile times each call with its torch.Timer, which torch.save wrote with no payload, and runs
+    # self.module, the alias of modules[1] its constructor kept)
+    "nn.Profile": {"timer": lambda fields, empty: T7Object("torch.Timer", NO_PAYLOAD),
+                   "module": lambda fields, empty: fields["modules"][0]},
     "nn.CReLU": {"modules": lambda fields, empty: _lua_crelu_modules(fields, empty)},
     "nn.Convert": {"modules": lambda fields, empty: {}},
     "nn.IndexLinear": {"running": lambda fields, empty: {"counter": 1, "keys": {}, "gradWeight": {}, "cumSumSizes": {}},
@@ -468,6 +472,8 @@ class _LuaGraph:
             return float(v)
         if id(v) in self.memo:
             return self.memo[id(v)][1]
+        if isinstance(v, T7Object):     # (written as it is: a torch.Timer made for Lua)
+            return v
         if isinstance(v, CudaTensor):   # a module moved with .cuda(): its host copy (Lua's :cuda() moves it back)
             out = self.tensor(to_host(v), path)
         elif isinstance(v, np.ndarray):
