@@ -373,3 +373,14 @@ def test_profile_gets_its_timer_and_module_alias(tmp_path):
         warnings.simplefilter("ignore")
         back = load_lua(str(f))
     np.testing.assert_array_equal(back.forward(x), m.forward(x))
+
+
+def test_a_padded_or_ceil_volumetric_average_pooling_is_refused(tmp_path):
+    """torch/nn's VolumetricAveragePooling passes zeros, floor mode and count_include_pad to THNN: Lua's output
+    had another size."""
+    for m in (nn.VolumetricAveragePooling(2, 2, 2, 1, 1, 1, 1, 0, 0), nn.VolumetricAveragePooling(2, 2, 2).ceil(),
+              nn.VolumetricAveragePooling(2, 2, 2).setCountExcludePad()):
+        with pytest.raises(TypeError, match="VolumetricAveragePooling .* has no Torch7 counterpart"):
+            nn.save_lua(str(tmp_path / "p.t7"), m)
+    raw, _ = _written(tmp_path, nn.VolumetricAveragePooling(2, 3, 2, 1, 2, 1))
+    assert (raw.fields["kT"], raw.fields["kW"], raw.fields["dW"]) == (2, 3, 2)

@@ -2,7 +2,7 @@
 -- usage: luajit torch7_check.lua DIR [package ...]
 -- Loads the listed packages (nn, nngraph, rnn...), then every DIR/<case>.in.t7, a table
 -- {model=<module or criterion>, input=<tensor or table>, target=<for a criterion>, criterion=<true for one>,
--- gradOutput=<for a module>, evaluate=<boolean or nil>}; calls model:forward(input), then
+-- gradOutput=<for a module>, evaluate=<boolean or nil>, forward_only=<true: no backward>}; calls model:forward(input), then
 -- model:backward(input, gradOutput or target), and writes DIR/<case>.out.t7 = {output=..., gradInput=...},
 -- or {error=<message>} when loading, forward or backward failed.  A case whose .out.t7 exists is skipped
 -- (the driver reruns this script after a crash, having written the crashed case's record itself).
@@ -30,7 +30,7 @@ local function run(path)
    local out, gradInput
    if case.target ~= nil or case.criterion then
       out = clone(model:forward(case.input, case.target))
-      gradInput = model:backward(case.input, case.target)
+      if not case.forward_only then gradInput = model:backward(case.input, case.target) end
    else
       out = clone(model:forward(case.input))
       if case.gradOutput ~= nil then gradInput = model:backward(case.input, case.gradOutput) end
