@@ -1,13 +1,20 @@
 """Check in a real Lua Torch7 what nn_legacy.save_lua writes.
 
-Writes a catalogue of models (a sample of every family, in float64 and float32;
-the rnn package's trees for each ``rnn=`` package) with ``save_lua``, runs
-``model:forward(input)`` on each in Lua through tools/torch7_check.lua, and
-compares Lua's output with nn_legacy's own forward (max absolute error, and
-relative to the output's largest value).  Not run by CI: it needs a CPU-only Lua
+Writes with ``save_lua``, in float64 and float32: a hand-written catalogue of
+models (a sample of every family; the rnn package's trees for each ``rnn=``
+package), every entry of tests/module_table.py (its own constructor arguments
+and inputs, index inputs counted from 1 for Lua, in both rnn packages' trees),
+and every file of tests/data/t7/torch7_built read with ``load_lua`` (run on
+the file's own input and gradOutput, compared with the output and gradInput
+Torch7 recorded).  Runs forward and backward on each in Lua through
+tools/torch7_check.lua and compares Lua's output and gradInput with
+nn_legacy's (max absolute error, relative to the values' largest); ends with a
+per-class summary of the module table (agree, differ as documented, fail, not
+run and why).  ``--quick``: the hand-written catalogue alone (about 8 s; the
+whole check about 15 s).  Not run by CI: it needs a CPU-only Lua
 Torch7 built from source (tests/data/t7/README.md names the commits).
 
-    python tools/torch7_check.py --torch7 /work/lua [--keep DIR] [--only SUBSTRING]
+    python tools/torch7_check.py --torch7 /work/lua [--keep DIR] [--only SUBSTRING] [--quick]
 
 ``--torch7`` is the folder holding ``install/`` (LuaJIT, torch, nn, nngraph)
 and the two rnn trees ``tree_torch_rnn`` and ``tree_er_rnn``.  Exit status 1
