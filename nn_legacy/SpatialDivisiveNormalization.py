@@ -43,14 +43,15 @@ class SpatialDivisiveNormalization(LocalMean):
         import math
 
         from .CDivTable import CDivTable
+        from .SpatialSubtractiveNormalization import torch7_estimator
         from .Threshold import Threshold
         kernel = np.asarray(self.kernel)
         if kernel.ndim == 1:
             kernel = kernel * math.sqrt(self.nInputPlane)
         fields["kernel"] = kernel
         dtype = self.meanestimator.modules[1].weight.dtype
-        fields["meanestimator"] = self._t7_mean_estimator(kernel)
-        fields["stdestimator"] = self._t7_mean_estimator(kernel, std=True)
+        fields["meanestimator"] = torch7_estimator(self, kernel)
+        fields["stdestimator"] = torch7_estimator(self, kernel, std=True)
         fields["normalizer"], fields["divider"] = CDivTable(), CDivTable()
         fields["thresholder"] = Threshold(self.threshold, self.thresval)
         fields["coef"] = np.ones((1, 1, 1), dtype)

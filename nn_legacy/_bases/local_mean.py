@@ -92,39 +92,6 @@ class LocalMean(Module):
         conv = self.meanestimator.modules[1]
         conv.weight[0] = self._weights()
 
-    def _t7_mean_estimator(self, kernel=None, std=False):
-        """save_lua: the mean estimator as Torch7's constructor built it (padding, then a convolution of the
-        planes to one, in two separable passes for a 1D kernel, then Replicate of the result over the
-        planes), in the module's type; std=True: the std estimator (Square first, Sqrt last)."""
-        from ..Replicate import Replicate
-        from ..Sqrt import Sqrt
-        from ..Square import Square
-        from ..SpatialConvolutionMap import SpatialConvolutionMap
-        dtype = self.meanestimator.modules[1].weight.dtype
-        k = np.asarray(self.kernel if kernel is None else kernel, dtype=dtype)
-        n = self.nInputPlane
-        padH = k.shape[0] // 2
-        padW = k.shape[1] // 2 if k.ndim == 2 else padH
-        est = Sequential(Square()) if std else Sequential()
-        est.add(SpatialZeroPadding(padW, padW, padH, padH))
-        if k.ndim == 2:
-            conv = SpatialConvolution(n, 1, k.shape[1], k.shape[0]).type(dtype)
-            conv.weight[0] = k
-            conv.bias[...] = 0
-            est.add(conv)
-        else:
-            rows = SpatialConvolutionMap(SpatialConvolutionMap.oneToOne(n), k.shape[0], 1).type(dtype)
-            rows.weight[...] = k.reshape(1, 1, -1)
-            rows.bias[...] = 0
-            cols = SpatialConvolution(n, 1, 1, k.shape[0]).type(dtype)
-            cols.weight[0] = k.reshape(-1, 1)
-            cols.bias[...] = 0
-            est.add(rows).add(cols)
-        est.add(Replicate(n, 0, 3))
-        if std:
-            est.add(Sqrt())
-        return est.type(dtype)
-
     def _t7_fixup(self, version):
         """Torch7 kept the estimators as nested modules and buffers; they are rebuilt here from the kernel."""
         for name in _TORCH7_INTERNALS:
