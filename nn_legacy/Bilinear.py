@@ -23,6 +23,8 @@ class Bilinear(Module):
     U(-1/sqrt(inputSize1), 1/sqrt(inputSize1)) as Torch7 did.
     """
 
+    _t7_pairs = ('gradInput',)   # save_lua: Torch7's constructor made {torch.Tensor(), torch.Tensor()}
+
     _parameter_names = (("weight", "gradWeight"), ("bias", "gradBias"))
 
     def __init__(self, inputSize1, inputSize2, outputSize, bias=True):

@@ -15,6 +15,8 @@ class CosineDistance(RowPair):
     (|b|^2 + e)) - y a / (|a|^2 + e)``, and the same with a and b swapped.
     """
 
+    _t7_pairs = ('gradInput',)   # save_lua: Torch7's constructor made {torch.Tensor(), torch.Tensor()}
+
     epsilon = 1e-12
 
     def _terms(self, a, b):

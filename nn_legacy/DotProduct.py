@@ -6,6 +6,8 @@ class DotProduct(RowPair):
     ``y = sum_k a_k b_k`` (see RowPair for the shapes); gradInput is
     ``[g b, g a]`` for g = gradOutput."""
 
+    _t7_pairs = ('gradInput',)   # save_lua: Torch7's constructor made {torch.Tensor(), torch.Tensor()}
+
     def _values(self, a, b):
         return (a * b).sum(axis=1)
 

@@ -12,6 +12,8 @@ class MM(Module):
     gradInput: ``dL/dop(A) = G @ op(B)^T`` and ``dL/dop(B) = op(A)^T @ G``
     for G = gradOutput, transposed back where op transposed."""
 
+    _t7_pairs = ('gradInput',)   # save_lua: Torch7's constructor made {torch.Tensor(), torch.Tensor()}
+
     def __init__(self, transA=False, transB=False):
         super().__init__()
         self.transA = bool(transA)

@@ -12,6 +12,8 @@ class MV(Module):
     gradInput: ``dL/dop(M) = g v^T`` (an outer product, transposed back
     with trans) and ``dL/dv = op(M)^T g``."""
 
+    _t7_pairs = ('gradInput',)   # save_lua: Torch7's constructor made {torch.Tensor(), torch.Tensor()}
+
     def __init__(self, trans=False):
         super().__init__()
         self.trans = bool(trans)

@@ -23,6 +23,14 @@ class Narrow(SliceOf):
 
     _t7_one_based = ('dimension', 'index')   # save_lua: the 0-based dims/indices its _t7_fixup made, 1-based again
 
+    def _t7_unfixup(self, fields):
+        """save_lua: Torch7's Narrow (torch/nn 8726825) read a negative offset otherwise (offset 1, length
+        size - length), so one that counts from the end here has no Torch7 counterpart."""
+        if self.index < 0:
+            raise TypeError(f"save_lua: nn.Narrow(offset={self.index}) has no Torch7 counterpart (Torch7's Narrow "
+                            f"reads a negative offset as offset 1 with length size - length); write the offset "
+                            f"from the start")
+
     def _t7_fixup(self, version):
         self.dimension = from_lua(self.dimension)
         self.index = from_lua(self.index)

@@ -53,7 +53,11 @@ class SpatialClassNLLCriterion(Criterion):
         return self.gradInput
 
     def _t7_unfixup(self, fields):
-        """save_lua: Torch7's 1-based ignoreIndex."""
+        """save_lua: Torch7's 1-based ignoreIndex.  torch/nn's SpatialClassNLLCriterion (to 8726825, its last)
+        has none: a class ignored here would count in Lua, so one that names a class is refused."""
+        if self.ignore_index >= 0:
+            raise TypeError(f"save_lua: nn.SpatialClassNLLCriterion(ignore_index={self.ignore_index}) has no Torch7 "
+                            f"counterpart (torch/nn's SpatialClassNLLCriterion ignores no class)")
         fields["ignoreIndex"] = fields.pop("ignore_index") + 1
 
     def _t7_fixup(self, version):

@@ -35,6 +35,27 @@ class SpatialDivisiveNormalization(LocalMean):
         self.threshold = checked_number(layer, "threshold", threshold)
         self.thresval = self.threshold if thresval is None else checked_number(layer, "thresval", thresval)
 
+    def _t7_unfixup(self, fields):
+        """save_lua: what Torch7's constructor made (its forward reads them): the mean and std estimators
+        in its layout, normalizer and divider (CDivTable), thresholder (Threshold) and a coef of one
+        element.  Torch7 scaled a 1D kernel by sum * sqrt(nInputPlane) (each of its two passes), a 2D one
+        by sum * nInputPlane, as kept here."""
+        import math
+
+        from .CDivTable import CDivTable
+        from .SpatialSubtractiveNormalization import torch7_estimator
+        from .Threshold import Threshold
+        kernel = np.asarray(self.kernel)
+        if kernel.ndim == 1:
+            kernel = kernel * math.sqrt(self.nInputPlane)
+        fields["kernel"] = kernel
+        dtype = self.meanestimator.modules[1].weight.dtype
+        fields["meanestimator"] = torch7_estimator(self, kernel)
+        fields["stdestimator"] = torch7_estimator(self, kernel, std=True)
+        fields["normalizer"], fields["divider"] = CDivTable(), CDivTable()
+        fields["thresholder"] = Threshold(self.threshold, self.thresval)
+        fields["coef"] = np.ones((1, 1, 1), dtype)
+
     def _t7_fixup(self, version):
         super()._t7_fixup(version)
         self.threshold = float(self.threshold)

@@ -38,6 +38,14 @@ class VolumetricAveragePooling(Module):
         self.ceil_mode = False
         self.count_include_pad = True
 
+    def _t7_unfixup(self, fields):
+        """save_lua: torch/nn's VolumetricAveragePooling (to 8726825, its last) passes no padding, floor
+        mode and padding counted to THNN whatever its fields say: other settings have no Torch7 counterpart."""
+        if (self.padT, self.padW, self.padH) != (0, 0, 0) or self.ceil_mode or not self.count_include_pad:
+            raise TypeError(f"save_lua: nn.VolumetricAveragePooling with padding ({self.padT}, {self.padW}, "
+                            f"{self.padH}), ceil_mode={self.ceil_mode}, count_include_pad={self.count_include_pad} "
+                            f"has no Torch7 counterpart (torch/nn's runs unpadded, floor mode)")
+
     def ceil(self):
         self.ceil_mode = True
         return self

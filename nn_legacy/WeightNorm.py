@@ -51,6 +51,23 @@ class WeightNorm(Container):
 
     _t7_one_based = ("outputDim",)   # save_lua: Torch7 counted from 1
 
+    _t7_storages = ("weightSize", "viewIn", "viewOut")   # save_lua: Torch7's sizes (torch.LongStorage)
+
+    def _t7_unfixup(self, fields):
+        """save_lua: what Torch7's constructor made (its forward and read() use them): the sizes, the
+        work vectors _norm and _scale, and the module's weight, gradient and bias as aliases."""
+        module = self.modules[0]
+        shape = list(module.weight.shape)
+        n = shape[self.outputDim]
+        fields["weightSize"] = shape
+        fields["otherDims"] = int(np.prod(shape)) // n
+        fields["viewIn"] = [n, fields["otherDims"]]
+        fields["viewOut"] = [n] + shape[:self.outputDim] + shape[self.outputDim + 1:]
+        fields["_norm"], fields["_scale"] = np.zeros(n, self.v.dtype), np.zeros(n, self.v.dtype)
+        for name in ("weight", "gradWeight", "bias", "gradBias"):
+            if getattr(module, name, None) is not None:
+                fields[name] = getattr(module, name)
+
     def _t7_fixup(self, version):
         self.outputDim = int(self.outputDim) - 1   # Torch7 counted from 1
         module = self.modules[0]

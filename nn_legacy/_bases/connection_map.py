@@ -122,8 +122,9 @@ class ConnectionMap(Module):
                                                     *self._settings(), scale)
 
     def _t7_unfixup(self, fields):
-        """save_lua: Torch7 counted planes from 1."""
-        fields["connTable"] = np.asarray(self.connTable, dtype=np.float64) + 1
+        """save_lua: Torch7 counted planes from 1, and its connTable is a tensor of the module's type (type()
+        converted it with the weight: THNN's float kernels take a THFloatTensor)."""
+        fields["connTable"] = np.asarray(self.connTable, dtype=self.weight.dtype) + 1
 
     def _t7_fixup(self, version):
         table = np.asarray(self.connTable)

@@ -272,7 +272,6 @@ _LUA_WORK_FIELDS = {
     "nn.JoinTable": {"size": "LS"},
     "nn.Concat": {"outputSize": "LS"},
     "nn.DepthConcat": {"outputSize": "LS"},
-    "nn.MixtureTable": {"size": "LS"},
     "nn.Padding": {"outputSize": "LS"},
     "nn.Reshape": {"batchsize": "LS"},
     "nn.SpatialUpSamplingNearest": {"inputSize": ("LS", 4), "outputSize": ("LS", 4)},
@@ -295,18 +294,96 @@ _LUA_WORK_FIELDS = {
     "nn.ZipTableOneToMany": {"gradInputEl": "T"},
     "nn.SpatialDivisiveNormalization": {"coef": ("T", (1, 1, 1))},
     "nn.SpatialSubtractiveNormalization": {"coef": ("T", (1, 1, 1))},
+    "nn.MixtureTable": {"size": "LS", "size2": "LS"},
+    "nn.ClassSimplexCriterion": {"_target": "T"},
+    "nn.TanhShrink": {"tanh": lambda fields, empty: _lua_module("Tanh", empty)},
+    "nn.MultiLabelSoftMarginCriterion": {"sigmoid": lambda fields, empty: _lua_module("Sigmoid", empty)},
+    "nn.LinearWeightNorm": {"norm": lambda fields, empty: np.zeros((len(fields["v"]), 1), empty.dtype),
+                            "scale": lambda fields, empty: np.zeros((len(fields["v"]), 1), empty.dtype)},
+    "nn.Bottle": {"inShape": lambda fields, empty: np.zeros(int(fields["nInputDim"]), empty.dtype),
+                  "outShape": lambda fields, empty: np.zeros(int(fields["nOutputDim"]), empty.dtype),
+                  "dimDelta": lambda fields, empty: float(fields["nInputDim"] - fields["nOutputDim"])},
+    # torch/rnn's MaskZero masks the output (maskoutput, true by its constructor) with the mask of the input's
+    # zero rows only without v2 (its "v1", the Element-Research behaviour nn_legacy has); Element-Research's
+    # MaskZero ignores these fields
+    "nn.MaskZero": {"maskoutput": True, "maskinput": False, "v2": False},
+    # (Lua's Profile times each call with its torch.Timer, which torch.save wrote with no payload, and runs
+    # self.module, the alias of modules[1] its constructor kept)
+    "nn.Profile": {"timer": lambda fields, empty: T7Object("torch.Timer", NO_PAYLOAD),
+                   "module": lambda fields, empty: fields["modules"][0]},
+    "nn.CReLU": {"modules": lambda fields, empty: _lua_crelu_modules(fields, empty)},
+    "nn.Convert": {"modules": lambda fields, empty: {}},
+    "nn.IndexLinear": {"running": lambda fields, empty: {"counter": 1, "keys": {}, "gradWeight": {}, "cumSumSizes": {}},
+                       "gradWeight": "T", "sizesCache": lambda fields, empty: {}, "cumSumSizesCache": lambda fields, empty: {},
+                       "gradWeightBuffer": "T", "valuesBuffer": "T", "normalizedValues": "T", "weightDecay": 0.0,
+                       # (Lua adds it to a 1-based key: row k + keysOffset counted from 0)
+                       "offset": lambda fields, empty: float(fields["keysOffset"] - 1)},
     # (the rnn packages' classes, whose fields differ by package: their _t7_rnn_layout)
 }
+
+
+def _lua_module(class_name, empty):
+    """A fresh nn_legacy module of that class in the type of `empty` (a helper module Torch7's constructor made)."""
+    import importlib
+    cls = getattr(importlib.import_module(f"nn_legacy.{class_name}"), class_name)
+    return cls().type(empty.dtype)
+
+
+def _float_leaves(value, depth=0):
+    """The float arrays of nested lists / tuples / dicts (a table output's), a few levels deep."""
+    if isinstance(value, (np.ndarray, CudaTensor)):
+        return [value] if value.dtype.kind == "f" else []
+    if depth < 4 and isinstance(value, (list, tuple, dict)):
+        items = value.values() if isinstance(value, dict) else value
+        return [a for v in items for a in _float_leaves(v, depth + 1)]
+    return []
+
+
+def _lua_crelu_modules(fields, empty):
+    """nn.CReLU in Torch7 is a Sequential: ConcatTable(Identity, MulConstant(-1)), JoinTable(2), ReLU(inplace),
+    run on the input viewed as [batch, -1]."""
+    import importlib
+
+    def make(name, *args):
+        return getattr(importlib.import_module(f"nn_legacy.{name}"), name)(*args).type(empty.dtype)
+    both = make("ConcatTable").add(make("Identity")).add(make("MulConstant", -1))
+    return [both, make("JoinTable", 1), make("ReLU", bool(fields.get("inplace", False)))]
+
+
+def _lua_convert_fields(fields):
+    """dpnn's nn.Convert: what its constructor derived from the two shapes (batch dims counted from 1)."""
+    shapes = []
+    for key in ("inputShape", "outputShape"):
+        shape = fields[key] if "b" in fields[key] else "b" + fields[key]
+        fields[key] = shape
+        shapes.append(shape)
+    fields["inputBatchDim"], fields["outputBatchDim"] = (float(sh.index("b") + 1) for sh in shapes)
+    if "b*" in shapes:
+        fields["nInputDim"] = fields["nOutputDim"] = -1.0
+        fields["transposition"] = True
+    else:
+        fields["nInputDim"], fields["nOutputDim"] = float(len(shapes[0])), float(len(shapes[1]))
+        if len(shapes[0]) == len(shapes[1]):
+            fields["transposition"] = all(c in shapes[1] for c in shapes[0])
 
 
 def _lua_work_fields(name, fields, empty):
     """Add the work fields _LUA_WORK_FIELDS lists for the torch class name that fields lacks; returns the
     names of those to write as a torch.LongStorage."""
     storages = set()
+    if name == "nn.Convert" and isinstance(fields.get("inputShape"), str) and isinstance(fields.get("outputShape"), str):
+        _lua_convert_fields(fields)
     for key, kind in _LUA_WORK_FIELDS.get(name, {}).items():
+        is_storage = kind == "LS" or (isinstance(kind, tuple) and kind[0] == "LS")
         if key in fields:
+            if is_storage and isinstance(fields[key], (np.ndarray, list, tuple)):
+                # (read_t7 gives a torch.LongStorage as the array of its values: Lua's forward needs the
+                # storage again, a LongTensor there fails in resize / copy)
+                storages.add(key)
             continue
-        if kind == "T":
+        if callable(kind):
+            value = kind(fields, empty)
+        elif kind == "T":
             value = np.zeros(0, empty.dtype)     # (a new one each: see output and gradInput)
         elif kind == ("T1",):
             value = np.ones(1, empty.dtype)
@@ -396,6 +473,8 @@ class _LuaGraph:
             return float(v)
         if id(v) in self.memo:
             return self.memo[id(v)][1]
+        if isinstance(v, T7Object):     # (written as it is: a torch.Timer made for Lua)
+            return v
         if isinstance(v, CudaTensor):   # a module moved with .cuda(): its host copy (Lua's :cuda() moves it back)
             out = self.tensor(to_host(v), path)
         elif isinstance(v, np.ndarray):
@@ -473,12 +552,16 @@ class _LuaGraph:
         floats = [v for v in vars(m).values() if isinstance(v, (np.ndarray, CudaTensor)) and v.dtype.kind == "f"]
         if not floats and isinstance(m, Module):   # (a container: the type of its parameters)
             floats = [v for v in m.parameters()[0] if isinstance(v, (np.ndarray, CudaTensor)) and v.dtype.kind == "f"]
+        if not floats:   # (a module without parameters whose last output or gradInput is a table: their type)
+            floats = _float_leaves([getattr(m, "output", None), getattr(m, "gradInput", None)])
         tensor_type = f"torch.{_TORCH_ELEMENT[floats[0].dtype]}Tensor" if floats else parent_type
         empty = np.zeros(0, dtype=np.float32 if tensor_type == "torch.FloatTensor" else np.float64)
         fields = {}
         for key in ("output", "gradInput"):
             if key in getattr(cls, "_t7_tables", ()):
                 fields[key] = {}
+            elif key in getattr(cls, "_t7_pairs", ()):   # ({torch.Tensor(), torch.Tensor()}: MM, MV, Bilinear...)
+                fields[key] = [np.zeros(0, empty.dtype), np.zeros(0, empty.dtype)]
             elif isinstance(m, Criterion) and key == "output":
                 fields[key] = 0.0
             else:   # (a tensor of its own each: one object met twice is written once, shared in Lua)
