@@ -36,8 +36,7 @@ from nn_legacy.serialization.t7 import load_lua  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 # what save_lua refuses on purpose: torch/rnn's nn.BiSequencer is another module than Element-Research/rnn's
-# and an nn.gModule (nngraph's node graph is not rebuilt from the lowered containers yet)
-REFUSED = {("torch_rnn", "BiSequencer(FastLSTM)"), ("nn", "gModule(char-rnn LSTM step)")}
+REFUSED = {("torch_rnn", "BiSequencer(FastLSTM)")}
 TOL = {np.float64: 1e-10, np.float32: 1e-5}     # relative to the output's largest magnitude
 # documented deviations: nn_legacy's Euclidean divides its gradient by the distance, Torch7 by distance + 1e-7
 GRAD_TOL = {"Euclidean": 1e-6}
@@ -442,7 +441,7 @@ def main(argv=None):
                         continue
                     write(group.replace("tab_", "tab_iso_") if e.cls in ISOLATE else group, ["nn", "rnn"], rnn,
                           name, model, x, lua_x, evaluate, dtype,
-                          t, lua_t, criterion=e.target is not None, how=how, refused_ok=e.cls == "gModule")
+                          t, lua_t, criterion=e.target is not None, how=how)
         # the real files: Torch7's model read with load_lua, written again, run in Lua
         for f in sorted(os.listdir(REAL)):
             if not f.endswith(".t7") or args.only not in f:
