@@ -413,6 +413,27 @@ def test_torch_rnn_bisequencer(tmp_path, case, used):
         nn.save_lua(str(f), m, rnn="Element-Research/rnn")
 
 
+def test_torch_rnn_bisequencer_transcription_is_torch_rnns_tree(tmp_path):
+    """rnn_t7_files.bisequencer_whole builds the tree Lua's torch/rnn built
+    (tests/data/t7/torch7_built/torch_rnn_BiSequencer_SeqGRU_double.t7,
+    saved by torch.save; tests/test_torch7_built.py checks its values):
+    the same classes in the same places, and each object the same fields."""
+    import os
+    from nn_legacy._bases.rnn_t7 import walk
+    from nn_legacy.serialization.t7 import read_t7
+    real = read_t7(os.path.join(os.path.dirname(__file__), "data", "t7", "torch7_built",
+                                "torch_rnn_BiSequencer_SeqGRU_double.t7"))["model"]
+    (tmp_path / "built.t7").write_bytes(t7_bytes(F.bisequencer_whole(_seq_gru_raw(0), _seq_gru_raw(1))))
+    built = read_t7(str(tmp_path / "built.t7"))
+    pairs = list(zip(walk(real), walk(built)))
+    assert [a.class_name for a, _ in pairs] == [b.class_name for _, b in pairs] == [
+        "nn.BiSequencer", "nn.Sequential", "nn.ConcatTable", "nn.SeqGRU", "nn.ReverseUnreverse", "nn.Sequential",
+        "nn.ReverseSequence", "nn.SeqGRU", "nn.ReverseSequence", "nn.CAddTable"]
+    for a, b in pairs:   # (the SeqGRUs' own fields are checked by test_seq_gru)
+        if a.class_name != "nn.SeqGRU":
+            assert set(a.fields) == set(b.fields), a.class_name
+
+
 def test_torch_rnn_seq_bidirectional_written_as_torch_rnn_built_it(tmp_path):
     """save_lua writes the tree torch/rnn's constructor built, class by class."""
     from nn_legacy.serialization.t7 import read_t7
