@@ -1,10 +1,20 @@
+import re
+
 import numpy as np
 
 from ._bases.recurrent import acc_update_by_swap, plus, zeros_like
 from .AbstractSequencer import AbstractSequencer
+from .CAddTable import CAddTable
+from .ConcatTable import ConcatTable
 from .JoinTable import JoinTable
 from .Module import Module
+from .ReverseUnreverse import ReverseUnreverse
 from .Sequencer import Sequencer
+from .Sequential import Sequential
+
+PACKAGES = ("Element-Research/rnn", "torch/rnn")
+_FORMS = {"Element-Research/rnn": "steps merged one by one, JoinTable by default",
+          "torch/rnn": "whole sequences merged, CAddTable by default"}
 
 
 def _merge_module(cls, merge):
@@ -29,6 +39,41 @@ def _backward_of(cls, forward, backward):
     return backward
 
 
+def _is_seq(module):
+    """torch/rnn's BiSequencer.isSeq: a sequencer, or a module whose torch
+    class name matches the Lua pattern 'nn.Seq.+' (SeqLSTM, SeqGRU, and
+    Sequential too): such a module takes the whole sequence itself."""
+    cls = type(module)
+    name = getattr(cls, "_t7_name", None) or f"nn.{cls.__name__}"
+    return isinstance(module, AbstractSequencer) or re.search(r"nn.Seq.", name) is not None
+
+
+def _whole_sequence_tree(name, forward, backward, merge):
+    """torch/rnn's BiSequencer.__init: backward a reset copy of forward
+    unless given, each wrapped in a Sequencer unless it is a sequence module
+    already, backward inside a ReverseUnreverse; merge a CAddTable unless
+    given: Sequential(ConcatTable(forward, ReverseUnreverse(backward)), merge)."""
+    backward = _backward_of(name, forward, backward)
+    if merge is None:
+        merge = CAddTable()
+    elif not isinstance(merge, Module):
+        raise TypeError(f"{name}: merge must be a Module (torch/rnn's form), got {type(merge).__name__}")
+    forward, backward = (m if _is_seq(m) else Sequencer(m) for m in (forward, backward))
+    return Sequential().add(ConcatTable().add(forward).add(ReverseUnreverse(backward))).add(merge)
+
+
+def _check_whole_sequence_tree(name, modules, error):
+    tree = modules[0] if isinstance(modules, list) and len(modules) == 1 else None
+    parts = vars(tree).get("modules") if isinstance(tree, Sequential) else None
+    both = parts[0] if isinstance(parts, list) and len(parts) == 2 else None
+    directions = vars(both).get("modules") if isinstance(both, ConcatTable) else None
+    if not (isinstance(directions, list) and len(directions) == 2 and isinstance(directions[0], Module)
+            and isinstance(directions[1], ReverseUnreverse) and isinstance(parts[1], Module)):
+        raise error(f"{name}: the file holds neither Element-Research's {name} (fwdSeq, bwdSeq, mergeSeq) nor "
+                    f"torch/rnn's (modules[1] = Sequential(ConcatTable(forward, ReverseUnreverse(backward)), "
+                    f"merge))")
+
+
 class BiSequencer(AbstractSequencer):
     """A bidirectional recurrent layer: one module reads the sequence
     forwards, another backwards, and a merge module combines their outputs
@@ -50,13 +95,42 @@ class BiSequencer(AbstractSequencer):
     backpropagates through time in its own order, and gradInput[t] is the
     sum of the two gradients w.r.t. x_t.  ``fwdSeq``, ``bwdSeq`` and
     ``mergeSeq`` are the three Sequencers (``modules``, in that order).
+    That is Element-Research/rnn's nn.BiSequencer (``package`` says which).
+
+    ``BiSequencer(forward, backward=None, merge=None, package="torch/rnn")``
+    is torch/rnn's (2017) nn.BiSequencer, another module under the same
+    name: it merges whole sequences.  forward and backward (a reset copy
+    of forward by default) are wrapped in Sequencers unless they take whole
+    sequences already (a sequencer, SeqLSTM, SeqGRU, Sequential: torch/rnn's
+    isSeq); merge (a Module, CAddTable by default) gets the two output
+    sequences as a table::
+
+        y = merge([fwd(x), reverse(bwd(reverse(x)))])
+
+    with ``reverse`` along the first dim (time) of an array [seqlen, ...]
+    (or a table of steps: then merge must take two tables).  The module
+    tree is torch/rnn's, ``modules[0]``: Sequential(ConcatTable(forward,
+    ReverseUnreverse(backward)), merge); ``getForward()``,
+    ``getBackward()`` are the two sequence modules, and ``remember()``
+    applies to the forward one only (SeqBLSTM and SeqBGRU are this form
+    with SeqLSTMs, SeqGRUs).  ``load_lua`` tells the two forms apart by
+    their fields; ``save_lua`` writes each only for its own package.
     """
 
-    _t7_raw_fields = ("module", "modules")
     _buffer_names = ("_mergeInput", "_mergeGrad")
+    #: whether the class also has torch/rnn's form (BiSequencerLM: Element-Research's alone)
+    _torch_rnn_form = True
 
-    def __init__(self, forward, backward=None, merge=None):
+    def __init__(self, forward, backward=None, merge=None, package="Element-Research/rnn"):
         name = type(self).__name__
+        if package not in PACKAGES:
+            raise ValueError(f"{name}: package must be 'Element-Research/rnn' or 'torch/rnn', got {package!r}")
+        if package == "torch/rnn":
+            if not self._torch_rnn_form:
+                raise ValueError(f"{name}: torch/rnn's {name} is Element-Research's (kept in its deprecated/): "
+                                 f"package='torch/rnn' has no other form of it")
+            super().__init__(_whole_sequence_tree(name, forward, backward, merge))
+            return
         self.forwardModule = forward
         self.backwardModule = _backward_of(name, forward, backward)
         self.mergeModule = _merge_module(name, merge)
@@ -65,34 +139,82 @@ class BiSequencer(AbstractSequencer):
         super().__init__(self.fwdSeq, self.bwdSeq, self.mergeSeq)
         self._mergeInput = self._mergeGrad = None
 
+    @property
+    def package(self):
+        """The rnn package whose BiSequencer this is: ``"Element-Research/rnn"``
+        (steps merged one by one: fwdSeq, bwdSeq, mergeSeq) or
+        ``"torch/rnn"`` (whole sequences merged: ``modules[0]``)."""
+        return "Element-Research/rnn" if "fwdSeq" in vars(self) else "torch/rnn"
+
+    def getForward(self):
+        """The sequence module of the forward direction (torch/rnn's
+        getForward; Element-Research's form: fwdSeq)."""
+        if self.package == "torch/rnn":
+            return self.modules[0].modules[0].modules[0]
+        return self.fwdSeq
+
+    def getBackward(self):
+        """The sequence module of the backward direction, which reads the
+        sequence reversed (torch/rnn's getBackward, the module inside the
+        ReverseUnreverse; Element-Research's form: bwdSeq)."""
+        if self.package == "torch/rnn":
+            return self.modules[0].modules[0].modules[1].getModule()
+        return self.bwdSeq
+
+    def remember(self, mode="both"):
+        """torch/rnn's form: the forward direction remembers as asked, the
+        backward one never (it reads each sequence from its end).
+        Element-Research's: AbstractSequencer's."""
+        if self.package == "torch/rnn":
+            self.getForward().remember(mode)
+            self.getBackward().remember("neither")
+            return self
+        return super().remember(mode)
+
     def _sequencer(self, module):
         return Sequencer(module)
 
     def _t7_fixup(self, version):
-        """The file's ``module`` is the rnn package's Sequential around the
-        three sequencers (with dpnn's ReverseTable): rebuilt from them."""
+        """Element-Research's files hold fwdSeq, bwdSeq and mergeSeq, and as
+        ``module`` the rnn package's Sequential around them (with dpnn's
+        ReverseTable and ZipTable): rebuilt from the three.  torch/rnn's
+        (2017) hold none of them, only ``modules[1]``:
+        Sequential(ConcatTable(forward, ReverseUnreverse(backward)), merge),
+        which its forward runs: kept as it is."""
         from ._helpers.lua import T7Error
-        for name in ("fwdSeq", "bwdSeq", "mergeSeq"):
-            if not isinstance(vars(self).get(name), Module):
-                raise T7Error(f"{type(self).__name__}: the file has no {name}; torch/rnn's later "
-                              f"{type(self).__name__} (merging whole sequences) is not implemented")
+        name = type(self).__name__
+        own = [k for k in ("fwdSeq", "bwdSeq", "mergeSeq") if k in vars(self)]
+        if not own and self._torch_rnn_form:
+            _check_whole_sequence_tree(name, vars(self).get("modules"), T7Error)
+            for key in ("module", "forwardModule", "backwardModule", "mergeModule", "_mergeInput", "_mergeGrad",
+                        "_remember"):
+                vars(self).pop(key, None)
+            self.output = self.gradInput = None
+            return
+        for key in ("fwdSeq", "bwdSeq", "mergeSeq"):
+            if not isinstance(vars(self).get(key), Module):
+                raise T7Error(f"{name}: the file's {key} is {type(vars(self).get(key)).__name__}, not a module "
+                              f"(Element-Research's {name} holds fwdSeq, bwdSeq and mergeSeq)")
         vars(self).pop("module", None)
         self.modules = [self.fwdSeq, self.bwdSeq, self.mergeSeq]
         self.output = self.gradInput = None
         self._mergeInput = self._mergeGrad = None
 
     def _t7_rnn_layout(self, fields, package):
-        """save_lua: Element-Research/rnn's BiSequencer decorates the
-        Sequential its constructor built around the three sequencers
-        (ConcatTable(fwdSeq, Sequential(ReverseTable, bwdSeq, ReverseTable)),
-        ZipTable, mergeSeq), its ``module`` and ``modules[1]``: its forward
-        runs that, so it is written so.  torch/rnn's nn.BiSequencer is
-        another module (it merges whole sequences, by default with
-        CAddTable): refused there."""
-        if package != "Element-Research/rnn":
-            raise TypeError("save_lua: nn.BiSequencer is Element-Research/rnn's (steps merged one by one); "
-                            "torch/rnn's nn.BiSequencer is another module (whole sequences merged, CAddTable by "
-                            "default) that would compute something else: save it with rnn='Element-Research/rnn'")
+        """save_lua: each package's BiSequencer as its constructor built it,
+        and only for that package (the other one's nn.BiSequencer computes
+        something else).  Element-Research's decorates the Sequential around
+        the three sequencers (ConcatTable(fwdSeq, Sequential(ReverseTable,
+        bwdSeq, ReverseTable)), ZipTable, mergeSeq), its ``module`` and
+        ``modules[1]``: its forward runs that, so it is written so.
+        torch/rnn's holds ``modules[1]`` alone."""
+        if package != self.package:
+            raise TypeError(f"save_lua: this nn.BiSequencer is {self.package}'s ({_FORMS[self.package]}); "
+                            f"{package}'s nn.BiSequencer is another module ({_FORMS[package]}) that would compute "
+                            f"something else: save it with rnn={self.package!r}, or build it with "
+                            f"BiSequencer(..., package={package!r})")
+        if package == "torch/rnn":
+            return
         from .ConcatTable import ConcatTable
         from .ReverseTable import ReverseTable
         from .Sequential import Sequential
@@ -122,6 +244,9 @@ class BiSequencer(AbstractSequencer):
                 (1, list(reversed(bwd)), [s + b_off for s in reversed(bwd)])]
 
     def updateOutput(self, input):
+        if self.package == "torch/rnn":
+            self.output = self._child(0, "updateOutput", input)
+            return self.output
         xs = self._as_steps(input)
         merged = [[None, None] for _ in xs]
         for k, steps, at in self._directions(xs):
@@ -137,6 +262,9 @@ class BiSequencer(AbstractSequencer):
         return self.output
 
     def updateGradInput(self, input, gradOutput):
+        if self.package == "torch/rnn":
+            self.gradInput = self._child(0, "updateGradInput", input, gradOutput)
+            return self.gradInput
         if self._mergeInput is None:
             raise RuntimeError(f"{type(self).__name__}: backward needs a forward first")
         xs = self._as_steps(input)
@@ -150,6 +278,9 @@ class BiSequencer(AbstractSequencer):
         return self.gradInput
 
     def accGradParameters(self, input, gradOutput, scale=1):
+        if self.package == "torch/rnn":
+            self._child(0, "accGradParameters", input, gradOutput, scale)
+            return
         if self._mergeGrad is None:
             raise RuntimeError(f"{type(self).__name__}: accGradParameters needs updateGradInput first")
         xs = self._as_steps(input)
@@ -158,16 +289,31 @@ class BiSequencer(AbstractSequencer):
             self._child(k, "accGradParameters", [xs[s] for s in steps], [self._mergeGrad[t][k] for t in at], scale)
 
     def accUpdateGradParameters(self, input, gradOutput, lr):
+        if self.package == "torch/rnn":
+            self._child(0, "accUpdateGradParameters", input, gradOutput, lr)
+            return
         acc_update_by_swap(self, lambda: self.accGradParameters(input, gradOutput, -lr))
 
+    def backward(self, input, gradOutput, scale=1):
+        if self.package == "torch/rnn" and not self.gradInputSkipped:
+            self.gradInput = self._child(0, "backward", input, gradOutput, scale)
+            return self.gradInput
+        return super().backward(input, gradOutput, scale)
+
     def __repr__(self):
+        if self.package == "torch/rnn":
+            return (f"nn.{type(self).__name__} {{\n  forward:  {self.getForward()!r}\n  backward: "
+                    f"{self.getBackward()!r}\n  merge:    {self.modules[0].modules[1]!r}\n}}")
         lines = [f"nn.{type(self).__name__} {{"]
         for name, m in (("fwd", self.fwdSeq), ("bwd", self.bwdSeq), ("merge", self.mergeSeq)):
             lines.append(f"  ({name}): " + repr(m).replace("\n", "\n  "))
         return "\n".join(lines + ["}"])
 
     def _onnx(self, g, x, y):
-        """a Sequencer forwards and one backwards over the steps, a third merging their outputs step by step"""
+        """a Sequencer forwards and one backwards over the steps, a third merging their outputs step by step
+        (torch/rnn's form: its module tree's nodes)"""
+        if self.package == "torch/rnn":
+            return g.child(self, 0, x)
         xs = self.mergeSeq._onnx_steps(g, x)
         merged = [[None, None] for _ in xs]
         for k, steps, at in self._directions(xs):

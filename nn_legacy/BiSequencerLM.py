@@ -23,6 +23,7 @@ class BiSequencerLM(BiSequencer):
     """
 
     _t7_raw_fields = ("_fwd", "_bwd", "_merge", "modules")
+    _torch_rnn_form = False
 
     def _sequencer(self, module):
         if isinstance(module, AbstractRecurrent):

@@ -852,6 +852,11 @@ _ENTRIES_RNN = [
     Entry("BiSequencer", lambda: nn.BiSequencer(nn.FastLSTM(3, 4), nn.GRU(3, 2)), _rnn_seq,
           params=_prefixed("fwdSeq.module", _FAST_LSTM) + _prefixed("bwdSeq.module.recurrentModule", _GRU_STEP),
           skip=_RNN_TIME_FIRST),
+    # torch/rnn's form: Sequential(ConcatTable(Sequencer(fwd), ReverseUnreverse(Sequencer(bwd))), CAddTable)
+    Entry("BiSequencer", lambda: nn.BiSequencer(nn.FastLSTM(3, 4), nn.GRU(3, 4), package="torch/rnn"), _rnn_seq,
+          variant="torch-rnn", params=_prefixed("modules.0.modules.0.modules.0.module", _FAST_LSTM)
+          + _prefixed("modules.0.modules.0.modules.1.modules.0.modules.1.module.recurrentModule", _GRU_STEP),
+          skip=_RNN_TIME_FIRST),
     Entry("BiSequencerLM", lambda: nn.BiSequencerLM(nn.GRU(3, 4)), _rnn_seq,
           params=_prefixed("fwdSeq.module.recurrentModule", _GRU_STEP)
           + _prefixed("bwdSeq.module.recurrentModule", _GRU_STEP), skip=_RNN_TIME_FIRST),

@@ -544,6 +544,19 @@ def seq_bidirectional(name, fwd, bwd, merge=None, used=False):
     return obj(name, modules=table(brnn))
 
 
+def bisequencer_whole(fwd, bwd, merge=None, used=False):
+    """torch/rnn's nn.BiSequencer(forward, backward, merge) (2017, the only
+    layout of that package): forward and backward go in Sequencers unless
+    isSeq says they take whole sequences (an AbstractSequencer, or a class
+    name matching 'nn.Seq.+'), then seq_bidirectional's tree, merge a
+    CAddTable unless given; the object holds modules[1] alone."""
+    def as_seq(m):
+        whole = m.class_name in ("nn.Sequencer", "nn.Repeater", "nn.BiSequencer") or \
+            m.class_name.startswith("nn.Seq") and len(m.class_name) > len("nn.Seq")
+        return m if whole else sequencer(m, flavour="tr")
+    return seq_bidirectional("BiSequencer", as_seq(fwd), as_seq(bwd), merge, used)
+
+
 def linear_rnn(W, b, used=False):
     """torch/rnn's nn.LinearRNN(inputsize, outputsize): a Recurrence of
     Sequential(JoinTable(1, 1), Linear(W [H, D + H], b), Sigmoid), nInputDim 1."""

@@ -30,3 +30,66 @@ def test_default_backward_module_and_merge():
         nn.BiSequencer(nn.GRU(D, H), merge="join")
     with pytest.raises(RuntimeError, match="accGradParameters needs updateGradInput first"):
         m.accGradParameters(X, np.zeros((T, N, H)))
+
+
+# ---------------------------------------------------------------- torch/rnn's form (whole sequences merged)
+def _seq_lstm_numpy(m, xs):
+    """A SeqLSTM's output from its weight [D + H, 4H] (gates i, f, o, z) by
+    rnn_reference's LSTM, with torch.nn.LSTM's gate rows (i, f, z, o)."""
+    import rnn_reference as R
+    cols = R.seq_to_torch_rows(m.outputsize)
+    d = xs.shape[-1]
+    return R.lstm(m.weight[:d, cols].T, m.weight[d:, cols].T, m.bias[cols], xs)
+
+
+@pytest.mark.parametrize("merge", ["sum", "join"])
+def test_torch_rnn_form_merges_whole_sequences(merge):
+    """y = merge([fwd(x), reverse(bwd(reverse(x)))]) over [T, N, D],
+    against a numpy LSTM of each direction's weights; the gradients of
+    both directions and of x are those of the two directions run apart."""
+    nn.manualSeed(2)
+    m = nn.BiSequencer(nn.SeqLSTM(D, H), merge=nn.JoinTable(2) if merge == "join" else None, package="torch/rnn")
+    fwd, bwd = m.getForward(), m.getBackward()
+    assert m.package == "torch/rnn" and type(fwd) is type(bwd) is nn.SeqLSTM
+    assert not np.array_equal(fwd.weight, bwd.weight)   # backward: a reset copy of forward
+    f, b = _seq_lstm_numpy(fwd, X), _seq_lstm_numpy(bwd, X[::-1])[::-1]
+    expected = np.concatenate([f, b], axis=2) if merge == "join" else f + b
+    y = m.forward(X)
+    np.testing.assert_allclose(y, expected, rtol=1e-12, atol=1e-13)
+
+    g = uniform(y.shape, 3)
+    gf, gb = (g[..., :H], g[..., H:]) if merge == "join" else (g, g)
+    apart = [fwd.clone(), bwd.clone()]
+    for a in apart:
+        a.zeroGradParameters()
+    dx = apart[0].backward(X, gf) + apart[1].backward(X[::-1].copy(), gb[::-1].copy())[::-1]
+    m.zeroGradParameters()
+    np.testing.assert_allclose(m.backward(X, g), dx, rtol=1e-12, atol=1e-13)
+    for a, b in zip(m.parameters()[1], apart[0].parameters()[1] + apart[1].parameters()[1]):
+        np.testing.assert_allclose(a, b, rtol=1e-12, atol=1e-13)
+
+
+def test_torch_rnn_form_wraps_what_is_not_a_sequence_module():
+    """torch/rnn's isSeq: a recurrent cell goes in a Sequencer, a sequencer
+    or a Seq* module (Sequential too, as the Lua pattern 'nn.Seq.+' reads)
+    is used as it is; a number for merge is Element-Research's only."""
+    nn.manualSeed(4)
+    m = nn.BiSequencer(nn.FastLSTM(D, H), nn.Sequencer(nn.GRU(D, H)), package="torch/rnn")
+    assert type(m.getForward()) is nn.Sequencer and type(m.getForward().module) is nn.FastLSTM
+    assert type(m.getBackward()) is nn.Sequencer and type(m.getBackward().module) is nn.GRU
+    assert type(m.modules[0].modules[1]) is nn.CAddTable
+    stateless = nn.BiSequencer(nn.Sequential().add(nn.Linear(D, H)), package="torch/rnn")
+    lin_f, lin_b = stateless.getForward().modules[0], stateless.getBackward().modules[0]
+    x = X[:, 0]   # (a Sequential of a Linear: [T, D], time as its batch; a Sequencer would take [T, N, D])
+    np.testing.assert_allclose(stateless.forward(x), x @ lin_f.weight.T + lin_f.bias + x @ lin_b.weight.T
+                               + lin_b.bias, rtol=1e-13)
+    m.remember()
+    assert (m.getForward()._remember, m.getBackward()._remember) == ("both", "neither")
+    assert "forward:  nn.Sequencer" in repr(m) and "merge:    nn.CAddTable" in repr(m)
+    with pytest.raises(TypeError, match="merge must be a Module \\(torch/rnn's form\\), got int"):
+        nn.BiSequencer(nn.GRU(D, H), merge=1, package="torch/rnn")
+    with pytest.raises(ValueError, match="package must be 'Element-Research/rnn' or 'torch/rnn'"):
+        nn.BiSequencer(nn.GRU(D, H), package="rnn")
+    with pytest.raises(ValueError, match="torch/rnn's BiSequencerLM is Element-Research's"):
+        nn.BiSequencerLM(nn.GRU(D, H), package="torch/rnn")
+    assert nn.BiSequencer(nn.GRU(D, H)).package == "Element-Research/rnn"

@@ -36,6 +36,7 @@ STATIC_BATCH = {
     "Sequencer": "the input is [seqlen, batch, ...]: time steps unrolled, their number fixed (Sequencer-table, a "
                  "table of steps, keeps its batch free)",
     "BiSequencer": "as Sequencer",
+    "BiSequencer-torch-rnn": "as Sequencer (its forward direction is one)",
     "BiSequencerLM": "as Sequencer",
     "Sequencer-charlm": "as Sequencer",
     "MuFuRu": "its op weights are transposed to [ops, batch, H] (as in the rnn package), and the exporter follows a "

@@ -363,6 +363,77 @@ def test_torch_rnn_seq_bidirectional(tmp_path, name, used, merge):
     assert all(np.abs(g).sum() > 0 for g in m.parameters()[1])   # both directions learn
 
 
+def _fast_lstm_reference(xs):
+    rows = R.fast_to_torch_rows(H)
+    return R.lstm(W[rows], U[rows], B[rows], xs)
+
+
+# torch/rnn's nn.BiSequencer (merging whole sequences): case -> (forward, backward, merge, reference)
+TORCH_RNN_BISEQUENCERS = {
+    # cells in Sequencers, summed (the defaults)
+    "cells": (lambda: F.fast_lstm(W, U, B, flavour="tr"), lambda: F.gru(*SEQ_GRU_W[1], flavour="tr"), None,
+              lambda xs: _fast_lstm_reference(xs) + _seq_gru_reference(1, xs[::-1])[::-1]),
+    # SeqLSTMs (isSeq: used as they are), side by side
+    "seq-join": (lambda: F.seq_lstm(SEQ_W[0], SEQ_B[0], flavour="tr"),
+                 lambda: F.seq_lstm(SEQ_W[1], SEQ_B[1], flavour="tr"), F.obj("JoinTable", dimension=3.0),
+                 lambda xs: np.concatenate([_seq_lstm_reference(0, xs), _seq_lstm_reference(1, xs[::-1])[::-1]],
+                                           axis=2)),
+}
+
+
+@pytest.mark.parametrize("used", [False, True], ids=["fresh", "used"])
+@pytest.mark.parametrize("case", sorted(TORCH_RNN_BISEQUENCERS))
+def test_torch_rnn_bisequencer(tmp_path, case, used):
+    """torch/rnn's nn.BiSequencer: no fwdSeq, modules[1] its tree: loads as
+    BiSequencer's torch/rnn form, runs the tree, trains, and is written back
+    as it was read."""
+    from nn_legacy._bases.rnn_t7 import walk
+    from nn_legacy.serialization.t7 import read_t7
+    fwd, bwd, merge, reference = TORCH_RNN_BISEQUENCERS[case]
+    raw = F.bisequencer_whole(fwd(), bwd(), merge, used)
+    m = load(tmp_path, raw)
+    assert type(m) is nn.BiSequencer and m.package == "torch/rnn"
+    assert type(m.getForward()) is (nn.Sequencer if case == "cells" else nn.SeqLSTM)
+    y = m.forward(XS).copy()   # (the next forward reuses the output's memory)
+    np.testing.assert_allclose(y, reference(XS), rtol=1e-13, atol=1e-14)
+    m.zeroGradParameters()
+    assert m.backward(XS, np.ones_like(y)).shape == XS.shape
+    grads = m.parameters()[1]
+    assert len(grads) == (3 + 6 if case == "cells" else 4) and all(np.abs(g).sum() > 0 for g in grads)
+    m.updateParameters(0.1)
+    assert not np.allclose(m.forward(XS), y)
+
+    f = tmp_path / "again.t7"
+    nn.save_lua(str(f), m)
+    (tmp_path / "built.t7").write_bytes(t7_bytes(raw))
+    names = [[o.class_name for o in walk(read_t7(str(p)))] for p in (f, tmp_path / "built.t7")]
+    assert names[0] == names[1]
+    np.testing.assert_array_equal(nn.load_lua(str(f)).forward(XS), m.forward(XS))
+    with pytest.raises(TypeError, match="this nn.BiSequencer is torch/rnn's"):
+        nn.save_lua(str(f), m, rnn="Element-Research/rnn")
+
+
+def test_torch_rnn_bisequencer_transcription_is_torch_rnns_tree(tmp_path):
+    """rnn_t7_files.bisequencer_whole builds the tree Lua's torch/rnn built
+    (tests/data/t7/torch7_built/torch_rnn_BiSequencer_SeqGRU_double.t7,
+    saved by torch.save; tests/test_torch7_built.py checks its values):
+    the same classes in the same places, and each object the same fields."""
+    import os
+    from nn_legacy._bases.rnn_t7 import walk
+    from nn_legacy.serialization.t7 import read_t7
+    real = read_t7(os.path.join(os.path.dirname(__file__), "data", "t7", "torch7_built",
+                                "torch_rnn_BiSequencer_SeqGRU_double.t7"))["model"]
+    (tmp_path / "built.t7").write_bytes(t7_bytes(F.bisequencer_whole(_seq_gru_raw(0), _seq_gru_raw(1))))
+    built = read_t7(str(tmp_path / "built.t7"))
+    pairs = list(zip(walk(real), walk(built)))
+    assert [a.class_name for a, _ in pairs] == [b.class_name for _, b in pairs] == [
+        "nn.BiSequencer", "nn.Sequential", "nn.ConcatTable", "nn.SeqGRU", "nn.ReverseUnreverse", "nn.Sequential",
+        "nn.ReverseSequence", "nn.SeqGRU", "nn.ReverseSequence", "nn.CAddTable"]
+    for a, b in pairs:   # (the SeqGRUs' own fields are checked by test_seq_gru)
+        if a.class_name != "nn.SeqGRU":
+            assert set(a.fields) == set(b.fields), a.class_name
+
+
 def test_torch_rnn_seq_bidirectional_written_as_torch_rnn_built_it(tmp_path):
     """save_lua writes the tree torch/rnn's constructor built, class by class."""
     from nn_legacy.serialization.t7 import read_t7

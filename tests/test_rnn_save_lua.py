@@ -451,6 +451,30 @@ def test_batchfirst_seq_modules_are_refused_for_torch_rnn(tmp_path):
     assert load_lua(str(tmp_path / "m.t7")).batchfirst is True
 
 
+@pytest.mark.parametrize("merge", ["sum", "join"])
+def test_torch_rnn_bisequencer_is_written_as_torch_rnn_built_it(tmp_path, merge):
+    """torch/rnn's form: modules[1] alone, the directions in Sequencers of
+    torch/rnn's layout and the backward one inside a ReverseUnreverse, field
+    by field as rnn_t7_files transcribes its constructor; loaded back, it
+    computes what it did."""
+    nn.manualSeed(17)
+    fwd, bwd = nn.Recursor(nn.Linear(D, H)), nn.Recursor(nn.Linear(D, H))
+    m = nn.BiSequencer(fwd, bwd, nn.JoinTable(2) if merge == "join" else None, package="torch/rnn")
+    f = tmp_path / "m.t7"
+    nn.save_lua(str(f), m)
+    joined = F.join_table(3.0, None)
+    del joined.fields["nInputDims"]   # (nil: JoinTable(3) was given no nInputDims)
+    expected = F.bisequencer_whole(*(F.recursor(_lin(r.module), flavour="tr") for r in (fwd, bwd)),
+                                   joined if merge == "join" else None)
+    out = []
+    _differences(read_t7(str(f)), _raw(tmp_path, expected), "root", out, set())
+    assert not out, out
+    again = load_lua(str(f))
+    assert type(again) is nn.BiSequencer and again.package == "torch/rnn"
+    x = np.random.default_rng(8).uniform(-1, 1, (3, 2, D))
+    np.testing.assert_array_equal(again.forward(x), m.forward(x))
+
+
 @pytest.mark.parametrize("name, package", [("BiSequencer", "Element-Research/rnn"),
                                            ("BiSequencerLM", "Element-Research/rnn"), ("BiSequencerLM", "torch/rnn")])
 def test_bisequencers_are_written_as_the_element_research_package_built_them(tmp_path, name, package):

@@ -159,10 +159,17 @@ def test_bisequencer_lm(tmp_path):
     np.testing.assert_allclose(out, np.concatenate([fwd, bwd], axis=2), rtol=1e-13, atol=1e-14)
 
 
-def test_torch_rnn_bisequencer_is_refused_by_name(tmp_path):
+def test_a_bisequencer_of_neither_layout_is_refused(tmp_path):
+    """torch/rnn's form loads (tests/test_rnn_package_t7.py); a tree that is
+    not what its constructor built (here the backward direction is missing),
+    or an Element-Research one without its sequencers, is refused."""
     brnn = F.seq(F.concat(F.sequencer(F.fast_lstm(W, U, B))), F.obj("CAddTable"))
-    with pytest.raises(T7Error, match="torch/rnn's later BiSequencer"):
+    with pytest.raises(T7Error, match="holds neither Element-Research's BiSequencer .* nor torch/rnn's"):
         load(tmp_path, F.obj("BiSequencer", modules=F.table(brnn)))
+    raw = F.bisequencer(F.fast_lstm(W, U, B), F.gru(*GRU_W))
+    del raw.fields["mergeSeq"]
+    with pytest.raises(T7Error, match="BiSequencer: the file's mergeSeq is NoneType, not a module"):
+        load(tmp_path, raw)
 
 
 @pytest.mark.parametrize("flavour", ["er", "tr"])

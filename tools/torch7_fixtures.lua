@@ -102,6 +102,9 @@ elseif group == 'torch_rnn' then
    case('Sequencer_RecGRU_Linear', function()
            return nn.Sequencer(nn.Sequential():add(nn.RecGRU(3, 4)):add(nn.Linear(4, 2)))
         end, function() return steps(3, 2, 3) end, {recurrent = true})
+   -- torch/rnn's BiSequencer (whole sequences merged, CAddTable): not Element-Research's of the same name
+   case('BiSequencer_SeqGRU', function() return nn.BiSequencer(nn.SeqGRU(3, 2)) end, function() return U(3, 2, 3) end,
+        {recurrent = true, doubleOnly = true})
 elseif group == 'er_rnn' then
    case('FastLSTM_Sequencer', function() return nn.Sequencer(nn.FastLSTM(3, 4)) end,
         function() return steps(3, 2, 3) end, {recurrent = true})
