@@ -10,6 +10,7 @@ them there (tools/torch7_check.py): each check here stands without Lua.
 - a Recursor (any recurrent module without a cell tree of its own) with the
   fields of the rnn package's AbstractRecurrent constructor, in the layout
   of the package named."""
+import os
 import warnings
 
 import numpy as np
@@ -384,3 +385,44 @@ def test_a_padded_or_ceil_volumetric_average_pooling_is_refused(tmp_path):
             nn.save_lua(str(tmp_path / "p.t7"), m)
     raw, _ = _written(tmp_path, nn.VolumetricAveragePooling(2, 3, 2, 1, 2, 1))
     assert (raw.fields["kT"], raw.fields["kW"], raw.fields["dW"]) == (2, 3, 2)
+
+
+def _float64_arrays(raw):
+    """The paths of the float64 arrays anywhere in a file read back raw (nngraph's nodes and keys included)."""
+    seen, found = set(), []
+
+    def walk(o, path):
+        if id(o) in seen:
+            return
+        seen.add(id(o))
+        if isinstance(o, np.ndarray):
+            if o.dtype == np.float64:
+                found.append(path)
+            return
+        fields = getattr(o, "fields", o)
+        if isinstance(fields, dict):
+            for k, v in fields.items():
+                walk(getattr(k, "table", k), f"{path}[key]")
+                walk(v, f"{path}.{k}")
+    walk(raw, "root")
+    return found
+
+
+def _float_graph_after_clear_state():
+    x = nn.Identity()()
+    h = nn.ReLU()(nn.Linear(3, 3)(x))
+    g = nn.gModule([x], [nn.ReLU()(nn.CAddTable()([h, x]))]).float()
+    g.forward(np.ones((2, 3), np.float32))
+    return g.clearState()     # (the parameter-free modules' buffers empty: their type comes from the graph)
+
+
+@pytest.mark.parametrize("make", [
+    _float_graph_after_clear_state,
+    lambda: load_lua(os.path.join(os.path.dirname(__file__), "data", "t7", "torch7_built",
+                                  "nn_nngraph_skip_float.t7"))["model"],     # (Torch7 saved it cleared)
+])
+def test_a_float_graph_is_written_float_throughout(tmp_path, make):
+    """Modules reached only through nngraph's nodes (ReLU, Identity, CAddTable with empty buffers) take the
+    graph's type: Lua refused a DoubleTensor met in a float model ("cannot convert THDoubleTensor")."""
+    raw, _ = _written(tmp_path, make())
+    assert _float64_arrays(raw) == []

@@ -53,7 +53,8 @@ NOT_RUN = {
                                    "(the entry's sizes meet nn_legacy's bound only)",
     "VolumetricFractionalMaxPooling": "as SpatialFractionalMaxPooling: Torch7's size check is stricter",
 }
-NOT_RUN_ER = {}
+NOT_RUN_ER = {"BiSequencer-torch-rnn": "torch/rnn's BiSequencer (whole sequences merged): save_lua writes it for "
+                                      "rnn='torch/rnn' only"}
 # Element-Research's bidirectional sequencers take a table of steps only: the entry's [T, batch, size] tensor is
 # given to them (here and in Lua) as the table of its T steps
 STEPS_ER = {"BiSequencer", "BiSequencerLM"}
@@ -427,7 +428,7 @@ def main(argv=None):
                     if args.only not in name:
                         continue
                     why = NOT_RUN.get(e.cls) or NOT_RUN.get(name) or (
-                        NOT_RUN_ER.get(e.cls) if rnn == "Element-Research/rnn" else None)
+                        NOT_RUN_ER.get(e.cls) or NOT_RUN_ER.get(name) if rnn == "Element-Research/rnn" else None)
                     if why:
                         not_run.setdefault(name, why)
                         continue

@@ -484,8 +484,8 @@ class _LuaGraph:
         elif isinstance(v, TorchObject):
             out = T7Object(v.class_name, None, v.version)
             self.memo[id(v)] = (v, out)
-            out.header = None if v.header is None else self.convert(v.header, path)
-            out.fields = self.convert(v.fields, path)
+            out.header = None if v.header is None else self.convert(v.header, path, parent_type)
+            out.fields = self.convert(v.fields, path, parent_type)   # (nngraph's nodes: their modules' type)
         elif isinstance(v, dict):
             out = {}
             self.memo[id(v)] = (v, out)
@@ -493,7 +493,8 @@ class _LuaGraph:
                 if item is None:
                     continue   # Lua keeps no nil in a table: torch.save wrote no such entry
                 if isinstance(key, Key):   # (a table as a key: nngraph's mapindex, graph's node lists)
-                    out[Key(self.convert(key.table, path))] = self.convert(item, f"{path}[a table]", parent_type)
+                    out[Key(self.convert(key.table, path, parent_type))] = self.convert(item, f"{path}[a table]",
+                                                                                     parent_type)
                     continue
                 if isinstance(key, tuple):
                     raise TypeError(f"save_lua: {path}: a table used as a key (read_t7 keeps only its identity) "
