@@ -87,7 +87,27 @@ class Reinforce(Module):
         self._check_backward(input, gradOutput)
         reward = self._reward_as(input)
         self.gradInput = reuse(self.gradInput, input.shape, input.dtype, input)
-        self.gradInput[...] = reward
+        self.gradInput[...] = self._gradient(input, reward)
+        return self.gradInput
+
+    def _gradient(self, input, reward):
+        """``-reward * d log f(output; input) / d input`` for an array input
+        (each subclass's distribution); the base passes the reward on."""
+        return reward
+
+    def _gradients_of_parts(self, table, parts):
+        """gradInput of a distribution of two parameters, given as a table
+        {first, second} or the first alone: parts holds, for each, (an array
+        like it, a function giving its gradient, arrays the buffer must not
+        overlap...); the buffers held before are reused."""
+        held = self.gradInput if isinstance(self.gradInput, list) else [self.gradInput, None]
+        held = [a if is_array(a) else None for a in held]
+        out = []
+        for k, (like, gradient, *avoid) in enumerate(parts[:2 if table else 1]):
+            g = reuse(held[k], like.shape, like.dtype, like, *avoid, *out)
+            g[...] = gradient()
+            out.append(g)
+        self.gradInput = out if table else out[0]
         return self.gradInput
 
     def _t7_fixup(self, version):

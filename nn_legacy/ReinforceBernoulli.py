@@ -30,10 +30,5 @@ class ReinforceBernoulli(Reinforce):
             self.output[...] = input
         return self.output
 
-    def updateGradInput(self, input, gradOutput):
-        self._check_input(input)
-        self._check_backward(input, gradOutput)
-        reward = self._reward_as(input)
-        self.gradInput = reuse(self.gradInput, input.shape, input.dtype, input)
-        self.gradInput[...] = -(self.output - input) / ((1 - input) * input) * reward
-        return self.gradInput
+    def _gradient(self, input, reward):
+        return -(self.output - input) / ((1 - input) * input) * reward

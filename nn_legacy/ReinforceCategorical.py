@@ -46,10 +46,5 @@ class ReinforceCategorical(Reinforce):
             self.output[...] = input
         return self.output
 
-    def updateGradInput(self, input, gradOutput):
-        self._check_input(input)
-        self._check_backward(input, gradOutput)
-        reward = self._reward_as(input)
-        self.gradInput = reuse(self.gradInput, input.shape, input.dtype, input)
-        self.gradInput[...] = -self.output / (input + 1e-8) * reward
-        return self.gradInput
+    def _gradient(self, input, reward):
+        return -self.output / (input + 1e-8) * reward

@@ -81,17 +81,9 @@ class ReinforceGamma(Reinforce):
         reward = self._reward_as(k)
         psi = digamma(to_host(k)).astype(k.dtype)
         psi = psi if xp is np else xp.asarray(psi)
-        held = self.gradInput if isinstance(self.gradInput, list) else [self.gradInput, None]
-        held = [a if is_array(a) else None for a in held]
-        grad_k = reuse(held[0], k.shape, k.dtype, k)
-        grad_k[...] = -(xp.log(self.output) - psi - xp.log(theta)) * reward
-        if not table:
-            self.gradInput = grad_k
-            return self.gradInput
-        grad_theta = reuse(held[1], k.shape, k.dtype, k, theta, grad_k)
-        grad_theta[...] = -(self.output / (theta * theta) - k / theta) * reward
-        self.gradInput = [grad_k, grad_theta]
-        return self.gradInput
+        return self._gradients_of_parts(table, [
+            (k, lambda: -(xp.log(self.output) - psi - xp.log(theta)) * reward),
+            (k, lambda: -(self.output / (theta * theta) - k / theta) * reward, theta)])
 
     def _t7_unfixup(self, fields):
         """save_lua: without scale the package's constructor made gradInput a

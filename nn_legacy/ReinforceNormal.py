@@ -73,17 +73,9 @@ class ReinforceNormal(Reinforce):
         self._check_backward(input, gradOutput)
         reward = self._reward_as(mean)
         diff = self.output - mean
-        held = self.gradInput if isinstance(self.gradInput, list) else [self.gradInput, None]
-        held = [a if is_array(a) else None for a in held]
-        grad_mean = reuse(held[0], mean.shape, mean.dtype, mean)
-        grad_mean[...] = -diff / (stdev * stdev) * reward
-        if not table:
-            self.gradInput = grad_mean
-            return self.gradInput
-        grad_stdev = reuse(held[1], stdev.shape, stdev.dtype, stdev, grad_mean)
-        grad_stdev[...] = -(diff * diff - stdev * stdev) / (stdev * stdev * stdev + 1e-8) * reward
-        self.gradInput = [grad_mean, grad_stdev]
-        return self.gradInput
+        return self._gradients_of_parts(table, [
+            (mean, lambda: -diff / (stdev * stdev) * reward),
+            (stdev, lambda: -(diff * diff - stdev * stdev) / (stdev * stdev * stdev + 1e-8) * reward)])
 
     def _t7_unfixup(self, fields):
         """save_lua: without stdev the package's constructor made gradInput a
