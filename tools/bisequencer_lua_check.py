@@ -26,6 +26,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.dirname(HERE))
 
 import nn_legacy as nn  # noqa: E402
+from lua_results import relative_error  # noqa: E402
 
 TOL = {np.float64: 1e-12, np.float32: 1e-5}
 
@@ -51,24 +52,6 @@ def cases():
     m = nn.BiSequencer(nn.SeqLSTM(D, H), package="torch/rnn").float()
     result["seqlstm_sum_float32"] = (m, u(T, N, D).astype(np.float32), u(T, N, H).astype(np.float32), np.float32)
     return result
-
-
-def _as_list(v):
-    if isinstance(v, dict):
-        return [_as_list(v[k]) for k in sorted(v)]
-    return [_as_list(x) for x in v] if isinstance(v, list) else v
-
-
-def _error(a, b):
-    a, b = _as_list(a), _as_list(b)
-    if isinstance(b, list):
-        if not isinstance(a, list) or len(a) != len(b):
-            return float("inf")
-        return max([_error(x, y) for x, y in zip(a, b)], default=0.0)
-    a, b = np.asarray(a, dtype=np.float64), np.asarray(b, dtype=np.float64)
-    if a.shape != b.shape:
-        return float("inf")
-    return float(np.abs(a - b).max(initial=0)) / max(1.0, float(np.abs(b).max(initial=0)))
 
 
 def main():
@@ -100,10 +83,10 @@ def main():
             bad += 1
             continue
         lua_model = nn.load_lua(os.path.join(folder, name + ".lua.t7"))
-        errors = {"output": _error(got["output"], y), "gradInput": _error(got["gradInput"], gi),
-                  f"gradients({len(grads)})": _error(got["gradParameters"], grads),
-                  "after a step": _error(got["trained"], trained),
-                  "Lua's file here": _error(lua_model.forward(x), got["trained"])}
+        errors = {"output": relative_error(got["output"], y), "gradInput": relative_error(got["gradInput"], gi),
+                  f"gradients({len(grads)})": relative_error(got["gradParameters"], grads),
+                  "after a step": relative_error(got["trained"], trained),
+                  "Lua's file here": relative_error(lua_model.forward(x), got["trained"])}
         ok = all(e <= TOL[dtype] for e in errors.values()) and lua_model.package == "torch/rnn"
         bad += not ok
         print(f"{name:24s} {'ok  ' if ok else 'DIFF'} " + "  ".join(f"{k} {e:.1e}" for k, e in errors.items()))

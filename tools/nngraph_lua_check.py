@@ -31,6 +31,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path[:0] = [os.path.dirname(HERE), os.path.join(os.path.dirname(HERE), "tests")]
 
 import nn_legacy as nn  # noqa: E402
+from lua_results import as_list, relative_error  # noqa: E402
 
 
 def cases(tmp):
@@ -129,25 +130,6 @@ def _copy(v):
     return [_copy(x) for x in v] if isinstance(v, (list, tuple)) else np.array(v, dtype=np.float64)
 
 
-def _as_list(v):
-    if isinstance(v, dict):
-        return [_as_list(v[k]) for k in sorted(v)]
-    return [_as_list(x) for x in v] if isinstance(v, list) else v
-
-
-def _error(a, b):
-    """Largest difference relative to max(1, |b|), nested; inf when the layouts differ."""
-    a, b = _as_list(a), _as_list(b)
-    if isinstance(b, list):
-        if not isinstance(a, list) or len(a) != len(b):
-            return float("inf")
-        return max([_error(x, y) for x, y in zip(a, b)], default=0.0)
-    a, b = np.asarray(a, dtype=np.float64), np.asarray(b, dtype=np.float64)
-    if a.shape != b.shape:
-        return float("inf")
-    return float(np.abs(a - b).max(initial=0)) / max(1.0, float(np.abs(b).max(initial=0)))
-
-
 def main():
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--lua", default="bash /work/lua/luaenv.sh {tree}",
@@ -185,9 +167,9 @@ def main():
             print(f"{name:36s} FAILED in Lua: {got['error']}")
             bad += 1
             continue
-        lua_grads = _as_list(got.get("gradParameters", []))
-        errors = (_error(got["output"], out), _error(got["gradInput"], gi),
-                  _error(lua_grads, grads) if grads else 0.0)
+        lua_grads = as_list(got.get("gradParameters", []))
+        errors = (relative_error(got["output"], out), relative_error(got["gradInput"], gi),
+                  relative_error(lua_grads, grads) if grads else 0.0)
         ok = all(e <= 1e-12 for e in errors)
         bad += not ok
         print(f"{name:36s} {'ok  ' if ok else 'DIFF'} output {errors[0]:.1e}  gradInput {errors[1]:.1e}  "
