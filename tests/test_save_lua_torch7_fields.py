@@ -426,3 +426,20 @@ def test_a_float_graph_is_written_float_throughout(tmp_path, make):
     graph's type: Lua refused a DoubleTensor met in a float model ("cannot convert THDoubleTensor")."""
     raw, _ = _written(tmp_path, make())
     assert _float64_arrays(raw) == []
+
+
+@pytest.mark.parametrize("p", [np.arange(1.0, 8.0), np.array([1.0, 0, 0, 3]), np.ones(5), np.array([1e-9, 1.0, 2.0])])
+def test_nce_module_is_written_with_the_alias_sampler_its_constructor_built(tmp_path, p):
+    """Lua's training forward draws its noise from aliasmultinomial (torchx's torch.AliasMultinomial, J 1-based
+    and q): the table written draws exactly from the unigrams (keep k with q[k], else take J[k])."""
+    m = nn.NCEModule(3, len(p), 2, p)
+    raw, _ = _written(tmp_path, m)
+    sampler = raw.fields["aliasmultinomial"]
+    assert sampler.class_name == "torch.AliasMultinomial"
+    J, q = sampler.fields["J"], sampler.fields["q"]
+    assert J.dtype == np.int64 and J.shape == q.shape == (len(p),)
+    assert ((J >= 1) & (J <= len(p)) | (q == 1)).all() and ((q >= 0) & (q <= 1)).all()
+    drawn = q.copy()                      # the chance of each outcome: kept, or reached as an alias
+    np.add.at(drawn, J[J >= 1] - 1, 1 - q[J >= 1])
+    np.testing.assert_allclose(drawn / len(p), p / p.sum(), rtol=1e-12, atol=1e-15)
+    assert dict(sampler.fields["dpnn_parameters"]) == {1.0: "J", 2.0: "q"}
