@@ -44,6 +44,10 @@ GRAD_TOL = {"Euclidean": 1e-6}
 
 # Module-table entries that are not run in Lua, with the reason (by entry id, or by class for all its entries)
 NOT_RUN = {
+    "SpatialDepthWiseConvolution": "Torch7's kernel takes the input's height from size[3] and its width from size[2] "
+                                   "(torch/nn lib/THNN/generic/SpatialDepthWiseConvolution.c): on the entry's "
+                                   "non-square input and kernel it reports a size mismatch and crashes Lua; the "
+                                   "hand-written square case runs instead",
     "TorchRNNLSTM": "jcjohnson/torch-rnn's nn.LSTM is not installed; with rnn loaded the name is the rnn package's LSTM",
     "ReinforceGamma": "the rnn packages' ReinforceGamma needs the randomkit and cephes Lua packages, not built here",
     "TemporalSubSampling": "Torch7's TemporalSubSampling takes no batch (2D input only): the entry's input is a batch",
@@ -109,6 +113,9 @@ def _plain_cases(rng):
     add("SpatialFullConvolution", nn.SpatialFullConvolution(3, 2, 3, 3, 2, 2, 1, 1, 1, 0), x4)
     add("SpatialDilatedConvolution", nn.SpatialDilatedConvolution(3, 2, 3, 3, 1, 1, 1, 1, 2, 2), x4)
     add("VolumetricConvolution", nn.VolumetricConvolution(2, 3, 2, 2, 2), _u(rng, 2, 2, 4, 5, 4))
+    # (square input and kernel: Torch7's kernel swaps the input's height and width, see NOT_RUN)
+    add("SpatialDepthWiseConvolution-square", nn.SpatialDepthWiseConvolution(3, 2, 3, 3, 1, 1, 1, 1),
+        _u(rng, 2, 3, 6, 6))
     add("TemporalConvolution", nn.TemporalConvolution(4, 3, 2, 1), _u(rng, 2, 6, 4))
     add("SpatialMaxPooling", nn.SpatialMaxPooling(2, 2, 2, 2), x4)
     pool = nn.SpatialMaxPooling(2, 2, 2, 2)
