@@ -242,13 +242,39 @@ class NCEModule(Module):
 
     def _t7_unfixup(self, fields):
         """save_lua: the package's fields: sampleidx 1-based (or gone),
-        unigrams normalised, the output and gradInput tables."""
+        unigrams normalised, the output and gradInput tables, and the
+        torch.AliasMultinomial sampler its constructor built (fastNoise),
+        which Lua's training forward draws the noise from."""
+        from ._helpers.lua import TorchObject
         fields.pop("sampleidx", None)
+        sampler = TorchObject("torch.AliasMultinomial", 1)
+        J, q = _alias_table(self.unigrams)
+        sampler.fields = {"J": J, "q": q, "dpnn_parameters": ["J", "q"]}
+        fields["aliasmultinomial"] = sampler
         fields["output"] = [np.zeros(0, self.weight.dtype) for _ in range(4)]
         fields["gradInput"] = [np.zeros(0, self.weight.dtype) for _ in range(2)]
 
     def __repr__(self):
         return f"nn.NCEModule({self.inputSize} -> {self.outputSize}, k={self.k})"
+
+
+def _alias_table(p):
+    """Walker's alias method, in Vose's construction, for the K outcomes of
+    probabilities p: outcome k is kept with probability q[k], else J[k]
+    (1-based, as torch.AliasMultinomial of torchx holds them) is taken
+    instead.  Drawing k uniformly, then keeping it or taking its alias, draws
+    from p.  An outcome given no alias (rounding) keeps itself: q = 1."""
+    K = len(p)
+    q = K * np.asarray(p, dtype=np.float64)
+    J = np.zeros(K, np.int64)
+    small, large = [k for k in range(K) if q[k] < 1], [k for k in range(K) if q[k] >= 1]
+    while small and large:
+        s, g = small.pop(), large.pop()
+        J[s] = g + 1
+        q[g] -= 1 - q[s]
+        (small if q[g] < 1 else large).append(g)
+    q[J == 0] = 1
+    return J, np.clip(q, 0, 1)
 
 
 def _unigrams(unigrams, n):

@@ -32,9 +32,22 @@ class Narrow(SliceOf):
                             f"from the start")
 
     def _t7_fixup(self, version):
+        """Torch7's Narrow (torch/nn since ee700e2, 2016) read a negative
+        offset as offset 1 with length ``size - length``, the length first
+        counted from the end when negative: the first entries of the
+        dimension, not a count from its end.  Loaded so, as offset 0 with a
+        negative length (``size - length`` for a positive one; ``offset -
+        length - 2``, a constant, for a negative one)."""
+        from ._helpers.lua import T7Error
         self.dimension = from_lua(self.dimension)
-        self.index = from_lua(self.index)
-        self.length = lua_int(self.length)
+        index, length = lua_int(self.index), lua_int(self.length)
+        if index is not None and length is not None and index < 0:
+            self.index = 0
+            self.length = index - length - 2 if length < 0 else -length - 1
+            if length < 0 and self.length < 1 or self.length == 0:
+                raise T7Error(f"nn.Narrow: offset {index} and length {length} narrow to nothing in Torch7")
+        else:
+            self.index, self.length = from_lua(index), length
 
     def _index(self, input):
         d = batch_dim(self, self.dimension, input)

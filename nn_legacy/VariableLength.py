@@ -38,6 +38,7 @@ class VariableLength(Decorator):
                             f"{e}") from None
         super().__init__(module)
         self.lastOnly = bool(lastOnly)
+        _masked_by_decorator(module)
         self._packed = self._gradPacked = self._shapes = None
 
     _buffer_names = ("_packed", "_gradPacked", "_shapes")
@@ -144,6 +145,7 @@ class VariableLength(Decorator):
         self._packed = self._gradPacked = self._shapes = None
         if self.modules and hasattr(self.modules[0], "maskZero"):
             self.modules[0].maskZero()
+            _masked_by_decorator(self.modules[0])
         if not self.lastOnly and not isinstance(self.output, list):
             self.output = None
         if not isinstance(self.gradInput, list):
@@ -154,6 +156,14 @@ class VariableLength(Decorator):
 
     def __repr__(self):
         return f"nn.VariableLength{'(lastOnly)' if self.lastOnly else ''} @ " + repr(self.modules[0])
+
+
+def _masked_by_decorator(module):
+    """Mark module as given its zero mask by this decorator: save_lua then
+    writes a torch/rnn Seq module with v2 = true, the mode in which Lua's
+    VariableLength hands it the mask (with v2 false it would recompute the
+    mask from its input, into the decorator's own mask tensor)."""
+    module._zero_mask_from_decorator = True
 
 
 def _check_grad(value, shape, dtype, name):

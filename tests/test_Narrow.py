@@ -3,6 +3,7 @@ import numpy as np
 import pytest
 
 import nn_legacy as nn
+from nn_legacy.serialization.t7 import T7Error
 from layer_checks import check_matches_torch, raises_exactly, torch_or_skip, uniform
 from numpy_checks import from_torch7
 
@@ -77,3 +78,33 @@ def test_from_torch7_counts_from_zero():
 
 def test_repr():
     assert repr(nn.Narrow(1, 2, -1)) == "nn.Narrow(1, 2, -1)"
+
+
+def _torch7_window(size, index, length):
+    """The 0-based entries torch/nn's Narrow:updateOutput (since ee700e2) takes, for its 1-based index: a
+    negative length counts from the end; a negative index means index 1 with length size - length."""
+    if length < 0:
+        length = size - index + length + 2
+    if index < 0:
+        index, length = 1, size - length
+    return np.arange(index - 1, index - 1 + length)
+
+
+@pytest.mark.parametrize("index, length", [(-1, 2), (-2, 3), (-1, 6), (-2, -5), (2, -2), (3, 2)])
+def test_a_torch7_negative_offset_loads_as_torch7_read_it(index, length):
+    """Torch7 read a negative offset as offset 1 with length size - length (the first entries), not as a count
+    from the end (checked against files a real Lua Torch7 wrote)."""
+    x = uniform((3, 7), 4)
+    m = from_torch7("nn.Narrow", dimension=2.0, index=float(index), length=float(length))
+    window = _torch7_window(7, index, length)
+    np.testing.assert_array_equal(m.forward(x), x[:, window])
+    gy = uniform((3, len(window)), 5)
+    expected = np.zeros_like(x)
+    expected[:, window] = gy
+    np.testing.assert_array_equal(m.backward(x, gy), expected)
+
+
+@pytest.mark.parametrize("index, length", [(-4, -3), (-1, -3)])
+def test_a_torch7_negative_offset_that_narrows_to_nothing_is_refused(index, length):
+    with pytest.raises(T7Error, match="narrow to nothing"):
+        from_torch7("nn.Narrow", dimension=2.0, index=float(index), length=float(length))

@@ -426,3 +426,34 @@ def test_a_float_graph_is_written_float_throughout(tmp_path, make):
     graph's type: Lua refused a DoubleTensor met in a float model ("cannot convert THDoubleTensor")."""
     raw, _ = _written(tmp_path, make())
     assert _float64_arrays(raw) == []
+
+
+@pytest.mark.parametrize("p", [np.arange(1.0, 8.0), np.array([1.0, 0, 0, 3]), np.ones(5), np.array([1e-9, 1.0, 2.0])])
+def test_nce_module_is_written_with_the_alias_sampler_its_constructor_built(tmp_path, p):
+    """Lua's training forward draws its noise from aliasmultinomial (torchx's torch.AliasMultinomial, J 1-based
+    and q): the table written draws exactly from the unigrams (keep k with q[k], else take J[k])."""
+    m = nn.NCEModule(3, len(p), 2, p)
+    raw, _ = _written(tmp_path, m)
+    sampler = raw.fields["aliasmultinomial"]
+    assert sampler.class_name == "torch.AliasMultinomial"
+    J, q = sampler.fields["J"], sampler.fields["q"]
+    assert J.dtype == np.int64 and J.shape == q.shape == (len(p),)
+    assert ((J >= 1) & (J <= len(p)) | (q == 1)).all() and ((q >= 0) & (q <= 1)).all()
+    drawn = q.copy()                      # the chance of each outcome: kept, or reached as an alias
+    np.add.at(drawn, J[J >= 1] - 1, 1 - q[J >= 1])
+    np.testing.assert_allclose(drawn / len(p), p / p.sum(), rtol=1e-12, atol=1e-15)
+    assert dict(sampler.fields["dpnn_parameters"]) == {1.0: "J", 2.0: "q"}
+
+
+@pytest.mark.parametrize("seq", [lambda: nn.SeqGRU(3, 4), lambda: nn.SeqLSTM(3, 4)])
+def test_a_seq_module_under_variable_length_is_written_v2_for_torch_rnn(tmp_path, seq):
+    """torch/rnn's VariableLength hands its Seq module the zero mask (setZeroMask), which only v2 reads; with v2
+    false the module recomputed the mask from its input into the decorator's own mask tensor, and Lua's backward
+    failed on it.  A masked Seq module alone keeps v2 false: its mask comes from its input, as here."""
+    alone = seq().maskZero()
+    raw, _ = _written(tmp_path, alone, rnn="torch/rnn")
+    assert raw.fields["v2"] is False and raw.fields["maskzero"] is True
+    for m in (nn.VariableLength(seq(), True), load_lua(str(_written(tmp_path, nn.VariableLength(seq()))[1]))):
+        raw, _ = _written(tmp_path, m, rnn="torch/rnn")
+        inner = raw.fields["modules"][1.0]
+        assert inner.fields["v2"] is True and inner.fields["maskzero"] is True

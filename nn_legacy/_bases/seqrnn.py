@@ -233,7 +233,8 @@ class SeqRecurrent(Module):
         """save_lua: the flags the package's constructor set, which are
         class defaults (or private) here: _remember and maskzero; batchfirst
         in the Element-Research package, v2 in torch/rnn (false when
-        masked: the mask comes from the input, as here).  torch/rnn's Seq
+        masked: the mask comes from the input, as here; true under a
+        VariableLength, which hands the mask down in Lua).  torch/rnn's Seq
         modules have no batchfirst: one that has it is refused for that
         package (ValueError), as Lua would read it time first."""
         fields["_remember"], fields["maskzero"] = self._remember, bool(self.maskzero)
@@ -253,7 +254,7 @@ class SeqRecurrent(Module):
                                  f"{type(self).__name__} does not have (it would read the input time first): "
                                  "write it with rnn='Element-Research/rnn', or without batchfirst")
             fields.pop("batchfirst", None)
-            fields["v2"] = not self.maskzero
+            fields["v2"] = not self.maskzero or getattr(self, "_zero_mask_from_decorator", False)
 
     def _t7_fixup(self, version):
         vars(self).pop("v2", None)
