@@ -56,7 +56,7 @@ import weakref
 import numpy as np
 
 from ._bases.tables import check_length, check_nested_like, nested_copy, nested_zeros
-from ._helpers.graph_nodes import GraphNode
+from ._helpers.graph_nodes import GraphNode, works_in_place
 from ._helpers.lua import T7Error, TorchObject
 from .ConcatTable import ConcatTable
 from .Container import _message, add_table, show_layout
@@ -138,7 +138,7 @@ class gModule(Sequential):
                               f"buffer holds one value); clone it, sharing parameters with clone('weight', 'bias', "
                               f"'gradWeight', 'gradBias') if they were meant to be shared")
             seen[id(r.module)] = r.name
-        strict = any(_in_place(r.module) for r in records if r.module is not None)
+        strict = any(works_in_place(r.module) for r in records if r.module is not None)
         self.modules = _lower(records, outputs, strict)
         self._share_gradients = not strict
         self._stage_sums = None
@@ -294,7 +294,7 @@ class gModule(Sequential):
             return new
         out = super().replace(recorded)
         self.graph_modules = [replaced.get(id(m), m) for m in self.graph_modules]
-        self._share_gradients = self._share_gradients and not any(_in_place(m) for m in self.modules)
+        self._share_gradients = self._share_gradients and not any(works_in_place(m) for m in self.modules)
         return out
 
     def __repr__(self):
@@ -539,21 +539,6 @@ def _map_outputs(datas, last, where, name):
     if len(set(outs)) != len(outs):
         raise T7Error("nn.gModule: the same node is given twice as an output")
     return outs
-
-
-def _in_place(module):
-    """Whether module, or a module inside it, may change its input in place."""
-    todo, seen = [module], set()
-    while todo:
-        m = todo.pop()
-        if id(m) in seen:
-            continue
-        seen.add(id(m))
-        if getattr(m, "inplace", False) is True:
-            return True
-        todo.extend(getattr(m, "modules", None) or [])
-        todo.extend(getattr(m, "graph_modules", None) or [])
-    return False
 
 
 def _value_semantics(records, outputs):
@@ -1183,7 +1168,6 @@ def _stages(kept, heads, outputs, strict, given=()):
         if best is None or cost < best[0]:
             best = (cost, groups, last_use)
     return best[1], best[2]
-
 
 
 def _lower(records, outputs, strict):

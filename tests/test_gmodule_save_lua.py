@@ -158,24 +158,86 @@ def test_in_place_leaky_relus_at_a_fan_out_keep_their_order(tmp_path):
     assert repr(back) == repr(model)
 
 
-def test_residual_blocks_several_inputs_outputs_and_split_one(tmp_path):
-    round_trip(tmp_path, load(tmp_path, residual(5).t7(), "r.t7"), _u(3, 5), _u(3, 5), "r2.t7")
-    round_trip(tmp_path, load(tmp_path, several(3).t7(), "s.t7"), [_u(2, 3), _u(2, 3)],
-               [_u(2, 3), _u(2, 3), _u(2, 2)], "s2.t7")
+# Graphs (in the port's byte layout, or built in Python) with an input and a
+# gradOutput, shared with tools/nngraph_lua_check.py, which runs them in Lua.
+def split_one_graph():
+    """A graph whose output reads the one entry of a split(1)."""
     x = node(F.obj("Identity"))
     only = split(node(F.obj("SplitTable", dimension=2.0), node(F.obj("Reshape", size=np.array([1.0, 4.0]),
                                                                        nelement=4.0), node(F.linear(_u(4, 3), _u(4)),
                                                                                            x))), 1)
-    g = load(tmp_path, Graph([x], [node(F.obj("Tanh"), only)]).t7(), "one.t7")
-    round_trip(tmp_path, g, _u(2, 3), _u(2, 4), "one2.t7")
+    return Graph([x], [node(F.obj("Tanh"), only)]), _u(2, 3), _u(2, 4)
+
+
+def nested_graph():
+    """A residual graph used as a node of another graph."""
+    x = node(F.obj("Identity"))
+    inner = residual(4, blocks=1)
+    return Graph([x], [node(F.obj("Tanh"), node(inner, node(F.linear(_u(4, 4), _u(4)), x)))]), _u(2, 4), _u(2, 4)
+
+
+def just_table_graph():
+    """nngraph's JustTable (a table of one entry) read by a JoinTable."""
+    x = node(F.obj("Identity"))
+    a = node(F.linear(_u(3, 3), _u(3)), x)
+    joined = node(F.obj("JoinTable", dimension=2.0), node(T7Object("nngraph.JustTable", {"output": {},
+                                                                                        "train": True}), a))
+    return Graph([x], [node(F.obj("Tanh"), node(F.obj("CAddTable"), joined, x))]), _u(2, 3), _u(2, 3)
+
+
+def nested_python_graphs():
+    """Graphs built in Python as nodes of another, their outputs split."""
+    def cell():
+        a, b = nn.Identity()(), nn.Identity()()
+        s = nn.Linear(3, 6)(nn.CAddTable()([a, b]))
+        p, q, r = nn.SplitTable(1)(nn.Reshape(3, 2)(s)).split(3)
+        return nn.gModule([a, b], [nn.CMulTable()([p, q]), nn.Tanh()(r)])
+    x1, x2 = nn.Identity()(), nn.Identity()()
+    u, v = cell()([x1, x2]).split(2)
+    w, z = cell()([nn.Linear(2, 3)(u), nn.Linear(2, 3)(v)]).split(2)
+    return nn.gModule([x1, x2], [nn.CAddTable()([w, z]), u]), [_u(2, 3), _u(2, 3)], [_u(2, 2), _u(2, 2)]
+
+
+def _tree(*stages):
+    x = nn.Identity()()
+    g = nn.gModule([x], [nn.Tanh()(x)])
+    g.modules[:] = list(stages)
+    g.graph_modules = []
+    return g
+
+
+def edited_tree():
+    """A lowered tree replaced by hand: a ParallelTable, a NarrowTable, a table
+    read twice by one module, entries read by index from the end."""
+    return _tree(nn.ConcatTable(nn.Linear(3, 3), nn.Linear(3, 3), nn.Identity()),
+                 nn.ParallelTable(nn.Tanh(), nn.Sigmoid(), nn.Identity()),
+                 nn.ConcatTable(nn.Sequential(nn.NarrowTable(0, 2), nn.CMulTable()),
+                                nn.Sequential(nn.ConcatTable(nn.SelectTable(-1), nn.SelectTable(2)),
+                                              nn.CAddTable()),
+                                nn.Sequential(nn.SelectTable(0), nn.SplitTable(1), nn.SelectTable(-1)))), \
+        _u(2, 3), [_u(2, 3), _u(2, 3), _u(2)]
+
+
+def tables_duplicates():
+    """A table of one entry (nngraph's JustTable), the same value twice in one
+    table, an output that is the input itself and read inside too."""
+    return _tree(nn.ConcatTable(nn.Sequential(nn.Tanh(), nn.ConcatTable(nn.Identity(), nn.Identity()),
+                                              nn.CAddTable()),
+                                nn.Sequential(nn.ConcatTable(nn.Identity()), nn.JoinTable(1)),
+                                nn.Identity())), _u(2, 3), [_u(2, 3), _u(2, 3), _u(2, 3)]
+
+
+def test_residual_blocks_several_inputs_outputs_and_split_one(tmp_path):
+    round_trip(tmp_path, load(tmp_path, residual(5).t7(), "r.t7"), _u(3, 5), _u(3, 5), "r2.t7")
+    round_trip(tmp_path, load(tmp_path, several(3).t7(), "s.t7"), [_u(2, 3), _u(2, 3)],
+               [_u(2, 3), _u(2, 3), _u(2, 2)], "s2.t7")
+    graph, x, gradOutput = split_one_graph()
+    round_trip(tmp_path, load(tmp_path, graph.t7(), "one.t7"), x, gradOutput, "one2.t7")
 
 
 def test_nested_graphs_and_a_graph_inside_a_sequential(tmp_path):
-    inner = residual(4, blocks=1)
-    x = node(F.obj("Identity"))
-    outer = Graph([x], [node(F.obj("Tanh"), node(inner, node(F.linear(_u(4, 4), _u(4)), x)))])
-    model = load(tmp_path, outer.t7(), "in.t7")
-    back = round_trip(tmp_path, model, _u(2, 4), _u(2, 4))
+    outer, x, gradOutput = nested_graph()
+    back = round_trip(tmp_path, load(tmp_path, outer.t7(), "in.t7"), x, gradOutput)
     assert isinstance(back.graph_modules[-2], nn.gModule)
     seq = nn.Sequential(python_lstm_cell(3, 4), nn.SelectTable(1))
     x = _lstm_input(2, 3, 4)
@@ -186,12 +248,8 @@ def test_nested_graphs_and_a_graph_inside_a_sequential(tmp_path):
 
 def test_just_table_and_a_real_nngraph_file(tmp_path):
     import os
-    x = node(F.obj("Identity"))
-    a = node(F.linear(_u(3, 3), _u(3)), x)
-    joined = node(F.obj("JoinTable", dimension=2.0), node(T7Object("nngraph.JustTable", {"output": {},
-                                                                                        "train": True}), a))
-    g = load(tmp_path, Graph([x], [node(F.obj("Tanh"), node(F.obj("CAddTable"), joined, x))]).t7(), "jt.t7")
-    round_trip(tmp_path, g, _u(2, 3), _u(2, 3), "jt2.t7")
+    graph, x, gradOutput = just_table_graph()
+    round_trip(tmp_path, load(tmp_path, graph.t7(), "jt.t7"), x, gradOutput, "jt2.t7")
     path = os.path.join(os.path.dirname(__file__), "data", "t7", "torchfile", "gmodule_with_linear_identity.t7")
     model = nn.load_lua(path)
     round_trip(tmp_path, model, [np.array([[0.5], [-1.0]]), _u(2, 2)], _u(2, 2), "real.t7")
@@ -232,16 +290,7 @@ def test_a_unet_with_in_place_modules_at_its_skips(tmp_path):
 
 
 def test_nested_python_graphs_and_split_outputs(tmp_path):
-    def cell():
-        a, b = nn.Identity()(), nn.Identity()()
-        s = nn.Linear(3, 6)(nn.CAddTable()([a, b]))
-        p, q, r = nn.SplitTable(1)(nn.Reshape(3, 2)(s)).split(3)
-        return nn.gModule([a, b], [nn.CMulTable()([p, q]), nn.Tanh()(r)])
-    x1, x2 = nn.Identity()(), nn.Identity()()
-    u, v = cell()([x1, x2]).split(2)
-    w, z = cell()([nn.Linear(2, 3)(u), nn.Linear(2, 3)(v)]).split(2)
-    model = nn.gModule([x1, x2], [nn.CAddTable()([w, z]), u])
-    round_trip(tmp_path, model, [_u(2, 3), _u(2, 3)], [_u(2, 2), _u(2, 2)])
+    round_trip(tmp_path, *nested_python_graphs())
 
 
 def test_a_lowered_tree_edited_by_hand(tmp_path):
@@ -253,16 +302,7 @@ def test_a_lowered_tree_edited_by_hand(tmp_path):
     k = next(i for i, c in enumerate(stage.modules) if isinstance(c, nn.Sequential))
     stage.modules[k] = nn.Sequential(nn.Identity(), stage.modules[k])
     round_trip(tmp_path, model, _lstm_input(2, 3, 4), [_u(2, 4), _u(2, 4)], "a.t7", same_nodes=False)
-    x = nn.Identity()()
-    g = nn.gModule([x], [nn.Tanh()(x)])
-    g.modules[:] = [nn.ConcatTable(nn.Linear(3, 3), nn.Linear(3, 3), nn.Identity()),
-                    nn.ParallelTable(nn.Tanh(), nn.Sigmoid(), nn.Identity()),
-                    nn.ConcatTable(nn.Sequential(nn.NarrowTable(0, 2), nn.CMulTable()),
-                                   nn.Sequential(nn.ConcatTable(nn.SelectTable(-1), nn.SelectTable(2)),
-                                                 nn.CAddTable()),
-                                   nn.Sequential(nn.SelectTable(0), nn.SplitTable(1), nn.SelectTable(-1)))]
-    g.graph_modules = []
-    round_trip(tmp_path, g, _u(2, 3), [_u(2, 3), _u(2, 3), _u(2)], "b.t7", raw=False, same_nodes=False)
+    round_trip(tmp_path, *edited_tree(), "b.t7", raw=False, same_nodes=False)
 
 
 # ---------------------------------------------------------------- the node graph written
@@ -337,16 +377,7 @@ def test_what_nngraph_cannot_express_is_refused(tmp_path):
 
 
 def test_tables_duplicates_and_a_graph_returning_its_input(tmp_path):
-    """A table of one entry (nngraph's JustTable), the same value twice in one
-    table, an output that is the input itself and read inside too."""
-    x = nn.Identity()()
-    g = nn.gModule([x], [nn.Tanh()(x)])
-    g.modules[:] = [nn.ConcatTable(nn.Sequential(nn.Tanh(), nn.ConcatTable(nn.Identity(), nn.Identity()),
-                                                 nn.CAddTable()),
-                                   nn.Sequential(nn.ConcatTable(nn.Identity()), nn.JoinTable(1)),
-                                   nn.Identity())]
-    g.graph_modules = []
-    round_trip(tmp_path, g, _u(2, 3), [_u(2, 3), _u(2, 3), _u(2, 3)], raw=False, same_nodes=False)
+    round_trip(tmp_path, *tables_duplicates(), raw=False, same_nodes=False)
 
 
 def test_a_gmodule_subclass_is_written_under_its_own_class(tmp_path):

@@ -35,11 +35,8 @@ from lua_results import as_list, relative_error  # noqa: E402
 
 
 def cases(tmp):
-    import rnn_t7_files as F
     import test_gModule as G
     import test_gmodule_save_lua as S
-    from nngraph_port import Graph, node, split
-    from t7_writer import T7Object
     u = G._u
 
     class Dir:     # (what test_gModule.load takes for tmp_path)
@@ -60,56 +57,19 @@ def cases(tmp):
                                      [u(2, 3) for _ in range(4)] + [u(2, 4)]),
         "unet_in_place_python": (S.python_unet(), u(3, 4), u(3, 4)),
     }
-    x = node(F.obj("Identity"))
-    only = split(node(F.obj("SplitTable", dimension=2.0), node(F.obj("Reshape", size=np.array([1.0, 4.0]),
-                                                                       nelement=4.0),
-                                                               node(F.linear(u(4, 3), u(4)), x))), 1)
-    out["split_one_loaded"] = (load(Graph([x], [node(F.obj("Tanh"), only)]), "g"), u(2, 3), u(2, 4))
-    inner = G.residual(4, blocks=1)
-    x = node(F.obj("Identity"))
-    outer = Graph([x], [node(F.obj("Tanh"), node(inner, node(F.linear(u(4, 4), u(4)), x)))])
-    out["nested_loaded"] = (load(outer, "h"), u(2, 4), u(2, 4))
-    x = node(F.obj("Identity"))
-    a = node(F.linear(u(3, 3), u(3)), x)
-    joined = node(F.obj("JoinTable", dimension=2.0), node(T7Object("nngraph.JustTable", {"output": {},
-                                                                                        "train": True}), a))
-    out["just_table_loaded"] = (load(Graph([x], [node(F.obj("Tanh"), node(F.obj("CAddTable"), joined, x))]), "i"),
-                                u(2, 3), u(2, 3))
+    for name, make in (("split_one_loaded", S.split_one_graph), ("nested_loaded", S.nested_graph),
+                       ("just_table_loaded", S.just_table_graph)):
+        graph, x, gradOutput = make()
+        out[name] = (load(graph, name), x, gradOutput)
     real = os.path.join(os.path.dirname(HERE), "tests", "data", "t7", "torchfile", "gmodule_with_linear_identity.t7")
     out["torchfile_real_file"] = (nn.load_lua(real), [np.array([[0.5], [-1.0]]), u(2, 2)], u(2, 2))
     for k, case in enumerate(G._split_cases()[:2] + [G._table_valued()]):
         out[f"split_outputs_python_{k}"] = case
     out["seq_holding_a_graph"] = (nn.Sequential(G.python_lstm_cell(3, 4), nn.SelectTable(1)),
                                   G._lstm_input(2, 3, 4), u(2, 4))
-    # nested graphs built in Python, split outputs of a nested graph
-    def cell():
-        a, b = nn.Identity()(), nn.Identity()()
-        p, q, r = nn.SplitTable(1)(nn.Reshape(3, 2)(nn.Linear(3, 6)(nn.CAddTable()([a, b])))).split(3)
-        return nn.gModule([a, b], [nn.CMulTable()([p, q]), nn.Tanh()(r)])
-    x1, x2 = nn.Identity()(), nn.Identity()()
-    v1, v2 = cell()([x1, x2]).split(2)
-    w1, w2 = cell()([nn.Linear(2, 3)(v1), nn.Linear(2, 3)(v2)]).split(2)
-    out["nested_python"] = (nn.gModule([x1, x2], [nn.CAddTable()([w1, w2]), v1]), [u(2, 3), u(2, 3)],
-                            [u(2, 2), u(2, 2)])
-    # lowered trees edited by hand
-    x = nn.Identity()()
-    g = nn.gModule([x], [nn.Tanh()(x)])
-    g.modules[:] = [nn.ConcatTable(nn.Linear(3, 3), nn.Linear(3, 3), nn.Identity()),
-                    nn.ParallelTable(nn.Tanh(), nn.Sigmoid(), nn.Identity()),
-                    nn.ConcatTable(nn.Sequential(nn.NarrowTable(0, 2), nn.CMulTable()),
-                                   nn.Sequential(nn.ConcatTable(nn.SelectTable(-1), nn.SelectTable(2)),
-                                                 nn.CAddTable()),
-                                   nn.Sequential(nn.SelectTable(0), nn.SplitTable(1), nn.SelectTable(-1)))]
-    g.graph_modules = []
-    out["edited_tree"] = (g, u(2, 3), [u(2, 3), u(2, 3), u(2)])
-    x = nn.Identity()()
-    g = nn.gModule([x], [nn.Tanh()(x)])
-    g.modules[:] = [nn.ConcatTable(nn.Sequential(nn.Tanh(), nn.ConcatTable(nn.Identity(), nn.Identity()),
-                                                 nn.CAddTable()),
-                                   nn.Sequential(nn.ConcatTable(nn.Identity()), nn.JoinTable(1)),
-                                   nn.Identity())]
-    g.graph_modules = []
-    out["tables_duplicates_input_out"] = (g, u(2, 3), [u(2, 3), u(2, 3), u(2, 3)])
+    out["nested_python"] = S.nested_python_graphs()
+    out["edited_tree"] = S.edited_tree()
+    out["tables_duplicates_input_out"] = S.tables_duplicates()
     # the rnn package's FastLSTM with recurrent batch normalization: its step module is an nngraph gModule
     for package in ("torch/rnn", "Element-Research/rnn"):
         seq = nn.Sequencer(nn.FastLSTM(3, 4, bn=True))

@@ -71,3 +71,19 @@ def node_inputs(module, args):
         raise ValueError(f"{type(module).__name__}(...): the same node is passed twice as an input (nngraph "
                          f"refuses it too): put an nn.Identity() node in between")
     return list(args)
+
+
+def works_in_place(module):
+    """Whether module, or a module inside it (children and the modules of a
+    lowered graph), may change its input in place."""
+    todo, seen = [module], set()
+    while todo:
+        m = todo.pop()
+        if id(m) in seen:
+            continue
+        seen.add(id(m))
+        if getattr(m, "inplace", False) is True:
+            return True
+        todo.extend(getattr(m, "modules", None) or [])
+        todo.extend(getattr(m, "graph_modules", None) or [])
+    return False

@@ -44,6 +44,7 @@ and a module whose output no output depends on when it holds parameters or
 works in place (dropping it would change what Lua trains or computes; other
 such modules are left out, as nngraph leaves out what does not reach its
 output)."""
+from .._helpers.graph_nodes import works_in_place
 from .._helpers.lua import TorchObject
 from ..ConcatTable import ConcatTable
 from ..Identity import Identity
@@ -63,20 +64,6 @@ class _Node:
     def __init__(self, module, inputs, label, select=None, n_split=None, pick_of=None):
         self.module, self.inputs, self.label = module, list(inputs), label
         self.select, self.n_split, self.pick_of = select, n_split, pick_of
-
-
-def _in_place(module):
-    todo, seen = [module], set()
-    while todo:
-        m = todo.pop()
-        if id(m) in seen:
-            continue
-        seen.add(id(m))
-        if getattr(m, "inplace", False) is True:
-            return True
-        todo.extend(getattr(m, "modules", None) or [])
-        todo.extend(getattr(m, "graph_modules", None) or [])
-    return False
 
 
 def _has_parameters(module):
@@ -232,8 +219,8 @@ def _live(nodes, outnode, fixed):
     for n in nodes:
         if id(n) in live or id(n) in fixed:
             continue
-        if n.module is not None and (_in_place(n.module) or _has_parameters(n.module)):
-            why = "works in place" if _in_place(n.module) else "holds parameters"
+        if n.module is not None and (works_in_place(n.module) or _has_parameters(n.module)):
+            why = "works in place" if works_in_place(n.module) else "holds parameters"
             raise TypeError(f"save_lua: {n.label}: no output of the graph depends on this module's output, and it "
                             f"{why}: nngraph's graph would leave it out (nngraph runs only what reaches an output)")
     for n in nodes:
