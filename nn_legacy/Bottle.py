@@ -1,3 +1,4 @@
+import math
 import numpy as np
 
 from ._helpers.arrays import data_address, describe, is_array
@@ -46,7 +47,7 @@ class Bottle(Container):
         k = input.ndim - self.nInputDim
         if k <= 0:
             return input, None
-        lead = int(np.prod(input.shape[:k]))
+        lead = int(math.prod(input.shape[:k]))
         if lead == 0:
             raise ValueError(f"{name}: cannot fold the leading dims of an input of {describe(input)}: "
                              f"they hold no entries")

@@ -1,4 +1,4 @@
-import numpy as np
+import math
 
 from ._bases.dims import ViewOf, check_int, lua_int
 
@@ -17,7 +17,7 @@ class Collapse(ViewOf):
 
     def _shape(self, input):
         if input.ndim > self.nInputDim:
-            return (input.shape[0], int(np.prod(input.shape[1:])))
+            return (input.shape[0], int(math.prod(input.shape[1:])))
         return (input.size,)
 
     def __repr__(self):

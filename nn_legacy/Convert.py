@@ -1,3 +1,4 @@
+import math
 import numpy as np
 
 from ._helpers.arrays import describe, name_of, reuse
@@ -123,7 +124,7 @@ class Convert(Module):
             return x.transpose([self.inputShape.index(c) for c in self.outputShape])
         if kind == "bf":
             moved = np.moveaxis(x, self.inputShape.index("b"), 0)
-            return moved.reshape(moved.shape[0], int(np.prod(moved.shape[1:])))
+            return moved.reshape(moved.shape[0], int(math.prod(moved.shape[1:])))
         if kind == "b":
             return np.take(x, 0, axis=self._other_axis(x))
         if kind == "bt":

@@ -1,3 +1,4 @@
+import math
 import numpy as np
 
 from ._helpers.arrays import describe, is_array
@@ -57,11 +58,11 @@ class MaskZero(Decorator):
             raise TypeError(f"MaskZero: the input's first array must be an array, got {type(x).__name__}")
         xp = array_namespace(x)
         if self.nInputDim is None and x.ndim >= 1:     # a torch/rnn file's: always a batch
-            return ~xp.any(x.reshape(x.shape[0], int(np.prod(x.shape[1:]))) != 0, axis=1)
+            return ~xp.any(x.reshape(x.shape[0], int(math.prod(x.shape[1:]))) != 0, axis=1)
         if x.ndim == self.nInputDim:
             return xp.asarray(~xp.any(x != 0))
         if x.ndim == self.nInputDim + 1:
-            return ~xp.any(x.reshape(x.shape[0], int(np.prod(x.shape[1:]))) != 0, axis=1)
+            return ~xp.any(x.reshape(x.shape[0], int(math.prod(x.shape[1:]))) != 0, axis=1)
         raise ValueError(f"MaskZero: the input's first array must have nInputDim={self.nInputDim} dims "
                          f"(one sample) or {self.nInputDim + 1} (a batch), got {describe(x)}")
 

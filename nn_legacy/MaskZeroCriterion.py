@@ -1,3 +1,4 @@
+import math
 import numpy as np
 
 from thnn.cuda import CudaTensor
@@ -88,7 +89,7 @@ class MaskZeroCriterion(Criterion):
                                  f"{x.shape[0]} samples")
             return ~self.zeroMask
         xp = array_namespace(x)
-        return xp.any(x.reshape(x.shape[0], int(np.prod(x.shape[1:]))) != 0, axis=1)
+        return xp.any(x.reshape(x.shape[0], int(math.prod(x.shape[1:]))) != 0, axis=1)
 
     def _rows(self, value, kept, name):
         if isinstance(value, (list, tuple)):

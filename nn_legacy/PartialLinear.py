@@ -1,3 +1,4 @@
+import math
 import numpy as np
 
 from ._helpers.arrays import check_features, check_shape, reuse
@@ -67,7 +68,7 @@ class PartialLinear(Module):
         xp = array_namespace(input)
         self._kernels(input)
         check_features(self, input, self.weight.shape[1])
-        x = xp.ascontiguousarray(input).reshape(int(np.prod(input.shape[:-1])), self.weight.shape[1])
+        x = xp.ascontiguousarray(input).reshape(int(math.prod(input.shape[:-1])), self.weight.shape[1])
         if gradOutput is None:
             return x
         shape = input.shape[:-1] + (self.partition.size,)

@@ -1,3 +1,4 @@
+import math
 import numpy as np
 
 from ._helpers.arrays import describe, name_of
@@ -25,7 +26,7 @@ class Reshape(ViewOf):
         if batchMode is not None and not isinstance(batchMode, (bool, np.bool_)):
             raise TypeError(f"{name_of(self)}: batchMode must be True, False or None, got {batchMode!r}")
         self.size = sizes_arg(self, size)
-        self.nelement = int(np.prod(self.size))
+        self.nelement = int(math.prod(self.size))
         self.batchMode = None if batchMode is None else bool(batchMode)
 
     #: fields save_lua writes as torch.LongStorages, as Torch7's constructor made them
@@ -38,7 +39,7 @@ class Reshape(ViewOf):
 
     def _t7_fixup(self, version):
         self.size = tuple(int(n) for n in np.asarray(self.size).ravel())
-        self.nelement = int(np.prod(self.size))
+        self.nelement = int(math.prod(self.size))
         self.batchMode = getattr(self, "batchMode", None)
         self.__dict__.pop("batchsize", None)   # Torch7's buffer for [batch] + size
 
@@ -47,7 +48,7 @@ class Reshape(ViewOf):
                                              and (input.ndim == 0 or input.shape[0] != 1))
         batch = not sample and input.ndim > 0
         shape = (input.shape[0],) + self.size if batch else self.size
-        if int(np.prod(shape)) != input.size:
+        if int(math.prod(shape)) != input.size:
             as_batch = f" (a batch of {shape[0]})" if batch else ""
             raise ValueError(f"{name_of(self)}: input {describe(input)} has {input.size} elements, which cannot "
                              f"be reshaped to {shape_text(shape)}{as_batch}")

@@ -1,3 +1,4 @@
+import math
 import numpy as np
 
 from ._helpers.arrays import describe, name_of
@@ -23,14 +24,14 @@ class View(ViewOf):
     def __init__(self, *sizes):
         super().__init__()
         self.size = sizes_arg(self, sizes, "sizes", allow_infer=True)
-        self.numElements = int(np.prod([n for n in self.size if n != -1]))
+        self.numElements = int(math.prod([n for n in self.size if n != -1]))
         self.numInputDims = None
 
     def resetSize(self, *sizes):
         """Take other sizes (as the constructor's), keeping numInputDims;
         returns self.  torch-rnn resized its views at every forward."""
         self.size = sizes_arg(self, sizes, "sizes", allow_infer=True)
-        self.numElements = int(np.prod([n for n in self.size if n != -1]))
+        self.numElements = int(math.prod([n for n in self.size if n != -1]))
         return self
 
     def setNumInputDims(self, numInputDims):
@@ -42,7 +43,7 @@ class View(ViewOf):
 
     def _t7_fixup(self, version):
         self.size = tuple(int(n) for n in np.asarray(self.size).ravel())
-        self.numElements = int(np.prod([n for n in self.size if n != -1]))
+        self.numElements = int(math.prod([n for n in self.size if n != -1]))
         self.numInputDims = lua_int(getattr(self, "numInputDims", None))
 
     def _shape(self, input):
@@ -50,11 +51,11 @@ class View(ViewOf):
         if n > input.ndim:
             raise ValueError(f"{name_of(self)}: input must have at least numInputDims ({n}) dimensions, "
                              f"got {describe(input)}")
-        lead, inner = input.shape[:input.ndim - n], int(np.prod(input.shape[input.ndim - n:]))
+        lead, inner = input.shape[:input.ndim - n], int(math.prod(input.shape[input.ndim - n:]))
         if inner % self.numElements:
             raise ValueError(f"{name_of(self)}: input {describe(input)} does not fit the view "
                              f"{shape_text(self.size)}")
-        batch = (1 if -1 in self.size else inner // self.numElements) * int(np.prod(lead))
+        batch = (1 if -1 in self.size else inner // self.numElements) * int(math.prod(lead))
         if batch == 1 and (self.numInputDims is None or input.ndim <= self.numInputDims):
             shape = self.size
         else:

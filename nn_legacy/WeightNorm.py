@@ -1,3 +1,4 @@
+import math
 import numpy as np
 
 from ._helpers.arrays import is_array, reuse
@@ -60,7 +61,7 @@ class WeightNorm(Container):
         shape = list(module.weight.shape)
         n = shape[self.outputDim]
         fields["weightSize"] = shape
-        fields["otherDims"] = int(np.prod(shape)) // n
+        fields["otherDims"] = int(math.prod(shape)) // n
         fields["viewIn"] = [n, fields["otherDims"]]
         fields["viewOut"] = [n] + shape[:self.outputDim] + shape[self.outputDim + 1:]
         fields["_norm"], fields["_scale"] = np.zeros(n, self.v.dtype), np.zeros(n, self.v.dtype)

@@ -2,6 +2,7 @@
 name the criterion, the argument and the shapes, ``gradInput`` buffers kept
 under the buffer contract (reused while the shapes and dtype stay the same,
 new arrays otherwise), and the plumbing for criterions holding others."""
+import math
 import numbers
 
 import numpy as np
@@ -109,7 +110,7 @@ class NumpyCriterion(Criterion):
         shape holds one element.  `what` says what the target holds, for errors."""
         array = self._numeric_target(target, dtype, xp)
         if array.shape != tuple(shape):
-            if array.size == 1 and int(np.prod(shape)) == 1:
+            if array.size == 1 and int(math.prod(shape)) == 1:
                 return array.reshape(shape)
             raise ValueError(f"{self._name()}: target must be {described(shape)} ({what}), "
                              f"got {described(array.shape)}")

@@ -7,6 +7,7 @@ The kernels take Torch7's rule: dim 0 of a 1D or 3D input, dim 1 of a 2D or
 torch.legacy.nn took it) is reached without moving any data: an input of
 shape ``[a..., n, b...]`` is viewed as the 4D ``[prod(a), n, prod(b), 1]``,
 whose dim 1 is the one wanted, and the result is viewed back."""
+import math
 import numpy as np
 
 from thnn.cuda import CudaTensor
@@ -41,7 +42,7 @@ class FeatureSoftMax(Module):
         if not 0 <= d < input.ndim:
             raise ValueError(f"{name_of(self)}: dim {self.dim} is out of range for input {describe(input)}")
         shape = input.shape
-        return (int(np.prod(shape[:d], dtype=np.int64)), shape[d], int(np.prod(shape[d + 1:], dtype=np.int64)), 1)
+        return (int(math.prod(shape[:d])), shape[d], int(math.prod(shape[d + 1:])), 1)
 
     @staticmethod
     def _view(array, shape4):

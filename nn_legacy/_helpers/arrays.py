@@ -4,6 +4,7 @@ the argument and the sizes), and the Torch7 rules for a parameter that is
 added to or multiplied with an input of another shape (Add, CAdd, CMul).
 "An array" is a numpy array or a thnn.cuda.CudaTensor throughout (see
 _namespace.py)."""
+import math
 import numpy as np
 
 from thnn.cuda import CudaTensor
@@ -118,7 +119,7 @@ def broadcast_parameter(module, param, name, input):
         return param.reshape(input.shape)
     if param.ndim == input.ndim and all(p in (1, n) for p, n in zip(param.shape, input.shape)):
         return param
-    if input.ndim >= 2 and int(np.prod(input.shape[1:])) == param.size:
+    if input.ndim >= 2 and int(math.prod(input.shape[1:])) == param.size:
         return param.reshape((1,) + input.shape[1:])
     raise ValueError(f"{name_of(module)}: input must have {param.size} elements, or {param.size} per sample of "
                      f"a batch, or a shape that {name} [{', '.join(map(str, param.shape))}] expands to; "

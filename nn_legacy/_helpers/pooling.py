@@ -1,5 +1,6 @@
 """What the pooling modules share: integer arguments and the repair of
 fields read from Torch7 files (not a layer itself)."""
+import math
 import numbers
 
 import numpy as np
@@ -48,7 +49,7 @@ def onnx_unpool(module, g, x):
         local, n = module.indices, len(kernel)
         space = tuple(int(getattr(module, f"o{s}")) for s in ("time", "height", "width")[3 - n:])
         planes = local.shape[:-n]
-        offsets = np.arange(int(np.prod(planes))).reshape(planes + (1,) * n) * int(np.prod(space))
+        offsets = np.arange(int(math.prod(planes))).reshape(planes + (1,) * n) * int(math.prod(space))
         indices, size = g.const(local + offsets, "indices"), g.ints(planes + space)
     if x.ndim == len(kernel) + 1:   # one sample: the pooling's indices and size given a batch of one
         indices = g.op("Unsqueeze", [indices, g.ints([0])])
