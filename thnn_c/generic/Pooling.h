@@ -437,7 +437,7 @@ static inline __attribute__((always_inline)) void THNN_(Pool_maxValueBlock)(
     }
 }
 
-/* Wide rows: two 32-byte vectors of outputs at a time, kept in registers
+/* Rows of LANES full columns or more: 32-byte vectors of outputs, kept in registers
  * over all the taps (GCC's vector extensions; the baseline clone splits
  * them in halves).  Steps 1 and 2 only; a step-2 tap is two loads of
  * LANES elements, the second one element back so that nothing past the
@@ -487,27 +487,28 @@ static inline __attribute__((always_inline)) void THNN_(Pool_vecBeat)(const real
   *acc = (THNN_(PoolVec))(((THNN_(PoolMask))v & take) | ((THNN_(PoolMask))*acc & ~take));
 }
 
-/* n >= 2 LANES full columns: blocks of 2 LANES, the last one moved back to
- * end at n (it writes some outputs twice, the same values). */
-static inline __attribute__((always_inline)) void THNN_(Pool_maxValueWide)(
-    const real *const *rows, int64_t nrows, int kW, int dilW, int64_t dW, int64_t n, real *y)
+/* n >= V LANES full columns (V = 1 or 2, a constant once inlined): blocks
+ * of V vectors kept in registers over all the taps, the last block moved
+ * back to end at n (it writes some outputs twice, the same values). */
+static inline __attribute__((always_inline)) void THNN_(Pool_maxValueVectors)(
+    const real *const *rows, int64_t nrows, int kW, int dilW, int64_t dW, int64_t n, real *y, int V)
 {
-  const int64_t B = 2 * THNN_POOL_LANES;
+  const int64_t B = V * THNN_POOL_LANES;
   for (int64_t o0 = 0;; o0 += B) {
     if (o0 + B > n)
       o0 = n - B;
     const real *q = rows[0] + o0 * dW;
-    THNN_(PoolVec) a0, a1;
-    THNN_(Pool_vecTap)(q, dW, &a0);
-    THNN_(Pool_vecTap)(q + THNN_POOL_LANES * dW, dW, &a1);
+    THNN_(PoolVec) a[2];
+    for (int v = 0; v < V; v++)
+      THNN_(Pool_vecTap)(q + v * THNN_POOL_LANES * dW, dW, &a[v]);
     for (int64_t r = 0; r < nrows; r++)
       for (int jw = (r == 0); jw < kW; jw++) {
         q = rows[r] + (int64_t)jw * dilW + o0 * dW;
-        THNN_(Pool_vecBeat)(q, dW, &a0);
-        THNN_(Pool_vecBeat)(q + THNN_POOL_LANES * dW, dW, &a1);
+        for (int v = 0; v < V; v++)
+          THNN_(Pool_vecBeat)(q + v * THNN_POOL_LANES * dW, dW, &a[v]);
       }
-    memcpy(y + o0, &a0, sizeof a0);
-    memcpy(y + o0 + THNN_POOL_LANES, &a1, sizeof a1);
+    for (int v = 0; v < V; v++)
+      memcpy(y + o0 + v * THNN_POOL_LANES, &a[v], sizeof a[v]);
     if (o0 + B >= n)
       break;
   }
@@ -542,9 +543,13 @@ TH_VECTOR_CLONES __attribute__((optimize("O3"))) static void THNN_(Pool_maxValue
                         + plan->first0;
           int64_t n = hi - lo;
           if (dW == 1 && n >= 2 * THNN_POOL_LANES)
-            THNN_(Pool_maxValueWide)(rows, nrows, kW, dilW, 1, n, y + lo);
+            THNN_(Pool_maxValueVectors)(rows, nrows, kW, dilW, 1, n, y + lo, 2);
           else if (dW == 2 && n >= 2 * THNN_POOL_LANES)
-            THNN_(Pool_maxValueWide)(rows, nrows, kW, dilW, 2, n, y + lo);
+            THNN_(Pool_maxValueVectors)(rows, nrows, kW, dilW, 2, n, y + lo, 2);
+          else if (dW == 1 && n >= THNN_POOL_LANES)
+            THNN_(Pool_maxValueVectors)(rows, nrows, kW, dilW, 1, n, y + lo, 1);
+          else if (dW == 2 && n >= THNN_POOL_LANES)
+            THNN_(Pool_maxValueVectors)(rows, nrows, kW, dilW, 2, n, y + lo, 1);
           else if (dW == 1)
             THNN_(Pool_maxValueBlock)(rows, nrows, kW, dilW, 1, n, y + lo);
           else if (dW == 2)
