@@ -24,21 +24,6 @@ class SpatialDilatedMaxPooling(SpatialMaxPooling):
     def _dilation(self):
         return (self.dilationW, self.dilationH)
 
-    def updateOutput(self, input):
-        if self._values_only():
-            return self._output_values(input)
-        self.output, self.indices = self._kernel_of(input, "updateOutput")(
-            input, self.output, self.indices, *self._window(), self.dilationW, self.dilationH, self.ceil_mode)
-        self.iheight, self.iwidth = input.shape[-2:]
-        return self.output
-
-    def updateGradInput(self, input, gradOutput):
-        self._indices_again(input)
-        self.gradInput = self._kernel_of(input, "updateGradInput")(
-            input, gradOutput, self.gradInput, self.indices, *self._window(), self.dilationW, self.dilationH,
-            self.ceil_mode)
-        return self.gradInput
-
     def _t7_fixup(self, version):
         raw = vars(self).get("indices")
         t7_fields(self, ("kW", "kH", "dW", "dH", "padW", "padH", "dilationW", "dilationH"),

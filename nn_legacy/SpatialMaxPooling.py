@@ -1,8 +1,8 @@
 from ._helpers.pooling import integer, plane_indices_from_t7, plane_indices_to_t7, t7_fields
-from .Module import Module
+from ._bases.max_pooling import MaxPooling
 
 
-class SpatialMaxPooling(Module):
+class SpatialMaxPooling(MaxPooling):
     """Max over ``kW x kH`` windows moved by ``dW, dH`` over each plane.
 
     input ``[planes, H, W]`` or ``[batch, planes, H, W]``; output
@@ -32,8 +32,7 @@ class SpatialMaxPooling(Module):
     """
 
     _kernel = "SpatialMaxPooling"
-
-    _buffer_names = ("indices",)
+    _size_names = ("iheight", "iwidth")
 
     def __init__(self, kW, kH, dW=None, dH=None, padW=0, padH=0):
         super().__init__()
@@ -45,56 +44,8 @@ class SpatialMaxPooling(Module):
         self.ceil_mode = False
         self.indices = None
 
-    def ceil(self):
-        self.ceil_mode = True
-        return self
-
-    def floor(self):
-        self.ceil_mode = False
-        return self
-
     def _window(self):
         return (self.kW, self.kH, self.dW, self.dH, self.padW, self.padH)
-
-    def updateOutput(self, input):
-        if self._values_only():
-            return self._output_values(input)
-        self.output, self.indices = self._kernel_of(input, "updateOutput")(
-            input, self.output, self.indices, *self._window(), self.ceil_mode)
-        self.iheight, self.iwidth = input.shape[-2:]
-        return self.output
-
-    def updateGradInput(self, input, gradOutput):
-        self._indices_again(input)
-        self.gradInput = self._kernel_of(input, "updateGradInput")(
-            input, gradOutput, self.gradInput, self.indices, *self._window(), self.ceil_mode)
-        return self.gradInput
-
-    # ---- evaluation mode: the values without the indices ----
-    def _dilation(self):
-        """The kernels' dilation arguments: none (SpatialDilatedMaxPooling's differ)."""
-        return ()
-
-    def _values_only(self):
-        """Whether a forward pass may skip the indices: in evaluation mode,
-        when no SpatialMaxUnpooling reads them (see SpatialMaxUnpooling)."""
-        return not getattr(self, "train", True) and not vars(self).get("_unpooled", False)
-
-    def _output_values(self, input):
-        self.output = self._kernel_of(input, "updateOutputValues")(
-            input, self.output, *self._window(), *self._dilation(), self.ceil_mode)
-        self.indices = None
-        self._indices_skipped = True
-        self.iheight, self.iwidth = input.shape[-2:]
-        return self.output
-
-    def _indices_again(self, input):
-        """After a forward pass without indices, the indices of input's
-        windows (the forward's input, which a backward pass takes)."""
-        if vars(self).get("_indices_skipped") and self.indices is None:
-            _, self.indices = self._kernel_of(input, "updateOutput")(
-                input, None, None, *self._window(), *self._dilation(), self.ceil_mode)
-        self._indices_skipped = False
 
     def _t7_fixup(self, version):
         raw = vars(self).get("indices")

@@ -27,17 +27,6 @@ class VolumetricDilatedMaxPooling(VolumetricMaxPooling):
     def _dilation(self):
         return (self.dilationT, self.dilationW, self.dilationH)
 
-    def updateOutput(self, input):
-        self.output, self.indices = self._kernel_of(input, "updateOutput")(
-            input, self.output, self.indices, *self._window(), *self._dilation(), self.ceil_mode)
-        self.itime, self.iheight, self.iwidth = input.shape[-3:]
-        return self.output
-
-    def updateGradInput(self, input, gradOutput):
-        self.gradInput = self._kernel_of(input, "updateGradInput")(
-            input, gradOutput, self.gradInput, self.indices, *self._window(), *self._dilation(), self.ceil_mode)
-        return self.gradInput
-
     def _t7_fixup(self, version):
         raw = vars(self).get("indices")
         t7_fields(self, ("kT", "kW", "kH", "dT", "dW", "dH", "padT", "padW", "padH",

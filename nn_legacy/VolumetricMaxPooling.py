@@ -1,8 +1,8 @@
 from ._helpers.pooling import integer, t7_fields, volume_indices_from_t7, volume_indices_to_t7
-from .Module import Module
+from ._bases.max_pooling import MaxPooling
 
 
-class VolumetricMaxPooling(Module):
+class VolumetricMaxPooling(MaxPooling):
     """Max over ``kT x kW x kH`` windows moved by ``dT, dW, dH`` over each
     block of a sequence of planes.
 
@@ -22,11 +22,15 @@ class VolumetricMaxPooling(Module):
     Gradient: ``dL/dx[plane][indices[o]] += dL/dy[o]``.  Torch7's defaults:
     strides equal to the kernel, no padding, floor mode.  Each forward
     records the input's ``itime, iheight, iwidth``.
+
+    In evaluation mode (``evaluate()``) the forward pass computes the values
+    alone, bit for bit the same, and leaves ``indices`` None; a backward
+    pass after it finds them again from its ``input`` argument.  A pooling
+    that a VolumetricMaxUnpooling reads keeps computing its indices.
     """
 
     _kernel = "VolumetricMaxPooling"
-
-    _buffer_names = ("indices",)
+    _size_names = ("itime", "iheight", "iwidth")
 
     def __init__(self, kT, kW, kH, dT=None, dW=None, dH=None, padT=0, padW=0, padH=0):
         super().__init__()
@@ -40,27 +44,8 @@ class VolumetricMaxPooling(Module):
         self.ceil_mode = False
         self.indices = None
 
-    def ceil(self):
-        self.ceil_mode = True
-        return self
-
-    def floor(self):
-        self.ceil_mode = False
-        return self
-
     def _window(self):
         return (self.kT, self.kW, self.kH, self.dT, self.dW, self.dH, self.padT, self.padW, self.padH)
-
-    def updateOutput(self, input):
-        self.output, self.indices = self._kernel_of(input, "updateOutput")(
-            input, self.output, self.indices, *self._window(), self.ceil_mode)
-        self.itime, self.iheight, self.iwidth = input.shape[-3:]
-        return self.output
-
-    def updateGradInput(self, input, gradOutput):
-        self.gradInput = self._kernel_of(input, "updateGradInput")(
-            input, gradOutput, self.gradInput, self.indices, *self._window(), self.ceil_mode)
-        return self.gradInput
 
     _t7_version = 2   # Torch7's class version (save_lua writes it)
 

@@ -1,9 +1,8 @@
-from ._helpers.pooling import onnx_unpool, t7_fields
-from .Module import Module
+from ._bases.max_pooling import MaxUnpooling
 from .VolumetricMaxPooling import VolumetricMaxPooling
 
 
-class VolumetricMaxUnpooling(Module):
+class VolumetricMaxUnpooling(MaxUnpooling):
     """The inverse of a VolumetricMaxPooling module: its output put back
     where the maxima were, zeros elsewhere.
 
@@ -20,44 +19,8 @@ class VolumetricMaxUnpooling(Module):
     """
 
     _kernel = "VolumetricMaxUnpooling"
+    _pooling_class = VolumetricMaxPooling
+    _axes = "TWH"
 
-    def __init__(self, poolingModule):
-        super().__init__()
-        if not isinstance(poolingModule, VolumetricMaxPooling):
-            raise TypeError(f"VolumetricMaxUnpooling: the argument must be a VolumetricMaxPooling module, "
-                            f"got {type(poolingModule).__name__}")
-        p = poolingModule
-        if (p.kT, p.kW, p.kH) != (p.dT, p.dW, p.dH):
-            raise ValueError(f"VolumetricMaxUnpooling: the pooling module's kernel must equal its stride, got "
-                             f"kernel {p.kT}x{p.kW}x{p.kH}, stride {p.dT}x{p.dW}x{p.dH}")
-        self.pooling = poolingModule
-        self.indices = None
-
-    def setParams(self):
-        """Take the indices and the input size of the pooling's last forward."""
-        if getattr(self.pooling, "indices", None) is None:
-            raise ValueError("VolumetricMaxUnpooling: its pooling module has no indices yet; run its forward first")
-        self.indices = self.pooling.indices
-        self.otime, self.oheight, self.owidth = self.pooling.itime, self.pooling.iheight, self.pooling.iwidth
-
-    def updateOutput(self, input):
-        self.setParams()
-        self.output = self._kernel_of(input, "updateOutput")(input, self.output, self.indices,
-                                                                  self.otime, self.owidth, self.oheight)
-        return self.output
-
-    def updateGradInput(self, input, gradOutput):
-        self.setParams()
-        self.gradInput = self._kernel_of(input, "updateGradInput")(
-            input, gradOutput, self.gradInput, self.indices, self.otime, self.owidth, self.oheight)
-        return self.gradInput
-
-    def _t7_fixup(self, version):
-        t7_fields(self, (), {"indices": None})  # the pooling module's indices, dropped with them
-
-    def __repr__(self):
-        return f"nn.VolumetricMaxUnpooling associated to {self.pooling!r}"
-
-    def _onnx(self, g, x, y):
-        """MaxUnpool with the paired pooling's indices, to its input's size"""
-        return onnx_unpool(self, g, x)
+    def _sizes(self):
+        return (self.otime, self.owidth, self.oheight)

@@ -95,6 +95,25 @@ def ref_max(x, axes):
     return np.array(outs).reshape(shape), np.array(inds).reshape(shape)
 
 
+def bits(a):
+    """The bits of a float array (to compare -0.0 with 0.0 and NaN payloads)."""
+    return a.view(np.uint32 if a.dtype == np.float32 else np.uint64)
+
+
+def hostile_values(shape, dtype, seed):
+    """Small integers (many ties), 0.0 and -0.0 side by side, -inf, and NaNs
+    of distinct payloads: which tap wins shows in the bits of the output."""
+    rng = np.random.default_rng(seed)
+    x = rng.integers(-3, 4, size=shape).astype(dtype)
+    x[rng.random(shape) < 0.1] = -0.0
+    x[rng.random(shape) < 0.02] = -np.inf
+    raw = bits(x)
+    nan = np.uint32(0x7FC00000) if dtype == np.float32 else np.uint64(0x7FF8000000000000)
+    where = rng.random(shape) < 0.02
+    raw[where] = nan + rng.integers(1, 1000, size=int(where.sum())).astype(raw.dtype)
+    return x
+
+
 def ref_index_grad(x_shape, nd, indices, gradOutput):
     """gradInput of a pooling whose output o came from indices[o]: the sum of
     the gradOutput elements pointing at each input element, in output order
@@ -178,3 +197,66 @@ def torch_module_grad(torch, fn, x, gradOutput):
     y = y[0] if isinstance(y, tuple) else y
     y.backward(torch.from_numpy(np.array(gradOutput, dtype=x.dtype)))
     return y.detach().numpy(), tx.grad.numpy()
+
+
+# ---------------------------------------------------------------- evaluation mode and unpooling
+def check_unpooling_keeps_its_poolings_indices(pair, x, out_sizes):
+    """pair() -> (pooling, unpooling reading it), fresh each call.  In
+    evaluation mode a pooling skips its indices, but not one an unpooling
+    reads: a model built so, one whose mark of the pairing was lost (saved
+    before poolings skipped them: evaluate() marks it through the
+    unpooling), and a pooling paired after an evaluation forward (a clear
+    error, then its next forward makes them)."""
+    from layer_checks import raises_exactly
+    import nn_legacy as nn
+    pool, unpool = pair()
+    m = nn.Sequential().add(pool).add(unpool)
+    want = m.forward(x).copy()
+    m.evaluate()
+    np.testing.assert_array_equal(m.forward(x), want)
+    assert pool.indices is not None
+    pool, unpool = pair()
+    m = nn.Sequential().add(pool).add(unpool)
+    del pool._unpooled
+    m.evaluate()
+    np.testing.assert_array_equal(m.forward(x), want)
+    _, unpool = pair()
+    free, _ = pair()
+    del free._unpooled          # as a pooling no unpooling reads
+    free.evaluate()
+    y = free.forward(x).copy()
+    assert free.indices is None
+    unpool.pooling = free
+    name = type(unpool).__name__
+    with raises_exactly(ValueError, f"{name}: its pooling module ran its last forward in evaluation mode without "
+                                    "indices (it was paired with this unpooling after that forward); run the "
+                                    "pooling's forward again"):
+        unpool.forward(y)
+    free.forward(x)
+    np.testing.assert_array_equal(unpool.forward(y), ref_unpool(y, free.indices, out_sizes))
+
+
+def check_values_without_indices(m, x, nd, want, want_ind, threads):
+    """A max pooling m in evaluation mode computes its output alone: bit for
+    bit want (a reference's, with its rule: ties keep the first tap, -0.0
+    and 0.0 included; the last NaN of a window, its payload too) and the
+    indexed forward's, on a non-contiguous copy of x (nd pooled axes), with `threads`
+    threads sharing the planes; indices None; a backward pass after it
+    finds the indices (want_ind) again from its input."""
+    import thnn
+    from layer_checks import uniform
+    before = thnn.get_num_threads()
+    thnn.set_num_threads(threads)
+    try:
+        trained = m.forward(x).copy()
+        m.evaluate()
+        out = m.forward(np.asfortranarray(x)).copy()
+        assert m.indices is None
+        g = uniform(out.shape, 3).astype(x.dtype)
+        gi = m.backward(x, g)
+    finally:
+        thnn.set_num_threads(before)
+    np.testing.assert_array_equal(bits(out), bits(want.astype(x.dtype)))
+    np.testing.assert_array_equal(bits(out), bits(trained))
+    np.testing.assert_array_equal(m.indices, want_ind)
+    np.testing.assert_array_equal(gi, ref_index_grad(x.shape, nd, want_ind, g).astype(x.dtype))

@@ -6,7 +6,8 @@ import pytest
 import nn_legacy as nn
 import thnn
 from layer_checks import (raises_exactly, torch_or_skip, uniform)
-from pooling_checks import distinct, fixed_windows, ref_index_grad, ref_max, torch_module_grad
+from pooling_checks import (check_values_without_indices, distinct, fixed_windows, hostile_values, ref_index_grad, ref_max,
+                            torch_module_grad)
 
 # (kW, kH, dW, dH, padW, padH, dilationW, dilationH, ceil)
 WINDOWS = [(3, 2, 2, 1, 1, 0, 2, 1, False), (2, 3, 1, 2, 0, 1, 1, 3, True), (3, 3, 2, 3, 1, 0, 3, 2, True),
@@ -187,24 +188,6 @@ def test_numpy_reference_matches_the_reference_loop():
 
 
 # ---------------------------------------------------------------- evaluation mode: values without indices
-def _bits(a):
-    return a.view(np.uint32 if a.dtype == np.float32 else np.uint64)
-
-
-def _hostile_values(shape, dtype, seed):
-    """Small integers (many ties), 0.0 and -0.0 side by side, -inf, and NaNs
-    of distinct payloads: which tap wins shows in the bits of the output."""
-    rng = np.random.default_rng(seed)
-    x = rng.integers(-3, 4, size=shape).astype(dtype)
-    x[rng.random(shape) < 0.1] = -0.0
-    x[rng.random(shape) < 0.02] = -np.inf
-    bits = _bits(x)
-    nan = np.uint32(0x7FC00000) if dtype == np.float32 else np.uint64(0x7FF8000000000000)
-    where = rng.random(shape) < 0.02
-    bits[where] = nan + rng.integers(1, 1000, size=int(where.sum())).astype(bits.dtype)
-    return x
-
-
 EVAL_WINDOWS = [
     (3, 3, 2, 2, 1, 1, 1, 1, False),      # ResNet's 3x3/2 pad 1
     (2, 2, 2, 2, 0, 0, 1, 1, False),      # the 2x2/2 window of the indexed fast path
@@ -224,28 +207,9 @@ EVAL_CASES = [(w, width) for w in EVAL_WINDOWS for width in (301, 35, 24, 18, 13
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])
 @pytest.mark.parametrize("window, width", EVAL_CASES, ids=str)
 def test_evaluation_mode_computes_the_same_values_without_indices(window, width, dtype, threads):
-    # the output is bit for bit that of the indexed forward and of the numpy
-    # reference (ties keep the first tap, -0.0 and 0.0 included; the last NaN
-    # of a window, its payload too); a non-contiguous input, planes shared
-    # between the threads; a backward pass after it finds the indices again
-    x = _hostile_values((2, 3, 15, width), dtype, width + sum(window))
-    want, want_ind = numpy_max_pool(x, *window)
-    before = thnn.get_num_threads()
-    thnn.set_num_threads(threads)
-    try:
-        m = make(*window)
-        trained = m.forward(x).copy()
-        m.evaluate()
-        out = m.forward(np.asfortranarray(x)).copy()
-        assert m.indices is None
-        g = uniform(out.shape, 3).astype(dtype)
-        gi = m.backward(x, g)   # the indices found again from the input
-    finally:
-        thnn.set_num_threads(before)
-    np.testing.assert_array_equal(_bits(out), _bits(want))
-    np.testing.assert_array_equal(_bits(out), _bits(trained))
-    np.testing.assert_array_equal(m.indices, want_ind)
-    np.testing.assert_array_equal(gi, ref_index_grad(x.shape, 2, want_ind, g).astype(dtype))
+    # against the numpy reference below (see check_values_without_indices)
+    x = hostile_values((2, 3, 15, width), dtype, width + sum(window))
+    check_values_without_indices(make(*window), x, 2, *numpy_max_pool(x, *window), threads)
 
 
 def test_evaluation_mode_backward_reads_no_stale_indices():

@@ -8,7 +8,8 @@ import thnn
 from layer_checks import (assert_input_jacobian, check_bad_arrays, check_batch_equals_samples, check_buffer_reuse,
                           check_float32, check_noncontiguous, check_pickle, noncontiguous_views, raises_exactly,
                           torch_or_skip, uniform)
-from pooling_checks import distinct, ref_unpool, ref_unpool_grad, torch_module_grad
+from pooling_checks import (check_unpooling_keeps_its_poolings_indices, distinct, ref_unpool, ref_unpool_grad,
+                            torch_module_grad)
 
 SHAPE = (2, 3, 6, 9)      # pooled 3x2 by 3x2: [2, 3, 2, 4] with a last row and column no window reads
 POOLED = (2, 3, 3, 3)
@@ -157,42 +158,7 @@ def test_a_torch7_pair_loads_sharing_the_pooling_module(tmp_path):
 
 
 def test_its_pooling_keeps_its_indices_in_evaluation_mode():
-    # a pooling module skips its indices in evaluation mode, but not one an unpooling reads
-    x = uniform(SHAPE, 1)
-    m = sequence()
-    want = m.forward(x).copy()
-    m.evaluate()
-    np.testing.assert_array_equal(m.forward(x), want)
-    assert m.modules[0].indices is not None
-
-
-def test_evaluate_marks_the_pooling_of_an_older_model():
-    # a model saved before the poolings skipped their indices has no mark of
-    # the pairing: model.evaluate() sets it through the unpooling
-    x = uniform(SHAPE, 1)
-    m = sequence()
-    want = m.forward(x).copy()
-    del m.modules[0]._unpooled
-    m.evaluate()
-    np.testing.assert_array_equal(m.forward(x), want)
-
-
-def test_a_pooling_given_after_its_evaluation_forward():
-    # paired after a forward pass that skipped the indices: a clear error,
-    # then the pooling's next forward makes them
-    unpool = nn.SpatialMaxUnpooling(nn.SpatialMaxPooling(3, 2))
-    x = uniform(SHAPE, 1)
-    free = nn.SpatialMaxPooling(3, 2)
-    free.evaluate()
-    y = free.forward(x).copy()
-    assert free.indices is None
-    unpool.pooling = free
-    with raises_exactly(ValueError, "SpatialMaxUnpooling: its pooling module ran its last forward in evaluation "
-                                    "mode without indices (it was paired with this unpooling after that "
-                                    "forward); run the pooling's forward again"):
-        unpool.forward(y)
-    free.forward(x)
-    np.testing.assert_array_equal(unpool.forward(y), ref_unpool(y, free.indices, (6, 9)))
+    check_unpooling_keeps_its_poolings_indices(pair, uniform(SHAPE, 1), (6, 9))
 
 
 # ---------------------------------------------------------------- bad input

@@ -6,7 +6,8 @@ import pytest
 import nn_legacy as nn
 import thnn
 from layer_checks import (raises_exactly, torch_or_skip, uniform)
-from pooling_checks import distinct, fixed_windows, ref_index_grad, ref_max, torch_module_grad
+from pooling_checks import (check_values_without_indices, distinct, fixed_windows, hostile_values, ref_index_grad, ref_max,
+                            torch_module_grad)
 
 # (kT, kW, kH, dT, dW, dH, padT, padW, padH, dilationT, dilationW, dilationH, ceil)
 WINDOWS = [(2, 3, 2, 1, 2, 1, 1, 1, 0, 2, 1, 2, False), (3, 2, 2, 2, 1, 2, 1, 0, 1, 1, 3, 2, True),
@@ -94,3 +95,40 @@ def test_tampered_indices_are_refused():
     with raises_exactly(thnn.THNNError, "VolumetricDilatedMaxPooling_updateGradInput: indices[0, 0, 0, 0, 0] = -5 "
                                         "is out of range [0, 336)"):
         m.backward(x, uniform(OUT, 2))
+
+
+# ---------------------------------------------------------------- evaluation mode: values without indices
+# (kT, kW, kH, dT, dW, dH, padT, padW, padH, dilationT, dilationW, dilationH, ceil); widths whose rows of full
+# columns take two vectors and a moved-back block (37), one vector (13; double: also 7), one window at a time (4)
+EVAL_WINDOWS = [(2, 3, 3, 2, 2, 2, 1, 1, 1, 1, 1, 1, False),     # a 3D ResNet-like 3x3x2/2 with padding
+                (3, 3, 2, 1, 1, 2, 1, 0, 1, 2, 1, 1, True),      # step 1 along W, time dilated, ceil
+                (2, 2, 2, 1, 3, 1, 0, 1, 0, 1, 2, 2, False)]     # step 3: the general gather
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("width", [37, 13, 7, 4])
+@pytest.mark.parametrize("window", EVAL_WINDOWS, ids=str)
+def test_evaluation_mode_computes_the_same_values_without_indices(window, width, dtype, threads):
+    # against the reference loop (see check_values_without_indices)
+    x = hostile_values((2, 2, 5, 6, width), dtype, width + sum(window))
+    m = make(*window)
+    check_values_without_indices(m, x, 3, *reference(x, *window), threads)
+    assert (m.itime, m.iheight, m.iwidth) == x.shape[-3:]
+
+
+def test_evaluation_mode_of_the_plain_layer_and_its_kernel_errors():
+    # VolumetricMaxPooling (dilation 1) takes the same path; the kernel checks its arguments
+    x = distinct((1, 2, 4, 6, 9), 5).astype(np.float32)
+    m = nn.VolumetricMaxPooling(2, 3, 2, 2, 2, 2, 1, 1, 1)
+    want = m.forward(x).copy()
+    m.evaluate()
+    np.testing.assert_array_equal(m.forward(x), want)
+    assert m.indices is None
+    with raises_exactly(thnn.THNNError, "VolumetricDilatedMaxPooling_updateOutputValues: dilation must be > 0, "
+                                        "got dilationT=0"):
+        thnn.Float.VolumetricDilatedMaxPooling_updateOutputValues(np.zeros((1, 4, 5, 5), np.float32), None,
+                                                                  2, 2, 2, 1, 1, 1, 0, 0, 0, 0, 1, 1, False)
+    with pytest.raises(thnn.THNNError, match="VolumetricMaxPooling_updateOutputValues: "):
+        thnn.Float.VolumetricMaxPooling_updateOutputValues(np.zeros((5, 5), np.float32), None,
+                                                           2, 2, 2, 1, 1, 1, 0, 0, 0, False)

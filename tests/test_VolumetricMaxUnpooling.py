@@ -7,7 +7,8 @@ import nn_legacy as nn
 import thnn
 from layer_checks import (assert_input_jacobian, check_bad_arrays, check_batch_equals_samples, check_buffer_reuse,
                           check_float32, check_noncontiguous, check_pickle, raises_exactly, torch_or_skip, uniform)
-from pooling_checks import distinct, ref_unpool, ref_unpool_grad, torch_module_grad
+from pooling_checks import (check_unpooling_keeps_its_poolings_indices, distinct, ref_unpool, ref_unpool_grad,
+                            torch_module_grad)
 
 SHAPE = (2, 2, 4, 5, 7)     # pooled 2x3x2 (kT, kW, kH): [2, 2, 2, 2, 2], a row and a column unread
 POOLED = (2, 2, 2, 2, 2)
@@ -26,6 +27,10 @@ def pooled(x, *kernel):
 def sequence():
     pool, unpool = pair()
     return nn.Sequential().add(pool).add(unpool)
+
+
+def test_its_pooling_keeps_its_indices_in_evaluation_mode():
+    check_unpooling_keeps_its_poolings_indices(pair, uniform(SHAPE, 1), (4, 5, 7))
 
 
 def test_matches_the_reference_loop():

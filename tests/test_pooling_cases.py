@@ -12,7 +12,7 @@ FUNCTIONS = [f for f in thnn.FUNCTIONS if f.layer in BUILDERS]
 
 
 # the layers whose forward pass has a variant without indices, for inference
-VALUES_ONLY = {"SpatialMaxPooling", "SpatialDilatedMaxPooling"}
+VALUES_ONLY = {"SpatialMaxPooling", "SpatialDilatedMaxPooling", "VolumetricMaxPooling", "VolumetricDilatedMaxPooling"}
 
 
 def test_every_pooling_layer_of_the_header_has_both_verbs():

@@ -26,6 +26,20 @@ int THNN_(VolumetricDilatedMaxPooling_updateOutput)(THNNState *state, THTensor *
   return rc;
 }
 
+/* The same output, its indices in a scratch tensor dropped after the call. */
+int THNN_(VolumetricDilatedMaxPooling_updateOutputValues)(THNNState *state, THTensor *input, THTensor *output,
+                                                          int kT, int kW, int kH, int dT, int dW, int dH,
+                                                          int padT, int padW, int padH,
+                                                          int dilationT, int dilationW, int dilationH, bool ceil_mode)
+{
+  THLongTensor indices = {};
+  int rc = THNN_(VolumetricDilatedMaxPooling_updateOutput)(state, input, output, &indices, kT, kW, kH, dT, dW,
+                                                           dH, padT, padW, padH, dilationT, dilationW, dilationH,
+                                                           ceil_mode);
+  THCLongTensor_release(&indices);
+  return rc;
+}
+
 int THNN_(VolumetricDilatedMaxPooling_updateGradInput)(THNNState *state, THTensor *input, THTensor *gradOutput,
                                                        THTensor *gradInput, THIndexTensor *indices,
                                                        int kT, int kW, int kH, int dT, int dW, int dH,

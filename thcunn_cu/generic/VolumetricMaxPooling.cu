@@ -13,6 +13,14 @@ int THNN_(VolumetricMaxPooling_updateOutput)(THNNState *state, THTensor *input, 
                                                          dT, dW, dH, padT, padW, padH, 1, 1, 1, ceil_mode);
 }
 
+int THNN_(VolumetricMaxPooling_updateOutputValues)(THNNState *state, THTensor *input, THTensor *output,
+                                                   int kT, int kW, int kH, int dT, int dW, int dH,
+                                                   int padT, int padW, int padH, bool ceil_mode)
+{
+  return THNN_(VolumetricDilatedMaxPooling_updateOutputValues)(state, input, output, kT, kW, kH, dT, dW, dH,
+                                                               padT, padW, padH, 1, 1, 1, ceil_mode);
+}
+
 int THNN_(VolumetricMaxPooling_updateGradInput)(THNNState *state, THTensor *input, THTensor *gradOutput,
                                                 THTensor *gradInput, THIndexTensor *indices,
                                                 int kT, int kW, int kH, int dT, int dW, int dH,

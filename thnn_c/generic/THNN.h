@@ -1281,6 +1281,22 @@ TH_API int THNN_(VolumetricMaxPooling_updateOutput)(
           int padW,                    // implicit padding on the left and right, in [0, kW / 2]
           int padH,                    // implicit padding on the top and bottom, in [0, kH / 2]
           bool ceil_mode);             // round the output size up instead of down
+/* updateOutputValues: the output of updateOutput without its indices (inference: what a module in
+ * evaluation mode runs; nothing is left for a backward pass). */
+TH_API int THNN_(VolumetricMaxPooling_updateOutputValues)(
+          THNNState *state,            // library state: receives the error message
+          THTensor *input,             // input, [planes, T, H, W] or [batch, planes, T, H, W]
+          THTensor *output,            // [OUT] output, [(batch,) planes, outT, outH, outW], the values updateOutput gives
+          int kT,                      // kernel size along time
+          int kW,                      // kernel width
+          int kH,                      // kernel height
+          int dT,                      // stride along time
+          int dW,                      // stride along the width
+          int dH,                      // stride along the height
+          int padT,                    // implicit padding at both ends in time, in [0, kT / 2]
+          int padW,                    // implicit padding on the left and right, in [0, kW / 2]
+          int padH,                    // implicit padding on the top and bottom, in [0, kH / 2]
+          bool ceil_mode);             // round the output size up instead of down
 TH_API int THNN_(VolumetricMaxPooling_updateGradInput)(
           THNNState *state,            // library state: receives the error message
           THTensor *input,             // input of the forward pass
@@ -1304,6 +1320,25 @@ TH_API int THNN_(VolumetricDilatedMaxPooling_updateOutput)(
           THTensor *input,             // input, [planes, T, H, W] or [batch, planes, T, H, W]
           THTensor *output,            // [OUT] output, [(batch,) planes, outT, outH, outW]
           THIndexTensor *indices,      // [BUFFER] offset of each output's maximum in its input plane, shaped as output
+          int kT,                      // kernel size along time
+          int kW,                      // kernel width
+          int kH,                      // kernel height
+          int dT,                      // stride along time
+          int dW,                      // stride along the width
+          int dH,                      // stride along the height
+          int padT,                    // implicit padding at both ends in time, in [0, kT / 2]
+          int padW,                    // implicit padding on the left and right, in [0, kW / 2]
+          int padH,                    // implicit padding on the top and bottom, in [0, kH / 2]
+          int dilationT,               // distance between the kernel's taps in time
+          int dilationW,               // distance between the kernel's taps along the width
+          int dilationH,               // distance between the kernel's taps along the height
+          bool ceil_mode);             // round the output size up instead of down
+/* updateOutputValues: the output of updateOutput without its indices (inference: what a module in
+ * evaluation mode runs; nothing is left for a backward pass). */
+TH_API int THNN_(VolumetricDilatedMaxPooling_updateOutputValues)(
+          THNNState *state,            // library state: receives the error message
+          THTensor *input,             // input, [planes, T, H, W] or [batch, planes, T, H, W]
+          THTensor *output,            // [OUT] output, [(batch,) planes, outT, outH, outW], the values updateOutput gives
           int kT,                      // kernel size along time
           int kW,                      // kernel width
           int kH,                      // kernel height

@@ -32,6 +32,21 @@ int THNN_(VolumetricDilatedMaxPooling_updateOutput)(THNNState *state, THTensor *
   return THNN_(Pool_max)(state, input, output, indices, &s, &w);
 }
 
+/* The same output without indices, for inference (a module in evaluation
+ * mode calls this). */
+int THNN_(VolumetricDilatedMaxPooling_updateOutputValues)(THNNState *state, THTensor *input, THTensor *output,
+                                                          int kT, int kW, int kH, int dT, int dW, int dH,
+                                                          int padT, int padW, int padH,
+                                                          int dilationT, int dilationW, int dilationH, bool ceil_mode)
+{
+  THPoolShape s;
+  THPoolWindow w;
+  TH_TRY(THNN_(VolumetricDilatedMaxPooling_shapeCheck)(state, input, NULL, NULL, kT, kW, kH, dT, dW, dH,
+                                                       padT, padW, padH, dilationT, dilationW, dilationH,
+                                                       ceil_mode, &s, &w));
+  return THNN_(Pool_maxValues)(state, input, output, &s, &w);
+}
+
 int THNN_(VolumetricDilatedMaxPooling_updateGradInput)(THNNState *state, THTensor *input, THTensor *gradOutput,
                                                        THTensor *gradInput, THIndexTensor *indices,
                                                        int kT, int kW, int kH, int dT, int dW, int dH,
