@@ -1,6 +1,6 @@
 """Inference speed: convolutions against PyTorch CPU, whole models against onnxruntime.
 
-    python benchmarks/inference.py [--quick] [--threads N] [--only TEXT] [--part convs|models|all] [--tiny]
+    python benchmarks/inference.py [--quick] [--threads N] [--only TEXT] [--part convs|models|t7|all] [--tiny]
 
 (a) Convolutions (float32, batch 1 and 8): nn_legacy's SpatialConvolution
     (SpatialDilatedConvolution, SpatialDepthWiseConvolution and
@@ -15,6 +15,13 @@
     thread pool, not OpenMP; the warmup of each block lets the other side's
     spinning threads go to sleep), intra_op_num_threads = --threads,
     inter_op_num_threads = 1; thnn.set_num_threads(--threads).
+(b') The Torch7 files of the test data (every model file of tests/data/t7,
+    README.md there), measured as (b) on the file's own input (its batch as
+    the file has it) and on that input repeated to a batch of 8: models of a
+    few small layers, so the table shows the per-call cost of the Python
+    layers against onnxruntime's per-run cost.  Table inputs and outputs go
+    to and from onnxruntime as the graph's several inputs and outputs; times
+    in microseconds.  Its own geometric mean lines.
 
 How it measures (as bench.py): each side's block of calls begins with
 warmup (3 calls and 50 ms at least), then every call is timed alone; the
@@ -378,13 +385,6 @@ def enet(nn, width=1, classes=12):
     return m
 
 
-def t7_model(name):
-    def load(nn):
-        from nn_legacy.serialization import load_lua
-        return load_lua(os.path.join(ROOT, "tests", "data", "t7", "opencv_ascii", name))
-    return load
-
-
 class Model:
     """A whole model: build(nn) -> module; sample: the shape of one input."""
 
@@ -392,11 +392,7 @@ class Model:
         self.name, self.build, self.sample = name, build, sample
 
 
-MODELS = [
-    # the Torch7 files of tests/data/t7 that hold convolutional layers (tests/data/t7/README.md)
-    Model("t7 net_deconv: SpatialFullConvolution 3->9 (OpenCV's test net)", t7_model("net_deconv_net.txt"),
-          (3, 4, 3)),
-    Model("t7 net_batch_norm: SpatialBatchNormalization(4), eval", t7_model("net_batch_norm_net.txt"), (4, 5, 6)),
+MODELS = [   # (the Torch7 files of tests/data/t7 have their own table: _t7_files)
     Model("48x48 face classifier (cascade 48-net)", face48, (3, 48, 48)),
     Model("SPyNet level, 7x7 8-32-64-32-16-2, 64x64", spynet_level, (8, 64, 64)),
     Model("ENet-shaped, 192x384", enet, (3, 192, 384)),
@@ -405,7 +401,7 @@ MODELS = [
     Model("ResNet-18, 224x224", resnet18, (3, 224, 224)),
 ]
 
-TINY_MODELS = MODELS[:2] + [
+TINY_MODELS = [
     Model("48x48 face classifier, width/16", lambda nn: face48(nn, width=16), (3, 48, 48)),
     Model("SPyNet level, width/8, 16x16", lambda nn: spynet_level(nn, width=8), (8, 16, 16)),
     Model("ENet-shaped, width/4, 32x64", lambda nn: enet(nn, width=4), (3, 32, 64)),
@@ -413,6 +409,94 @@ TINY_MODELS = MODELS[:2] + [
     Model("VGG-16, width/16, 32x32", lambda nn: vgg16(nn, size=32, fc=32, width=16), (3, 32, 32)),
     Model("ResNet-18, width/16, 32x32", lambda nn: resnet18(nn, size=32, width=16), (3, 32, 32)),
 ]
+
+
+
+# ------------------------------------------------------------------ (b') the Torch7 files of the test data
+
+T7_DIR = os.path.join(ROOT, "tests", "data", "t7")
+
+
+def _arrays(value):
+    if isinstance(value, (list, tuple)):
+        return [leaf for v in value for leaf in _arrays(v)]
+    return [value]
+
+
+def _nested(fn, value):
+    if isinstance(value, (list, tuple)):
+        return [_nested(fn, v) for v in value]
+    return fn(value)
+
+
+class T7File:
+    """A Torch7 file of tests/data/t7 as a model row: its model in float32 and evaluation mode, and its own
+    input (float arrays made float32; LookupTable's indices, which count from 1 in Torch7, made 0-based).
+    load() -> (model, sample).  batch_axis: where the batch is in the sample (an int, for a table the same
+    for every array of it; "new": a single sample, the batch a new first dim; "seq": the rnn packages'
+    sequence first, time x batch x features in one array (axis 1), or a table of T arrays batch x
+    features (axis 0))."""
+
+    def __init__(self, name, path, input_path=None, batch_axis=0, sample=None):
+        self.name, self.path, self.input_path = name, path, input_path
+        self.batch_axis, self.sample = batch_axis, sample
+
+    def load(self):
+        import nn_legacy as nn
+        from nn_legacy.serialization.t7 import TrainingModeWarning
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", TrainingModeWarning)  # Torch7 kept the training flag: evaluate()
+            obj = nn.load_lua(os.path.join(T7_DIR, self.path))
+        if isinstance(obj, dict):
+            model, x = obj["model"], obj["input"]
+        elif self.input_path is not None:
+            model, x = obj, nn.load_lua(os.path.join(T7_DIR, self.input_path))
+        else:
+            model, x = obj, self.sample()
+        model = model.float()
+        model.evaluate()
+        x = _nested(lambda a: a.astype(np.float32) if a.dtype.kind == "f" else a - 1, x)
+        if self.batch_axis == "seq":
+            self.batch_axis = 1 if isinstance(x, np.ndarray) else 0
+        return model, x
+
+    def batched(self, x, n):
+        """The file's sample repeated to a batch of n (its samples in turn)."""
+        if self.batch_axis == "new":
+            return _nested(lambda a: np.ascontiguousarray(np.broadcast_to(a, (n,) + a.shape)), x)
+        return _nested(lambda a: np.ascontiguousarray(np.take(a, np.arange(n) % a.shape[self.batch_axis],
+                                                              axis=self.batch_axis)), x)
+
+    def batch_of(self, x):
+        if self.batch_axis == "new":
+            return 1
+        return _arrays(x)[0].shape[self.batch_axis]
+
+
+def _t7_files():
+    """Every Torch7 model file of tests/data/t7 (README.md there): torch7_built's cases (the float file, or
+    the double one where only that was kept), OpenCV's ASCII nets with their inputs, cpp-torch's net.t7
+    with x.t7, torchfile's gModule (no input saved: a seeded one)."""
+    files = []
+    built = os.path.join(T7_DIR, "torch7_built")
+    names = sorted(os.listdir(built)) if os.path.isdir(built) else []
+    cases = sorted({n.rsplit("_", 1)[0] for n in names if n.endswith(("_float.t7", "_double.t7"))})
+    for case in cases:
+        kind = "float" if f"{case}_float.t7" in names else "double"
+        files.append(T7File(f"t7 {case}" + (" (double file, as float)" if kind == "double" else ""),
+                            os.path.join("torch7_built", f"{case}_{kind}.t7"),
+                            batch_axis="seq" if case.startswith(("torch_rnn_", "er_rnn_")) else 0))
+    ascii_dir = os.path.join(T7_DIR, "opencv_ascii")
+    for n in sorted(os.listdir(ascii_dir)) if os.path.isdir(ascii_dir) else []:
+        if n.endswith("_net.txt"):
+            files.append(T7File(f"t7 opencv {n[:-8]}", os.path.join("opencv_ascii", n),
+                                os.path.join("opencv_ascii", n[:-8] + "_input.txt")))
+    files.append(T7File("t7 cpptorch net.t7 (Linear 3->2) on x.t7", os.path.join("cpptorch", "net.t7"),
+                        os.path.join("cpptorch", "x.t7"), batch_axis="new"))
+    files.append(T7File("t7 torchfile gmodule_with_linear_identity", os.path.join("torchfile",
+                        "gmodule_with_linear_identity.t7"),
+                        sample=lambda: [_data((1, 1), 40), _data((1, 2), 41)]))
+    return files
 
 
 def _randomize(model):
@@ -453,10 +537,19 @@ class Session:
         options.execution_mode = ort.ExecutionMode.ORT_SEQUENTIAL
         self.model_bytes = proto.SerializeToString()
         self.session = ort.InferenceSession(self.model_bytes, options, providers=["CPUExecutionProvider"])
-        self.input = self.session.get_inputs()[0].name
+        self.inputs = [i.name for i in self.session.get_inputs()]   # a table input: its arrays in order
+        self.input = self.inputs[0]
+
+    def feed(self, x):
+        return dict(zip(self.inputs, _arrays(x)))
 
     def run(self, x):
-        return self.session.run(None, {self.input: x})[0]
+        return self.run_fed({self.input: x} if isinstance(x, np.ndarray) else self.feed(x))
+
+    def run_fed(self, feed):
+        """The output, or the list of the output arrays of a table output (depth first)."""
+        out = self.session.run(None, feed)
+        return out[0] if len(out) == 1 else out
 
 
 def _count(seconds_per_call, per_round):
@@ -561,6 +654,63 @@ def run_models(args, models, per_round):
         if ratios:
             print(f"geometric mean of the ratios, batch {batch}: {math.exp(statistics.fmean(map(math.log, ratios))):.2f}"
                   f" (worst {max(ratios):.2f})")
+    return rows
+
+
+def _table_diff(ours, theirs):
+    """_rel_diff over every array of two outputs (tables flattened depth first); inf when they differ in
+    number or shapes."""
+    a, b = _arrays(ours), _arrays(theirs)
+    if len(a) != len(b) or any(np.shape(u) != np.shape(v) for u, v in zip(a, b)):
+        return math.inf
+    return _rel_diff(np.concatenate([np.ravel(u) for u in a]), np.concatenate([np.ravel(v) for v in b]))
+
+
+def _geomean_lines(rows, label):
+    for batch in ("file", 8):
+        ratios = [(r[3] / r[4], r[0]) for r in rows if r[1] == batch]
+        if ratios:
+            mean = math.exp(statistics.fmean(math.log(r) for r, _ in ratios))
+            worst = max(ratios)
+            print(f"{label}, geometric mean of the ratios, batch {'as in the file' if batch == 'file' else batch}: "
+                  f"{mean:.2f} (worst {worst[0]:.2f}, {worst[1]}; {len(ratios)} models)")
+
+
+def run_t7(args, files, per_round):
+    """Table (b'): every Torch7 model file of tests/data/t7 on its own input (batch as in the file) and on
+    that input repeated to a batch of 8.  Rows: (name, "file" or 8, batch, ours s, onnxruntime s, diff).
+    A model that cannot run or export is listed once, as skipped, with the reason."""
+    rows = []
+    print("\n(b') the Torch7 files of the test data (tests/data/t7), forward (evaluation mode, float32) on the "
+          "file's own input and on it repeated to a batch of 8, against onnxruntime on nn_legacy's ONNX export")
+    head = f"{'model':62s} {'batch':>5s} {'ours us':>9s} {'ort us':>9s} {'ratio':>6s}  max rel diff"
+    print(head)
+    print("-" * len(head))
+    for f in files:
+        if args.only.lower() not in f.name.lower():
+            continue
+        try:
+            model, x = f.load()
+        except Exception as e:   # a benchmark lists what it cannot run
+            print(f"{f.name:62s} skipped: {type(e).__name__}: {e}")
+            continue
+        for label, xb in (("file", x), (8, f.batched(x, 8))):
+            batch = 8 if label == 8 else f.batch_of(x)
+            try:
+                session = Session(model, xb, args.threads)
+            except Exception as e:
+                print(f"{f.name:62s} {batch:5d} skipped: {type(e).__name__}: {str(e).splitlines()[0]}")
+                continue
+            feed = session.feed(xb)
+            t = _alternate({"ours": lambda n, w: _time_block(lambda: model.forward(xb), n, w, args.warmup),
+                            "ort": lambda n, w: _time_block(lambda: session.run_fed(feed), n, w, args.warmup)},
+                           per_round, args.rounds)
+            ours = _nested(lambda a: np.array(a, copy=True), model.forward(xb))
+            diff = _table_diff(ours, session.run_fed(feed))
+            print(f"{f.name:62s} {batch:5d} {t['ours'] * 1e6:9.1f} {t['ort'] * 1e6:9.1f} "
+                  f"{t['ours'] / t['ort']:6.2f}  {diff:.1e}", flush=True)
+            rows.append((f.name, label, batch, t["ours"], t["ort"], diff))
+    _geomean_lines(rows, "Torch7 files of the test data: per-call cost")
     return rows
 
 
@@ -681,7 +831,8 @@ def main(argv=None):
     p.add_argument("--quick", action="store_true", help="blocks of 10 calls at most instead of 30")
     p.add_argument("--threads", type=int, default=2, help="threads for every library (default 2)")
     p.add_argument("--only", default="", help="only the rows whose name contains this text")
-    p.add_argument("--part", choices=["convs", "models", "all"], default="all")
+    p.add_argument("--part", choices=["convs", "models", "t7", "all"], default="all",
+                   help="models: the model-size networks and the Torch7 files; t7: the Torch7 files only")
     p.add_argument("--layers", action="store_true",
                    help="after each model row, where the time goes: ours by layer class, onnxruntime by operator")
     p.add_argument("--pieces", action="store_true",
@@ -703,6 +854,7 @@ def main(argv=None):
     thnn.set_num_threads(args.threads)
     per_round = 3 if args.tiny else 10 if args.quick else 30
     args.rounds = 1 if args.tiny else 3
+    args.warmup = 0.002 if args.tiny else 0.05   # seconds of warmup calls at least, per block (--tiny: a few)
     theirs = Remote(args.threads, TorchConv) if args.part in ("convs", "all") else None  # torch never loads here
     _header(args, theirs.version if theirs else "(not used)", onnxruntime.__version__)
     if busy is not None and busy > 0.10:
@@ -715,6 +867,8 @@ def main(argv=None):
         run_convs(args, TINY_CONVS if args.tiny else CONVS, per_round, theirs)
     if args.part in ("models", "all") and not args.pieces:
         run_models(args, TINY_MODELS if args.tiny else MODELS, per_round)
+    if args.part in ("models", "t7", "all") and not args.pieces:
+        run_t7(args, _t7_files(), per_round)
     load = os.getloadavg()
     print(f"\n{time.perf_counter() - start:.0f} s; load average after: {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}")
     busy = _cpu_busy_elsewhere(0.3)

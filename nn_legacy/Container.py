@@ -117,10 +117,16 @@ class Container(Module):
         name and the child's index in front of its message."""
         try:
             return getattr(self.modules[index], method)(*args)
-        except (ValueError, TypeError, RuntimeError, IndexError) as e:
-            if self.output is None and method in _BACKWARD:
-                self._need_output()   # backward before forward: say so, naming this container (error path only)
-            raise type(e)(f"{type(self).__name__} ({index}) -> {_message(self.modules[index], e)}") from e
+        except _NAMED as e:
+            raise self._child_error(index, method, e) from e
+
+    def _child_error(self, index, method, e):
+        """The error e a child's method raised, with this container's name and
+        the child's index in front of its message (what _child raises; the
+        forward loops that call the children directly raise it too)."""
+        if self.output is None and method in _BACKWARD:
+            self._need_output()   # backward before forward: say so, naming this container (error path only)
+        return type(e)(f"{type(self).__name__} ({index}) -> {_message(self.modules[index], e)}")
 
     def _need_output(self):
         """backward needs the outputs of forward."""
@@ -128,6 +134,7 @@ class Container(Module):
             raise RuntimeError(f"{type(self).__name__}: backward needs the outputs of forward: call forward first")
 
 
+_NAMED = (ValueError, TypeError, RuntimeError, IndexError)   # the errors a container names itself in
 _BACKWARD = frozenset(("updateGradInput", "accGradParameters", "backward", "accUpdateGradParameters"))
 
 

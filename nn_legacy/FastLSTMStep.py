@@ -28,6 +28,11 @@ def _swap_middle_gates(src, buffer, H):
     to THNN's i, f, z, o, and back.  A strided copy on the host or device."""
     out = reuse(buffer, src.shape, src.dtype, src)
     last = src.ndim - 1
+    if not isinstance(src, CudaTensor) and out.flags.c_contiguous:   # (so the reshape below is a view of out)
+        blocks, into = src.reshape(src.shape[:-1] + (4, H)), out.reshape(out.shape[:-1] + (4, H))
+        into[..., ::3, :] = blocks[..., ::3, :]          # as [..., 4, H] blocks: a and d in one copy,
+        into[..., 1:3, :] = blocks[..., 2:0:-1, :]      # c and b (reversed) in the other
+        return out
     for to, frm in ((0, 0), (1, 2), (2, 1), (3, 3)):
         if isinstance(src, CudaTensor):
             out.narrow(last, to * H, H).copy_(src.narrow(last, frm * H, H))

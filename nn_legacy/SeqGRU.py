@@ -3,7 +3,7 @@ import math
 from ._helpers.checks import check_positive
 from ._helpers.namespace import array_namespace
 from ._helpers.random import generator
-from ._bases.seqrnn import SeqRecurrent, sigmoid
+from ._bases.seqrnn import SeqRecurrent, sigmoid_in_place, tanh_in_place
 
 
 class SeqGRU(SeqRecurrent):
@@ -86,9 +86,11 @@ class SeqGRU(SeqRecurrent):
         prev = h0
         for t in range(T):
             a = gates[t]
-            a[:, :2 * H] = sigmoid(a[:, :2 * H] + prev @ Wh[:, :2 * H])
+            a[:, :2 * H] += prev @ Wh[:, :2 * H]
+            sigmoid_in_place(a[:, :2 * H])
             r, u = a[:, :H], a[:, H:2 * H]
-            a[:, 2 * H:] = xp.tanh(a[:, 2 * H:] + (r * prev) @ Wh[:, 2 * H:])
+            a[:, 2 * H:] += (r * prev) @ Wh[:, 2 * H:]
+            tanh_in_place(a[:, 2 * H:])
             n = a[:, 2 * H:]
             xp.multiply(1 - u, n, out=h[t])
             h[t] += u * prev

@@ -1,9 +1,11 @@
 import math
 
+import numpy as np
+
 from ._helpers.checks import check_positive
 from ._helpers.namespace import array_namespace
 from ._helpers.random import generator
-from ._bases.seqrnn import SeqRecurrent, sigmoid
+from ._bases.seqrnn import SeqRecurrent, sigmoid_in_place, tanh_in_place
 
 
 class SeqLSTM(SeqRecurrent):
@@ -101,12 +103,16 @@ class SeqLSTM(SeqRecurrent):
         for t in range(T):
             a = gates[t]
             a += prev_h @ Wh
-            a[:, :3 * H] = sigmoid(a[:, :3 * H])
-            a[:, 3 * H:] = xp.tanh(a[:, 3 * H:])
+            sigmoid_in_place(a[:, :3 * H])
+            tanh_in_place(a[:, 3 * H:])
             i, f, o, z = a[:, :H], a[:, H:2 * H], a[:, 2 * H:3 * H], a[:, 3 * H:]
             xp.multiply(f, prev_c, out=c[t])
             c[t] += i * z
-            xp.multiply(o, xp.tanh(c[t]), out=h[t])
+            if xp is np:   # tanh(c) * o in h's own array: o * tanh(c), without a temporary
+                np.tanh(c[t], out=h[t])
+                h[t] *= o
+            else:
+                xp.multiply(o, xp.tanh(c[t]), out=h[t])
             if mask is not None:
                 for arr in (h[t], c[t], a):
                     arr[mask[t]] = 0

@@ -1,4 +1,4 @@
-from .Container import Container
+from .Container import _NAMED, Container
 
 
 class Sequential(Container):
@@ -17,9 +17,12 @@ class Sequential(Container):
         return self.modules.pop(len(self.modules) - 1 if index is None else index)
 
     def updateOutput(self, input):
-        current = input
-        for i in range(len(self.modules)):
-            current = self._child(i, "updateOutput", current)
+        current, i = input, 0
+        try:   # (the children called directly, not through _child: a few tenths of a microsecond each)
+            for i, m in enumerate(self.modules):
+                current = m.updateOutput(current)
+        except _NAMED as e:
+            raise self._child_error(i, "updateOutput", e) from e
         self.output = current
         return current
 

@@ -8,6 +8,7 @@ import re
 import subprocess
 import sys
 
+import numpy as np
 import pytest
 
 pytestmark = pytest.mark.source_tree   # reads benchmarks/ (tests/source_tree_guard.py)
@@ -40,8 +41,18 @@ def test_every_case_runs_tiny_and_both_sides_agree():
         for batch in inference.BATCHES:
             assert (name, batch) in rows, f"{name} at batch {batch} missing:\n{proc.stdout}"
             assert rows[(name, batch)] < 1e-5, f"{name}, batch {batch}: the two sides differ by {rows[(name, batch)]}"
-    assert len(rows) == len(names) * len(inference.BATCHES)
+    t7 = inference._t7_files()
+    for f in t7:   # every Torch7 file runs on both sides (table inputs and outputs too): its batch and 8
+        model, x = f.load()
+        for batch in (f.batch_of(x), 8):
+            assert (f.name, batch) in rows, f"{f.name} at batch {batch} missing:\n{proc.stdout}"
+            assert rows[(f.name, batch)] < 1e-5, f"{f.name}, batch {batch}: the sides differ by {rows[(f.name, batch)]}"
+    assert "skipped" not in proc.stdout
+    assert len(rows) == (len(names) + len(t7)) * len(inference.BATCHES)
     assert re.search(r"geometric mean of the ratios, batch 1: \d+\.\d\d", proc.stdout)
+    for batch in ("as in the file", "8"):
+        assert re.search(rf"Torch7 files of the test data: per-call cost, geometric mean of the ratios, batch {batch}: "
+                         rf"\d+\.\d\d \(worst \d+\.\d\d, .*; {len(t7)} models\)", proc.stdout), proc.stdout
     assert re.search(r"load average after: \d", proc.stdout)
 
 
@@ -49,6 +60,28 @@ def test_the_tiny_set_covers_every_convolution_kind_and_model():
     kinds = {(c.kind, c.dil != (1, 1)) for c in inference.TINY_CONVS}
     assert kinds >= {("conv", False), ("conv", True), ("dw", False), ("full", False)}
     assert len(inference.TINY_MODELS) == len(inference.MODELS)
+
+
+def test_the_t7_table_holds_every_model_file_of_the_test_data():
+    """Every model file of tests/data/t7 is a row of table (b'): each torch7_built case once (its float file,
+    else the double one), OpenCV's nets, cpp-torch's net.t7, torchfile's gModule; tables in and out."""
+    t7 = inference._t7_files()
+    built = os.listdir(os.path.join(ROOT, "tests", "data", "t7", "torch7_built"))
+    cases = {n.rsplit("_", 1)[0] for n in built if n.endswith(".t7")}
+    paths = [f.path for f in t7]
+    assert len(paths) == len(set(paths)) == len(cases) + 9 + 2
+    for case in cases:
+        assert sum(p.startswith(os.path.join("torch7_built", case + "_")) for p in paths) == 1, case
+    assert any(p.endswith("_float.t7") and "torch_rnn_SeqLSTM" in p for p in paths)   # float preferred
+    samples = {f.name: f.load()[1] for f in t7}
+    assert any(isinstance(x, list) for x in samples.values())                           # table inputs
+    lookup = next(f for f in t7 if "LookupTable" in f.name)
+    x = samples[lookup.name]
+    assert x.dtype.kind == "i" and x.min() >= 0                                         # 0-based indices
+    seq = next(f for f in t7 if f.name == "t7 torch_rnn_SeqLSTM")
+    x = samples[seq.name]
+    assert seq.batch_axis == 1 and seq.batched(x, 8).shape == (x.shape[0], 8, x.shape[2])   # time first
+    np.testing.assert_array_equal(seq.batched(x, 8)[:, :x.shape[1]], x)
 
 
 def test_without_torch_or_onnxruntime_it_says_what_is_missing():

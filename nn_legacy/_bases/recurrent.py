@@ -8,6 +8,9 @@ import numpy as np
 
 from thnn.cuda import CudaTensor
 
+from .._helpers.arrays import check_float_array
+from .tables import check_length
+
 REMEMBER_MODES = ("both", "train", "eval", "neither")
 
 
@@ -155,8 +158,6 @@ def step_inputs(module, input, names):
     each state of x's dtype and ``[outputSize]`` or ``[batch,
     outputSize]``.  TypeError for a wrong type or dtype, ValueError for a
     wrong size, each naming the module and the entry."""
-    from .._helpers.arrays import check_float_array
-    from .tables import check_length
     values = check_length(module, input, len(names), "input", "[" + ", ".join(names) + "]")
     x = values[0]
     check_float_array(module, x, "input x")

@@ -14,6 +14,25 @@ def sigmoid(a):
     return 1 / (1 + array_namespace(a).exp(-a))
 
 
+def sigmoid_in_place(a):
+    """a[...] = sigmoid(a): on the host in place, without the temporaries (the same operations, rounded
+    alike: negate, exp, add 1, 1 / that)."""
+    if type(a) is np.ndarray:
+        np.negative(a, out=a)
+        np.exp(a, out=a)
+        a += 1
+        np.reciprocal(a, out=a)
+    else:
+        a[...] = sigmoid(a)
+
+
+def tanh_in_place(a):
+    if type(a) is np.ndarray:
+        np.tanh(a, out=a)
+    else:
+        a[...] = array_namespace(a).tanh(a)
+
+
 class SeqRecurrent(Module):
     """The plumbing of SeqLSTM and SeqGRU (not a layer itself).
 

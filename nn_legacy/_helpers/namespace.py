@@ -50,6 +50,11 @@ def array_namespace(*arrays):
     none is a CudaTensor, else the namespace of the CUDA device they live on.
     TypeError when host arrays and CudaTensors (or tensors of two devices)
     are mixed, naming the first of each."""
+    for a in arrays:   # the usual case first: numpy arrays only
+        if type(a) is not np.ndarray:
+            break
+    else:
+        return np
     device, host = None, None
     for i, a in enumerate(_leaves(arrays)):
         if isinstance(a, CudaTensor):

@@ -1,0 +1,84 @@
+"""The fast paths of the per-call plumbing (issue 28: a small model's forward
+is mostly this) keep the general path's answers: _helpers.arrays.reuse with
+host arrays only, _helpers.namespace.array_namespace with numpy arrays only,
+and the forward loops of Sequential, Concat and ConcatTable that call their
+children directly (an error still names the container and the child)."""
+import copy
+
+import numpy as np
+import pytest
+
+import nn_legacy as nn
+from nn_legacy._helpers.arrays import reuse
+from nn_legacy._helpers.namespace import array_namespace
+
+
+def test_reuse_keeps_a_fitting_buffer_and_replaces_any_other():
+    buf = np.zeros((2, 3), np.float32)
+    x = np.ones((2, 3), np.float32)
+    assert reuse(buf, (2, 3), np.dtype(np.float32), x) is buf
+    assert reuse(buf, [2, 3], np.float32, x, None) is buf           # a list shape, a dtype type, a None skipped
+    for shape, dtype in (((3, 2), np.float32), ((2, 3), np.float64)):
+        new = reuse(buf, shape, dtype, x)
+        assert new is not buf and new.shape == shape and new.dtype == dtype
+    assert reuse(None, (2, 3), np.float32, x).shape == (2, 3)
+
+
+def test_reuse_never_hands_back_a_buffer_that_overlaps_an_input_or_is_read_only():
+    buf = np.zeros((4, 3), np.float32)
+    for avoid in (buf, buf[1:3], buf.T, [np.ones(3), [buf[0]]]):        # tables are searched
+        new = reuse(buf, (4, 3), np.float32, avoid)
+        assert new is not buf and not np.may_share_memory(new, buf)
+    assert reuse(buf, (4, 3), np.float32, np.zeros((4, 3), np.float32)[::-1]) is buf
+    frozen = np.zeros((4, 3), np.float32)
+    frozen.flags.writeable = False
+    assert reuse(frozen, (4, 3), np.float32) is not frozen
+
+
+def test_reuse_of_an_array_subclass_and_with_subclass_inputs_is_as_before():
+    class Sub(np.ndarray):
+        pass
+    buf = np.zeros((2, 2)).view(Sub)
+    assert reuse(buf, (2, 2), np.float64, np.ones((2, 2))) is buf       # the general path still keeps it
+    assert reuse(buf, (2, 2), np.float64, buf[:1]) is not buf
+    plain = np.zeros((2, 2))
+    assert reuse(plain, (2, 2), np.float64, plain.view(Sub)) is not plain
+
+
+def test_array_namespace_of_host_arrays_and_tables_is_numpy():
+    x = np.ones(3)
+    assert array_namespace(x) is np and array_namespace(x, x.astype(np.float32)) is np
+    assert array_namespace([x, [x]], None, 2.0) is np
+    assert array_namespace() is np
+
+
+def _bad_second_child(container):
+    return container.add(nn.Linear(3, 4)).add(nn.Linear(5, 2))
+
+
+@pytest.mark.parametrize("make, name", [(lambda: nn.Sequential(), "Sequential"), (lambda: nn.Concat(1), "Concat"),
+                                        (lambda: nn.ConcatTable(), "ConcatTable")])
+def test_a_child_error_in_forward_names_the_container_and_the_child(make, name):
+    m = _bad_second_child(make())
+    x = np.ones((2, 3))
+    with pytest.raises(ValueError, match=rf"^{name} \(1\) -> Linear_updateOutput: input must be 1D or 2D with 5 "
+                                         r"features, got 2D of size \[2, \d\]$") as info:
+        m.forward(x)
+    assert isinstance(info.value.__cause__, ValueError)
+    with pytest.raises(TypeError, match=rf"^{name} \(0\) -> Linear: input is float32 but the module is float64"):
+        m.forward(x.astype(np.float32))
+
+
+def test_the_direct_forward_loops_give_what_the_children_give():
+    rng = np.random.default_rng(3)
+    x = rng.standard_normal((2, 3))
+    a, b = nn.Linear(3, 4), nn.Tanh()
+    expected = copy.deepcopy(b).forward(copy.deepcopy(a).forward(x))
+    np.testing.assert_array_equal(nn.Sequential(a, b).forward(x), expected)
+    c = nn.Concat(1).add(nn.Linear(3, 2)).add(nn.Identity())
+    first = copy.deepcopy(c.modules[0]).forward(x)
+    np.testing.assert_array_equal(c.forward(x), np.concatenate([first, x], 1))
+    t = nn.ConcatTable().add(nn.Identity()).add(nn.Tanh())
+    out = t.forward(x)
+    assert out[0] is t.modules[0].output and out[1] is t.modules[1].output
+    np.testing.assert_array_equal(out[1], nn.Tanh().forward(x))
