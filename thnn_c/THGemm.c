@@ -1,0 +1,304 @@
+/* THGemm.c: the library's own single-precision matrix product, for the
+ * forward convolution (generic/unfold.h) on CPUs with AVX2 and FMA.
+ *
+ * Why not OpenBLAS.  At the convolution's shapes (a weight of 16-512 rows
+ * times the columns of one image band: a few hundred to a few thousand
+ * pixels, K = 75-4608) OpenBLAS's sgemm, called once per thread and band,
+ * reached 55-75 GFLOP/s of the core's ~90 (benchmarks/README.md,
+ * Inference); most of the loss is at the edges of its blocks and in its
+ * per-call set-up.  This product is one BLIS-style loop nest tuned for
+ * those shapes only: row-major C [m, n] = A [m, k] * B [k, n] + beta * C,
+ * alpha 1, no transposition.
+ *
+ * Blocking.  K is cut in blocks of THGEMM_KC; for each block the rows of B
+ * are packed into panels of THGEMM_NR columns ([kc][NR], contiguous, the
+ * last panel padded with zeros) and the rows of A into panels of THGEMM_MR
+ * rows ([kc][MR], padded likewise), THGEMM_MC rows at a time.  The
+ * micro-kernel multiplies one A panel by one B panel into MR x NR = 6 x 16
+ * sums held in 12 ymm registers: per step of k, two loads of B, six
+ * broadcasts of A, twelve FMAs.  A B panel (16 KB) stays in L1 while the A
+ * panels of the MC rows (96 KB for kc = 256) pass through it from L2.  The
+ * padding makes every tile a full one inside the kernel; a tile at the
+ * edge of C is written through a small buffer so that nothing outside C
+ * is read or written.
+ *
+ * Values.  Every sum is the plain sum over k of a[i,p] * b[p,j] in the
+ * order of p (fused multiply-adds, KC at a time, each block's sums added
+ * to C), so NaN and infinities in A or B propagate as in any product;
+ * with beta = 0, C is never read (what it held, NaN included, is
+ * ignored), as BLAS does.
+ *
+ * Dispatch.  The AVX2 code is compiled with a target attribute and runs
+ * only behind THGemm_floatAvailable() (the CPU's flags, read once);
+ * elsewhere the callers keep OpenBLAS.  The function names start with
+ * THGemm, which tests/test_cpu_dispatch.py lists among the gated ones. */
+#include "TH.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define THGEMM_MR 6
+#define THGEMM_NR 16
+#define THGEMM_KC 256
+#define THGEMM_MC 96
+#define THGEMM_NC 2048
+#define THGEMM_BPACK (THGEMM_KC * THGEMM_NC)
+#define THGEMM_APACK (THGEMM_KC * THGEMM_MC + 8)
+
+#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__)
+#define THGEMM_HAVE_AVX2 1
+#include <immintrin.h>
+#include <pthread.h>
+#define THGEMM_TARGET __attribute__((target("avx2,fma")))
+#else
+#define THGEMM_HAVE_AVX2 0
+#endif
+
+#include "THGemm.h"
+
+static int THGemmDisabled;   /* tests: 1 sends every product to OpenBLAS */
+
+void THGemm_setEnabled(int on)
+{
+  THGemmDisabled = !on;
+}
+
+int THGemm_floatAvailable(void)
+{
+#if THGEMM_HAVE_AVX2
+  static int known = -1;
+  if (known < 0) {
+    __builtin_cpu_init();
+    known = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
+  }
+  return known && !THGemmDisabled;
+#else
+  return 0;
+#endif
+}
+
+#if THGEMM_HAVE_AVX2
+
+/* dst [kc][NR] <- columns [j0, j0 + nr) of rows [0, kc) of b (ldb apart),
+ * the columns past nr set to 0. */
+THGEMM_TARGET
+static void THGemm_packB(const float *b, int64_t ldb, int64_t kc, int64_t nr, float *dst)
+{
+  if (nr == THGEMM_NR) {
+    for (int64_t p = 0; p < kc; p++, b += ldb, dst += THGEMM_NR) {
+      _mm256_store_ps(dst, _mm256_loadu_ps(b));
+      _mm256_store_ps(dst + 8, _mm256_loadu_ps(b + 8));
+    }
+    return;
+  }
+  for (int64_t p = 0; p < kc; p++, b += ldb, dst += THGEMM_NR) {
+    int64_t j = 0;
+    for (; j < nr; j++)
+      dst[j] = b[j];
+    for (; j < THGEMM_NR; j++)
+      dst[j] = 0;
+  }
+}
+
+/* dst [kc][MR] <- rows [0, mr) of a (lda apart), columns [0, kc); the
+ * rows past mr set to 0.  A full panel is transposed 8 columns at a time
+ * in registers (a scalar copy of the weight, repeated by every thread for
+ * every band, cost a quarter of the time of a product over 49 pixels);
+ * each transposed column is stored as 8 floats of which the last 2 are
+ * overwritten by the next (THGEMM_APACK has room for the last one's). */
+THGEMM_TARGET
+static void THGemm_packA(const float *a, int64_t lda, int64_t kc, int64_t mr, float *dst)
+{
+  int64_t p = 0;
+  if (mr == THGEMM_MR) {
+    const __m256 zero = _mm256_setzero_ps();
+    for (; p + 8 <= kc; p += 8, dst += 8 * THGEMM_MR) {
+      __m256 r0 = _mm256_loadu_ps(a + p), r1 = _mm256_loadu_ps(a + lda + p);
+      __m256 r2 = _mm256_loadu_ps(a + 2 * lda + p), r3 = _mm256_loadu_ps(a + 3 * lda + p);
+      __m256 r4 = _mm256_loadu_ps(a + 4 * lda + p), r5 = _mm256_loadu_ps(a + 5 * lda + p);
+      __m256 t0 = _mm256_unpacklo_ps(r0, r1), t1 = _mm256_unpackhi_ps(r0, r1);
+      __m256 t2 = _mm256_unpacklo_ps(r2, r3), t3 = _mm256_unpackhi_ps(r2, r3);
+      __m256 t4 = _mm256_unpacklo_ps(r4, r5), t5 = _mm256_unpackhi_ps(r4, r5);
+      __m256 u0 = _mm256_shuffle_ps(t0, t2, 0x44), u1 = _mm256_shuffle_ps(t0, t2, 0xEE);
+      __m256 u2 = _mm256_shuffle_ps(t1, t3, 0x44), u3 = _mm256_shuffle_ps(t1, t3, 0xEE);
+      __m256 u4 = _mm256_shuffle_ps(t4, zero, 0x44), u5 = _mm256_shuffle_ps(t4, zero, 0xEE);
+      __m256 u6 = _mm256_shuffle_ps(t5, zero, 0x44), u7 = _mm256_shuffle_ps(t5, zero, 0xEE);
+      _mm256_storeu_ps(dst + 0 * THGEMM_MR, _mm256_permute2f128_ps(u0, u4, 0x20));
+      _mm256_storeu_ps(dst + 1 * THGEMM_MR, _mm256_permute2f128_ps(u1, u5, 0x20));
+      _mm256_storeu_ps(dst + 2 * THGEMM_MR, _mm256_permute2f128_ps(u2, u6, 0x20));
+      _mm256_storeu_ps(dst + 3 * THGEMM_MR, _mm256_permute2f128_ps(u3, u7, 0x20));
+      _mm256_storeu_ps(dst + 4 * THGEMM_MR, _mm256_permute2f128_ps(u0, u4, 0x31));
+      _mm256_storeu_ps(dst + 5 * THGEMM_MR, _mm256_permute2f128_ps(u1, u5, 0x31));
+      _mm256_storeu_ps(dst + 6 * THGEMM_MR, _mm256_permute2f128_ps(u2, u6, 0x31));
+      _mm256_storeu_ps(dst + 7 * THGEMM_MR, _mm256_permute2f128_ps(u3, u7, 0x31));
+    }
+    for (; p < kc; p++, dst += THGEMM_MR)
+      for (int i = 0; i < THGEMM_MR; i++)
+        dst[i] = a[i * lda + p];
+    return;
+  }
+  for (; p < kc; p++, dst += THGEMM_MR) {
+    int i = 0;
+    for (; i < mr; i++)
+      dst[i] = a[i * lda + p];
+    for (; i < THGEMM_MR; i++)
+      dst[i] = 0;
+  }
+}
+
+/* c [MR, NR] (ldc apart) <- beta * c + the product of one packed A panel
+ * and one packed B panel over kc steps; beta 0: c is not read.  Only the
+ * first mr rows and nr columns of c are touched. */
+THGEMM_TARGET
+static void THGemm_kernel(int64_t kc, const float *a, const float *b, float beta, float *c, int64_t ldc,
+                          int64_t mr, int64_t nr)
+{
+  __m256 s00 = _mm256_setzero_ps(), s01 = _mm256_setzero_ps();
+  __m256 s10 = _mm256_setzero_ps(), s11 = _mm256_setzero_ps();
+  __m256 s20 = _mm256_setzero_ps(), s21 = _mm256_setzero_ps();
+  __m256 s30 = _mm256_setzero_ps(), s31 = _mm256_setzero_ps();
+  __m256 s40 = _mm256_setzero_ps(), s41 = _mm256_setzero_ps();
+  __m256 s50 = _mm256_setzero_ps(), s51 = _mm256_setzero_ps();
+#pragma GCC unroll 4
+  for (int64_t p = 0; p < kc; p++) {
+    __m256 b0 = _mm256_load_ps(b), b1 = _mm256_load_ps(b + 8), x;
+    x = _mm256_broadcast_ss(a + 0);
+    s00 = _mm256_fmadd_ps(x, b0, s00);
+    s01 = _mm256_fmadd_ps(x, b1, s01);
+    x = _mm256_broadcast_ss(a + 1);
+    s10 = _mm256_fmadd_ps(x, b0, s10);
+    s11 = _mm256_fmadd_ps(x, b1, s11);
+    x = _mm256_broadcast_ss(a + 2);
+    s20 = _mm256_fmadd_ps(x, b0, s20);
+    s21 = _mm256_fmadd_ps(x, b1, s21);
+    x = _mm256_broadcast_ss(a + 3);
+    s30 = _mm256_fmadd_ps(x, b0, s30);
+    s31 = _mm256_fmadd_ps(x, b1, s31);
+    x = _mm256_broadcast_ss(a + 4);
+    s40 = _mm256_fmadd_ps(x, b0, s40);
+    s41 = _mm256_fmadd_ps(x, b1, s41);
+    x = _mm256_broadcast_ss(a + 5);
+    s50 = _mm256_fmadd_ps(x, b0, s50);
+    s51 = _mm256_fmadd_ps(x, b1, s51);
+    a += THGEMM_MR;
+    b += THGEMM_NR;
+  }
+  __m256 sum[THGEMM_MR][2] = {{s00, s01}, {s10, s11}, {s20, s21}, {s30, s31}, {s40, s41}, {s50, s51}};
+  if (mr == THGEMM_MR && nr == THGEMM_NR) {
+    __m256 vb = _mm256_set1_ps(beta);
+    for (int i = 0; i < THGEMM_MR; i++, c += ldc)
+      for (int h = 0; h < 2; h++) {
+        __m256 v = sum[i][h];
+        if (beta == 1)
+          v = _mm256_add_ps(_mm256_loadu_ps(c + 8 * h), v);
+        else if (beta != 0)
+          v = _mm256_fmadd_ps(vb, _mm256_loadu_ps(c + 8 * h), v);
+        _mm256_storeu_ps(c + 8 * h, v);
+      }
+    return;
+  }
+  /* an edge tile: through a buffer, only its rows and columns inside c */
+  float tile[THGEMM_MR][THGEMM_NR] __attribute__((aligned(32)));
+  for (int i = 0; i < THGEMM_MR; i++) {
+    _mm256_store_ps(tile[i], sum[i][0]);
+    _mm256_store_ps(tile[i] + 8, sum[i][1]);
+  }
+  for (int64_t i = 0; i < mr; i++, c += ldc)
+    for (int64_t j = 0; j < nr; j++)
+      c[j] = beta == 0 ? tile[i][j] : beta == 1 ? c[j] + tile[i][j] : beta * c[j] + tile[i][j];
+}
+
+/* The loop nest (see the top) with the packing buffers given: bpack of
+ * THGEMM_BPACK floats, apack of THGEMM_APACK, both 32-byte aligned. */
+THGEMM_TARGET
+static void THGemm_run(int64_t m, int64_t n, int64_t k, const float *a, int64_t lda, const float *b, int64_t ldb,
+                       float beta, float *c, int64_t ldc, float *bpack, float *apack)
+{
+  for (int64_t jc = 0; jc < n; jc += THGEMM_NC) {
+    int64_t nc = n - jc < THGEMM_NC ? n - jc : THGEMM_NC;
+    for (int64_t pc = 0; pc < k; pc += THGEMM_KC) {
+      int64_t kc = k - pc < THGEMM_KC ? k - pc : THGEMM_KC;
+      float blockBeta = pc == 0 ? beta : 1;   /* the first block scales c, the others add to it */
+      for (int64_t jr = 0; jr < nc; jr += THGEMM_NR) {
+        int64_t nr = nc - jr < THGEMM_NR ? nc - jr : THGEMM_NR;
+        THGemm_packB(b + pc * ldb + jc + jr, ldb, kc, nr, bpack + jr * kc);
+      }
+      for (int64_t ic = 0; ic < m; ic += THGEMM_MC) {
+        int64_t mc = m - ic < THGEMM_MC ? m - ic : THGEMM_MC;
+        for (int64_t ir = 0; ir < mc; ir += THGEMM_MR) {
+          int64_t mr = mc - ir < THGEMM_MR ? mc - ir : THGEMM_MR;
+          THGemm_packA(a + (ic + ir) * lda + pc, lda, kc, mr, apack + ir * kc);
+        }
+        for (int64_t jr = 0; jr < nc; jr += THGEMM_NR) {
+          int64_t nr = nc - jr < THGEMM_NR ? nc - jr : THGEMM_NR;
+          for (int64_t ir = 0; ir < mc; ir += THGEMM_MR) {
+            int64_t mr = mc - ir < THGEMM_MR ? mc - ir : THGEMM_MR;
+            THGemm_kernel(kc, apack + ir * kc, bpack + jr * kc, blockBeta, c + (ic + ir) * ldc + jc + jr, ldc,
+                          mr, nr);
+          }
+        }
+      }
+    }
+  }
+}
+
+/* The calling thread's packing buffers (THGEMM_BPACK floats for B, then
+ * THGEMM_APACK for A), allocated at its first product and freed when it
+ * exits (libgomp creates threads afresh for nested regions: a buffer kept
+ * in a plain thread-local pointer would leak with each); NULL when out of
+ * memory. */
+static pthread_key_t THGemmKey;
+static pthread_once_t THGemmKeyOnce = PTHREAD_ONCE_INIT;
+static int THGemmKeyFailed;
+
+static void THGemm_makeKey(void)
+{
+  THGemmKeyFailed = pthread_key_create(&THGemmKey, free) != 0;
+}
+
+static float *THGemm_buffers(void)
+{
+  pthread_once(&THGemmKeyOnce, THGemm_makeKey);
+  if (THGemmKeyFailed)
+    return NULL;
+  float *buffers = pthread_getspecific(THGemmKey);
+  if (!buffers) {
+    buffers = aligned_alloc(64, sizeof(float) * (THGEMM_BPACK + THGEMM_APACK));
+    if (buffers && pthread_setspecific(THGemmKey, buffers) != 0) {
+      free(buffers);
+      buffers = NULL;
+    }
+  }
+  return buffers;
+}
+
+#endif
+
+/* c [m, n] = a [m, k] * b [k, n] + beta * c, row-major (rows lda, ldb, ldc
+ * elements apart), in the calling thread.  0, or -1 when the CPU lacks
+ * AVX2/FMA or the buffers could not be allocated (the caller then uses
+ * OpenBLAS).  k = 0 gives beta * c (c = 0 for beta = 0). */
+int THGemm_float(int64_t m, int64_t n, int64_t k, const float *a, int64_t lda, const float *b, int64_t ldb,
+                 float beta, float *c, int64_t ldc)
+{
+#if THGEMM_HAVE_AVX2
+  if (!THGemm_floatAvailable())
+    return -1;
+  if (m <= 0 || n <= 0)
+    return 0;
+  if (k <= 0) {
+    for (int64_t i = 0; i < m; i++)
+      for (int64_t j = 0; j < n; j++)
+        c[i * ldc + j] = beta == 0 ? 0 : beta * c[i * ldc + j];
+    return 0;
+  }
+  float *buffers = THGemm_buffers();
+  if (!buffers)
+    return -1;
+  THGemm_run(m, n, k, a, lda, b, ldb, beta, c, ldc, buffers, buffers + THGEMM_BPACK);
+  return 0;
+#else
+  return -1;
+#endif
+}
