@@ -2,7 +2,7 @@
 convolution (AVX2 + FMA, chosen at run time): called directly through ctypes
 and checked against numpy's float64 product, at sizes that leave partial
 tiles (6 rows x 16 columns) and partial blocks (K in blocks of 256, rows in
-blocks of 96, columns in blocks of 2048) on every side, with row strides
+blocks of 96, columns in blocks of 256) on every side, with row strides
 wider than the matrices (nothing outside them may be read or written), beta
 0 (C not read: NaN there is ignored), 1 and other, and NaN/infinity in
 either factor propagating as in any product.  The convolutions that use it
@@ -19,24 +19,27 @@ import thnn._thnn
 LIB = ctypes.CDLL(thnn._thnn.__file__)
 LIB.THGemm_float.restype = ctypes.c_int
 LIB.THGemm_float.argtypes = [ctypes.c_int64] * 3 + [ctypes.c_void_p, ctypes.c_int64] * 2 + [
-    ctypes.c_float, ctypes.c_void_p, ctypes.c_int64]
+    ctypes.c_float, ctypes.c_void_p, ctypes.c_int64, ctypes.c_void_p, ctypes.c_int64]
 LIB.THGemm_floatAvailable.restype = ctypes.c_int
 LIB.THGemm_setEnabled.argtypes = [ctypes.c_int]
 
 needs_avx2 = pytest.mark.skipif(not LIB.THGemm_floatAvailable(), reason="the CPU lacks AVX2/FMA: THGemm does not run")
 
 
-def gemm(a, b, c, beta):
-    """c[:] = a @ b + beta * c through THGemm_float, on the views given
-    (their row strides passed as the leading dimensions); its return code."""
+def gemm(a, b, c, beta, bias=None):
+    """c[:] = a @ b + beta * c (+ bias[:, None]) through THGemm_float, on the
+    views given (their strides passed as the leading dimensions); its return
+    code."""
     m, k = a.shape
     n = b.shape[1]
     for x in (a, b, c):
         assert x.dtype == np.float32 and (x.strides[1] == 4 or x.size == 0)
     ptr = ctypes.c_void_p
     ld = [max(x.strides[0] // 4, 1) for x in (a, b, c)]
+    bias_ptr = None if bias is None else ptr(bias.ctypes.data)
+    bias_stride = 0 if bias is None else bias.strides[0] // 4
     return LIB.THGemm_float(m, n, k, ptr(a.ctypes.data), ld[0], ptr(b.ctypes.data), ld[1], beta, ptr(c.ctypes.data),
-                            ld[2])
+                            ld[2], bias_ptr, bias_stride)
 
 
 def padded(rng, rows, cols, extra=5):
@@ -71,6 +74,24 @@ def test_matches_numpy(m, n, k, beta):
     c[:] = 777.0
     margin[1:m + 1, 2:n + 2] = 777.0
     np.testing.assert_array_equal(cbase, margin)
+
+
+@needs_avx2
+@pytest.mark.parametrize("m, n, k", [(1, 1, 1), (7, 17, 3), (13, 40, 600), (97, 18, 256), (5, 3, 0)])
+def test_bias_starts_the_sums(m, n, k):
+    """With a bias (strided: every other value of an array) and beta 0, c =
+    a @ b + bias per row, c not read; NaN in the bias gives NaN on its row."""
+    rng = np.random.default_rng(n + k)
+    a = rng.standard_normal((m, k)).astype(np.float32)
+    b = rng.standard_normal((k, n)).astype(np.float32)
+    bias = rng.standard_normal(2 * m).astype(np.float32)[::2]
+    bias[m // 2] = np.nan
+    c = np.full((m, n), np.nan, np.float32)
+    assert gemm(a, b, c, 0.0, bias) == 0
+    expected = a.astype(np.float64) @ b.astype(np.float64) + bias[:, None]
+    assert np.array_equal(np.isnan(c), np.isnan(expected)) and np.isnan(c[m // 2]).all()
+    ok = ~np.isnan(expected)
+    np.testing.assert_allclose(c[ok], expected[ok], rtol=1e-5, atol=1e-5 * max(k, 1) ** 0.5)
 
 
 @needs_avx2

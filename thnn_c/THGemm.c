@@ -42,7 +42,7 @@
 #define THGEMM_NR 16
 #define THGEMM_KC 256
 #define THGEMM_MC 96
-#define THGEMM_NC 2048
+#define THGEMM_NC 256
 #define THGEMM_BPACK (THGEMM_KC * THGEMM_NC)
 #define THGEMM_APACK (THGEMM_KC * THGEMM_MC + 8)
 
@@ -80,24 +80,30 @@ int THGemm_floatAvailable(void)
 
 #if THGEMM_HAVE_AVX2
 
-/* dst [kc][NR] <- columns [j0, j0 + nr) of rows [0, kc) of b (ldb apart),
- * the columns past nr set to 0. */
+/* The panels of B's block: rows [0, kc) (ldb apart) of nc columns into
+ * panels [kc][NR] at dst (panel q at dst + q * NR * kc), the columns of the
+ * last panel past nc set to 0.  Row by row, so that the reads are a few
+ * long runs that the prefetcher follows (panel by panel, a band's columns,
+ * rows 12-200 KB apart, were kc short runs each, and packing took as long
+ * as the product over a 3x3 3->64 convolution's 27 rows). */
 THGEMM_TARGET
-static void THGemm_packB(const float *b, int64_t ldb, int64_t kc, int64_t nr, float *dst)
+static void THGemm_packB(const float *b, int64_t ldb, int64_t kc, int64_t nc, float *dst)
 {
-  if (nr == THGEMM_NR) {
-    for (int64_t p = 0; p < kc; p++, b += ldb, dst += THGEMM_NR) {
-      _mm256_store_ps(dst, _mm256_loadu_ps(b));
-      _mm256_store_ps(dst + 8, _mm256_loadu_ps(b + 8));
-    }
-    return;
-  }
-  for (int64_t p = 0; p < kc; p++, b += ldb, dst += THGEMM_NR) {
+  int64_t full = nc / THGEMM_NR * THGEMM_NR, rest = nc - full;
+  for (int64_t p = 0; p < kc; p++, b += ldb) {
+    float *d = dst + p * THGEMM_NR;
     int64_t j = 0;
-    for (; j < nr; j++)
-      dst[j] = b[j];
-    for (; j < THGEMM_NR; j++)
-      dst[j] = 0;
+    for (; j < full; j += THGEMM_NR, d += THGEMM_NR * kc) {
+      _mm256_store_ps(d, _mm256_loadu_ps(b + j));
+      _mm256_store_ps(d + 8, _mm256_loadu_ps(b + j + 8));
+    }
+    if (rest) {
+      int64_t i = 0;
+      for (; i < rest; i++)
+        d[i] = b[j + i];
+      for (; i < THGEMM_NR; i++)
+        d[i] = 0;
+    }
   }
 }
 
@@ -148,18 +154,33 @@ static void THGemm_packA(const float *a, int64_t lda, int64_t kc, int64_t mr, fl
 }
 
 /* c [MR, NR] (ldc apart) <- beta * c + the product of one packed A panel
- * and one packed B panel over kc steps; beta 0: c is not read.  Only the
- * first mr rows and nr columns of c are touched. */
+ * and one packed B panel over kc steps, the sums of row i starting from
+ * rowBias[i] (rowBias NULL: from 0); beta 0: c is not read.  Only the
+ * first mr rows and nr columns of c are touched.  The rows of c that will
+ * be read are prefetched first: a convolution's output, filled long before
+ * (or a band of a large image), comes from memory, and without the
+ * prefetch a third of the kernel's time went to waiting for it. */
 THGEMM_TARGET
-static void THGemm_kernel(int64_t kc, const float *a, const float *b, float beta, float *c, int64_t ldc,
-                          int64_t mr, int64_t nr)
+static void THGemm_kernel(int64_t kc, const float *a, const float *b, const float *rowBias, float beta, float *c,
+                          int64_t ldc, int64_t mr, int64_t nr)
 {
-  __m256 s00 = _mm256_setzero_ps(), s01 = _mm256_setzero_ps();
-  __m256 s10 = _mm256_setzero_ps(), s11 = _mm256_setzero_ps();
-  __m256 s20 = _mm256_setzero_ps(), s21 = _mm256_setzero_ps();
-  __m256 s30 = _mm256_setzero_ps(), s31 = _mm256_setzero_ps();
-  __m256 s40 = _mm256_setzero_ps(), s41 = _mm256_setzero_ps();
-  __m256 s50 = _mm256_setzero_ps(), s51 = _mm256_setzero_ps();
+  if (beta != 0)
+    for (int64_t i = 0; i < mr; i++) {
+      _mm_prefetch((const char *)(c + i * ldc), _MM_HINT_T0);
+      _mm_prefetch((const char *)(c + i * ldc + THGEMM_NR - 1), _MM_HINT_T0);
+    }
+  __m256 s00, s10, s20, s30, s40, s50;
+  if (rowBias) {
+    s00 = _mm256_broadcast_ss(rowBias + 0);
+    s10 = _mm256_broadcast_ss(rowBias + 1);
+    s20 = _mm256_broadcast_ss(rowBias + 2);
+    s30 = _mm256_broadcast_ss(rowBias + 3);
+    s40 = _mm256_broadcast_ss(rowBias + 4);
+    s50 = _mm256_broadcast_ss(rowBias + 5);
+  } else {
+    s00 = s10 = s20 = s30 = s40 = s50 = _mm256_setzero_ps();
+  }
+  __m256 s01 = s00, s11 = s10, s21 = s20, s31 = s30, s41 = s40, s51 = s50;
 #pragma GCC unroll 4
   for (int64_t p = 0; p < kc; p++) {
     __m256 b0 = _mm256_load_ps(b), b1 = _mm256_load_ps(b + 8), x;
@@ -210,20 +231,19 @@ static void THGemm_kernel(int64_t kc, const float *a, const float *b, float beta
 }
 
 /* The loop nest (see the top) with the packing buffers given: bpack of
- * THGEMM_BPACK floats, apack of THGEMM_APACK, both 32-byte aligned. */
+ * THGEMM_BPACK floats, apack of THGEMM_APACK, both 32-byte aligned; bias
+ * (NULL or m values biasStride apart) starts the sums of K's first block. */
 THGEMM_TARGET
 static void THGemm_run(int64_t m, int64_t n, int64_t k, const float *a, int64_t lda, const float *b, int64_t ldb,
-                       float beta, float *c, int64_t ldc, float *bpack, float *apack)
+                       float beta, float *c, int64_t ldc, const float *bias, int64_t biasStride, float *bpack,
+                       float *apack)
 {
   for (int64_t jc = 0; jc < n; jc += THGEMM_NC) {
     int64_t nc = n - jc < THGEMM_NC ? n - jc : THGEMM_NC;
     for (int64_t pc = 0; pc < k; pc += THGEMM_KC) {
       int64_t kc = k - pc < THGEMM_KC ? k - pc : THGEMM_KC;
       float blockBeta = pc == 0 ? beta : 1;   /* the first block scales c, the others add to it */
-      for (int64_t jr = 0; jr < nc; jr += THGEMM_NR) {
-        int64_t nr = nc - jr < THGEMM_NR ? nc - jr : THGEMM_NR;
-        THGemm_packB(b + pc * ldb + jc + jr, ldb, kc, nr, bpack + jr * kc);
-      }
+      THGemm_packB(b + pc * ldb + jc, ldb, kc, nc, bpack);
       for (int64_t ic = 0; ic < m; ic += THGEMM_MC) {
         int64_t mc = m - ic < THGEMM_MC ? m - ic : THGEMM_MC;
         for (int64_t ir = 0; ir < mc; ir += THGEMM_MR) {
@@ -234,8 +254,11 @@ static void THGemm_run(int64_t m, int64_t n, int64_t k, const float *a, int64_t 
           int64_t nr = nc - jr < THGEMM_NR ? nc - jr : THGEMM_NR;
           for (int64_t ir = 0; ir < mc; ir += THGEMM_MR) {
             int64_t mr = mc - ir < THGEMM_MR ? mc - ir : THGEMM_MR;
-            THGemm_kernel(kc, apack + ir * kc, bpack + jr * kc, blockBeta, c + (ic + ir) * ldc + jc + jr, ldc,
-                          mr, nr);
+            float rowBias[THGEMM_MR] = {0};
+            for (int64_t i = 0; bias && pc == 0 && i < mr; i++)
+              rowBias[i] = bias[(ic + ir + i) * biasStride];
+            THGemm_kernel(kc, apack + ir * kc, bpack + jr * kc, bias && pc == 0 ? rowBias : NULL, blockBeta,
+                          c + (ic + ir) * ldc + jc + jr, ldc, mr, nr);
           }
         }
       }
@@ -275,12 +298,13 @@ static float *THGemm_buffers(void)
 
 #endif
 
-/* c [m, n] = a [m, k] * b [k, n] + beta * c, row-major (rows lda, ldb, ldc
- * elements apart), in the calling thread.  0, or -1 when the CPU lacks
- * AVX2/FMA or the buffers could not be allocated (the caller then uses
- * OpenBLAS).  k = 0 gives beta * c (c = 0 for beta = 0). */
+/* c [m, n] = a [m, k] * b [k, n] + beta * c (+ bias[i * biasStride] on
+ * row i where bias is not NULL), row-major (rows lda, ldb, ldc elements
+ * apart), in the calling thread.  0, or -1 when the CPU lacks AVX2/FMA or
+ * the buffers could not be allocated (the caller then uses OpenBLAS).
+ * k = 0 gives beta * c (+ bias). */
 int THGemm_float(int64_t m, int64_t n, int64_t k, const float *a, int64_t lda, const float *b, int64_t ldb,
-                 float beta, float *c, int64_t ldc)
+                 float beta, float *c, int64_t ldc, const float *bias, int64_t biasStride)
 {
 #if THGEMM_HAVE_AVX2
   if (!THGemm_floatAvailable())
@@ -290,13 +314,13 @@ int THGemm_float(int64_t m, int64_t n, int64_t k, const float *a, int64_t lda, c
   if (k <= 0) {
     for (int64_t i = 0; i < m; i++)
       for (int64_t j = 0; j < n; j++)
-        c[i * ldc + j] = beta == 0 ? 0 : beta * c[i * ldc + j];
+        c[i * ldc + j] = (beta == 0 ? 0 : beta * c[i * ldc + j]) + (bias ? bias[i * biasStride] : 0);
     return 0;
   }
   float *buffers = THGemm_buffers();
   if (!buffers)
     return -1;
-  THGemm_run(m, n, k, a, lda, b, ldb, beta, c, ldc, buffers, buffers + THGEMM_BPACK);
+  THGemm_run(m, n, k, a, lda, b, ldb, beta, c, ldc, bias, biasStride, buffers, buffers + THGEMM_BPACK);
   return 0;
 #else
   return -1;

@@ -837,38 +837,48 @@ THNN_HELPER void THNN_(convDirectGrad)(const THNNConvGeometry *g, const THNN_(Co
 #undef THNN_CONV_BLOCK_WIDTH
 
 /* out [m, n] (rows ldc apart) = w [m, k] (lda) * columns [k, n] (ldb) +
- * beta * out, row-major: the forward product, in the calling thread.  In
- * float on a CPU with AVX2 and FMA it is THGemm_float (THGemm.c, faster
- * than OpenBLAS at these shapes: benchmarks/README.md, Inference), else,
- * or when THGemm_float could not get its buffers, OpenBLAS.  Non-zero when
- * the product failed. */
+ * (bias: bias[i] on row i, else beta * out), row-major: the forward
+ * product, in the calling thread.  In float on a CPU with AVX2 and FMA it
+ * is THGemm_float (THGemm.c: at these shapes as fast as OpenBLAS or
+ * faster, and the bias is the sums' start instead of a pass over the
+ * output; benchmarks/README.md, Inference), else, or when THGemm_float
+ * could not get its buffers, OpenBLAS on the output filled with the bias.
+ * Non-zero when the product failed. */
 THNN_HELPER int THNN_(convProductSlab)(int64_t m, int64_t n, int64_t k, const real *w, int64_t lda,
-                                       const real *columns, int64_t ldb, real beta, real *out, int64_t ldc)
+                                       const real *columns, int64_t ldb, const THTensor *bias, const real *biasData,
+                                       real beta, real *out, int64_t ldc)
 {
 #ifdef TH_REAL_IS_FLOAT
-  if (THGemm_float(m, n, k, w, lda, columns, ldb, beta, out, ldc) == 0)
+  if (THGemm_float(m, n, k, w, lda, columns, ldb, bias ? 0 : beta, out, ldc, biasData,
+                   bias ? bias->stride[0] : 0) == 0)
     return 0;
 #endif
+  if (bias) {
+    for (int64_t i = 0; i < m; i++)
+      for (int64_t j = 0; j < n; j++)
+        out[i * ldc + j] = biasData[i * bias->stride[0]];
+    beta = 1;
+  }
   THNNState local = {0};
   return THBlas_(gemm)(&local, 'n', 'n', n, m, k, 1, columns, ldb, w, lda, beta, out, ldc) != 0;
 }
 
-/* This thread's share of convProduct's product (below): whole panels of
+/* Share t of `count` of convProduct's product (below): whole panels of
  * 6 rows of w (byRows) or of 16 pixels, the panels of THGemm_float. */
-THNN_HELPER int THNN_(convProductShare)(int byRows, int64_t m, int64_t n, int64_t k, const real *w, int64_t lda,
-                                        const real *columns, int64_t ldb, real beta, real *out, int64_t ldc)
+THNN_HELPER int THNN_(convProductShare)(int64_t t, int64_t count, int byRows, int64_t m, int64_t n, int64_t k,
+                                        const real *w, int64_t lda, const real *columns, int64_t ldb,
+                                        const THTensor *bias, real beta, real *out, int64_t ldc)
 {
-  int64_t t = THNNConv_threadId(), count = 1, size = byRows ? m : n, unit = byRows ? 6 : 16;
-#ifdef _OPENMP
-  count = omp_get_num_threads();
-#endif
+  int64_t size = byRows ? m : n, unit = byRows ? 6 : 16;
   int64_t units = (size + unit - 1) / unit, per = (units + count - 1) / count;
   int64_t lo = t * per * unit < size ? t * per * unit : size;
   int64_t hi = lo + per * unit < size ? lo + per * unit : size;
+  const real *b = bias ? THTensor_(data)(bias) : NULL;
   if (hi <= lo)
     return 0;
-  return byRows ? THNN_(convProductSlab)(hi - lo, n, k, w + lo * lda, lda, columns, ldb, beta, out + lo * ldc, ldc)
-                : THNN_(convProductSlab)(m, hi - lo, k, w, lda, columns + lo, ldb, beta, out + lo, ldc);
+  return byRows ? THNN_(convProductSlab)(hi - lo, n, k, w + lo * lda, lda, columns, ldb, bias,
+                                         b ? b + lo * bias->stride[0] : NULL, beta, out + lo * ldc, ldc)
+                : THNN_(convProductSlab)(m, hi - lo, k, w, lda, columns + lo, ldb, bias, b, beta, out + lo, ldc);
 }
 
 /* convProductSlab's product, split between the pool's threads when it is
@@ -877,21 +887,22 @@ THNN_HELPER int THNN_(convProductShare)(int byRows, int64_t m, int64_t n, int64_
  * pixels, whichever are more, as THBlas_(gemm) splits; OpenBLAS, when
  * THGemm_float does not run here, splits its product itself. */
 THNN_HELPER int THNN_(convProduct)(int64_t m, int64_t n, int64_t k, const real *w, int64_t lda, const real *columns,
-                                   int64_t ldb, real beta, real *out, int64_t ldc)
+                                   int64_t ldb, const THTensor *bias, real beta, real *out, int64_t ldc)
 {
+  int byRows = m > n;
 #if defined(TH_REAL_IS_FLOAT) && defined(_OPENMP)
-  if (THGemm_floatAvailable() && m > 0 && n > 0 && !omp_in_parallel()) {
-    int byRows = m > n;
-    int nt = THNNConv_threads(byRows ? (m + 5) / 6 : (n + 15) / 16, (double)m * n * k);
-    if (nt > 1) {
-      int failed = 0;
+  int nt = 1;
+  if (THGemm_floatAvailable() && m > 0 && n > 0 && !omp_in_parallel())
+    nt = THNNConv_threads(byRows ? (m + 5) / 6 : (n + 15) / 16, (double)m * n * k);
+  if (nt > 1) {
+    int failed = 0;
 #pragma omp parallel num_threads(nt) reduction(|:failed)
-      failed |= THNN_(convProductShare)(byRows, m, n, k, w, lda, columns, ldb, beta, out, ldc);
-      return failed;
-    }
+    failed |= THNN_(convProductShare)(omp_get_thread_num(), omp_get_num_threads(), byRows, m, n, k, w, lda, columns,
+                                      ldb, bias, beta, out, ldc);
+    return failed;
   }
 #endif
-  return THNN_(convProductSlab)(m, n, k, w, lda, columns, ldb, beta, out, ldc);
+  return THNN_(convProductShare)(0, 1, byRows, m, n, k, w, lda, columns, ldb, bias, beta, out, ldc);
 }
 
 /* Output rows [r0, r1) of one sample (img its image, out its output,
@@ -907,17 +918,19 @@ THNN_HELPER int THNN_(convUnfoldMultiplyRows)(const THNNConvGeometry *g, const T
 {
   int64_t q0 = r0 * g->outW, pixels = (r1 - r0) * g->outW;
   out += q0;
-  if (bias)
-    THNN_(convFillBias)(out, bias, p->nOther, pixels, p->area);
   if (p->direct)
-    return THNN_(convProduct)(p->nOther, pixels, p->K, w, p->K, img + q0, p->area, bias ? 1 : 0, out, p->area);
+    return THNN_(convProduct)(p->nOther, pixels, p->K, w, p->K, img + q0, p->area, bias, 0, out, p->area);
+  if (g->nPlane < 1) {
+    THNN_(convFillBias)(out, bias, p->nOther, pixels, p->area);
+    return 0;
+  }
   int64_t taps = (int64_t)g->kH * g->kW;
   int failed = 0;
   for (int64_t c0 = 0; c0 < g->nPlane && !failed; c0 += chunk) {
     int64_t c1 = c0 + chunk < g->nPlane ? c0 + chunk : g->nPlane;
     THNN_(unfoldedCopyPlanes)(g, img, r0, r1, c0, c1, buffer);
     failed = THNN_(convProduct)(p->nOther, pixels, (c1 - c0) * taps, w + c0 * taps, p->K, buffer, pixels,
-                                c0 > 0 || bias ? 1 : 0, out, p->area);
+                                c0 == 0 ? bias : NULL, c0 > 0, out, p->area);
   }
   return failed;
 }
