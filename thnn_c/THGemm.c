@@ -153,81 +153,101 @@ static void THGemm_packA(const float *a, int64_t lda, int64_t kc, int64_t mr, fl
   }
 }
 
-/* c [MR, NR] (ldc apart) <- beta * c + the product of one packed A panel
- * and one packed B panel over kc steps, the sums of row i starting from
+/* c [ROWS, HALVES * 8] (ldc apart) <- beta * c + the product of the first
+ * ROWS rows of one packed A panel and the first HALVES * 8 columns of one
+ * packed B panel over kc steps, the sums of row i starting from
  * rowBias[i] (rowBias NULL: from 0); beta 0: c is not read.  Only the
- * first mr rows and nr columns of c are touched.  The rows of c that will
- * be read are prefetched first: a convolution's output, filled long before
- * (or a band of a large image), comes from memory, and without the
- * prefetch a third of the kernel's time went to waiting for it. */
+ * first mr (<= ROWS) rows and nr (<= HALVES * 8) columns of c are touched.
+ * ROWS and HALVES are constants in each instance (THGemm_kernel below):
+ * an edge tile of 4 rows (16 or 64 planes: 6 + 6 + 4) or of 8 columns or
+ * fewer (7x7 = 49 pixels: 3 x 16 + 1) does only the work it needs instead
+ * of a whole 6 x 16 tile.  The rows of c that will be read are prefetched
+ * first: a band of a large image's output comes from memory, and without
+ * the prefetch a third of the kernel's time went to waiting for it. */
+THGEMM_TARGET __attribute__((always_inline))
+static inline void THGemm_tile(const int ROWS, const int HALVES, int64_t kc, const float *a, const float *b,
+                               const float *rowBias, float beta, float *c, int64_t ldc, int64_t mr, int64_t nr)
+{
+  __m256 sum[THGEMM_MR][2];
+  if (beta != 0)
+    for (int64_t i = 0; i < mr; i++) {
+      _mm_prefetch((const char *)(c + i * ldc), _MM_HINT_T0);
+      _mm_prefetch((const char *)(c + i * ldc + 8 * HALVES - 1), _MM_HINT_T0);
+    }
+#pragma GCC unroll 6
+  for (int i = 0; i < ROWS; i++)
+#pragma GCC unroll 2
+    for (int h = 0; h < HALVES; h++)
+      sum[i][h] = rowBias ? _mm256_broadcast_ss(rowBias + i) : _mm256_setzero_ps();
+#pragma GCC unroll 4
+  for (int64_t p = 0; p < kc; p++) {
+    __m256 v[2];
+#pragma GCC unroll 2
+    for (int h = 0; h < HALVES; h++)
+      v[h] = _mm256_load_ps(b + 8 * h);
+#pragma GCC unroll 6
+    for (int i = 0; i < ROWS; i++) {
+      __m256 x = _mm256_broadcast_ss(a + i);
+#pragma GCC unroll 2
+      for (int h = 0; h < HALVES; h++)
+        sum[i][h] = _mm256_fmadd_ps(x, v[h], sum[i][h]);
+    }
+    a += THGEMM_MR;
+    b += THGEMM_NR;
+  }
+  if (mr == ROWS && nr == 8 * HALVES) {
+    __m256 vb = _mm256_set1_ps(beta);
+#pragma GCC unroll 6
+    for (int i = 0; i < ROWS; i++)
+#pragma GCC unroll 2
+      for (int h = 0; h < HALVES; h++) {
+        __m256 v = sum[i][h];
+        float *ci = c + i * ldc + 8 * h;
+        if (beta == 1)
+          v = _mm256_add_ps(_mm256_loadu_ps(ci), v);
+        else if (beta != 0)
+          v = _mm256_fmadd_ps(vb, _mm256_loadu_ps(ci), v);
+        _mm256_storeu_ps(ci, v);
+      }
+    return;
+  }
+  /* a partial tile: through a buffer, only its rows and columns inside c */
+  float tile[THGEMM_MR][THGEMM_NR] __attribute__((aligned(32)));
+#pragma GCC unroll 6
+  for (int i = 0; i < ROWS; i++)
+#pragma GCC unroll 2
+    for (int h = 0; h < HALVES; h++)
+      _mm256_store_ps(tile[i] + 8 * h, sum[i][h]);
+  for (int64_t i = 0; i < mr; i++, c += ldc)
+    for (int64_t j = 0; j < nr; j++)
+      c[j] = beta == 0 ? tile[i][j] : beta == 1 ? c[j] + tile[i][j] : beta * c[j] + tile[i][j];
+}
+
+/* THGemm_tile for an mr x nr tile (mr <= MR, nr <= NR): the instance of
+ * the fewest rows (of 6, 4, 2 and 1) and columns (8 or 16) that covers it. */
 THGEMM_TARGET
 static void THGemm_kernel(int64_t kc, const float *a, const float *b, const float *rowBias, float beta, float *c,
                           int64_t ldc, int64_t mr, int64_t nr)
 {
-  if (beta != 0)
-    for (int64_t i = 0; i < mr; i++) {
-      _mm_prefetch((const char *)(c + i * ldc), _MM_HINT_T0);
-      _mm_prefetch((const char *)(c + i * ldc + THGEMM_NR - 1), _MM_HINT_T0);
-    }
-  __m256 s00, s10, s20, s30, s40, s50;
-  if (rowBias) {
-    s00 = _mm256_broadcast_ss(rowBias + 0);
-    s10 = _mm256_broadcast_ss(rowBias + 1);
-    s20 = _mm256_broadcast_ss(rowBias + 2);
-    s30 = _mm256_broadcast_ss(rowBias + 3);
-    s40 = _mm256_broadcast_ss(rowBias + 4);
-    s50 = _mm256_broadcast_ss(rowBias + 5);
+  if (nr > 8) {
+    if (mr > 4)
+      THGemm_tile(6, 2, kc, a, b, rowBias, beta, c, ldc, mr, nr);
+    else if (mr > 2)
+      THGemm_tile(4, 2, kc, a, b, rowBias, beta, c, ldc, mr, nr);
+    else if (mr > 1)
+      THGemm_tile(2, 2, kc, a, b, rowBias, beta, c, ldc, mr, nr);
+    else
+      THGemm_tile(1, 2, kc, a, b, rowBias, beta, c, ldc, mr, nr);
   } else {
-    s00 = s10 = s20 = s30 = s40 = s50 = _mm256_setzero_ps();
+    if (mr > 4)
+      THGemm_tile(6, 1, kc, a, b, rowBias, beta, c, ldc, mr, nr);
+    else if (mr > 2)
+      THGemm_tile(4, 1, kc, a, b, rowBias, beta, c, ldc, mr, nr);
+    else if (mr > 1)
+      THGemm_tile(2, 1, kc, a, b, rowBias, beta, c, ldc, mr, nr);
+    else
+      THGemm_tile(1, 1, kc, a, b, rowBias, beta, c, ldc, mr, nr);
   }
-  __m256 s01 = s00, s11 = s10, s21 = s20, s31 = s30, s41 = s40, s51 = s50;
-#pragma GCC unroll 4
-  for (int64_t p = 0; p < kc; p++) {
-    __m256 b0 = _mm256_load_ps(b), b1 = _mm256_load_ps(b + 8), x;
-    x = _mm256_broadcast_ss(a + 0);
-    s00 = _mm256_fmadd_ps(x, b0, s00);
-    s01 = _mm256_fmadd_ps(x, b1, s01);
-    x = _mm256_broadcast_ss(a + 1);
-    s10 = _mm256_fmadd_ps(x, b0, s10);
-    s11 = _mm256_fmadd_ps(x, b1, s11);
-    x = _mm256_broadcast_ss(a + 2);
-    s20 = _mm256_fmadd_ps(x, b0, s20);
-    s21 = _mm256_fmadd_ps(x, b1, s21);
-    x = _mm256_broadcast_ss(a + 3);
-    s30 = _mm256_fmadd_ps(x, b0, s30);
-    s31 = _mm256_fmadd_ps(x, b1, s31);
-    x = _mm256_broadcast_ss(a + 4);
-    s40 = _mm256_fmadd_ps(x, b0, s40);
-    s41 = _mm256_fmadd_ps(x, b1, s41);
-    x = _mm256_broadcast_ss(a + 5);
-    s50 = _mm256_fmadd_ps(x, b0, s50);
-    s51 = _mm256_fmadd_ps(x, b1, s51);
-    a += THGEMM_MR;
-    b += THGEMM_NR;
-  }
-  __m256 sum[THGEMM_MR][2] = {{s00, s01}, {s10, s11}, {s20, s21}, {s30, s31}, {s40, s41}, {s50, s51}};
-  if (mr == THGEMM_MR && nr == THGEMM_NR) {
-    __m256 vb = _mm256_set1_ps(beta);
-    for (int i = 0; i < THGEMM_MR; i++, c += ldc)
-      for (int h = 0; h < 2; h++) {
-        __m256 v = sum[i][h];
-        if (beta == 1)
-          v = _mm256_add_ps(_mm256_loadu_ps(c + 8 * h), v);
-        else if (beta != 0)
-          v = _mm256_fmadd_ps(vb, _mm256_loadu_ps(c + 8 * h), v);
-        _mm256_storeu_ps(c + 8 * h, v);
-      }
-    return;
-  }
-  /* an edge tile: through a buffer, only its rows and columns inside c */
-  float tile[THGEMM_MR][THGEMM_NR] __attribute__((aligned(32)));
-  for (int i = 0; i < THGEMM_MR; i++) {
-    _mm256_store_ps(tile[i], sum[i][0]);
-    _mm256_store_ps(tile[i] + 8, sum[i][1]);
-  }
-  for (int64_t i = 0; i < mr; i++, c += ldc)
-    for (int64_t j = 0; j < nr; j++)
-      c[j] = beta == 0 ? tile[i][j] : beta == 1 ? c[j] + tile[i][j] : beta * c[j] + tile[i][j];
 }
 
 /* The loop nest (see the top) with the packing buffers given: bpack of
