@@ -165,8 +165,9 @@ static void THGemm_packA(const float *a, int64_t lda, int64_t kc, int64_t mr, fl
  * first: a band of a large image's output comes from memory, and without
  * the prefetch a third of the kernel's time went to waiting for it. */
 THGEMM_TARGET __attribute__((always_inline))
-static inline void THGemm_tile(const int ROWS, const int HALVES, int64_t kc, const float *a, const float *b,
-                               const float *rowBias, float beta, float *c, int64_t ldc, int64_t mr, int64_t nr)
+static inline void THGemm_tile(const int ROWS, const int HALVES, int64_t kc, const float *a, int64_t ars,
+                               int64_t acs, const float *b, const float *rowBias, float beta, float *c, int64_t ldc,
+                               int64_t mr, int64_t nr)
 {
   __m256 sum[THGEMM_MR][2];
   if (beta != 0)
@@ -187,12 +188,12 @@ static inline void THGemm_tile(const int ROWS, const int HALVES, int64_t kc, con
       v[h] = _mm256_load_ps(b + 8 * h);
 #pragma GCC unroll 6
     for (int i = 0; i < ROWS; i++) {
-      __m256 x = _mm256_broadcast_ss(a + i);
+      __m256 x = _mm256_broadcast_ss(a + i * ars);
 #pragma GCC unroll 2
       for (int h = 0; h < HALVES; h++)
         sum[i][h] = _mm256_fmadd_ps(x, v[h], sum[i][h]);
     }
-    a += THGEMM_MR;
+    a += acs;
     b += THGEMM_NR;
   }
   if (mr == ROWS && nr == 8 * HALVES) {
@@ -226,27 +227,27 @@ static inline void THGemm_tile(const int ROWS, const int HALVES, int64_t kc, con
 /* THGemm_tile for an mr x nr tile (mr <= MR, nr <= NR): the instance of
  * the fewest rows (of 6, 4, 2 and 1) and columns (8 or 16) that covers it. */
 THGEMM_TARGET
-static void THGemm_kernel(int64_t kc, const float *a, const float *b, const float *rowBias, float beta, float *c,
-                          int64_t ldc, int64_t mr, int64_t nr)
+static void THGemm_kernel(int64_t kc, const float *a, int64_t ars, int64_t acs, const float *b,
+                          const float *rowBias, float beta, float *c, int64_t ldc, int64_t mr, int64_t nr)
 {
   if (nr > 8) {
     if (mr > 4)
-      THGemm_tile(6, 2, kc, a, b, rowBias, beta, c, ldc, mr, nr);
+      THGemm_tile(6, 2, kc, a, ars, acs, b, rowBias, beta, c, ldc, mr, nr);
     else if (mr > 2)
-      THGemm_tile(4, 2, kc, a, b, rowBias, beta, c, ldc, mr, nr);
+      THGemm_tile(4, 2, kc, a, ars, acs, b, rowBias, beta, c, ldc, mr, nr);
     else if (mr > 1)
-      THGemm_tile(2, 2, kc, a, b, rowBias, beta, c, ldc, mr, nr);
+      THGemm_tile(2, 2, kc, a, ars, acs, b, rowBias, beta, c, ldc, mr, nr);
     else
-      THGemm_tile(1, 2, kc, a, b, rowBias, beta, c, ldc, mr, nr);
+      THGemm_tile(1, 2, kc, a, ars, acs, b, rowBias, beta, c, ldc, mr, nr);
   } else {
     if (mr > 4)
-      THGemm_tile(6, 1, kc, a, b, rowBias, beta, c, ldc, mr, nr);
+      THGemm_tile(6, 1, kc, a, ars, acs, b, rowBias, beta, c, ldc, mr, nr);
     else if (mr > 2)
-      THGemm_tile(4, 1, kc, a, b, rowBias, beta, c, ldc, mr, nr);
+      THGemm_tile(4, 1, kc, a, ars, acs, b, rowBias, beta, c, ldc, mr, nr);
     else if (mr > 1)
-      THGemm_tile(2, 1, kc, a, b, rowBias, beta, c, ldc, mr, nr);
+      THGemm_tile(2, 1, kc, a, ars, acs, b, rowBias, beta, c, ldc, mr, nr);
     else
-      THGemm_tile(1, 1, kc, a, b, rowBias, beta, c, ldc, mr, nr);
+      THGemm_tile(1, 1, kc, a, ars, acs, b, rowBias, beta, c, ldc, mr, nr);
   }
 }
 
@@ -264,22 +265,24 @@ static void THGemm_run(int64_t m, int64_t n, int64_t k, const float *a, int64_t 
       int64_t kc = k - pc < THGEMM_KC ? k - pc : THGEMM_KC;
       float blockBeta = pc == 0 ? beta : 1;   /* the first block scales c, the others add to it */
       THGemm_packB(b + pc * ldb + jc, ldb, kc, nc, bpack);
-      for (int64_t ic = 0; ic < m; ic += THGEMM_MC) {
-        int64_t mc = m - ic < THGEMM_MC ? m - ic : THGEMM_MC;
-        for (int64_t ir = 0; ir < mc; ir += THGEMM_MR) {
-          int64_t mr = mc - ir < THGEMM_MR ? mc - ir : THGEMM_MR;
-          THGemm_packA(a + (ic + ir) * lda + pc, lda, kc, mr, apack + ir * kc);
+      for (int64_t ir = 0; ir < m; ir += THGEMM_MR) {
+        int64_t mr = m - ir < THGEMM_MR ? m - ir : THGEMM_MR;
+        /* a whole panel is read where it lies (its 6 rows are 6 runs the
+         * prefetcher follows, in L1 while it meets every B panel); the
+         * last, partial one is packed with zeros in the missing rows */
+        const float *panel = a + ir * lda + pc;
+        int64_t ars = lda, acs = 1;
+        if (mr < THGEMM_MR) {
+          THGemm_packA(panel, lda, kc, mr, apack);
+          panel = apack, ars = 1, acs = THGEMM_MR;
         }
+        float rowBias[THGEMM_MR] = {0};
+        for (int64_t i = 0; bias && pc == 0 && i < mr; i++)
+          rowBias[i] = bias[(ir + i) * biasStride];
         for (int64_t jr = 0; jr < nc; jr += THGEMM_NR) {
           int64_t nr = nc - jr < THGEMM_NR ? nc - jr : THGEMM_NR;
-          for (int64_t ir = 0; ir < mc; ir += THGEMM_MR) {
-            int64_t mr = mc - ir < THGEMM_MR ? mc - ir : THGEMM_MR;
-            float rowBias[THGEMM_MR] = {0};
-            for (int64_t i = 0; bias && pc == 0 && i < mr; i++)
-              rowBias[i] = bias[(ic + ir + i) * biasStride];
-            THGemm_kernel(kc, apack + ir * kc, bpack + jr * kc, bias && pc == 0 ? rowBias : NULL, blockBeta,
-                          c + (ic + ir) * ldc + jc + jr, ldc, mr, nr);
-          }
+          THGemm_kernel(kc, panel, ars, acs, bpack + jr * kc, bias && pc == 0 ? rowBias : NULL, blockBeta,
+                        c + ir * ldc + jc + jr, ldc, mr, nr);
         }
       }
     }
