@@ -881,28 +881,63 @@ THNN_HELPER int THNN_(convProductShare)(int64_t t, int64_t count, int byRows, in
                 : THNN_(convProductSlab)(m, hi - lo, k, w, lda, columns + lo, ldb, bias, b, beta, out + lo, ldc);
 }
 
-/* convProductSlab's product, split between the pool's threads when it is
- * called outside a parallel region and is large enough (a batch-1 sample
- * not shared by bands: more planes than pixels), by rows of w or by
- * pixels, whichever are more, as THBlas_(gemm) splits; OpenBLAS, when
- * THGemm_float does not run here, splits its product itself. */
+/* Threads for convProduct's product (below): THGemm_float's products are
+ * split between the pool's threads when called outside a parallel region
+ * and large enough (a batch-1 sample not shared by bands: more planes than
+ * pixels); 1 otherwise (OpenBLAS, through THBlas_(gemm), splits its own). */
+THNN_HELPER int THNN_(convProductThreads)(int64_t m, int64_t n, int64_t k)
+{
+#if defined(TH_REAL_IS_FLOAT) && defined(_OPENMP)
+  if (THGemm_floatAvailable() && m > 0 && n > 0 && !omp_in_parallel())
+    return THNNConv_threads(m > n ? (m + 5) / 6 : (n + 15) / 16, (double)m * n * k);
+#endif
+  return 1;
+}
+
+/* convProductSlab's product, split (convProductThreads) by rows of w or
+ * by pixels, whichever are more, as THBlas_(gemm) splits. */
 THNN_HELPER int THNN_(convProduct)(int64_t m, int64_t n, int64_t k, const real *w, int64_t lda, const real *columns,
                                    int64_t ldb, const THTensor *bias, real beta, real *out, int64_t ldc)
 {
-  int byRows = m > n;
-#if defined(TH_REAL_IS_FLOAT) && defined(_OPENMP)
-  int nt = 1;
-  if (THGemm_floatAvailable() && m > 0 && n > 0 && !omp_in_parallel())
-    nt = THNNConv_threads(byRows ? (m + 5) / 6 : (n + 15) / 16, (double)m * n * k);
+#ifdef _OPENMP
+  int nt = THNN_(convProductThreads)(m, n, k);
   if (nt > 1) {
     int failed = 0;
 #pragma omp parallel num_threads(nt) reduction(|:failed)
-    failed |= THNN_(convProductShare)(omp_get_thread_num(), omp_get_num_threads(), byRows, m, n, k, w, lda, columns,
+    failed |= THNN_(convProductShare)(omp_get_thread_num(), omp_get_num_threads(), m > n, m, n, k, w, lda, columns,
                                       ldb, bias, beta, out, ldc);
     return failed;
   }
 #endif
-  return THNN_(convProductShare)(0, 1, byRows, m, n, k, w, lda, columns, ldb, bias, beta, out, ldc);
+  return THNN_(convProductShare)(0, 1, m > n, m, n, k, w, lda, columns, ldb, bias, beta, out, ldc);
+}
+
+/* A whole sample's columns unfolded and multiplied in one parallel region
+ * when convProductThreads would split the product: each thread unfolds its
+ * share of the column rows, then (after a barrier) multiplies its share of
+ * the product.  Torch7's order unfolded on one thread while the other
+ * waited (12 % of a 3x3 512->512 convolution on 7x7, benchmarks/README.md).
+ * -1 when the product would not be split (the caller unfolds, then
+ * multiplies); else non-zero when the product failed. */
+THNN_HELPER int THNN_(convUnfoldProductShared)(const THNNConvGeometry *g, const THNNConvPlan *p, const real *img,
+                                               const real *w, const THTensor *bias, real *out, real *buffer)
+{
+#ifdef _OPENMP
+  int nt = THNN_(convProductThreads)(p->nOther, p->area, p->K);
+  if (nt > 1) {
+    int failed = 0;
+#pragma omp parallel num_threads(nt) reduction(|:failed)
+    {
+      int64_t t = omp_get_thread_num(), count = omp_get_num_threads();
+      THNN_(unfoldedCopyRows)(g, img, p->K * t / count, p->K * (t + 1) / count, buffer);
+#pragma omp barrier
+      failed |= THNN_(convProductShare)(t, count, p->nOther > p->area, p->nOther, p->area, p->K, w, p->K, buffer,
+                                        p->area, bias, 0, out, p->area);
+    }
+    return failed;
+  }
+#endif
+  return -1;
 }
 
 /* Output rows [r0, r1) of one sample (img its image, out its output,
@@ -923,6 +958,11 @@ THNN_HELPER int THNN_(convUnfoldMultiplyRows)(const THNNConvGeometry *g, const T
   if (g->nPlane < 1) {
     THNN_(convFillBias)(out, bias, p->nOther, pixels, p->area);
     return 0;
+  }
+  if (r0 == 0 && r1 == g->outH && chunk >= g->nPlane) {
+    int shared = THNN_(convUnfoldProductShared)(g, p, img, w, bias, out, buffer);
+    if (shared >= 0)
+      return shared;
   }
   int64_t taps = (int64_t)g->kH * g->kW;
   int failed = 0;
