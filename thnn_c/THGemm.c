@@ -3,28 +3,32 @@
  *
  * Why not OpenBLAS.  At the convolution's shapes (a weight of 16-512 rows
  * times the columns of one image band: a few hundred to a few thousand
- * pixels, K = 75-4608) OpenBLAS's sgemm, called once per thread and band,
+ * pixels, K = 27-4608) OpenBLAS's sgemm, called once per thread and band,
  * reached 55-75 GFLOP/s of the core's ~90 (benchmarks/README.md,
- * Inference); most of the loss is at the edges of its blocks and in its
- * per-call set-up.  This product is one BLIS-style loop nest tuned for
- * those shapes only: row-major C [m, n] = A [m, k] * B [k, n] + beta * C,
- * alpha 1, no transposition.
+ * Inference), losing most at the edges of its tiles, in packing the weight
+ * again in every call and band, and in a separate pass that filled the
+ * output with the bias.  This product is one loop nest tuned for those
+ * shapes only: row-major C [m, n] = A [m, k] * B [k, n] + beta * C (+ a
+ * bias per row), alpha 1, no transposition.
  *
- * Blocking.  K is cut in blocks of THGEMM_KC; for each block the rows of B
- * are packed into panels of THGEMM_NR columns ([kc][NR], contiguous, the
- * last panel padded with zeros) and the rows of A into panels of THGEMM_MR
- * rows ([kc][MR], padded likewise), THGEMM_MC rows at a time.  The
- * micro-kernel multiplies one A panel by one B panel into MR x NR = 6 x 16
- * sums held in 12 ymm registers: per step of k, two loads of B, six
- * broadcasts of A, twelve FMAs.  A B panel (16 KB) stays in L1 while the A
- * panels of the MC rows (96 KB for kc = 256) pass through it from L2.  The
- * padding makes every tile a full one inside the kernel; a tile at the
- * edge of C is written through a small buffer so that nothing outside C
- * is read or written.
+ * Blocking.  The columns of C are cut in blocks of THGEMM_NC and K in
+ * blocks of THGEMM_KC; for each pair the rows of B are packed into panels
+ * of THGEMM_NR columns ([kc][NR], contiguous, the last panel padded with
+ * zeros; 384 KB at most, in L2).  Then for each panel of THGEMM_MR rows of
+ * A, read where it lies (six rows, six runs the prefetcher follows, in L1
+ * while they meet every B panel; only a last partial panel is packed with
+ * zero rows), the micro-kernel multiplies it by each B panel into MR x NR
+ * = 6 x 16 sums held in 12 ymm registers: per step of k, two loads of B,
+ * six broadcasts of A, twelve FMAs.  The weight is thus never copied (it
+ * is the operand a convolution reads once per block: copying it cost as
+ * much as the product over a 7x7 image).  Edge tiles run instances of the
+ * kernel with fewer rows (4, 2, 1) or 8 columns, and are written through
+ * a small buffer, so that nothing outside C is read or written.  The bias
+ * is the sums' start in K's first block: no pass over the output first.
  *
  * Values.  Every sum is the plain sum over k of a[i,p] * b[p,j] in the
- * order of p (fused multiply-adds, KC at a time, each block's sums added
- * to C), so NaN and infinities in A or B propagate as in any product;
+ * order of p (fused multiply-adds, from the bias or 0, KC at a time, each
+ * block's sums added to C), so NaN and infinities in A or B propagate as in any product;
  * with beta = 0, C is never read (what it held, NaN included, is
  * ignored), as BLAS does.
  *
@@ -40,11 +44,10 @@
 
 #define THGEMM_MR 6
 #define THGEMM_NR 16
-#define THGEMM_KC 256
-#define THGEMM_MC 96
+#define THGEMM_KC 384
 #define THGEMM_NC 256
 #define THGEMM_BPACK (THGEMM_KC * THGEMM_NC)
-#define THGEMM_APACK (THGEMM_KC * THGEMM_MC + 8)
+#define THGEMM_APACK (THGEMM_KC * THGEMM_MR)
 
 #if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__)
 #define THGEMM_HAVE_AVX2 1
@@ -107,45 +110,13 @@ static void THGemm_packB(const float *b, int64_t ldb, int64_t kc, int64_t nc, fl
   }
 }
 
-/* dst [kc][MR] <- rows [0, mr) of a (lda apart), columns [0, kc); the
- * rows past mr set to 0.  A full panel is transposed 8 columns at a time
- * in registers (a scalar copy of the weight, repeated by every thread for
- * every band, cost a quarter of the time of a product over 49 pixels);
- * each transposed column is stored as 8 floats of which the last 2 are
- * overwritten by the next (THGEMM_APACK has room for the last one's). */
-THGEMM_TARGET
+/* dst [kc][MR] <- rows [0, mr) of a (lda apart), columns [0, kc), the
+ * rows past mr set to 0: the last panel of A when it has fewer than MR
+ * rows (whole panels are read where they lie). */
 static void THGemm_packA(const float *a, int64_t lda, int64_t kc, int64_t mr, float *dst)
 {
-  int64_t p = 0;
-  if (mr == THGEMM_MR) {
-    const __m256 zero = _mm256_setzero_ps();
-    for (; p + 8 <= kc; p += 8, dst += 8 * THGEMM_MR) {
-      __m256 r0 = _mm256_loadu_ps(a + p), r1 = _mm256_loadu_ps(a + lda + p);
-      __m256 r2 = _mm256_loadu_ps(a + 2 * lda + p), r3 = _mm256_loadu_ps(a + 3 * lda + p);
-      __m256 r4 = _mm256_loadu_ps(a + 4 * lda + p), r5 = _mm256_loadu_ps(a + 5 * lda + p);
-      __m256 t0 = _mm256_unpacklo_ps(r0, r1), t1 = _mm256_unpackhi_ps(r0, r1);
-      __m256 t2 = _mm256_unpacklo_ps(r2, r3), t3 = _mm256_unpackhi_ps(r2, r3);
-      __m256 t4 = _mm256_unpacklo_ps(r4, r5), t5 = _mm256_unpackhi_ps(r4, r5);
-      __m256 u0 = _mm256_shuffle_ps(t0, t2, 0x44), u1 = _mm256_shuffle_ps(t0, t2, 0xEE);
-      __m256 u2 = _mm256_shuffle_ps(t1, t3, 0x44), u3 = _mm256_shuffle_ps(t1, t3, 0xEE);
-      __m256 u4 = _mm256_shuffle_ps(t4, zero, 0x44), u5 = _mm256_shuffle_ps(t4, zero, 0xEE);
-      __m256 u6 = _mm256_shuffle_ps(t5, zero, 0x44), u7 = _mm256_shuffle_ps(t5, zero, 0xEE);
-      _mm256_storeu_ps(dst + 0 * THGEMM_MR, _mm256_permute2f128_ps(u0, u4, 0x20));
-      _mm256_storeu_ps(dst + 1 * THGEMM_MR, _mm256_permute2f128_ps(u1, u5, 0x20));
-      _mm256_storeu_ps(dst + 2 * THGEMM_MR, _mm256_permute2f128_ps(u2, u6, 0x20));
-      _mm256_storeu_ps(dst + 3 * THGEMM_MR, _mm256_permute2f128_ps(u3, u7, 0x20));
-      _mm256_storeu_ps(dst + 4 * THGEMM_MR, _mm256_permute2f128_ps(u0, u4, 0x31));
-      _mm256_storeu_ps(dst + 5 * THGEMM_MR, _mm256_permute2f128_ps(u1, u5, 0x31));
-      _mm256_storeu_ps(dst + 6 * THGEMM_MR, _mm256_permute2f128_ps(u2, u6, 0x31));
-      _mm256_storeu_ps(dst + 7 * THGEMM_MR, _mm256_permute2f128_ps(u3, u7, 0x31));
-    }
-    for (; p < kc; p++, dst += THGEMM_MR)
-      for (int i = 0; i < THGEMM_MR; i++)
-        dst[i] = a[i * lda + p];
-    return;
-  }
-  for (; p < kc; p++, dst += THGEMM_MR) {
-    int i = 0;
+  for (int64_t p = 0; p < kc; p++, dst += THGEMM_MR) {
+    int64_t i = 0;
     for (; i < mr; i++)
       dst[i] = a[i * lda + p];
     for (; i < THGEMM_MR; i++)
@@ -310,7 +281,10 @@ static float *THGemm_buffers(void)
     return NULL;
   float *buffers = pthread_getspecific(THGemmKey);
   if (!buffers) {
-    buffers = aligned_alloc(64, sizeof(float) * (THGEMM_BPACK + THGEMM_APACK));
+    /* (a size that is a multiple of the alignment, as C11 demands: ASan's
+     * aligned_alloc returns NULL for any other) */
+    size_t bytes = (sizeof(float) * (THGEMM_BPACK + THGEMM_APACK) + 63) / 64 * 64;
+    buffers = aligned_alloc(64, bytes);
     if (buffers && pthread_setspecific(THGemmKey, buffers) != 0) {
       free(buffers);
       buffers = NULL;
