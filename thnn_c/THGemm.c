@@ -230,10 +230,17 @@ static void THGemm_run(int64_t m, int64_t n, int64_t k, const float *a, int64_t 
                        float beta, float *c, int64_t ldc, const float *bias, int64_t biasStride, float *bpack,
                        float *apack)
 {
-  for (int64_t jc = 0; jc < n; jc += THGEMM_NC) {
-    int64_t nc = n - jc < THGEMM_NC ? n - jc : THGEMM_NC;
-    for (int64_t pc = 0; pc < k; pc += THGEMM_KC) {
-      int64_t kc = k - pc < THGEMM_KC ? k - pc : THGEMM_KC;
+  /* blocks of equal size (of whole panels along n), at most NC x KC: a
+   * last block of a few columns or rows would pay a whole block's reading
+   * of A or pass over C for little work (289 = 256 + 33, 1600 = 4 x 384 +
+   * 64) */
+  int64_t panels = (n + THGEMM_NR - 1) / THGEMM_NR, nBlocks = (n + THGEMM_NC - 1) / THGEMM_NC;
+  int64_t ncMax = (panels + nBlocks - 1) / nBlocks * THGEMM_NR;
+  int64_t kBlocks = (k + THGEMM_KC - 1) / THGEMM_KC, kcMax = (k + kBlocks - 1) / kBlocks;
+  for (int64_t jc = 0; jc < n; jc += ncMax) {
+    int64_t nc = n - jc < ncMax ? n - jc : ncMax;
+    for (int64_t pc = 0; pc < k; pc += kcMax) {
+      int64_t kc = k - pc < kcMax ? k - pc : kcMax;
       float blockBeta = pc == 0 ? beta : 1;   /* the first block scales c, the others add to it */
       THGemm_packB(b + pc * ldb + jc, ldb, kc, nc, bpack);
       for (int64_t ir = 0; ir < m; ir += THGEMM_MR) {
