@@ -157,8 +157,8 @@ def test_softmax_row_clones_agree(clone, row, dtype):
 
 AVX = re.compile(r"%[yz]mm\d|%k[1-7]\b|\t(v[a-z0-9]+|kmov[a-z]*|kand[a-z]*|kor[a-z]*)\s")
 # Functions that may hold AVX code besides the clones: they run only behind
-# THUseAVX512() (thnn_c/THVector.c, generic/unfold.h).
-GATED = re.compile(r"AVX512|convDirect")
+# THUseAVX512() (thnn_c/THVector.c, generic/unfold.h) or THGemm_floatAvailable() (thnn_c/THGemm.c).
+GATED = re.compile(r"AVX512|convDirect|THGemm")
 
 
 @needs_binutils

@@ -69,6 +69,7 @@
 #undef THNN_UNFOLD_H_NOW
 
 #include <limits.h>
+#include "THGemm.h"
 #include "THLoop.h"
 #ifdef _OPENMP
 #include <cblas.h>
@@ -835,6 +836,110 @@ THNN_HELPER void THNN_(convDirectGrad)(const THNNConvGeometry *g, const THNN_(Co
 #undef THNN_CONV_LANES
 #undef THNN_CONV_BLOCK_WIDTH
 
+/* out [m, n] (rows ldc apart) = w [m, k] (lda) * columns [k, n] (ldb) +
+ * (bias: bias[i] on row i, else beta * out), row-major: the forward
+ * product, in the calling thread.  In float on a CPU with AVX2 and FMA it
+ * is THGemm_float (THGemm.c: at these shapes as fast as OpenBLAS or
+ * faster, and the bias is the sums' start instead of a pass over the
+ * output; benchmarks/README.md, Inference), else, or when THGemm_float
+ * could not get its buffers, OpenBLAS on the output filled with the bias.
+ * Non-zero when the product failed. */
+THNN_HELPER int THNN_(convProductSlab)(int64_t m, int64_t n, int64_t k, const real *w, int64_t lda,
+                                       const real *columns, int64_t ldb, const THTensor *bias, const real *biasData,
+                                       real beta, real *out, int64_t ldc)
+{
+#ifdef TH_REAL_IS_FLOAT
+  if (THGemm_float(m, n, k, w, lda, columns, ldb, bias ? 0 : beta, out, ldc, biasData,
+                   bias ? bias->stride[0] : 0) == 0)
+    return 0;
+#endif
+  if (bias) {
+    for (int64_t i = 0; i < m; i++)
+      for (int64_t j = 0; j < n; j++)
+        out[i * ldc + j] = biasData[i * bias->stride[0]];
+    beta = 1;
+  }
+  THNNState local = {0};
+  return THBlas_(gemm)(&local, 'n', 'n', n, m, k, 1, columns, ldb, w, lda, beta, out, ldc) != 0;
+}
+
+/* Share t of `count` of convProduct's product (below): whole panels of
+ * 6 rows of w (byRows) or of 16 pixels, the panels of THGemm_float. */
+THNN_HELPER int THNN_(convProductShare)(int64_t t, int64_t count, int byRows, int64_t m, int64_t n, int64_t k,
+                                        const real *w, int64_t lda, const real *columns, int64_t ldb,
+                                        const THTensor *bias, real beta, real *out, int64_t ldc)
+{
+  int64_t size = byRows ? m : n, unit = byRows ? 6 : 16;
+  int64_t units = (size + unit - 1) / unit, per = (units + count - 1) / count;
+  int64_t lo = t * per * unit < size ? t * per * unit : size;
+  int64_t hi = lo + per * unit < size ? lo + per * unit : size;
+  const real *b = bias ? THTensor_(data)(bias) : NULL;
+  if (hi <= lo)
+    return 0;
+  return byRows ? THNN_(convProductSlab)(hi - lo, n, k, w + lo * lda, lda, columns, ldb, bias,
+                                         b ? b + lo * bias->stride[0] : NULL, beta, out + lo * ldc, ldc)
+                : THNN_(convProductSlab)(m, hi - lo, k, w, lda, columns + lo, ldb, bias, b, beta, out + lo, ldc);
+}
+
+/* Threads for convProduct's product (below): THGemm_float's products are
+ * split between the pool's threads when called outside a parallel region
+ * and large enough (a batch-1 sample not shared by bands: more planes than
+ * pixels); 1 otherwise (OpenBLAS, through THBlas_(gemm), splits its own). */
+THNN_HELPER int THNN_(convProductThreads)(int64_t m, int64_t n, int64_t k)
+{
+#if defined(TH_REAL_IS_FLOAT) && defined(_OPENMP)
+  if (THGemm_floatAvailable() && m > 0 && n > 0 && !omp_in_parallel())
+    return THNNConv_threads(m > n ? (m + 5) / 6 : (n + 15) / 16, (double)m * n * k);
+#endif
+  return 1;
+}
+
+/* convProductSlab's product, split (convProductThreads) by rows of w or
+ * by pixels, whichever are more, as THBlas_(gemm) splits. */
+THNN_HELPER int THNN_(convProduct)(int64_t m, int64_t n, int64_t k, const real *w, int64_t lda, const real *columns,
+                                   int64_t ldb, const THTensor *bias, real beta, real *out, int64_t ldc)
+{
+#ifdef _OPENMP
+  int nt = THNN_(convProductThreads)(m, n, k);
+  if (nt > 1) {
+    int failed = 0;
+#pragma omp parallel num_threads(nt) reduction(|:failed)
+    failed |= THNN_(convProductShare)(omp_get_thread_num(), omp_get_num_threads(), m > n, m, n, k, w, lda, columns,
+                                      ldb, bias, beta, out, ldc);
+    return failed;
+  }
+#endif
+  return THNN_(convProductShare)(0, 1, m > n, m, n, k, w, lda, columns, ldb, bias, beta, out, ldc);
+}
+
+/* A whole sample's columns unfolded and multiplied in one parallel region
+ * when convProductThreads would split the product: each thread unfolds its
+ * share of the column rows, then (after a barrier) multiplies its share of
+ * the product.  Torch7's order unfolded on one thread while the other
+ * waited (12 % of a 3x3 512->512 convolution on 7x7, benchmarks/README.md).
+ * -1 when the product would not be split (the caller unfolds, then
+ * multiplies); else non-zero when the product failed. */
+THNN_HELPER int THNN_(convUnfoldProductShared)(const THNNConvGeometry *g, const THNNConvPlan *p, const real *img,
+                                               const real *w, const THTensor *bias, real *out, real *buffer)
+{
+#ifdef _OPENMP
+  int nt = THNN_(convProductThreads)(p->nOther, p->area, p->K);
+  if (nt > 1) {
+    int failed = 0;
+#pragma omp parallel num_threads(nt) reduction(|:failed)
+    {
+      int64_t t = omp_get_thread_num(), count = omp_get_num_threads();
+      THNN_(unfoldedCopyRows)(g, img, p->K * t / count, p->K * (t + 1) / count, buffer);
+#pragma omp barrier
+      failed |= THNN_(convProductShare)(t, count, p->nOther > p->area, p->nOther, p->area, p->K, w, p->K, buffer,
+                                        p->area, bias, 0, out, p->area);
+    }
+    return failed;
+  }
+#endif
+  return -1;
+}
+
 /* Output rows [r0, r1) of one sample (img its image, out its output,
  * planes p->area apart), in the calling thread: their pixels of every
  * output plane start from the bias, then the product of the weight and
@@ -846,21 +951,26 @@ THNN_HELPER int THNN_(convUnfoldMultiplyRows)(const THNNConvGeometry *g, const T
                                               const real *w, const THTensor *bias, real *out, real *buffer,
                                               int64_t r0, int64_t r1, int64_t chunk)
 {
-  THNNState local = {0};
   int64_t q0 = r0 * g->outW, pixels = (r1 - r0) * g->outW;
   out += q0;
-  if (bias)
-    THNN_(convFillBias)(out, bias, p->nOther, pixels, p->area);
   if (p->direct)
-    return THBlas_(gemm)(&local, 'n', 'n', pixels, p->nOther, p->K, 1, img + q0, p->area, w, p->K,
-                         bias ? 1 : 0, out, p->area) != 0;
+    return THNN_(convProduct)(p->nOther, pixels, p->K, w, p->K, img + q0, p->area, bias, 0, out, p->area);
+  if (g->nPlane < 1) {
+    THNN_(convFillBias)(out, bias, p->nOther, pixels, p->area);
+    return 0;
+  }
+  if (r0 == 0 && r1 == g->outH && chunk >= g->nPlane) {
+    int shared = THNN_(convUnfoldProductShared)(g, p, img, w, bias, out, buffer);
+    if (shared >= 0)
+      return shared;
+  }
   int64_t taps = (int64_t)g->kH * g->kW;
   int failed = 0;
   for (int64_t c0 = 0; c0 < g->nPlane && !failed; c0 += chunk) {
     int64_t c1 = c0 + chunk < g->nPlane ? c0 + chunk : g->nPlane;
     THNN_(unfoldedCopyPlanes)(g, img, r0, r1, c0, c1, buffer);
-    failed = THBlas_(gemm)(&local, 'n', 'n', pixels, p->nOther, (c1 - c0) * taps, 1, buffer, pixels,
-                           w + c0 * taps, p->K, c0 > 0 || bias ? 1 : 0, out, p->area) != 0;
+    failed = THNN_(convProduct)(p->nOther, pixels, (c1 - c0) * taps, w + c0 * taps, p->K, buffer, pixels,
+                                c0 == 0 ? bias : NULL, c0 > 0, out, p->area);
   }
   return failed;
 }
