@@ -173,7 +173,9 @@ def test_no_avx_outside_the_dispatched_functions(module):
             function = head.group(1)
             continue
         if function and AVX.search(line):
-            variant = re.search(r"\.(avx2|avx512f)(\.\d+)?$", function)
+            # a clone, or a part GCC split off from one (f.avx2.cold: its rarely taken paths; .part, .isra,
+            # .constprop: specialized copies; .N: a local symbol's number), reached only from that clone
+            variant = re.search(r"\.(avx2|avx512f)(\.(?:cold|part|isra|constprop)|\.\d+)*$", function)
             if variant:
                 clones.add(variant.group(1))
             elif not GATED.search(function):
