@@ -855,13 +855,13 @@ def main(argv=None):
     per_round = 3 if args.tiny else 10 if args.quick else 30
     args.rounds = 1 if args.tiny else 3
     args.warmup = 0.002 if args.tiny else 0.05   # seconds of warmup calls at least, per block (--tiny: a few)
-    theirs = Remote(args.threads, TorchConv) if args.part in ("convs", "all") else None  # torch never loads here
+    # torch never loads in this process; --pieces times only ours, whatever --part says
+    theirs = Remote(args.threads, TorchConv) if args.part in ("convs", "all") and not args.pieces else None
     _header(args, theirs.version if theirs else "(not used)", onnxruntime.__version__)
     if busy is not None and busy > 0.10:
         print(f"WARNING: other processes used {busy:.0%} of the CPUs just before the run; the times are not reliable")
     start = time.perf_counter()
     if args.pieces:
-        theirs.close()
         profile_convs(args, TINY_CONVS if args.tiny else CONVS, per_round)
     elif args.part in ("convs", "all"):
         run_convs(args, TINY_CONVS if args.tiny else CONVS, per_round, theirs)
