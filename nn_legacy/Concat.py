@@ -1,6 +1,6 @@
 from ._helpers.arrays import is_array, reuse
 from ._helpers.namespace import array_namespace
-from .Container import _NAMED, Container, tree_repr
+from .Container import Container, tree_repr
 
 
 class Concat(Container):
@@ -25,12 +25,7 @@ class Concat(Container):
         self.outputSize = None                    # its later name (2016), absent from older files
 
     def updateOutput(self, input):
-        outputs, i = [], 0
-        try:
-            for i, m in enumerate(self.modules):
-                outputs.append(m.updateOutput(input))
-        except _NAMED as e:
-            raise self._child_error(i, "updateOutput", e) from e
+        outputs = self._forward_each(input)
         self.output = _join(self, outputs, self.dimension, self.output)
         return self.output
 

@@ -1,5 +1,5 @@
 from ._bases.tables import check_length, nested_copy
-from .Container import _NAMED, Container, add_table, same_list, tree_repr
+from .Container import Container, add_table, same_list, tree_repr
 
 
 class ConcatTable(Container):
@@ -17,12 +17,7 @@ class ConcatTable(Container):
     _t7_tables = ('output',)   # save_lua: Torch7's constructor made these tables, not tensors
 
     def updateOutput(self, input):
-        outputs, i = [], 0
-        try:
-            for i, m in enumerate(self.modules):
-                outputs.append(m.updateOutput(input))
-        except _NAMED as e:
-            raise self._child_error(i, "updateOutput", e) from e
+        outputs = self._forward_each(input)
         self.output = same_list(self.output, outputs)
         return self.output
 

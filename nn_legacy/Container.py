@@ -120,6 +120,18 @@ class Container(Module):
         except _NAMED as e:
             raise self._child_error(index, method, e) from e
 
+    def _forward_each(self, input):
+        """Each child's updateOutput of the same input, in order, as a list
+        (Concat's and ConcatTable's forward; the children called directly,
+        an error named as _child names it)."""
+        outputs, i = [], 0
+        try:
+            for i, m in enumerate(self.modules):
+                outputs.append(m.updateOutput(input))
+        except _NAMED as e:
+            raise self._child_error(i, "updateOutput", e) from e
+        return outputs
+
     def _child_error(self, index, method, e):
         """The error e a child's method raised, with this container's name and
         the child's index in front of its message (what _child raises; the

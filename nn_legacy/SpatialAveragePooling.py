@@ -1,10 +1,11 @@
 import numpy as np
 
 from ._helpers.pooling import integer, t7_fields
+from ._bases.pooling_modes import AveragingModes
 from .Module import Module
 
 
-class SpatialAveragePooling(Module):
+class SpatialAveragePooling(AveragingModes, Module):
     """Mean over ``kW x kH`` windows moved by ``dW, dH`` over each plane.
 
     input ``[planes, H, W]`` or ``[batch, planes, H, W]``; output
@@ -37,22 +38,6 @@ class SpatialAveragePooling(Module):
         self.ceil_mode = False
         self.count_include_pad = True
         self.divide = True
-
-    def ceil(self):
-        self.ceil_mode = True
-        return self
-
-    def floor(self):
-        self.ceil_mode = False
-        return self
-
-    def setCountIncludePad(self):
-        self.count_include_pad = True
-        return self
-
-    def setCountExcludePad(self):
-        self.count_include_pad = False
-        return self
 
     def _args(self):
         return (self.kW, self.kH, self.dW, self.dH, self.padW, self.padH, self.ceil_mode, self.count_include_pad)

@@ -1,8 +1,9 @@
 from ._helpers.pooling import integer, t7_fields
+from ._bases.pooling_modes import AveragingModes
 from .Module import Module
 
 
-class VolumetricAveragePooling(Module):
+class VolumetricAveragePooling(AveragingModes, Module):
     """Mean over ``kT x kW x kH`` windows moved by ``dT, dW, dH`` over each
     block of a sequence of planes.
 
@@ -45,22 +46,6 @@ class VolumetricAveragePooling(Module):
             raise TypeError(f"save_lua: nn.VolumetricAveragePooling with padding ({self.padT}, {self.padW}, "
                             f"{self.padH}), ceil_mode={self.ceil_mode}, count_include_pad={self.count_include_pad} "
                             f"has no Torch7 counterpart (torch/nn's runs unpadded, floor mode)")
-
-    def ceil(self):
-        self.ceil_mode = True
-        return self
-
-    def floor(self):
-        self.ceil_mode = False
-        return self
-
-    def setCountIncludePad(self):
-        self.count_include_pad = True
-        return self
-
-    def setCountExcludePad(self):
-        self.count_include_pad = False
-        return self
 
     def _args(self):
         return (self.kT, self.kW, self.kH, self.dT, self.dW, self.dH, self.padT, self.padW, self.padH,

@@ -12,23 +12,16 @@ keeps computing them: the unpooling marks it (``_unpooled``) in its
 constructor, its t7 loading, its ``evaluate()`` and every call."""
 from .._helpers.pooling import onnx_unpool, t7_fields
 from ..Module import Module
+from .pooling_modes import RoundingMode
 
 
-class MaxPooling(Module):
+class MaxPooling(RoundingMode, Module):
     """A subclass gives ``_kernel``, ``_window()`` (the kernels' window
     arguments), ``_dilation()`` (their dilation arguments, none by default)
     and ``_size_names``, the input sizes each forward records."""
 
     _buffer_names = ("indices",)
     _size_names = ()
-
-    def ceil(self):
-        self.ceil_mode = True
-        return self
-
-    def floor(self):
-        self.ceil_mode = False
-        return self
 
     def _dilation(self):
         return ()
