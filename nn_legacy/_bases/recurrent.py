@@ -3,6 +3,7 @@ sequencers): step clones that share parameters, nested array arithmetic that
 works on the host and, for the modules that move with ``cuda()``, on a CUDA
 device, and the rnn package's ``remember`` modes."""
 import copy
+from itertools import repeat
 
 import numpy as np
 
@@ -49,8 +50,8 @@ def share_parameters(clone, original, cache=None):
     if cache is not None:
         entry = cache.get(id(clone))
         if (entry is not None and entry[0] is clone and entry[1] is original
-                and [id(getattr(o, n, None)) for o, n in entry[2]] == entry[3]
-                and [tuple(c.modules) for c in entry[4]] == entry[5]):
+                and list(map(id, map(getattr, entry[2], entry[3], repeat(None)))) == entry[4]
+                and [tuple(c.modules) for c in entry[5]] == entry[6]):
             return
     _share_all(clone, original)
     if cache is not None:
@@ -59,17 +60,19 @@ def share_parameters(clone, original, cache=None):
 
 def _share_snapshot(clone, original):
     """What share_parameters' cache compares: (clone, original, the watched
-    (module, attribute) pairs of both trees (every parameter and gradient
-    name a module's class declares, set or None, and its _clone_shared
-    names), their ids now, the containers, their children now, and the
-    values themselves, held so that no id can be reused while cached)."""
-    modules = original.listModules() + clone.listModules()
+    modules and attribute names of both trees (every parameter and gradient
+    name a module's class declares, set, None or absent, and its
+    _clone_shared names; a module in both trees, such as a recurrent module
+    the clone keeps, once), their values' ids now, the containers, their
+    children now, and the values themselves, held so that no id can be
+    reused while cached)."""
+    modules = list({id(m): m for m in original.listModules() + clone.listModules()}.values())
     watched = [(m, name) for m in modules for pair in getattr(m, "_parameter_names", ()) for name in pair]
     watched += [(m, name) for m in modules for name in getattr(m, "_clone_shared", ())]
     values = [getattr(o, n, None) for o, n in watched]
     containers = [m for m in modules if isinstance(getattr(m, "modules", None), list)]
-    return (clone, original, watched, [id(v) for v in values], containers,
-            [tuple(c.modules) for c in containers], values)
+    return (clone, original, [o for o, _ in watched], [n for _, n in watched], [id(v) for v in values],
+            containers, [tuple(c.modules) for c in containers], values)
 
 
 def _share_all(clone, original):
