@@ -70,7 +70,8 @@ class AbstractRecurrent(Container):
 
     _decorates_any = False
     _t7_lua_package = None   # save_lua: the rnn package that alone has the class (see _t7_rnn_layout)
-    _buffer_names = ("_states", "_outputs", "_clones", "_spare", "_gradStates", "_gradOutputs", "_gradInputs")
+    _buffer_names = ("_states", "_outputs", "_clones", "_spare", "_gradStates", "_gradOutputs", "_gradInputs",
+                     "_share_cache")
     startState = None
 
     def __init__(self, stepModule, rho=9999):
@@ -90,7 +91,7 @@ class AbstractRecurrent(Container):
         """Replace the step module (maskZero, loading): the clones go."""
         self.modules[0] = self.recurrentModule = module
         self._forget_steps()
-        self._clones, self._spare = {}, []
+        self._clones, self._spare, self._share_cache = {}, [], None
 
     def maskZero(self, nInputDim):
         """Wrap the step module in a MaskZero (see the class doc); returns self."""
@@ -115,10 +116,17 @@ class AbstractRecurrent(Container):
         if module is None:
             module = self._spare.pop() if self._spare else self._new_clone()
             self._clones[step] = module
-        share_parameters(module, self.recurrentModule)
+        share_parameters(module, self.recurrentModule, self._shared())
         if module.train != self.train:
             module.training() if self.train else module.evaluate()
         return module
+
+    def _shared(self):
+        """share_parameters' cache for the step clones (work memory: clearState drops it)."""
+        cache = getattr(self, "_share_cache", None)
+        if cache is None:
+            cache = self._share_cache = {}
+        return cache
 
     def _forward_module(self, step):
         return self._module_for(step)
@@ -127,7 +135,7 @@ class AbstractRecurrent(Container):
         module = self._clones.get(step)
         if module is None:
             raise RuntimeError(f"{type(self).__name__}: no step module kept for step {step}")
-        share_parameters(module, self.recurrentModule)
+        share_parameters(module, self.recurrentModule, self._shared())
         if self._decorates_any:
             for inner in top_recurrent(module, _RECURRENT):
                 inner.setOutputStep(step)   # so module's backward sees that step's outputs inside it

@@ -1,5 +1,7 @@
 import math
 
+import numpy as np
+
 from ._helpers.checks import check_positive
 from ._helpers.namespace import array_namespace
 from ._helpers.random import generator
@@ -83,6 +85,10 @@ class SeqGRU(SeqRecurrent):
         gates = self._reuse("_gates_buffer", (T, N, 3 * H), x.dtype)
         xp.matmul(x.reshape(T * N, D), Wx, out=gates.reshape(T * N, 3 * H))
         gates += self.bias
+        if xp is np:
+            self._host_steps(gates, h, h0, Wh, mask)
+            self._last = [h[T - 1].copy()]
+            return h
         prev = h0
         for t in range(T):
             a = gates[t]
@@ -100,6 +106,39 @@ class SeqGRU(SeqRecurrent):
             prev = h[t]
         self._last = [h[T - 1].copy()]
         return h
+
+    def _make_step_views(self, gates, h):
+        H = self.H
+        steps = [(a, a[:, :2 * H], a[:, :H], a[:, H:2 * H], a[:, 2 * H:], h[t]) for t, a in enumerate(gates)]
+        N = h.shape[1]
+        return steps, np.empty((N, 2 * H), h.dtype), np.empty((N, H), h.dtype), np.empty((N, H), h.dtype)
+
+    def _host_steps(self, gates, h, h0, Wh, mask):
+        """The time loop on the host: the loop above with every view made
+        once per set of buffers and no temporaries (bit for bit the same)."""
+        steps, g2, g1, g1b = self._views((gates, h), self._make_step_views)
+        H = self.H
+        W_ru, W_n = Wh[:, :2 * H], Wh[:, 2 * H:]
+        prev = h0
+        for t, (a, ru, r, u, n, ht) in enumerate(steps):
+            np.matmul(prev, W_ru, out=g2)
+            ru += g2
+            np.negative(ru, out=ru)     # sigmoid of r, u in place, as sigmoid_in_place
+            np.exp(ru, out=ru)
+            ru += 1
+            np.reciprocal(ru, out=ru)
+            np.multiply(r, prev, out=g1)
+            np.matmul(g1, W_n, out=g1b)
+            n += g1b
+            np.tanh(n, out=n)
+            np.subtract(1, u, out=g1)
+            np.multiply(g1, n, out=ht)
+            np.multiply(u, prev, out=g1)
+            ht += g1
+            if mask is not None:
+                ht[mask[t]] = 0
+                a[mask[t]] = 0
+            prev = ht
 
     def _backward_steps(self, x, grad_h, states, mask, want_input, scale):
         xp = array_namespace(x)

@@ -99,6 +99,10 @@ class SeqLSTM(SeqRecurrent):
         gates = self._reuse("_gates_buffer", (T, N, 4 * H), x.dtype)
         xp.matmul(x.reshape(T * N, D), Wx, out=gates.reshape(T * N, 4 * H))
         gates += self.bias
+        if xp is np:
+            self._host_steps(gates, h, c, h0, c0, Wh, mask)
+            self._last = [c[T - 1].copy(), h[T - 1].copy()]
+            return h
         prev_h, prev_c = h0, c0
         for t in range(T):
             a = gates[t]
@@ -119,6 +123,35 @@ class SeqLSTM(SeqRecurrent):
             prev_h, prev_c = h[t], c[t]
         self._last = [c[T - 1].copy(), h[T - 1].copy()]
         return h
+
+    def _make_step_views(self, gates, h, c):
+        H = self.H
+        steps = [(a, a[:, :3 * H], a[:, :H], a[:, H:2 * H], a[:, 2 * H:3 * H], a[:, 3 * H:], c[t], h[t])
+                 for t, a in enumerate(gates)]
+        return steps, np.empty(gates.shape[1:], gates.dtype), np.empty(h.shape[1:], h.dtype)
+
+    def _host_steps(self, gates, h, c, h0, c0, Wh, mask):
+        """The time loop on the host: the loop above with every view made
+        once per set of buffers and no temporaries (bit for bit the same)."""
+        steps, ga, gh = self._views((gates, h, c), self._make_step_views)
+        prev_h, prev_c = h0, c0
+        for t, (a, s, i, f, o, z, ct, ht) in enumerate(steps):
+            np.matmul(prev_h, Wh, out=ga)
+            a += ga
+            np.negative(s, out=s)     # sigmoid of i, f, o in place, as sigmoid_in_place
+            np.exp(s, out=s)
+            s += 1
+            np.reciprocal(s, out=s)
+            np.tanh(z, out=z)
+            np.multiply(f, prev_c, out=ct)
+            np.multiply(i, z, out=gh)
+            ct += gh
+            np.tanh(ct, out=ht)
+            ht *= o
+            if mask is not None:
+                for arr in (ht, ct, a):
+                    arr[mask[t]] = 0
+            prev_h, prev_c = ht, ct
 
     def _backward_steps(self, x, grad_h, states, mask, want_input, scale):
         xp = array_namespace(x)

@@ -61,3 +61,22 @@ def test_clearState_drops_indices():
     m = nn.Max(0)
     m.forward(uniform((3,)))
     assert m.clearState().indices is None
+
+
+def test_host_values_are_take_along_axis_over_shapes_and_dims():
+    """The host path takes the values by flat positions kept per (shape, dim): every dim of several shapes,
+    ties, a NaN, and the positions made again when the shape or the dim changes."""
+    rng = np.random.default_rng(5)
+    for cls, arg in ((nn.Max, np.argmax), (nn.Min, np.argmin)):
+        for shape in [(2, 3, 4), (5,), (1, 7), (3, 1, 2, 5)]:
+            m = cls(0)
+            for d in range(len(shape)):
+                m.dimension = d
+                for scale in (1.0, -2.0):
+                    x = rng.standard_normal(shape) * scale
+                    x.flat[::3] = 0.5
+                    x.flat[-1] = np.nan if scale < 0 else x.flat[-1]
+                    idx = np.expand_dims(arg(x, axis=d), d)
+                    y = m.forward(x)
+                    np.testing.assert_array_equal(y, np.take_along_axis(x, idx, axis=d).reshape(y.shape))
+                    np.testing.assert_array_equal(m.indices, idx.reshape(y.shape))

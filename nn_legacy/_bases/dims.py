@@ -173,7 +173,7 @@ class Extremum(Reduction):
     the extremum, so it propagates).  The gradient goes to that position."""
 
     _arg = None  # "argmax" or "argmin": the namespace function that finds the position
-    _buffer_names = ("indices",)
+    _buffer_names = ("indices", "_offsets")
 
     def __init__(self, dimension=0, nInputDims=None):
         super().__init__(dimension, nInputDims)
@@ -185,9 +185,31 @@ class Extremum(Reduction):
         return self.output
 
     def _reduce(self, x, d):
+        if type(x) is np.ndarray:   # (x is C-contiguous: updateOutput made it so)
+            return self._take_host(x, d)
         xp = array_namespace(x)
         self.indices = xp.expand_dims(getattr(xp, self._arg)(x, axis=d), d)
         return xp.take_along_axis(x, self.indices, axis=d)
+
+    def _take_host(self, x, d):
+        """take_along_axis's values for a C-contiguous host array, without its
+        index building per call: the flat position of element (a, k, b) of x
+        seen as [before d, along d, after d] is a * n * after + k * after + b;
+        the a * n * after + b part depends only on the shape and d, so it is
+        kept (``_offsets``) while they stay the same."""
+        self.indices = getattr(np, self._arg)(x, axis=d, keepdims=True)
+        n, before, after = x.shape[d], 1, 1
+        for size in x.shape[d + 1:]:
+            after *= size
+        cached = getattr(self, "_offsets", None)
+        if cached is None or cached[0] != (x.shape, d):
+            for size in x.shape[:d]:
+                before *= size
+            offsets = np.arange(before).reshape(before, 1) * (n * after) + np.arange(after)
+            cached = self._offsets = ((x.shape, d), offsets.reshape(self.indices.shape))
+        flat = self.indices * after
+        flat += cached[1]
+        return x.reshape(-1).take(flat)
 
     def _spread(self, x, g, d, out):
         # the positions again: the input may differ from the last forward's

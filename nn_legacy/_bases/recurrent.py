@@ -3,6 +3,7 @@ sequencers): step clones that share parameters, nested array arithmetic that
 works on the host and, for the modules that move with ``cuda()``, on a CUDA
 device, and the rnn package's ``remember`` modes."""
 import copy
+from itertools import repeat
 
 import numpy as np
 
@@ -34,9 +35,47 @@ def shared_clone(module, keep=()):
     return copy.deepcopy(module, memo)   # (a CudaTensor deep-copies on its device)
 
 
-def share_parameters(clone, original):
+def share_parameters(clone, original, cache=None):
     """Point clone's parameters and gradients at original's again (after
-    ``flattenParameters`` or ``type`` replaced original's arrays)."""
+    ``flattenParameters``, ``type`` or an assignment replaced original's
+    arrays).
+
+    cache: a dict the caller keeps (a sequencer, for its step clones).
+    With it, a call whose every watched attribute still holds the very
+    array (by identity) it held after the last full pass, and whose
+    containers still hold the same children, returns at once; anything
+    else (a new weight array, float() / double() / type(), reset() that
+    replaced an array, a parameter set where there was None, a child
+    replaced) takes the full pass again, which records the new state."""
+    if cache is not None:
+        entry = cache.get(id(clone))
+        if (entry is not None and entry[0] is clone and entry[1] is original
+                and list(map(id, map(getattr, entry[2], entry[3], repeat(None)))) == entry[4]
+                and [tuple(c.modules) for c in entry[5]] == entry[6]):
+            return
+    _share_all(clone, original)
+    if cache is not None:
+        cache[id(clone)] = _share_snapshot(clone, original)
+
+
+def _share_snapshot(clone, original):
+    """What share_parameters' cache compares: (clone, original, the watched
+    modules and attribute names of both trees (every parameter and gradient
+    name a module's class declares, set, None or absent, and its
+    _clone_shared names; a module in both trees, such as a recurrent module
+    the clone keeps, once), their values' ids now, the containers, their
+    children now, and the values themselves, held so that no id can be
+    reused while cached)."""
+    modules = list({id(m): m for m in original.listModules() + clone.listModules()}.values())
+    watched = [(m, name) for m in modules for pair in getattr(m, "_parameter_names", ()) for name in pair]
+    watched += [(m, name) for m in modules for name in getattr(m, "_clone_shared", ())]
+    values = [getattr(o, n, None) for o, n in watched]
+    containers = [m for m in modules if isinstance(getattr(m, "modules", None), list)]
+    return (clone, original, [o for o, _ in watched], [n for _, n in watched], [id(v) for v in values],
+            containers, [tuple(c.modules) for c in containers], values)
+
+
+def _share_all(clone, original):
     for (m, p, g), (c, _, _) in zip(original._all_parameters(), clone._all_parameters()):
         for name in (p, g):
             value = getattr(m, name)

@@ -44,7 +44,7 @@ class SeqRecurrent(Module):
     outputSize]``: the rnn package's layout."""
 
     _parameter_names = (("weight", "gradWeight"), ("bias", "gradBias"))
-    _buffer_names = ("_h", "_c", "_gates_buffer", "_grad_x", "_saved", "_last")
+    _buffer_names = ("_h", "_c", "_gates_buffer", "_grad_x", "_saved", "_last", "_step_views")
     _state_names = ()
     #: save_lua: the work tensors the package's constructor made (empty) besides the initial states
     _t7_lua_buffers = ("gates", "buffer1", "buffer2", "buffer3", "grad_a_buffer")
@@ -234,6 +234,21 @@ class SeqRecurrent(Module):
             self.gradWeight[D:] += scale * (prev_h.T @ d)
             self.gradBias += scale * d.sum(axis=0)
         return d @ self.weight[D:].T
+
+    def _views(self, arrays, build):
+        """build(*arrays): the per-step views of the work buffers (and any
+        temporaries) that a host forward loops over, made again only when a
+        buffer is another array.  Kept as a tuple (type() leaves tuples
+        alone) of the arrays, their ids and the views: after type() the
+        buffers are other arrays, after a deep copy or pickling the same
+        objects have other ids, so neither reuses views of the old ones."""
+        cached = getattr(self, "_step_views", None)
+        ids = tuple(map(id, arrays))
+        if cached is not None and cached[1] == ids and all(a is b for a, b in zip(cached[0], arrays)):
+            return cached[2]
+        views = build(*arrays)
+        self._step_views = (tuple(arrays), ids, views)
+        return views
 
     def _reuse(self, name, shape, dtype):
         value = reuse(getattr(self, name, None), shape, dtype, self.weight)   # (where the weights live)
