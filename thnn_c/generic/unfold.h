@@ -856,6 +856,31 @@ THNN_HELPER void THNN_(convUnfoldTapPixels)(const THNNConvGeometry *g, const rea
   int64_t x0, x1, y0, y1;
   THNNConv_inside(offW, g->dW, g->inW, g->outW, &x0, &x1);
   THNNConv_inside(offH, g->dH, g->inH, g->outH, &y0, &y1);
+  if (THNNConv_sameRows(g)) {
+    /* (as convUnfoldTap) pixels [first, last) are one run of the plane,
+     * shift further on; the entries of the run outside columns [x0, x1)
+     * wrapped to a neighbouring row and are set to 0 after the copy */
+    int64_t first = 0, last = 0, shift = offH * g->inW + offW, end = q + count;
+    if (y1 > y0 && x1 > x0)
+      first = y0 * g->outW + x0, last = (y1 - 1) * g->outW + x1;
+    int64_t a = q > first ? q : first, b = end < last ? end : last;
+    if (a > end)
+      a = end;
+    if (b < a)
+      b = a;
+    THNN_(convZero)(row, a - q);
+    memcpy(row + (a - q), plane + a + shift, (size_t)(b - a) * sizeof(real));
+    THNN_(convZero)(row + (b - q), end - b);
+    if (b > a && (x0 > 0 || x1 < g->outW))
+      for (int64_t y = a / g->outW; y * g->outW < b; y++) {
+        int64_t r = y * g->outW;   /* zero [r, r + x0) and [r + x1, r + outW), within [a, b) */
+        for (int64_t i = r > a ? r : a; i < r + x0 && i < b; i++)
+          row[i - q] = 0;
+        for (int64_t i = r + x1 > a ? r + x1 : a; i < r + g->outW && i < b; i++)
+          row[i - q] = 0;
+      }
+    return;
+  }
   int64_t y = q / g->outW, x = q % g->outW;
   while (count > 0) {
     int64_t len = g->outW - x < count ? g->outW - x : count, end = x + len;   /* output row y, [x, end) */
@@ -1055,8 +1080,14 @@ THNN_HELPER int THNN_(convUnfoldMultiplyRows)(const THNNConvGeometry *g, const T
   int failed = 0;
 #ifdef TH_REAL_IS_FLOAT
   /* THGemm packs its panels from the image: the chunks of planes as below
-   * (the same products, so the same sums), no columns written */
-  if (THGemm_floatAvailable() && THGemm_imagePacking()) {
+   * (the same products, so the same sums), no columns written.  Not where
+   * the product is split by rows of w between threads (more planes than
+   * pixels: small images, whose columns stay in the cache): there each
+   * thread would unfold all the columns for its panels, where the column
+   * path unfolds half of them each (convUnfoldProductShared) */
+  int64_t firstK = (chunk < g->nPlane ? chunk : g->nPlane) * taps;
+  if (THGemm_floatAvailable() && THGemm_imagePacking() &&
+      !(p->nOther > pixels && THNN_(convProductThreads)(p->nOther, pixels, firstK) > 1)) {
     for (int64_t c0 = 0; c0 < g->nPlane && !failed; c0 += chunk) {
       int64_t c1 = c0 + chunk < g->nPlane ? c0 + chunk : g->nPlane;
       THNN_(ConvImageSource) src = {g, img, q0, c0};
