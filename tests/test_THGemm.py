@@ -26,6 +26,7 @@ LIB.THGemm_floatAvailable.restype = ctypes.c_int
 LIB.THGemm_setEnabled.argtypes = [ctypes.c_int]
 LIB.THGemm_setImagePacking.argtypes = [ctypes.c_int]
 LIB.THGemm_imagePacking.restype = ctypes.c_int
+LIB.THGemm_packedProducts.restype = ctypes.c_int64
 
 needs_avx2 = pytest.mark.skipif(not LIB.THGemm_floatAvailable(), reason="the CPU lacks AVX2/FMA: THGemm does not run")
 
@@ -222,43 +223,53 @@ def test_convolution_forward_with_and_without_it(case, threads):
         assert np.all(np.abs(y[ok] - expected[ok]) <= 1e-4 * (scale[ok] + 1))
 
 
-# (batch, planes in, out, height, width, kernel, stride, pad, dilation): output
-# rows that are not a multiple of 16 pixels (THGemm's panels then cross rows),
-# padding wider than the image's edge taps see, steps 2, 3 and 4 (the gathers),
-# dilation, more planes than pixels (the row split), a batch shared by bands,
-# and a 7x7 kernel on 64 planes whose columns are unfolded in chunks of planes
-PACKED = [(1, 5, 7, 13, 11, 3, 1, 1, 1), (1, 3, 16, 20, 23, 5, 2, 2, 1), (2, 4, 9, 17, 19, 3, 3, 1, 1),
-          (1, 6, 8, 21, 18, 3, 4, 2, 1), (1, 7, 13, 15, 16, 3, 1, 3, 2), (1, 64, 70, 6, 5, 3, 1, 1, 1),
-          (3, 8, 12, 10, 9, 4, 1, 0, 1), (1, 64, 32, 24, 24, 7, 1, 3, 1), (1, 2, 6, 9, 40, 1, 2, 0, 1)]
+# (batch, planes in, out, height, width, kernel, stride, pad, dilation, whether
+# the panels come from the image on 1 and on 2 threads): output rows that are
+# not a multiple of 16 pixels (THGemm's panels then cross rows), the same-rows
+# geometry (padded, step 1) over enough pixels, dilation, steps 2, 3 and 4 on
+# columns above 2 MB (the gathers; a batch of 2: one sample per thread),
+# a 7x7 kernel on 64 planes unfolded in chunks of planes, and where the
+# column path stays: more planes than pixels on 2 threads (the row split),
+# small columns, a band too small
+PACKED = [(1, 5, 7, 40, 37, 3, 1, 1, 1, True, True), (1, 7, 13, 45, 46, 3, 1, 2, 2, True, True),
+          (2, 16, 4, 130, 127, 3, 2, 1, 1, True, True), (2, 8, 4, 200, 190, 5, 3, 2, 1, True, True),
+          (2, 12, 4, 260, 250, 5, 4, 2, 1, True, True), (1, 64, 32, 24, 24, 7, 1, 3, 1, True, True),
+          (1, 64, 300, 16, 16, 3, 1, 1, 1, True, False), (3, 8, 12, 10, 9, 4, 1, 0, 1, False, False),
+          (1, 2, 6, 9, 40, 1, 2, 0, 1, False, False), (1, 5, 7, 13, 11, 3, 1, 1, 1, False, False)]
 
 
 @needs_avx2
 @pytest.mark.parametrize("threads", [1, 2])
-@pytest.mark.parametrize("case", PACKED, ids=[str(c) for c in PACKED])
+@pytest.mark.parametrize("case", PACKED, ids=[str(c[:9]) for c in PACKED])
 def test_panels_from_the_image_match_the_column_matrix(case, threads):
     """The float forward with THGemm's panels packed from the image equals,
     bit for bit, the forward through the unfolded column matrix (the same
     entries, the same products in the same order), NaN included, and both
-    agree with the float64 reference."""
+    agree with the float64 reference; the image path is taken exactly where
+    expected (THGemm_packedProducts counts its products)."""
     import nn_legacy as nn
     import thnn
-    batch, nin, nout, h, w, k, stride, pad, dilation = case
-    rng = np.random.default_rng(sum(case))
+    batch, nin, nout, h, w, k, stride, pad, dilation = case[:9]
+    packs = case[9] if threads == 1 else case[10]
+    rng = np.random.default_rng(sum(case[:9]))
     m = (nn.SpatialDilatedConvolution(nin, nout, k, k, stride, stride, pad, pad, dilation, dilation)
          if dilation > 1 else nn.SpatialConvolution(nin, nout, k, k, stride, stride, pad, pad)).float()
     x = rng.standard_normal((batch, nin, h, w)).astype(np.float32)
     x[-1, 0, 0, 0] = np.nan   # (seen by some output in every case)
     before = thnn.get_num_threads()
-    results = {}
+    results, products = {}, {}
     try:
         thnn.set_num_threads(threads)
         for on in (1, 0):
             LIB.THGemm_setImagePacking(on)
+            start = LIB.THGemm_packedProducts()
             results[on] = m.forward(x).copy()
+            products[on] = LIB.THGemm_packedProducts() - start
     finally:
         LIB.THGemm_setImagePacking(1)
         thnn.set_num_threads(before)
     assert LIB.THGemm_imagePacking() == 1
+    assert products[0] == 0 and (products[1] > 0) == packs, products
     assert np.array_equal(results[1], results[0], equal_nan=True)
     expected = conv_reference(x, m.weight.reshape(nout, nin, k, k), m.bias, stride, pad, dilation)
     assert np.array_equal(np.isnan(results[1]), np.isnan(expected)) and np.isnan(expected).any()

@@ -329,6 +329,15 @@ void THGemm_packRows(const float *b, int64_t ldb, int64_t kc, int64_t nc, float 
 
 _Static_assert(THGEMM_NR == THGEMM_PANEL && THGEMM_NC == THGEMM_PACK_COLUMNS, "THGemm.h's panel sizes");
 
+/* Products THGemm_floatPacked ran with a packer other than its own
+ * (tests: that the convolutions took the image-packing path). */
+static int64_t THGemmOtherPackers;
+
+int64_t THGemm_packedProducts(void)
+{
+  return __atomic_load_n(&THGemmOtherPackers, __ATOMIC_RELAXED);
+}
+
 /* c [m, n] = a [m, k] * B + beta * c (+ bias[i * biasStride] on row i
  * where bias is not NULL), row-major (rows lda, ldc elements apart), in
  * the calling thread, B [k, n] given by its packer (THGemm.h).  0, or -1
@@ -351,6 +360,8 @@ int THGemm_floatPacked(int64_t m, int64_t n, int64_t k, const float *a, int64_t 
   float *buffers = THGemm_buffers();
   if (!buffers)
     return -1;
+  if (pack != THGemm_packMatrix)
+    __atomic_fetch_add(&THGemmOtherPackers, 1, __ATOMIC_RELAXED);
   THGemm_run(m, n, k, a, lda, pack, source, beta, c, ldc, bias, biasStride, buffers, buffers + THGEMM_BPACK);
   return 0;
 #else

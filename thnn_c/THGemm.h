@@ -45,5 +45,8 @@ void THGemm_packRows(const float *b, int64_t ldb, int64_t kc, int64_t nc, float 
  * default) or unfold a column matrix first (tests compare the two). */
 int THGemm_imagePacking(void);
 void THGemm_setImagePacking(int on);
+/* How many products THGemm_floatPacked has run with a packer of its
+ * caller's (tests). */
+int64_t THGemm_packedProducts(void);
 
 #endif

@@ -913,6 +913,20 @@ THNN_HELPER void THNN_(convUnfoldTapPixels)(const THNNConvGeometry *g, const rea
   }
 }
 
+/* Where the float forward packs THGemm's panels from the image: a
+ * product (a band, a chunk of planes) of at least THNN_CONV_PACK_PIXELS
+ * pixels of the same-rows geometry (THNNConv_sameRows: one run of the
+ * plane per row of the columns), or of columns above THNN_CONV_PACK_FROM
+ * bytes.  Elsewhere the columns are small enough to stay in the cache
+ * between the unfold and the packing, and the packer's work per row and
+ * per output row cost more than it saved: measured 2026-11-30
+ * (benchmarks/README.md, Inference) at 1.08-1.25x the column path's time
+ * on 5x5 64->64 on 21x21 (no padding: a copy per output row of 17
+ * pixels), 3x3/2 64->128 on 56x56 and 3x3 512->512 on 7x7 (49 pixels),
+ * against 0.7-0.9x on 3x3 64->64 on 56x56 and larger images. */
+#define THNN_CONV_PACK_PIXELS 256
+#define THNN_CONV_PACK_FROM (2 << 20)
+
 /* Rows unfolded at a time by convPackImage: a few KB that stay in L1
  * while THGemm_packRows spreads them into the panels. */
 #define THNN_CONV_PACK_ROWS 8
@@ -1084,9 +1098,13 @@ THNN_HELPER int THNN_(convUnfoldMultiplyRows)(const THNNConvGeometry *g, const T
    * the product is split by rows of w between threads (more planes than
    * pixels: small images, whose columns stay in the cache): there each
    * thread would unfold all the columns for its panels, where the column
-   * path unfolds half of them each (convUnfoldProductShared) */
+   * path unfolds half of them each (convUnfoldProductShared); and only
+   * for the same-rows geometry (one run per tap) over enough pixels, or
+   * columns above THNN_CONV_PACK_FROM */
   int64_t firstK = (chunk < g->nPlane ? chunk : g->nPlane) * taps;
   if (THGemm_floatAvailable() && THGemm_imagePacking() &&
+      ((THNNConv_sameRows(g) && pixels >= THNN_CONV_PACK_PIXELS) ||
+       (double)firstK * pixels * sizeof(real) > THNN_CONV_PACK_FROM) &&
       !(p->nOther > pixels && THNN_(convProductThreads)(p->nOther, pixels, firstK) > 1)) {
     for (int64_t c0 = 0; c0 < g->nPlane && !failed; c0 += chunk) {
       int64_t c1 = c0 + chunk < g->nPlane ? c0 + chunk : g->nPlane;
