@@ -8,7 +8,9 @@ wider than the matrices (nothing outside them may be read or written), beta
 either factor propagating as in any product.  The convolutions that use it
 are checked against their references in tests/test_SpatialConvolution*.py
 and tests/test_SpatialDilatedConvolution.py, with the product on and off
-(THGemm_setEnabled)."""
+(THGemm_setEnabled), and the panels packed straight from the image
+(THGemm_setImagePacking, the default) against the column matrix they
+replace: the same values, so exactly the same outputs."""
 import ctypes
 
 import numpy as np
@@ -22,6 +24,9 @@ LIB.THGemm_float.argtypes = [ctypes.c_int64] * 3 + [ctypes.c_void_p, ctypes.c_in
     ctypes.c_float, ctypes.c_void_p, ctypes.c_int64, ctypes.c_void_p, ctypes.c_int64]
 LIB.THGemm_floatAvailable.restype = ctypes.c_int
 LIB.THGemm_setEnabled.argtypes = [ctypes.c_int]
+LIB.THGemm_setImagePacking.argtypes = [ctypes.c_int]
+LIB.THGemm_imagePacking.restype = ctypes.c_int
+LIB.THGemm_packedProducts.restype = ctypes.c_int64
 
 needs_avx2 = pytest.mark.skipif(not LIB.THGemm_floatAvailable(), reason="the CPU lacks AVX2/FMA: THGemm does not run")
 
@@ -216,3 +221,59 @@ def test_convolution_forward_with_and_without_it(case, threads):
         assert np.array_equal(np.isnan(y), np.isnan(expected)) and np.isnan(expected).any()
         ok = ~np.isnan(expected)
         assert np.all(np.abs(y[ok] - expected[ok]) <= 1e-4 * (scale[ok] + 1))
+
+
+# (batch, planes in, out, height, width, kernel, stride, pad, dilation, whether
+# the panels come from the image on 1 and on 2 threads): output rows that are
+# not a multiple of 16 pixels (THGemm's panels then cross rows), the same-rows
+# geometry (padded, step 1) over enough pixels, dilation, steps 2, 3 and 4 on
+# columns above 2 MB (the gathers; a batch of 2: one sample per thread),
+# a 7x7 kernel on 64 planes unfolded in chunks of planes, and where the
+# column path stays: more planes than pixels on 2 threads (the row split),
+# small columns, a band too small
+PACKED = [(1, 5, 7, 40, 37, 3, 1, 1, 1, True, True), (1, 7, 13, 45, 46, 3, 1, 2, 2, True, True),
+          (2, 16, 4, 130, 127, 3, 2, 1, 1, True, True), (2, 8, 4, 200, 190, 5, 3, 2, 1, True, True),
+          (2, 12, 4, 260, 250, 5, 4, 2, 1, True, True), (1, 64, 32, 24, 24, 7, 1, 3, 1, True, True),
+          (1, 64, 300, 16, 16, 3, 1, 1, 1, True, False), (3, 8, 12, 10, 9, 4, 1, 0, 1, False, False),
+          (1, 2, 6, 9, 40, 1, 2, 0, 1, False, False), (1, 5, 7, 13, 11, 3, 1, 1, 1, False, False)]
+
+
+@needs_avx2
+@pytest.mark.parametrize("threads", [1, 2])
+@pytest.mark.parametrize("case", PACKED, ids=[str(c[:9]) for c in PACKED])
+def test_panels_from_the_image_match_the_column_matrix(case, threads):
+    """The float forward with THGemm's panels packed from the image equals,
+    bit for bit, the forward through the unfolded column matrix (the same
+    entries, the same products in the same order), NaN included, and both
+    agree with the float64 reference; the image path is taken exactly where
+    expected (THGemm_packedProducts counts its products)."""
+    import nn_legacy as nn
+    import thnn
+    batch, nin, nout, h, w, k, stride, pad, dilation = case[:9]
+    packs = case[9] if threads == 1 else case[10]
+    rng = np.random.default_rng(sum(case[:9]))
+    m = (nn.SpatialDilatedConvolution(nin, nout, k, k, stride, stride, pad, pad, dilation, dilation)
+         if dilation > 1 else nn.SpatialConvolution(nin, nout, k, k, stride, stride, pad, pad)).float()
+    x = rng.standard_normal((batch, nin, h, w)).astype(np.float32)
+    x[-1, 0, 0, 0] = np.nan   # (seen by some output in every case)
+    before = thnn.get_num_threads()
+    results, products = {}, {}
+    try:
+        thnn.set_num_threads(threads)
+        for on in (1, 0):
+            LIB.THGemm_setImagePacking(on)
+            start = LIB.THGemm_packedProducts()
+            results[on] = m.forward(x).copy()
+            products[on] = LIB.THGemm_packedProducts() - start
+    finally:
+        LIB.THGemm_setImagePacking(1)
+        thnn.set_num_threads(before)
+    assert LIB.THGemm_imagePacking() == 1
+    assert products[0] == 0 and (products[1] > 0) == packs, products
+    assert np.array_equal(results[1], results[0], equal_nan=True)
+    expected = conv_reference(x, m.weight.reshape(nout, nin, k, k), m.bias, stride, pad, dilation)
+    assert np.array_equal(np.isnan(results[1]), np.isnan(expected)) and np.isnan(expected).any()
+    ok = ~np.isnan(expected)
+    scale = conv_reference(np.abs(np.nan_to_num(x)), np.abs(m.weight.reshape(nout, nin, k, k)), np.abs(m.bias),
+                           stride, pad, dilation)
+    assert np.all(np.abs(results[1][ok] - expected[ok]) <= 1e-4 * (scale[ok] + 1))

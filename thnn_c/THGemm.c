@@ -84,19 +84,22 @@ int THGemm_floatAvailable(void)
 #if THGEMM_HAVE_AVX2
 
 /* The panels of B's block: rows [0, kc) (ldb apart) of nc columns into
- * panels [kc][NR] at dst (panel q at dst + q * NR * kc), the columns of the
- * last panel past nc set to 0.  Row by row, so that the reads are a few
- * long runs that the prefetcher follows (panel by panel, a band's columns,
- * rows 12-200 KB apart, were kc short runs each, and packing took as long
- * as the product over a 3x3 3->64 convolution's 27 rows). */
+ * panels of NR columns, row p of panel q at dst + q * panelStride + p * NR
+ * (a whole block: panelStride = NR * kc), the columns of the last panel
+ * past nc set to 0.  Row by row, so that the reads are a few long runs
+ * that the prefetcher follows (panel by panel, a band's columns, rows
+ * 12-200 KB apart, were kc short runs each, and packing took as long as the
+ * product over a 3x3 3->64 convolution's 27 rows).  Also the last step of
+ * a packer that unfolds an image a few rows at a time (THGemm_floatPacked,
+ * generic/unfold.h). */
 THGEMM_TARGET
-static void THGemm_packB(const float *b, int64_t ldb, int64_t kc, int64_t nc, float *dst)
+void THGemm_packRows(const float *b, int64_t ldb, int64_t kc, int64_t nc, float *dst, int64_t panelStride)
 {
   int64_t full = nc / THGEMM_NR * THGEMM_NR, rest = nc - full;
   for (int64_t p = 0; p < kc; p++, b += ldb) {
     float *d = dst + p * THGEMM_NR;
     int64_t j = 0;
-    for (; j < full; j += THGEMM_NR, d += THGEMM_NR * kc) {
+    for (; j < full; j += THGEMM_NR, d += panelStride) {
       _mm256_store_ps(d, _mm256_loadu_ps(b + j));
       _mm256_store_ps(d + 8, _mm256_loadu_ps(b + j + 8));
     }
@@ -108,6 +111,19 @@ static void THGemm_packB(const float *b, int64_t ldb, int64_t kc, int64_t nc, fl
         d[i] = 0;
     }
   }
+}
+
+/* THGemm_float's packer: B read where it lies. */
+typedef struct {
+  const float *b;
+  int64_t ldb;
+} THGemmMatrix;
+
+THGEMM_TARGET
+static void THGemm_packMatrix(void *source, int64_t p0, int64_t kc, int64_t j0, int64_t nc, float *dst)
+{
+  const THGemmMatrix *m = source;
+  THGemm_packRows(m->b + p0 * m->ldb + j0, m->ldb, kc, nc, dst, THGEMM_NR * kc);
 }
 
 /* dst [kc][MR] <- rows [0, mr) of a (lda apart), columns [0, kc), the
@@ -226,8 +242,8 @@ static void THGemm_kernel(int64_t kc, const float *a, int64_t ars, int64_t acs, 
  * THGEMM_BPACK floats, apack of THGEMM_APACK, both 32-byte aligned; bias
  * (NULL or m values biasStride apart) starts the sums of K's first block. */
 THGEMM_TARGET
-static void THGemm_run(int64_t m, int64_t n, int64_t k, const float *a, int64_t lda, const float *b, int64_t ldb,
-                       float beta, float *c, int64_t ldc, const float *bias, int64_t biasStride, float *bpack,
+static void THGemm_run(int64_t m, int64_t n, int64_t k, const float *a, int64_t lda, THGemmPackB pack,
+                       void *source, float beta, float *c, int64_t ldc, const float *bias, int64_t biasStride, float *bpack,
                        float *apack)
 {
   /* blocks of equal size (of whole panels along n), at most NC x KC: a
@@ -242,7 +258,7 @@ static void THGemm_run(int64_t m, int64_t n, int64_t k, const float *a, int64_t 
     for (int64_t pc = 0; pc < k; pc += kcMax) {
       int64_t kc = k - pc < kcMax ? k - pc : kcMax;
       float blockBeta = pc == 0 ? beta : 1;   /* the first block scales c, the others add to it */
-      THGemm_packB(b + pc * ldb + jc, ldb, kc, nc, bpack);
+      pack(source, pc, kc, jc, nc, bpack);
       for (int64_t ir = 0; ir < m; ir += THGEMM_MR) {
         int64_t mr = m - ir < THGEMM_MR ? m - ir : THGEMM_MR;
         /* a whole panel is read where it lies (its 6 rows are 6 runs the
@@ -300,15 +316,35 @@ static float *THGemm_buffers(void)
   return buffers;
 }
 
+#else
+
+void THGemm_packRows(const float *b, int64_t ldb, int64_t kc, int64_t nc, float *dst, int64_t panelStride)
+{
+  for (int64_t p = 0; p < kc; p++, b += ldb)
+    for (int64_t j = 0; j < (nc + THGEMM_NR - 1) / THGEMM_NR * THGEMM_NR; j++)
+      dst[j / THGEMM_NR * panelStride + p * THGEMM_NR + j % THGEMM_NR] = j < nc ? b[j] : 0;
+}
+
 #endif
 
-/* c [m, n] = a [m, k] * b [k, n] + beta * c (+ bias[i * biasStride] on
- * row i where bias is not NULL), row-major (rows lda, ldb, ldc elements
- * apart), in the calling thread.  0, or -1 when the CPU lacks AVX2/FMA or
- * the buffers could not be allocated (the caller then uses OpenBLAS).
+_Static_assert(THGEMM_NR == THGEMM_PANEL && THGEMM_NC == THGEMM_PACK_COLUMNS, "THGemm.h's panel sizes");
+
+/* Products THGemm_floatPacked ran with a packer other than its own
+ * (tests: that the convolutions took the image-packing path). */
+static int64_t THGemmOtherPackers;
+
+int64_t THGemm_packedProducts(void)
+{
+  return __atomic_load_n(&THGemmOtherPackers, __ATOMIC_RELAXED);
+}
+
+/* c [m, n] = a [m, k] * B + beta * c (+ bias[i * biasStride] on row i
+ * where bias is not NULL), row-major (rows lda, ldc elements apart), in
+ * the calling thread, B [k, n] given by its packer (THGemm.h).  0, or -1
+ * when the CPU lacks AVX2/FMA or the buffers could not be allocated.
  * k = 0 gives beta * c (+ bias). */
-int THGemm_float(int64_t m, int64_t n, int64_t k, const float *a, int64_t lda, const float *b, int64_t ldb,
-                 float beta, float *c, int64_t ldc, const float *bias, int64_t biasStride)
+int THGemm_floatPacked(int64_t m, int64_t n, int64_t k, const float *a, int64_t lda, THGemmPackB pack, void *source,
+                       float beta, float *c, int64_t ldc, const float *bias, int64_t biasStride)
 {
 #if THGEMM_HAVE_AVX2
   if (!THGemm_floatAvailable())
@@ -324,9 +360,42 @@ int THGemm_float(int64_t m, int64_t n, int64_t k, const float *a, int64_t lda, c
   float *buffers = THGemm_buffers();
   if (!buffers)
     return -1;
-  THGemm_run(m, n, k, a, lda, b, ldb, beta, c, ldc, bias, biasStride, buffers, buffers + THGEMM_BPACK);
+  if (pack != THGemm_packMatrix)
+    __atomic_fetch_add(&THGemmOtherPackers, 1, __ATOMIC_RELAXED);
+  THGemm_run(m, n, k, a, lda, pack, source, beta, c, ldc, bias, biasStride, buffers, buffers + THGEMM_BPACK);
   return 0;
 #else
   return -1;
 #endif
+}
+
+/* c [m, n] = a [m, k] * b [k, n] + beta * c (+ bias[i * biasStride] on
+ * row i where bias is not NULL), row-major (rows lda, ldb, ldc elements
+ * apart), in the calling thread.  0, or -1 when the CPU lacks AVX2/FMA or
+ * the buffers could not be allocated (the caller then uses OpenBLAS).
+ * k = 0 gives beta * c (+ bias). */
+int THGemm_float(int64_t m, int64_t n, int64_t k, const float *a, int64_t lda, const float *b, int64_t ldb,
+                 float beta, float *c, int64_t ldc, const float *bias, int64_t biasStride)
+{
+#if THGEMM_HAVE_AVX2
+  THGemmMatrix source = {b, ldb};
+  return THGemm_floatPacked(m, n, k, a, lda, THGemm_packMatrix, &source, beta, c, ldc, bias, biasStride);
+#else
+  return -1;
+#endif
+}
+
+/* Whether the convolutions pack THGemm's panels straight from the image
+ * (generic/unfold.h) rather than from a column matrix: 1 unless a test
+ * switched it off to compare the two. */
+static int THGemmImagePackingOff;
+
+void THGemm_setImagePacking(int on)
+{
+  THGemmImagePackingOff = !on;
+}
+
+int THGemm_imagePacking(void)
+{
+  return !THGemmImagePackingOff;
 }

@@ -836,6 +836,123 @@ THNN_HELPER void THNN_(convDirectGrad)(const THNNConvGeometry *g, const THNN_(Co
 #undef THNN_CONV_LANES
 #undef THNN_CONV_BLOCK_WIDTH
 
+/* The columns of a convolution as THGemm_floatPacked's B, never written
+ * out: row p is row c0*kH*kW + p of unfoldedCopy's columns of image img,
+ * column j its output pixel q0 + j (of the whole image, any row). */
+typedef struct {
+  const THNNConvGeometry *g;
+  const real *img;
+  int64_t q0, c0;
+} THNN_(ConvImageSource);
+
+#ifdef TH_REAL_IS_FLOAT
+/* row [count] <- what the tap at offset (offH, offW) sees of one image
+ * plane at output pixels [q, q + count) (consecutive pixels across output
+ * rows): the entries convUnfoldTap gives them, 0 outside the image.  Only
+ * pixels inside the plane are read. */
+THNN_HELPER void THNN_(convUnfoldTapPixels)(const THNNConvGeometry *g, const real *plane, int64_t offH,
+                                            int64_t offW, int64_t q, int64_t count, real *row)
+{
+  int64_t x0, x1, y0, y1;
+  THNNConv_inside(offW, g->dW, g->inW, g->outW, &x0, &x1);
+  THNNConv_inside(offH, g->dH, g->inH, g->outH, &y0, &y1);
+  if (THNNConv_sameRows(g)) {
+    /* (as convUnfoldTap) pixels [first, last) are one run of the plane,
+     * shift further on; the entries of the run outside columns [x0, x1)
+     * wrapped to a neighbouring row and are set to 0 after the copy */
+    int64_t first = 0, last = 0, shift = offH * g->inW + offW, end = q + count;
+    if (y1 > y0 && x1 > x0)
+      first = y0 * g->outW + x0, last = (y1 - 1) * g->outW + x1;
+    int64_t a = q > first ? q : first, b = end < last ? end : last;
+    if (a > end)
+      a = end;
+    if (b < a)
+      b = a;
+    THNN_(convZero)(row, a - q);
+    memcpy(row + (a - q), plane + a + shift, (size_t)(b - a) * sizeof(real));
+    THNN_(convZero)(row + (b - q), end - b);
+    if (b > a && (x0 > 0 || x1 < g->outW))
+      for (int64_t y = a / g->outW; y * g->outW < b; y++) {
+        int64_t r = y * g->outW;   /* zero [r, r + x0) and [r + x1, r + outW), within [a, b) */
+        for (int64_t i = r > a ? r : a; i < r + x0 && i < b; i++)
+          row[i - q] = 0;
+        for (int64_t i = r + x1 > a ? r + x1 : a; i < r + g->outW && i < b; i++)
+          row[i - q] = 0;
+      }
+    return;
+  }
+  int64_t y = q / g->outW, x = q % g->outW;
+  while (count > 0) {
+    int64_t len = g->outW - x < count ? g->outW - x : count, end = x + len;   /* output row y, [x, end) */
+    if (y < y0 || y >= y1 || x1 <= x0) {
+      THNN_(convZero)(row, len);
+    } else {
+      const real *src = plane + (y * g->dH + offH) * g->inW;   /* output x sees src[x*dW + offW] */
+      int64_t a = x > x0 ? x : x0, b = end < x1 ? end : x1;
+      if (a > end)
+        a = end;
+      if (b < a)
+        b = a;
+      THNN_(convZero)(row, a - x);
+      real *dst = row + (a - x);
+      if (g->dW == 1)
+        memcpy(dst, src + a + offW, (size_t)(b - a) * sizeof(real));
+      else if (g->dW == 2)
+        THNN_(convGather2)(dst, src + a * 2 + offW, b - a);
+      else if (g->dW == 4)
+        THNN_(convGather4)(dst, src + a * 4 + offW, b - a);
+      else
+        for (int64_t i = a; i < b; i++)
+          dst[i - a] = src[i * g->dW + offW];
+      THNN_(convZero)(row + (b - x), end - b);
+    }
+    row += len;
+    count -= len;
+    x = 0;
+    y++;
+  }
+}
+
+/* Where the float forward packs THGemm's panels from the image: a
+ * product (a band, a chunk of planes) of at least THNN_CONV_PACK_PIXELS
+ * pixels of the same-rows geometry (THNNConv_sameRows: one run of the
+ * plane per row of the columns), or of columns above THNN_CONV_PACK_FROM
+ * bytes.  Elsewhere the columns are small enough to stay in the cache
+ * between the unfold and the packing, and the packer's work per row and
+ * per output row cost more than it saved: measured 2026-11-30
+ * (benchmarks/README.md, Inference) at 1.08-1.25x the column path's time
+ * on 5x5 64->64 on 21x21 (no padding: a copy per output row of 17
+ * pixels), 3x3/2 64->128 on 56x56 and 3x3 512->512 on 7x7 (49 pixels),
+ * against 0.7-0.9x on 3x3 64->64 on 56x56 and larger images. */
+#define THNN_CONV_PACK_PIXELS 256
+#define THNN_CONV_PACK_FROM (2 << 20)
+
+/* Rows unfolded at a time by convPackImage: a few KB that stay in L1
+ * while THGemm_packRows spreads them into the panels. */
+#define THNN_CONV_PACK_ROWS 8
+
+/* THGemm's packer (THGemmPackB) for a ConvImageSource: the rows of a K
+ * block unfolded THNN_CONV_PACK_ROWS at a time over the block's pixels,
+ * then packed; the same values as the column matrix holds, so the same
+ * sums. */
+THNN_HELPER void THNN_(convPackImage)(void *source, int64_t p0, int64_t kc, int64_t j0, int64_t nc, float *dst)
+{
+  const THNN_(ConvImageSource) *s = source;
+  const THNNConvGeometry *g = s->g;
+  const int64_t plane = g->inH * g->inW, taps = (int64_t)g->kH * g->kW;
+  float rows[THNN_CONV_PACK_ROWS * THGEMM_PACK_COLUMNS] __attribute__((aligned(32)));
+  for (int64_t p = 0; p < kc; p += THNN_CONV_PACK_ROWS) {
+    int64_t r = kc - p < THNN_CONV_PACK_ROWS ? kc - p : THNN_CONV_PACK_ROWS;
+    for (int64_t t = 0; t < r; t++) {
+      int64_t k = s->c0 * taps + p0 + p + t, c = k / taps, i = k % taps / g->kW, j = k % g->kW;
+      THNN_(convUnfoldTapPixels)(g, s->img + c * plane, i * g->dilationH - g->padH, j * g->dilationW - g->padW,
+                                 s->q0 + j0, nc, rows + t * nc);
+    }
+    THGemm_packRows(rows, nc, r, nc, dst + p * THGEMM_PANEL, THGEMM_PANEL * kc);
+  }
+}
+#endif
+
 /* out [m, n] (rows ldc apart) = w [m, k] (lda) * columns [k, n] (ldb) +
  * (bias: bias[i] on row i, else beta * out), row-major: the forward
  * product, in the calling thread.  In float on a CPU with AVX2 and FMA it
@@ -843,12 +960,18 @@ THNN_HELPER void THNN_(convDirectGrad)(const THNNConvGeometry *g, const THNN_(Co
  * faster, and the bias is the sums' start instead of a pass over the
  * output; benchmarks/README.md, Inference), else, or when THGemm_float
  * could not get its buffers, OpenBLAS on the output filled with the bias.
- * Non-zero when the product failed. */
+ * src not NULL (float, where THGemm_floatAvailable() and
+ * THGemm_imagePacking()): the columns are packed from the image instead
+ * (columns unused), and THGemm_float failing to get its buffers is a
+ * failure.  Non-zero when the product failed. */
 THNN_HELPER int THNN_(convProductSlab)(int64_t m, int64_t n, int64_t k, const real *w, int64_t lda,
-                                       const real *columns, int64_t ldb, const THTensor *bias, const real *biasData,
-                                       real beta, real *out, int64_t ldc)
+                                       const real *columns, int64_t ldb, const THNN_(ConvImageSource) *src,
+                                       const THTensor *bias, const real *biasData, real beta, real *out, int64_t ldc)
 {
 #ifdef TH_REAL_IS_FLOAT
+  if (src)
+    return THGemm_floatPacked(m, n, k, w, lda, THNN_(convPackImage), (void *)src, bias ? 0 : beta, out, ldc,
+                              biasData, bias ? bias->stride[0] : 0) != 0;
   if (THGemm_float(m, n, k, w, lda, columns, ldb, bias ? 0 : beta, out, ldc, biasData,
                    bias ? bias->stride[0] : 0) == 0)
     return 0;
@@ -867,7 +990,8 @@ THNN_HELPER int THNN_(convProductSlab)(int64_t m, int64_t n, int64_t k, const re
  * 6 rows of w (byRows) or of 16 pixels, the panels of THGemm_float. */
 THNN_HELPER int THNN_(convProductShare)(int64_t t, int64_t count, int byRows, int64_t m, int64_t n, int64_t k,
                                         const real *w, int64_t lda, const real *columns, int64_t ldb,
-                                        const THTensor *bias, real beta, real *out, int64_t ldc)
+                                        const THNN_(ConvImageSource) *src, const THTensor *bias, real beta, real *out,
+                                        int64_t ldc)
 {
   int64_t size = byRows ? m : n, unit = byRows ? 6 : 16;
   int64_t units = (size + unit - 1) / unit, per = (units + count - 1) / count;
@@ -876,9 +1000,15 @@ THNN_HELPER int THNN_(convProductShare)(int64_t t, int64_t count, int byRows, in
   const real *b = bias ? THTensor_(data)(bias) : NULL;
   if (hi <= lo)
     return 0;
-  return byRows ? THNN_(convProductSlab)(hi - lo, n, k, w + lo * lda, lda, columns, ldb, bias,
+  THNN_(ConvImageSource) part;   /* src from pixel lo on */
+  if (src) {
+    part = *src;
+    part.q0 += byRows ? 0 : lo;
+  }
+  return byRows ? THNN_(convProductSlab)(hi - lo, n, k, w + lo * lda, lda, columns, ldb, src, bias,
                                          b ? b + lo * bias->stride[0] : NULL, beta, out + lo * ldc, ldc)
-                : THNN_(convProductSlab)(m, hi - lo, k, w, lda, columns + lo, ldb, bias, b, beta, out + lo, ldc);
+                : THNN_(convProductSlab)(m, hi - lo, k, w, lda, src ? NULL : columns + lo, ldb, src ? &part : NULL,
+                                         bias, b, beta, out + lo, ldc);
 }
 
 /* Threads for convProduct's product (below): THGemm_float's products are
@@ -897,7 +1027,8 @@ THNN_HELPER int THNN_(convProductThreads)(int64_t m, int64_t n, int64_t k)
 /* convProductSlab's product, split (convProductThreads) by rows of w or
  * by pixels, whichever are more, as THBlas_(gemm) splits. */
 THNN_HELPER int THNN_(convProduct)(int64_t m, int64_t n, int64_t k, const real *w, int64_t lda, const real *columns,
-                                   int64_t ldb, const THTensor *bias, real beta, real *out, int64_t ldc)
+                                   int64_t ldb, const THNN_(ConvImageSource) *src, const THTensor *bias, real beta,
+                                   real *out, int64_t ldc)
 {
 #ifdef _OPENMP
   int nt = THNN_(convProductThreads)(m, n, k);
@@ -905,11 +1036,11 @@ THNN_HELPER int THNN_(convProduct)(int64_t m, int64_t n, int64_t k, const real *
     int failed = 0;
 #pragma omp parallel num_threads(nt) reduction(|:failed)
     failed |= THNN_(convProductShare)(omp_get_thread_num(), omp_get_num_threads(), m > n, m, n, k, w, lda, columns,
-                                      ldb, bias, beta, out, ldc);
+                                      ldb, src, bias, beta, out, ldc);
     return failed;
   }
 #endif
-  return THNN_(convProductShare)(0, 1, m > n, m, n, k, w, lda, columns, ldb, bias, beta, out, ldc);
+  return THNN_(convProductShare)(0, 1, m > n, m, n, k, w, lda, columns, ldb, src, bias, beta, out, ldc);
 }
 
 /* A whole sample's columns unfolded and multiplied in one parallel region
@@ -932,7 +1063,7 @@ THNN_HELPER int THNN_(convUnfoldProductShared)(const THNNConvGeometry *g, const 
       THNN_(unfoldedCopyRows)(g, img, p->K * t / count, p->K * (t + 1) / count, buffer);
 #pragma omp barrier
       failed |= THNN_(convProductShare)(t, count, p->nOther > p->area, p->nOther, p->area, p->K, w, p->K, buffer,
-                                        p->area, bias, 0, out, p->area);
+                                        p->area, NULL, bias, 0, out, p->area);
     }
     return failed;
   }
@@ -954,22 +1085,45 @@ THNN_HELPER int THNN_(convUnfoldMultiplyRows)(const THNNConvGeometry *g, const T
   int64_t q0 = r0 * g->outW, pixels = (r1 - r0) * g->outW;
   out += q0;
   if (p->direct)
-    return THNN_(convProduct)(p->nOther, pixels, p->K, w, p->K, img + q0, p->area, bias, 0, out, p->area);
+    return THNN_(convProduct)(p->nOther, pixels, p->K, w, p->K, img + q0, p->area, NULL, bias, 0, out, p->area);
   if (g->nPlane < 1) {
     THNN_(convFillBias)(out, bias, p->nOther, pixels, p->area);
     return 0;
   }
+  int64_t taps = (int64_t)g->kH * g->kW;
+  int failed = 0;
+#ifdef TH_REAL_IS_FLOAT
+  /* THGemm packs its panels from the image: the chunks of planes as below
+   * (the same products, so the same sums), no columns written.  Not where
+   * the product is split by rows of w between threads (more planes than
+   * pixels: small images, whose columns stay in the cache): there each
+   * thread would unfold all the columns for its panels, where the column
+   * path unfolds half of them each (convUnfoldProductShared); and only
+   * for the same-rows geometry (one run per tap) over enough pixels, or
+   * columns above THNN_CONV_PACK_FROM */
+  int64_t firstK = (chunk < g->nPlane ? chunk : g->nPlane) * taps;
+  if (THGemm_floatAvailable() && THGemm_imagePacking() &&
+      ((THNNConv_sameRows(g) && pixels >= THNN_CONV_PACK_PIXELS) ||
+       (double)firstK * pixels * sizeof(real) > THNN_CONV_PACK_FROM) &&
+      !(p->nOther > pixels && THNN_(convProductThreads)(p->nOther, pixels, firstK) > 1)) {
+    for (int64_t c0 = 0; c0 < g->nPlane && !failed; c0 += chunk) {
+      int64_t c1 = c0 + chunk < g->nPlane ? c0 + chunk : g->nPlane;
+      THNN_(ConvImageSource) src = {g, img, q0, c0};
+      failed = THNN_(convProduct)(p->nOther, pixels, (c1 - c0) * taps, w + c0 * taps, p->K, NULL, pixels, &src,
+                                  c0 == 0 ? bias : NULL, c0 > 0, out, p->area);
+    }
+    return failed;
+  }
+#endif
   if (r0 == 0 && r1 == g->outH && chunk >= g->nPlane) {
     int shared = THNN_(convUnfoldProductShared)(g, p, img, w, bias, out, buffer);
     if (shared >= 0)
       return shared;
   }
-  int64_t taps = (int64_t)g->kH * g->kW;
-  int failed = 0;
   for (int64_t c0 = 0; c0 < g->nPlane && !failed; c0 += chunk) {
     int64_t c1 = c0 + chunk < g->nPlane ? c0 + chunk : g->nPlane;
     THNN_(unfoldedCopyPlanes)(g, img, r0, r1, c0, c1, buffer);
-    failed = THNN_(convProduct)(p->nOther, pixels, (c1 - c0) * taps, w + c0 * taps, p->K, buffer, pixels,
+    failed = THNN_(convProduct)(p->nOther, pixels, (c1 - c0) * taps, w + c0 * taps, p->K, buffer, pixels, NULL,
                                 c0 == 0 ? bias : NULL, c0 > 0, out, p->area);
   }
   return failed;
