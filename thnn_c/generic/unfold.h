@@ -243,7 +243,10 @@ THNN_HELPER int64_t THNNConv_chunkPlanes(const THNNConvGeometry *g, int64_t pixe
 
 THNN_HELPER int THNNConv_blasError(THNNState *state, const THNNConvPlan *p)
 {
-  return THError(state, "matrix sizes (%lld planes, %lld column rows, %lld output pixels) exceed the 32-bit BLAS",
+  /* (the one flag a failed product returns: OpenBLAS refusing sizes past
+   * 32 bits, or THGemm's packing buffers not allocated) */
+  return THError(state, "the product failed: matrix sizes (%lld planes, %lld column rows, %lld output pixels) "
+                 "exceed the 32-bit BLAS, or out of memory for the packing buffers",
                  (long long)p->nOther, (long long)p->K, (long long)p->area);
 }
 
