@@ -72,6 +72,7 @@ class AbstractRecurrent(Container):
     _t7_lua_package = None   # save_lua: the rnn package that alone has the class (see _t7_rnn_layout)
     _buffer_names = ("_states", "_outputs", "_clones", "_spare", "_gradStates", "_gradOutputs", "_gradInputs",
                      "_share_cache")
+    _cache_names = ("_share_cache",)
     startState = None
 
     def __init__(self, stepModule, rho=9999):

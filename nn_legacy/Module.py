@@ -63,6 +63,10 @@ class Module(Layer):
     _parameter_names = (("weight", "gradWeight"), ("bias", "gradBias"))
     #: attributes that hold work buffers, emptied by clearState()
     _buffer_names = ()
+    #: attributes that hold what is derived from the module's arrays and
+    #: kept by their identity (so, checked before each use); type() and
+    #: cuda() set them to None rather than keep the old arrays alive
+    _cache_names = ()
     #: the THNN name of the layer's kernels (``"Threshold"`` for ReLU, whose
     #: kernels are Threshold's; subclasses inherit it); None for numpy layers
     _kernel = None
@@ -260,8 +264,9 @@ class Module(Layer):
         dtype = _checks.float_dtype(self, dtype)
         memo = {} if _memo is None else _memo
         memo[id(self)] = (self, self)   # reached again (MapTable's module, a shared child): done already
+        caches = type(self)._cache_names
         for key, value in list(vars(self).items()):
-            setattr(self, key, _convert(value, dtype, memo))
+            setattr(self, key, None if key in caches else _convert(value, dtype, memo))
         return self
 
     def float(self):

@@ -45,6 +45,7 @@ class SeqRecurrent(Module):
 
     _parameter_names = (("weight", "gradWeight"), ("bias", "gradBias"))
     _buffer_names = ("_h", "_c", "_gates_buffer", "_grad_x", "_saved", "_last", "_step_views")
+    _cache_names = ("_step_views",)
     _state_names = ()
     #: save_lua: the work tensors the package's constructor made (empty) besides the initial states
     _t7_lua_buffers = ("gates", "buffer1", "buffer2", "buffer3", "grad_a_buffer")

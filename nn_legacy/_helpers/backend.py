@@ -47,8 +47,9 @@ def move(value, device, memo):
             raise TypeError(f"{type(value).__name__} does not run on a CUDA device: "
                             f"{type(value)._cuda_unsupported}")
         memo[id(value)] = (value, value)
+        caches = getattr(type(value), "_cache_names", ())   # (see Module._cache_names)
         for key, v in list(vars(value).items()):
-            setattr(value, key, move(v, device, memo))
+            setattr(value, key, None if key in caches else move(v, device, memo))
         return value
     if isinstance(value, (np.ndarray, CudaTensor)):
         if isinstance(value, CudaTensor) and value.device is device:
