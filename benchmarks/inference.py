@@ -1,6 +1,6 @@
 """Inference speed: convolutions against PyTorch CPU, whole models against onnxruntime.
 
-    python benchmarks/inference.py [--quick] [--threads N] [--only TEXT] [--part convs|models|t7|all] [--tiny]
+    python benchmarks/inference.py [--quick] [--threads N] [--only TEXT] [--part convs|models|t7|all] [--fold] [--tiny]
 
 (a) Convolutions (float32, batch 1 and 8): nn_legacy's SpatialConvolution
     (SpatialDilatedConvolution, SpatialDepthWiseConvolution and
@@ -33,6 +33,10 @@ magnitude), so a fast but wrong kernel shows.  The ratio is ours / theirs
 (below 1: thnn is faster); the model table ends with the geometric mean of
 the ratios per batch size.  The load average is printed before and after:
 on a shared machine run it as `chrt -r 1 python benchmarks/inference.py`.
+
+--fold times nn.fold_batchnorm(model) on our side in table (b) (its batch
+normalizations folded into the convolutions before them, as onnxruntime
+does to the export of the model as it is).
 
 --tiny runs every code path on small shapes and narrow models (a few
 seconds; the times mean nothing): tests/test_bench_inference.py uses it.
@@ -633,6 +637,8 @@ def run_models(args, models, per_round):
         model = spec.build(nn).float()
         _randomize(model)
         model.evaluate()
+        # ours runs the folded copy; onnxruntime gets the model as it is (it folds batch normalization itself)
+        ours = nn.fold_batchnorm(model) if args.fold else model
         session = None
         for batch in BATCHES:
             x = _data((batch,) + spec.sample, 30)
@@ -641,14 +647,14 @@ def run_models(args, models, per_round):
                                   else x, args.threads)
                 if session.static and batch == 1:  # the graph's batch is fixed: export at this batch
                     session = Session(model, x, args.threads)
-            t = _alternate({"ours": lambda n, w: _time_block(lambda: model.forward(x), n, w),
+            t = _alternate({"ours": lambda n, w: _time_block(lambda: ours.forward(x), n, w),
                             "ort": lambda n, w: _time_block(lambda: session.run(x), n, w)}, per_round, args.rounds)
-            diff = _rel_diff(model.forward(x).copy(), session.run(x))
+            diff = _rel_diff(ours.forward(x).copy(), session.run(x))
             print(f"{spec.name:62s} {batch:5d} {t['ours'] * 1e3:9.3f} {t['ort'] * 1e3:9.3f} "
                   f"{t['ours'] / t['ort']:6.2f}  {diff:.1e}", flush=True)
             rows.append((spec.name, batch, t["ours"], t["ort"], diff))
             if args.layers:
-                profile_model(model, x, session.model_bytes, args.threads)
+                profile_model(ours, x, session.model_bytes, args.threads)
     for batch in BATCHES:
         ratios = [r[2] / r[3] for r in rows if r[1] == batch]
         if ratios:
@@ -838,6 +844,8 @@ def main(argv=None):
     p.add_argument("--pieces", action="store_true",
                    help="instead of the tables: our convolutions split into the matrix product and the rest, "
                         "on 1 and --threads threads")
+    p.add_argument("--fold", action="store_true",
+                   help="(b) times nn.fold_batchnorm(model) for ours (onnxruntime folds batch normalization itself)")
     p.add_argument("--tiny", action="store_true", help="small shapes and narrow models: checks the code, not speed")
     args = p.parse_args(argv)
 

@@ -26,7 +26,8 @@ helpers below Module and Criterion: checks, array and device tools),
 ``_bases`` (private base classes that layers share), and the subsystems that use layers: ``serialization`` (Torch7 reader,
 nn_legacy's own format, the class registry), ``onnx`` (exporter, and its
 command line as ``python -m nn_legacy.onnx``), ``optim``, ``distributed``,
-``demos``; ``jacobian`` is the gradient checker.  The layering and its
+``demos``; ``jacobian`` is the gradient checker; ``fold`` folds
+evaluation-mode batch normalization into the layer before it.  The layering and its
 rules (checked by import-linter in CI) are in
 docs/contributing/architecture.md.
 
@@ -96,6 +97,12 @@ from ._helpers.batches import minibatches  # noqa: E402
 
 __all__ += ["optim", "minibatches", "StochasticGradient"]
 # ==== end of optimisation and training ====
+
+# ==== inference: batch normalization folded into the layer before it ====
+from .fold import fold_batchnorm  # noqa: E402
+
+__all__ += ["fold_batchnorm"]
+# ==== end of inference ====
 
 # ==== ONNX export (nn_legacy.onnx.export; the onnx package is needed only when exporting) ====
 from . import onnx  # noqa: E402,F401
