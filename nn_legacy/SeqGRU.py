@@ -80,7 +80,7 @@ class SeqGRU(SeqRecurrent):
         CUDA twin): the input side of every step's gates in one product first."""
         h0, = states
         T, N, _ = x.shape
-        h = self._reuse("_h", (T, N, self.H), x.dtype)
+        h = self._out("_h", x, (T, N, self.H))
         gates = self._input_gates(x)
         self._h = self._kernel_of(x, "updateOutput", "x")(gates, self.weight[self.D:], h0, self._kernel_mask(mask), h)
         self._last = [self._h[T - 1].copy()]

@@ -94,8 +94,7 @@ class SeqLSTM(SeqRecurrent):
         c0, h0 = states
         T, N, _ = x.shape
         H = self.H
-        h = self._reuse("_h", (T, N, H), x.dtype)
-        c = self._reuse("_c", (T, N, H), x.dtype)
+        h, c = self._out("_h", x, (T, N, H)), self._out("_c", x, (T, N, H))
         gates = self._input_gates(x)
         self._h, self._c = self._kernel_of(x, "updateOutput", "x")(
             gates, self.weight[self.D:], c0, h0, self._kernel_mask(mask), h, c)

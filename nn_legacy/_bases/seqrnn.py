@@ -245,6 +245,15 @@ class SeqRecurrent(Module):
         gates += self.bias
         return gates
 
+    def _out(self, name, x, shape):
+        """The work buffer ``name`` for a kernel's [OUT] argument: on the host
+        the kept array as it is (the binding writes into it when it fits,
+        else hands back a new one: no reuse() call), on a device reuse()'s."""
+        if type(x) is np.ndarray:
+            buffer = getattr(self, name, None)
+            return buffer if type(buffer) is np.ndarray else None
+        return self._reuse(name, shape, x.dtype)
+
     @staticmethod
     def _kernel_mask(mask):
         """The mask as the step kernels take it (int64, nonzero: masked), or None."""
