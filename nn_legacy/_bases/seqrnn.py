@@ -39,7 +39,11 @@ class SeqRecurrent(Module):
     A subclass names its states (``_state_names``: ("c0", "h0") or
     ("h0",), in the order the input table gives them before x) and
     supplies ``_forward_steps(x, states, mask)`` and ``_backward_steps(x,
-    gradOutput, states, mask, want_input, scale)``.  weight is ``[inputSize
+    gradOutput, states, mask, want_input, scale)``; the forward of both runs
+    its time loop in one THNN kernel call (``<Layer>_updateOutput``, a
+    CUDA twin on a device): there is no Python step loop left to fall back
+    on, as the kernel takes every case (masks, given or remembered states,
+    strided weights, float and double).  weight is ``[inputSize
     + outputSize, gates * outputSize]`` (x's rows first), bias ``[gates *
     outputSize]``: the rnn package's layout."""
 
