@@ -1,11 +1,10 @@
 import math
 
-import numpy as np
 
 from ._helpers.checks import check_positive
 from ._helpers.namespace import array_namespace
 from ._helpers.random import generator
-from ._bases.seqrnn import SeqRecurrent, sigmoid_in_place, tanh_in_place
+from ._bases.seqrnn import SeqRecurrent
 
 
 class SeqGRU(SeqRecurrent):
@@ -37,6 +36,7 @@ class SeqGRU(SeqRecurrent):
     ``SeqGRU(inputSize, outputSize)``.
     """
 
+    _kernel = "SeqGRU"
     _gates = 3
     _state_names = ("h0",)
 
@@ -76,69 +76,15 @@ class SeqGRU(SeqRecurrent):
         return self
 
     def _forward_steps(self, x, states, mask):
-        xp = array_namespace(x)
+        """The T steps in one kernel call (THNN's SeqGRU_updateOutput, or its
+        CUDA twin): the input side of every step's gates in one product first."""
         h0, = states
         T, N, _ = x.shape
-        H, D = self.H, self.D
-        Wx, Wh = self.weight[:D], self.weight[D:]
-        h = self._reuse("_h", (T, N, H), x.dtype)
-        gates = self._reuse("_gates_buffer", (T, N, 3 * H), x.dtype)
-        xp.matmul(x.reshape(T * N, D), Wx, out=gates.reshape(T * N, 3 * H))
-        gates += self.bias
-        if xp is np:
-            self._host_steps(gates, h, h0, Wh, mask)
-            self._last = [h[T - 1].copy()]
-            return h
-        prev = h0
-        for t in range(T):
-            a = gates[t]
-            a[:, :2 * H] += prev @ Wh[:, :2 * H]
-            sigmoid_in_place(a[:, :2 * H])
-            r, u = a[:, :H], a[:, H:2 * H]
-            a[:, 2 * H:] += (r * prev) @ Wh[:, 2 * H:]
-            tanh_in_place(a[:, 2 * H:])
-            n = a[:, 2 * H:]
-            xp.multiply(1 - u, n, out=h[t])
-            h[t] += u * prev
-            if mask is not None:
-                h[t][mask[t]] = 0
-                a[mask[t]] = 0
-            prev = h[t]
-        self._last = [h[T - 1].copy()]
-        return h
-
-    def _make_step_views(self, gates, h):
-        H = self.H
-        steps = [(a, a[:, :2 * H], a[:, :H], a[:, H:2 * H], a[:, 2 * H:], h[t]) for t, a in enumerate(gates)]
-        N = h.shape[1]
-        return steps, np.empty((N, 2 * H), h.dtype), np.empty((N, H), h.dtype), np.empty((N, H), h.dtype)
-
-    def _host_steps(self, gates, h, h0, Wh, mask):
-        """The time loop on the host: the loop above with every view made
-        once per set of buffers and no temporaries (bit for bit the same)."""
-        steps, g2, g1, g1b = self._views((gates, h), self._make_step_views)
-        H = self.H
-        W_ru, W_n = Wh[:, :2 * H], Wh[:, 2 * H:]
-        prev = h0
-        for t, (a, ru, r, u, n, ht) in enumerate(steps):
-            np.matmul(prev, W_ru, out=g2)
-            ru += g2
-            np.negative(ru, out=ru)     # sigmoid of r, u in place, as sigmoid_in_place
-            np.exp(ru, out=ru)
-            ru += 1
-            np.reciprocal(ru, out=ru)
-            np.multiply(r, prev, out=g1)
-            np.matmul(g1, W_n, out=g1b)
-            n += g1b
-            np.tanh(n, out=n)
-            np.subtract(1, u, out=g1)
-            np.multiply(g1, n, out=ht)
-            np.multiply(u, prev, out=g1)
-            ht += g1
-            if mask is not None:
-                ht[mask[t]] = 0
-                a[mask[t]] = 0
-            prev = ht
+        h = self._out("_h", x, (T, N, self.H))
+        gates = self._input_gates(x)
+        self._h = self._kernel_of(x, "updateOutput", "x")(gates, self.weight[self.D:], h0, self._kernel_mask(mask), h)
+        self._last = [self._h[T - 1].copy()]
+        return self._h
 
     def _backward_steps(self, x, grad_h, states, mask, want_input, scale):
         xp = array_namespace(x)

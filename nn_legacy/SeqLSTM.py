@@ -1,11 +1,10 @@
 import math
 
-import numpy as np
 
 from ._helpers.checks import check_positive
 from ._helpers.namespace import array_namespace
 from ._helpers.random import generator
-from ._bases.seqrnn import SeqRecurrent, sigmoid_in_place, tanh_in_place
+from ._bases.seqrnn import SeqRecurrent
 
 
 class SeqLSTM(SeqRecurrent):
@@ -53,6 +52,7 @@ class SeqLSTM(SeqRecurrent):
     projection variant (SeqLSTMP), not implemented (NotImplementedError).
     """
 
+    _kernel = "SeqLSTM"
     _gates = 4
     _state_names = ("c0", "h0")
     _t7_lua_buffers = ("cell",) + SeqRecurrent._t7_lua_buffers
@@ -89,69 +89,17 @@ class SeqLSTM(SeqRecurrent):
         return self
 
     def _forward_steps(self, x, states, mask):
-        xp = array_namespace(x)
+        """The T steps in one kernel call (THNN's SeqLSTM_updateOutput, or its
+        CUDA twin): the input side of every step's gates in one product first."""
         c0, h0 = states
         T, N, _ = x.shape
-        H, D = self.H, self.D
-        Wx, Wh = self.weight[:D], self.weight[D:]
-        h = self._reuse("_h", (T, N, H), x.dtype)
-        c = self._reuse("_c", (T, N, H), x.dtype)
-        gates = self._reuse("_gates_buffer", (T, N, 4 * H), x.dtype)
-        xp.matmul(x.reshape(T * N, D), Wx, out=gates.reshape(T * N, 4 * H))
-        gates += self.bias
-        if xp is np:
-            self._host_steps(gates, h, c, h0, c0, Wh, mask)
-            self._last = [c[T - 1].copy(), h[T - 1].copy()]
-            return h
-        prev_h, prev_c = h0, c0
-        for t in range(T):
-            a = gates[t]
-            a += prev_h @ Wh
-            sigmoid_in_place(a[:, :3 * H])
-            tanh_in_place(a[:, 3 * H:])
-            i, f, o, z = a[:, :H], a[:, H:2 * H], a[:, 2 * H:3 * H], a[:, 3 * H:]
-            xp.multiply(f, prev_c, out=c[t])
-            c[t] += i * z
-            if xp is np:   # tanh(c) * o in h's own array: o * tanh(c), without a temporary
-                np.tanh(c[t], out=h[t])
-                h[t] *= o
-            else:
-                xp.multiply(o, xp.tanh(c[t]), out=h[t])
-            if mask is not None:
-                for arr in (h[t], c[t], a):
-                    arr[mask[t]] = 0
-            prev_h, prev_c = h[t], c[t]
-        self._last = [c[T - 1].copy(), h[T - 1].copy()]
-        return h
-
-    def _make_step_views(self, gates, h, c):
         H = self.H
-        steps = [(a, a[:, :3 * H], a[:, :H], a[:, H:2 * H], a[:, 2 * H:3 * H], a[:, 3 * H:], c[t], h[t])
-                 for t, a in enumerate(gates)]
-        return steps, np.empty(gates.shape[1:], gates.dtype), np.empty(h.shape[1:], h.dtype)
-
-    def _host_steps(self, gates, h, c, h0, c0, Wh, mask):
-        """The time loop on the host: the loop above with every view made
-        once per set of buffers and no temporaries (bit for bit the same)."""
-        steps, ga, gh = self._views((gates, h, c), self._make_step_views)
-        prev_h, prev_c = h0, c0
-        for t, (a, s, i, f, o, z, ct, ht) in enumerate(steps):
-            np.matmul(prev_h, Wh, out=ga)
-            a += ga
-            np.negative(s, out=s)     # sigmoid of i, f, o in place, as sigmoid_in_place
-            np.exp(s, out=s)
-            s += 1
-            np.reciprocal(s, out=s)
-            np.tanh(z, out=z)
-            np.multiply(f, prev_c, out=ct)
-            np.multiply(i, z, out=gh)
-            ct += gh
-            np.tanh(ct, out=ht)
-            ht *= o
-            if mask is not None:
-                for arr in (ht, ct, a):
-                    arr[mask[t]] = 0
-            prev_h, prev_c = ht, ct
+        h, c = self._out("_h", x, (T, N, H)), self._out("_c", x, (T, N, H))
+        gates = self._input_gates(x)
+        self._h, self._c = self._kernel_of(x, "updateOutput", "x")(
+            gates, self.weight[self.D:], c0, h0, self._kernel_mask(mask), h, c)
+        self._last = [self._c[T - 1].copy(), self._h[T - 1].copy()]
+        return self._h
 
     def _backward_steps(self, x, grad_h, states, mask, want_input, scale):
         xp = array_namespace(x)

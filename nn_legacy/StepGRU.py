@@ -1,10 +1,8 @@
-import numpy as np
-
 from ._helpers.arrays import reuse
 from ._helpers.checks import check_positive
 from ._helpers.namespace import array_namespace
 from ._bases.recurrent import check_like, onnx_step
-from ._bases.seqrnn import sigmoid_in_place
+from ._bases.seqrnn import sigmoid_in_place, tanh_in_place
 from ._bases.step_rnn import StepRNN
 
 
@@ -40,20 +38,14 @@ class StepGRU(StepRNN):
         xp = array_namespace(x, h)
         H, D = self.outputsize, self.inputsize
         Wx, Wh = self.weight[:D], self.weight[D:]
-        a = x @ Wx
-        if xp is np:    # the same operations in place, without the temporaries (bit for bit the same)
-            a += self.bias
-            ru, n = a[..., :2 * H], a[..., 2 * H:]
-            ru += h @ Wh[:, :2 * H]
-            sigmoid_in_place(ru)
-            r, u = a[..., :H], a[..., H:2 * H]
-            n += (r * h) @ Wh[:, 2 * H:]
-            np.tanh(n, out=n)
-        else:
-            a = a + self.bias
-            a[..., :2 * H] = 1 / (1 + xp.exp(-(a[..., :2 * H] + h @ Wh[:, :2 * H])))
-            r, u = a[..., :H], a[..., H:2 * H]
-            a[..., 2 * H:] = xp.tanh(a[..., 2 * H:] + (r * h) @ Wh[:, 2 * H:])
+        a = x @ Wx      # the sums, sigmoid and tanh in place, on the host as on a device
+        a += self.bias
+        ru, n = a[..., :2 * H], a[..., 2 * H:]
+        ru += h @ Wh[:, :2 * H]
+        sigmoid_in_place(ru)
+        r, u = a[..., :H], a[..., H:2 * H]
+        n += (r * h) @ Wh[:, 2 * H:]
+        tanh_in_place(n)
         self.gates = a
         out = reuse(self.output, h.shape, h.dtype, x, h)
         xp.multiply(1 - u, a[..., 2 * H:], out=out)

@@ -1,15 +1,9 @@
-import numpy as np
-
 from ._helpers.arrays import reuse
 from ._helpers.checks import check_positive
 from ._helpers.namespace import array_namespace
 from ._bases.recurrent import check_like, onnx_step
-from ._bases.seqrnn import sigmoid_in_place
+from ._bases.seqrnn import sigmoid_in_place, tanh_in_place
 from ._bases.step_rnn import StepRNN
-
-
-def _sigmoid(xp, a):
-    return 1 / (1 + xp.exp(-a))
 
 
 class StepLSTM(StepRNN):
@@ -52,16 +46,11 @@ class StepLSTM(StepRNN):
         x, h, c = self._unpack(input)
         xp = array_namespace(x, h, c)
         H, D = self.hiddensize, self.inputsize
-        a = x @ self.weight[:D]
-        if xp is np:    # the same operations in place, without the temporaries (bit for bit the same)
-            a += h @ self.weight[D:]
-            a += self.bias
-            sigmoid_in_place(a[..., :3 * H])
-            np.tanh(a[..., 3 * H:], out=a[..., 3 * H:])
-        else:
-            a = a + h @ self.weight[D:] + self.bias
-            a[..., :3 * H] = _sigmoid(xp, a[..., :3 * H])
-            a[..., 3 * H:] = xp.tanh(a[..., 3 * H:])
+        a = x @ self.weight[:D]     # the sums, sigmoid and tanh in place, on the host as on a device
+        a += h @ self.weight[D:]
+        a += self.bias
+        sigmoid_in_place(a[..., :3 * H])
+        tanh_in_place(a[..., 3 * H:])
         self.gates = a
         i, f, o, z = (a[..., k * H:(k + 1) * H] for k in range(4))
         hy, cy = self.output if isinstance(self.output, list) else (None, None)
@@ -69,11 +58,8 @@ class StepLSTM(StepRNN):
         xp.multiply(f, c, out=cy)
         cy += i * z
         hy = reuse(hy, c.shape, c.dtype, x, h, c, cy)
-        if xp is np:
-            np.tanh(cy, out=hy)
-            hy *= o
-        else:
-            xp.multiply(o, xp.tanh(cy), out=hy)
+        xp.tanh(cy, out=hy)     # tanh(c') * o in h's own array, without a temporary
+        hy *= o
         self.output = [hy, cy]
         return self.output
 

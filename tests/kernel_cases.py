@@ -254,6 +254,17 @@ def _fused_cell(gates):
     return build
 
 
+def _seq_rnn(gates):
+    """SeqGRU (3 gates) and SeqLSTM (4): 3 steps of n samples, hiddenSize 3,
+    the input side of the gates given, about a third of the steps masked."""
+    def build(dtype, rng, n, fn):
+        steps, h = 3, 3
+        return {"gates": _u(rng, (steps, n, gates * h), dtype), "weight": _u(rng, (h, gates * h), dtype),
+                "h0": _u(rng, (n, h), dtype), "c0": _u(rng, (n, h), dtype),
+                "mask": (rng.uniform(size=(steps, n)) < 0.3).astype(np.int64)}
+    return build
+
+
 # ---- padding, resampling and batch normalization ----
 
 def _padding(spatial, pads):
@@ -533,6 +544,8 @@ CASES = [
     *_cases("TemporalMaxPooling", _temporal()),
     *_cases("GRUFused", _fused_cell(3)),
     *_cases("LSTMFused", _fused_cell(4)),
+    *_cases("SeqGRU", _seq_rnn(3)),
+    *_cases("SeqLSTM", _seq_rnn(4)),
     # pooling (builders in tests/pooling_cases.py)
     *[case for layer, builder in _POOLING.items() for case in _cases(layer, builder)],
     # padding, resampling and batch normalization

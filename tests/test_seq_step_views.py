@@ -1,7 +1,8 @@
-"""SeqLSTM's and SeqGRU's host forward keeps the per-step views of its work
-buffers between calls: after type(), a deep copy, pickling or clearState the
-views must be of the buffers the module now has (a stale view would leave
-the output unwritten)."""
+"""SeqLSTM's and SeqGRU's host forward keeps its work buffers between calls
+(once as per-step views, now as the arrays its step kernel writes into):
+after type(), a deep copy, pickling or clearState the buffers written must
+be the ones the module now has (a stale one would leave the output
+unwritten or shared with another module)."""
 import copy
 import pickle
 

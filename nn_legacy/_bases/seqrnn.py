@@ -39,13 +39,16 @@ class SeqRecurrent(Module):
     A subclass names its states (``_state_names``: ("c0", "h0") or
     ("h0",), in the order the input table gives them before x) and
     supplies ``_forward_steps(x, states, mask)`` and ``_backward_steps(x,
-    gradOutput, states, mask, want_input, scale)``.  weight is ``[inputSize
+    gradOutput, states, mask, want_input, scale)``; the forward of both runs
+    its time loop in one THNN kernel call (``<Layer>_updateOutput``, a
+    CUDA twin on a device): there is no Python step loop left to fall back
+    on, as the kernel takes every case (masks, given or remembered states,
+    strided weights, float and double).  weight is ``[inputSize
     + outputSize, gates * outputSize]`` (x's rows first), bias ``[gates *
     outputSize]``: the rnn package's layout."""
 
     _parameter_names = (("weight", "gradWeight"), ("bias", "gradBias"))
-    _buffer_names = ("_h", "_c", "_gates_buffer", "_grad_x", "_saved", "_last", "_step_views")
-    _cache_names = ("_step_views",)
+    _buffer_names = ("_h", "_c", "_gates_buffer", "_grad_x", "_saved", "_last")
     _state_names = ()
     #: save_lua: the work tensors the package's constructor made (empty) besides the initial states
     _t7_lua_buffers = ("gates", "buffer1", "buffer2", "buffer3", "grad_a_buffer")
@@ -236,20 +239,29 @@ class SeqRecurrent(Module):
             self.gradBias += scale * d.sum(axis=0)
         return d @ self.weight[D:].T
 
-    def _views(self, arrays, build):
-        """build(*arrays): the per-step views of the work buffers (and any
-        temporaries) that a host forward loops over, made again only when a
-        buffer is another array.  Kept as a tuple (type() leaves tuples
-        alone) of the arrays, their ids and the views: after type() the
-        buffers are other arrays, after a deep copy or pickling the same
-        objects have other ids, so neither reuses views of the old ones."""
-        cached = getattr(self, "_step_views", None)
-        ids = tuple(map(id, arrays))
-        if cached is not None and cached[1] == ids and all(a is b for a, b in zip(cached[0], arrays)):
-            return cached[2]
-        views = build(*arrays)
-        self._step_views = (tuple(arrays), ids, views)
-        return views
+    def _input_gates(self, x):
+        """The input side of every step's gates, x_t W_x + b for all t in one
+        product, in the work buffer the step kernel then turns into the gates."""
+        T, N, D = x.shape
+        G = self.weight.shape[1]
+        gates = self._reuse("_gates_buffer", (T, N, G), x.dtype)
+        array_namespace(x).matmul(x.reshape(T * N, D), self.weight[:D], out=gates.reshape(T * N, G))
+        gates += self.bias
+        return gates
+
+    def _out(self, name, x, shape):
+        """The work buffer ``name`` for a kernel's [OUT] argument: on the host
+        the kept array as it is (the binding writes into it when it fits,
+        else hands back a new one: no reuse() call), on a device reuse()'s."""
+        if type(x) is np.ndarray:
+            buffer = getattr(self, name, None)
+            return buffer if type(buffer) is np.ndarray else None
+        return self._reuse(name, shape, x.dtype)
+
+    @staticmethod
+    def _kernel_mask(mask):
+        """The mask as the step kernels take it (int64, nonzero: masked), or None."""
+        return None if mask is None else mask.astype(np.int64)
 
     def _reuse(self, name, shape, dtype):
         value = reuse(getattr(self, name, None), shape, dtype, self.weight)   # (where the weights live)

@@ -2116,4 +2116,45 @@ TH_API int THNN_(BatchNormalization_backward)(
 
 /* ==== end of batch normalization ==== */
 
+/* ==== recurrent layers over a whole sequence (the rnn package's SeqLSTM, SeqGRU) ==== */
+
+/* ---- SeqLSTM: the time loop of an LSTM over T steps, the input side of
+ * every step's gates computed beforehand (x_t W_x + b for all t in one
+ * product).  Gates are blocks of hiddenSize in the order i, f, o, z; per
+ * step t, with h_{-1} = h0, c_{-1} = c0:
+ *   a = gates[t] + h_{t-1} W_h
+ *   i, f, o = sigmoid(a_i), sigmoid(a_f), sigmoid(a_o);  z = tanh(a_z)
+ *   c_t = f * c_{t-1} + i * z
+ *   h_t = o * tanh(c_t)
+ * gates[t] is left holding i, f, o, z (what the backward pass reads).  With
+ * mask, a sample whose mask[t] is nonzero gets h_t = c_t = 0 and zero gates
+ * (maskZero: the next step starts from zeros). */
+TH_API int THNN_(SeqLSTM_updateOutput)(
+          THNNState *state,            // library state: receives the error message
+          THTensor *gates,             // [INOUT] contiguous [seqlen, batch, 4*hiddenSize]: x_t W_x + b on entry, the gates i, f, o, z of every step on return
+          THTensor *weight,            // recurrent weight W_h, [hiddenSize, 4*hiddenSize] (h multiplies from the left)
+          THTensor *c0,                // initial cell state, [batch, hiddenSize]
+          THTensor *h0,                // initial output, [batch, hiddenSize]
+          THIndexTensor *mask,         // [OPTIONAL] [seqlen, batch]: nonzero where a sample's step is padding (zeroed)
+          THTensor *output,            // [OUT] h_t of every step, [seqlen, batch, hiddenSize]
+          THTensor *cell);             // [OUT] c_t of every step, [seqlen, batch, hiddenSize]
+
+/* ---- SeqGRU: the time loop of a GRU over T steps, the input side of every
+ * step's gates computed beforehand.  Gates are blocks of hiddenSize in the
+ * order r (reset), u (update), n (new); per step t, with h_{-1} = h0:
+ *   r, u = sigmoid(gates[t]_r + h_{t-1} W_h[:, :H]), sigmoid(gates[t]_u + h_{t-1} W_h[:, H:2H])
+ *   n    = tanh(gates[t]_n + (r * h_{t-1}) W_h[:, 2H:])
+ *   h_t  = (1 - u) * n + u * h_{t-1}
+ * gates[t] is left holding r, u, n.  With mask, a sample whose mask[t] is
+ * nonzero gets h_t = 0 and zero gates. */
+TH_API int THNN_(SeqGRU_updateOutput)(
+          THNNState *state,            // library state: receives the error message
+          THTensor *gates,             // [INOUT] contiguous [seqlen, batch, 3*hiddenSize]: x_t W_x + b on entry, the gates r, u, n of every step on return
+          THTensor *weight,            // recurrent weight W_h, [hiddenSize, 3*hiddenSize] (h multiplies from the left)
+          THTensor *h0,                // initial output, [batch, hiddenSize]
+          THIndexTensor *mask,         // [OPTIONAL] [seqlen, batch]: nonzero where a sample's step is padding (zeroed)
+          THTensor *output);           // [OUT] h_t of every step, [seqlen, batch, hiddenSize]
+
+/* ==== end of recurrent layers over a whole sequence ==== */
+
 #endif
