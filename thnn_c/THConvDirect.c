@@ -1,0 +1,212 @@
+/* THConvDirect.c: the float forward convolution as an "indirect" matrix
+ * product (the scheme of XNNPACK's indirect GEMM, oriented for NCHW), on
+ * CPUs with AVX2 and FMA.
+ *
+ * Why.  The column path (generic/unfold.h) writes the columns of the image
+ * (im2col) or packs THGemm's panels from it, then multiplies: on small
+ * images (the 48x48 face classifier's 5x5 64->64 on 21x21) that copying
+ * was a third of the layer.  Here nothing of the image is copied (beyond a
+ * zero-padded copy when the convolution pads): with the output seen as
+ * out^T [pixel][plane] = A [pixel][k] * W^T [k][plane], k = (c, ky, kx),
+ * the entry A[p][k] is image[pix(p) + off[k]], pix(p) the offset of output
+ * pixel p's top-left tap and off[k] that of tap k, so the micro-kernel
+ * broadcasts it straight from the image: any step, padding or dilation.
+ *
+ * Micro-kernel.  6 output pixels (possibly across output rows: a row of 17
+ * pixels wastes no lanes) x 16 output planes in 12 ymm sums; per k two
+ * loads of the packed weight ([K][16] per panel of 16 planes, the bias as
+ * its first row: the sums start from it), one load of off[k], six
+ * broadcasts from the six pixels' pointers + off[k], twelve FMAs.  The
+ * last, partial tile repeats its last pixel (so only pixels of the output
+ * are read) and drops those lanes; a panel of 8 planes or fewer runs the
+ * instance of one vector.  The sums are written transposed into the NCHW
+ * output (16 planes x 6 consecutive pixels) through a small buffer.
+ *
+ * Values.  Every output is the bias plus the products in the order of k
+ * (c, then ky, then kx), fused multiply-adds in one chain, so NaN and
+ * infinities propagate as in any sum; the padding's zeros multiply finite
+ * weights only when the weight is finite (0 * inf is NaN, as in the
+ * column path's product).
+ *
+ * Dispatch.  Compiled with a target attribute, run only behind
+ * THGemm_floatAvailable(); the names start with THGemm, which
+ * tests/test_cpu_dispatch.py lists among the gated ones. */
+#include "TH.h"
+
+#include <stdint.h>
+#include <string.h>
+
+#include "THConvDirect.h"
+#include "THGemm.h"
+
+#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__)
+#define THGEMMCONV_HAVE_AVX2 1
+#include <immintrin.h>
+#define THGEMMCONV_TARGET __attribute__((target("avx2,fma")))
+#else
+#define THGEMMCONV_HAVE_AVX2 0
+#endif
+
+#define TILE THGEMM_CONV_TILE
+#define PANEL THGEMM_CONV_PANEL
+#define THGEMMCONV_GROUP 64   /* tiles in a group when the weight is larger */
+#define THGEMMCONV_L2 (256 << 10)
+
+int64_t THGemmConv_packedSize(int64_t nOut, int64_t K)
+{
+  return (nOut + PANEL - 1) / PANEL * PANEL * (K + 1);
+}
+
+void THGemmConv_pack(const float *w, int64_t lda, int64_t nOut, int64_t K, const float *bias, int64_t biasStride,
+                     int64_t q0, int64_t q1, float *dst)
+{
+  for (int64_t q = q0; q < q1; q++) {
+    float *d = dst + q * PANEL * (K + 1);
+    int64_t o0 = q * PANEL, n = nOut - o0 < PANEL ? nOut - o0 : PANEL;
+    for (int64_t j = 0; j < PANEL; j++)
+      d[j] = j < n && bias ? bias[(o0 + j) * biasStride] : 0;
+    d += PANEL;
+    memset(d, 0, (size_t)(K * PANEL) * sizeof(float));
+    for (int64_t j = 0; j < n; j++) {
+      const float *row = w + (o0 + j) * lda;
+      for (int64_t k = 0; k < K; k++)
+        d[k * PANEL + j] = row[k];
+    }
+  }
+}
+
+#if THGEMMCONV_HAVE_AVX2
+
+/* One tile: pixels px[0..5] (pointers into the image at their pix(p)),
+ * one panel (bias row then [K][16]); the first np pixels and nOut planes
+ * written to out[o * area + i]. */
+THGEMMCONV_TARGET __attribute__((always_inline))
+static inline void THGemmConv_tile(const int HALVES, const float *const *px, const int64_t *off, int64_t K,
+                                   const float *w, float *out, int64_t area, int64_t np, int64_t nOut)
+{
+  __m256 sum[TILE][2];
+#pragma GCC unroll 2
+  for (int h = 0; h < HALVES; h++) {
+    __m256 b = _mm256_load_ps(w + 8 * h);
+#pragma GCC unroll 6
+    for (int i = 0; i < TILE; i++)
+      sum[i][h] = b;
+  }
+  w += PANEL;
+  const float *a0 = px[0], *a1 = px[1], *a2 = px[2], *a3 = px[3], *a4 = px[4], *a5 = px[5];
+#pragma GCC unroll 4
+  for (int64_t k = 0; k < K; k++) {
+    int64_t o = off[k];
+    __m256 v[2];
+#pragma GCC unroll 2
+    for (int h = 0; h < HALVES; h++)
+      v[h] = _mm256_load_ps(w + 8 * h);
+    __m256 x;
+#define THGEMMCONV_ROW(i, a)                                                                                          \
+  x = _mm256_broadcast_ss(a + o);                                                                                     \
+  for (int h = 0; h < HALVES; h++)                                                                                    \
+    sum[i][h] = _mm256_fmadd_ps(x, v[h], sum[i][h]);
+    THGEMMCONV_ROW(0, a0)
+    THGEMMCONV_ROW(1, a1)
+    THGEMMCONV_ROW(2, a2)
+    THGEMMCONV_ROW(3, a3)
+    THGEMMCONV_ROW(4, a4)
+    THGEMMCONV_ROW(5, a5)
+#undef THGEMMCONV_ROW
+    w += PANEL;
+  }
+  float tile[TILE][PANEL] __attribute__((aligned(32)));
+#pragma GCC unroll 6
+  for (int i = 0; i < TILE; i++)
+#pragma GCC unroll 2
+    for (int h = 0; h < HALVES; h++)
+      _mm256_store_ps(tile[i] + 8 * h, sum[i][h]);
+  if (np == TILE) {
+    for (int64_t j = 0; j < nOut; j++, out += area)
+#pragma GCC unroll 6
+      for (int i = 0; i < TILE; i++)
+        out[i] = tile[i][j];
+  } else {
+    for (int64_t j = 0; j < nOut; j++, out += area)
+      for (int64_t i = 0; i < np; i++)
+        out[i] = tile[i][j];
+  }
+}
+
+THGEMMCONV_TARGET
+void THGemmConv_tiles(const float *image, const int64_t *off, int64_t K, const float *packed, int64_t nOut,
+                      int64_t outW, int64_t rowStep, int64_t colStep, int64_t p0, int64_t p1, float *out,
+                      int64_t area)
+{
+  int64_t panels = (nOut + PANEL - 1) / PANEL, panelSize = PANEL * (K + 1);
+  /* Tiles in groups: each group meets every panel, tile by tile.  A packed
+   * weight that fits L2 with room to spare (THGEMMCONV_L2) is read from
+   * there by every tile (groups of one tile: the tile's pixels stay in L1
+   * across the panels); a larger one (512 planes of 3x3 taps: 9.4 MB)
+   * would come from memory for every tile, so there the tiles form
+   * groups of THGEMMCONV_GROUP tiles and each panel (K x 64 bytes, in
+   * L2) meets a whole group. */
+  int64_t group = (panelSize * panels * (int64_t)sizeof(float) <= THGEMMCONV_L2 ? 1 : THGEMMCONV_GROUP) * TILE;
+  int64_t y = outW > 0 ? p0 / outW : 0, x = outW > 0 ? p0 % outW : 0;
+  const float *px[THGEMMCONV_GROUP][TILE];
+  for (int64_t g0 = p0; g0 < p1; g0 += group) {
+    int64_t g1 = g0 + group < p1 ? g0 + group : p1;
+    for (int64_t p = g0; p < g1; p += TILE) {
+      int64_t np = g1 - p < TILE ? g1 - p : TILE;
+      const float **t = px[(p - g0) / TILE];
+      for (int i = 0; i < TILE; i++) {
+        t[i] = image + y * rowStep + x * colStep;
+        if (i + 1 < np && ++x == outW)   /* (the last pixel repeated in a partial tile) */
+          x = 0, y++;
+      }
+      if (++x == outW)
+        x = 0, y++;
+    }
+    for (int64_t q = 0; q < panels; q++) {
+      int64_t n = nOut - q * PANEL < PANEL ? nOut - q * PANEL : PANEL;
+      for (int64_t p = g0; p < g1; p += TILE) {
+        int64_t np = g1 - p < TILE ? g1 - p : TILE;
+        const float *const *t = (const float *const *)px[(p - g0) / TILE];
+        if (n > 8)
+          THGemmConv_tile(2, t, off, K, packed + q * panelSize, out + q * PANEL * area + p, area, np, n);
+        else
+          THGemmConv_tile(1, t, off, K, packed + q * panelSize, out + q * PANEL * area + p, area, np, n);
+      }
+    }
+  }
+}
+
+#else
+
+void THGemmConv_tiles(const float *image, const int64_t *off, int64_t K, const float *packed, int64_t nOut,
+                      int64_t outW, int64_t rowStep, int64_t colStep, int64_t p0, int64_t p1, float *out,
+                      int64_t area)
+{
+  (void)image, (void)off, (void)K, (void)packed, (void)nOut, (void)outW, (void)rowStep, (void)colStep;
+  (void)p0, (void)p1, (void)out, (void)area;
+}
+
+#endif
+
+static int THGemmConvMode = 1;
+static int64_t THGemmConvCalls;
+
+int THGemmConv_mode(void)
+{
+  return THGemmConvMode;
+}
+
+void THGemmConv_setMode(int mode)
+{
+  THGemmConvMode = mode;
+}
+
+int64_t THGemmConv_calls(void)
+{
+  return __atomic_load_n(&THGemmConvCalls, __ATOMIC_RELAXED);
+}
+
+void THGemmConv_count(void)
+{
+  __atomic_fetch_add(&THGemmConvCalls, 1, __ATOMIC_RELAXED);
+}
