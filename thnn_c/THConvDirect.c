@@ -34,6 +34,7 @@
 #include "TH.h"
 
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "THConvDirect.h"
@@ -49,8 +50,9 @@
 
 #define TILE THGEMM_CONV_TILE
 #define PANEL THGEMM_CONV_PANEL
-#define THGEMMCONV_GROUP 64   /* tiles in a group when the weight is larger */
-#define THGEMMCONV_L2 (256 << 10)
+#define THGEMMCONV_GROUP 64            /* tiles in a group, at most */
+#define THGEMMCONV_SUMS (96 << 10)       /* bytes of a group's sums between blocks of K */
+#define THGEMMCONV_KC 256                /* steps of k in a block, at most */
 
 int64_t THGemmConv_packedSize(int64_t nOut, int64_t K)
 {
@@ -66,36 +68,40 @@ void THGemmConv_pack(const float *w, int64_t lda, int64_t nOut, int64_t K, const
     for (int64_t j = 0; j < PANEL; j++)
       d[j] = j < n && bias ? bias[(o0 + j) * biasStride] : 0;
     d += PANEL;
-    memset(d, 0, (size_t)(K * PANEL) * sizeof(float));
-    for (int64_t j = 0; j < n; j++) {
-      const float *row = w + (o0 + j) * lda;
-      for (int64_t k = 0; k < K; k++)
-        d[k * PANEL + j] = row[k];
-    }
+    /* (row by row of the panel: 16 rows of w read side by side, the
+     * panel written in order; column by column it was 16 passes over a
+     * panel of up to 295 KB, and the packing of 3x3 512->512 took longer
+     * than its product) */
+    const float *row[PANEL];
+    for (int64_t j = 0; j < PANEL; j++)
+      row[j] = w + (o0 + (j < n ? j : 0)) * lda;
+    for (int64_t k = 0; k < K; k++, d += PANEL)
+      for (int64_t j = 0; j < PANEL; j++)
+        d[j] = j < n ? row[j][k] : 0;
   }
 }
 
 #if THGEMMCONV_HAVE_AVX2
 
-/* One tile: pixels px[0..5] (pointers into the image at their pix(p)),
- * one panel (bias row then [K][16]); the first np pixels and nOut planes
- * written to out[o * area + i]. */
+/* One tile over kc steps of k: pixels px[0..5] (pointers into the image
+ * at their pix(p)), kc rows [kc][16] of one panel at w.  The sums start
+ * from `from` (a [6][16] buffer of the earlier blocks' sums) or, NULL,
+ * from the panel's bias row `bias`; they go to `to` (such a buffer) or,
+ * NULL, to out[o * area + i], the first np pixels and nOut planes. */
 THGEMMCONV_TARGET __attribute__((always_inline))
-static inline void THGemmConv_tile(const int HALVES, const float *const *px, const int64_t *off, int64_t K,
-                                   const float *w, float *out, int64_t area, int64_t np, int64_t nOut)
+static inline void THGemmConv_tile(const int HALVES, const float *const *px, const int64_t *off, int64_t kc,
+                                   const float *w, const float *bias, const float *from, float *to, float *out,
+                                   int64_t area, int64_t np, int64_t nOut)
 {
   __m256 sum[TILE][2];
-#pragma GCC unroll 2
-  for (int h = 0; h < HALVES; h++) {
-    __m256 b = _mm256_load_ps(w + 8 * h);
 #pragma GCC unroll 6
-    for (int i = 0; i < TILE; i++)
-      sum[i][h] = b;
-  }
-  w += PANEL;
+  for (int i = 0; i < TILE; i++)
+#pragma GCC unroll 2
+    for (int h = 0; h < HALVES; h++)
+      sum[i][h] = _mm256_load_ps((from ? from + i * PANEL : bias) + 8 * h);
   const float *a0 = px[0], *a1 = px[1], *a2 = px[2], *a3 = px[3], *a4 = px[4], *a5 = px[5];
 #pragma GCC unroll 4
-  for (int64_t k = 0; k < K; k++) {
+  for (int64_t k = 0; k < kc; k++) {
     int64_t o = off[k];
     __m256 v[2];
 #pragma GCC unroll 2
@@ -115,6 +121,14 @@ static inline void THGemmConv_tile(const int HALVES, const float *const *px, con
 #undef THGEMMCONV_ROW
     w += PANEL;
   }
+  if (to) {
+#pragma GCC unroll 6
+    for (int i = 0; i < TILE; i++)
+#pragma GCC unroll 2
+      for (int h = 0; h < HALVES; h++)
+        _mm256_store_ps(to + i * PANEL + 8 * h, sum[i][h]);
+    return;
+  }
   float tile[TILE][PANEL] __attribute__((aligned(32)));
 #pragma GCC unroll 6
   for (int i = 0; i < TILE; i++)
@@ -133,20 +147,36 @@ static inline void THGemmConv_tile(const int HALVES, const float *const *px, con
   }
 }
 
+/* The loop nest.  Tiles in groups of up to THGEMMCONV_GROUP tiles whose
+ * sums over all the panels fit THGEMMCONV_SUMS bytes; K in blocks of at
+ * most THGEMMCONV_KC steps, all of a size; for each group, each block of
+ * K, each panel: the group's tiles.  A panel's block (KC x 64 bytes) thus
+ * stays in L1 while it meets the group's tiles, whose pixels over the
+ * block's taps are a few rows of a few planes; between blocks the sums
+ * wait in a buffer ([6][16] per tile and panel, vector loads and stores),
+ * and only the last block writes them, transposed, into the output.
+ * Without blocks (a tile after another meeting every panel over the whole
+ * of K) a weight larger than L2 (3x3 of 512 planes: 9.4 MB) came from
+ * memory for every tile: 30-35 GF/s. */
 THGEMMCONV_TARGET
 void THGemmConv_tiles(const float *image, const int64_t *off, int64_t K, const float *packed, int64_t nOut,
                       int64_t outW, int64_t rowStep, int64_t colStep, int64_t p0, int64_t p1, float *out,
                       int64_t area)
 {
   int64_t panels = (nOut + PANEL - 1) / PANEL, panelSize = PANEL * (K + 1);
-  /* Tiles in groups: each group meets every panel, tile by tile.  A packed
-   * weight that fits L2 with room to spare (THGEMMCONV_L2) is read from
-   * there by every tile (groups of one tile: the tile's pixels stay in L1
-   * across the panels); a larger one (512 planes of 3x3 taps: 9.4 MB)
-   * would come from memory for every tile, so there the tiles form
-   * groups of THGEMMCONV_GROUP tiles and each panel (K x 64 bytes, in
-   * L2) meets a whole group. */
-  int64_t group = (panelSize * panels * (int64_t)sizeof(float) <= THGEMMCONV_L2 ? 1 : THGEMMCONV_GROUP) * TILE;
+  int64_t kBlocks = (K + THGEMMCONV_KC - 1) / THGEMMCONV_KC, kcMax = (K + kBlocks - 1) / kBlocks;
+  int64_t groupTiles = THGEMMCONV_SUMS / (int64_t)sizeof(float) / (panels * TILE * PANEL);
+  if (groupTiles > THGEMMCONV_GROUP)
+    groupTiles = THGEMMCONV_GROUP;
+  if (groupTiles < 1)
+    groupTiles = 1;
+  int64_t group = groupTiles * TILE;
+  float *sums = NULL;
+  if (kBlocks > 1) {
+    sums = aligned_alloc(64, (size_t)(groupTiles * panels * TILE * PANEL) * sizeof(float));
+    if (!sums)   /* (out of memory: one block of the whole of K, no sums to keep) */
+      kBlocks = 1, kcMax = K;
+  }
   int64_t y = outW > 0 ? p0 / outW : 0, x = outW > 0 ? p0 % outW : 0;
   const float *px[THGEMMCONV_GROUP][TILE];
   for (int64_t g0 = p0; g0 < p1; g0 += group) {
@@ -162,18 +192,27 @@ void THGemmConv_tiles(const float *image, const int64_t *off, int64_t K, const f
       if (++x == outW)
         x = 0, y++;
     }
-    for (int64_t q = 0; q < panels; q++) {
-      int64_t n = nOut - q * PANEL < PANEL ? nOut - q * PANEL : PANEL;
-      for (int64_t p = g0; p < g1; p += TILE) {
-        int64_t np = g1 - p < TILE ? g1 - p : TILE;
-        const float *const *t = (const float *const *)px[(p - g0) / TILE];
-        if (n > 8)
-          THGemmConv_tile(2, t, off, K, packed + q * panelSize, out + q * PANEL * area + p, area, np, n);
-        else
-          THGemmConv_tile(1, t, off, K, packed + q * panelSize, out + q * PANEL * area + p, area, np, n);
+    for (int64_t pc = 0; pc < K; pc += kcMax) {
+      int64_t kc = K - pc < kcMax ? K - pc : kcMax;
+      int first = pc == 0, last = pc + kc == K;
+      for (int64_t q = 0; q < panels; q++) {
+        int64_t n = nOut - q * PANEL < PANEL ? nOut - q * PANEL : PANEL;
+        const float *panel = packed + q * panelSize;
+        for (int64_t p = g0; p < g1; p += TILE) {
+          int64_t np = g1 - p < TILE ? g1 - p : TILE, tileIndex = (p - g0) / TILE;
+          const float *const *t = (const float *const *)px[tileIndex];
+          float *mine = sums ? sums + (tileIndex * panels + q) * TILE * PANEL : NULL;
+          if (n > 8)
+            THGemmConv_tile(2, t, off + pc, kc, panel + PANEL * (1 + pc), panel, first ? NULL : mine,
+                            last ? NULL : mine, out + q * PANEL * area + p, area, np, n);
+          else
+            THGemmConv_tile(1, t, off + pc, kc, panel + PANEL * (1 + pc), panel, first ? NULL : mine,
+                            last ? NULL : mine, out + q * PANEL * area + p, area, np, n);
+        }
       }
     }
   }
+  free(sums);
 }
 
 #else

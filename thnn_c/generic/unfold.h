@@ -1175,24 +1175,26 @@ THNN_HELPER int THNN_(convUnfoldMultiplyBand)(const THNNConvGeometry *g, const T
  * once per call in panels of 16 output planes.  Where it runs: see
  * convIndirectWorth. */
 /* Where the indirect product is the faster path (mode 1), measured
- * 2026-11-30 at batch 1, 1 thread (benchmarks/indirect_convs.py, GF/s,
- * indirect against the better of the two column paths, a shared machine:
- * ranges of two blocks): it wins where K = planes x taps is at least
- * THNN_CONV_INDIRECT_K and the weight at most THNN_CONV_INDIRECT_WEIGHT
- * floats (it is read from L2 by every tile of 6 pixels): the face
- * classifier's 5x5 64->64 on 21x21 69-79 against 51-57, SPyNet's 7x7 on
- * 64x64 66-90 against 52-75 (32->16: 76 against 40), ResNet's 7x7/2
- * 3->64 66-71 against 56-58, AlexNet's 11x11/4 82 against 56, 3x3 64->64
- * on 56x56 and 80x80 68-79 against 64-71.  It loses with few taps (K =
- * 27, 75: 37-56 against 51-62; the transposed store of each tile costs
- * as much as its few sums) and with larger weights (3x3 of 128 planes
- * and more: 31-57 against 46-67), which keep the column paths. */
+ * 2026-11-30 at batch 1 (benchmarks/indirect_convs.py, GF/s, indirect
+ * against the better column path, 1 thread | 2 threads, ranges of three
+ * blocks on a shared machine): it wins where K = planes x taps is at least
+ * THNN_CONV_INDIRECT_K and the output at least THNN_CONV_INDIRECT_AREA
+ * pixels: the face classifier's 5x5 64->64 on 21x21 80-84 against 63-65 |
+ * 112-121 against 94-100, SPyNet's 7x7 on 64x64 75-90 against 49-67 |
+ * 140-160 against 79-122, ResNet-18's 3x3 on 56x56-14x14 77-91 against
+ * 71-85 | 122-157 against 127-133, AlexNet's 11x11/4 61-79 against 49-53
+ * | 144-153 against 111-118.  It loses with few taps (K = 27: 53-57
+ * against 70 | 81-85 against 101; K = 75 ties: the transposed store of
+ * each tile costs as much as its few sums) and on tiny images with large
+ * weights (3x3 of 512 planes on 7x7: 41-51 against 59-66 | 86-90 against
+ * 107-116), where packing the weight in every call (9.4 MB) costs more
+ * than the product of its 49 pixels saves; those keep the column paths. */
 #define THNN_CONV_INDIRECT_K 128
-#define THNN_CONV_INDIRECT_WEIGHT (112 << 10)
+#define THNN_CONV_INDIRECT_AREA 128
 THNN_HELPER int THNN_(convIndirectRule)(const THNNConvGeometry *g, const THNNConvPlan *p)
 {
   (void)g;
-  return p->K >= THNN_CONV_INDIRECT_K && (double)p->K * p->nOther <= THNN_CONV_INDIRECT_WEIGHT;
+  return p->K >= THNN_CONV_INDIRECT_K && p->area >= THNN_CONV_INDIRECT_AREA;
 }
 
 THNN_HELPER int THNN_(convIndirectWorth)(const THNNConvGeometry *g, const THNNConvPlan *p)
