@@ -87,11 +87,12 @@ void THGemmConv_pack(const float *w, int64_t lda, int64_t nOut, int64_t K, const
  * at their pix(p)), kc rows [kc][16] of one panel at w.  The sums start
  * from `from` (a [6][16] buffer of the earlier blocks' sums) or, NULL,
  * from the panel's bias row `bias`; they go to `to` (such a buffer) or,
- * NULL, to out[o * area + i], the first np pixels and nOut planes. */
+ * NULL, to out[o * area + i], the first np pixels and nOut planes (and
+ * up to 8 pixels where room >= 8: the next tile's, which it rewrites). */
 THGEMMCONV_TARGET __attribute__((always_inline))
 static inline void THGemmConv_tile(const int HALVES, const float *const *px, const int64_t *off, int64_t kc,
                                    const float *w, const float *bias, const float *from, float *to, float *out,
-                                   int64_t area, int64_t np, int64_t nOut)
+                                   int64_t area, int64_t np, int64_t room, int64_t nOut)
 {
   __m256 sum[TILE][2];
 #pragma GCC unroll 6
@@ -129,21 +130,38 @@ static inline void THGemmConv_tile(const int HALVES, const float *const *px, con
         _mm256_store_ps(to + i * PANEL + 8 * h, sum[i][h]);
     return;
   }
-  float tile[TILE][PANEL] __attribute__((aligned(32)));
-#pragma GCC unroll 6
-  for (int i = 0; i < TILE; i++)
+  /* transposed, 8 planes at a time: rows = the 6 pixels (and 2 unused),
+   * lanes = planes, turned into rows = planes, lanes = pixels; each plane's
+   * pixels are one store of 8 where `room` (the pixels from this tile's
+   * first to the end of the caller's range) allows, its last 2 lanes
+   * written again later by the next tile (scalar stores of the 96 sums
+   * cost as much as the sums of a tile over 27 taps, and AMD's masked
+   * stores are slower still) */
 #pragma GCC unroll 2
-    for (int h = 0; h < HALVES; h++)
-      _mm256_store_ps(tile[i] + 8 * h, sum[i][h]);
-  if (np == TILE) {
-    for (int64_t j = 0; j < nOut; j++, out += area)
-#pragma GCC unroll 6
-      for (int i = 0; i < TILE; i++)
-        out[i] = tile[i][j];
-  } else {
-    for (int64_t j = 0; j < nOut; j++, out += area)
-      for (int64_t i = 0; i < np; i++)
-        out[i] = tile[i][j];
+  for (int h = 0; h < HALVES; h++) {
+    __m256 t0 = _mm256_unpacklo_ps(sum[0][h], sum[1][h]), t1 = _mm256_unpackhi_ps(sum[0][h], sum[1][h]);
+    __m256 t2 = _mm256_unpacklo_ps(sum[2][h], sum[3][h]), t3 = _mm256_unpackhi_ps(sum[2][h], sum[3][h]);
+    __m256 t4 = _mm256_unpacklo_ps(sum[4][h], sum[5][h]), t5 = _mm256_unpackhi_ps(sum[4][h], sum[5][h]);
+    __m256 u0 = _mm256_shuffle_ps(t0, t2, 0x44), u1 = _mm256_shuffle_ps(t0, t2, 0xEE);
+    __m256 u2 = _mm256_shuffle_ps(t1, t3, 0x44), u3 = _mm256_shuffle_ps(t1, t3, 0xEE);
+    __m256 u4 = _mm256_shuffle_ps(t4, t4, 0x44), u5 = _mm256_shuffle_ps(t4, t4, 0xEE);
+    __m256 u6 = _mm256_shuffle_ps(t5, t5, 0x44), u7 = _mm256_shuffle_ps(t5, t5, 0xEE);
+    __m256 plane[8] = {_mm256_permute2f128_ps(u0, u4, 0x20), _mm256_permute2f128_ps(u1, u5, 0x20),
+                       _mm256_permute2f128_ps(u2, u6, 0x20), _mm256_permute2f128_ps(u3, u7, 0x20),
+                       _mm256_permute2f128_ps(u0, u4, 0x31), _mm256_permute2f128_ps(u1, u5, 0x31),
+                       _mm256_permute2f128_ps(u2, u6, 0x31), _mm256_permute2f128_ps(u3, u7, 0x31)};
+    int64_t planes = nOut - 8 * h < 8 ? nOut - 8 * h : 8;
+    if (room >= 8) {
+      for (int64_t j = 0; j < planes; j++)
+        _mm256_storeu_ps(out + (8 * h + j) * area, plane[j]);
+    } else {
+      for (int64_t j = 0; j < planes; j++) {
+        float row[8] __attribute__((aligned(32)));
+        _mm256_store_ps(row, plane[j]);
+        for (int64_t i = 0; i < np; i++)
+          out[(8 * h + j) * area + i] = row[i];
+      }
+    }
   }
 }
 
@@ -204,10 +222,10 @@ void THGemmConv_tiles(const float *image, const int64_t *off, int64_t K, const f
           float *mine = sums ? sums + (tileIndex * panels + q) * TILE * PANEL : NULL;
           if (n > 8)
             THGemmConv_tile(2, t, off + pc, kc, panel + PANEL * (1 + pc), panel, first ? NULL : mine,
-                            last ? NULL : mine, out + q * PANEL * area + p, area, np, n);
+                            last ? NULL : mine, out + q * PANEL * area + p, area, np, p1 - p, n);
           else
             THGemmConv_tile(1, t, off + pc, kc, panel + PANEL * (1 + pc), panel, first ? NULL : mine,
-                            last ? NULL : mine, out + q * PANEL * area + p, area, np, n);
+                            last ? NULL : mine, out + q * PANEL * area + p, area, np, p1 - p, n);
         }
       }
     }

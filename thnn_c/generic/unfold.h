@@ -1183,13 +1183,14 @@ THNN_HELPER int THNN_(convUnfoldMultiplyBand)(const THNNConvGeometry *g, const T
  * 112-121 against 94-100, SPyNet's 7x7 on 64x64 75-90 against 49-67 |
  * 140-160 against 79-122, ResNet-18's 3x3 on 56x56-14x14 77-91 against
  * 71-85 | 122-157 against 127-133, AlexNet's 11x11/4 61-79 against 49-53
- * | 144-153 against 111-118.  It loses with few taps (K = 27: 53-57
- * against 70 | 81-85 against 101; K = 75 ties: the transposed store of
- * each tile costs as much as its few sums) and on tiny images with large
- * weights (3x3 of 512 planes on 7x7: 41-51 against 59-66 | 86-90 against
- * 107-116), where packing the weight in every call (9.4 MB) costs more
- * than the product of its 49 pixels saves; those keep the column paths. */
-#define THNN_CONV_INDIRECT_K 128
+ * | 144-153 against 111-118, the face classifier's 5x5 3->64 on 48x48
+ * (K = 75) 66-69 against 60-62 (1 thread).  With K = 27 (3x3 3->64) it
+ * only ties (a tile's transposed store costs as much as its few sums),
+ * and it loses on tiny images with large weights (3x3 of 512 planes on
+ * 7x7: 41-51 against 59-66 | 86-90 against 107-116), where packing the
+ * weight in every call (9.4 MB) costs more than the product of its 49
+ * pixels saves; those keep the column paths. */
+#define THNN_CONV_INDIRECT_K 64
 #define THNN_CONV_INDIRECT_AREA 128
 THNN_HELPER int THNN_(convIndirectRule)(const THNNConvGeometry *g, const THNNConvPlan *p)
 {
