@@ -142,11 +142,13 @@ def test_non_contiguous_input_through_the_module():
 @pytest.mark.parametrize("threads", [1, 2])
 def test_the_rule_of_the_default_mode(threads):
     # mode 1 takes the indirect path where convIndirectRule measured it
-    # faster (K >= 64 and at least 128 output pixels) and keeps the
+    # faster (K >= 64, at least 128 output pixels, and 512 with a
+    # weight above 256 Ki floats) and keeps the
     # column paths elsewhere; each result matches its reference
     rng = np.random.default_rng(7)
-    cases = [((64, 64, 21, 5, 1, 0), 1), ((16, 32, 40, 7, 1, 3), 1), ((3, 64, 40, 3, 1, 1), 0), ((3, 64, 48, 5, 1, 0), 1),
-             ((128, 128, 9, 3, 1, 1), 0), ((128, 16, 18, 3, 1, 1), 1)]
+    cases = [((64, 64, 21, 5, 1, 0), 1), ((16, 32, 40, 7, 1, 3), 1), ((3, 64, 40, 3, 1, 1), 0),
+             ((3, 64, 48, 5, 1, 0), 1), ((128, 128, 9, 3, 1, 1), 0), ((128, 16, 18, 3, 1, 1), 1),
+             ((256, 256, 14, 3, 1, 1), 0), ((256, 128, 24, 3, 1, 1), 1)]
     assert LIB.THGemmConv_mode() == 1
     for (nin, nout, size, k, stride, pad), takes in cases:
         m = module(nin, nout, k, stride, pad, 1)

@@ -1185,17 +1185,27 @@ THNN_HELPER int THNN_(convUnfoldMultiplyBand)(const THNNConvGeometry *g, const T
  * 71-85 | 122-157 against 127-133, AlexNet's 11x11/4 61-79 against 49-53
  * | 144-153 against 111-118, the face classifier's 5x5 3->64 on 48x48
  * (K = 75) 66-69 against 60-62 (1 thread).  With K = 27 (3x3 3->64) it
- * only ties (a tile's transposed store costs as much as its few sums),
- * and it loses on tiny images with large weights (3x3 of 512 planes on
- * 7x7: 41-51 against 59-66 | 86-90 against 107-116), where packing the
- * weight in every call (9.4 MB) costs more than the product of its 49
- * pixels saves; those keep the column paths. */
+ * only ties (a tile's transposed store costs as much as its few sums).
+ * The weight is packed in every call, which small images with large
+ * weights do not pay back: 3x3 512->512 on 7x7 41-51 against 59-66 | 86-90
+ * against 107-116, and in benchmarks/inference.py --part convs (1 thread,
+ * time indirect / column path, +-20 % noise on rows it does not touch)
+ * 1.30 and 1.17 on 3x3 512->512 on 14x14 (batch 1, 8) and 1.25 on 3x3
+ * 192->384 on 13x13, so a weight above THNN_CONV_INDIRECT_WEIGHT floats
+ * needs THNN_CONV_INDIRECT_LARGE_AREA output pixels (3x3 256->256 on 28x28:
+ * 1.02, 1.01).  In that run: 0.42-0.50 on the face detector's 12x12/2,
+ * 0.68-0.76 on the 48-net's 5x5 64->64 and SPyNet's 7x7, 0.73 on 3x3
+ * 64->64 on 112x112; geometric mean over every row against PyTorch 0.99
+ * -> 0.86. */
 #define THNN_CONV_INDIRECT_K 64
 #define THNN_CONV_INDIRECT_AREA 128
+#define THNN_CONV_INDIRECT_WEIGHT (256 << 10)
+#define THNN_CONV_INDIRECT_LARGE_AREA 512
 THNN_HELPER int THNN_(convIndirectRule)(const THNNConvGeometry *g, const THNNConvPlan *p)
 {
   (void)g;
-  return p->K >= THNN_CONV_INDIRECT_K && p->area >= THNN_CONV_INDIRECT_AREA;
+  return p->K >= THNN_CONV_INDIRECT_K && p->area >= THNN_CONV_INDIRECT_AREA &&
+         ((double)p->K * p->nOther <= THNN_CONV_INDIRECT_WEIGHT || p->area >= THNN_CONV_INDIRECT_LARGE_AREA);
 }
 
 THNN_HELPER int THNN_(convIndirectWorth)(const THNNConvGeometry *g, const THNNConvPlan *p)
