@@ -20,11 +20,13 @@
  * last, partial tile repeats its last pixel (so only pixels of the output
  * are read) and drops those lanes; a panel of 8 planes or fewer runs the
  * instance of one vector.  The sums are written transposed into the NCHW
- * output (16 planes x 6 consecutive pixels) through a small buffer.
+ * output (16 planes x 6 consecutive pixels) by an 8x8 shuffle.  K runs in
+ * blocks (THGemmConv_tiles), the sums waiting in a buffer between them.
  *
  * Values.  Every output is the bias plus the products in the order of k
- * (c, then ky, then kx), fused multiply-adds in one chain, so NaN and
- * infinities propagate as in any sum; the padding's zeros multiply finite
+ * (c, then ky, then kx), fused multiply-adds in one chain (the buffer
+ * between blocks of K carries the chain on), so NaN and infinities
+ * propagate as in any sum; the padding's zeros multiply finite
  * weights only when the weight is finite (0 * inf is NaN, as in the
  * column path's product).
  *

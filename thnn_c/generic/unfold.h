@@ -53,7 +53,12 @@
  * run AVX2 kernels (OPENBLAS_CORETYPE),
  * and then these loops are about twice as fast as the matrix product.  They
  * add the taps in another order, so a sample's output differs in rounding
- * from the same sample convolved alone (by the product). */
+ * from the same sample convolved alone (by the product).
+ *
+ * Indirect product.  In float on a CPU with AVX2 and FMA, the forward
+ * (unfoldMultiply) runs without columns where convIndirectRule measured it
+ * faster: THConvDirect.c reads the image in place through a table of tap
+ * offsets and packs only the weight (convIndirectMultiply). */
 /* A generic header: each generic file that uses these helpers includes it,
  * and it defines them once per element type, whatever the order of the
  * files in init.c. */
