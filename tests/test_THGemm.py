@@ -27,6 +27,7 @@ LIB.THGemm_setEnabled.argtypes = [ctypes.c_int]
 LIB.THGemm_setImagePacking.argtypes = [ctypes.c_int]
 LIB.THGemm_imagePacking.restype = ctypes.c_int
 LIB.THGemm_packedProducts.restype = ctypes.c_int64
+LIB.THGemmConv_setMode.argtypes = [ctypes.c_int]
 
 needs_avx2 = pytest.mark.skipif(not LIB.THGemm_floatAvailable(), reason="the CPU lacks AVX2/FMA: THGemm does not run")
 
@@ -258,6 +259,7 @@ def test_panels_from_the_image_match_the_column_matrix(case, threads):
     x[-1, 0, 0, 0] = np.nan   # (seen by some output in every case)
     before = thnn.get_num_threads()
     results, products = {}, {}
+    LIB.THGemmConv_setMode(0)   # (the indirect product, test_indirect_convolution.py, off: these two paths compared)
     try:
         thnn.set_num_threads(threads)
         for on in (1, 0):
@@ -267,6 +269,7 @@ def test_panels_from_the_image_match_the_column_matrix(case, threads):
             products[on] = LIB.THGemm_packedProducts() - start
     finally:
         LIB.THGemm_setImagePacking(1)
+        LIB.THGemmConv_setMode(1)
         thnn.set_num_threads(before)
     assert LIB.THGemm_imagePacking() == 1
     assert products[0] == 0 and (products[1] > 0) == packs, products

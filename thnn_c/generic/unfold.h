@@ -53,7 +53,12 @@
  * run AVX2 kernels (OPENBLAS_CORETYPE),
  * and then these loops are about twice as fast as the matrix product.  They
  * add the taps in another order, so a sample's output differs in rounding
- * from the same sample convolved alone (by the product). */
+ * from the same sample convolved alone (by the product).
+ *
+ * Indirect product.  In float on a CPU with AVX2 and FMA, the forward
+ * (unfoldMultiply) runs without columns where convIndirectRule measured it
+ * faster: THConvDirect.c reads the image in place through a table of tap
+ * offsets and packs only the weight (convIndirectMultiply). */
 /* A generic header: each generic file that uses these helpers includes it,
  * and it defines them once per element type, whatever the order of the
  * files in init.c. */
@@ -69,6 +74,7 @@
 #undef THNN_UNFOLD_H_NOW
 
 #include <limits.h>
+#include "THConvDirect.h"
 #include "THGemm.h"
 #include "THLoop.h"
 #ifdef _OPENMP
@@ -1168,6 +1174,155 @@ THNN_HELPER int THNN_(convUnfoldMultiplyBand)(const THNNConvGeometry *g, const T
                                        buffer, r0, r1, THNNConv_chunkPlanes(g, (r1 - r0) * g->outW));
 }
 
+#ifdef TH_REAL_IS_FLOAT
+/* The indirect product (THConvDirect.c): no columns, the image read in
+ * place (a zero-padded copy when the convolution pads), the weight packed
+ * once per call in panels of 16 output planes.  Where it runs: see
+ * convIndirectWorth. */
+/* Where the indirect product is the faster path (mode 1), measured
+ * 2026-11-30 at batch 1 (benchmarks/indirect_convs.py, GF/s, indirect
+ * against the better column path, 1 thread | 2 threads, ranges of three
+ * blocks on a shared machine): it wins where K = planes x taps is at least
+ * THNN_CONV_INDIRECT_K and the output at least THNN_CONV_INDIRECT_AREA
+ * pixels: the face classifier's 5x5 64->64 on 21x21 80-84 against 63-65 |
+ * 112-121 against 94-100, SPyNet's 7x7 on 64x64 75-90 against 49-67 |
+ * 140-160 against 79-122, ResNet-18's 3x3 on 56x56-14x14 77-91 against
+ * 71-85 | 122-157 against 127-133, AlexNet's 11x11/4 61-79 against 49-53
+ * | 144-153 against 111-118, the face classifier's 5x5 3->64 on 48x48
+ * (K = 75) 66-69 against 60-62 (1 thread).  With K = 27 (3x3 3->64) it
+ * only ties (a tile's transposed store costs as much as its few sums).
+ * The weight is packed in every call, which small images with large
+ * weights do not pay back: 3x3 512->512 on 7x7 41-51 against 59-66 | 86-90
+ * against 107-116, and in benchmarks/inference.py --part convs (1 thread,
+ * time indirect / column path, +-20 % noise on rows it does not touch)
+ * 1.30 and 1.17 on 3x3 512->512 on 14x14 (batch 1, 8) and 1.25 on 3x3
+ * 192->384 on 13x13, so a weight above THNN_CONV_INDIRECT_WEIGHT floats
+ * needs THNN_CONV_INDIRECT_LARGE_AREA output pixels (3x3 256->256 on 28x28:
+ * 1.02, 1.01).  In that run: 0.42-0.50 on the face detector's 12x12/2,
+ * 0.68-0.76 on the 48-net's 5x5 64->64 and SPyNet's 7x7, 0.73 on 3x3
+ * 64->64 on 112x112; geometric mean over every row against PyTorch 0.99
+ * -> 0.86. */
+#define THNN_CONV_INDIRECT_K 64
+#define THNN_CONV_INDIRECT_AREA 128
+#define THNN_CONV_INDIRECT_WEIGHT (256 << 10)
+#define THNN_CONV_INDIRECT_LARGE_AREA 512
+THNN_HELPER int THNN_(convIndirectRule)(const THNNConvGeometry *g, const THNNConvPlan *p)
+{
+  (void)g;
+  return p->K >= THNN_CONV_INDIRECT_K && p->area >= THNN_CONV_INDIRECT_AREA &&
+         ((double)p->K * p->nOther <= THNN_CONV_INDIRECT_WEIGHT || p->area >= THNN_CONV_INDIRECT_LARGE_AREA);
+}
+
+THNN_HELPER int THNN_(convIndirectWorth)(const THNNConvGeometry *g, const THNNConvPlan *p)
+{
+  int mode = THGemmConv_mode();
+  if (!mode || !THGemm_floatAvailable() || p->direct || p->batch < 1 || p->area < 1 || p->K < 1 || p->nOther < 1)
+    return 0;
+  if (mode == 2)
+    return 1;
+  return THNN_(convIndirectRule)(g, p);
+}
+
+/* Plane c of one sample's image into its zero-padded copy (rows of
+ * inW + 2 padW, planes of inH + 2 padH rows). */
+THNN_HELPER void THNN_(convIndirectPadPlane)(const THNNConvGeometry *g, const real *image, int64_t c, real *padded)
+{
+  int64_t rowLength = g->inW + 2 * (int64_t)g->padW, plane = (g->inH + 2 * (int64_t)g->padH) * rowLength;
+  real *dst = padded + c * plane;
+  THNN_(convZero)(dst, plane);
+  THNN_(convCopyRows)(dst + g->padH * rowLength + g->padW, rowLength, image + c * g->inH * g->inW, g->inW, g->inH,
+                      g->inW);
+}
+
+/* other = w * image convolved, for every sample, each plane o from
+ * bias[o] (bias may be NULL), by the indirect product, in one parallel
+ * region: the threads pack the weight's panels, then take whole samples
+ * (a batch of at least as many samples as threads) or share each sample's
+ * pixel tiles (padding its planes first).  -1 when out of memory. */
+THNN_HELPER int THNN_(convIndirectMultiply)(THNNState *state, const THNNConvGeometry *g, const THNNConvPlan *p,
+                                            const real *image, const real *w, const THTensor *bias, real *other)
+{
+  int64_t K = p->K, area = p->area, nOther = p->nOther;
+  int64_t panels = (nOther + THGEMM_CONV_PANEL - 1) / THGEMM_CONV_PANEL;
+  int64_t tiles = (area + THGEMM_CONV_TILE - 1) / THGEMM_CONV_TILE;
+  int pad = g->padW || g->padH;
+  int64_t rowLength = g->inW + 2 * (int64_t)g->padW, plane = (g->inH + 2 * (int64_t)g->padH) * rowLength;
+  int64_t paddedSize = g->nPlane * plane;
+  int nt = THNNConv_threads(p->batch * tiles, (double)p->batch * K * area * nOther);
+#ifdef _OPENMP
+  if (omp_in_parallel())
+    nt = 1;
+#endif
+  int perSample = p->batch >= nt;
+  int64_t offBytes = (K * (int64_t)sizeof(int64_t) + 63) / 64 * 64;
+  int64_t packedSize = THGemmConv_packedSize(nOther, K);
+  int64_t scratch = pad ? (perSample ? nt : 1) * paddedSize : 0;
+  char *memory = THAlloc((size_t)(64 + offBytes + (packedSize + scratch) * (int64_t)sizeof(real)));
+  if (!memory)
+    return THError(state, "out of memory for a convolution's packed weight");
+  char *aligned = memory + (64 - (uintptr_t)memory % 64) % 64;
+  int64_t *off = (int64_t *)aligned;
+  real *packed = (real *)(aligned + offBytes), *padded = packed + packedSize;
+  for (int64_t c = 0, k = 0; c < g->nPlane; c++)
+    for (int i = 0; i < g->kH; i++)
+      for (int j = 0; j < g->kW; j++, k++)
+        off[k] = c * plane + (int64_t)i * g->dilationH * rowLength + (int64_t)j * g->dilationW;
+  const real *b = bias ? THTensor_(data)(bias) : NULL;
+  int64_t bStride = bias ? bias->stride[0] : 0, rowStep = g->dH * rowLength;
+  THGemmConv_count();
+#ifdef _OPENMP
+#pragma omp parallel num_threads(nt) if (nt > 1)
+#endif
+  {
+    int64_t t = THNNConv_threadId(), count = 1;
+#ifdef _OPENMP
+    count = omp_get_num_threads();
+#endif
+#ifdef _OPENMP
+#pragma omp for schedule(static)
+#endif
+    for (int64_t q = 0; q < panels; q++)
+      THGemmConv_pack(w, K, nOther, K, b, bStride, q, q + 1, packed);
+    if (perSample) {
+#ifdef _OPENMP
+#pragma omp for schedule(dynamic, 1)
+#endif
+      for (int64_t n = 0; n < p->batch; n++) {
+        const real *img = image + n * p->imageSize;
+        if (pad) {
+          real *mine = padded + t * paddedSize;
+          for (int64_t c = 0; c < g->nPlane; c++)
+            THNN_(convIndirectPadPlane)(g, img, c, mine);
+          img = mine;
+        }
+        THGemmConv_tiles(img, off, K, packed, nOther, g->outW, rowStep, g->dW, 0, area,
+                         other + n * nOther * area, area);
+      }
+    } else {
+      for (int64_t n = 0; n < p->batch; n++) {
+        const real *img = image + n * p->imageSize;
+        if (pad) {
+#ifdef _OPENMP
+#pragma omp for schedule(static)
+#endif
+          for (int64_t c = 0; c < g->nPlane; c++)
+            THNN_(convIndirectPadPlane)(g, img, c, padded);
+          img = padded;
+        }
+        int64_t lo = tiles * t / count * THGEMM_CONV_TILE, hi = tiles * (t + 1) / count * THGEMM_CONV_TILE;
+        THGemmConv_tiles(img, off, K, packed, nOther, g->outW, rowStep, g->dW, lo, hi < area ? hi : area,
+                         other + n * nOther * area, area);
+#ifdef _OPENMP
+#pragma omp barrier
+#endif
+      }
+    }
+  }
+  THFree(memory);
+  return 0;
+}
+#endif
+
 /* other = w * columns(image) for every sample, each plane o of other
  * starting from bias[o] (bias may be NULL).  w is [nOther, K], contiguous.
  * columnBuffer is resized to hold the columns, or to none when the
@@ -1199,6 +1354,13 @@ THNN_HELPER int THNN_(convUnfoldMultiply)(THNNState *state, const THNNConvGeomet
     TH_TRY(THTensor_(resizeNd)(state, columnBuffer, 3, none));
     return THNN_(convDirectMultiply)(state, g, p, image, w, bias, other);
   }
+#ifdef TH_REAL_IS_FLOAT
+  if (THNN_(convIndirectWorth)(g, p)) {
+    int64_t none[3] = {0, p->K, p->area};
+    TH_TRY(THTensor_(resizeNd)(state, columnBuffer, 3, none));
+    return THNN_(convIndirectMultiply)(state, g, p, image, w, bias, other);
+  }
+#endif
   int failed = 0;
   if (p->shared) {
     int64_t size[3] = {p->direct || p->batch == 0 ? 0 : p->shared, p->K, p->bandRows * g->outW};

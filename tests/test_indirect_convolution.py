@@ -1,0 +1,179 @@
+"""thnn_c/THConvDirect.c, the float forward convolution as an indirect
+product (no columns: the image read in place or from a zero-padded copy,
+only the weight packed; AVX2 + FMA, chosen at run time), driven by
+generic/unfold.h (convIndirectMultiply).  THGemmConv_setMode(2) forces it
+wherever the CPU runs it, 0 turns it off (the column paths), 1 (the
+default) takes it where convIndirectRule measured it faster.  Every
+geometry class (steps 1-4, padding 0-3, dilation, odd widths whose tiles
+of 6 pixels cross output rows, 1x1 kernels, a kernel as large as the
+padded image, output planes not a multiple of 16 or of 8), batches of 1
+and 3, 1 and 2 threads: both paths against a float64 numpy reference at
+the float tolerance of the convolution tests, NaN and infinities reaching
+exactly the outputs the reference gives them; THGemmConv_calls() shows
+which path ran."""
+import ctypes
+
+import numpy as np
+import pytest
+
+import thnn._thnn
+from test_THGemm import conv_reference
+
+LIB = ctypes.CDLL(thnn._thnn.__file__)
+LIB.THGemmConv_setMode.argtypes = [ctypes.c_int]
+LIB.THGemmConv_mode.restype = ctypes.c_int
+LIB.THGemmConv_calls.restype = ctypes.c_int64
+LIB.THGemm_floatAvailable.restype = ctypes.c_int
+
+needs_avx2 = pytest.mark.skipif(not LIB.THGemm_floatAvailable(), reason="the CPU lacks AVX2/FMA")
+
+
+def module(nin, nout, k, stride, pad, dilation, kw=None, bias=True):
+    import nn_legacy as nn
+    kw = kw or k
+    m = (nn.SpatialDilatedConvolution(nin, nout, kw, k, stride, stride, pad, pad, dilation, dilation)
+         if dilation > 1 else nn.SpatialConvolution(nin, nout, kw, k, stride, stride, pad, pad))
+    if not bias:
+        m.noBias()
+    return m.float()
+
+
+def forward(m, x, mode, threads):
+    """m.forward(x) with THGemmConv_setMode(mode) on `threads` threads: the
+    output (a copy) and how many calls took the indirect path."""
+    import thnn
+    before = thnn.get_num_threads()
+    try:
+        thnn.set_num_threads(threads)
+        LIB.THGemmConv_setMode(mode)
+        start = LIB.THGemmConv_calls()
+        y = m.forward(x).copy()
+        return y, LIB.THGemmConv_calls() - start
+    finally:
+        LIB.THGemmConv_setMode(1)
+        thnn.set_num_threads(before)
+
+
+def reference(m, x, k, kw, stride, pad, dilation):
+    nout, nin = m.nOutputPlane, m.nInputPlane
+    w = m.weight.reshape(nout, nin, k, kw)
+    b = m.bias if m.bias is not None else np.zeros(nout, np.float32)
+    if k == kw:
+        want = conv_reference(x, w, b, stride, pad, dilation)
+        scale = conv_reference(np.abs(np.nan_to_num(x, posinf=0, neginf=0)), np.abs(w), np.abs(b), stride, pad,
+                               dilation)
+        return want, scale
+    raise AssertionError("square kernels only")
+
+
+# (batch, planes in, out, height, width, kernel, stride, pad, dilation)
+GEOMETRIES = [
+    (1, 64, 64, 21, 21, 5, 1, 0, 1),    # the face classifier's layer: 17x17 out, tiles across rows
+    (1, 3, 5, 17, 13, 3, 1, 1, 1),      # odd width, 5 planes (one panel of 8 lanes)
+    (3, 5, 19, 13, 11, 3, 2, 1, 1),     # stride 2, 19 planes (a panel of 16 and one of 3), a batch
+    (1, 4, 17, 23, 20, 4, 3, 3, 1),     # stride 3, padding 3, an even kernel
+    (2, 6, 9, 30, 29, 5, 4, 2, 1),      # stride 4
+    (1, 7, 20, 9, 10, 3, 1, 2, 2),      # dilation 2, padding 2
+    (1, 5, 33, 12, 12, 3, 2, 0, 3),     # dilation 3, stride 2, unpadded
+    (1, 3, 7, 6, 7, 1, 2, 0, 1),        # 1x1 with a step (not the direct 1x1 path)
+    (1, 6, 10, 4, 4, 7, 1, 3, 1),       # the kernel wider than the image itself
+    (1, 2, 4, 3, 5, 5, 1, 1, 1),        # the kernel exactly the padded image's height: one output row
+    (3, 8, 2, 20, 20, 7, 1, 3, 1),      # SpatialNet's last layer shape class: 2 planes
+    (1, 16, 40, 7, 7, 3, 1, 1, 1),      # 49 pixels: 8 tiles and one of a single pixel
+]
+
+
+@needs_avx2
+@pytest.mark.parametrize("threads", [1, 2])
+@pytest.mark.parametrize("case", GEOMETRIES, ids=[str(c) for c in GEOMETRIES])
+def test_indirect_against_the_column_path_and_the_reference(case, threads):
+    batch, nin, nout, h, w, k, stride, pad, dilation = case
+    rng = np.random.default_rng(sum(case) + threads)
+    m = module(nin, nout, k, stride, pad, dilation)
+    x = rng.standard_normal((batch, nin, h, w)).astype(np.float32)
+    # (at pixels the kernel sees: multiples of the step)
+    x[-1, nin - 1, h // 2 // stride * stride, w // 3 // stride * stride] = np.nan
+    x[0, 0, (h - 1) // stride * stride, (w - 1) // stride * stride] = np.inf
+    want, scale = reference(m, x, k, k, stride, pad, dilation)
+    indirect, calls = forward(m, x, 2, threads)
+    columns, none = forward(m, x, 0, threads)
+    assert calls == 1 and none == 0
+    for y in (indirect, columns):
+        assert y.dtype == np.float32 and y.shape == want.shape
+        assert np.array_equal(np.isnan(y), np.isnan(want))
+        assert np.array_equal(np.isinf(y), np.isinf(want)) and np.array_equal(y[np.isinf(y)], want[np.isinf(want)])
+        ok = np.isfinite(want)
+        assert np.all(np.abs(y[ok] - want[ok]) <= 1e-4 * (scale[ok] + 1))
+    assert (~np.isfinite(want)).any()   # (the NaN or the infinity reached some output in every case)
+
+
+@needs_avx2
+@pytest.mark.parametrize("threads", [1, 2])
+def test_without_bias_batches_and_samples_alone(threads):
+    # no bias (the sums start from 0), and a batch of 3 equal, sample by
+    # sample, to the samples convolved alone (the same sums whichever
+    # thread or tile split computes them)
+    rng = np.random.default_rng(5)
+    m = module(9, 21, 3, 1, 1, 1, bias=False)
+    x = rng.standard_normal((3, 9, 15, 14)).astype(np.float32)
+    y, calls = forward(m, x, 2, threads)
+    assert calls == 1
+    want, scale = reference(m, x, 3, 3, 1, 1, 1)
+    assert np.all(np.abs(y - want) <= 1e-4 * (scale + 1))
+    for n in range(3):
+        alone, _ = forward(m, x[n:n + 1], 2, threads)
+        assert np.array_equal(alone[0], y[n])
+
+
+@needs_avx2
+def test_non_contiguous_input_through_the_module():
+    rng = np.random.default_rng(6)
+    m = module(8, 16, 5, 1, 2, 1)
+    base = rng.standard_normal((2, 19, 8, 40)).astype(np.float32)
+    x = base.transpose(0, 2, 1, 3)[:, :, :, ::2]   # [2, 8, 19, 20], strided in every axis but the batch
+    assert not x.flags.c_contiguous
+    y, calls = forward(m, x, 2, 1)
+    assert calls == 1
+    want, scale = reference(m, np.ascontiguousarray(x), 5, 5, 1, 2, 1)
+    assert np.all(np.abs(y - want) <= 1e-4 * (scale + 1))
+
+
+@needs_avx2
+@pytest.mark.parametrize("threads", [1, 2])
+def test_the_rule_of_the_default_mode(threads):
+    # mode 1 takes the indirect path where convIndirectRule measured it
+    # faster (K >= 64, at least 128 output pixels, and 512 with a
+    # weight above 256 Ki floats) and keeps the
+    # column paths elsewhere; each result matches its reference
+    rng = np.random.default_rng(7)
+    cases = [((64, 64, 21, 5, 1, 0), 1), ((16, 32, 40, 7, 1, 3), 1), ((3, 64, 40, 3, 1, 1), 0),
+             ((3, 64, 48, 5, 1, 0), 1), ((128, 128, 9, 3, 1, 1), 0), ((128, 16, 18, 3, 1, 1), 1),
+             ((256, 256, 14, 3, 1, 1), 0), ((256, 128, 24, 3, 1, 1), 1)]
+    assert LIB.THGemmConv_mode() == 1
+    for (nin, nout, size, k, stride, pad), takes in cases:
+        m = module(nin, nout, k, stride, pad, 1)
+        x = rng.standard_normal((1, nin, size, size)).astype(np.float32)
+        y, calls = forward(m, x, 1, threads)
+        assert calls == takes, (nin, nout, size, k)
+        want, scale = reference(m, x, k, k, stride, pad, 1)
+        assert np.all(np.abs(y - want) <= 1e-4 * (scale + 1))
+
+
+def test_double_and_a_disabled_product_keep_the_column_path():
+    import thnn
+    rng = np.random.default_rng(8)
+    m = module(64, 64, 5, 1, 0, 1).double()
+    x = rng.standard_normal((1, 64, 21, 21))
+    _, calls = forward(m, x, 2, 1)
+    assert calls == 0
+    m.float()
+    LIB.THGemm_setEnabled.argtypes = [ctypes.c_int]
+    LIB.THGemm_setEnabled(0)
+    try:
+        y, calls = forward(m, x.astype(np.float32), 2, 1)
+    finally:
+        LIB.THGemm_setEnabled(1)
+    assert calls == 0
+    want, scale = reference(m, x.astype(np.float32), 5, 5, 1, 0, 1)
+    assert np.all(np.abs(y - want) <= 1e-4 * (scale + 1))
+    assert thnn.get_num_threads() >= 1
