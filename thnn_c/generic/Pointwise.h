@@ -59,7 +59,7 @@ static inline const real *THNN_(Pointwise_at)(const THTensor *t, int64_t begin)
 /* The shape check of most elementwise layers: gradOutput, and `other`
  * (named otherName: the output, a buffer), each where given (not NULL),
  * sized as `like` (named likeName). */
-static int THNN_(Pointwise_checkSizes)(THNNState *state, const char *likeName, THTensor *like,
+THNN_HELPER int THNN_(Pointwise_checkSizes)(THNNState *state, const char *likeName, THTensor *like,
                                        THTensor *gradOutput, const char *otherName, THTensor *other)
 {
   if (gradOutput)
@@ -71,7 +71,7 @@ static int THNN_(Pointwise_checkSizes)(THNNState *state, const char *likeName, T
 
 /* The factor of a criterion's gradient: scale, divided by the number of
  * elements of input when sizeAverage (and there are any). */
-static inline accreal THNN_(Pointwise_norm)(const THTensor *input, bool sizeAverage, accreal scale)
+THNN_HELPER inline accreal THNN_(Pointwise_norm)(const THTensor *input, bool sizeAverage, accreal scale)
 {
   int64_t n = THTensor_(nElement)(input);
   return sizeAverage && n > 0 ? scale / n : scale;
@@ -82,7 +82,7 @@ static inline accreal THNN_(Pointwise_norm)(const THTensor *input, bool sizeAver
  * is.  Out of place, result takes a's sizes.  In place, the values go into
  * a itself (through a contiguous copy when a is strided) and result becomes
  * a view of a. */
-static int THNN_(Pointwise_map)(THNNState *state, THTensor *result, bool inplace, THNN_(PointwiseLoop) loop,
+THNN_HELPER int THNN_(Pointwise_map)(THNNState *state, THTensor *result, bool inplace, THNN_(PointwiseLoop) loop,
                                 const accreal *arg, THTensor *a, THTensor *b, THTensor *c)
 {
   THTensor aTmp = {0}, bTmp = {0}, cTmp = {0};
@@ -118,7 +118,7 @@ static int THNN_(Pointwise_map)(THNNState *state, THTensor *result, bool inplace
  * of elements when sizeAverage (and there are any).  The elements are
  * summed in blocks of TH_LOOP_GRAIN, the blocks in parallel, and the
  * blocks' sums added in order: the result does not depend on the threads. */
-static int THNN_(Pointwise_sum)(THNNState *state, THTensor *output, THNN_(PointwiseSum) sum, const accreal *arg,
+THNN_HELPER int THNN_(Pointwise_sum)(THNNState *state, THTensor *output, THNN_(PointwiseSum) sum, const accreal *arg,
                                 bool sizeAverage, THTensor *a, THTensor *b, THTensor *c)
 {
   THTensor aTmp = {0}, bTmp = {0}, cTmp = {0};
