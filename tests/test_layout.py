@@ -178,7 +178,7 @@ def test_the_classes_are_the_capitalised_files():
 
 
 # beside the layers, nn_legacy/ holds only these (docs/contributing/architecture.md says what each is)
-TOOL_FILES = {"__init__.py", "__main__.py", "jacobian.py"}
+TOOL_FILES = {"__init__.py", "__main__.py", "jacobian.py", "fold.py"}
 SUBPACKAGES = {"_helpers", "_bases", "serialization", "onnx", "optim", "distributed", "demos", "sample"}
 
 
@@ -199,7 +199,7 @@ def _tracked(folder=""):
 
 
 def test_nn_legacy_is_the_layers_and_named_subpackages():
-    """Every file of nn_legacy/ is a layer (capitalised) or one of the three
+    """Every file of nn_legacy/ is a layer (capitalised) or one of the four
     tool files; every folder is a subpackage of the architecture (and has an
     __init__.py, so that a non-editable install ships it)."""
     top = {p.split("/", 2)[1] for p in _tracked("nn_legacy")}
