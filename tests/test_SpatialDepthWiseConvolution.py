@@ -90,6 +90,32 @@ def test_matches_torch_groups(setting):
     assert_module_matches(m, x, g, out, gin, gw, gb.reshape(N_IN, M).T)
 
 
+# The forward sums blocks of 4 output rows x 16 (float) or 8 (double) pixels
+# over a zero-padded copy split into dW phases: shapes whose output crosses
+# and ends inside blocks, every step 1-3 on both axes, kernels wider than
+# the step, padding larger than the kernel's half, and a multiplier.
+# (kW, kH, dW, dH, padW, padH), input [H, W]
+BLOCK_CASES = [((3, 3, 1, 1, 1, 1), (23, 37)), ((3, 3, 2, 2, 1, 1), (35, 70)), ((5, 3, 3, 2, 2, 0), (17, 53)),
+               ((1, 7, 1, 3, 0, 3), (30, 9)), ((4, 2, 2, 1, 3, 1), (5, 33)), ((3, 5, 1, 1, 0, 0), (8, 16))]
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+@pytest.mark.parametrize("setting, size", BLOCK_CASES, ids=[f"{s}-{h}x{w}" for s, (h, w) in BLOCK_CASES])
+def test_forward_blocks_match_the_taps(setting, size, dtype):
+    m = nn.SpatialDepthWiseConvolution(N_IN, 3, *setting)
+    m = m.float() if dtype == np.float32 else m
+    x = uniform((2, N_IN) + size, 7).astype(dtype)
+    kW, kH, dW, dH, padW, padH = setting
+    w = m.weight.reshape(3, N_IN, kH, kW).astype(np.float64)
+    g = np.zeros((2, 3, (size[0] + 2 * padH - kH) // dH + 1, (size[1] + 2 * padW - kW) // dW + 1))
+    expected = np.concatenate([conv_taps(x[:, c:c + 1].astype(np.float64), w[:, c:c + 1], m.bias[:, c], g,
+                                         dW, dH, padW, padH)[0] for c in range(N_IN)], axis=1)
+    out = m.forward(x[:, :, ::-1][:, :, ::-1])   # a non-contiguous view of the same values
+    assert out.dtype == dtype and out.shape == expected.shape
+    np.testing.assert_allclose(out, expected, rtol=1e-13 if dtype == np.float64 else 2e-6,
+                               atol=1e-14 if dtype == np.float64 else 2e-6)
+
+
 def test_multiplier_one_is_a_per_plane_convolution():
     m = nn.SpatialDepthWiseConvolution(2, 1, 3, 2)
     x = uniform((2, 5, 6))

@@ -45,48 +45,104 @@ int THNN_(SpatialDepthWiseConvolution_shapeCheck)(
   return THTensor_(checkImageSizes)(state, "gradOutput", gradOutput, input, nIn * M, g->outH, g->outW);
 }
 
-/* The three plane operations below visit, for every tap (i, j), the output
- * rows y whose input row iy lies inside the image and, along them, the output
- * columns [x0, x1) whose input column x*dW + offW lies inside. */
+/* The forward sums every tap of a block of output pixels in registers and
+ * stores the block once (the backward passes below go tap by tap over the
+ * plane, reading and writing it kH*kW times).  It reads the input plane
+ * through a zero-padded copy split into dW phases, phase p holding the
+ * padded columns p, p + dW, p + 2 dW, ...: then tap (i, j) of output pixels
+ * x .. x + n - 1 reads n consecutive values of phase j % dW whatever the
+ * step, and no tap needs a bounds test.  A block is THNN_DW_ROWS output rows
+ * of THNN_DW_WIDTH pixels (two AVX2 vectors a row: eight independent sums
+ * hide the multiply-add's latency); the copy has rows and columns enough
+ * for whole blocks, zeros past the image. */
+#define THNN_DW_ROWS 4
+#define THNN_DW_WIDTH (64 / (int)sizeof(real))
 
-/* o[x] += wv * r[x * step] for x < n: the row of one tap, vectorized (at
- * -O2 without the simd pragma the compiler left it scalar, 2-4 GFLOP/s);
- * o and r are different planes.  Inlined with the steps 1 and 2 constant. */
-static inline __attribute__((always_inline)) void THNN_(SpatialDepthWiseConvolution_row)(
-    real *o, const real *r, real wv, int64_t n, int64_t step)
+typedef struct {
+  int64_t rows, width;   /* one phase of the copy: rows of `width` values */
+  int64_t *tap;          /* tap i*kW + j: its offset in the copy, (j % dW) phases + i rows + j / dW */
+} THNN_(DepthWisePlan);
+
+static int64_t THNN_(SpatialDepthWiseConvolution_roundUp)(int64_t n, int64_t block)
 {
-#pragma omp simd
-  for (int64_t x = 0; x < n; x++)
-    o[x] += wv * r[x * step];
+  return (n + block - 1) / block * block;
 }
 
-/* out (one output plane) = start + the taps w (kH*kW) over the input plane in. */
-TH_VECTOR_CLONES __attribute__((optimize("O3")))
-static void THNN_(SpatialDepthWiseConvolution_plane)(const THNNConvGeometry *g, const real *in, const real *w,
-                                                     real start, real *out)
+/* The copy's size, in values. */
+static int64_t THNN_(SpatialDepthWiseConvolution_plan)(const THNNConvGeometry *g, THNN_(DepthWisePlan) *plan)
 {
-  for (int64_t k = 0; k < g->outH * g->outW; k++)
-    out[k] = start;
-  for (int i = 0; i < g->kH; i++)
-    for (int j = 0; j < g->kW; j++) {
-      int64_t offW = (int64_t)j - g->padW, x0, x1;
-      THNNConv_inside(offW, g->dW, g->inW, g->outW, &x0, &x1);
-      real wv = w[i * g->kW + j];
-      for (int64_t y = 0; y < g->outH; y++) {
-        int64_t iy = y * g->dH + i - g->padH;
-        if (iy < 0 || iy >= g->inH)
-          continue;
-        real *o = out + y * g->outW + x0;
-        const real *r = in + iy * g->inW + x0 * g->dW + offW;   /* the pixel output x0 sees */
-        if (g->dW == 1)
-          THNN_(SpatialDepthWiseConvolution_row)(o, r, wv, x1 - x0, 1);
-        else if (g->dW == 2)
-          THNN_(SpatialDepthWiseConvolution_row)(o, r, wv, x1 - x0, 2);
-        else
-          THNN_(SpatialDepthWiseConvolution_row)(o, r, wv, x1 - x0, g->dW);
-      }
+  plan->rows = (THNN_(SpatialDepthWiseConvolution_roundUp)(g->outH, THNN_DW_ROWS) - 1) * g->dH + g->kH;
+  plan->width = THNN_(SpatialDepthWiseConvolution_roundUp)(g->outW, THNN_DW_WIDTH) + (g->kW - 1) / g->dW;
+  return g->dW * plan->rows * plan->width;
+}
+
+/* The dW phases of input plane `in`, zero-padded, into `copy` (the steps 1
+ * and 2 inlined as constants: the step-2 gather then vectorizes). */
+static inline __attribute__((always_inline)) void THNN_(SpatialDepthWiseConvolution_phaseRow)(
+    real *restrict dst, const real *restrict src, int64_t q0, int64_t q1, int64_t width, int64_t step)
+{
+  for (int64_t q = 0; q < q0; q++)
+    dst[q] = 0;
+  for (int64_t q = q0; q < q1; q++)
+    dst[q] = src[q * step];
+  for (int64_t q = q1; q < width; q++)
+    dst[q] = 0;
+}
+
+TH_VECTOR_CLONES __attribute__((optimize("O3")))
+static void THNN_(SpatialDepthWiseConvolution_phases)(const THNNConvGeometry *g, const THNN_(DepthWisePlan) *plan,
+                                                      const real *in, real *copy)
+{
+  int64_t rows = plan->rows, width = plan->width, step = g->dW;
+  for (int64_t p = 0; p < step; p++)
+    for (int64_t r = 0; r < rows; r++) {
+      real *dst = copy + (p * rows + r) * width;
+      int64_t iy = r - g->padH, q0 = 0, q1 = 0;     /* [q0, q1): the columns inside the image */
+      if (iy >= 0 && iy < g->inH)
+        THNNConv_inside(p - g->padW, (int)step, g->inW, width, &q0, &q1);
+      const real *src = in + iy * g->inW + p - g->padW;   /* padded column q * dW + p (read for q0 <= q < q1) */
+      if (step == 1)
+        THNN_(SpatialDepthWiseConvolution_phaseRow)(dst, src, q0, q1, width, 1);
+      else if (step == 2)
+        THNN_(SpatialDepthWiseConvolution_phaseRow)(dst, src, q0, q1, width, 2);
+      else
+        THNN_(SpatialDepthWiseConvolution_phaseRow)(dst, src, q0, q1, width, step);
     }
 }
+
+/* out (one output plane) = start + the taps w (kH*kW) over the copy of its
+ * input plane. */
+TH_VECTOR_CLONES __attribute__((optimize("O3")))
+static void THNN_(SpatialDepthWiseConvolution_plane)(const THNNConvGeometry *g, const THNN_(DepthWisePlan) *plan,
+                                                     const real *copy, const real *w, real start, real *out)
+{
+  int64_t taps = (int64_t)g->kH * g->kW;
+  for (int64_t y = 0; y < g->outH; y += THNN_DW_ROWS)
+    for (int64_t x = 0; x < g->outW; x += THNN_DW_WIDTH) {
+      real sum[THNN_DW_ROWS][THNN_DW_WIDTH];
+      for (int r = 0; r < THNN_DW_ROWS; r++)
+#pragma omp simd
+        for (int t = 0; t < THNN_DW_WIDTH; t++)
+          sum[r][t] = start;
+      const real *block = copy + y * g->dH * plan->width + x;
+      for (int64_t k = 0; k < taps; k++) {
+        const real *src = block + plan->tap[k];
+        real wv = w[k];
+        for (int r = 0; r < THNN_DW_ROWS; r++)
+#pragma omp simd
+          for (int t = 0; t < THNN_DW_WIDTH; t++)
+            sum[r][t] += wv * src[r * g->dH * plan->width + t];
+      }
+      int64_t rows = g->outH - y < THNN_DW_ROWS ? g->outH - y : THNN_DW_ROWS;
+      int64_t n = g->outW - x < THNN_DW_WIDTH ? g->outW - x : THNN_DW_WIDTH;
+      for (int64_t r = 0; r < rows; r++)
+        memcpy(out + (y + r) * g->outW + x, sum[r], (size_t)n * sizeof(real));
+    }
+}
+
+/* The two backward plane operations below visit, for every tap (i, j), the
+ * output rows y whose input row iy lies inside the image and, along them,
+ * the output columns [x0, x1) whose input column x*dW + offW lies inside. */
 
 /* gin (one input plane) += the taps w spread back from the output plane gout. */
 static void THNN_(SpatialDepthWiseConvolution_planeBack)(const THNNConvGeometry *g, const real *gout,
@@ -150,24 +206,37 @@ int THNN_(SpatialDepthWiseConvolution_updateOutput)(
   THTensor xTmp = {0}, wTmp = {0};
   const THTensor *x = THTensor_(contiguous)(state, input, &xTmp);
   const THTensor *w = x ? THTensor_(contiguous)(state, weight, &wTmp) : NULL;
+  THNN_(DepthWisePlan) plan;
+  int64_t copySize = THNN_(SpatialDepthWiseConvolution_plan)(&g, &plan);
+  int nThreads = THNNConv_threads(batch * nIn, (double)batch * nIn * M * g.outH * g.outW * taps);
+  plan.tap = w ? THAlloc((size_t)taps * sizeof(int64_t)) : NULL;
+  real *copies = plan.tap ? THAlloc((size_t)(nThreads * copySize) * sizeof(real)) : NULL;
   int rc = -1;
-  if (w && THTensor_(resizeNd)(state, output, 3 + batched, outSize + !batched) == 0) {
+  if (w && !copies)
+    rc = THError(state, "out of memory for the padded copies of the input planes");
+  else if (copies && THTensor_(resizeNd)(state, output, 3 + batched, outSize + !batched) == 0) {
     const real *in = THTensor_(data)(x), *wd = THTensor_(data)(w), *b = bias ? THTensor_(data)(bias) : NULL;
     real *out = THTensor_(data)(output);
     int64_t inArea = g.inH * g.inW, outArea = g.outH * g.outW;
+    for (int i = 0; i < kH; i++)
+      for (int j = 0; j < kW; j++)
+        plan.tap[i * kW + j] = (j % dW) * plan.rows * plan.width + i * plan.width + j / dW;
 #ifdef _OPENMP
-    int nThreads = THNNConv_threads(batch * nIn, (double)batch * nIn * M * outArea * taps);
 #pragma omp parallel for num_threads(nThreads) schedule(dynamic, 1) if (nThreads > 1)
 #endif
     for (int64_t nc = 0; nc < batch * nIn; nc++) {
       int64_t c = nc % nIn;
+      real *copy = copies + THNNConv_threadId() * copySize;
+      THNN_(SpatialDepthWiseConvolution_phases)(&g, &plan, in + nc * inArea, copy);
       for (int64_t m = 0; m < M; m++)
-        THNN_(SpatialDepthWiseConvolution_plane)(&g, in + nc * inArea, wd + (m * nIn + c) * taps,
+        THNN_(SpatialDepthWiseConvolution_plane)(&g, &plan, copy, wd + (m * nIn + c) * taps,
                                                  b ? b[m * bias->stride[0] + c * bias->stride[1]] : 0,
                                                  out + (nc * M + m) * outArea);
     }
     rc = 0;
   }
+  THFree(copies);
+  THFree(plan.tap);
   THTensor_(release)(&xTmp);
   THTensor_(release)(&wTmp);
   return rc;
