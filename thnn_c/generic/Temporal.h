@@ -31,9 +31,9 @@ static int THNN_(Temporal_checkWindow)(THNNState *state, int kW, int dW)
  * positions of a window of kW frames moved in steps of dW; then, each where
  * given, the bias of params [nOut] and gradOutput shaped as the input with
  * nOutputFrame frames of nOut features. */
-static int THNN_(Temporal_checkFrames)(THNNState *state, THTensor *input, THTensor *gradOutput,
-                                       THTensor_(Params) params, int64_t nIn, int64_t nOut, int kW, int dW,
-                                       bool featFirst, int64_t *nOutputFrame)
+THNN_HELPER int THNN_(Temporal_checkFrames)(THNNState *state, THTensor *input, THTensor *gradOutput,
+                                            THTensor_(Params) params, int64_t nIn, int64_t nOut, int kW, int dW,
+                                            bool featFirst, int64_t *nOutputFrame)
 {
   int nd = input->nDimension;
   int featDim = featFirst ? nd - 2 : nd - 1, frameDim = featFirst ? nd - 1 : nd - 2;
