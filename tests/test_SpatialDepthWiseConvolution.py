@@ -13,8 +13,8 @@ from layer_checks import raises_exactly, uniform
 
 N_IN, M = 3, 2
 # (kW, kH, dW, dH, padW, padH), input [batch, 3, 6, 5]
-SETTINGS = [(3, 2, 1, 2, 1, 1), (2, 3, 2, 1, 0, 2)]
-SETTING_IDS = ["k3x2-s1,2-p1,1", "k2x3-s2,1-p0,2"]
+SETTINGS = [(3, 2, 1, 2, 1, 1), (2, 3, 2, 1, 0, 2), (3, 2, 1, 1, 1, 0)]   # the last: step 1 (gradInput by blocks)
+SETTING_IDS = ["k3x2-s1,2-p1,1", "k2x3-s2,1-p0,2", "k3x2-s1-p1,0"]
 X_SHAPE = (2, N_IN, 6, 5)
 
 
@@ -90,30 +90,36 @@ def test_matches_torch_groups(setting):
     assert_module_matches(m, x, g, out, gin, gw, gb.reshape(N_IN, M).T)
 
 
-# The forward sums blocks of 4 output rows x 16 (float) or 8 (double) pixels
-# over a zero-padded copy split into dW phases: shapes whose output crosses
-# and ends inside blocks, every step 1-3 on both axes, kernels wider than
-# the step, padding larger than the kernel's half, and a multiplier.
+# The forward (and, at step 1, gradInput) sums blocks of 4 output rows x 16
+# (float) or 8 (double) pixels over a zero-padded copy split into dW phases:
+# shapes whose output crosses and ends inside blocks, every step 1-3 on both
+# axes, kernels wider than the step, padding up to the kernel's span less
+# one, and a multiplier of 3 (gradInput sums 3 planes).
 # (kW, kH, dW, dH, padW, padH), input [H, W]
 BLOCK_CASES = [((3, 3, 1, 1, 1, 1), (23, 37)), ((3, 3, 2, 2, 1, 1), (35, 70)), ((5, 3, 3, 2, 2, 0), (17, 53)),
-               ((1, 7, 1, 3, 0, 3), (30, 9)), ((4, 2, 2, 1, 3, 1), (5, 33)), ((3, 5, 1, 1, 0, 0), (8, 16))]
+               ((1, 7, 1, 3, 0, 3), (30, 9)), ((4, 2, 2, 1, 3, 1), (5, 33)), ((3, 5, 1, 1, 0, 0), (8, 16)),
+               ((2, 4, 1, 1, 1, 3), (9, 20)), ((5, 5, 1, 1, 4, 2), (13, 18))]
 
 
 @pytest.mark.parametrize("dtype", [np.float64, np.float32])
 @pytest.mark.parametrize("setting, size", BLOCK_CASES, ids=[f"{s}-{h}x{w}" for s, (h, w) in BLOCK_CASES])
-def test_forward_blocks_match_the_taps(setting, size, dtype):
+def test_blocks_match_the_taps(setting, size, dtype):
     m = nn.SpatialDepthWiseConvolution(N_IN, 3, *setting)
     m = m.float() if dtype == np.float32 else m
     x = uniform((2, N_IN) + size, 7).astype(dtype)
     kW, kH, dW, dH, padW, padH = setting
     w = m.weight.reshape(3, N_IN, kH, kW).astype(np.float64)
-    g = np.zeros((2, 3, (size[0] + 2 * padH - kH) // dH + 1, (size[1] + 2 * padW - kW) // dW + 1))
-    expected = np.concatenate([conv_taps(x[:, c:c + 1].astype(np.float64), w[:, c:c + 1], m.bias[:, c], g,
-                                         dW, dH, padW, padH)[0] for c in range(N_IN)], axis=1)
-    out = m.forward(x[:, :, ::-1][:, :, ::-1])   # a non-contiguous view of the same values
-    assert out.dtype == dtype and out.shape == expected.shape
-    np.testing.assert_allclose(out, expected, rtol=1e-13 if dtype == np.float64 else 2e-6,
-                               atol=1e-14 if dtype == np.float64 else 2e-6)
+    g = uniform((2, 3 * N_IN, (size[0] + 2 * padH - kH) // dH + 1, (size[1] + 2 * padW - kW) // dW + 1), 8)
+    parts = [conv_taps(x[:, c:c + 1].astype(np.float64), w[:, c:c + 1], m.bias[:, c], g[:, 3 * c:3 * c + 3],
+                       dW, dH, padW, padH) for c in range(N_IN)]
+    out, gin = (np.concatenate([p[k] for p in parts], axis=1) for k in (0, 1))
+    tight = dict(rtol=1e-13, atol=1e-14) if dtype == np.float64 else dict(rtol=2e-6, atol=2e-6)
+    y = m.forward(x[:, :, ::-1][:, :, ::-1])   # a non-contiguous view of the same values
+    assert y.dtype == dtype and y.shape == out.shape
+    np.testing.assert_allclose(y, out, **tight)
+    gi = m.updateGradInput(x, g.astype(dtype)[..., ::-1][..., ::-1])
+    assert gi.dtype == dtype and gi.shape == x.shape
+    np.testing.assert_allclose(gi, gin, **tight)
 
 
 def test_multiplier_one_is_a_per_plane_convolution():

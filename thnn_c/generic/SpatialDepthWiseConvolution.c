@@ -110,20 +110,25 @@ static void THNN_(SpatialDepthWiseConvolution_phases)(const THNNConvGeometry *g,
     }
 }
 
-/* out (one output plane) = start + the taps w (kH*kW) over the copy of its
- * input plane. */
+/* out (one output plane) = start (or, given `sum`, out's own values) + the
+ * taps w (kH*kW) over the copy of its input plane. */
 TH_VECTOR_CLONES __attribute__((optimize("O3")))
 static void THNN_(SpatialDepthWiseConvolution_plane)(const THNNConvGeometry *g, const THNN_(DepthWisePlan) *plan,
-                                                     const real *copy, const real *w, real start, real *out)
+                                                     const real *copy, const real *w, real start, bool sum,
+                                                     real *out)
 {
   int64_t taps = (int64_t)g->kH * g->kW;
   for (int64_t y = 0; y < g->outH; y += THNN_DW_ROWS)
     for (int64_t x = 0; x < g->outW; x += THNN_DW_WIDTH) {
-      real sum[THNN_DW_ROWS][THNN_DW_WIDTH];
+      int64_t rows = g->outH - y < THNN_DW_ROWS ? g->outH - y : THNN_DW_ROWS;
+      int64_t n = g->outW - x < THNN_DW_WIDTH ? g->outW - x : THNN_DW_WIDTH;
+      real acc[THNN_DW_ROWS][THNN_DW_WIDTH];
       for (int r = 0; r < THNN_DW_ROWS; r++)
 #pragma omp simd
         for (int t = 0; t < THNN_DW_WIDTH; t++)
-          sum[r][t] = start;
+          acc[r][t] = start;
+      for (int64_t r = 0; sum && r < rows; r++)
+        memcpy(acc[r], out + (y + r) * g->outW + x, (size_t)n * sizeof(real));
       const real *block = copy + y * g->dH * plan->width + x;
       for (int64_t k = 0; k < taps; k++) {
         const real *src = block + plan->tap[k];
@@ -131,13 +136,53 @@ static void THNN_(SpatialDepthWiseConvolution_plane)(const THNNConvGeometry *g, 
         for (int r = 0; r < THNN_DW_ROWS; r++)
 #pragma omp simd
           for (int t = 0; t < THNN_DW_WIDTH; t++)
-            sum[r][t] += wv * src[r * g->dH * plan->width + t];
+            acc[r][t] += wv * src[r * g->dH * plan->width + t];
       }
-      int64_t rows = g->outH - y < THNN_DW_ROWS ? g->outH - y : THNN_DW_ROWS;
-      int64_t n = g->outW - x < THNN_DW_WIDTH ? g->outW - x : THNN_DW_WIDTH;
       for (int64_t r = 0; r < rows; r++)
-        memcpy(out + (y + r) * g->outW + x, sum[r], (size_t)n * sizeof(real));
+        memcpy(out + (y + r) * g->outW + x, acc[r], (size_t)n * sizeof(real));
     }
+}
+
+/* The block sums over a batch of nIn planes.  Forward (gather false): the
+ * copy of source plane n*nIn + c feeds target planes (n*nIn + c)*M + m with
+ * the taps w + (m*nIn + c)*taps, each starting from its bias b[m, c] (b's
+ * strides bs, or 0 without b).  Backward (gather true): source planes
+ * (n*nIn + c)*M + m, m = 0 .. M-1, summed into target plane n*nIn + c.
+ * g is the geometry from a source plane to a target plane. */
+static int THNN_(SpatialDepthWiseConvolution_blocks)(THNNState *state, const THNNConvGeometry *g, int64_t batch,
+                                                     int64_t nIn, int64_t M, const real *source, const real *w,
+                                                     const real *b, const int64_t *bs, bool gather, real *target)
+{
+  THNN_(DepthWisePlan) plan;
+  int64_t copySize = THNN_(SpatialDepthWiseConvolution_plan)(g, &plan), taps = (int64_t)g->kH * g->kW;
+  int64_t inArea = g->inH * g->inW, outArea = g->outH * g->outW;
+  int nThreads = THNNConv_threads(batch * nIn, (double)batch * nIn * M * outArea * taps);
+  plan.tap = THAlloc((size_t)taps * sizeof(int64_t));
+  real *copies = plan.tap ? THAlloc((size_t)(nThreads * copySize) * sizeof(real)) : NULL;
+  if (!copies) {
+    THFree(plan.tap);
+    return THError(state, "out of memory for the padded copies of the planes");
+  }
+  for (int i = 0; i < g->kH; i++)
+    for (int j = 0; j < g->kW; j++)
+      plan.tap[i * g->kW + j] = (j % g->dW) * plan.rows * plan.width + i * plan.width + j / g->dW;
+#ifdef _OPENMP
+#pragma omp parallel for num_threads(nThreads) schedule(dynamic, 1) if (nThreads > 1)
+#endif
+  for (int64_t nc = 0; nc < batch * nIn; nc++) {
+    int64_t c = nc % nIn;
+    real *copy = copies + THNNConv_threadId() * copySize;
+    for (int64_t m = 0; m < M; m++) {
+      if (gather || m == 0)
+        THNN_(SpatialDepthWiseConvolution_phases)(g, &plan, source + (gather ? nc * M + m : nc) * inArea, copy);
+      real start = b ? b[m * bs[0] + c * bs[1]] : 0;
+      THNN_(SpatialDepthWiseConvolution_plane)(g, &plan, copy, w + (m * nIn + c) * taps, start, gather && m > 0,
+                                               target + (gather ? nc : nc * M + m) * outArea);
+    }
+  }
+  THFree(copies);
+  THFree(plan.tap);
+  return 0;
 }
 
 /* The two backward plane operations below visit, for every tap (i, j), the
@@ -201,42 +246,16 @@ int THNN_(SpatialDepthWiseConvolution_updateOutput)(
   TH_TRY(THNN_(SpatialDepthWiseConvolution_shapeCheck)(state, input, NULL, THTensor_(params)(weight, bias),
                                                        kW, kH, dW, dH, padW, padH, &g, &M));
   int batched = input->nDimension == 4;
-  int64_t batch = batched ? input->size[0] : 1, nIn = g.nPlane, taps = (int64_t)kW * kH;
+  int64_t batch = batched ? input->size[0] : 1, nIn = g.nPlane;
   int64_t outSize[4] = {batch, nIn * M, g.outH, g.outW};
   THTensor xTmp = {0}, wTmp = {0};
   const THTensor *x = THTensor_(contiguous)(state, input, &xTmp);
   const THTensor *w = x ? THTensor_(contiguous)(state, weight, &wTmp) : NULL;
-  THNN_(DepthWisePlan) plan;
-  int64_t copySize = THNN_(SpatialDepthWiseConvolution_plan)(&g, &plan);
-  int nThreads = THNNConv_threads(batch * nIn, (double)batch * nIn * M * g.outH * g.outW * taps);
-  plan.tap = w ? THAlloc((size_t)taps * sizeof(int64_t)) : NULL;
-  real *copies = plan.tap ? THAlloc((size_t)(nThreads * copySize) * sizeof(real)) : NULL;
   int rc = -1;
-  if (w && !copies)
-    rc = THError(state, "out of memory for the padded copies of the input planes");
-  else if (copies && THTensor_(resizeNd)(state, output, 3 + batched, outSize + !batched) == 0) {
-    const real *in = THTensor_(data)(x), *wd = THTensor_(data)(w), *b = bias ? THTensor_(data)(bias) : NULL;
-    real *out = THTensor_(data)(output);
-    int64_t inArea = g.inH * g.inW, outArea = g.outH * g.outW;
-    for (int i = 0; i < kH; i++)
-      for (int j = 0; j < kW; j++)
-        plan.tap[i * kW + j] = (j % dW) * plan.rows * plan.width + i * plan.width + j / dW;
-#ifdef _OPENMP
-#pragma omp parallel for num_threads(nThreads) schedule(dynamic, 1) if (nThreads > 1)
-#endif
-    for (int64_t nc = 0; nc < batch * nIn; nc++) {
-      int64_t c = nc % nIn;
-      real *copy = copies + THNNConv_threadId() * copySize;
-      THNN_(SpatialDepthWiseConvolution_phases)(&g, &plan, in + nc * inArea, copy);
-      for (int64_t m = 0; m < M; m++)
-        THNN_(SpatialDepthWiseConvolution_plane)(&g, &plan, copy, wd + (m * nIn + c) * taps,
-                                                 b ? b[m * bias->stride[0] + c * bias->stride[1]] : 0,
-                                                 out + (nc * M + m) * outArea);
-    }
-    rc = 0;
-  }
-  THFree(copies);
-  THFree(plan.tap);
+  if (w && THTensor_(resizeNd)(state, output, 3 + batched, outSize + !batched) == 0)
+    rc = THNN_(SpatialDepthWiseConvolution_blocks)(state, &g, batch, nIn, M, THTensor_(data)(x), THTensor_(data)(w),
+                                                   bias ? THTensor_(data)(bias) : NULL, bias ? bias->stride : NULL,
+                                                   false, THTensor_(data)(output));
   THTensor_(release)(&xTmp);
   THTensor_(release)(&wTmp);
   return rc;
@@ -255,7 +274,24 @@ int THNN_(SpatialDepthWiseConvolution_updateGradInput)(
   const THTensor *gy = THTensor_(contiguous)(state, gradOutput, &gTmp);
   const THTensor *w = gy ? THTensor_(contiguous)(state, weight, &wTmp) : NULL;
   int rc = -1;
-  if (w && THTensor_(resizeAs)(state, gradInput, input) == 0) {
+  bool resized = w && THTensor_(resizeAs)(state, gradInput, input) == 0;
+  if (resized && dW == 1 && dH == 1) {   /* (the shape check keeps pad < k) */
+    /* At step 1, gradInput is the forward's block sums over gradOutput
+     * (padded by k - 1 - pad) with every kernel turned by 180 degrees. */
+    THNNConvGeometry back = {kW, kH, 1, 1, kW - 1 - padW, kH - 1 - padH, 1, 1, nIn * M, g.outH, g.outW,
+                             g.inH, g.inW};
+    real *turned = THAlloc((size_t)(M * nIn * taps) * sizeof(real));
+    if (!turned)
+      rc = THError(state, "out of memory for the turned kernels");
+    else {
+      const real *wd = THTensor_(data)(w);
+      for (int64_t k = 0; k < M * nIn * taps; k++)
+        turned[k] = wd[k - k % taps + taps - 1 - k % taps];
+      rc = THNN_(SpatialDepthWiseConvolution_blocks)(state, &back, batch, nIn, M, THTensor_(data)(gy), turned, NULL,
+                                                     NULL, true, THTensor_(data)(gradInput));
+    }
+    THFree(turned);
+  } else if (resized) {
     const real *go = THTensor_(data)(gy), *wd = THTensor_(data)(w);
     real *gi = THTensor_(data)(gradInput);
     int64_t inArea = g.inH * g.inW, outArea = g.outH * g.outW;
