@@ -1,15 +1,17 @@
 """The fast paths of the per-call plumbing (issue 28: a small model's forward
 is mostly this) keep the general path's answers: _helpers.arrays.reuse with
 host arrays only, _helpers.namespace.array_namespace with numpy arrays only,
-and the forward loops of Sequential, Concat and ConcatTable that call their
-children directly (an error still names the container and the child)."""
+_helpers.arrays.quietly in place of np.errstate, and the forward loops of
+Sequential, Concat and ConcatTable that call their children directly (an
+error still names the container and the child)."""
 import copy
+import warnings
 
 import numpy as np
 import pytest
 
 import nn_legacy as nn
-from nn_legacy._helpers.arrays import reuse
+from nn_legacy._helpers.arrays import quietly, reuse
 from nn_legacy._helpers.namespace import array_namespace
 
 
@@ -82,3 +84,34 @@ def test_the_direct_forward_loops_give_what_the_children_give():
     out = t.forward(x)
     assert out[0] is t.modules[0].output and out[1] is t.modules[1].output
     np.testing.assert_array_equal(out[1], nn.Tanh().forward(x))
+
+
+def test_quietly_ignores_floating_point_errors_for_one_call_and_restores_the_state():
+    def overflow(a, b):
+        return (a * b, np.geterr())
+
+    big = np.array([3e38], np.float32)
+    with np.errstate(all="raise"):
+        value, inside = quietly(overflow, big, big)
+        assert np.isinf(value).all() and set(inside.values()) == {"ignore"}
+        assert set(np.geterr().values()) == {"raise"}                 # restored after the call
+        with pytest.raises(ZeroDivisionError):
+            quietly(lambda: 1 / 0)
+        assert set(np.geterr().values()) == {"raise"}                 # and after an exception
+        with pytest.raises(FloatingPointError):
+            big * big
+
+
+@pytest.mark.parametrize("make, x", [
+    (nn.CAddTable, [np.array([np.inf, 3e38], np.float32), np.array([-np.inf, 3e38], np.float32)]),
+    (nn.CDivTable, [np.array([1.0, 0.0]), np.array([0.0, 0.0])]),
+    (nn.Log, np.array([0.0, -1.0])),
+    (nn.CosineDistance, [np.array([[np.inf, 1.0, 1.0]]), np.ones((1, 3))]),
+], ids=["CAddTable", "CDivTable", "Log", "CosineDistance"])
+def test_modules_return_inf_and_nan_without_warnings(make, x):
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        m = make()
+        y = m.forward(x)
+        assert not np.isfinite(y).all()
+        m.backward(x, np.ones_like(y))

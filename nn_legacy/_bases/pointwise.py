@@ -1,6 +1,4 @@
-import numpy as np
-
-from .._helpers.arrays import check_like, check_writeable, reuse
+from .._helpers.arrays import check_like, check_writeable, quietly, reuse
 from ..Module import Module
 
 
@@ -33,8 +31,7 @@ class Pointwise(Module):
             out = x  # input itself, or a private contiguous copy
         else:
             self.output = out = reuse(self.output, input.shape, input.dtype, input)
-        with np.errstate(all="ignore"):
-            self._forward(x, out)
+        quietly(self._forward, x, out)
         if out is not self.output:
             self.output[...] = out
         return self.output
@@ -50,8 +47,7 @@ class Pointwise(Module):
             out = g
         else:
             self.gradInput = out = reuse(self.gradInput, input.shape, input.dtype, input, gradOutput)
-        with np.errstate(all="ignore"):
-            self._backward(x, g, out)
+        quietly(self._backward, x, g, out)
         if out is not self.gradInput:
             self.gradInput[...] = out
         return self.gradInput

@@ -7,9 +7,8 @@ buffer contract, and two bases: ``ElementwiseTable`` (CAddTable, CSubTable,
 CMulTable, CDivTable, CMaxTable, CMinTable) and ``RowPair``
 (PairwiseDistance, DotProduct, CosineDistance).
 """
-import numpy as np
 
-from .._helpers.arrays import check_float_array, check_like, check_shape, describe, is_array, name_of, reuse
+from .._helpers.arrays import check_float_array, check_like, check_shape, describe, is_array, name_of, quietly, reuse
 from .dims import check_array
 from .._helpers.namespace import array_namespace
 from ..Module import Module
@@ -152,8 +151,7 @@ class ElementwiseTable(Module):
     def updateOutput(self, input):
         xs = self._inputs(input)
         self.output = reuse(self.output, xs[0].shape, xs[0].dtype, *input)
-        with np.errstate(all="ignore"):   # inf and nan as the arithmetic gives them, as in Torch7
-            self._forward(xs, self.output)
+        quietly(self._forward, xs, self.output)   # inf and nan as the arithmetic gives them, as in Torch7
         return self.output
 
     def updateGradInput(self, input, gradOutput):
@@ -161,8 +159,7 @@ class ElementwiseTable(Module):
         check_like(self, gradOutput, "gradOutput", xs[0], "the output")
         g = array_namespace(gradOutput).ascontiguousarray(gradOutput)
         self.gradInput = reuse_list(self.gradInput, [x.shape for x in xs], xs[0].dtype, *input, gradOutput)
-        with np.errstate(all="ignore"):
-            self._backward(xs, g, self.gradInput)
+        quietly(self._backward, xs, g, self.gradInput)
         return self.gradInput
 
     def _forward(self, xs, out):
@@ -197,16 +194,14 @@ class RowPair(Module):
     def updateOutput(self, input):
         a, b = self._pair(input)
         self.output = reuse(self.output, self._out_shape(input), a.dtype, *input)
-        with np.errstate(all="ignore"):
-            self.output[...] = self._values(a, b)
+        self.output[...] = quietly(self._values, a, b)
         return self.output
 
     def updateGradInput(self, input, gradOutput):
         a, b = self._pair(input)
         check_shape(self, gradOutput, "gradOutput", self._out_shape(input), a.dtype, "the output")
         self.gradInput = reuse_list(self.gradInput, [input[0].shape] * 2, a.dtype, *input, gradOutput)
-        with np.errstate(all="ignore"):
-            ga, gb = self._grads(a, b, array_namespace(gradOutput).ascontiguousarray(gradOutput).reshape(-1, 1))
+        ga, gb = quietly(self._grads, a, b, array_namespace(gradOutput).ascontiguousarray(gradOutput).reshape(-1, 1))
         self.gradInput[0][...] = ga.reshape(input[0].shape)
         self.gradInput[1][...] = gb.reshape(input[1].shape)
         return self.gradInput

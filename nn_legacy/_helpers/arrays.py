@@ -18,6 +18,31 @@ _may_share_memory = getattr(np.may_share_memory, "_implementation", np.may_share
 ARRAYS = (np.ndarray, CudaTensor)
 
 
+# quietly(): numpy's floating-point error state set to "ignore" around one call.  np.errstate costs about
+# 2 us a use (an object, two Python methods and the state built from keywords each time), as much as a small
+# module's whole forward; what it does is to set a context variable to a state object and reset it after, so
+# that state is built once here.  Numpy versions without that variable (numpy 1.x) take np.errstate.
+try:
+    from numpy._core._ufunc_config import _extobj_contextvar, _make_extobj
+    _IGNORE_ALL = _make_extobj(all="ignore")
+except (ImportError, AttributeError, TypeError):   # pragma: no cover (numpy 1.x)
+    _extobj_contextvar = None
+
+
+def quietly(function, *args):
+    """function(*args) with floating-point errors ignored (inf and nan as the
+    arithmetic gives them, without warnings, as in Torch7): what ``with
+    np.errstate(all="ignore")`` does, at a tenth of its cost."""
+    if _extobj_contextvar is None:   # pragma: no cover (numpy 1.x)
+        with np.errstate(all="ignore"):
+            return function(*args)
+    token = _extobj_contextvar.set(_IGNORE_ALL)
+    try:
+        return function(*args)
+    finally:
+        _extobj_contextvar.reset(token)
+
+
 def is_array(value):
     """A numpy array or a CudaTensor."""
     return isinstance(value, ARRAYS)
