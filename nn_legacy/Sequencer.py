@@ -3,6 +3,7 @@ import numpy as np
 from ._helpers.arrays import describe, is_array, reuse
 from ._bases.recurrent import acc_update_by_swap, copy_of, onnx_forget
 from ._bases.tables import check_length
+from ._bases.whole_sequence import whole_sequence
 from .AbstractRecurrent import AbstractRecurrent
 from .AbstractSequencer import AbstractSequencer
 from .Module import Module
@@ -104,9 +105,13 @@ class Sequencer(AbstractSequencer):
         self.module.maxBPTTstep(len(steps))
         if not self.hasMemory():
             self.module.forget()
-        # in evaluation the module reuses its buffers from step to step: keep copies
-        keep = (lambda o: o) if self.train else copy_of
-        outs = [keep(self._child(0, "updateOutput", x)) for x in steps]
+        # in evaluation a cell the Seq kernels compute runs the whole sequence in one call (see
+        # _bases/whole_sequence.py); else step by step, keeping copies in evaluation (the module reuses its
+        # buffers from step to step then)
+        outs = whole_sequence(self, steps)
+        if outs is None:
+            keep = (lambda o: o) if self.train else copy_of
+            outs = [keep(self._child(0, "updateOutput", x)) for x in steps]
         self.output = self._gather(self.output, outs, input)
         return self.output
 

@@ -1,0 +1,218 @@
+"""Sequencer's fast path in evaluation mode: a whole sequence through a
+recurrent cell in one call of THNN's SeqLSTM / SeqGRU time loop, instead of
+one step (a clone, its bookkeeping, its tables) per element.
+
+It applies where the Sequencer's module (or the first module of what a
+Recursor steps, ``Recursor(Sequential(cell, ...))``) is a cell whose step
+module the Seq kernels compute:
+
+- RecLSTM (StepLSTM) and RecGRU (StepGRU): SeqLSTM's / SeqGRU's own layout;
+- FastLSTM (FastLSTMStep): gate blocks i, z, f, o of ``i2g`` / ``o2g``
+  reordered to SeqLSTM's i, f, o, z (the same cell: no peepholes, one bias);
+- GRU (GRUStep): its four matrices side by side are SeqGRU's weight (both
+  apply the reset gate to h before W_hn; no recurrent bias on the
+  candidate).
+
+What follows the cell in the Recursor's Sequential (modules without a
+recurrent one inside) runs per step on the cell's outputs; a Recursor of a
+module without any recurrent module inside (say a merge JoinTable) runs
+that module per step without the clones.  Anything else (LSTM with
+peepholes, batch-normalized FastLSTM, a maskZero'd step module, arrays on
+a device, a dtype or shape the cell does not take, an initial state of
+another shape) returns None: the caller steps as before.
+
+Why evaluation mode only: in evaluation AbstractRecurrent keeps no clones
+and refuses backward, so no backward can follow a forward computed here;
+``training()`` forgets the state (as ``evaluate()`` does), so a training
+forward after an evaluation one starts from the same state as it would
+after the stepwise path.  The state carried to the next call (``remember``)
+and what ``getHiddenState`` returns are set as the stepwise path sets them:
+the last two steps' states and outputs, the step counters advanced by the
+sequence's length.
+"""
+import numpy as np
+
+import thnn
+
+from .recurrent import copy_of, top_recurrent
+
+_FLOATS = (np.dtype(np.float32), np.dtype(np.float64))
+#: FastLSTM's gate blocks (i, z, f, o) in SeqLSTM's order (i, f, o, z)
+_FAST_LSTM_BLOCKS = (0, 2, 3, 1)
+
+
+def _cell_weights(cell):
+    """(kernel name, W_x [D, G], W_h [H, G], bias [G]) of cell in the Seq
+    kernels' layout, or None when its step module is not one they compute."""
+    from ..FastLSTM import FastLSTM
+    from ..FastLSTMStep import FastLSTMStep
+    from ..GRU import GRU
+    from ..GRUStep import GRUStep
+    from ..RecGRU import RecGRU
+    from ..RecLSTM import RecLSTM
+    from ..StepGRU import StepGRU
+    from ..StepLSTM import StepLSTM
+    step = cell.recurrentModule
+    kind = (type(cell), type(step))
+    if kind in ((RecLSTM, StepLSTM), (RecGRU, StepGRU)):
+        w, b = step.weight, step.bias
+        D = step.inputsize
+        return ("SeqLSTM" if kind[0] is RecLSTM else "SeqGRU"), w[:D], w[D:], b
+    if kind == (FastLSTM, FastLSTMStep):
+        i2g, o2g, H = step.i2g, step.o2g, step.outputSize
+        if i2g.bias is None:
+            return None
+        rows = np.concatenate([np.arange(k * H, (k + 1) * H) for k in _FAST_LSTM_BLOCKS])
+        return "SeqLSTM", i2g.weight[rows].T, np.ascontiguousarray(o2g.weight[rows].T), i2g.bias[rows]
+    if kind == (GRU, GRUStep):
+        i2g, o2g, xn, hn = step.modules
+        if i2g.bias is None or xn.bias is None:
+            return None
+        return ("SeqGRU", np.concatenate([i2g.weight, xn.weight]).T,
+                np.ascontiguousarray(np.concatenate([o2g.weight, hn.weight]).T), np.concatenate([i2g.bias, xn.bias]))
+    return None
+
+
+def _plan(module):
+    """(recursor or None, cell or None, the modules applied per step after
+    the cell) for a Sequencer's module, or None when the fast path does not
+    apply."""
+    from ..AbstractRecurrent import AbstractRecurrent
+    from ..AbstractSequencer import AbstractSequencer
+    from ..Recursor import Recursor
+    from ..Sequential import Sequential
+    if type(module) is not Recursor:
+        return (None, module, []) if isinstance(module, AbstractRecurrent) else None
+    inner = module.recurrentModule
+    if isinstance(inner, AbstractRecurrent):
+        cell, rest = inner, []
+    elif type(inner) is Sequential and inner.modules and isinstance(inner.modules[0], AbstractRecurrent):
+        cell, rest = inner.modules[0], inner.modules[1:]
+    else:
+        cell, rest = None, [inner]
+    kinds = (AbstractRecurrent, AbstractSequencer)
+    if any(isinstance(m, kinds) or top_recurrent(m, kinds) for m in rest):
+        return None
+    if cell is not None and (cell.step != module.step or cell.train):
+        return None
+    return module, cell, rest
+
+
+def _sequence(steps, D, dtype):
+    """The steps as one array [T, N, D] and whether they are batches, or
+    None when they are not host arrays of one shape [N, D] or [D] of dtype."""
+    first = steps[0]
+    if type(first) is not np.ndarray or first.dtype != dtype or first.ndim not in (1, 2) or first.shape[-1] != D:
+        return None
+    if any(type(s) is not np.ndarray or s.shape != first.shape or s.dtype != dtype for s in steps):
+        return None
+    x = np.stack(steps)
+    return (x if first.ndim == 2 else x[:, None, :]), first.ndim == 2
+
+
+def _as_batch(state, shape, batched, dtype):
+    """A state of the stepwise path ([N, H], or [H] for one sample) as the
+    kernel takes it ([N, H]), or None when it is not of that form."""
+    if type(state) is not np.ndarray or state.dtype != dtype or state.shape != (shape if batched else shape[1:]):
+        return None
+    return np.ascontiguousarray(state.reshape(shape))
+
+
+def _run_cell(cell, steps):
+    """The cell over the whole sequence in one kernel call: (the outputs h_t
+    as the stepwise path gives them, the states of the last two steps), or
+    None when the cell or the input does not fit the kernels."""
+    weights = _cell_weights(cell)
+    if weights is None:
+        return None
+    kernel, Wx, Wh, bias = weights
+    if type(Wx) is not np.ndarray or Wx.dtype not in _FLOATS:
+        return None
+    found = _sequence(steps, Wx.shape[0], Wx.dtype)
+    if found is None:
+        return None
+    x, batched = found
+    T, N, D = x.shape
+    H, G = Wh.shape
+    prev = cell.getHiddenState(cell.step - 1, steps[0])
+    lstm = kernel == "SeqLSTM"
+    states = prev if lstm else [prev]
+    if not isinstance(states, (list, tuple)) or len(states) != (2 if lstm else 1):
+        return None
+    states = [_as_batch(s, (N, H), batched, x.dtype) for s in states]
+    if any(s is None for s in states):
+        return None
+    gates = np.matmul(x.reshape(T * N, D), Wx).reshape(T, N, G)
+    gates += bias
+    backend = thnn.backend(x.dtype)
+    if lstm:
+        h0, c0 = states
+        h, c = backend.SeqLSTM_updateOutput(gates, Wh, c0, h0, None, None, None)
+    else:
+        h = backend.SeqGRU_updateOutput(gates, Wh, states[0], None, None)
+    if not batched:
+        h = h[:, 0]
+        c = c[:, 0] if lstm else None
+    outs = list(h)
+    last = [[h[t].copy(), c[t].copy()] if lstm else h[t].copy() for t in range(max(T - 2, 0), T)]
+    if lstm:
+        cell.cell = last[-1][1]
+    return outs, last
+
+
+def _advance(module, T, records):
+    """The step records of a recurrent module after T steps computed here:
+    records holds (output, state) of the last steps (two at most, the
+    window evaluation keeps), the step counter moves on by T."""
+    module._steps()
+    end = module.step + T - 1
+    for kept in (module._states, module._outputs, module._gradInputs, module._gradStates, module._gradOutputs):
+        for s in [s for s in kept if s >= 1]:
+            del kept[s]
+    for k, (output, state) in enumerate(records):
+        step = end - len(records) + 1 + k
+        module._states[step], module._outputs[step] = state, output
+    module.output = records[-1][0]
+    module.step = end + 1
+    module.updateGradInputStep = module.accGradParametersStep = None
+
+
+def whole_sequence(sequencer, steps):
+    """The outputs of sequencer's module over steps (a list of step inputs),
+    each its own array as the stepwise evaluation gives them, computed by
+    the fast path; None when it does not apply (training, or a module it
+    does not take: the caller steps).  The module must have been told the
+    sequence (maxBPTTstep, forget) as for the stepwise path."""
+    if sequencer.train:
+        return None
+    module = sequencer.module
+    plan = _plan(module)
+    if plan is None or module.train:
+        return None
+    recursor, cell, rest = plan
+    T = len(steps)
+    if cell is not None:
+        ran = _run_cell(cell, steps)
+        if ran is None:
+            return None
+        outs, last = ran
+        _advance(cell, T, [(s[0] if isinstance(s, list) else s, s) for s in last])
+    else:
+        outs = steps
+    if rest:
+        outs = [_apply(sequencer, rest, y) for y in outs]
+    if recursor is not None:
+        _advance(recursor, T, [(y, None) for y in outs[-2:]])
+    return outs
+
+
+def _apply(sequencer, modules, value):
+    """value through modules in turn, a copy of the result (the modules'
+    buffers serve the next step); an error is named as the Sequencer
+    names one of its module's."""
+    try:
+        for m in modules:
+            value = m.updateOutput(value)
+    except (ValueError, TypeError, RuntimeError, IndexError) as e:
+        raise sequencer._child_error(0, "updateOutput", e) from e
+    return copy_of(value)
