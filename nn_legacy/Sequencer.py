@@ -108,11 +108,11 @@ class Sequencer(AbstractSequencer):
         # in evaluation a cell the Seq kernels compute runs the whole sequence in one call (see
         # _bases/whole_sequence.py); else step by step, keeping copies in evaluation (the module reuses its
         # buffers from step to step then)
-        outs = whole_sequence(self, steps)
+        outs = whole_sequence(self, input, steps)
         if outs is None:
             keep = (lambda o: o) if self.train else copy_of
             outs = [keep(self._child(0, "updateOutput", x)) for x in steps]
-        self.output = self._gather(self.output, outs, input)
+        self.output = outs if is_array(outs) else self._gather(self.output, outs, input)
         return self.output
 
     def updateGradInput(self, input, gradOutput):

@@ -32,9 +32,13 @@ def _evaluated(m):
 
 
 def _model(cell, wrap, dtype=np.float64, seed=0):
-    """Sequencer(cell), or Sequencer(Sequential(cell, Linear, Tanh)) (a Recursor then)."""
+    """Sequencer(cell), or Sequencer(Sequential(cell, Linear, Tanh)) (a Recursor then: its Linear and Tanh
+    run on every step's rows at once), or with wrap "steps" Sequential(cell, Linear, MulConstant) (run
+    per step after the cell)."""
     nn.manualSeed(seed)
-    inner = _cell(cell) if not wrap else nn.Sequential().add(_cell(cell)).add(nn.Linear(H, 2)).add(nn.Tanh())
+    inner = _cell(cell) if not wrap else nn.Sequential().add(_cell(cell)).add(nn.Linear(H, 2))
+    if wrap:
+        inner.add(nn.MulConstant(0.5) if wrap == "steps" else nn.Tanh())
     m = nn.Sequencer(inner)
     return m.float() if dtype == np.float32 else m
 
@@ -47,10 +51,10 @@ class _Count:
         self.taken, self.off = 0, False
         real = SEQUENCER.whole_sequence
 
-        def spy(sequencer, steps):
+        def spy(sequencer, input, steps):
             if self.off:
                 return None
-            outs = real(sequencer, steps)
+            outs = real(sequencer, input, steps)
             self.taken += outs is not None
             return outs
         monkeypatch.setattr(SEQUENCER, "whole_sequence", spy)
@@ -86,7 +90,7 @@ def _close(a, b, dtype):
 
 @DTYPES
 @pytest.mark.parametrize("cell", CELLS)
-@pytest.mark.parametrize("wrap", [False, True], ids=["cell", "recursor"])
+@pytest.mark.parametrize("wrap", [False, True, "steps"], ids=["cell", "recursor", "recursor_steps"])
 @pytest.mark.parametrize("form", ["array", "table", "single", "single_table", "noncontiguous"])
 @pytest.mark.parametrize("T", [1, 2, 5])
 def test_matches_the_stepwise_path(monkeypatch, dtype, cell, wrap, form, T):

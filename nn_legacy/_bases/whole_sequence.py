@@ -39,48 +39,103 @@ from .recurrent import copy_of, top_recurrent
 _FLOATS = (np.dtype(np.float32), np.dtype(np.float64))
 #: FastLSTM's gate blocks (i, z, f, o) in SeqLSTM's order (i, f, o, z)
 _FAST_LSTM_BLOCKS = (0, 2, 3, 1)
+_NONE = object()
 
 
 def _cell_weights(cell):
     """(kernel name, W_x [D, G], W_h [H, G], bias [G]) of cell in the Seq
     kernels' layout, or None when its step module is not one they compute."""
-    from ..FastLSTM import FastLSTM
-    from ..FastLSTMStep import FastLSTMStep
-    from ..GRU import GRU
-    from ..GRUStep import GRUStep
-    from ..RecGRU import RecGRU
-    from ..RecLSTM import RecLSTM
-    from ..StepGRU import StepGRU
-    from ..StepLSTM import StepLSTM
-    step = cell.recurrentModule
-    kind = (type(cell), type(step))
-    if kind in ((RecLSTM, StepLSTM), (RecGRU, StepGRU)):
-        w, b = step.weight, step.bias
-        D = step.inputsize
-        return ("SeqLSTM" if kind[0] is RecLSTM else "SeqGRU"), w[:D], w[D:], b
-    if kind == (FastLSTM, FastLSTMStep):
-        i2g, o2g, H = step.i2g, step.o2g, step.outputSize
-        if i2g.bias is None:
-            return None
-        rows = np.concatenate([np.arange(k * H, (k + 1) * H) for k in _FAST_LSTM_BLOCKS])
-        return "SeqLSTM", i2g.weight[rows].T, np.ascontiguousarray(o2g.weight[rows].T), i2g.bias[rows]
-    if kind == (GRU, GRUStep):
-        i2g, o2g, xn, hn = step.modules
-        if i2g.bias is None or xn.bias is None:
-            return None
-        return ("SeqGRU", np.concatenate([i2g.weight, xn.weight]).T,
-                np.ascontiguousarray(np.concatenate([o2g.weight, hn.weight]).T), np.concatenate([i2g.bias, xn.bias]))
-    return None
+    weights_of = _kinds().get((type(cell), type(cell.recurrentModule)))
+    return None if weights_of is None else weights_of(cell.recurrentModule)
+
+
+def _seq_layout(step):
+    """RecLSTM's StepLSTM, RecGRU's StepGRU: the Seq kernels' own layout."""
+    w, D = step.weight, step.inputsize
+    return ("SeqLSTM" if step._gates == 4 else "SeqGRU"), w[:D], w[D:], step.bias
+
+
+def _fast_lstm_layout(step):
+    """FastLSTM's FastLSTMStep: i2g's and o2g's rows (gate blocks i, z, f, o) in SeqLSTM's order i, f, o, z."""
+    i2g, o2g = step.i2g, step.o2g
+    if i2g.bias is None:
+        return None
+    rows = _fast_lstm_rows(step.outputSize)
+    return "SeqLSTM", i2g.weight[rows].T, o2g.weight[rows].T, i2g.bias[rows]
+
+
+def _gru_layout(step):
+    """GRU's GRUStep: [i2g | W_xn] is W_x, [o2g | W_hn] W_h (both apply the reset gate to h before W_hn)."""
+    i2g, o2g, xn, hn = step.modules
+    if i2g.bias is None or xn.bias is None:
+        return None
+    return ("SeqGRU", np.concatenate([i2g.weight, xn.weight]).T, np.concatenate([o2g.weight, hn.weight]).T,
+            np.concatenate([i2g.bias, xn.bias]))
+
+
+_ROWS = {}
+
+
+def _fast_lstm_rows(H):
+    rows = _ROWS.get(H)
+    if rows is None:
+        rows = _ROWS[H] = np.concatenate([np.arange(k * H, (k + 1) * H) for k in _FAST_LSTM_BLOCKS])
+    return rows
+
+
+_KINDS, _CLASSES, _ROW_WISE = {}, [], set()
+
+
+def _row_wise():
+    """The modules that map a batch [B, H] row by row, so the steps' batches may go through them as one
+    batch [T * N, H] (and the steps' samples [H] as one batch [T, H])."""
+    if not _ROW_WISE:
+        from ..Identity import Identity
+        from ..Linear import Linear
+        from ..LinearNoBias import LinearNoBias
+        from ..LogSoftMax import LogSoftMax
+        from ..ReLU import ReLU
+        from ..Sigmoid import Sigmoid
+        from ..SoftMax import SoftMax
+        from ..Tanh import Tanh
+        _ROW_WISE.update((Identity, Linear, LinearNoBias, LogSoftMax, ReLU, Sigmoid, SoftMax, Tanh))
+    return _ROW_WISE
+
+
+def _classes():
+    """AbstractRecurrent, AbstractSequencer, Recursor, Sequential (imported on first use: they import this
+    module's users)."""
+    if not _CLASSES:
+        from ..AbstractRecurrent import AbstractRecurrent
+        from ..AbstractSequencer import AbstractSequencer
+        from ..Recursor import Recursor
+        from ..Sequential import Sequential
+        _CLASSES.extend((AbstractRecurrent, AbstractSequencer, Recursor, Sequential))
+    return _CLASSES
+
+
+def _kinds():
+    """{(cell class, step module class): its weights in the Seq kernels' layout}, made on first use (the
+    classes import this module's users)."""
+    if not _KINDS:
+        from ..FastLSTM import FastLSTM
+        from ..FastLSTMStep import FastLSTMStep
+        from ..GRU import GRU
+        from ..GRUStep import GRUStep
+        from ..RecGRU import RecGRU
+        from ..RecLSTM import RecLSTM
+        from ..StepGRU import StepGRU
+        from ..StepLSTM import StepLSTM
+        _KINDS.update({(RecLSTM, StepLSTM): _seq_layout, (RecGRU, StepGRU): _seq_layout,
+                       (FastLSTM, FastLSTMStep): _fast_lstm_layout, (GRU, GRUStep): _gru_layout})
+    return _KINDS
 
 
 def _plan(module):
     """(recursor or None, cell or None, the modules applied per step after
     the cell) for a Sequencer's module, or None when the fast path does not
     apply."""
-    from ..AbstractRecurrent import AbstractRecurrent
-    from ..AbstractSequencer import AbstractSequencer
-    from ..Recursor import Recursor
-    from ..Sequential import Sequential
+    AbstractRecurrent, AbstractSequencer, Recursor, Sequential = _classes()
     if type(module) is not Recursor:
         return (None, module, []) if isinstance(module, AbstractRecurrent) else None
     inner = module.recurrentModule
@@ -98,15 +153,19 @@ def _plan(module):
     return module, cell, rest
 
 
-def _sequence(steps, D, dtype):
-    """The steps as one array [T, N, D] and whether they are batches, or
-    None when they are not host arrays of one shape [N, D] or [D] of dtype."""
+def _sequence(input, steps, D, dtype):
+    """The sequence as one array [T, N, D] and whether its steps are
+    batches, or None when they are not host arrays of one shape [N, D] or
+    [D] of dtype."""
     first = steps[0]
     if type(first) is not np.ndarray or first.dtype != dtype or first.ndim not in (1, 2) or first.shape[-1] != D:
         return None
-    if any(type(s) is not np.ndarray or s.shape != first.shape or s.dtype != dtype for s in steps):
+    if type(input) is np.ndarray:
+        x = input
+    elif any(type(s) is not np.ndarray or s.shape != first.shape or s.dtype != dtype for s in steps):
         return None
-    x = np.stack(steps)
+    else:
+        x = np.array(steps)
     return (x if first.ndim == 2 else x[:, None, :]), first.ndim == 2
 
 
@@ -118,17 +177,18 @@ def _as_batch(state, shape, batched, dtype):
     return np.ascontiguousarray(state.reshape(shape))
 
 
-def _run_cell(cell, steps):
-    """The cell over the whole sequence in one kernel call: (the outputs h_t
-    as the stepwise path gives them, the states of the last two steps), or
-    None when the cell or the input does not fit the kernels."""
+def _run_cell(cell, input, steps):
+    """The cell over the whole sequence in one kernel call: (its outputs
+    h_t, [T, N, H] or [T, H] as the steps come, a new array; the states of
+    the last two steps), or None when the cell or the input does not fit
+    the kernels."""
     weights = _cell_weights(cell)
     if weights is None:
         return None
     kernel, Wx, Wh, bias = weights
     if type(Wx) is not np.ndarray or Wx.dtype not in _FLOATS:
         return None
-    found = _sequence(steps, Wx.shape[0], Wx.dtype)
+    found = _sequence(input, steps, Wx.shape[0], Wx.dtype)
     if found is None:
         return None
     x, batched = found
@@ -153,11 +213,11 @@ def _run_cell(cell, steps):
     if not batched:
         h = h[:, 0]
         c = c[:, 0] if lstm else None
-    outs = list(h)
-    last = [[h[t].copy(), c[t].copy()] if lstm else h[t].copy() for t in range(max(T - 2, 0), T)]
+    first = max(T - 2, 0)   # (copies: the caller may change the outputs it gets)
+    last = [[a, b] for a, b in zip(h[first:].copy(), c[first:].copy())] if lstm else list(h[first:].copy())
     if lstm:
         cell.cell = last[-1][1]
-    return outs, last
+    return h, last
 
 
 def _advance(module, T, records):
@@ -167,8 +227,11 @@ def _advance(module, T, records):
     module._steps()
     end = module.step + T - 1
     for kept in (module._states, module._outputs, module._gradInputs, module._gradStates, module._gradOutputs):
-        for s in [s for s in kept if s >= 1]:
-            del kept[s]
+        if kept:   # every step's record goes, but step 0's (an initial state setHiddenState(0) gave)
+            start = kept.get(0, _NONE)
+            kept.clear()
+            if start is not _NONE:
+                kept[0] = start
     for k, (output, state) in enumerate(records):
         step = end - len(records) + 1 + k
         module._states[step], module._outputs[step] = state, output
@@ -177,12 +240,14 @@ def _advance(module, T, records):
     module.updateGradInputStep = module.accGradParametersStep = None
 
 
-def whole_sequence(sequencer, steps):
-    """The outputs of sequencer's module over steps (a list of step inputs),
-    each its own array as the stepwise evaluation gives them, computed by
-    the fast path; None when it does not apply (training, or a module it
-    does not take: the caller steps).  The module must have been told the
-    sequence (maxBPTTstep, forget) as for the stepwise path."""
+def whole_sequence(sequencer, input, steps):
+    """The outputs of sequencer's module over input (steps: its list of
+    step inputs) computed by the fast path: a list of the steps' outputs,
+    each its own array as the stepwise evaluation gives them, or for an
+    array input the output array [seqlen, ...] itself; None when the fast
+    path does not apply (training, or a module it does not take: the
+    caller steps).  The module must have been told the sequence
+    (maxBPTTstep, forget) as for the stepwise path."""
     if sequencer.train:
         return None
     module = sequencer.module
@@ -192,11 +257,20 @@ def whole_sequence(sequencer, steps):
     recursor, cell, rest = plan
     T = len(steps)
     if cell is not None:
-        ran = _run_cell(cell, steps)
+        ran = _run_cell(cell, input, steps)
         if ran is None:
             return None
         outs, last = ran
         _advance(cell, T, [(s[0] if isinstance(s, list) else s, s) for s in last])
+        if rest and all(type(m) in _row_wise() for m in rest):
+            # the rows of every step at once: [T * N, H] -> [T * N, O] is the T products of [N, H]
+            rows = _apply(sequencer, rest, outs.reshape((-1,) + outs.shape[2:]) if outs.ndim == 3 else outs)
+            outs, rest = rows.reshape(outs.shape[:-1] + rows.shape[-1:]), []
+        if not rest and type(input) is np.ndarray:
+            if recursor is not None:
+                _advance(recursor, T, [(y, None) for y in outs[-2:]])
+            return outs
+        outs = list(outs)
     else:
         outs = steps
     if rest:
