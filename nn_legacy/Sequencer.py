@@ -28,6 +28,14 @@ class Sequencer(AbstractSequencer):
     constant.  updateGradInput and accGradParameters may be called
     separately, each after the forward.  In evaluation the outputs are
     copies (the module reuses its buffers from step to step then).
+
+    In evaluation a FastLSTM, RecLSTM, GRU or RecGRU (alone, or first in
+    the Sequential a Recursor steps, before Linear layers and activations
+    that then take every step's rows at once) runs the whole sequence in
+    one call of SeqLSTM's / SeqGRU's time loop, with its weights in their
+    layout: the same values to rounding, the same state carried to the
+    next call (``remember``) and left for ``getHiddenState``.  Training
+    steps as above, so backward is unchanged.
     """
 
     def __init__(self, module):
