@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 import nn_legacy as nn
+from cuda_devices import DEVICES, device_named
 from layer_checks import uniform
 from rnn_checks import check_sequence
 
@@ -51,10 +52,10 @@ class _Count:
         self.taken, self.off = 0, False
         real = SEQUENCER.whole_sequence
 
-        def spy(sequencer, input, steps):
+        def spy(sequencer, input, steps, plan):
             if self.off:
                 return None
-            outs = real(sequencer, input, steps)
+            outs = real(sequencer, input, steps, plan)
             self.taken += outs is not None
             return outs
         monkeypatch.setattr(SEQUENCER, "whole_sequence", spy)
@@ -259,3 +260,19 @@ def test_errors_as_the_stepwise_path(monkeypatch):
             messages.append(str(e.value))
     assert messages[:2] == messages[2:]
     assert count.taken == 0
+
+
+@pytest.mark.parametrize("device", DEVICES)
+@pytest.mark.parametrize("cell", CELLS)
+def test_steps_on_a_device(monkeypatch, device, cell):
+    """Weights on a CUDA device: the stepwise path, the host's values."""
+    dev = device_named(device)
+    count = _Count(monkeypatch)
+    host = _evaluated(_model(cell, True))
+    on_device = host.clone().cuda(dev)
+    on_device.evaluate()
+    x = uniform((3, N, D), 16)
+    got = on_device.forward(dev.to_device(x)).numpy()
+    assert count.taken == 0
+    _close(got, host.forward(x), np.float64)
+    assert count.taken == 1

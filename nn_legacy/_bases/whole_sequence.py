@@ -34,7 +34,7 @@ import numpy as np
 
 import thnn
 
-from .recurrent import copy_of, top_recurrent
+from .recurrent import copy_of
 
 _FLOATS = (np.dtype(np.float32), np.dtype(np.float64))
 #: FastLSTM's gate blocks (i, z, f, o) in SeqLSTM's order (i, f, o, z)
@@ -42,35 +42,35 @@ _FAST_LSTM_BLOCKS = (0, 2, 3, 1)
 _NONE = object()
 
 
-def _cell_weights(cell):
-    """(kernel name, W_x [D, G], W_h [H, G], bias [G]) of cell in the Seq
-    kernels' layout, or None when its step module is not one they compute."""
-    weights_of = _kinds().get((type(cell), type(cell.recurrentModule)))
-    return None if weights_of is None else weights_of(cell.recurrentModule)
-
-
-def _seq_layout(step):
-    """RecLSTM's StepLSTM, RecGRU's StepGRU: the Seq kernels' own layout."""
+def seq_layout(step):
+    """RecLSTM's StepLSTM, RecGRU's StepGRU: the Seq kernels' own layout (their layers' _seq_layout)."""
     w, D = step.weight, step.inputsize
+    if not _on_host(w, step.bias):
+        return None
     return ("SeqLSTM" if step._gates == 4 else "SeqGRU"), w[:D], w[D:], step.bias
 
 
-def _fast_lstm_layout(step):
+def fast_lstm_layout(step):
     """FastLSTM's FastLSTMStep: i2g's and o2g's rows (gate blocks i, z, f, o) in SeqLSTM's order i, f, o, z."""
     i2g, o2g = step.i2g, step.o2g
-    if i2g.bias is None:
+    if not _on_host(i2g.weight, i2g.bias, o2g.weight):
         return None
     rows = _fast_lstm_rows(step.outputSize)
     return "SeqLSTM", i2g.weight[rows].T, o2g.weight[rows].T, i2g.bias[rows]
 
 
-def _gru_layout(step):
+def gru_layout(step):
     """GRU's GRUStep: [i2g | W_xn] is W_x, [o2g | W_hn] W_h (both apply the reset gate to h before W_hn)."""
     i2g, o2g, xn, hn = step.modules
-    if i2g.bias is None or xn.bias is None:
+    if not _on_host(i2g.weight, i2g.bias, o2g.weight, xn.weight, xn.bias, hn.weight):
         return None
     return ("SeqGRU", np.concatenate([i2g.weight, xn.weight]).T, np.concatenate([o2g.weight, hn.weight]).T,
             np.concatenate([i2g.bias, xn.bias]))
+
+
+def _on_host(*arrays):
+    """Whether the arrays are all numpy arrays (not on a device, none missing: a Linear without its bias)."""
+    return all(type(a) is np.ndarray for a in arrays)
 
 
 _ROWS = {}
@@ -81,76 +81,6 @@ def _fast_lstm_rows(H):
     if rows is None:
         rows = _ROWS[H] = np.concatenate([np.arange(k * H, (k + 1) * H) for k in _FAST_LSTM_BLOCKS])
     return rows
-
-
-_KINDS, _CLASSES, _ROW_WISE = {}, [], set()
-
-
-def _row_wise():
-    """The modules that map a batch [B, H] row by row, so the steps' batches may go through them as one
-    batch [T * N, H] (and the steps' samples [H] as one batch [T, H])."""
-    if not _ROW_WISE:
-        from ..Identity import Identity
-        from ..Linear import Linear
-        from ..LinearNoBias import LinearNoBias
-        from ..LogSoftMax import LogSoftMax
-        from ..ReLU import ReLU
-        from ..Sigmoid import Sigmoid
-        from ..SoftMax import SoftMax
-        from ..Tanh import Tanh
-        _ROW_WISE.update((Identity, Linear, LinearNoBias, LogSoftMax, ReLU, Sigmoid, SoftMax, Tanh))
-    return _ROW_WISE
-
-
-def _classes():
-    """AbstractRecurrent, AbstractSequencer, Recursor, Sequential (imported on first use: they import this
-    module's users)."""
-    if not _CLASSES:
-        from ..AbstractRecurrent import AbstractRecurrent
-        from ..AbstractSequencer import AbstractSequencer
-        from ..Recursor import Recursor
-        from ..Sequential import Sequential
-        _CLASSES.extend((AbstractRecurrent, AbstractSequencer, Recursor, Sequential))
-    return _CLASSES
-
-
-def _kinds():
-    """{(cell class, step module class): its weights in the Seq kernels' layout}, made on first use (the
-    classes import this module's users)."""
-    if not _KINDS:
-        from ..FastLSTM import FastLSTM
-        from ..FastLSTMStep import FastLSTMStep
-        from ..GRU import GRU
-        from ..GRUStep import GRUStep
-        from ..RecGRU import RecGRU
-        from ..RecLSTM import RecLSTM
-        from ..StepGRU import StepGRU
-        from ..StepLSTM import StepLSTM
-        _KINDS.update({(RecLSTM, StepLSTM): _seq_layout, (RecGRU, StepGRU): _seq_layout,
-                       (FastLSTM, FastLSTMStep): _fast_lstm_layout, (GRU, GRUStep): _gru_layout})
-    return _KINDS
-
-
-def _plan(module):
-    """(recursor or None, cell or None, the modules applied per step after
-    the cell) for a Sequencer's module, or None when the fast path does not
-    apply."""
-    AbstractRecurrent, AbstractSequencer, Recursor, Sequential = _classes()
-    if type(module) is not Recursor:
-        return (None, module, []) if isinstance(module, AbstractRecurrent) else None
-    inner = module.recurrentModule
-    if isinstance(inner, AbstractRecurrent):
-        cell, rest = inner, []
-    elif type(inner) is Sequential and inner.modules and isinstance(inner.modules[0], AbstractRecurrent):
-        cell, rest = inner.modules[0], inner.modules[1:]
-    else:
-        cell, rest = None, [inner]
-    kinds = (AbstractRecurrent, AbstractSequencer)
-    if any(isinstance(m, kinds) or top_recurrent(m, kinds) for m in rest):
-        return None
-    if cell is not None and (cell.step != module.step or cell.train):
-        return None
-    return module, cell, rest
 
 
 def _sequence(input, steps, D, dtype):
@@ -177,16 +107,13 @@ def _as_batch(state, shape, batched, dtype):
     return np.ascontiguousarray(state.reshape(shape))
 
 
-def _run_cell(cell, input, steps):
+def _run_cell(cell, layout, input, steps):
     """The cell over the whole sequence in one kernel call: (its outputs
     h_t, [T, N, H] or [T, H] as the steps come, a new array; the states of
     the last two steps), or None when the cell or the input does not fit
     the kernels."""
-    weights = _cell_weights(cell)
-    if weights is None:
-        return None
-    kernel, Wx, Wh, bias = weights
-    if type(Wx) is not np.ndarray or Wx.dtype not in _FLOATS:
+    kernel, Wx, Wh, bias = layout
+    if Wx.dtype not in _FLOATS:
         return None
     found = _sequence(input, steps, Wx.shape[0], Wx.dtype)
     if found is None:
@@ -194,7 +121,10 @@ def _run_cell(cell, input, steps):
     x, batched = found
     T, N, D = x.shape
     H, G = Wh.shape
-    prev = cell.getHiddenState(cell.step - 1, steps[0])
+    try:
+        prev = cell.getHiddenState(cell.step - 1, steps[0])
+    except (ValueError, TypeError, RuntimeError):   # the stepwise path says what is wrong, naming the module
+        return None
     lstm = kernel == "SeqLSTM"
     states = prev if lstm else [prev]
     if not isinstance(states, (list, tuple)) or len(states) != (2 if lstm else 1):
@@ -240,29 +170,28 @@ def _advance(module, T, records):
     module.updateGradInputStep = module.accGradParametersStep = None
 
 
-def whole_sequence(sequencer, input, steps):
+def whole_sequence(sequencer, input, steps, plan):
     """The outputs of sequencer's module over input (steps: its list of
     step inputs) computed by the fast path: a list of the steps' outputs,
     each its own array as the stepwise evaluation gives them, or for an
     array input the output array [seqlen, ...] itself; None when the fast
     path does not apply (training, or a module it does not take: the
     caller steps).  The module must have been told the sequence
-    (maxBPTTstep, forget) as for the stepwise path."""
-    if sequencer.train:
+    (maxBPTTstep, forget) as for the stepwise path.  plan: (the Recursor
+    or None, the cell or None, its ``_seq_layout()``, the modules after
+    it, whether those map a batch row by row), from the Sequencer, or
+    None (not evaluation, or no module the path takes)."""
+    if plan is None:
         return None
-    module = sequencer.module
-    plan = _plan(module)
-    if plan is None or module.train:
-        return None
-    recursor, cell, rest = plan
+    recursor, cell, layout, rest, row_wise = plan
     T = len(steps)
     if cell is not None:
-        ran = _run_cell(cell, input, steps)
+        ran = _run_cell(cell, layout, input, steps)
         if ran is None:
             return None
         outs, last = ran
         _advance(cell, T, [(s[0] if isinstance(s, list) else s, s) for s in last])
-        if rest and all(type(m) in _row_wise() for m in rest):
+        if rest and row_wise:
             # the rows of every step at once: [T * N, H] -> [T * N, O] is the T products of [N, H]
             rows = _apply(sequencer, rest, outs.reshape((-1,) + outs.shape[2:]) if outs.ndim == 3 else outs)
             outs, rest = rows.reshape(outs.shape[:-1] + rows.shape[-1:]), []
