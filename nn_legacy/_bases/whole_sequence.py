@@ -14,7 +14,9 @@ module the Seq kernels compute:
   candidate).
 
 What follows the cell in the Recursor's Sequential (modules without a
-recurrent one inside) runs per step on the cell's outputs; a Recursor of a
+recurrent one inside) takes every step's rows in one call when it is made
+of Linear layers and activations (the Sequencer's ``_ROW_WISE``), else
+runs per step on the cell's outputs; a Recursor of a
 module without any recurrent module inside (say a merge JoinTable) runs
 that module per step without the clones.  Anything else (LSTM with
 peepholes, batch-normalized FastLSTM, a maskZero'd step module, arrays on
