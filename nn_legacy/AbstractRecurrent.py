@@ -420,6 +420,14 @@ class AbstractRecurrent(Container):
     def accUpdateGradParameters(self, input, gradOutput, lr):
         acc_update_by_swap(self, lambda: self.accGradParameters(input, gradOutput, -lr))
 
+    def _seq_layout(self):
+        """The step module as SeqLSTM's / SeqGRU's time loop takes it,
+        ("SeqLSTM" or "SeqGRU", W_x, W_h, bias) in their layout, when that
+        kernel computes it (Sequencer's fast path in evaluation, see
+        nn_legacy/_bases/whole_sequence.py); None here: the cells that
+        have such a step say so."""
+        return None
+
     # ---- the hooks (a module of one array in and out, with no state) ----
     def _step_input(self, input, prev, step):
         return input

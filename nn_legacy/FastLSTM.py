@@ -1,4 +1,5 @@
 from ._bases import rnn_t7 as _rnn_t7
+from ._bases.whole_sequence import fast_lstm_layout
 from .FastLSTMBNStep import FastLSTMBNStep
 from .FastLSTMStep import FastLSTMStep
 from .LSTM import LSTM
@@ -51,6 +52,9 @@ class FastLSTM(LSTM):
             step = FastLSTMStep(self.inputSize, self.outputSize)
         self.i2g, self.o2g = step.i2g, step.o2g
         return step
+
+    def _seq_layout(self):
+        return fast_lstm_layout(self.recurrentModule) if type(self.recurrentModule) is FastLSTMStep else None
 
     def _t7_parameters(self, raw):
         """i2g and o2g: the FastLSTM's own fields when the file has them,

@@ -1,6 +1,7 @@
 from ._bases import rnn_t7 as _rnn_t7
 from ._helpers.checks import check_positive
 from ._bases.recurrent import OutputIsState, batch_size, zeros
+from ._bases.whole_sequence import gru_layout
 from .AbstractRecurrent import AbstractRecurrent
 from .GRUStep import GRUStep
 
@@ -54,6 +55,9 @@ class GRU(OutputIsState, AbstractRecurrent):
             return
         tree, parts = step._t7_lua_tree(package)
         self._t7_lua_cell(fields, tree, parts, package, ("p", "mono", "inputSize", "outputSize"))
+
+    def _seq_layout(self):
+        return gru_layout(self.recurrentModule) if type(self.recurrentModule) is GRUStep else None
 
     def _zero_state(self, input):
         b = batch_size(self, input, self.inputSize)

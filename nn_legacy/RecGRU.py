@@ -1,3 +1,4 @@
+from ._bases.whole_sequence import seq_layout
 from .AbstractRecurrent import AbstractRecurrent
 from .GRU import GRU
 from .RecLSTM import _loaded_step, _lua_rec_layout
@@ -32,6 +33,9 @@ class RecGRU(GRU):
     def _sizes_of(self, step):
         self.inputsize, self.outputsize = step.inputsize, step.outputsize
         self.inputSize, self.outputSize = step.inputsize, step.outputsize
+
+    def _seq_layout(self):
+        return seq_layout(self.recurrentModule) if type(self.recurrentModule) is StepGRU else None
 
     def _t7_fixup(self, version):
         step = _loaded_step(self, StepGRU)

@@ -1,4 +1,5 @@
 from ._bases import rnn_t7 as _rnn_t7
+from ._bases.whole_sequence import seq_layout
 from .AbstractRecurrent import AbstractRecurrent
 from .LSTM import LSTM
 from .StepLSTM import StepLSTM
@@ -36,6 +37,9 @@ class RecLSTM(LSTM):
 
     def _build_step(self):
         return StepLSTM(self.inputsize, self.hiddensize)
+
+    def _seq_layout(self):
+        return seq_layout(self.recurrentModule) if type(self.recurrentModule) is StepLSTM else None
 
     def _t7_fixup(self, version):
         step = _loaded_step(self, StepLSTM)

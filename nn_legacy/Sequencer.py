@@ -1,11 +1,26 @@
 import numpy as np
 
 from ._helpers.arrays import describe, is_array, reuse
-from ._bases.recurrent import acc_update_by_swap, copy_of, onnx_forget
+from ._bases.recurrent import acc_update_by_swap, copy_of, onnx_forget, top_recurrent
 from ._bases.tables import check_length
+from ._bases.whole_sequence import whole_sequence
 from .AbstractRecurrent import AbstractRecurrent
 from .AbstractSequencer import AbstractSequencer
+from .Identity import Identity
+from .Linear import Linear
+from .LinearNoBias import LinearNoBias
+from .LogSoftMax import LogSoftMax
 from .Module import Module
+from .ReLU import ReLU
+from .Recursor import Recursor
+from .Sequential import Sequential
+from .Sigmoid import Sigmoid
+from .SoftMax import SoftMax
+from .Tanh import Tanh
+
+#: the modules that map a batch [B, H] row by row, so that after a cell the steps' batches may go through them
+#: as one batch [T * N, H] (and the steps' samples [H] as one batch [T, H])
+_ROW_WISE = (Identity, Linear, LinearNoBias, LogSoftMax, ReLU, Sigmoid, SoftMax, Tanh)
 
 
 class Sequencer(AbstractSequencer):
@@ -27,12 +42,19 @@ class Sequencer(AbstractSequencer):
     constant.  updateGradInput and accGradParameters may be called
     separately, each after the forward.  In evaluation the outputs are
     copies (the module reuses its buffers from step to step then).
+
+    In evaluation a FastLSTM, RecLSTM, GRU or RecGRU (alone, or first in
+    the Sequential a Recursor steps, before Linear layers and activations
+    that then take every step's rows at once) runs the whole sequence in
+    one call of SeqLSTM's / SeqGRU's time loop, with its weights in their
+    layout: the same values to rounding, the same state carried to the
+    next call (``remember``) and left for ``getHiddenState``.  Training
+    steps as above, so backward is unchanged.
     """
 
     def __init__(self, module):
         if not isinstance(module, Module):
             raise TypeError(f"Sequencer: expected a Module, got {type(module).__name__}")
-        from .Recursor import Recursor
         super().__init__(module if isinstance(module, AbstractRecurrent) else Recursor(module))
         self.module = self.modules[0]
         self.output, self.gradInput = None, None
@@ -41,7 +63,6 @@ class Sequencer(AbstractSequencer):
         for name in ("tableoutput", "tablegradInput", "tablegradinput", "_output", "dpnn_mediumEmpty"):
             vars(self).pop(name, None)
         if not isinstance(self.modules[0], AbstractRecurrent):   # as the constructor does
-            from .Recursor import Recursor
             self.modules[0] = Recursor(self.modules[0])
         self.module = self.modules[0]
         self.output = self.gradInput = None
@@ -104,11 +125,42 @@ class Sequencer(AbstractSequencer):
         self.module.maxBPTTstep(len(steps))
         if not self.hasMemory():
             self.module.forget()
-        # in evaluation the module reuses its buffers from step to step: keep copies
-        keep = (lambda o: o) if self.train else copy_of
-        outs = [keep(self._child(0, "updateOutput", x)) for x in steps]
-        self.output = self._gather(self.output, outs, input)
+        # in evaluation a cell the Seq kernels compute runs the whole sequence in one call (see
+        # _bases/whole_sequence.py); else step by step, keeping copies in evaluation (the module reuses its
+        # buffers from step to step then)
+        outs = whole_sequence(self, input, steps, self._whole_sequence_plan())
+        if outs is None:
+            keep = (lambda o: o) if self.train else copy_of
+            outs = [keep(self._child(0, "updateOutput", x)) for x in steps]
+        self.output = outs if is_array(outs) else self._gather(self.output, outs, input)
         return self.output
+
+    def _whole_sequence_plan(self):
+        """What the fast path in evaluation (whole_sequence) runs: (the
+        Recursor or None, the cell or None, the cell's ``_seq_layout()``,
+        the modules the Recursor's Sequential applies after the cell,
+        whether they all map a batch row by row); None in training or for
+        a module it does not take."""
+        module = self.module
+        if self.train or module.train:
+            return None
+        if type(module) is not Recursor:
+            layout = module._seq_layout()
+            return None if layout is None else (None, module, layout, [], False)
+        inner = module.recurrentModule
+        if isinstance(inner, AbstractRecurrent):
+            cell, rest = inner, []
+        elif type(inner) is Sequential and inner.modules and isinstance(inner.modules[0], AbstractRecurrent):
+            cell, rest = inner.modules[0], inner.modules[1:]
+        else:
+            cell, rest = None, [inner]
+        kinds = (AbstractRecurrent, AbstractSequencer)
+        if any(isinstance(m, kinds) or top_recurrent(m, kinds) for m in rest):
+            return None
+        layout = None if cell is None or cell.step != module.step or cell.train else cell._seq_layout()
+        if cell is not None and layout is None:
+            return None
+        return module, cell, layout, rest, all(type(m) in _ROW_WISE for m in rest)
 
     def updateGradInput(self, input, gradOutput):
         steps, grads = self._grad_steps(input, gradOutput)

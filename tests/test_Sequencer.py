@@ -34,7 +34,7 @@ def test_is_the_module_step_by_step():
 
 
 def test_evaluation_gives_what_training_gives():
-    m = _seq("GRU")
+    m = _seq("LSTM")   # (peepholes: stepped in evaluation too; the Seq kernels' fast path: test_whole_sequence.py)
     train = m.forward(X).copy()
     m.evaluate()
     np.testing.assert_array_equal(m.forward(X), train)

@@ -1,0 +1,223 @@
+"""Sequencer's fast path in evaluation mode: a whole sequence through a
+recurrent cell in one call of THNN's SeqLSTM / SeqGRU time loop, instead of
+one step (a clone, its bookkeeping, its tables) per element.
+
+It applies where the Sequencer's module (or the first module of what a
+Recursor steps, ``Recursor(Sequential(cell, ...))``) is a cell whose step
+module the Seq kernels compute:
+
+- RecLSTM (StepLSTM) and RecGRU (StepGRU): SeqLSTM's / SeqGRU's own layout;
+- FastLSTM (FastLSTMStep): gate blocks i, z, f, o of ``i2g`` / ``o2g``
+  reordered to SeqLSTM's i, f, o, z (the same cell: no peepholes, one bias);
+- GRU (GRUStep): its four matrices side by side are SeqGRU's weight (both
+  apply the reset gate to h before W_hn; no recurrent bias on the
+  candidate).
+
+What follows the cell in the Recursor's Sequential (modules without a
+recurrent one inside) takes every step's rows in one call when it is made
+of Linear layers and activations (the Sequencer's ``_ROW_WISE``), else
+runs per step on the cell's outputs; a Recursor of a
+module without any recurrent module inside (say a merge JoinTable) runs
+that module per step without the clones.  Anything else (LSTM with
+peepholes, batch-normalized FastLSTM, a maskZero'd step module, arrays on
+a device, a dtype or shape the cell does not take, an initial state of
+another shape) returns None: the caller steps as before.
+
+Why evaluation mode only: in evaluation AbstractRecurrent keeps no clones
+and refuses backward, so no backward can follow a forward computed here;
+``training()`` forgets the state (as ``evaluate()`` does), so a training
+forward after an evaluation one starts from the same state as it would
+after the stepwise path.  The state carried to the next call (``remember``)
+and what ``getHiddenState`` returns are set as the stepwise path sets them:
+the last two steps' states and outputs, the step counters advanced by the
+sequence's length.
+"""
+import numpy as np
+
+import thnn
+
+from .recurrent import copy_of
+
+_FLOATS = (np.dtype(np.float32), np.dtype(np.float64))
+#: FastLSTM's gate blocks (i, z, f, o) in SeqLSTM's order (i, f, o, z)
+_FAST_LSTM_BLOCKS = (0, 2, 3, 1)
+_NONE = object()
+
+
+def seq_layout(step):
+    """RecLSTM's StepLSTM, RecGRU's StepGRU: the Seq kernels' own layout (their layers' _seq_layout)."""
+    w, D = step.weight, step.inputsize
+    if not _on_host(w, step.bias):
+        return None
+    return ("SeqLSTM" if step._gates == 4 else "SeqGRU"), w[:D], w[D:], step.bias
+
+
+def fast_lstm_layout(step):
+    """FastLSTM's FastLSTMStep: i2g's and o2g's rows (gate blocks i, z, f, o) in SeqLSTM's order i, f, o, z."""
+    i2g, o2g = step.i2g, step.o2g
+    if not _on_host(i2g.weight, i2g.bias, o2g.weight):
+        return None
+    rows = _fast_lstm_rows(step.outputSize)
+    return "SeqLSTM", i2g.weight[rows].T, o2g.weight[rows].T, i2g.bias[rows]
+
+
+def gru_layout(step):
+    """GRU's GRUStep: [i2g | W_xn] is W_x, [o2g | W_hn] W_h (both apply the reset gate to h before W_hn)."""
+    i2g, o2g, xn, hn = step.modules
+    if not _on_host(i2g.weight, i2g.bias, o2g.weight, xn.weight, xn.bias, hn.weight):
+        return None
+    return ("SeqGRU", np.concatenate([i2g.weight, xn.weight]).T, np.concatenate([o2g.weight, hn.weight]).T,
+            np.concatenate([i2g.bias, xn.bias]))
+
+
+def _on_host(*arrays):
+    """Whether the arrays are all numpy arrays (not on a device, none missing: a Linear without its bias)."""
+    return all(type(a) is np.ndarray for a in arrays)
+
+
+_ROWS = {}
+
+
+def _fast_lstm_rows(H):
+    rows = _ROWS.get(H)
+    if rows is None:
+        rows = _ROWS[H] = np.concatenate([np.arange(k * H, (k + 1) * H) for k in _FAST_LSTM_BLOCKS])
+    return rows
+
+
+def _sequence(input, steps, D, dtype):
+    """The sequence as one array [T, N, D] and whether its steps are
+    batches, or None when they are not host arrays of one shape [N, D] or
+    [D] of dtype."""
+    first = steps[0]
+    if type(first) is not np.ndarray or first.dtype != dtype or first.ndim not in (1, 2) or first.shape[-1] != D:
+        return None
+    if type(input) is np.ndarray:
+        x = input
+    elif any(type(s) is not np.ndarray or s.shape != first.shape or s.dtype != dtype for s in steps):
+        return None
+    else:
+        x = np.array(steps)
+    return (x if first.ndim == 2 else x[:, None, :]), first.ndim == 2
+
+
+def _as_batch(state, shape, batched, dtype):
+    """A state of the stepwise path ([N, H], or [H] for one sample) as the
+    kernel takes it ([N, H]), or None when it is not of that form."""
+    if type(state) is not np.ndarray or state.dtype != dtype or state.shape != (shape if batched else shape[1:]):
+        return None
+    return np.ascontiguousarray(state.reshape(shape))
+
+
+def _run_cell(cell, layout, input, steps):
+    """The cell over the whole sequence in one kernel call: (its outputs
+    h_t, [T, N, H] or [T, H] as the steps come, a new array; the states of
+    the last two steps), or None when the cell or the input does not fit
+    the kernels."""
+    kernel, Wx, Wh, bias = layout
+    if Wx.dtype not in _FLOATS:
+        return None
+    found = _sequence(input, steps, Wx.shape[0], Wx.dtype)
+    if found is None:
+        return None
+    x, batched = found
+    T, N, D = x.shape
+    H, G = Wh.shape
+    try:
+        prev = cell.getHiddenState(cell.step - 1, steps[0])
+    except (ValueError, TypeError, RuntimeError):   # the stepwise path says what is wrong, naming the module
+        return None
+    lstm = kernel == "SeqLSTM"
+    states = prev if lstm else [prev]
+    if not isinstance(states, (list, tuple)) or len(states) != (2 if lstm else 1):
+        return None
+    states = [_as_batch(s, (N, H), batched, x.dtype) for s in states]
+    if any(s is None for s in states):
+        return None
+    gates = np.matmul(x.reshape(T * N, D), Wx).reshape(T, N, G)
+    gates += bias
+    backend = thnn.backend(x.dtype)
+    if lstm:
+        h0, c0 = states
+        h, c = backend.SeqLSTM_updateOutput(gates, Wh, c0, h0, None, None, None)
+    else:
+        h = backend.SeqGRU_updateOutput(gates, Wh, states[0], None, None)
+    if not batched:
+        h = h[:, 0]
+        c = c[:, 0] if lstm else None
+    first = max(T - 2, 0)   # (copies: the caller may change the outputs it gets)
+    last = [[a, b] for a, b in zip(h[first:].copy(), c[first:].copy())] if lstm else list(h[first:].copy())
+    if lstm:
+        cell.cell = last[-1][1]
+    return h, last
+
+
+def _advance(module, T, records):
+    """The step records of a recurrent module after T steps computed here:
+    records holds (output, state) of the last steps (two at most, the
+    window evaluation keeps), the step counter moves on by T."""
+    module._steps()
+    end = module.step + T - 1
+    for kept in (module._states, module._outputs, module._gradInputs, module._gradStates, module._gradOutputs):
+        if kept:   # every step's record goes, but step 0's (an initial state setHiddenState(0) gave)
+            start = kept.get(0, _NONE)
+            kept.clear()
+            if start is not _NONE:
+                kept[0] = start
+    for k, (output, state) in enumerate(records):
+        step = end - len(records) + 1 + k
+        module._states[step], module._outputs[step] = state, output
+    module.output = records[-1][0]
+    module.step = end + 1
+    module.updateGradInputStep = module.accGradParametersStep = None
+
+
+def whole_sequence(sequencer, input, steps, plan):
+    """The outputs of sequencer's module over input (steps: its list of
+    step inputs) computed by the fast path: a list of the steps' outputs,
+    each its own array as the stepwise evaluation gives them, or for an
+    array input the output array [seqlen, ...] itself; None when the fast
+    path does not apply (training, or a module it does not take: the
+    caller steps).  The module must have been told the sequence
+    (maxBPTTstep, forget) as for the stepwise path.  plan: (the Recursor
+    or None, the cell or None, its ``_seq_layout()``, the modules after
+    it, whether those map a batch row by row), from the Sequencer, or
+    None (not evaluation, or no module the path takes)."""
+    if plan is None:
+        return None
+    recursor, cell, layout, rest, row_wise = plan
+    T = len(steps)
+    if cell is not None:
+        ran = _run_cell(cell, layout, input, steps)
+        if ran is None:
+            return None
+        outs, last = ran
+        _advance(cell, T, [(s[0] if isinstance(s, list) else s, s) for s in last])
+        if rest and row_wise:
+            # the rows of every step at once: [T * N, H] -> [T * N, O] is the T products of [N, H]
+            rows = _apply(sequencer, rest, outs.reshape((-1,) + outs.shape[2:]) if outs.ndim == 3 else outs)
+            outs, rest = rows.reshape(outs.shape[:-1] + rows.shape[-1:]), []
+        if not rest and type(input) is np.ndarray:
+            if recursor is not None:
+                _advance(recursor, T, [(y, None) for y in outs[-2:]])
+            return outs
+        outs = list(outs)
+    else:
+        outs = steps
+    if rest:
+        outs = [_apply(sequencer, rest, y) for y in outs]
+    if recursor is not None:
+        _advance(recursor, T, [(y, None) for y in outs[-2:]])
+    return outs
+
+
+def _apply(sequencer, modules, value):
+    """value through modules in turn, a copy of the result (the modules'
+    buffers serve the next step); an error is named as the Sequencer
+    names one of its module's."""
+    try:
+        for m in modules:
+            value = m.updateOutput(value)
+    except (ValueError, TypeError, RuntimeError, IndexError) as e:
+        raise sequencer._child_error(0, "updateOutput", e) from e
+    return copy_of(value)
