@@ -130,3 +130,22 @@ def test_folded_models_agree_with_onnxruntime_on_the_models_as_they_were():
     assert proc.returncode == 0, proc.stdout + proc.stderr
     ours = [ln for ln in proc.stdout.splitlines() if ln.startswith("    ours ")]
     assert ours and not any("BatchNormalization" in ln for ln in ours), proc.stdout
+
+
+@pytest.mark.slow
+def test_frozen_models_agree_with_onnxruntime():
+    """--freeze (with --fold) times nn.freeze(nn.fold_batchnorm(model)), its convolutions' weights packed once:
+    every model still agrees with onnxruntime, and the layer table still runs."""
+    run = [sys.executable, os.path.join(ROOT, "benchmarks", "inference.py"), "--tiny", "--threads", "1"]
+    proc = subprocess.run(run + ["--part", "models", "--fold", "--freeze"], capture_output=True, text=True, cwd=ROOT,
+                          timeout=300)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    names = {m.name for m in inference.TINY_MODELS}
+    rows = {(m["name"].strip(), int(m["batch"])): float(m["diff"])
+            for m in map(ROW.match, proc.stdout.splitlines()) if m and m["name"].strip() in names}
+    assert len(rows) == len(names) * len(inference.BATCHES), proc.stdout
+    assert all(diff < 1e-5 for diff in rows.values()), proc.stdout
+    proc = subprocess.run(run + ["--part", "models", "--freeze", "--layers", "--only", "ResNet"], capture_output=True,
+                          text=True, cwd=ROOT, timeout=300)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert [ln for ln in proc.stdout.splitlines() if ln.startswith("    ours ")], proc.stdout
