@@ -47,8 +47,9 @@ class SpatialConvolution(Module):
     """
 
     _parameter_names = (("weight", "gradWeight"), ("bias", "gradBias"))
-    _buffer_names = ("finput", "fgradInput", "_packed")
-    # _frozen: (weight, bias) as nn.freeze left them; _packed: those two packed (see _packed_weight)
+    _buffer_names = ("finput", "fgradInput")
+    # _frozen: (weight, bias) as nn.freeze left them; _packed: those two packed (see _packed_weight).
+    # Not stored by nn.save; kept by clearState (the packed weight is part of the frozen model)
     _cache_names = ("_frozen", "_packed")
     _kernel = "SpatialConvolutionMM"
 
@@ -66,6 +67,7 @@ class SpatialConvolution(Module):
         self.gradWeight = np.zeros_like(self.weight)
         self.gradBias = np.zeros_like(self.bias)
         self.finput = self.fgradInput = None
+        self._frozen = self._packed = None
         self.reset()
 
     def _weight_shape(self):

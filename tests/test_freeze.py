@@ -192,10 +192,11 @@ def test_a_clone_is_not_frozen():
     assert np.array_equal(frozen.forward(x), first)
 
 
-def test_clear_state_repacks_and_save_load_store_no_packed_weight(tmp_path):
+def test_clear_state_keeps_and_save_load_store_no_packed_weight(tmp_path):
     frozen, x, first = _frozen_conv()
+    packed = frozen._packed
     frozen.clearState()
-    assert frozen._packed is None and frozen._frozen is not None
+    assert frozen._packed is packed and frozen._frozen is not None
     assert np.array_equal(frozen.forward(x), first)
     path = tmp_path / "frozen.nn"
     nn.save(frozen, str(path))
