@@ -219,8 +219,11 @@ def test_the_kernels_read_a_copy_and_refuse_a_packed_weight_that_does_not_fit():
     assert np.array_equal(y, first)
     assert packed.ctypes.data % 64 == 0   # (read in place: the kernel allocated it)
     for shift in (1, 8):   # a copy 4 or 32 bytes off the 64-byte boundary: read through an aligned copy, or in place
-        moved = np.concatenate([np.zeros(shift + 16, np.float32), packed])[16 + shift:]
-        assert np.array_equal(moved, packed) and moved.ctypes.data % 64 != 0
+        raw = np.zeros(packed.size + 32, np.float32)
+        start = (-raw.ctypes.data) % 64 // 4 + shift
+        moved = raw[start:start + packed.size]
+        moved[...] = packed
+        assert moved.ctypes.data % 64 == 4 * shift
         y, _ = k.SpatialDilatedConvolution_updateOutputPacked(x, None, w, b, None, moved, *args)
         assert np.array_equal(y, first)
     for bad in (packed[:-1], np.zeros(40, np.float32), packed.reshape(-1, 1), np.concatenate([packed, np.zeros(1, np.float32)])):
