@@ -1,6 +1,6 @@
 """Inference speed: convolutions against PyTorch CPU, whole models against onnxruntime.
 
-    python benchmarks/inference.py [--quick] [--threads N] [--only TEXT] [--part convs|models|t7|all] [--fold] [--tiny]
+    python benchmarks/inference.py [--quick] [--threads N] [--only TEXT] [--part convs|models|t7|all] [--fold] [--freeze] [--tiny]
 
 (a) Convolutions (float32, batch 1 and 8): nn_legacy's SpatialConvolution
     (SpatialDilatedConvolution, SpatialDepthWiseConvolution and
@@ -36,7 +36,11 @@ on a shared machine run it as `chrt -r 1 python benchmarks/inference.py`.
 
 --fold times nn.fold_batchnorm(model) on our side in table (b) (its batch
 normalizations folded into the convolutions before them, as onnxruntime
-does to the export of the model as it is).
+does to the export of the model as it is).  --freeze times nn.freeze of
+our model (after folding, with --fold) and of each convolution of table
+(a): read-only parameters, every convolution's weight packed once rather
+than in every call, as onnxruntime packs its weights when it loads the
+model.
 
 --tiny runs every code path on small shapes and narrow models (a few
 seconds; the times mean nothing): tests/test_bench_inference.py uses it.
@@ -182,7 +186,10 @@ TINY_CONVS = [
 
 
 class OursConv:
-    """Our side of a convolution, in this process."""
+    """Our side of a convolution, in this process (nn.freeze's copy of it with freeze)."""
+
+    def __init__(self, freeze=False):
+        self.freeze = freeze
 
     def build(self, conv, batch):
         import nn_legacy as nn
@@ -190,7 +197,7 @@ class OursConv:
         scale = 1.0 / math.sqrt(conv.cin * conv.k[0] * conv.k[1])
         m.weight[...] = _data(m.weight.shape, 10, scale)
         m.bias[...] = _data(m.bias.shape, 11, 0.1)
-        self.m, self.x = m, _data((batch, conv.cin) + conv.size, 12)
+        self.m, self.x = nn.freeze(m) if self.freeze else m, _data((batch, conv.cin) + conv.size, 12)
         return m.weight.reshape(conv.torch_weight_shape()).copy(), m.bias.reshape(-1).copy()
 
     def run(self):
@@ -598,7 +605,7 @@ def _header(args, theirs_version, ort_version):
 
 def run_convs(args, convs, per_round, theirs):
     """Table (a).  Returns the rows: (label, batch, ours s, torch s, max rel diff)."""
-    ours = OursConv()
+    ours = OursConv(args.freeze)
     rows = []
     print("\n(a) convolutions, forward, against PyTorch CPU (F.conv2d / F.conv_transpose2d)")
     head = f"{'convolution':58s} {'batch':>5s} {'ours ms':>9s} {'torch ms':>9s} {'ratio':>6s}  {'GFLOP/s':>13s}  max rel diff"
@@ -639,6 +646,7 @@ def run_models(args, models, per_round):
         model.evaluate()
         # ours runs the folded copy; onnxruntime gets the model as it is (it folds batch normalization itself)
         ours = nn.fold_batchnorm(model) if args.fold else model
+        ours = nn.freeze(ours) if args.freeze else ours
         session = None
         for batch in BATCHES:
             x = _data((batch,) + spec.sample, 30)
@@ -846,6 +854,8 @@ def main(argv=None):
                         "on 1 and --threads threads")
     p.add_argument("--fold", action="store_true",
                    help="(b) times nn.fold_batchnorm(model) for ours (onnxruntime folds batch normalization itself)")
+    p.add_argument("--freeze", action="store_true",
+                   help="(a), (b) time nn.freeze of ours (after --fold): convolution weights packed once")
     p.add_argument("--tiny", action="store_true", help="small shapes and narrow models: checks the code, not speed")
     args = p.parse_args(argv)
 

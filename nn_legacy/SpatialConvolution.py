@@ -38,13 +38,19 @@ class SpatialConvolution(Module):
     AVX-512, a batch (at least one sample per thread) with ``dW = 1`` is
     convolved by direct vector loops instead, in the forward pass, for the
     weight gradient and, when ``dH = 1`` too, for gradInput; the buffer of
-    such a pass is then empty.  reset() draws
+    such a pass is then empty.  In a copy made by ``nn.freeze`` (inference
+    only) the float forward keeps the weight packed for the indirect
+    product between calls, for as long as ``weight`` and ``bias`` are the
+    read-only arrays freeze gave it.  reset() draws
     weight and bias from U(-1/sqrt(kW*kH*nInputPlane), +...) as Torch7 did;
     noBias() drops the bias.
     """
 
     _parameter_names = (("weight", "gradWeight"), ("bias", "gradBias"))
     _buffer_names = ("finput", "fgradInput")
+    # _frozen: (weight, bias) as nn.freeze left them; _packed: those two packed (see _packed_weight).
+    # Not stored by nn.save; kept by clearState (the packed weight is part of the frozen model)
+    _cache_names = ("_frozen", "_packed")
     _kernel = "SpatialConvolutionMM"
 
     def __init__(self, nInputPlane, nOutputPlane, kW, kH, dW=1, dH=1, padW=0, padH=None):
@@ -61,6 +67,7 @@ class SpatialConvolution(Module):
         self.gradWeight = np.zeros_like(self.weight)
         self.gradBias = np.zeros_like(self.bias)
         self.finput = self.fgradInput = None
+        self._frozen = self._packed = None
         self.reset()
 
     def _weight_shape(self):
@@ -87,9 +94,36 @@ class SpatialConvolution(Module):
         return self
 
     def updateOutput(self, input):
-        self.output, self.finput = self._kernel_of(input, "updateOutput")(
-            input, self.output, self.weight, self.bias, self.finput, *self._settings())
+        packed = self._packed_weight(input)
+        if packed is None:
+            self.output, self.finput = self._kernel_of(input, "updateOutput")(
+                input, self.output, self.weight, self.bias, self.finput, *self._settings())
+        else:
+            self.output, self.finput = self._kernels(input, "input").SpatialDilatedConvolution_updateOutputPacked(
+                input, self.output, self.weight, self.bias, self.finput, packed, *self._dilated_settings())
         return self.output
+
+    def _dilated_settings(self):
+        """SpatialDilatedConvolution's int arguments for this convolution."""
+        return self._settings() + (1, 1)
+
+    def _packed_weight(self, input):
+        """The weight and bias packed once for the forward (kept in
+        self._packed), or None (the ordinary path).  Only for a module that
+        nn.freeze froze, and only while weight and bias are still the very
+        read-only arrays it left (``_frozen``): anything that replaces or
+        could write them (assignment, type(), float(), cuda(), an array made
+        writeable again) drops the packed weight, for good."""
+        frozen = self.__dict__.get("_frozen")
+        if frozen is None:
+            return None
+        weight, bias = frozen
+        if self.weight is not weight or self.bias is not bias or not _read_only(weight) or not _read_only(bias):
+            self._frozen = self._packed = None
+            return None
+        if self._packed is None:
+            self._packed = self._kernels(input, "input").SpatialDilatedConvolution_packWeight(weight, bias, None)
+        return self._packed
 
     def updateGradInput(self, input, gradOutput):
         self.gradInput, self.fgradInput = self._kernel_of(input, "updateGradInput")(
@@ -124,3 +158,8 @@ class SpatialConvolution(Module):
         return g.conv(x, g.param(weight, "weight"), None if self.bias is None else g.param(self.bias, "bias"),
                       (self.kH, self.kW), (self.dH, self.dW), (self.padH, self.padW),
                       (getattr(self, "dilationH", 1), getattr(self, "dilationW", 1)))
+
+
+def _read_only(array):
+    """Whether array is None or a host array that cannot be written now."""
+    return array is None or (isinstance(array, np.ndarray) and not array.flags.writeable)

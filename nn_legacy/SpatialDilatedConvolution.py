@@ -31,6 +31,9 @@ class SpatialDilatedConvolution(SpatialConvolution):
     def _settings(self):
         return super()._settings() + (self.dilationW, self.dilationH)
 
+    def _dilated_settings(self):
+        return self._settings()
+
     def _t7_fixup(self, version):
         super()._t7_fixup(version)
         self.dilationW = int(getattr(self, "dilationW", 1))

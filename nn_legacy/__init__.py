@@ -98,10 +98,10 @@ from ._helpers.batches import minibatches  # noqa: E402
 __all__ += ["optim", "minibatches", "StochasticGradient"]
 # ==== end of optimisation and training ====
 
-# ==== inference: batch normalization folded into the layer before it ====
-from .fold import fold_batchnorm  # noqa: E402
+# ==== inference: batch normalization folded into the layer before it, frozen parameters ====
+from .fold import fold_batchnorm, freeze  # noqa: E402
 
-__all__ += ["fold_batchnorm"]
+__all__ += ["fold_batchnorm", "freeze"]
 # ==== end of inference ====
 
 # ==== ONNX export (nn_legacy.onnx.export; the onnx package is needed only when exporting) ====

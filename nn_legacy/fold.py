@@ -1,4 +1,5 @@
-"""Batch normalization folded into the layer before it, for inference.
+"""Models prepared for inference: batch normalization folded into the
+layer before it (fold_batchnorm), and parameters frozen (freeze).
 
 In evaluation mode a BatchNormalization is an affine map per channel,
 ``y = x * s + t`` with ``s = weight / sqrt(running_var + eps)`` and ``t =
@@ -24,6 +25,8 @@ not such a layer, or whose channel count does not match it, is left as it
 is.  Host arrays only (fold before ``cuda()``).
 """
 import numpy as np
+
+from .Module import Module
 
 from .BatchNormalization import BatchNormalization
 from .Identity import Identity
@@ -103,3 +106,68 @@ def _fold_pair(layer, norm, where):
         layer.gradBias = np.zeros(channels, dtype)
     layer.bias = (bias * scale + shift).astype(dtype)
     return True
+
+
+def freeze(model):
+    """An inference copy of ``model`` whose parameters can no longer change:
+    the copy is in evaluation mode and every parameter (``weight``,
+    ``bias``, ... of every module) is a new read-only array that views an
+    immutable bytes object, so numpy refuses to make it writeable again.
+    Its convolutions (SpatialConvolution, SpatialConvolutionMM,
+    SpatialDilatedConvolution) then pack their float weight once, at the
+    first forward, and reuse it in every later call, as onnxruntime does
+    when it loads a model; the outputs are those of ``model`` in
+    evaluation mode, up to rounding (the packed weight lets the faster
+    path run on more convolutions; where both take the same path, bit for
+    bit).  ``model`` itself is not changed.
+
+    The copy cannot be trained: updateParameters, an optimizer's step or
+    any write into a parameter raises ValueError (read-only array).
+    Replacing a parameter (assignment, ``type()``, ``float()``,
+    ``double()``, ``cuda()``) drops the packed weight of that module for
+    good, as do ``clone()`` and ``nn.save``/``load`` (the copy they give
+    is not frozen; freeze it again).  Combine with fold_batchnorm:
+    ``nn.freeze(nn.fold_batchnorm(model))``.  Host arrays only (freeze
+    before ``cuda()``); TypeError for device arrays."""
+    if not isinstance(model, Module):
+        raise TypeError(f"freeze: expected a Module, got {type(model).__name__}")
+    frozen = model.clone()
+    frozen.evaluate()
+    copies = {}   # id(array) -> its read-only copy: an array shared by several modules stays shared
+    for module in _every_module(frozen):
+        for name, _ in getattr(type(module), "_parameter_names", ()):
+            value = module.__dict__.get(name)
+            if value is None:
+                continue
+            if not isinstance(value, np.ndarray):
+                raise TypeError(f"freeze: {type(module).__name__}.{name} is a {type(value).__name__}; freeze "
+                                "the model on the host, before cuda()")
+            if id(value) not in copies:
+                copies[id(value)] = (value, _read_only_copy(value))
+            module.__dict__[name] = copies[id(value)][1]
+        if isinstance(module, SpatialConvolution):
+            module._frozen, module._packed = (module.weight, module.bias), None
+    return frozen
+
+
+def _every_module(model):
+    """Every module of the tree once (listModules, and the modules kept
+    outside it, such as a recurrent module's step module)."""
+    seen, stack, found = set(), [model], []
+    while stack:
+        m = stack.pop()
+        if id(m) in seen:
+            continue
+        seen.add(id(m))
+        found.append(m)
+        for value in vars(m).values():
+            items = value.values() if isinstance(value, dict) else value if isinstance(value, (list, tuple)) \
+                else (value,)
+            stack.extend(v for v in items if isinstance(v, Module))
+    return found
+
+
+def _read_only_copy(array):
+    """array's values in a new array that views an immutable bytes object:
+    read-only, and numpy refuses to make it writeable."""
+    return np.frombuffer(np.ascontiguousarray(array).tobytes(), array.dtype).reshape(array.shape)

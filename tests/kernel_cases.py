@@ -347,6 +347,8 @@ def _spatial_conv(make):
                   finput=None, fgradInput=None, scale=0.5, gradOutput=_u(rng, out, dtype))
         if fn.verb == "accGradParameters":
             kw.update(gradWeight=_u(rng, m.weight.shape, dtype), gradBias=_u(rng, m.bias.shape, dtype))
+        if fn.verb == "updateOutputPacked":   # (the packed weight of these very weight and bias)
+            kw.update(_results("SpatialDilatedConvolution_packWeight", dtype, kw))
         return kw
     return build
 

@@ -113,20 +113,38 @@ def test_the_profiles_run_tiny():
     assert all("SpatialConvolution" in ln for ln in ours) and all("Conv" in ln for ln in theirs), proc.stdout
 
 
-@pytest.mark.slow
-def test_folded_models_agree_with_onnxruntime_on_the_models_as_they_were():
-    """--fold times nn.fold_batchnorm(model) against onnxruntime on the export of the model itself: every
-    model (ResNet's, VGG's and ENet's batch normalizations folded) agrees with it."""
+def _models_agree_with_onnxruntime(*flags):
+    """Run the tiny models table with flags on 1 thread: every model, every batch agrees with onnxruntime
+    (max rel diff < 1e-5).  Returns the command line without the flags."""
     run = [sys.executable, os.path.join(ROOT, "benchmarks", "inference.py"), "--tiny", "--threads", "1"]
-    proc = subprocess.run(run + ["--part", "models", "--fold"], capture_output=True, text=True, cwd=ROOT, timeout=300)
+    proc = subprocess.run(run + ["--part", "models", *flags], capture_output=True, text=True, cwd=ROOT, timeout=300)
     assert proc.returncode == 0, proc.stdout + proc.stderr
     names = {m.name for m in inference.TINY_MODELS}
     rows = {(m["name"].strip(), int(m["batch"])): float(m["diff"])
             for m in map(ROW.match, proc.stdout.splitlines()) if m and m["name"].strip() in names}
     assert len(rows) == len(names) * len(inference.BATCHES), proc.stdout
     assert all(diff < 1e-5 for diff in rows.values()), proc.stdout
+    return run
+
+
+@pytest.mark.slow
+def test_folded_models_agree_with_onnxruntime_on_the_models_as_they_were():
+    """--fold times nn.fold_batchnorm(model) against onnxruntime on the export of the model itself: every
+    model (ResNet's, VGG's and ENet's batch normalizations folded) agrees with it."""
+    run = _models_agree_with_onnxruntime("--fold")
     proc = subprocess.run(run + ["--part", "models", "--fold", "--layers", "--only", "ResNet"], capture_output=True,
                           text=True, cwd=ROOT, timeout=300)
     assert proc.returncode == 0, proc.stdout + proc.stderr
     ours = [ln for ln in proc.stdout.splitlines() if ln.startswith("    ours ")]
     assert ours and not any("BatchNormalization" in ln for ln in ours), proc.stdout
+
+
+@pytest.mark.slow
+def test_frozen_models_agree_with_onnxruntime():
+    """--freeze (with --fold) times nn.freeze(nn.fold_batchnorm(model)), its convolutions' weights packed once:
+    every model still agrees with onnxruntime, and the layer table still runs."""
+    run = _models_agree_with_onnxruntime("--fold", "--freeze")
+    proc = subprocess.run(run + ["--part", "models", "--freeze", "--layers", "--only", "ResNet"], capture_output=True,
+                          text=True, cwd=ROOT, timeout=300)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert [ln for ln in proc.stdout.splitlines() if ln.startswith("    ours ")], proc.stdout

@@ -128,10 +128,10 @@ def _is_module(value):
 
 
 def _cleared(cls):
-    """The attributes clearState empties, which are not stored."""
+    """The attributes clearState empties and the caches (Module._cache_names), which are not stored."""
     from ..Criterion import Criterion
     base = ("gradInput",) if issubclass(cls, Criterion) else ("output", "gradInput")
-    return base + tuple(getattr(cls, "_buffer_names", ()))
+    return base + tuple(getattr(cls, "_buffer_names", ())) + tuple(getattr(cls, "_cache_names", ()))
 
 
 # ---------------------------------------------------------------- saving

@@ -10,6 +10,11 @@ extern "C" int THNN_CPU_(SpatialDilatedConvolution_shapeCheck)(
     THNNState *state, THTensor *input, THTensor *gradOutput, THTensor_(Params) params,
     int kW, int kH, int dW, int dH, int padW, int padH, int dilationW, int dilationH,
     THNNConvGeometry *g, int64_t *nOutputPlane);
+extern "C" int THNN_CPU_(SpatialDilatedConvolution_packedCheck)(THNNState *state, const THTensor *packed,
+                                                              int contiguous1d, const real *header, int64_t nOut,
+                                                              int64_t K);
+extern "C" int THNN_CPU_(SpatialDilatedConvolution_packCheck)(THNNState *state, THTensor *weight, THTensor *bias,
+                                                            int64_t *nOut, int64_t *K);
 
 /* The shape check, and the call it describes for the engine. */
 static int THNN_(SpatialDilatedConvolution_call)(
@@ -56,6 +61,37 @@ int THNN_(SpatialDilatedConvolution_accGradParameters)(
                                                kW, kH, dW, dH, padW, padH,
                                                dilationW, dilationH, &c));
   return THNN_(cuConvGradParameters)(state, &c, input, gradOutput, gradWeight, gradBias, finput, scale);
+}
+
+/* No packed form on the device: packWeight leaves packed empty, and
+ * updateOutputPacked checks packed as the CPU does (empty, or a packed
+ * weight of this shape: its header read back to the host), then is
+ * updateOutput (the weight read from weight). */
+int THNN_(SpatialDilatedConvolution_packWeight)(THNNState *state, THTensor *weight, THTensor *bias, THTensor *packed)
+{
+  int64_t nOut, K;
+  TH_TRY(THNN_CPU_(SpatialDilatedConvolution_packCheck)(state, weight, bias, &nOut, &K));
+  return THCTensor_(resize1d)(state, packed, 0);
+}
+
+int THNN_(SpatialDilatedConvolution_updateOutputPacked)(
+    THNNState *state, THTensor *input, THTensor *output, THTensor *weight, THTensor *bias,
+    THTensor *finput, THTensor *packed, int kW, int kH, int dW, int dH, int padW, int padH,
+    int dilationW, int dilationH)
+{
+  THCConvCall c;
+  TH_TRY(THNN_(SpatialDilatedConvolution_call)(state, input, NULL, THTensor_(params)(weight, bias),
+                                               kW, kH, dW, dH, padW, padH, dilationW, dilationH, &c));
+  real header[64 / sizeof(real)];
+  int64_t n = THTensor_(nElement)(packed), nOut = weight->size[0], K = nOut ? THTensor_(nElement)(weight) / nOut : 0;
+  int contiguous1d = packed->nDimension == 1 && THTensor_(isContiguous)(packed);
+  int whole = contiguous1d && n >= (int64_t)(64 / sizeof(real));
+  if (whole)
+    TH_TRY(THCStorage_(copyToHost)(state, header, packed->storage, packed->storageOffset, 64 / sizeof(real)));
+  TH_TRY(THNN_CPU_(SpatialDilatedConvolution_packedCheck)(state, packed, contiguous1d, whole ? header : NULL,
+                                                         nOut, K));
+  return THNN_(SpatialDilatedConvolution_updateOutput)(state, input, output, weight, bias, finput,
+                                                       kW, kH, dW, dH, padW, padH, dilationW, dilationH);
 }
 
 #endif

@@ -45,9 +45,19 @@ int THNN_(SpatialDilatedConvolution_shapeCheck)(
   return THTensor_(checkImageSizes)(state, "gradOutput", gradOutput, input, *nOutputPlane, g->outH, g->outW);
 }
 
-int THNN_(SpatialDilatedConvolution_updateOutput)(
+/* updateOutputPacked's check of packed (shared with the CUDA twin, which
+ * hands in the header copied to the host): see convPackedCheck. */
+int THNN_(SpatialDilatedConvolution_packedCheck)(THNNState *state, const THTensor *packed, int contiguous1d,
+                                                 const real *header, int64_t nOut, int64_t K)
+{
+  return THNN_(convPackedCheck)(state, packed, contiguous1d, header, nOut, K);
+}
+
+/* updateOutput, with the weight's packed panels when packed is not NULL. */
+static int THNN_(SpatialDilatedConvolution_forward)(
     THNNState *state, THTensor *input, THTensor *output, THTensor *weight, THTensor *bias,
-    THTensor *finput, int kW, int kH, int dW, int dH, int padW, int padH, int dilationW, int dilationH)
+    THTensor *finput, THTensor *packed, int kW, int kH, int dW, int dH, int padW, int padH,
+    int dilationW, int dilationH)
 {
   THNNConvGeometry g = {0};
   int64_t nOut = 0;
@@ -56,16 +66,67 @@ int THNN_(SpatialDilatedConvolution_updateOutput)(
   int batched = input->nDimension == 4;
   THNNConvPlan p = THNNConv_plan(batched ? input->size[0] : 1, &g, nOut);
   int64_t outSize[4] = {p.batch, nOut, g.outH, g.outW};
-  THTensor xTmp = {0}, wTmp = {0};
-  const THTensor *x = THTensor_(contiguous)(state, input, &xTmp);
+  THTensor xTmp = {0}, wTmp = {0}, pTmp = {0};
+  const THTensor *pk = packed && THTensor_(nElement)(packed) ? THTensor_(contiguous)(state, packed, &pTmp) : NULL;
+  int rc = packed && THTensor_(nElement)(packed) && !pk ? -1 : 0;
+  if (rc == 0 && pk)
+    rc = THNN_(SpatialDilatedConvolution_packedCheck)(state, packed, pk->nDimension == 1,
+                                                      THTensor_(nElement)(pk) >= THNN_CONV_PACKED_HEADER ?
+                                                      THTensor_(data)(pk) : NULL, nOut, p.K);
+  const THTensor *x = rc == 0 ? THTensor_(contiguous)(state, input, &xTmp) : NULL;
   const THTensor *w = x ? THTensor_(contiguous)(state, weight, &wTmp) : NULL;
-  int rc = -1;
+  rc = -1;
   if (w && THTensor_(resizeNd)(state, output, 3 + batched, outSize + !batched) == 0)
     rc = THNN_(convUnfoldMultiply)(state, &g, &p, THTensor_(data)(x), THTensor_(data)(w), bias,
-                                   THTensor_(data)(output), finput);
+                                   THTensor_(data)(output), finput,
+                                   pk ? THTensor_(data)(pk) + THNN_CONV_PACKED_HEADER : NULL);
   THTensor_(release)(&xTmp);
   THTensor_(release)(&wTmp);
+  THTensor_(release)(&pTmp);
   return rc;
+}
+
+int THNN_(SpatialDilatedConvolution_updateOutput)(
+    THNNState *state, THTensor *input, THTensor *output, THTensor *weight, THTensor *bias,
+    THTensor *finput, int kW, int kH, int dW, int dH, int padW, int padH, int dilationW, int dilationH)
+{
+  return THNN_(SpatialDilatedConvolution_forward)(state, input, output, weight, bias, finput, NULL,
+                                                  kW, kH, dW, dH, padW, padH, dilationW, dilationH);
+}
+
+/* packWeight's shape check (shared with the CUDA twin): weight 2-d or 4-d,
+ * bias NULL or [nOutputPlane]; *nOut, *K the weight's planes and values per plane. */
+int THNN_(SpatialDilatedConvolution_packCheck)(THNNState *state, THTensor *weight, THTensor *bias, int64_t *nOut,
+                                               int64_t *K)
+{
+  if (weight->nDimension != 2 && weight->nDimension != 4)
+    return THTensor_(shapeError)(state, "weight", weight,
+                                 "[nOutputPlane, nInputPlane, kH, kW] or [nOutputPlane, nInputPlane*kH*kW]");
+  *nOut = weight->size[0];
+  *K = *nOut ? THTensor_(nElement)(weight) / *nOut : 0;
+  if (bias && (bias->nDimension != 1 || bias->size[0] != *nOut))
+    return THTensor_(shapeError)(state, "bias", bias, "[%lld] (nOutputPlane)", (long long)*nOut);
+  return 0;
+}
+
+int THNN_(SpatialDilatedConvolution_packWeight)(THNNState *state, THTensor *weight, THTensor *bias, THTensor *packed)
+{
+  int64_t nOut, K;
+  TH_TRY(THNN_(SpatialDilatedConvolution_packCheck)(state, weight, bias, &nOut, &K));
+  THTensor wTmp = {0};
+  const THTensor *w = THTensor_(contiguous)(state, weight, &wTmp);
+  int rc = w ? THNN_(convPackWeight)(state, THTensor_(data)(w), bias, nOut, K, packed) : -1;
+  THTensor_(release)(&wTmp);
+  return rc;
+}
+
+int THNN_(SpatialDilatedConvolution_updateOutputPacked)(
+    THNNState *state, THTensor *input, THTensor *output, THTensor *weight, THTensor *bias,
+    THTensor *finput, THTensor *packed, int kW, int kH, int dW, int dH, int padW, int padH,
+    int dilationW, int dilationH)
+{
+  return THNN_(SpatialDilatedConvolution_forward)(state, input, output, weight, bias, finput, packed,
+                                                  kW, kH, dW, dH, padW, padH, dilationW, dilationH);
 }
 
 /* With steps of 1, gradInput (each input pixel collects weight times

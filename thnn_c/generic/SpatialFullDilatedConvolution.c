@@ -99,7 +99,7 @@ int THNN_(SpatialFullDilatedConvolution_updateGradInput)(
   int rc = -1;
   if (w && THTensor_(resizeAs)(state, gradInput, input) == 0)
     rc = THNN_(convUnfoldMultiply)(state, &g, &p, THTensor_(data)(gy), THTensor_(data)(w), NULL,
-                                   THTensor_(data)(gradInput), fgradInput);
+                                   THTensor_(data)(gradInput), fgradInput, NULL);
   THTensor_(release)(&gTmp);
   THTensor_(release)(&wTmp);
   return rc;

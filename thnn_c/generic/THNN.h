@@ -861,6 +861,38 @@ TH_API int THNN_(SpatialDilatedConvolution_updateOutput)(
           int padH,                    // zero rows added above and below, in [0, (kH-1)*dilationH + 1)
           int dilationW,               // horizontal distance between taps
           int dilationH);              // vertical distance between taps
+/* The forward convolution's weight packed once, for a weight that no
+ * longer changes (nn.freeze): SpatialDilatedConvolution_updateOutputPacked
+ * then skips packing it in every call.  Serves SpatialConvolution(MM) too
+ * (dilation 1). */
+TH_API int THNN_(SpatialDilatedConvolution_packWeight)(
+          THNNState *state,            // library state: receives the error message
+          THTensor *weight,            // weight, [nOutputPlane, nInputPlane, kH, kW] or [nOutputPlane, nInputPlane*kH*kW]
+          THTensor *bias,              // [OPTIONAL] bias, [nOutputPlane] (packed with the weight)
+          THTensor *packed);           // [BUFFER] 1-d: a 64-byte header, then weight and bias in panels of 16 output planes; empty in double or without AVX2 and FMA (no packed path)
+/* updateOutput, with the indirect product (where its packed-weight rule
+ * or THGemmConv_setMode chooses it) reading the weight from packed instead
+ * of packing it.  packed must be packWeight's result for this very weight
+ * and bias, unchanged since (the kernel checks its header: the shape, not
+ * the values), or empty (then as updateOutput).  The tensor packWeight
+ * allocated is read in place; a copy not 32-byte aligned past its header
+ * is copied to an aligned buffer in every call. */
+TH_API int THNN_(SpatialDilatedConvolution_updateOutputPacked)(
+          THNNState *state,            // library state: receives the error message
+          THTensor *input,             // input, [nInputPlane, inH, inW] or [batch, nInputPlane, inH, inW]
+          THTensor *output,            // [OUT] output, [nOutputPlane, outH, outW] or [batch, nOutputPlane, outH, outW]
+          THTensor *weight,            // weight, [nOutputPlane, nInputPlane, kH, kW] or [nOutputPlane, nInputPlane*kH*kW]
+          THTensor *bias,              // [OPTIONAL] bias, [nOutputPlane]
+          THTensor *finput,            // [BUFFER] column buffers, one per thread: [threads, nInputPlane*kH*kW, outH*outW]
+          THTensor *packed,            // packWeight's result for weight and bias (or empty)
+          int kW,                      // kernel width (taps)
+          int kH,                      // kernel height (taps)
+          int dW,                      // horizontal step
+          int dH,                      // vertical step
+          int padW,                    // zero columns added left and right, in [0, (kW-1)*dilationW + 1)
+          int padH,                    // zero rows added above and below, in [0, (kH-1)*dilationH + 1)
+          int dilationW,               // horizontal distance between taps
+          int dilationH);              // vertical distance between taps
 TH_API int THNN_(SpatialDilatedConvolution_updateGradInput)(
           THNNState *state,            // library state: receives the error message
           THTensor *input,             // input of the forward pass

@@ -1213,14 +1213,39 @@ THNN_HELPER int THNN_(convIndirectRule)(const THNNConvGeometry *g, const THNNCon
          ((double)p->K * p->nOther <= THNN_CONV_INDIRECT_WEIGHT || p->area >= THNN_CONV_INDIRECT_LARGE_AREA);
 }
 
-THNN_HELPER int THNN_(convIndirectWorth)(const THNNConvGeometry *g, const THNNConvPlan *p)
+/* Where the indirect product is the faster path with the weight packed
+ * beforehand (SpatialDilatedConvolution_packWeight, kept by a frozen
+ * module): no weight-size clause, since nothing is packed per call, and
+ * a smaller area.  Measured 2026-11-30 at batch 1 (benchmarks/indirect_convs.py,
+ * GF/s, packed indirect against the better column path, 1 thread | 2
+ * threads, ranges of three blocks, load 3.1-3.5 on the 2 shared cores):
+ * 3x3 256->256 on 7x7 84-85 against 61-67 | 114-124 against 82-92, 3x3
+ * 128->128 on 7x7 61-64 against 47-54 | 85-96 against 41-56, 3x3 64->64 on
+ * 10x10 67-78 against 52-60 | 61-64 against 45-56, AlexNet's 3x3 384->256
+ * and 256->256 on 13x13 72-74 against 69-72 | 131-142 against 117-133; it
+ * ties on 3x3 512->512 on 7x7 (35-58 against 54-55 | 113-121 against
+ * 112-120) and on 10x10, and loses a little on 5x5 (25 pixels: 55-63
+ * against 62-64 | 87-95 against 90-96), hence THNN_CONV_PACKED_AREA.  With
+ * K = 27 it loses as the plain one does (VGG's 3x3 3->64: 49-55 against
+ * 57-67, 1 thread). */
+#define THNN_CONV_PACKED_K 64
+#define THNN_CONV_PACKED_AREA 48
+THNN_HELPER int THNN_(convIndirectPackedRule)(const THNNConvGeometry *g, const THNNConvPlan *p)
+{
+  (void)g;
+  return p->K >= THNN_CONV_PACKED_K && p->area >= THNN_CONV_PACKED_AREA;
+}
+
+/* Whether the forward takes the indirect product; packed: whether a packed
+ * weight is at hand (its own rule in mode 1). */
+THNN_HELPER int THNN_(convIndirectWorth)(const THNNConvGeometry *g, const THNNConvPlan *p, int packed)
 {
   int mode = THGemmConv_mode();
   if (!mode || !THGemm_floatAvailable() || p->direct || p->batch < 1 || p->area < 1 || p->K < 1 || p->nOther < 1)
     return 0;
   if (mode == 2)
     return 1;
-  return THNN_(convIndirectRule)(g, p);
+  return packed ? THNN_(convIndirectPackedRule)(g, p) : THNN_(convIndirectRule)(g, p);
 }
 
 /* Plane c of one sample's image into its zero-padded copy (rows of
@@ -1236,11 +1261,13 @@ THNN_HELPER void THNN_(convIndirectPadPlane)(const THNNConvGeometry *g, const re
 
 /* other = w * image convolved, for every sample, each plane o from
  * bias[o] (bias may be NULL), by the indirect product, in one parallel
- * region: the threads pack the weight's panels, then take whole samples
- * (a batch of at least as many samples as threads) or share each sample's
- * pixel tiles (padding its planes first).  -1 when out of memory. */
+ * region: the threads pack the weight's panels (unless packedWeight, the
+ * panels of w and bias packed beforehand, is given), then take whole
+ * samples (a batch of at least as many samples as threads) or share each
+ * sample's pixel tiles (padding its planes first).  -1 when out of memory. */
 THNN_HELPER int THNN_(convIndirectMultiply)(THNNState *state, const THNNConvGeometry *g, const THNNConvPlan *p,
-                                            const real *image, const real *w, const THTensor *bias, real *other)
+                                            const real *image, const real *w, const THTensor *bias,
+                                            const real *packedWeight, real *other)
 {
   int64_t K = p->K, area = p->area, nOther = p->nOther;
   int64_t panels = (nOther + THGEMM_CONV_PANEL - 1) / THGEMM_CONV_PANEL;
@@ -1255,14 +1282,18 @@ THNN_HELPER int THNN_(convIndirectMultiply)(THNNState *state, const THNNConvGeom
 #endif
   int perSample = p->batch >= nt;
   int64_t offBytes = (K * (int64_t)sizeof(int64_t) + 63) / 64 * 64;
-  int64_t packedSize = THGemmConv_packedSize(nOther, K);
+  int inPlace = packedWeight && (uintptr_t)packedWeight % 32 == 0;
+  int64_t packedSize = inPlace ? 0 : THGemmConv_packedSize(nOther, K);
   int64_t scratch = pad ? (perSample ? nt : 1) * paddedSize : 0;
   char *memory = THAlloc((size_t)(64 + offBytes + (packedSize + scratch) * (int64_t)sizeof(real)));
   if (!memory)
     return THError(state, "out of memory for a convolution's packed weight");
   char *aligned = memory + (64 - (uintptr_t)memory % 64) % 64;
   int64_t *off = (int64_t *)aligned;
-  real *packed = (real *)(aligned + offBytes), *padded = packed + packedSize;
+  real *packing = (real *)(aligned + offBytes), *padded = packing + packedSize;
+  const real *packed = inPlace ? packedWeight : packing;
+  if (packedWeight && !inPlace)   /* (a copy of packWeight's tensor, not aligned as the kernel allocates it) */
+    memcpy(packing, packedWeight, (size_t)packedSize * sizeof(real));
   for (int64_t c = 0, k = 0; c < g->nPlane; c++)
     for (int i = 0; i < g->kH; i++)
       for (int j = 0; j < g->kW; j++, k++)
@@ -1281,8 +1312,8 @@ THNN_HELPER int THNN_(convIndirectMultiply)(THNNState *state, const THNNConvGeom
 #ifdef _OPENMP
 #pragma omp for schedule(static)
 #endif
-    for (int64_t q = 0; q < panels; q++)
-      THGemmConv_pack(w, K, nOther, K, b, bStride, q, q + 1, packed);
+    for (int64_t q = 0; q < (packedWeight ? 0 : panels); q++)
+      THGemmConv_pack(w, K, nOther, K, b, bStride, q, q + 1, packing);
     if (perSample) {
 #ifdef _OPENMP
 #pragma omp for schedule(dynamic, 1)
@@ -1323,10 +1354,77 @@ THNN_HELPER int THNN_(convIndirectMultiply)(THNNState *state, const THNNConvGeom
 }
 #endif
 
+/* A packed weight (SpatialDilatedConvolution_packWeight) is a 1-d tensor:
+ * a header of THNN_CONV_PACKED_HEADER reals (64 bytes) holding three int64
+ * (a mark, nOut, K), then THGemmConv_pack's panels of the weight and bias.
+ * Its values do not depend on where it lies; the panels are read in place
+ * where they are 32-byte aligned (a tensor the kernel allocated: THAlloc
+ * aligns to 64), else from an aligned copy made in each call.  Empty where
+ * there is no packed path (double, a CPU without AVX2 and FMA). */
+#define THNN_CONV_PACKED_HEADER (64 / (int64_t)sizeof(real))
+#define THNN_CONV_PACKED_MARK 0x4e4e485444454b50LL
+
+/* packed = w (contiguous [nOut, K]) and bias (NULL or [nOut]) packed for
+ * the indirect product, or empty where it does not run. */
+THNN_HELPER int THNN_(convPackWeight)(THNNState *state, const real *w, const THTensor *bias, int64_t nOut,
+                                      int64_t K, THTensor *packed)
+{
+#ifdef TH_REAL_IS_FLOAT
+  if (THGemm_floatAvailable() && nOut > 0 && K > 0) {
+    int64_t size = THGemmConv_packedSize(nOut, K);
+    TH_TRY(THTensor_(resize1d)(state, packed, THNN_CONV_PACKED_HEADER + size));
+    real *data = THTensor_(data)(packed);
+    int64_t header[3] = {THNN_CONV_PACKED_MARK, nOut, K};
+    THNN_(convZero)(data, THNN_CONV_PACKED_HEADER);
+    memcpy(data, header, sizeof header);
+    int64_t panels = (nOut + THGEMM_CONV_PANEL - 1) / THGEMM_CONV_PANEL;
+    const real *b = bias ? THTensor_(data)(bias) : NULL;
+    int64_t bStride = bias ? bias->stride[0] : 0;
+    int nt = THNNConv_threads(panels, (double)size);
+#ifdef _OPENMP
+#pragma omp parallel for num_threads(nt) schedule(static) if (nt > 1)
+#endif
+    for (int64_t q = 0; q < panels; q++)
+      THGemmConv_pack(w, K, nOut, K, b, bStride, q, q + 1, data + THNN_CONV_PACKED_HEADER);
+    return 0;
+  }
+#else
+  (void)w, (void)bias, (void)nOut, (void)K;
+#endif
+  return THTensor_(resize1d)(state, packed, 0);
+}
+
+/* Whether a packed weight of n elements, contiguous and 1-d or not,
+ * whose first THNN_CONV_PACKED_HEADER values are header (NULL when n is
+ * smaller), holds a weight of nOut planes of K values; an error if not.
+ * Empty passes. */
+THNN_HELPER int THNN_(convPackedCheck)(THNNState *state, const THTensor *packed, int contiguous1d,
+                                       const real *header, int64_t nOut, int64_t K)
+{
+  int64_t n = THTensor_(nElement)(packed);
+  if (n == 0)
+    return 0;
+#ifdef TH_REAL_IS_FLOAT
+  if (THGemm_floatAvailable() && contiguous1d && header) {
+    int64_t h[3];
+    memcpy(h, header, sizeof h);
+    if (h[0] == THNN_CONV_PACKED_MARK && h[1] == nOut && h[2] == K &&
+        n == THNN_CONV_PACKED_HEADER + THGemmConv_packedSize(nOut, K))
+      return 0;
+  }
+#else
+  (void)contiguous1d, (void)header;
+#endif
+  return THTensor_(shapeError)(state, "packed", packed,
+                               "empty, or packWeight's result for a weight of %lld planes of %lld values",
+                               (long long)nOut, (long long)K);
+}
+
 /* other = w * columns(image) for every sample, each plane o of other
  * starting from bias[o] (bias may be NULL).  w is [nOther, K], contiguous.
  * columnBuffer is resized to hold the columns, or to none when the
- * convolution runs directly.
+ * convolution runs directly.  packed: NULL, or (float) the panels of w and
+ * bias (packWeight's, past its header), used when the indirect product runs.
  *
  * With fewer samples than threads (p->shared), every sample is cut in
  * bands of output rows and the threads take bands: each unfolds its band's
@@ -1347,7 +1445,7 @@ THNN_HELPER int THNN_(convIndirectMultiply)(THNNState *state, const THNNConvGeom
  * creations in 100 calls; benchmarks/README.md, Inference). */
 THNN_HELPER int THNN_(convUnfoldMultiply)(THNNState *state, const THNNConvGeometry *g, const THNNConvPlan *p,
                                      const real *image, const real *w, const THTensor *bias, real *other,
-                                     THTensor *columnBuffer)
+                                     THTensor *columnBuffer, const real *packed)
 {
   if (THNN_(convDirectWorth)(g, p)) {
     int64_t none[3] = {0, p->K, p->area};
@@ -1355,11 +1453,13 @@ THNN_HELPER int THNN_(convUnfoldMultiply)(THNNState *state, const THNNConvGeomet
     return THNN_(convDirectMultiply)(state, g, p, image, w, bias, other);
   }
 #ifdef TH_REAL_IS_FLOAT
-  if (THNN_(convIndirectWorth)(g, p)) {
+  if (THNN_(convIndirectWorth)(g, p, packed != NULL)) {
     int64_t none[3] = {0, p->K, p->area};
     TH_TRY(THTensor_(resizeNd)(state, columnBuffer, 3, none));
-    return THNN_(convIndirectMultiply)(state, g, p, image, w, bias, other);
+    return THNN_(convIndirectMultiply)(state, g, p, image, w, bias, packed, other);
   }
+#else
+  (void)packed;
 #endif
   int failed = 0;
   if (p->shared) {
