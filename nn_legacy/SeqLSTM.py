@@ -1,6 +1,5 @@
 import math
 
-
 from ._helpers.checks import check_positive
 from ._helpers.namespace import array_namespace
 from ._helpers.random import generator
