@@ -57,6 +57,11 @@ int THNN_(SpatialDepthWiseConvolution_shapeCheck)(
  * for whole blocks, zeros past the image. */
 #define THNN_DW_ROWS 4
 #define THNN_DW_WIDTH (64 / (int)sizeof(real))
+/* THNNConv_threads gives a call its threads where it has enough
+ * multiply-adds to pay for them, a count set for the matrix products; a
+ * block sum's multiply-add costs several of theirs (the copy, a load per
+ * multiply-add), so the blocks count each as this many. */
+#define THNN_DW_COST 4.0
 
 typedef struct {
   int64_t rows, width;   /* one phase of the copy: rows of `width` values */
@@ -156,7 +161,7 @@ static int THNN_(SpatialDepthWiseConvolution_blocks)(THNNState *state, const THN
   THNN_(DepthWisePlan) plan;
   int64_t copySize = THNN_(SpatialDepthWiseConvolution_plan)(g, &plan), taps = (int64_t)g->kH * g->kW;
   int64_t inArea = g->inH * g->inW, outArea = g->outH * g->outW;
-  int nThreads = THNNConv_threads(batch * nIn, (double)batch * nIn * M * outArea * taps);
+  int nThreads = THNNConv_threads(batch * nIn, THNN_DW_COST * batch * nIn * M * outArea * taps);
   plan.tap = THAlloc((size_t)taps * sizeof(int64_t));
   real *copies = plan.tap ? THAlloc((size_t)(nThreads * copySize) * sizeof(real)) : NULL;
   if (!copies) {
