@@ -94,11 +94,15 @@ def test_matches_torch_groups(setting):
 # (float) or 8 (double) pixels over a zero-padded copy split into dW phases:
 # shapes whose output crosses and ends inside blocks, every step 1-3 on both
 # axes, kernels wider than the step, padding up to the kernel's span less
-# one, and a multiplier of 3 (gradInput sums 3 planes).
+# one, and a multiplier of 3 (gradInput sums 3 planes); the last four have
+# planes at most half a block wide (the narrow blocks: 8 floats or 4
+# doubles), MobileNet's 7x7 among them, by step 1 and 2.
 # (kW, kH, dW, dH, padW, padH), input [H, W]
 BLOCK_CASES = [((3, 3, 1, 1, 1, 1), (23, 37)), ((3, 3, 2, 2, 1, 1), (35, 70)), ((5, 3, 3, 2, 2, 0), (17, 53)),
                ((1, 7, 1, 3, 0, 3), (30, 9)), ((4, 2, 2, 1, 3, 1), (5, 33)), ((3, 5, 1, 1, 0, 0), (8, 16)),
-               ((2, 4, 1, 1, 1, 3), (9, 20)), ((5, 5, 1, 1, 4, 2), (13, 18))]
+               ((2, 4, 1, 1, 1, 3), (9, 20)), ((5, 5, 1, 1, 4, 2), (13, 18)),
+               ((3, 3, 1, 1, 1, 1), (7, 7)), ((3, 3, 2, 2, 1, 1), (14, 14)), ((3, 3, 1, 1, 1, 1), (19, 3)),
+               ((5, 3, 1, 2, 2, 1), (21, 6))]
 
 
 @pytest.mark.parametrize("dtype", [np.float64, np.float32])

@@ -53,8 +53,10 @@ int THNN_(SpatialDepthWiseConvolution_shapeCheck)(
  * x .. x + n - 1 reads n consecutive values of phase j % dW whatever the
  * step, and no tap needs a bounds test.  A block is THNN_DW_ROWS output rows
  * of THNN_DW_WIDTH pixels (two AVX2 vectors a row: eight independent sums
- * hide the multiply-add's latency); the copy has rows and columns enough
- * for whole blocks, zeros past the image. */
+ * hide the multiply-add's latency); a plane at most half that wide (7x7,
+ * MobileNet's last planes) has blocks of twice the rows and half the width
+ * instead, which waste fewer sums past its edge.  The copy has rows and
+ * columns enough for whole blocks, zeros past the image. */
 #define THNN_DW_ROWS 4
 #define THNN_DW_WIDTH (64 / (int)sizeof(real))
 /* THNNConv_threads gives a call its threads where it has enough
@@ -62,8 +64,8 @@ int THNN_(SpatialDepthWiseConvolution_shapeCheck)(
  * block sum's multiply-add costs several of theirs (the copy, a load per
  * multiply-add), so the blocks count each as this many. */
 #define THNN_DW_COST 4.0
-
 typedef struct {
+  int blockRows, blockWidth;   /* a block's output rows and pixels a row */
   int64_t rows, width;   /* one phase of the copy: rows of `width` values */
   int64_t *tap;          /* tap i*kW + j: its offset in the copy, (j % dW) phases + i rows + j / dW */
 } THNN_(DepthWisePlan);
@@ -76,76 +78,109 @@ static int64_t THNN_(SpatialDepthWiseConvolution_roundUp)(int64_t n, int64_t blo
 /* The copy's size, in values. */
 static int64_t THNN_(SpatialDepthWiseConvolution_plan)(const THNNConvGeometry *g, THNN_(DepthWisePlan) *plan)
 {
-  plan->rows = (THNN_(SpatialDepthWiseConvolution_roundUp)(g->outH, THNN_DW_ROWS) - 1) * g->dH + g->kH;
-  plan->width = THNN_(SpatialDepthWiseConvolution_roundUp)(g->outW, THNN_DW_WIDTH) + (g->kW - 1) / g->dW;
+  int narrow = g->outW <= THNN_DW_WIDTH / 2;
+  plan->blockRows = narrow ? 2 * THNN_DW_ROWS : THNN_DW_ROWS;
+  plan->blockWidth = narrow ? THNN_DW_WIDTH / 2 : THNN_DW_WIDTH;
+  plan->rows = (THNN_(SpatialDepthWiseConvolution_roundUp)(g->outH, plan->blockRows) - 1) * g->dH + g->kH;
+  plan->width = THNN_(SpatialDepthWiseConvolution_roundUp)(g->outW, plan->blockWidth) + (g->kW - 1) / g->dW;
   return g->dW * plan->rows * plan->width;
 }
 
 /* The dW phases of input plane `in`, zero-padded, into `copy` (the steps 1
- * and 2 inlined as constants: the step-2 gather then vectorizes). */
+ * and 2 inlined as constants: the step-2 gather then vectorizes).  With
+ * `zeroed` the copy already holds the zeros of this geometry (a thread's
+ * earlier plane left them there, and no plane writes outside the image's
+ * part), so only the image's part is written.  The loops stay loops, not
+ * calls to memcpy and memset: a row of a small plane is a few vectors. */
 static inline __attribute__((always_inline)) void THNN_(SpatialDepthWiseConvolution_phaseRow)(
-    real *restrict dst, const real *restrict src, int64_t q0, int64_t q1, int64_t width, int64_t step)
+    real *restrict dst, const real *restrict src, int64_t q0, int64_t q1, int64_t width, int64_t step, bool zeroed)
 {
-  for (int64_t q = 0; q < q0; q++)
+  for (int64_t q = 0; q < q0 && !zeroed; q++)
     dst[q] = 0;
   for (int64_t q = q0; q < q1; q++)
     dst[q] = src[q * step];
-  for (int64_t q = q1; q < width; q++)
+  for (int64_t q = q1; q < width && !zeroed; q++)
     dst[q] = 0;
 }
 
-TH_VECTOR_CLONES __attribute__((optimize("O3")))
+TH_VECTOR_CLONES __attribute__((optimize("O3", "no-tree-loop-distribute-patterns")))
 static void THNN_(SpatialDepthWiseConvolution_phases)(const THNNConvGeometry *g, const THNN_(DepthWisePlan) *plan,
-                                                      const real *in, real *copy)
+                                                      const real *in, bool zeroed, real *copy)
 {
   int64_t rows = plan->rows, width = plan->width, step = g->dW;
-  for (int64_t p = 0; p < step; p++)
+  for (int64_t p = 0; p < step; p++) {
+    int64_t inside0, inside1;                       /* the columns inside the image (the same on every row) */
+    THNNConv_inside(p - g->padW, (int)step, g->inW, width, &inside0, &inside1);
     for (int64_t r = 0; r < rows; r++) {
       real *dst = copy + (p * rows + r) * width;
-      int64_t iy = r - g->padH, q0 = 0, q1 = 0;     /* [q0, q1): the columns inside the image */
-      if (iy >= 0 && iy < g->inH)
-        THNNConv_inside(p - g->padW, (int)step, g->inW, width, &q0, &q1);
+      int64_t iy = r - g->padH, q0 = 0, q1 = 0;     /* [q0, q1): the columns inside the image on this row */
+      if (iy >= 0 && iy < g->inH) {
+        q0 = inside0;
+        q1 = inside1;
+      } else if (zeroed) {
+        continue;
+      }
       const real *src = in + iy * g->inW + p - g->padW;   /* padded column q * dW + p (read for q0 <= q < q1) */
       if (step == 1)
-        THNN_(SpatialDepthWiseConvolution_phaseRow)(dst, src, q0, q1, width, 1);
+        THNN_(SpatialDepthWiseConvolution_phaseRow)(dst, src, q0, q1, width, 1, zeroed);
       else if (step == 2)
-        THNN_(SpatialDepthWiseConvolution_phaseRow)(dst, src, q0, q1, width, 2);
+        THNN_(SpatialDepthWiseConvolution_phaseRow)(dst, src, q0, q1, width, 2, zeroed);
       else
-        THNN_(SpatialDepthWiseConvolution_phaseRow)(dst, src, q0, q1, width, step);
+        THNN_(SpatialDepthWiseConvolution_phaseRow)(dst, src, q0, q1, width, step, zeroed);
     }
+  }
 }
 
 /* out (one output plane) = start (or, given `sum`, out's own values) + the
- * taps w (kH*kW) over the copy of its input plane. */
-TH_VECTOR_CLONES __attribute__((optimize("O3")))
-static void THNN_(SpatialDepthWiseConvolution_plane)(const THNNConvGeometry *g, const THNN_(DepthWisePlan) *plan,
-                                                     const real *copy, const real *w, real start, bool sum,
-                                                     real *out)
+ * taps w (kH*kW) over the copy of its input plane, in blocks of R rows of
+ * W pixels (constants where plane() inlines it). */
+static inline __attribute__((always_inline)) void THNN_(SpatialDepthWiseConvolution_planeBlocks)(
+    const THNNConvGeometry *g, const THNN_(DepthWisePlan) *plan, const real *copy, const real *w, real start,
+    bool sum, real *out, const int R, const int W)
 {
   int64_t taps = (int64_t)g->kH * g->kW;
-  for (int64_t y = 0; y < g->outH; y += THNN_DW_ROWS)
-    for (int64_t x = 0; x < g->outW; x += THNN_DW_WIDTH) {
-      int64_t rows = g->outH - y < THNN_DW_ROWS ? g->outH - y : THNN_DW_ROWS;
-      int64_t n = g->outW - x < THNN_DW_WIDTH ? g->outW - x : THNN_DW_WIDTH;
-      real acc[THNN_DW_ROWS][THNN_DW_WIDTH];
-      for (int r = 0; r < THNN_DW_ROWS; r++)
+  for (int64_t y = 0; y < g->outH; y += R)
+    for (int64_t x = 0; x < g->outW; x += W) {
+      int64_t rows = g->outH - y < R ? g->outH - y : R;
+      int64_t n = g->outW - x < W ? g->outW - x : W;
+      real acc[2 * THNN_DW_ROWS][THNN_DW_WIDTH];
+      for (int r = 0; r < R; r++)
 #pragma omp simd
-        for (int t = 0; t < THNN_DW_WIDTH; t++)
+        for (int t = 0; t < W; t++)
           acc[r][t] = start;
       for (int64_t r = 0; sum && r < rows; r++)
-        memcpy(acc[r], out + (y + r) * g->outW + x, (size_t)n * sizeof(real));
+        for (int64_t t = 0; t < n; t++)
+          acc[r][t] = out[(y + r) * g->outW + x + t];
       const real *block = copy + y * g->dH * plan->width + x;
       for (int64_t k = 0; k < taps; k++) {
         const real *src = block + plan->tap[k];
         real wv = w[k];
-        for (int r = 0; r < THNN_DW_ROWS; r++)
+        for (int r = 0; r < R; r++)
 #pragma omp simd
-          for (int t = 0; t < THNN_DW_WIDTH; t++)
+          for (int t = 0; t < W; t++)
             acc[r][t] += wv * src[r * g->dH * plan->width + t];
       }
       for (int64_t r = 0; r < rows; r++)
-        memcpy(out + (y + r) * g->outW + x, acc[r], (size_t)n * sizeof(real));
+        if (n == W)
+#pragma omp simd
+          for (int t = 0; t < W; t++)
+            out[(y + r) * g->outW + x + t] = acc[r][t];
+        else
+          for (int64_t t = 0; t < n; t++)
+            out[(y + r) * g->outW + x + t] = acc[r][t];
     }
+}
+
+TH_VECTOR_CLONES __attribute__((optimize("O3", "no-tree-loop-distribute-patterns")))
+static void THNN_(SpatialDepthWiseConvolution_plane)(const THNNConvGeometry *g, const THNN_(DepthWisePlan) *plan,
+                                                     const real *copy, const real *w, real start, bool sum,
+                                                     real *out)
+{
+  if (plan->blockWidth == THNN_DW_WIDTH)
+    THNN_(SpatialDepthWiseConvolution_planeBlocks)(g, plan, copy, w, start, sum, out, THNN_DW_ROWS, THNN_DW_WIDTH);
+  else
+    THNN_(SpatialDepthWiseConvolution_planeBlocks)(g, plan, copy, w, start, sum, out, 2 * THNN_DW_ROWS,
+                                                   THNN_DW_WIDTH / 2);
 }
 
 /* The block sums over a batch of nIn planes.  Forward (gather false): the
@@ -164,27 +199,41 @@ static int THNN_(SpatialDepthWiseConvolution_blocks)(THNNState *state, const THN
   int nThreads = THNNConv_threads(batch * nIn, THNN_DW_COST * batch * nIn * M * outArea * taps);
   plan.tap = THAlloc((size_t)taps * sizeof(int64_t));
   real *copies = plan.tap ? THAlloc((size_t)(nThreads * copySize) * sizeof(real)) : NULL;
-  if (!copies) {
+  bool *zeroed = copies ? THAlloc((size_t)nThreads * sizeof(bool)) : NULL;   /* thread t's copy holds the zeros */
+  if (!zeroed) {
+    THFree(copies);
     THFree(plan.tap);
     return THError(state, "out of memory for the padded copies of the planes");
   }
+  for (int t = 0; t < nThreads; t++)
+    zeroed[t] = false;
+  /* planes are handed out a few at a time (16 shares a thread): a small
+   * plane takes a few hundred nanoseconds, the hand-out an atomic
+   * operation on a line the threads pass between them */
+  int64_t chunk = batch * nIn / (16 * (int64_t)nThreads);
+  chunk = chunk < 1 ? 1 : chunk;
   for (int i = 0; i < g->kH; i++)
     for (int j = 0; j < g->kW; j++)
       plan.tap[i * g->kW + j] = (j % g->dW) * plan.rows * plan.width + i * plan.width + j / g->dW;
 #ifdef _OPENMP
-#pragma omp parallel for num_threads(nThreads) schedule(dynamic, 1) if (nThreads > 1)
+#pragma omp parallel for num_threads(nThreads) schedule(dynamic, chunk) if (nThreads > 1)
 #endif
   for (int64_t nc = 0; nc < batch * nIn; nc++) {
     int64_t c = nc % nIn;
-    real *copy = copies + THNNConv_threadId() * copySize;
+    int thread = THNNConv_threadId();
+    real *copy = copies + thread * copySize;
     for (int64_t m = 0; m < M; m++) {
-      if (gather || m == 0)
-        THNN_(SpatialDepthWiseConvolution_phases)(g, &plan, source + (gather ? nc * M + m : nc) * inArea, copy);
+      if (gather || m == 0) {
+        THNN_(SpatialDepthWiseConvolution_phases)(g, &plan, source + (gather ? nc * M + m : nc) * inArea,
+                                                  zeroed[thread], copy);
+        zeroed[thread] = true;
+      }
       real start = b ? b[m * bs[0] + c * bs[1]] : 0;
       THNN_(SpatialDepthWiseConvolution_plane)(g, &plan, copy, w + (m * nIn + c) * taps, start, gather && m > 0,
                                                target + (gather ? nc : nc * M + m) * outArea);
     }
   }
+  THFree(zeroed);
   THFree(copies);
   THFree(plan.tap);
   return 0;
