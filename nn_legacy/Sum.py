@@ -42,9 +42,14 @@ class Sum(Reduction):
             return super()._out_shape(input, d)
         return input.shape[:d] + (1,) + input.shape[d + 1:]
 
-    def _reduce(self, x, d):
-        total = x.sum(axis=d, keepdims=True)
-        return total / x.shape[d] if self.sizeAverage else total
+    def _reduce(self, x, d, out):
+        if type(x) is np.ndarray:
+            np.add.reduce(x, axis=d, keepdims=True, out=out)
+            if self.sizeAverage:
+                np.divide(out, x.shape[d], out=out)
+        else:
+            total = x.sum(axis=d, keepdims=True)
+            out[...] = total / x.shape[d] if self.sizeAverage else total
 
     def _spread(self, x, g, d, out):
         out[...] = g / x.shape[d] if self.sizeAverage else g

@@ -111,9 +111,10 @@ class Reduction(Module):
     input reduced along ``dimension`` (0-based, negative from the end,
     shifted past the batch dim by ``nInputDims``, see ``batch_dim``).  The
     reduced dim is removed, except that a 1D input gives a 1D output of
-    size 1, as in Torch7.  A subclass supplies ``_reduce(x, d)`` (the
-    reduction with the dim kept, size 1) and ``_spread(x, g, d, out)``
-    (dL/dx into out, from g shaped as ``_reduce``'s result)."""
+    size 1, as in Torch7.  A subclass supplies ``_reduce(x, d, out)`` (the
+    reduction of the C-contiguous x into out, shaped as x with the dim
+    kept at size 1) and ``_spread(x, g, d, out)`` (dL/dx into out, from g
+    shaped as ``_reduce``'s out)."""
 
     def __init__(self, dimension=0, nInputDims=None):
         super().__init__()
@@ -138,10 +139,12 @@ class Reduction(Module):
     def updateOutput(self, input):
         d = self._dim(input)
         x = array_namespace(input).ascontiguousarray(input)  # the same sums, in the same order, whatever the layout
-        reduced = self._reduce(x, d)
-        self.output = reuse(self.output, self._out_shape(input, d), input.dtype, input)
-        self.output[...] = reduced.reshape(self.output.shape)
-        return self.output
+        output = reuse(self.output, self._out_shape(input, d), input.dtype, input)
+        if type(output) is np.ndarray and not output.flags.c_contiguous:   # (a strided buffer from a file)
+            output = np.empty(output.shape, output.dtype)   # its reshape below would be a copy
+        self.output = output
+        self._reduce(x, d, output.reshape(x.shape[:d] + (1,) + x.shape[d + 1:]))
+        return output
 
     def updateGradInput(self, input, gradOutput):
         d = self._dim(input)
@@ -153,7 +156,7 @@ class Reduction(Module):
         self._spread(x, xp.ascontiguousarray(gradOutput).reshape(kept), d, self.gradInput)
         return self.gradInput
 
-    def _reduce(self, x, d):
+    def _reduce(self, x, d, out):
         raise NotImplementedError
 
     def _spread(self, x, g, d, out):
@@ -184,19 +187,21 @@ class Extremum(Reduction):
         self.indices = self.indices.reshape(self.output.shape)
         return self.output
 
-    def _reduce(self, x, d):
+    def _reduce(self, x, d, out):
         if type(x) is np.ndarray:   # (x is C-contiguous: updateOutput made it so)
-            return self._take_host(x, d)
+            self._take_host(x, d, out)
+            return
         xp = array_namespace(x)
         self.indices = xp.expand_dims(getattr(xp, self._arg)(x, axis=d), d)
-        return xp.take_along_axis(x, self.indices, axis=d)
+        out[...] = xp.take_along_axis(x, self.indices, axis=d)
 
-    def _take_host(self, x, d):
-        """take_along_axis's values for a C-contiguous host array, without its
-        index building per call: the flat position of element (a, k, b) of x
-        seen as [before d, along d, after d] is a * n * after + k * after + b;
-        the a * n * after + b part depends only on the shape and d, so it is
-        kept (``_offsets``) while they stay the same."""
+    def _take_host(self, x, d, out):
+        """take_along_axis's values for a C-contiguous host array, into out,
+        without its index building per call: the flat position of element
+        (a, k, b) of x seen as [before d, along d, after d] is
+        a * n * after + k * after + b; the a * n * after + b part depends
+        only on the shape and d, so it is kept (``_offsets``) while they
+        stay the same."""
         self.indices = getattr(np, self._arg)(x, axis=d, keepdims=True)
         n, before, after = x.shape[d], 1, 1
         for size in x.shape[d + 1:]:
@@ -209,7 +214,7 @@ class Extremum(Reduction):
             cached = self._offsets = ((x.shape, d), offsets.reshape(self.indices.shape))
         flat = self.indices * after
         flat += cached[1]
-        return x.reshape(-1).take(flat)
+        np.take(x.reshape(-1), flat, out=out, mode="clip")   # (every flat position is in range)
 
     def _spread(self, x, g, d, out):
         # the positions again: the input may differ from the last forward's
