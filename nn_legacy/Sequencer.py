@@ -48,8 +48,10 @@ class Sequencer(AbstractSequencer):
     that then take every step's rows at once) runs the whole sequence in
     one call of SeqLSTM's / SeqGRU's time loop, with its weights in their
     layout: the same values to rounding, the same state carried to the
-    next call (``remember``) and left for ``getHiddenState``.  Training
-    steps as above, so backward is unchanged.
+    next call (``remember``) and left for ``getHiddenState``.  A
+    JoinTable or CAddTable over a sequence of tables (BiSequencer's merge)
+    takes every step's table in one call there.  Training steps as above,
+    so backward is unchanged.
     """
 
     def __init__(self, module):
