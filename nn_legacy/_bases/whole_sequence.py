@@ -42,6 +42,8 @@ import numpy as np
 import thnn
 
 from .recurrent import copy_of
+from ..CAddTable import CAddTable
+from ..JoinTable import JoinTable
 
 _FLOATS = (np.dtype(np.float32), np.dtype(np.float64))
 #: FastLSTM's gate blocks (i, z, f, o) in SeqLSTM's order (i, f, o, z)
@@ -272,17 +274,19 @@ def _table_merge(module, steps):
     order; the array [T, ...] of the steps' outputs, or None where the
     steps are not tables of host arrays that stack (or the module refuses
     the first step's table: then the caller's per-step path says why)."""
-    from ..CAddTable import CAddTable
-    from ..JoinTable import JoinTable
     kind = type(module)
     if not (kind is JoinTable or kind is CAddTable and not module.inplace):
         return None
     first = steps[0]
     if not isinstance(first, (list, tuple)) or not first:
         return None
-    for s in steps:
-        if not isinstance(s, (list, tuple)) or len(s) != len(first) or any(
-                type(a) is not np.ndarray or a.shape != b.shape or a.dtype != b.dtype for a, b in zip(s, first)):
+    n = len(first)
+    if any(not isinstance(s, (list, tuple)) or len(s) != n for s in steps):
+        return None
+    columns = [[s[k] for s in steps] for k in range(n)]
+    for column in columns:
+        like = column[0]
+        if any(type(a) is not np.ndarray or a.shape != like.shape or a.dtype != like.dtype for a in column):
             return None
     try:   # every step's table is laid out as the first one: its checks are all of theirs
         if kind is JoinTable:
@@ -291,7 +295,7 @@ def _table_merge(module, steps):
             module._inputs(first)
     except (ValueError, TypeError):
         return None
-    entries = [np.stack([s[k] for s in steps]) for k in range(len(first))]
+    entries = [np.array(column) for column in columns]   # (each [T, ...], a new array)
     if kind is JoinTable:
         return np.concatenate(entries, axis=d + 1)
     out = entries[0]
