@@ -330,7 +330,7 @@ def test_merge_steps_what_it_does_not_take(monkeypatch):
         _close(_copy(m.forward(x())), expected, np.float64)
         assert calls.n == len(expected)
     messages = []
-    for merge in (WHOLE_SEQUENCE._table_merge, lambda module, steps: None):   # (None: the per-step runs)
+    for merge in (WHOLE_SEQUENCE._table_merge, lambda module, kind, steps: None):   # (None: the per-step runs)
         monkeypatch.setattr(WHOLE_SEQUENCE, "_table_merge", merge)
         with pytest.raises(ValueError) as e:
             _evaluated(nn.Sequencer(nn.CAddTable())).forward([[uniform((N, H), 26), uniform((N, 2), 27)]] * 2)

@@ -42,8 +42,6 @@ import numpy as np
 import thnn
 
 from .recurrent import copy_of
-from ..CAddTable import CAddTable
-from ..JoinTable import JoinTable
 
 _FLOATS = (np.dtype(np.float32), np.dtype(np.float64))
 #: FastLSTM's gate blocks (i, z, f, o) in SeqLSTM's order (i, f, o, z)
@@ -220,9 +218,11 @@ def whole_sequence(sequencer, input, steps, plan):
     path does not apply (training, or a module it does not take: the
     caller steps).  The module must have been told the sequence
     (maxBPTTstep, forget) as for the stepwise path.  plan: (the Recursor
-    or None, the cell or None, its ``_seq_layout()``, the modules after
-    it, whether those map a batch row by row), from the Sequencer, or
-    None (not evaluation, or no module the path takes)."""
+    or None, the cell or None, its ``_seq_layout()`` (without a cell: the
+    kind of table merge the Recursor's module is, "join" or "add", or
+    None), the modules after it, whether those map a batch row by row),
+    from the Sequencer, or None (not evaluation, or no module the path
+    takes)."""
     if plan is None:
         return None
     recursor, cell, layout, rest, row_wise = plan
@@ -243,7 +243,7 @@ def whole_sequence(sequencer, input, steps, plan):
             return outs
         outs = list(outs)
     else:
-        merged = _table_merge(rest[0], steps) if len(rest) == 1 else None
+        merged = _table_merge(rest[0], layout, steps) if layout is not None else None
         if merged is not None:
             _advance(recursor, T, [(y, None) for y in merged[-2:]])
             return list(merged)
@@ -267,16 +267,14 @@ def _apply(sequencer, modules, value):
     return copy_of(value)
 
 
-def _table_merge(module, steps):
-    """A JoinTable or CAddTable (not in place) over every step's table in
-    one call: the tables' entries stacked along time, [T, ...], then
-    joined one dim further on than a step's join, or summed in the same
-    order; the array [T, ...] of the steps' outputs, or None where the
-    steps are not tables of host arrays that stack (or the module refuses
-    the first step's table: then the caller's per-step path says why)."""
-    kind = type(module)
-    if not (kind is JoinTable or kind is CAddTable and not module.inplace):
-        return None
+def _table_merge(module, kind, steps):
+    """A JoinTable (kind "join") or CAddTable not in place (kind "add")
+    over every step's table in one call: the tables' entries stacked along
+    time, [T, ...], then joined one dim further on than a step's join, or
+    summed in the same order; the array [T, ...] of the steps' outputs, or
+    None where the steps are not tables of host arrays that stack (or the
+    module refuses the first step's table: then the caller's per-step path
+    says why)."""
     first = steps[0]
     if not isinstance(first, (list, tuple)) or not first:
         return None
@@ -289,14 +287,14 @@ def _table_merge(module, steps):
         if any(type(a) is not np.ndarray or a.shape != like.shape or a.dtype != like.dtype for a in column):
             return None
     try:   # every step's table is laid out as the first one: its checks are all of theirs
-        if kind is JoinTable:
+        if kind == "join":
             d = module._layout(first)[0]
         else:
             module._inputs(first)
     except (ValueError, TypeError):
         return None
     entries = [np.array(column) for column in columns]   # (each [T, ...], a new array)
-    if kind is JoinTable:
+    if kind == "join":
         return np.concatenate(entries, axis=d + 1)
     out = entries[0]
     with np.errstate(all="ignore"):   # inf and nan as the arithmetic gives them, as CAddTable's own
