@@ -6,7 +6,9 @@ from ._bases.tables import check_length
 from ._bases.whole_sequence import whole_sequence
 from .AbstractRecurrent import AbstractRecurrent
 from .AbstractSequencer import AbstractSequencer
+from .CAddTable import CAddTable
 from .Identity import Identity
+from .JoinTable import JoinTable
 from .Linear import Linear
 from .LinearNoBias import LinearNoBias
 from .LogSoftMax import LogSoftMax
@@ -21,6 +23,8 @@ from .Tanh import Tanh
 #: the modules that map a batch [B, H] row by row, so that after a cell the steps' batches may go through them
 #: as one batch [T * N, H] (and the steps' samples [H] as one batch [T, H])
 _ROW_WISE = (Identity, Linear, LinearNoBias, LogSoftMax, ReLU, Sigmoid, SoftMax, Tanh)
+#: the table merges (BiSequencer's) that the fast path runs over every step's table at once, by kind
+_TABLE_MERGES = {JoinTable: "join", CAddTable: "add"}
 
 
 class Sequencer(AbstractSequencer):
@@ -48,8 +52,10 @@ class Sequencer(AbstractSequencer):
     that then take every step's rows at once) runs the whole sequence in
     one call of SeqLSTM's / SeqGRU's time loop, with its weights in their
     layout: the same values to rounding, the same state carried to the
-    next call (``remember``) and left for ``getHiddenState``.  Training
-    steps as above, so backward is unchanged.
+    next call (``remember``) and left for ``getHiddenState``.  A
+    JoinTable or CAddTable over a sequence of tables (BiSequencer's merge)
+    takes every step's table in one call there.  Training steps as above,
+    so backward is unchanged.
     """
 
     def __init__(self, module):
@@ -137,7 +143,8 @@ class Sequencer(AbstractSequencer):
 
     def _whole_sequence_plan(self):
         """What the fast path in evaluation (whole_sequence) runs: (the
-        Recursor or None, the cell or None, the cell's ``_seq_layout()``,
+        Recursor or None, the cell or None, the cell's ``_seq_layout()``
+        (without a cell: "join" or "add" for a table merge, else None),
         the modules the Recursor's Sequential applies after the cell,
         whether they all map a batch row by row); None in training or for
         a module it does not take."""
@@ -157,8 +164,11 @@ class Sequencer(AbstractSequencer):
         kinds = (AbstractRecurrent, AbstractSequencer)
         if any(isinstance(m, kinds) or top_recurrent(m, kinds) for m in rest):
             return None
-        layout = None if cell is None or cell.step != module.step or cell.train else cell._seq_layout()
-        if cell is not None and layout is None:
+        if cell is None:   # (a table merge that takes every step at once: its kind in the layout's place)
+            merge = None if getattr(inner, "inplace", False) else _TABLE_MERGES.get(type(inner))
+            return module, None, merge, rest, all(type(m) in _ROW_WISE for m in rest)
+        layout = None if cell.step != module.step or cell.train else cell._seq_layout()
+        if layout is None:
             return None
         return module, cell, layout, rest, all(type(m) in _ROW_WISE for m in rest)
 

@@ -276,3 +276,141 @@ def test_steps_on_a_device(monkeypatch, device, cell):
     assert count.taken == 0
     _close(got, host.forward(x), np.float64)
     assert count.taken == 1
+
+
+# ---- a merge over every step's table in one call; the cells' layouts kept while their weights hold ----
+WHOLE_SEQUENCE = sys.modules["nn_legacy._bases.whole_sequence"]
+
+
+class _Calls:
+    """Counts module's own updateOutput calls (the per-step path's; not its clones')."""
+
+    def __init__(self, monkeypatch, module):
+        self.n = 0
+        real = type(module).updateOutput
+
+        def spy(this, input):
+            self.n += this is module
+            return real(this, input)
+        monkeypatch.setattr(type(module), "updateOutput", spy)
+
+
+@DTYPES
+@pytest.mark.parametrize("merge", [lambda: nn.JoinTable(0, 1), lambda: nn.JoinTable(-1), lambda: nn.JoinTable(0),
+                                   lambda: nn.CAddTable()], ids=["join_ninputdims", "join_last", "join_0", "cadd"])
+@pytest.mark.parametrize("batch", [None, 1, 3])
+@pytest.mark.parametrize("T", [1, 4])
+def test_merge_of_every_step_at_once(monkeypatch, dtype, merge, batch, T):
+    count = _Count(monkeypatch)
+    module = merge()
+    m = _evaluated(nn.Sequencer(module))
+    shape = (T, H) if batch is None else (T, batch, H)
+    x = [[a, b] for a, b in zip(uniform(shape, 20).astype(dtype), uniform(shape, 21).astype(dtype))]
+    calls = _Calls(monkeypatch, module)
+    fast, slow, ref = _both(m, lambda mod: mod.forward(x), count)
+    assert calls.n == 0   # (the stepwise run is ref's, a copy)
+    assert isinstance(fast, list) and len(fast) == T
+    for a, b in zip(fast, slow):   # the same arithmetic: the same bits
+        assert a.shape == b.shape and a.dtype == b.dtype
+        np.testing.assert_array_equal(a, b)
+    assert m.module.step == ref.module.step == T + 1
+    np.testing.assert_array_equal(m.module.output, ref.module.output)
+
+
+def test_merge_steps_what_it_does_not_take(monkeypatch):
+    """CAddTable in place, tables whose steps differ, a table that the
+    module refuses: per step as before (the same error)."""
+    tables = (lambda: [[uniform((N, H), 22 + t), uniform((N, H), 23)] for t in range(3)],   # (fresh: in place)
+              lambda: [[uniform((N, H), 22), uniform((N, H), 23)], [uniform((N, H), 24), uniform((N, 2), 25)]])
+    for module, x in zip((nn.CAddTable(True), nn.JoinTable(0, 1)), tables):
+        m = _evaluated(nn.Sequencer(module))
+        calls = _Calls(monkeypatch, module)
+        expected = [a + b if module.inplace else np.concatenate([a, b], axis=1)
+                    for a, b in x()] if isinstance(module, nn.CAddTable) else [np.concatenate(s, axis=1) for s in x()]
+        _close(_copy(m.forward(x())), expected, np.float64)
+        assert calls.n == len(expected)
+    messages = []
+    for merge in (WHOLE_SEQUENCE._table_merge, lambda module, kind, steps: None):   # (None: the per-step runs)
+        monkeypatch.setattr(WHOLE_SEQUENCE, "_table_merge", merge)
+        with pytest.raises(ValueError) as e:
+            _evaluated(nn.Sequencer(nn.CAddTable())).forward([[uniform((N, H), 26), uniform((N, 2), 27)]] * 2)
+        messages.append(str(e.value))
+    assert messages[0] == messages[1] and "CAddTable: input[1] must be of size [2, 4]" in messages[0]
+
+
+@DTYPES
+@pytest.mark.parametrize("package", ["Element-Research/rnn", "torch/rnn"])
+@pytest.mark.parametrize("cell", CELLS)
+@pytest.mark.parametrize("batch", [1, 3])
+@pytest.mark.parametrize("T", [1, 2, 5])
+def test_bisequencer_forms_lengths_and_batches(monkeypatch, dtype, package, cell, batch, T):
+    """Both BiSequencers over the fast path (cells and, in Element-Research's
+    form, the merge), against the stepwise path: the merge's bits exactly
+    where its inputs are equal."""
+    count = _Count(monkeypatch)
+    nn.manualSeed(2)
+    m = _evaluated(nn.BiSequencer(_cell(cell), package=package))
+    m = m.float() if dtype == np.float32 else m
+    x = uniform((T, batch, D), 28).astype(dtype)
+    x = x if package == "torch/rnn" else list(x)
+    if package == "Element-Research/rnn":
+        calls = _Calls(monkeypatch, m.mergeSeq.module.recurrentModule)
+    fast, slow, ref = _both(m, lambda mod: mod.forward(x), count)
+    _close(fast, slow, dtype)
+    if package == "Element-Research/rnn":
+        assert calls.n == 0
+        for t in range(T):   # the merge of the steps' outputs the cells gave
+            np.testing.assert_array_equal(fast[t], np.concatenate([m.fwdSeq.output[t], m.bwdSeq.output[T - 1 - t]],
+                                                                  axis=-1))
+
+
+@pytest.mark.parametrize("cell", ["FastLSTM", "GRU"])
+def test_layout_kept_while_the_weights_hold(monkeypatch, cell):
+    """FastLSTM's and GRU's re-laid-out weights are built once and used
+    while the weights hold the same values; a weight changed in place,
+    replaced or converted is laid out again (never a stale result)."""
+    count = _Count(monkeypatch)
+    m = _evaluated(_model(cell, False))
+    x = uniform((3, N, D), 29)
+    first = m.module._seq_layout()
+    assert m.module._seq_layout() is first
+    assert not any(a.flags.writeable for a in first[1:])
+
+    def check():
+        fast, slow, _ = _both(m, lambda mod: mod.forward(x), count)
+        _close(fast, slow, x.dtype)
+        return fast
+    before = check()
+    step = m.module.recurrentModule
+    linears = [step.i2g, step.o2g] if cell == "FastLSTM" else list(step.modules)
+    for k, lin in enumerate(linears):
+        lin.weight[0, -1] += 0.25            # in place
+        after = check()
+        assert not np.allclose(after, before)
+        before = after
+        if lin.bias is not None:
+            lin.bias[-1] -= 0.5
+            after = check()
+            assert not np.allclose(after, before)
+            before = after
+        lin.weight = lin.weight * 1.5        # replaced
+        after = check()
+        assert not np.allclose(after, before)
+        before = after
+    m.float()
+    x = x.astype(np.float32)
+    np.testing.assert_allclose(check(), before, rtol=1e-5, atol=1e-5)
+    assert m.module._seq_layout()[1].dtype == np.float32
+
+
+def test_large_layouts_built_every_call(monkeypatch):
+    count = _Count(monkeypatch)
+    monkeypatch.setattr(WHOLE_SEQUENCE, "_CACHED_ELEMENTS", 0)
+    m = _evaluated(_model("FastLSTM", False))
+    assert m.module._seq_layout() is not m.module._seq_layout()
+    x = uniform((3, N, D), 30)
+    fast, slow, _ = _both(m, lambda mod: mod.forward(x), count)
+    _close(fast, slow, np.float64)
+    m.module.recurrentModule.i2g.weight[1, 1] -= 1
+    fast, slow, _ = _both(m, lambda mod: mod.forward(x), count)
+    _close(fast, slow, np.float64)

@@ -17,8 +17,11 @@ What follows the cell in the Recursor's Sequential (modules without a
 recurrent one inside) takes every step's rows in one call when it is made
 of Linear layers and activations (the Sequencer's ``_ROW_WISE``), else
 runs per step on the cell's outputs; a Recursor of a
-module without any recurrent module inside (say a merge JoinTable) runs
-that module per step without the clones.  Anything else (LSTM with
+module without any recurrent module inside runs that module per step
+without the clones, or, for a JoinTable or CAddTable (BiSequencer's
+merge), once over every step's table stacked along time.  FastLSTM's and
+GRU's re-laid-out weights are kept (when small) and used again while the
+weights hold the very values they were built from.  Anything else (LSTM with
 peepholes, batch-normalized FastLSTM, a maskZero'd step module, arrays on
 a device, a dtype or shape the cell does not take, an initial state of
 another shape) returns None: the caller steps as before.
@@ -32,6 +35,8 @@ and what ``getHiddenState`` returns are set as the stepwise path sets them:
 the last two steps' states and outputs, the step counters advanced by the
 sequence's length.
 """
+import weakref
+
 import numpy as np
 
 import thnn
@@ -55,24 +60,57 @@ def seq_layout(step):
 def fast_lstm_layout(step):
     """FastLSTM's FastLSTMStep: i2g's and o2g's rows (gate blocks i, z, f, o) in SeqLSTM's order i, f, o, z."""
     i2g, o2g = step.i2g, step.o2g
-    if not _on_host(i2g.weight, i2g.bias, o2g.weight):
-        return None
-    rows = _fast_lstm_rows(step.outputSize)
-    return "SeqLSTM", i2g.weight[rows].T, o2g.weight[rows].T, i2g.bias[rows]
+
+    def build(wx, bx, wh):
+        rows = _fast_lstm_rows(step.outputSize)
+        return "SeqLSTM", wx[rows].T, wh[rows].T, bx[rows]
+    return _cached(step, (i2g.weight, i2g.bias, o2g.weight), build)
 
 
 def gru_layout(step):
     """GRU's GRUStep: [i2g | W_xn] is W_x, [o2g | W_hn] W_h (both apply the reset gate to h before W_hn)."""
     i2g, o2g, xn, hn = step.modules
-    if not _on_host(i2g.weight, i2g.bias, o2g.weight, xn.weight, xn.bias, hn.weight):
-        return None
-    return ("SeqGRU", np.concatenate([i2g.weight, xn.weight]).T, np.concatenate([o2g.weight, hn.weight]).T,
-            np.concatenate([i2g.bias, xn.bias]))
+
+    def build(wr, br, wz, wxn, bxn, whn):
+        return "SeqGRU", np.concatenate([wr, wxn]).T, np.concatenate([wz, whn]).T, np.concatenate([br, bxn])
+    return _cached(step, (i2g.weight, i2g.bias, o2g.weight, xn.weight, xn.bias, hn.weight), build)
 
 
 def _on_host(*arrays):
     """Whether the arrays are all numpy arrays (not on a device, none missing: a Linear without its bias)."""
     return all(type(a) is np.ndarray for a in arrays)
+
+
+#: step module -> (what its weights held, the layout built from them) for _cached
+_LAYOUTS = weakref.WeakKeyDictionary()
+#: the weights of at most this many elements in all are kept (as bytes) to tell whether a layout is still theirs:
+#: comparing costs less than the re-layout there; above, the re-layout is a small part of the time loop's cost
+_CACHED_ELEMENTS = 1 << 16
+
+
+def _cached(step, weights, build):
+    """build(*weights): the kernel's layout of a step module's weights,
+    or None when they are not all host arrays; for small weights the one
+    built by the previous call when the weights hold exactly the values
+    they held then (same dtypes, shapes and bytes: a weight changed in
+    place, replaced or converted is laid out again)."""
+    if not _on_host(*weights):
+        return None
+    if sum(w.size for w in weights) > _CACHED_ELEMENTS:
+        return build(*weights)
+    key = [(w.dtype, w.shape, w.tobytes()) for w in weights]
+    kept = _LAYOUTS.get(step)
+    if kept is not None and kept[0] == key:
+        return kept[1]
+    name, *arrays = build(*weights)
+    layout = (name,) + tuple(_read_only(np.ascontiguousarray(a)) for a in arrays)
+    _LAYOUTS[step] = (key, layout)
+    return layout
+
+
+def _read_only(a):
+    a.flags.writeable = False
+    return a
 
 
 _ROWS = {}
@@ -180,9 +218,11 @@ def whole_sequence(sequencer, input, steps, plan):
     path does not apply (training, or a module it does not take: the
     caller steps).  The module must have been told the sequence
     (maxBPTTstep, forget) as for the stepwise path.  plan: (the Recursor
-    or None, the cell or None, its ``_seq_layout()``, the modules after
-    it, whether those map a batch row by row), from the Sequencer, or
-    None (not evaluation, or no module the path takes)."""
+    or None, the cell or None, its ``_seq_layout()`` (without a cell: the
+    kind of table merge the Recursor's module is, "join" or "add", or
+    None), the modules after it, whether those map a batch row by row),
+    from the Sequencer, or None (not evaluation, or no module the path
+    takes)."""
     if plan is None:
         return None
     recursor, cell, layout, rest, row_wise = plan
@@ -203,6 +243,10 @@ def whole_sequence(sequencer, input, steps, plan):
             return outs
         outs = list(outs)
     else:
+        merged = _table_merge(rest[0], layout, steps) if layout is not None else None
+        if merged is not None:
+            _advance(recursor, T, [(y, None) for y in merged[-2:]])
+            return list(merged)
         outs = steps
     if rest:
         outs = [_apply(sequencer, rest, y) for y in outs]
@@ -221,3 +265,39 @@ def _apply(sequencer, modules, value):
     except (ValueError, TypeError, RuntimeError, IndexError) as e:
         raise sequencer._child_error(0, "updateOutput", e) from e
     return copy_of(value)
+
+
+def _table_merge(module, kind, steps):
+    """A JoinTable (kind "join") or CAddTable not in place (kind "add")
+    over every step's table in one call: the tables' entries stacked along
+    time, [T, ...], then joined one dim further on than a step's join, or
+    summed in the same order; the array [T, ...] of the steps' outputs, or
+    None where the steps are not tables of host arrays that stack (or the
+    module refuses the first step's table: then the caller's per-step path
+    says why)."""
+    first = steps[0]
+    if not isinstance(first, (list, tuple)) or not first:
+        return None
+    n = len(first)
+    if any(not isinstance(s, (list, tuple)) or len(s) != n for s in steps):
+        return None
+    columns = [[s[k] for s in steps] for k in range(n)]
+    for column in columns:
+        like = column[0]
+        if any(type(a) is not np.ndarray or a.shape != like.shape or a.dtype != like.dtype for a in column):
+            return None
+    try:   # every step's table is laid out as the first one: its checks are all of theirs
+        if kind == "join":
+            d = module._layout(first)[0]
+        else:
+            module._inputs(first)
+    except (ValueError, TypeError):
+        return None
+    entries = [np.array(column) for column in columns]   # (each [T, ...], a new array)
+    if kind == "join":
+        return np.concatenate(entries, axis=d + 1)
+    out = entries[0]
+    with np.errstate(all="ignore"):   # inf and nan as the arithmetic gives them, as CAddTable's own
+        for e in entries[1:]:
+            out += e
+    return out
