@@ -156,3 +156,19 @@ def test_kernel_of_takes_the_general_path_where_its_fast_one_does_not_answer():
     assert nn.Tanh()._kernel_of(np.ones(2, np.float32), "updateOutput") is thnn.Float.Tanh_updateOutput
     with pytest.raises(TypeError, match=r"^_Float32Only: input is float64 but the module is float32"):
         _Float32Only()._kernel_of(np.ones(2), "updateOutput")
+
+
+def test_parallel_slices_are_copies_and_a_child_error_names_it():
+    """Parallel's slices of a numpy input (indexed, not np.take) are copies, as np.take's are; a 1D
+    input gives its children numbers, as np.take does; a child's error names the container."""
+    x = np.arange(24.0).reshape(2, 3, 4)
+    m = nn.Parallel(1, 0).add(nn.Identity()).add(nn.Identity()).add(nn.Identity())
+    np.testing.assert_array_equal(m.forward(x), np.concatenate([np.take(x, i, axis=1) for i in range(3)], 0))
+    for child in m.modules:
+        assert child.output.flags.c_contiguous and not np.shares_memory(child.output, x)
+    flat = nn.Parallel(0, 0).add(nn.Identity()).add(nn.Identity())
+    assert [type(v) for v in flat._inputs(np.arange(2.0))] == [type(np.take(np.arange(2.0), 0))] * 2
+    bad = nn.Parallel(1, 1).add(nn.Linear(4, 2)).add(nn.Linear(5, 2))
+    with pytest.raises(ValueError, match=r"^Parallel \(1\) -> Linear_updateOutput: input must be 1D or 2D with 5 "
+                                         r"features, got 2D of size \[2, 4\]$"):
+        bad.forward(np.ones((2, 2, 4)))
