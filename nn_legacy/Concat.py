@@ -98,14 +98,18 @@ def _join(container, outputs, dim, buffer):
     first = outputs[0]
     if not 0 <= dim < first.ndim:
         raise ValueError(f"{name}: dimension {dim} is out of range for outputs of {first.ndim} dimensions")
+    before, after, total, dtype = first.shape[:dim], first.shape[dim + 1:], first.shape[dim], first.dtype
     for i, out in enumerate(outputs[1:], 1):
-        if out.ndim != first.ndim or out.shape[:dim] + out.shape[dim + 1:] != first.shape[:dim] + first.shape[dim + 1:]:
+        s = out.shape
+        if len(s) != len(first.shape) or s[:dim] != before or s[dim + 1:] != after:
             raise ValueError(f"{name}: output of module ({i}) has size {list(out.shape)}, which cannot be joined "
                              f"along dimension {dim} with size {list(first.shape)} of module (0)")
-    shape = list(first.shape)
-    shape[dim] = sum(out.shape[dim] for out in outputs)
+        total += s[dim]
+        if out.dtype is not dtype:
+            dtype = None
     xp = array_namespace(*outputs)
-    dtype = xp.result_type(*outputs)
-    buffer = reuse(buffer, shape, dtype, *outputs)
+    if dtype is None:      # (outputs of one dtype, the usual case: no promotion to work out)
+        dtype = xp.result_type(*outputs)
+    buffer = reuse(buffer, before + (total,) + after, dtype, *outputs)
     xp.concatenate(outputs, axis=dim, out=buffer)
     return buffer

@@ -194,8 +194,12 @@ def same_list(old, items):
     """``old`` when it already holds exactly these objects, else a new list:
     a table handed out before stays as it was when its arrays change."""
     items = list(items)
-    if isinstance(old, list) and len(old) == len(items) and all(a is b for a, b in zip(old, items)):
-        return old
+    if isinstance(old, list):
+        if len(old) == len(items):
+            for a, b in zip(old, items):
+                if a is not b:
+                    return items
+            return old
     return items
 
 

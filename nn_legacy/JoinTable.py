@@ -1,5 +1,7 @@
+import numpy as np
+
 from ._helpers.arrays import name_of, reuse
-from ._bases.dims import batch_dim, check_grad, check_int, from_lua, lua_int, shape_text
+from ._bases.dims import _NUMERIC, batch_dim, check_grad, check_int, from_lua, lua_int, shape_text
 from ._helpers.namespace import array_namespace
 from ._bases.tables import check_arrays, reuse_list
 from .Module import Module
@@ -28,6 +30,20 @@ class JoinTable(Module):
 
     def _layout(self, input):
         """(dim, output shape) after the checks."""
+        if type(input) is list and input and type(input[0]) is np.ndarray:   # the usual case, checked fast
+            first = input[0]
+            dtype, shape, total = first.dtype, first.shape, 0
+            d = self.dimension + len(shape) if self.dimension < 0 else self.dimension
+            if self.nInputDims is not None and self.dimension >= 0 and len(shape) == self.nInputDims + 1:
+                d += 1
+            if dtype.kind in _NUMERIC and 0 <= d < len(shape):   # (else the checks below raise, in their order)
+                for x in input:
+                    s = x.shape if type(x) is np.ndarray and x.dtype is dtype else None
+                    if s is None or len(s) != len(shape) or s[:d] != shape[:d] or s[d + 1:] != shape[d + 1:]:
+                        break
+                    total += s[d]
+                else:
+                    return d, shape[:d] + (total,) + shape[d + 1:]
         xs = check_arrays(self, input)
         first = xs[0]
         d = batch_dim(self, self.dimension, first, self.nInputDims, what="input[0]")
@@ -42,10 +58,9 @@ class JoinTable(Module):
         return d, shape
 
     def updateOutput(self, input):
-        xp = array_namespace(input)
-        d, shape = self._layout(input)
+        d, shape = self._layout(input)   # (a table of arrays: their namespace without a search of the table)
         self.output = reuse(self.output, shape, input[0].dtype, *input)
-        xp.concatenate(input, axis=d, out=self.output)
+        array_namespace(*input).concatenate(input, axis=d, out=self.output)
         return self.output
 
     def updateGradInput(self, input, gradOutput):

@@ -73,6 +73,8 @@ class Module(Layer):
 
     #: whether _all_parameters is _owned_parameters of _parameter_names (set per class)
     _plain_parameters = True
+    #: and _kernels, _host_dtype and _dtype are Module's: _kernel_of may take their fast path itself (set per class)
+    _plain_kernels = True
 
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)
@@ -81,6 +83,8 @@ class Module(Layer):
         if "type" in cls.__dict__:
             cls.type = _checks.torch_type_names(cls.type)
         cls._plain_parameters = _plain_parameters(cls)
+        cls._plain_kernels = (cls._plain_parameters and cls._kernels is Module._kernels
+                              and cls._host_dtype is Module._host_dtype and cls._dtype is Module._dtype)
 
     def __init__(self):
         self.output = None
@@ -455,6 +459,12 @@ class Module(Layer):
 
     def _kernel_of(self, input, verb, name="input"):
         """The kernel ``<_kernel>_<verb>`` for input's dtype and device."""
+        if type(input) is np.ndarray and type(self)._plain_kernels:   # _kernels' usual case, without its calls
+            dtype = input.dtype
+            if dtype is _F32 or dtype is _F64:
+                expected = _plain_dtype(self)
+                if expected is None or expected is dtype or (expected is not _GENERAL and expected == dtype):
+                    return getattr(thnn.Float if dtype is _F32 else thnn.Double, f"{self._kernel}_{verb}")
         return getattr(self._kernels(input, name), f"{self._kernel}_{verb}")
 
 

@@ -3,7 +3,7 @@ import numpy as np
 from ._helpers.arrays import is_array, reuse
 from ._helpers.namespace import array_namespace
 from .Concat import _join
-from .Container import Container, tree_repr
+from .Container import _NAMED, Container, tree_repr
 
 
 class Parallel(Container):
@@ -35,11 +35,19 @@ class Parallel(Container):
         if not 0 <= d < input.ndim or input.shape[d] != len(self.modules):
             raise ValueError(f"{name}: input must have size {len(self.modules)} (one slice per module) along "
                              f"dimension {d}, got {input.ndim}D of size [{', '.join(map(str, input.shape))}]")
+        if type(input) is np.ndarray:   # (indexed: np.take's dispatch costs more than the copy)
+            at = (slice(None),) * d
+            return [input[at + (i,)].copy() for i in range(len(self.modules))]   # copies: kernels keep no views
         xp = array_namespace(input)
-        return [xp.take(input, i, axis=d) for i in range(len(self.modules))]  # copies: kernels keep no views
+        return [xp.take(input, i, axis=d) for i in range(len(self.modules))]
 
     def updateOutput(self, input):
-        outputs = [self._child(i, "updateOutput", x) for i, x in enumerate(self._inputs(input))]
+        inputs, outputs, i = self._inputs(input), [], 0
+        try:   # (the children called directly, not through _child, as Sequential calls them)
+            for i, x in enumerate(inputs):
+                outputs.append(self.modules[i].updateOutput(x))
+        except _NAMED as e:
+            raise self._child_error(i, "updateOutput", e) from e
         self.output = _join(self, outputs, self.outputDimension, self.output)
         return self.output
 

@@ -31,10 +31,13 @@ class SplitTable(Module):
         return batch_dim(self, self.dimension, input, self.nInputDims)
 
     def updateOutput(self, input):
-        xp = array_namespace(input)
         d = self._dim(input)
-        moved = xp.moveaxis(input, d, 0)
-        self.output = [moved[i, ...] for i in range(moved.shape[0])]   # 0D arrays (views) from 1D input
+        if type(input) is np.ndarray:   # the slices indexed in place (moveaxis costs more than the rest)
+            at = (slice(None),) * d
+            self.output = [input[at + (i, ...)] for i in range(input.shape[d])]   # 0D arrays from 1D input
+            return self.output
+        moved = array_namespace(input).moveaxis(input, d, 0)
+        self.output = [moved[i, ...] for i in range(moved.shape[0])]
         return self.output
 
     def updateGradInput(self, input, gradOutput):

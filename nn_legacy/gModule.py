@@ -768,10 +768,14 @@ class _Plan:
         self._vars += 1
         return f"v{self._vars}"
 
-    def _call(self, target, obj, arg, path):
-        """target = obj.updateOutput(arg); an error it raises is named along path (see _renamed)."""
+    def _call(self, target, m, arg, path):
+        """target = m.updateOutput(arg); an error it raises is named along path (see _renamed).  An
+        Identity's forward is written out (its output is its input), as the selectors' are."""
+        if type(m) is Identity:
+            self._line(f"{target} = {self._const(m)}.output = {arg}")
+            return
         self._line(f"s = {self._path(path)}")
-        self._line(f"{target} = {obj}.updateOutput({arg})")
+        self._line(f"{target} = {self._const(m)}.updateOutput({arg})")
 
     def _line(self, text):
         self.lines.append("        " + text)
@@ -797,7 +801,13 @@ class _Plan:
                     self._line(f"    s = None; {rest}")
                 out = self._var()
                 self._line("s = None")
-                self._line(f"{out} = g._child({i}, 'updateOutput', {cur})")
+                if type(stage) is Identity:
+                    self._line(f"{out} = {self._const(stage)}.output = {cur}")
+                else:     # (called directly, its error named as Container._child names it)
+                    self._line("try:")
+                    self._line(f"    {out} = {self._const(stage)}.updateOutput({cur})")
+                    self._line("except _FAIL as err:")
+                    self._line(f"    raise g._child_error({i}, 'updateOutput', err) from err")
                 known = None
             cur = out
         if len(seen) < len(self.top):
@@ -825,13 +835,13 @@ class _Plan:
                 self._line(f"    s = {self._path((i, chain + ((e, 1),)))}")
                 self._line(f"    {v} = {self._const(m)}.updateOutput({v})")
             else:
-                self._call(v, self._const(m), v, (i, chain + ((e, 1),)))
+                self._call(v, m, v, (i, chain + ((e, 1),)))
             for k in range(2, len(ms)):
-                self._call(v, self._const(ms[k]), v, (i, chain + ((e, k),)))
+                self._call(v, ms[k], v, (i, chain + ((e, k),)))
             self._line(f"{self._const(e)}.output = {v}")
             return v
         v = self._var()
-        self._call(v, self._const(e), env, path)
+        self._call(v, e, env, path)
         return v
 
     def _select(self, m, env):
@@ -867,7 +877,7 @@ class _Plan:
         elif at is not None:
             self._line(f"{v} = {self._const(m)}.output = {env}[{at[0]}:{at[-1] + 1}]")
         else:
-            self._call(v, self._const(m), env, path)
+            self._call(v, m, env, path)
         return v
 
 

@@ -83,3 +83,29 @@ def test_from_torch7_counts_from_zero():
 
 def test_repr():
     assert repr(nn.JoinTable(1)) == "nn.JoinTable(1)"
+
+
+@pytest.mark.parametrize("dimension,entry,error,message", [
+    (5, "text", TypeError, "JoinTable: input[1] must be a numpy array, got str"),
+    (1, np.zeros((2, 3), np.float32), TypeError, "JoinTable: input[1] is float32 but input[0] is float64"),
+    (5, np.zeros((3, 3)), ValueError, "JoinTable: dimension 5 is out of range for input[0] 2D of size [2, 3]"),
+    (1, np.zeros((3, 3)), ValueError, "JoinTable: input[1] has size [3, 3], which cannot be joined along "
+                                      "dimension 1 with size [2, 3] of input[0]"),
+    (0, np.zeros((2, 3, 1)), ValueError, "JoinTable: input[1] has size [2, 3, 1], which cannot be joined along "
+                                         "dimension 0 with size [2, 3] of input[0]")],
+    ids=["not an array before the dim", "dtype", "dim", "other dim", "ndim"])
+def test_a_table_of_arrays_that_does_not_join_is_refused_in_the_checks_order(dimension, entry, error, message):
+    """The usual case (a list of numpy arrays) is checked without the general checks; a table it does
+    not accept gets the general checks' error, the first of them in their order (an entry that is not
+    an array before a dim out of range)."""
+    with raises_exactly(error, message):
+        nn.JoinTable(dimension).forward([np.zeros((2, 3)), entry])
+
+
+@pytest.mark.parametrize("dimension,nInputDims,axis", [(1, None, 1), (-1, None, 2), (0, 2, 1), (1, 2, 2), (0, None, 0)])
+def test_lists_and_tuples_join_alike(dimension, nInputDims, axis):
+    xs = table(axis, (2, 3, 4))
+    m = nn.JoinTable(dimension, nInputDims)
+    want = np.concatenate(xs, axis=axis)
+    assert np.array_equal(m.forward(xs), want)
+    assert np.array_equal(nn.JoinTable(dimension, nInputDims).forward(tuple(xs)), want)

@@ -1082,3 +1082,51 @@ def test_a_tree_edited_at_every_call_runs_stage_by_stage():
     for _ in range(3):
         assert _layout_equal(model.forward(x), nn.Sequential.updateOutput(model.clone(), x))
     assert not _planned(model)
+
+
+def _skip_graph():
+    """A residual block as nngraph writes it: stages that are modules of their own (an Identity, a
+    ConcatTable of an array, a CAddTable, a ReLU), not stages of selectors."""
+    x = nn.Identity()()
+    h = nn.Linear(3, 3)(nn.ReLU()(nn.Linear(3, 3)(x)))
+    g = nn.gModule([x], [nn.ReLU()(nn.CAddTable()([h, x]))])
+    assert [type(m) for m in g.modules] == [nn.Identity, nn.ConcatTable, nn.CAddTable, nn.ReLU]
+    return g
+
+
+def test_the_plan_of_module_stages_sets_what_the_containers_set():
+    """Stages that are modules (an Identity's output set by the plan itself, the others called
+    directly): every output in the tree equal to, and the same objects as, the containers' own forward,
+    and backward's gradients after a planned forward equal to the twin's."""
+    g, x = _skip_graph(), _u(2, 3)
+    twin = g.clone()
+    for call in range(3):
+        got = g.forward(x)
+        assert _layout_equal(got, nn.Sequential.updateOutput(twin, x))
+        assert _planned(g) == (call > 0)
+        assert g.modules[0].output is x
+        for a, b in zip(_outputs(g), _outputs(twin)):
+            assert (a is None and b is None) or _layout_equal(a, b)
+    gy = _u(2, 3)
+    g.zeroGradParameters()
+    twin.zeroGradParameters()
+    assert _layout_equal(g.backward(x, gy), twin.backward(x, gy))
+    for p, q in zip(g.parameters()[1], twin.parameters()[1]):
+        assert np.array_equal(p, q)
+
+
+def test_the_plan_names_a_module_stage_error_as_the_stages_do():
+    """An error of a stage the plan calls directly (CAddTable given a ConcatTable's table of
+    mismatched arrays) is named as Container._child names it, stage by stage and planned alike."""
+    g, x = _skip_graph(), _u(2, 3)
+    g.forward(x)
+    g.forward(x)
+    assert _planned(g)
+    g.modules[1].modules[0].modules[-1] = nn.Linear(3, 4)     # (inside a stage the plan calls: the plan holds)
+    assert _planned(g)
+    with pytest.raises(ValueError) as planned:
+        g.forward(x)
+    with pytest.raises(ValueError) as staged:
+        g.clone()._stages_output(x, 0)
+    assert _error_chain(planned.value) == _error_chain(staged.value)
+    assert str(planned.value).startswith("gModule (2) -> CAddTable: input[1] must be of size [2, 4]")

@@ -115,3 +115,60 @@ def test_modules_return_inf_and_nan_without_warnings(make, x):
         y = m.forward(x)
         assert not np.isfinite(y).all()
         m.backward(x, np.ones_like(y))
+
+
+def test_parallel_table_names_a_child_error_as_the_other_containers_do():
+    m = nn.ParallelTable().add(nn.Linear(3, 4)).add(nn.Linear(5, 2))
+    x = np.ones((2, 3))
+    with pytest.raises(ValueError, match=r"^ParallelTable \(1\) -> Linear_updateOutput: input must be 1D or 2D with 5 "
+                                         r"features, got 2D of size \[2, 3\]$") as info:
+        m.forward([x, x])
+    assert isinstance(info.value.__cause__, ValueError)
+    with pytest.raises(TypeError, match=r"^ParallelTable \(0\) -> Linear: input is float32 but the module is float64"):
+        m.forward([x.astype(np.float32), x])
+    out = m.forward((x, np.ones((2, 5))))        # a tuple is a table too
+    assert out[0] is m.modules[0].output and out[1] is m.modules[1].output
+    assert m.forward([x, np.ones((2, 5))]) is out    # the same table again while it holds the same arrays
+
+
+class _Float32Only(nn.Tanh):
+    """A kernel module that says its own dtype: _kernel_of takes the general path."""
+    def _dtype(self):
+        return np.dtype(np.float32)
+
+
+def test_kernel_of_takes_the_general_path_where_its_fast_one_does_not_answer():
+    """_kernel_of answers a numpy float input of a module of Module's own _kernels, _host_dtype and _dtype
+    itself; any other case (another dtype, parameters of another dtype, a class
+    that says its dtype otherwise) gets _kernels' answer or its error."""
+    import thnn
+    assert nn.Linear._plain_kernels and nn.Tanh._plain_kernels and not _Float32Only._plain_kernels
+    lin = nn.Linear(3, 2)
+    assert lin._kernel_of(np.ones((1, 3)), "updateOutput") is thnn.Double.Linear_updateOutput
+    with pytest.raises(TypeError, match=r"^Linear: input is float32 but the module is float64"):
+        lin._kernel_of(np.ones((1, 3), np.float32), "updateOutput")
+    with pytest.raises(TypeError, match=r"^Linear: input must be float32 or float64, got int64"):
+        lin._kernel_of(np.ones((1, 3), np.int64), "updateOutput")
+    lin.float()
+    assert lin._kernel_of(np.ones((1, 3), np.float32), "updateOutput") is thnn.Float.Linear_updateOutput
+    with pytest.raises(TypeError, match=r"^Linear: input is float64 but the module is float32"):
+        lin._kernel_of(np.ones((1, 3)), "updateOutput")
+    assert nn.Tanh()._kernel_of(np.ones(2, np.float32), "updateOutput") is thnn.Float.Tanh_updateOutput
+    with pytest.raises(TypeError, match=r"^_Float32Only: input is float64 but the module is float32"):
+        _Float32Only()._kernel_of(np.ones(2), "updateOutput")
+
+
+def test_parallel_slices_are_copies_and_a_child_error_names_it():
+    """Parallel's slices of a numpy input (indexed, not np.take) are copies, as np.take's are; a 1D
+    input gives its children numbers, as np.take does; a child's error names the container."""
+    x = np.arange(24.0).reshape(2, 3, 4)
+    m = nn.Parallel(1, 0).add(nn.Identity()).add(nn.Identity()).add(nn.Identity())
+    np.testing.assert_array_equal(m.forward(x), np.concatenate([np.take(x, i, axis=1) for i in range(3)], 0))
+    for child in m.modules:
+        assert child.output.flags.c_contiguous and not np.shares_memory(child.output, x)
+    flat = nn.Parallel(0, 0).add(nn.Identity()).add(nn.Identity())
+    assert [type(v) for v in flat._inputs(np.arange(2.0))] == [type(np.take(np.arange(2.0), 0))] * 2
+    bad = nn.Parallel(1, 1).add(nn.Linear(4, 2)).add(nn.Linear(5, 2))
+    with pytest.raises(ValueError, match=r"^Parallel \(1\) -> Linear_updateOutput: input must be 1D or 2D with 5 "
+                                         r"features, got 2D of size \[2, 4\]$"):
+        bad.forward(np.ones((2, 2, 4)))
