@@ -120,14 +120,15 @@ class Container(Module):
         except _NAMED as e:
             raise self._child_error(index, method, e) from e
 
-    def _forward_each(self, input):
-        """Each child's updateOutput of the same input, in order, as a list
-        (Concat's and ConcatTable's forward; the children called directly,
-        an error named as _child names it)."""
+    def _forward_each(self, input, per_child=False):
+        """Each child's updateOutput of the same input (per_child: child i
+        of input[i]), in order, as a list (Concat's and ConcatTable's
+        forward; Parallel's and ParallelTable's per child; the children
+        called directly, an error named as _child names it)."""
         outputs, i = [], 0
         try:
             for i, m in enumerate(self.modules):
-                outputs.append(m.updateOutput(input))
+                outputs.append(m.updateOutput(input[i] if per_child else input))
         except _NAMED as e:
             raise self._child_error(i, "updateOutput", e) from e
         return outputs

@@ -3,7 +3,7 @@ import numpy as np
 from ._helpers.arrays import is_array, reuse
 from ._helpers.namespace import array_namespace
 from .Concat import _join
-from .Container import _NAMED, Container, tree_repr
+from .Container import Container, tree_repr
 
 
 class Parallel(Container):
@@ -42,12 +42,7 @@ class Parallel(Container):
         return [xp.take(input, i, axis=d) for i in range(len(self.modules))]
 
     def updateOutput(self, input):
-        inputs, outputs, i = self._inputs(input), [], 0
-        try:   # (the children called directly, not through _child, as Sequential calls them)
-            for i, x in enumerate(inputs):
-                outputs.append(self.modules[i].updateOutput(x))
-        except _NAMED as e:
-            raise self._child_error(i, "updateOutput", e) from e
+        outputs = self._forward_each(self._inputs(input), per_child=True)
         self.output = _join(self, outputs, self.outputDimension, self.output)
         return self.output
 

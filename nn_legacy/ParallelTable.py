@@ -1,5 +1,5 @@
 from ._bases.tables import check_length
-from .Container import _NAMED, Container, same_list, tree_repr
+from .Container import Container, same_list, tree_repr
 from ._helpers.onnx_types import NotExportable
 
 
@@ -23,13 +23,7 @@ class ParallelTable(Container):
 
     def updateOutput(self, input):
         self._check(input)
-        outputs, i = [], 0
-        try:   # (the children called directly, not through _child, as Sequential calls them)
-            for i, m in enumerate(self.modules):
-                outputs.append(m.updateOutput(input[i]))
-        except _NAMED as e:
-            raise self._child_error(i, "updateOutput", e) from e
-        self.output = same_list(self.output, outputs)
+        self.output = same_list(self.output, self._forward_each(input, per_child=True))
         return self.output
 
     def _backward(self, method, input, gradOutput, *extra):

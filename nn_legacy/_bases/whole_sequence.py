@@ -41,6 +41,7 @@ import numpy as np
 
 import thnn
 
+from .._helpers.arrays import quietly
 from .recurrent import copy_of
 
 _FLOATS = (np.dtype(np.float32), np.dtype(np.float64))
@@ -296,8 +297,10 @@ def _table_merge(module, kind, steps):
     entries = [np.array(column) for column in columns]   # (each [T, ...], a new array)
     if kind == "join":
         return np.concatenate(entries, axis=d + 1)
-    out = entries[0]
-    with np.errstate(all="ignore"):   # inf and nan as the arithmetic gives them, as CAddTable's own
-        for e in entries[1:]:
-            out += e
-    return out
+    quietly(_sum_into, entries[0], entries[1:])   # inf and nan as the arithmetic gives them, as CAddTable's own
+    return entries[0]
+
+
+def _sum_into(out, terms):
+    for t in terms:
+        out += t
