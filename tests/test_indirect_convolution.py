@@ -10,7 +10,9 @@ padded image, output planes not a multiple of 16 or of 8), batches of 1
 and 3, 1 and 2 threads: both paths against a float64 numpy reference at
 the float tolerance of the convolution tests, NaN and infinities reaching
 exactly the outputs the reference gives them; THGemmConv_calls() shows
-which path ran."""
+which path ran.  Winograd's path for 3x3 kernels (THConvWinograd.c, tested
+in test_winograd_convolution.py) is off here, so that these rules alone
+choose."""
 import ctypes
 
 import numpy as np
@@ -21,6 +23,7 @@ from test_THGemm import conv_reference
 
 LIB = ctypes.CDLL(thnn._thnn.__file__)
 LIB.THGemmConv_setMode.argtypes = [ctypes.c_int]
+LIB.THGemmWino_setMode.argtypes = [ctypes.c_int]
 LIB.THGemmConv_mode.restype = ctypes.c_int
 LIB.THGemmConv_calls.restype = ctypes.c_int64
 LIB.THGemm_floatAvailable.restype = ctypes.c_int
@@ -39,18 +42,21 @@ def module(nin, nout, k, stride, pad, dilation, kw=None, bias=True):
 
 
 def forward(m, x, mode, threads):
-    """m.forward(x) with THGemmConv_setMode(mode) on `threads` threads: the
-    output (a copy) and how many calls took the indirect path."""
+    """m.forward(x) with THGemmConv_setMode(mode) (and Winograd's path off)
+    on `threads` threads: the output (a copy) and how many calls took the
+    indirect path."""
     import thnn
     before = thnn.get_num_threads()
     try:
         thnn.set_num_threads(threads)
         LIB.THGemmConv_setMode(mode)
+        LIB.THGemmWino_setMode(0)
         start = LIB.THGemmConv_calls()
         y = m.forward(x).copy()
         return y, LIB.THGemmConv_calls() - start
     finally:
         LIB.THGemmConv_setMode(1)
+        LIB.THGemmWino_setMode(1)
         thnn.set_num_threads(before)
 
 

@@ -75,6 +75,7 @@
 
 #include <limits.h>
 #include "THConvDirect.h"
+#include "THConvWinograd.h"
 #include "THGemm.h"
 #include "THLoop.h"
 #ifdef _OPENMP
@@ -1354,6 +1355,148 @@ THNN_HELPER int THNN_(convIndirectMultiply)(THNNState *state, const THNNConvGeom
 }
 #endif
 
+#ifdef TH_REAL_IS_FLOAT
+/* Winograd's F(2x2, 3x3) (THConvWinograd.c) for 3x3 kernels of step 1.
+ * Where it is the faster path (mode 1), measured 2026-11-30 (time
+ * Winograd / the path chosen before, best of 3-5 blocks, 1 thread | 2
+ * threads, the machine shared with other work): 64->64 on 56x56 0.76-0.79 |
+ * 0.75 (batch 1), 0.76-0.86 | 0.72 (batch 8); 128->128 on 28x28 0.75-0.84 |
+ * 0.75; 256->256 on 28x28 0.69-0.75 | 0.64; 256->256 on 14x14 batch 8
+ * 0.71 | 0.64; 512->512 on 7x7 batch 8 0.77 | 0.82; 32->32 on 64x64 0.89.
+ * It loses where the transforms outweigh the products they save: the
+ * weight's, done in every call, over few tiles (512->512 on 7x7 at batch 1:
+ * 16 tiles, 2.1-2.5; 256->256 and 512->512 on 14x14 at batch 1: 49 tiles,
+ * 1.05-1.24), hence THNN_CONV_WINO_TILES; the image's and the output's
+ * (per plane and tile, against products of min(nIn, nOut) multiply-adds
+ * saved) on few planes or short tile rows: 16->16 on 126x126 1.5-1.7,
+ * 64->64 on 16x16 1.24, on 24x24 1.06, 32->32 on 16x16 batch 8 1.57, where
+ * 128->128 on 16x16 0.90 and 64->64 on 32x32 0.82-0.91 win, hence
+ * THNN_CONV_WINO_WORK (planes times tiles per row). */
+#define THNN_CONV_WINO_COLUMNS 256   /* tiles of a block, about (whole tile rows) */
+#define THNN_CONV_WINO_TILES 64
+#define THNN_CONV_WINO_PLANES 32
+#define THNN_CONV_WINO_WORK 1024
+THNN_HELPER int THNN_(convWinogradRule)(const THNNConvGeometry *g, const THNNConvPlan *p)
+{
+  int64_t planes = g->nPlane < p->nOther ? g->nPlane : p->nOther;
+  int64_t tilesW = (g->outW + 1) / 2, tiles = p->batch * ((g->outH + 1) / 2) * tilesW;
+  return tiles >= THNN_CONV_WINO_TILES && planes >= THNN_CONV_WINO_PLANES && planes * tilesW >= THNN_CONV_WINO_WORK;
+}
+
+THNN_HELPER int THNN_(convWinogradWorth)(const THNNConvGeometry *g, const THNNConvPlan *p)
+{
+  int mode = THGemmWino_mode();
+  if (!mode || !THGemm_floatAvailable() || g->kW != 3 || g->kH != 3 || g->dW != 1 || g->dH != 1 ||
+      g->dilationW != 1 || g->dilationH != 1 || p->batch < 1 || p->area < 1 || g->nPlane < 1 || p->nOther < 1)
+    return 0;
+  return mode == 2 || THNN_(convWinogradRule)(g, p);
+}
+
+/* Tile rows [r0, r1) of convWinogradMultiply (below), share t of count
+ * threads that all call it (count 1: the calling thread alone): the input
+ * transformed into V (a share of the input planes), the 16 products into
+ * M (a share of them), M transformed into the output (a share of its
+ * planes), with barriers between.  Non-zero when a product failed. */
+THNN_HELPER int THNN_(convWinogradRows)(const THGemmWinoShape *s, const real *image, const real *U, real *V, real *M,
+                                        int64_t r0, int64_t r1, int64_t t, int64_t count, const real *bias,
+                                        int64_t biasStride, real *other, real *scratch)
+{
+  int64_t n = (r1 - r0) * s->tilesW, nIn = s->nIn, nOut = s->nOut;
+  int failed = 0;
+  THGemmWino_input(s, image, r0, r1, nIn * t / count, nIn * (t + 1) / count, V, scratch);
+#ifdef _OPENMP
+  if (count > 1) {
+#pragma omp barrier
+  }
+#endif
+  for (int64_t xi = 16 * t / count; xi < 16 * (t + 1) / count; xi++)
+    failed |= THGemm_float(nOut, n, nIn, U + xi * nOut * nIn, nIn, V + xi * nIn * n, n, 0, M + xi * nOut * n, n,
+                           NULL, 0) != 0;
+#ifdef _OPENMP
+  if (count > 1) {
+#pragma omp barrier
+  }
+#endif
+  THGemmWino_output(s, M, r0, r1, nOut * t / count, nOut * (t + 1) / count, bias, biasStride, other, scratch);
+  return failed;
+}
+
+/* other = the convolution of every sample by Winograd's F(2x2, 3x3), each
+ * plane o from bias[o] (bias may be NULL), in one parallel region: the
+ * threads transform the weight (a share of the output planes each), then
+ * take blocks of about THNN_CONV_WINO_COLUMNS tiles (whole tile rows), each
+ * thread its own blocks where there are at least two per thread (no thread
+ * waits for another), else all threads each block (convWinogradRows).  1
+ * when the values could overflow a transform (an infinity or NaN in the
+ * image or weight, or magnitudes whose sums near the float range) or a
+ * product could not get its buffers: the caller then convolves by another
+ * path, which overwrites the whole output; -1 when out of memory. */
+THNN_HELPER int THNN_(convWinogradMultiply)(THNNState *state, const THNNConvGeometry *g, const THNNConvPlan *p,
+                                            const real *image, const real *w, const THTensor *bias, real *other)
+{
+  THGemmWinoShape s = {g->nPlane, p->nOther, g->inH, g->inW, g->padH, g->padW, g->outH, g->outW,
+                       (g->outH + 1) / 2, (g->outW + 1) / 2};
+  int64_t rows = p->batch * s.tilesH, per = (THNN_CONV_WINO_COLUMNS + s.tilesW - 1) / s.tilesW;
+  if (per > rows)
+    per = rows;
+  int64_t cols = per * s.tilesW, nIn = s.nIn, nOut = s.nOut, blocks = (rows + per - 1) / per;
+  int nt = THNNConv_threads(16, (double)p->batch * p->K * p->area * nOut);
+#ifdef _OPENMP
+  if (omp_in_parallel())
+    nt = 1;
+#endif
+  int own = nt > 1 && blocks >= 2 * nt;
+  int64_t sizeU = THGemmWino_weightSize(nOut, nIn), sizeVM = 16 * (nIn + nOut) * cols;
+  int64_t scratch = (18 * (s.tilesW + 1) + 15) / 16 * 16;
+  real *memory = THAlloc((size_t)(sizeU + (own ? nt : 1) * sizeVM + nt * (scratch + 16)) * sizeof(real));
+  if (!memory)
+    return THError(state, "out of memory for a convolution's transformed tiles");
+  real *U = memory, *VM = U + sizeU, *scratches = VM + (own ? nt : 1) * sizeVM, *maxima = scratches + nt * scratch;
+  const real *b = bias ? THTensor_(data)(bias) : NULL;
+  int64_t bStride = bias ? bias->stride[0] : 0;
+  int failed = 0;
+  THGemmWino_count();
+#ifdef _OPENMP
+#pragma omp parallel num_threads(nt) if (nt > 1) reduction(|:failed)
+#endif
+  {
+    int64_t t = THNNConv_threadId(), count = 1;
+#ifdef _OPENMP
+    count = omp_get_num_threads();
+#endif
+    real *mine = scratches + t * scratch, *mx = maxima + 16 * t;
+    int64_t o0 = nOut * t / count, o1 = nOut * (t + 1) / count;
+    int64_t i0 = p->batch * nIn * t / count, i1 = p->batch * nIn * (t + 1) / count;   /* image planes */
+    mx[0] = THGemmWino_maxAbs(w + o0 * nIn * 9, (o1 - o0) * nIn * 9);
+    mx[1] = THGemmWino_maxAbs(image + i0 * g->inH * g->inW, (i1 - i0) * g->inH * g->inW);
+    THGemmWino_weight(w, nOut, nIn, o0, o1, U);
+    if (own) {
+      real *V = VM + t * sizeVM, *M = V + 16 * nIn * cols;
+#ifdef _OPENMP
+#pragma omp barrier
+#pragma omp for schedule(dynamic, 1)
+#endif
+      for (int64_t k = 0; k < blocks; k++)
+        failed |= THNN_(convWinogradRows)(&s, image, U, V, M, k * per, (k + 1) * per < rows ? (k + 1) * per : rows,
+                                          0, 1, b, bStride, other, mine);
+    } else {
+      for (int64_t r0 = 0; r0 < rows; r0 += per)
+        failed |= THNN_(convWinogradRows)(&s, image, U, VM, VM + 16 * nIn * cols, r0,
+                                          r0 + per < rows ? r0 + per : rows, t, count, b, bStride, other, mine);
+    }
+  }
+  real wMax = 0, xMax = 0;
+  for (int t = 0; t < nt; t++) {
+    real *mx = maxima + 16 * t;
+    wMax = mx[0] > wMax || mx[0] != mx[0] ? mx[0] : wMax;
+    xMax = mx[1] > xMax || mx[1] != mx[1] ? mx[1] : xMax;
+  }
+  THFree(memory);
+  /* |V| <= 4 |x|, |U| <= 2.25 |w|, the output sums 9 sums of nIn products */
+  return failed || !((double)xMax * wMax * (double)nIn * 81 <= 1e37) ? 1 : 0;
+}
+#endif
+
 /* A packed weight (SpatialDilatedConvolution_packWeight) is a 1-d tensor:
  * a header of THNN_CONV_PACKED_HEADER reals (64 bytes) holding three int64
  * (a mark, nOut, K), then THGemmConv_pack's panels of the weight and bias.
@@ -1453,6 +1596,16 @@ THNN_HELPER int THNN_(convUnfoldMultiply)(THNNState *state, const THNNConvGeomet
     return THNN_(convDirectMultiply)(state, g, p, image, w, bias, other);
   }
 #ifdef TH_REAL_IS_FLOAT
+  if (THNN_(convWinogradWorth)(g, p)) {
+    int done = THNN_(convWinogradMultiply)(state, g, p, image, w, bias, other);
+    if (done <= 0) {
+      if (done == 0) {
+        int64_t none[3] = {0, p->K, p->area};
+        TH_TRY(THTensor_(resizeNd)(state, columnBuffer, 3, none));
+      }
+      return done;
+    }
+  }
   if (THNN_(convIndirectWorth)(g, p, packed != NULL)) {
     int64_t none[3] = {0, p->K, p->area};
     TH_TRY(THTensor_(resizeNd)(state, columnBuffer, 3, none));

@@ -1,0 +1,208 @@
+"""thnn_c/THConvWinograd.c, the float forward 3x3 convolution of step 1 by
+Winograd's F(2x2, 3x3) (AVX2 + FMA, chosen at run time), driven by
+generic/unfold.h (convWinogradMultiply).  THGemmWino_setMode(2) forces it
+wherever it can run, 0 turns it off (the other paths), 1 (the default)
+takes it where convWinogradRule measured it faster.  Every geometry class
+(padding 0-2, odd and even output sizes whose last tiles hang over the
+edge, tile rows shorter and longer than a block, batches whose blocks
+cross samples, output planes not a multiple of 16, threads sharing each
+block or owning whole blocks) against a float64 numpy reference at the
+float tolerance of the convolution tests; the values a transform could
+overflow (infinities, NaN, magnitudes near the float range) fall back to
+the other paths, whose outputs they then are exactly; THGemmWino_calls()
+shows which path ran."""
+import ctypes
+
+import numpy as np
+import pytest
+
+import thnn._thnn
+from test_THGemm import conv_reference
+
+LIB = ctypes.CDLL(thnn._thnn.__file__)
+LIB.THGemmWino_setMode.argtypes = [ctypes.c_int]
+LIB.THGemmWino_mode.restype = ctypes.c_int
+LIB.THGemmWino_calls.restype = ctypes.c_int64
+LIB.THGemm_floatAvailable.restype = ctypes.c_int
+
+needs_avx2 = pytest.mark.skipif(not LIB.THGemm_floatAvailable(), reason="the CPU lacks AVX2/FMA")
+
+
+def module(nin, nout, pad, bias=True):
+    import nn_legacy as nn
+    m = nn.SpatialConvolution(nin, nout, 3, 3, 1, 1, pad, pad)
+    if not bias:
+        m.noBias()
+    return m.float()
+
+
+def forward(m, x, mode, threads):
+    """m.forward(x) with THGemmWino_setMode(mode) on `threads` threads: the
+    output (a copy) and how many calls took Winograd's path."""
+    import thnn
+    before = thnn.get_num_threads()
+    try:
+        thnn.set_num_threads(threads)
+        LIB.THGemmWino_setMode(mode)
+        start = LIB.THGemmWino_calls()
+        y = m.forward(x).copy()
+        return y, LIB.THGemmWino_calls() - start
+    finally:
+        LIB.THGemmWino_setMode(1)
+        thnn.set_num_threads(before)
+
+
+def reference(m, x, pad):
+    nout, nin = m.nOutputPlane, m.nInputPlane
+    w = m.weight.reshape(nout, nin, 3, 3)
+    b = m.bias if m.bias is not None else np.zeros(nout, np.float32)
+    want = conv_reference(x, w, b, 1, pad, 1)
+    scale = conv_reference(np.abs(np.nan_to_num(x, posinf=0, neginf=0)), np.abs(w), np.abs(b), 1, pad, 1)
+    return want, scale
+
+
+def assert_close(y, want, scale):
+    assert y.dtype == np.float32 and y.shape == want.shape
+    assert np.all(np.abs(y - want) <= 1e-4 * (scale + 1))
+
+
+# (batch, planes in, out, height, width, pad)
+GEOMETRIES = [
+    (1, 8, 8, 7, 7, 1),         # odd output: the last tile row and column hang over
+    (2, 9, 17, 13, 11, 1),      # 17 planes (a panel of 16 and one), a batch: blocks cross samples
+    (3, 8, 8, 10, 9, 0),        # unpadded: 8x7 out
+    (1, 3, 5, 5, 4, 2),         # padding 2, 3 input planes
+    (1, 16, 40, 6, 6, 1),       # even output
+    (1, 32, 32, 70, 66, 1),     # tile rows of 33 tiles: blocks of 8 rows, several blocks per thread
+    (4, 12, 20, 9, 30, 1),      # 15 tiles a row, 20 tile rows: blocks of 18 rows
+    (1, 5, 7, 3, 3, 0),         # a single output pixel
+]
+
+
+@needs_avx2
+@pytest.mark.parametrize("threads", [1, 2])
+@pytest.mark.parametrize("case", GEOMETRIES, ids=[str(c) for c in GEOMETRIES])
+def test_winograd_against_the_other_paths_and_the_reference(case, threads):
+    batch, nin, nout, h, w, pad = case
+    rng = np.random.default_rng(sum(case) + threads)
+    m = module(nin, nout, pad)
+    x = rng.standard_normal((batch, nin, h, w)).astype(np.float32)
+    want, scale = reference(m, x, pad)
+    wino, calls = forward(m, x, 2, threads)
+    other, none = forward(m, x, 0, threads)
+    assert calls == 1 and none == 0
+    assert_close(wino, want, scale)
+    assert_close(other, want, scale)
+
+
+@needs_avx2
+@pytest.mark.parametrize("threads", [1, 2])
+@pytest.mark.parametrize("batch", [1, 5])
+def test_without_bias_batches_and_samples_alone(threads, batch):
+    # no bias; a batch (one block shared by the threads, or blocks each
+    # thread owns) equal, sample by sample, to the samples convolved alone:
+    # a tile's outputs do not depend on its block
+    rng = np.random.default_rng(5 + batch)
+    m = module(9, 21, 1, bias=False)
+    x = rng.standard_normal((batch, 9, 40, 38)).astype(np.float32)
+    y, calls = forward(m, x, 2, threads)
+    assert calls == 1
+    want, scale = reference(m, x, 1)
+    assert_close(y, want, scale)
+    for n in range(batch):
+        alone, _ = forward(m, x[n:n + 1], 2, threads)
+        assert np.array_equal(alone[0], y[n])
+
+
+@needs_avx2
+@pytest.mark.parametrize("bad", ["nan input", "inf input", "-inf weight", "huge input", "huge weight"])
+def test_values_a_transform_could_overflow_fall_back(bad):
+    # an infinity or NaN would reach all four outputs of its tiles (and 0 *
+    # inf is NaN in the transforms); magnitudes near the float range could
+    # overflow a transform where the direct sums do not: those calls run
+    # the other paths, whose outputs they are exactly
+    rng = np.random.default_rng(11)
+    m = module(6, 10, 1)
+    x = rng.standard_normal((2, 6, 12, 13)).astype(np.float32)
+    if bad == "nan input":
+        x[1, 2, 5, 7] = np.nan
+    elif bad == "inf input":
+        x[0, 4, 0, 12] = np.inf
+    elif bad == "-inf weight":
+        m.weight.reshape(-1)[17] = -np.inf
+    elif bad == "huge input":
+        x[1, 0, 3, 3] = 3e37
+    else:
+        m.weight.reshape(-1)[5] = 1e36
+    y, calls = forward(m, x, 2, 1)
+    assert calls == 1   # (it was tried)
+    other, _ = forward(m, x, 0, 1)
+    assert np.array_equal(y, other, equal_nan=True)
+    if bad in ("nan input", "inf input"):
+        want, _ = reference(m, x, 1)
+        assert np.array_equal(np.isnan(y), np.isnan(want)) and np.array_equal(np.isinf(y), np.isinf(want))
+        assert (~np.isfinite(y)).any() and np.isfinite(y).any()
+
+
+@needs_avx2
+def test_non_contiguous_input_through_the_module():
+    rng = np.random.default_rng(6)
+    m = module(8, 16, 1)
+    base = rng.standard_normal((2, 19, 8, 40)).astype(np.float32)
+    x = base.transpose(0, 2, 1, 3)[:, :, :, ::2]   # [2, 8, 19, 20], strided in every axis but the batch
+    assert not x.flags.c_contiguous
+    y, calls = forward(m, x, 2, 1)
+    assert calls == 1
+    want, scale = reference(m, np.ascontiguousarray(x), 1)
+    assert_close(y, want, scale)
+
+
+@needs_avx2
+@pytest.mark.parametrize("threads", [1, 2])
+def test_the_rule_of_the_default_mode(threads):
+    # mode 1 takes Winograd's path where convWinogradRule measured it faster:
+    # at least 64 tiles of 2x2 outputs in the batch, at least 32 planes on
+    # either side, and planes x tiles per row at least 1024
+    rng = np.random.default_rng(7)
+    cases = [((1, 64, 64, 56), 1), ((1, 512, 512, 7), 0), ((8, 512, 512, 7), 1), ((1, 256, 256, 14), 0),
+             ((1, 16, 16, 64), 0), ((1, 32, 32, 64), 1), ((1, 64, 64, 16), 0), ((1, 128, 128, 16), 1),
+             ((1, 3, 64, 64), 0)]
+    assert LIB.THGemmWino_mode() == 1
+    for (batch, nin, nout, size), takes in cases:
+        m = module(nin, nout, 1)
+        x = rng.standard_normal((batch, nin, size, size)).astype(np.float32)
+        y, calls = forward(m, x, 1, threads)
+        assert calls == takes, (batch, nin, nout, size)
+        want, scale = reference(m, x, 1)
+        assert_close(y, want, scale)
+
+
+def test_other_kernels_steps_dilations_and_double_keep_the_other_paths():
+    import nn_legacy as nn
+    rng = np.random.default_rng(8)
+    x = rng.standard_normal((1, 8, 12, 12)).astype(np.float32)
+    for m in (nn.SpatialConvolution(8, 8, 3, 3, 2, 2, 1, 1), nn.SpatialConvolution(8, 8, 5, 5, 1, 1, 2, 2),
+              nn.SpatialConvolution(8, 8, 3, 1, 1, 1, 1, 0), nn.SpatialDilatedConvolution(8, 8, 3, 3, 1, 1, 2, 2, 2, 2)):
+        _, calls = forward(m.float(), x, 2, 1)
+        assert calls == 0
+    _, calls = forward(module(8, 8, 1).double(), x.astype(np.float64), 2, 1)
+    assert calls == 0
+
+
+@needs_avx2
+def test_training_gradients_do_not_depend_on_the_forward_path():
+    # the path is the forward's alone: backward and the weight gradient are
+    # the same after either forward
+    rng = np.random.default_rng(9)
+    x = rng.standard_normal((2, 8, 11, 10)).astype(np.float32)
+    g = rng.standard_normal((2, 12, 11, 10)).astype(np.float32)
+    results = []
+    for mode in (2, 0):
+        m = module(8, 12, 1)
+        m.weight[...] = np.linspace(-1, 1, m.weight.size, dtype=np.float32).reshape(m.weight.shape)
+        m.zeroGradParameters()
+        _, calls = forward(m, x, mode, 1)
+        assert calls == (mode == 2)
+        results.append((m.backward(x, g).copy(), m.gradWeight.copy(), m.gradBias.copy()))
+    for a, b in zip(*results):
+        assert np.array_equal(a, b)
