@@ -62,30 +62,33 @@ int64_t THGemmWino_weightSize(int64_t nOut, int64_t nIn)
 THGEMMWINO_TARGET void THGemmWino_weight(const float *w, int64_t nOut, int64_t nIn, int64_t o0, int64_t o1, float *U)
 {
   enum { CHUNK = 64 };
-  float u[16][CHUNK];   /* a run of input planes at a time: 16 runs written in U */
+  float g[9][CHUNK], h[4][3][CHUNK];   /* a run of input planes at a time, one lane each */
   int64_t xiStride = nOut * nIn;
   for (int64_t o = o0; o < o1; o++)
     for (int64_t c0 = 0; c0 < nIn; c0 += CHUNK) {
       int64_t n = nIn - c0 < CHUNK ? nIn - c0 : CHUNK;
-      for (int64_t c = 0; c < n; c++) {
-        const float *g = w + (o * nIn + c0 + c) * 9;
-        float h[4][3];
-        for (int j = 0; j < 3; j++) {   /* G g: along the kernel's columns */
-          h[0][j] = g[j];
-          h[1][j] = 0.5f * (g[j] + g[3 + j] + g[6 + j]);
-          h[2][j] = 0.5f * (g[j] - g[3 + j] + g[6 + j]);
-          h[3][j] = g[6 + j];
+      const float *src = w + (o * nIn + c0) * 9;
+      for (int64_t c = 0; c < n; c++)
+        for (int q = 0; q < 9; q++)
+          g[q][c] = src[c * 9 + q];
+      for (int j = 0; j < 3; j++)   /* G g: along the kernel's columns */
+        for (int64_t c = 0; c < n; c++) {
+          h[0][j][c] = g[j][c];
+          h[1][j][c] = 0.5f * (g[j][c] + g[3 + j][c] + g[6 + j][c]);
+          h[2][j][c] = 0.5f * (g[j][c] - g[3 + j][c] + g[6 + j][c]);
+          h[3][j][c] = g[6 + j][c];
         }
-        for (int i = 0; i < 4; i++) {   /* (G g) G^T: along its rows */
-          u[4 * i][c] = h[i][0];
-          u[4 * i + 1][c] = 0.5f * (h[i][0] + h[i][1] + h[i][2]);
-          u[4 * i + 2][c] = 0.5f * (h[i][0] - h[i][1] + h[i][2]);
-          u[4 * i + 3][c] = h[i][2];
+      for (int i = 0; i < 4; i++) {   /* (G g) G^T: along its rows, into U's rows 4i .. 4i + 3 */
+        float *restrict u0 = U + 4 * i * xiStride + o * nIn + c0, *restrict u1 = u0 + xiStride;
+        float *restrict u2 = u1 + xiStride, *restrict u3 = u2 + xiStride;
+        const float *restrict h0 = h[i][0], *restrict h1 = h[i][1], *restrict h2 = h[i][2];
+        for (int64_t c = 0; c < n; c++) {
+          u0[c] = h0[c];
+          u1[c] = 0.5f * (h0[c] + h1[c] + h2[c]);
+          u2[c] = 0.5f * (h0[c] - h1[c] + h2[c]);
+          u3[c] = h2[c];
         }
       }
-      for (int xi = 0; xi < 16; xi++)
-        for (int64_t c = 0; c < n; c++)
-          U[xi * xiStride + o * nIn + c0 + c] = u[xi][c];
     }
 }
 

@@ -1365,8 +1365,9 @@ THNN_HELPER int THNN_(convIndirectMultiply)(THNNState *state, const THNNConvGeom
  * 0.71 | 0.64; 512->512 on 7x7 batch 8 0.77 | 0.82; 32->32 on 64x64 0.89.
  * It loses where the transforms outweigh the products they save: the
  * weight's, done in every call, over few tiles (512->512 on 7x7 at batch 1:
- * 16 tiles, 2.1-2.5; 256->256 and 512->512 on 14x14 at batch 1: 49 tiles,
- * 1.05-1.24), hence THNN_CONV_WINO_TILES; the image's and the output's
+ * 16 tiles, 1.5 with the weight streamed a chunk at a time (below), 2.1-2.5
+ * before; 256->256 on 14x14 at batch 1: 49 tiles, 1.01-1.07, 512->512 0.91-1.04;
+ * 4 x 512->512 on 7x7: 64 tiles, 0.76-0.86), hence THNN_CONV_WINO_TILES; the image's and the output's
  * (per plane and tile, against products of min(nIn, nOut) multiply-adds
  * saved) on few planes or short tile rows: 16->16 on 126x126 1.5-1.7,
  * 64->64 on 16x16 1.24, on 24x24 1.06, 32->32 on 16x16 batch 8 1.57, where
@@ -1445,8 +1446,16 @@ THNN_HELPER int THNN_(convWinogradMultiply)(THNNState *state, const THNNConvGeom
   if (omp_in_parallel())
     nt = 1;
 #endif
-  int own = nt > 1 && blocks >= 2 * nt;
-  int64_t sizeU = THGemmWino_weightSize(nOut, nIn), sizeVM = 16 * (nIn + nOut) * cols;
+  /* one block (a small image): the weight is transformed a chunk of
+   * output planes at a time, each chunk's products and output made while
+   * its U is in the cache, and U never written whole; else U is made once
+   * and every block reads it */
+  int streamed = blocks == 1, own = nt > 1 && blocks >= 2 * nt;
+  int64_t chunk = (nOut + 4 * nt - 1) / (4 * nt);
+  chunk = chunk < 6 ? 6 : chunk > 48 ? 48 : (chunk + 5) / 6 * 6;
+  int64_t chunks = (nOut + chunk - 1) / chunk;
+  int64_t sizeU = streamed ? nt * 16 * chunk * nIn : THGemmWino_weightSize(nOut, nIn);
+  int64_t sizeVM = 16 * (nIn + nOut) * cols;
   int64_t scratch = (18 * (s.tilesW + 1) + 15) / 16 * 16;
   real *memory = THAlloc((size_t)(sizeU + (own ? nt : 1) * sizeVM + nt * (scratch + 16)) * sizeof(real));
   if (!memory)
@@ -1469,20 +1478,38 @@ THNN_HELPER int THNN_(convWinogradMultiply)(THNNState *state, const THNNConvGeom
     int64_t i0 = p->batch * nIn * t / count, i1 = p->batch * nIn * (t + 1) / count;   /* image planes */
     mx[0] = THGemmWino_maxAbs(w + o0 * nIn * 9, (o1 - o0) * nIn * 9);
     mx[1] = THGemmWino_maxAbs(image + i0 * g->inH * g->inW, (i1 - i0) * g->inH * g->inW);
-    THGemmWino_weight(w, nOut, nIn, o0, o1, U);
-    if (own) {
-      real *V = VM + t * sizeVM, *M = V + 16 * nIn * cols;
+    if (streamed) {
+      int64_t n = rows * s.tilesW;
+      real *V = VM, *M = V + 16 * nIn * cols, *myU = U + t * 16 * chunk * nIn;
+      THGemmWino_input(&s, image, 0, rows, nIn * t / count, nIn * (t + 1) / count, V, mine);
 #ifdef _OPENMP
 #pragma omp barrier
 #pragma omp for schedule(dynamic, 1)
 #endif
-      for (int64_t k = 0; k < blocks; k++)
-        failed |= THNN_(convWinogradRows)(&s, image, U, V, M, k * per, (k + 1) * per < rows ? (k + 1) * per : rows,
-                                          0, 1, b, bStride, other, mine);
+      for (int64_t q = 0; q < chunks; q++) {
+        int64_t q0 = q * chunk, q1 = q0 + chunk < nOut ? q0 + chunk : nOut, m = q1 - q0;
+        THGemmWino_weight(w + q0 * nIn * 9, m, nIn, 0, m, myU);
+        for (int64_t xi = 0; xi < 16; xi++)
+          failed |= THGemm_float(m, n, nIn, myU + xi * m * nIn, nIn, V + xi * nIn * n, n, 0,
+                                 M + xi * nOut * n + q0 * n, n, NULL, 0) != 0;
+        THGemmWino_output(&s, M, 0, rows, q0, q1, b, bStride, other, mine);
+      }
     } else {
-      for (int64_t r0 = 0; r0 < rows; r0 += per)
-        failed |= THNN_(convWinogradRows)(&s, image, U, VM, VM + 16 * nIn * cols, r0,
-                                          r0 + per < rows ? r0 + per : rows, t, count, b, bStride, other, mine);
+      THGemmWino_weight(w, nOut, nIn, o0, o1, U);
+      if (own) {
+        real *V = VM + t * sizeVM, *M = V + 16 * nIn * cols;
+#ifdef _OPENMP
+#pragma omp barrier
+#pragma omp for schedule(dynamic, 1)
+#endif
+        for (int64_t k = 0; k < blocks; k++)
+          failed |= THNN_(convWinogradRows)(&s, image, U, V, M, k * per, (k + 1) * per < rows ? (k + 1) * per : rows,
+                                            0, 1, b, bStride, other, mine);
+      } else {
+        for (int64_t r0 = 0; r0 < rows; r0 += per)
+          failed |= THNN_(convWinogradRows)(&s, image, U, VM, VM + 16 * nIn * cols, r0,
+                                            r0 + per < rows ? r0 + per : rows, t, count, b, bStride, other, mine);
+      }
     }
   }
   real wMax = 0, xMax = 0;
