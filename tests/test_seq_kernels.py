@@ -78,7 +78,7 @@ def _arrays(dtype, T, N, H, G, seed, masked):
 # ---- the kernels against the transcription ----
 
 @DTYPES
-@pytest.mark.parametrize("T,N,H", [(3, 4, 5), (1, 1, 3), (0, 2, 3), (6, 3, 40)])
+@pytest.mark.parametrize("T,N,H", [(3, 4, 5), (1, 1, 3), (0, 2, 3), (6, 3, 40), (3, 2, 32), (3, 3, 32)])
 @pytest.mark.parametrize("masked", [False, True], ids=["", "masked"])
 def test_lstm_kernel(dtype, T, N, H, masked):
     pre, Wh, c0, h0, mask = _arrays(dtype, T, N, H, 4, 1, masked)
@@ -92,7 +92,7 @@ def test_lstm_kernel(dtype, T, N, H, masked):
 
 
 @DTYPES
-@pytest.mark.parametrize("T,N,H", [(3, 4, 5), (1, 1, 3), (0, 2, 3), (6, 3, 40)])
+@pytest.mark.parametrize("T,N,H", [(3, 4, 5), (1, 1, 3), (0, 2, 3), (6, 3, 40), (3, 2, 32), (3, 3, 32)])
 @pytest.mark.parametrize("masked", [False, True], ids=["", "masked"])
 def test_gru_kernel(dtype, T, N, H, masked):
     pre, Wh, _, h0, mask = _arrays(dtype, T, N, H, 3, 2, masked)
