@@ -80,9 +80,10 @@ class SeqGRU(SeqRecurrent):
         CUDA twin): the input side of every step's gates in one product first."""
         h0, = states
         T, N, _ = x.shape
-        h = self._out("_h", x, (T, N, self.H))
+        D, H = self._sizes()
+        h = self._out("_h", x, (T, N, H))
         gates = self._input_gates(x)
-        self._h = self._kernel_of(x, "updateOutput", "x")(gates, self.weight[self.D:], h0, self._kernel_mask(mask), h)
+        self._h = self._kernel_of(x, "updateOutput", "x")(gates, self.weight[D:], h0, self._kernel_mask(mask), h)
         self._last = [self._h[T - 1].copy()]
         return self._h
 

@@ -11,6 +11,7 @@ import nn_legacy as nn
 import thnn
 import thnn.cuda as cuda
 from layer_checks import raises_exactly
+from nn_legacy._bases.seqrnn import SeqRecurrent
 
 DTYPES = pytest.mark.parametrize("dtype", [np.float32, np.float64], ids=["float32", "float64"])
 
@@ -78,7 +79,7 @@ def _arrays(dtype, T, N, H, G, seed, masked):
 # ---- the kernels against the transcription ----
 
 @DTYPES
-@pytest.mark.parametrize("T,N,H", [(3, 4, 5), (1, 1, 3), (0, 2, 3), (6, 3, 40)])
+@pytest.mark.parametrize("T,N,H", [(3, 4, 5), (1, 1, 3), (0, 2, 3), (6, 3, 40), (3, 2, 32), (3, 3, 32)])
 @pytest.mark.parametrize("masked", [False, True], ids=["", "masked"])
 def test_lstm_kernel(dtype, T, N, H, masked):
     pre, Wh, c0, h0, mask = _arrays(dtype, T, N, H, 4, 1, masked)
@@ -92,7 +93,7 @@ def test_lstm_kernel(dtype, T, N, H, masked):
 
 
 @DTYPES
-@pytest.mark.parametrize("T,N,H", [(3, 4, 5), (1, 1, 3), (0, 2, 3), (6, 3, 40)])
+@pytest.mark.parametrize("T,N,H", [(3, 4, 5), (1, 1, 3), (0, 2, 3), (6, 3, 40), (3, 2, 32), (3, 3, 32)])
 @pytest.mark.parametrize("masked", [False, True], ids=["", "masked"])
 def test_gru_kernel(dtype, T, N, H, masked):
     pre, Wh, _, h0, mask = _arrays(dtype, T, N, H, 3, 2, masked)
@@ -228,6 +229,82 @@ def test_modules_refuse_no_steps_and_bad_states(cls):
         m.forward(np.zeros((0, 2, 3)))
     with raises_exactly(ValueError, f"{cls}: h0 must be float64 of size [2, 4], got float64 of size [2, 5]"):
         m.forward([np.zeros((2, 5)), np.zeros((1, 2, 3))])
+
+
+class _Plain:
+    """Counts the forwards that took SeqRecurrent's usual-case path
+    (_plain_sequence found x); off: every forward takes the general path."""
+
+    def __init__(self, monkeypatch):
+        self.taken, self.off = 0, False
+        real = SeqRecurrent._plain_sequence
+
+        def spy(module, input):
+            found = None if self.off else real(module, input)
+            self.taken += found is not None
+            return found
+        monkeypatch.setattr(SeqRecurrent, "_plain_sequence", spy)
+
+
+@DTYPES
+@pytest.mark.parametrize("cls", ["SeqLSTM", "SeqGRU"])
+@pytest.mark.parametrize("T,N", [(1, 1), (4, 1), (3, 5)])
+@pytest.mark.parametrize("batchfirst", [False, True], ids=["", "batchfirst"])
+@pytest.mark.parametrize("train", [False, True], ids=["evaluation", "training"])
+def test_usual_case_path_as_the_general_one(monkeypatch, dtype, cls, T, N, batchfirst, train):
+    """A plain sequence (no states given or kept, no mask) skips the general
+    path's checks and table handling: the same output bits, the same
+    states kept for remember, and a backward after it gives the general
+    path's gradients, bit for bit."""
+    plain = _Plain(monkeypatch)
+    rng = np.random.default_rng(7)
+    x = rng.uniform(-1, 1, (N, T, 5) if batchfirst else (T, N, 5)).astype(dtype)
+    g = rng.uniform(-1, 1, (N, T, 6) if batchfirst else (T, N, 6)).astype(dtype)
+    results = []
+    for off in (False, True):
+        plain.off = off
+        m = _module(cls, 5, 6, dtype)
+        m.batchfirst = batchfirst
+        m.training() if train else m.evaluate()
+        y = m.forward(x).copy()
+        last = [s.copy() for s in m._last]
+        m.training()
+        m.forward(x)
+        m.zeroGradParameters()
+        grads = [m.backward(x, g).copy(), m.gradWeight.copy(), m.gradBias.copy()]
+        results.append((y, last, grads))
+    assert plain.taken == 2
+    (y, last, grads), (y0, last0, grads0) = results
+    for a, b in zip([y] + last + grads, [y0] + last0 + grads0):
+        assert a.dtype == b.dtype == np.dtype(dtype)
+        np.testing.assert_array_equal(a, b)
+
+
+@pytest.mark.parametrize("cls", ["SeqLSTM", "SeqGRU"])
+def test_usual_case_path_leaves_the_rest_to_the_general_one(monkeypatch, cls):
+    """States given, kept (remember) or set (userPrevOutput), maskzero, a
+    table, another dtype, a wrong size, no step: the general path, which
+    computes or names them as before."""
+    plain = _Plain(monkeypatch)
+    m = _module(cls, 3, 4, np.float64)
+    x = np.random.default_rng(8).uniform(-1, 1, (2, 3, 3))
+    states = [np.zeros((3, 4))] * len(m._state_names)
+    m.forward(states + [x])
+    m.remember("both")
+    m.forward(x)
+    m.remember("neither")
+    m.userPrevOutput = np.zeros((3, 4))
+    m.forward(x)
+    m.maskZero()
+    m.forward(x)
+    assert plain.taken == 0
+    m = _module(cls, 3, 4, np.float64)
+    for bad in (x.astype(np.float32), x[..., :2], np.zeros((0, 3, 3))):
+        with pytest.raises((TypeError, ValueError)):
+            m.forward(bad)
+    assert plain.taken == 0
+    m.forward(x)
+    assert plain.taken == 1
 
 
 # ---- the CUDA twins (the emulator, and a GPU where there is one) ----

@@ -6,7 +6,7 @@
  * `python thnn/_layers.py` to see it).  A layer file compiles on its own in
  * any order: the helpers several layers share are generic headers that each
  * includes (generic/Pointwise.h, unfold.h, vol2col.h, Pooling.h,
- * Resampling.h, ConnectionMap.h, SoftMaxRows.h, ClassNLL.h). */
+ * Resampling.h, ConnectionMap.h, SoftMaxRows.h, ClassNLL.h, SeqRecurrent.h). */
 #include "THNN.h"
 
 #include <math.h>

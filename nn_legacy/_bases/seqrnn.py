@@ -7,7 +7,9 @@ import numpy as np
 from .._helpers.arrays import describe, is_array, reuse
 from .._helpers.namespace import array_namespace
 from .recurrent import check_remember, remembers
-from ..Module import Module
+from ..Module import Module, _plain_dtype
+
+_F32, _F64 = np.dtype(np.float32), np.dtype(np.float64)
 
 
 def sigmoid(a):
@@ -153,11 +155,38 @@ class SeqRecurrent(Module):
         """[T, N] bool: the samples whose step input is all zeros (None without maskzero)."""
         return ~array_namespace(x).any(x != 0, axis=2) if self.maskzero else None
 
+    def _plain_sequence(self, input):
+        """updateOutput's usual case, found in a few tests: input one host
+        array [T >= 1, N, D] of the host weights' dtype, no state given,
+        kept or set (no remember in effect, no userPrevOutput /
+        userPrevCell; SeqRecurrent's own _initial), no maskzero.  Returns x
+        [T, N, D] (batchfirst: the transposed view) and the zero initial
+        states (one read-only array for all), or None: the general path
+        then checks the input and names what is wrong."""
+        if (type(input) is not np.ndarray or input.ndim != 3 or self.maskzero or self.userPrevOutput is not None
+                or self.userPrevCell is not None or type(self)._initial is not SeqRecurrent._initial
+                or remembers(self._remember, self.train)):
+            return None
+        D, H = self._sizes()
+        dtype = input.dtype
+        if input.shape[2] != D or (dtype is not _F32 and dtype is not _F64) or _plain_dtype(self) is not dtype:
+            return None
+        x = input.transpose(1, 0, 2) if self.batchfirst else input
+        if x.shape[0] == 0:
+            return None
+        zeros = np.zeros((x.shape[1], H), dtype)
+        zeros.flags.writeable = False
+        return x, [zeros] * len(self._state_names)
+
     # ---- the verbs ----
     def updateOutput(self, input):
-        given, x = self._unpack(input)
-        states = self._initial(given, x)
-        mask = self._mask(x)
+        plain = self._plain_sequence(input)
+        if plain is not None:
+            (x, states), given, mask = plain, (), None
+        else:
+            given, x = self._unpack(input)
+            states = self._initial(given, x)
+            mask = self._mask(x)
         out = self._forward_steps(x, states, mask)
         self._saved = [list(given), states, mask]   # (lists: type() converts them)
         self.output = out.transpose(1, 0, 2) if self.batchfirst else out

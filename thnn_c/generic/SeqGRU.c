@@ -3,17 +3,18 @@
 #else
 
 #include "THLoop.h"
+#include "generic/SeqRecurrent.h"
 
 /* The math is in THNN.h.  Per step t, with prev the output of step t - 1
  * (h0 for the first):
- *   gates[t][:, :2H] += prev W_h[:, :2H]          (THBlas_(gemm), beta 1)
+ *   gates[t][:, :2H] += prev W_h[:, :2H]          (SeqRecurrent_product)
  *   r, u = sigmoid of them, in place; s = r * prev (a scratch row per sample)
- *   gates[t][:, 2H:] += s W_h[:, 2H:]             (THBlas_(gemm), beta 1)
+ *   gates[t][:, 2H:] += s W_h[:, 2H:]             (SeqRecurrent_product)
  *   n = tanh of it, in place; h_t = (1 - u) * n + u * prev; the mask.
  * Computed in the element type with the exp and tanh of THLoop.h, in the
  * operations' order of the Python loop it replaces (nn_legacy/SeqGRU.py).
  * W_h, h0 and mask are read through contiguous copies where they are not
- * contiguous. */
+ * contiguous (SeqRecurrent_operands). */
 
 /* gates sets seqlen, batch and hiddenSize; mask may be NULL. */
 int THNN_(SeqGRU_shapeCheck)(THNNState *state, THTensor *gates, THTensor *weight, THTensor *h0,
@@ -60,29 +61,24 @@ int THNN_(SeqGRU_updateOutput)(THNNState *state, THTensor *gates, THTensor *weig
   int64_t T = gates->size[0], N = gates->size[1], H = gates->size[2] / 3;
   int64_t size[3] = {T, N, H};
   TH_TRY(THTensor_(resizeNd)(state, output, 3, size));
-  THTensor wTmp = {0}, hTmp = {0};
-  THLongTensor mTmp = {0};
-  const THTensor *w = THTensor_(contiguous)(state, weight, &wTmp);
-  const THTensor *hc = w ? THTensor_(contiguous)(state, h0, &hTmp) : NULL;
-  const THLongTensor *mc = hc && mask ? THLongTensor_contiguous(state, mask, &mTmp) : NULL;
-  int rc = hc && (!mask || mc) ? 0 : -1;
+  THNN_(SeqRecurrentOperands) op;
+  int rc = THNN_(SeqRecurrent_operands)(state, &op, weight, 1, &h0, mask);
   real *scratch = NULL;
   if (rc == 0 && N * H > 0 && !(scratch = THAlloc((size_t)(N * H) * sizeof(real))))
     rc = THError(state, "out of memory for r * h of one step ([%lld, %lld])", (long long)N, (long long)H);
-  const real *W = rc ? NULL : THTensor_(data)(w), *prev = rc ? NULL : THTensor_(data)(hc);
-  const int64_t *masked = mc ? THLongTensor_data(mc) : NULL;
+  const real *W = op.W, *prev = op.s[0];
+  const int64_t *masked = op.mask;
   real *a = THTensor_(data)(gates), *h = THTensor_(data)(output);
   int nt = THLoopThreads(N * 3 * H);
   for (int64_t t = 0; rc == 0 && t < T; t++) {
     real *at = a + t * N * 3 * H, *ht = h + t * N * H;
-    /* column-major: at^T [2H, N] += W[:, :2H]^T prev^T */
-    rc = THBlas_(gemm)(state, 'n', 'n', 2 * H, N, H, 1, W, 3 * H, prev, H, 1, at, 3 * H);
+    rc = THNN_(SeqRecurrent_product)(state, N, H, 2 * H, prev, W, 3 * H, at, 3 * H);
     if (rc)
       break;
 #pragma omp parallel for num_threads(nt) if (nt > 1)
     for (int64_t b = 0; b < N; b++)
       THNN_(SeqGRU_reset)(at + b * 3 * H, prev + b * H, scratch + b * H, H);
-    rc = THBlas_(gemm)(state, 'n', 'n', H, N, H, 1, W + 2 * H, 3 * H, scratch, H, 1, at + 2 * H, 3 * H);
+    rc = THNN_(SeqRecurrent_product)(state, N, H, H, scratch, W + 2 * H, 3 * H, at + 2 * H, 3 * H);
     if (rc)
       break;
 #pragma omp parallel for num_threads(nt) if (nt > 1)
@@ -99,9 +95,7 @@ int THNN_(SeqGRU_updateOutput)(THNNState *state, THTensor *gates, THTensor *weig
     prev = ht;
   }
   THFree(scratch);
-  THTensor_(release)(&wTmp);
-  THTensor_(release)(&hTmp);
-  THLongTensor_release(&mTmp);
+  THNN_(SeqRecurrent_release)(&op);
   return rc;
 }
 

@@ -3,17 +3,18 @@
 #else
 
 #include "THLoop.h"
+#include "generic/SeqRecurrent.h"
 
 /* The math is in THNN.h.  Per step t, with prev_h, prev_c the states of
  * step t - 1 (h0, c0 for the first):
- *   gates[t] += prev_h W_h          (one THBlas_(gemm), beta 1)
+ *   gates[t] += prev_h W_h          (SeqRecurrent_product)
  *   then, row by row: the gates' nonlinearities in place, c_t, h_t, and
  *   the mask (a masked sample's h_t, c_t and gates are zeroed).
  * Computed in the element type with the exp and tanh of THLoop.h, in the
  * operations' order of the Python loop it replaces (nn_legacy/SeqLSTM.py):
  * sigmoid(a) = 1 / (1 + exp(-a)), c = f * prev_c + i * z, h = tanh(c) * o.
  * W_h, h0, c0 and mask are read through contiguous copies where they are
- * not contiguous. */
+ * not contiguous (SeqRecurrent_operands). */
 
 /* gates sets seqlen, batch and hiddenSize; mask may be NULL. */
 int THNN_(SeqLSTM_shapeCheck)(THNNState *state, THTensor *gates, THTensor *weight, THTensor *c0, THTensor *h0,
@@ -56,22 +57,16 @@ int THNN_(SeqLSTM_updateOutput)(THNNState *state, THTensor *gates, THTensor *wei
   int64_t size[3] = {T, N, H};
   TH_TRY(THTensor_(resizeNd)(state, output, 3, size));
   TH_TRY(THTensor_(resizeNd)(state, cell, 3, size));
-  THTensor wTmp = {0}, hTmp = {0}, cTmp = {0};
-  THLongTensor mTmp = {0};
-  const THTensor *w = THTensor_(contiguous)(state, weight, &wTmp);
-  const THTensor *hc = w ? THTensor_(contiguous)(state, h0, &hTmp) : NULL;
-  const THTensor *cc = hc ? THTensor_(contiguous)(state, c0, &cTmp) : NULL;
-  const THLongTensor *mc = cc && mask ? THLongTensor_contiguous(state, mask, &mTmp) : NULL;
-  int rc = cc && (!mask || mc) ? 0 : -1;
-  const real *W = rc ? NULL : THTensor_(data)(w);
-  const real *prev_h = rc ? NULL : THTensor_(data)(hc), *prev_c = rc ? NULL : THTensor_(data)(cc);
-  const int64_t *masked = mc ? THLongTensor_data(mc) : NULL;
+  THNN_(SeqRecurrentOperands) op;
+  THTensor *states[2] = {h0, c0};
+  int rc = THNN_(SeqRecurrent_operands)(state, &op, weight, 2, states, mask);
+  const real *W = op.W, *prev_h = op.s[0], *prev_c = op.s[1];
+  const int64_t *masked = op.mask;
   real *a = THTensor_(data)(gates), *h = THTensor_(data)(output), *c = THTensor_(data)(cell);
   int nt = THLoopThreads(N * 4 * H);
   for (int64_t t = 0; rc == 0 && t < T; t++) {
     real *at = a + t * N * 4 * H, *ct = c + t * N * H, *ht = h + t * N * H;
-    /* at [N, 4H] += prev_h [N, H] W [H, 4H]: column-major, at^T = W^T prev_h^T */
-    rc = THBlas_(gemm)(state, 'n', 'n', 4 * H, N, H, 1, W, 4 * H, prev_h, H, 1, at, 4 * H);
+    rc = THNN_(SeqRecurrent_product)(state, N, H, 4 * H, prev_h, W, 4 * H, at, 4 * H);
     if (rc)
       break;
 #pragma omp parallel for num_threads(nt) if (nt > 1)
@@ -88,10 +83,7 @@ int THNN_(SeqLSTM_updateOutput)(THNNState *state, THTensor *gates, THTensor *wei
     prev_h = ht;
     prev_c = ct;
   }
-  THTensor_(release)(&wTmp);
-  THTensor_(release)(&hTmp);
-  THTensor_(release)(&cTmp);
-  THLongTensor_release(&mTmp);
+  THNN_(SeqRecurrent_release)(&op);
   return rc;
 }
 
