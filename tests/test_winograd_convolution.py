@@ -1,6 +1,7 @@
-"""thnn_c/THConvWinograd.c, the float forward 3x3 convolution of step 1 by
+"""thnn_c/THConvWinograd.c, the float 3x3 convolution of step 1 by
 Winograd's F(2x2, 3x3) (AVX2 + FMA, chosen at run time), driven by
-generic/unfold.h (convWinogradMultiply).  THGemmWino_setMode(2) forces it
+generic/unfold.h (convWinogradMultiply): the forward, and gradInput as the
+convolution of gradOutput by the flipped weight.  THGemmWino_setMode(2) forces it
 wherever it can run, 0 turns it off (the other paths), 1 (the default)
 takes it where convWinogradRule measured it faster.  Every geometry class
 (padding 0-2, odd and even output sizes whose last tiles hang over the
@@ -36,16 +37,17 @@ def module(nin, nout, pad, bias=True):
     return m.float()
 
 
-def forward(m, x, mode, threads):
-    """m.forward(x) with THGemmWino_setMode(mode) on `threads` threads: the
-    output (a copy) and how many calls took Winograd's path."""
+def forward(m, x, mode, threads, g=None):
+    """m.forward(x) (with g: m.updateGradInput(x, g)) with
+    THGemmWino_setMode(mode) on `threads` threads: the result (a copy) and
+    how many calls took Winograd's path."""
     import thnn
     before = thnn.get_num_threads()
     try:
         thnn.set_num_threads(threads)
         LIB.THGemmWino_setMode(mode)
         start = LIB.THGemmWino_calls()
-        y = m.forward(x).copy()
+        y = (m.forward(x) if g is None else m.updateGradInput(x, g)).copy()
         return y, LIB.THGemmWino_calls() - start
     finally:
         LIB.THGemmWino_setMode(1)
@@ -93,6 +95,47 @@ def test_winograd_against_the_other_paths_and_the_reference(case, threads):
     assert calls == 1 and none == 0
     assert_close(wino, want, scale)
     assert_close(other, want, scale)
+
+
+def grad_input_reference(m, g, pad):
+    """gradInput as the convolution of gradOutput, padded by 2 - pad, with the
+    weight's taps reversed and its planes swapped (float64)."""
+    nout, nin = m.nOutputPlane, m.nInputPlane
+    flipped = m.weight.reshape(nout, nin, 3, 3)[:, :, ::-1, ::-1].transpose(1, 0, 2, 3)
+    want = conv_reference(g, flipped, np.zeros(nin), 1, 2 - pad, 1)
+    scale = conv_reference(np.abs(np.nan_to_num(g, posinf=0, neginf=0)), np.abs(flipped), np.zeros(nin), 1, 2 - pad,
+                           1)
+    return want, scale
+
+
+@needs_avx2
+@pytest.mark.parametrize("threads", [1, 2])
+@pytest.mark.parametrize("case", GEOMETRIES[:7], ids=[str(c) for c in GEOMETRIES[:7]])
+def test_grad_input_by_winograd_against_the_other_paths_and_the_reference(case, threads):
+    batch, nin, nout, h, w, pad = case
+    rng = np.random.default_rng(sum(case) + 10 * threads)
+    m = module(nin, nout, pad)
+    x = rng.standard_normal((batch, nin, h, w)).astype(np.float32)
+    g = rng.standard_normal(m.forward(x).shape).astype(np.float32)
+    want, scale = grad_input_reference(m, g, pad)
+    wino, calls = forward(m, x, 2, threads, g)
+    other, none = forward(m, x, 0, threads, g)
+    assert calls == 1 and none == 0
+    assert_close(wino, want, scale)
+    assert_close(other, want, scale)
+
+
+@needs_avx2
+def test_grad_input_falls_back_on_an_infinity_in_grad_output():
+    rng = np.random.default_rng(12)
+    m = module(7, 9, 1)
+    x = rng.standard_normal((1, 7, 10, 11)).astype(np.float32)
+    g = rng.standard_normal((1, 9, 10, 11)).astype(np.float32)
+    g[0, 3, 4, 4] = np.inf
+    y, calls = forward(m, x, 2, 1, g)
+    assert calls == 1
+    other, _ = forward(m, x, 0, 1, g)
+    assert np.array_equal(y, other, equal_nan=True) and np.isinf(y).any() and np.isfinite(y).any()
 
 
 @needs_avx2
@@ -191,8 +234,8 @@ def test_other_kernels_steps_dilations_and_double_keep_the_other_paths():
 
 @needs_avx2
 def test_training_gradients_do_not_depend_on_the_forward_path():
-    # the path is the forward's alone: backward and the weight gradient are
-    # the same after either forward
+    # backward (on the default mode's path) and the weight gradient are the
+    # same after either forward
     rng = np.random.default_rng(9)
     x = rng.standard_normal((2, 8, 11, 10)).astype(np.float32)
     g = rng.standard_normal((2, 12, 11, 10)).astype(np.float32)

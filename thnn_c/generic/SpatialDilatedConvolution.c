@@ -133,8 +133,14 @@ int THNN_(SpatialDilatedConvolution_updateOutputPacked)(
  * gradOutput over the output pixels it fed) is itself a convolution: of
  * gradOutput, padded by span - 1 - pad, with the weight's taps reversed and
  * its planes swapped, w'[c, o, i, j] = w[o, c, kH-1-i, kW-1-j].  Fills that
- * convolution's geometry t and plan tp and says whether unfold.h's direct
- * loops should run it (else: the matrix products and folding). */
+ * convolution's geometry t and plan tp and says whether to run it as one:
+ * FLIPPED_DIRECT by unfold.h's direct loops, FLIPPED_WINOGRAD (float 3x3,
+ * where convWinogradWorth says) by Winograd's F(2x2, 3x3); 0 else (the
+ * matrix products and folding). */
+#ifndef FLIPPED_DIRECT
+#define FLIPPED_DIRECT 1
+#define FLIPPED_WINOGRAD 2
+#endif
 static int THNN_(SpatialDilatedConvolution_flipped)(const THNNConvGeometry *g, const THNNConvPlan *p,
                                                     THNNConvGeometry *t, THNNConvPlan *tp)
 {
@@ -145,14 +151,21 @@ static int THNN_(SpatialDilatedConvolution_flipped)(const THNNConvGeometry *g, c
   *t = (THNNConvGeometry){g->kW, g->kH, 1, 1, (int)padW, (int)padH, g->dilationW, g->dilationH,
                           p->nOther, g->outH, g->outW, g->inH, g->inW};
   *tp = THNNConv_plan(p->batch, t, g->nPlane);
-  return THNN_(convDirectWorth)(t, tp);
+  if (THNN_(convDirectWorth)(t, tp))
+    return FLIPPED_DIRECT;
+#ifdef TH_REAL_IS_FLOAT
+  if (THNN_(convWinogradWorth)(t, tp))
+    return FLIPPED_WINOGRAD;
+#endif
+  return 0;
 }
 
-/* gradInput = gradOutput convolved with the flipped weight (see above);
- * the column buffer is emptied, as it is not used. */
+/* gradInput = gradOutput convolved with the flipped weight (see above), as
+ * `how` says; the column buffer is emptied, as it is not used.  1 when
+ * Winograd's path declined the values (the caller takes the other path). */
 static int THNN_(SpatialDilatedConvolution_gradInputFlipped)(THNNState *state, const THNNConvGeometry *t,
                                                             const THNNConvPlan *tp, const real *gy, const real *w,
-                                                            real *gradInput, THTensor *columnBuffer)
+                                                            real *gradInput, THTensor *columnBuffer, int how)
 {
   int64_t nIn = tp->nOther, nOut = t->nPlane, kH = t->kH, kW = t->kW, none[3] = {0, tp->K, tp->area};
   TH_TRY(THTensor_(resizeNd)(state, columnBuffer, 3, none));
@@ -164,7 +177,13 @@ static int THNN_(SpatialDilatedConvolution_gradInputFlipped)(THNNState *state, c
       for (int64_t i = 0; i < kH; i++)
         for (int64_t j = 0; j < kW; j++)
           flipped[((c * nOut + o) * kH + i) * kW + j] = w[((o * nIn + c) * kH + kH - 1 - i) * kW + kW - 1 - j];
+#ifdef TH_REAL_IS_FLOAT
+  int rc = how == FLIPPED_WINOGRAD ? THNN_(convWinogradMultiply)(state, t, tp, gy, flipped, NULL, gradInput)
+                                   : THNN_(convDirectMultiply)(state, t, tp, gy, flipped, NULL, gradInput);
+#else
+  (void)how;
   int rc = THNN_(convDirectMultiply)(state, t, tp, gy, flipped, NULL, gradInput);
+#endif
   THFree(flipped);
   return rc;
 }
@@ -184,10 +203,12 @@ int THNN_(SpatialDilatedConvolution_updateGradInput)(
   THNNConvGeometry t;
   THNNConvPlan tp;
   int rc = w ? THTensor_(resizeAs)(state, gradInput, input) : -1;
-  if (rc == 0 && THNN_(SpatialDilatedConvolution_flipped)(&g, &p, &t, &tp))
+  int how = rc == 0 ? THNN_(SpatialDilatedConvolution_flipped)(&g, &p, &t, &tp) : 0;
+  if (how)
     rc = THNN_(SpatialDilatedConvolution_gradInputFlipped)(state, &t, &tp, THTensor_(data)(gy), THTensor_(data)(w),
-                                                           THTensor_(data)(gradInput), fgradInput);
-  else if (rc == 0 && (rc = THNN_(convResizeColumns)(state, fgradInput, &p)) == 0)
+                                                           THTensor_(data)(gradInput), fgradInput, how);
+  int fold = rc == 1 || (rc == 0 && !how);   /* (1: Winograd's path declined) */
+  if (fold && (rc = THNN_(convResizeColumns)(state, fgradInput, &p)) == 0)
     rc = THNN_(convMultiplyFold)(state, &g, &p, THTensor_(data)(gy), THTensor_(data)(w), NULL,
                                  THTensor_(data)(gradInput), THTensor_(data)(fgradInput));
   THTensor_(release)(&gTmp);
