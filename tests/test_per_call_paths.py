@@ -222,3 +222,25 @@ def test_split_table_slices_are_views_as_indexing_gives_them(shape):
             assert type(part) is np.ndarray and part.shape == want.shape and part.strides == want.strides
             assert part.__array_interface__["data"] == want.__array_interface__["data"]
             np.testing.assert_array_equal(part, want)
+
+
+@pytest.mark.parametrize("name", ["Max", "Min", "Sum", "Mean"])
+def test_reductions_of_contiguous_and_strided_inputs_agree_with_numpy(name):
+    rng = np.random.default_rng(7)
+    base = rng.standard_normal((3, 4, 5)).astype(np.float32)
+    base[0, 1, 2] = np.nan
+    base[1, :, 3] = 0.5                                             # ties: the first position
+    for x in (base, base.transpose(1, 0, 2), base[:, ::2]):
+        for dim in range(3):
+            m = getattr(nn, name)(dim)
+            with warnings.catch_warnings():
+                warnings.simplefilter("error")
+                out = m.forward(x)
+            if name in ("Max", "Min"):
+                pick = np.argmax if name == "Max" else np.argmin
+                np.testing.assert_array_equal(m.indices, pick(x, axis=dim))
+                at = np.expand_dims(pick(x, axis=dim), dim)
+                np.testing.assert_array_equal(out, np.take_along_axis(x, at, axis=dim).squeeze(dim))
+            else:
+                want = np.add.reduce(np.ascontiguousarray(x), axis=dim)
+                np.testing.assert_array_equal(out, want / x.shape[dim] if name == "Mean" else want)
