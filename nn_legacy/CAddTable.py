@@ -1,3 +1,5 @@
+import numpy as np
+
 from ._helpers.arrays import check_like, check_writeable
 from ._bases.tables import ElementwiseTable
 
@@ -9,6 +11,7 @@ class CAddTable(ElementwiseTable):
     is the gradOutput array itself."""
 
     _t7_tables = ('gradInput',)   # save_lua: Torch7's constructor made these tables, not tensors
+    _ufunc = np.add   # (what _forward does, for two numpy arrays)
 
     def __init__(self, inplace=False):
         super().__init__()

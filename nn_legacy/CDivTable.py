@@ -1,3 +1,5 @@
+import numpy as np
+
 from ._helpers.namespace import array_namespace
 from ._bases.tables import ElementwiseTable
 
@@ -8,6 +10,7 @@ class CDivTable(ElementwiseTable):
     for g = gradOutput (inf and nan where input[1] is 0, as in Torch7)."""
 
     _t7_tables = ('gradInput',)   # save_lua: Torch7's constructor made these tables, not tensors
+    _ufunc = np.divide   # (what _forward does, for two numpy arrays)
 
     _arity = 2
 

@@ -1,3 +1,5 @@
+import numpy as np
+
 from ._helpers.namespace import array_namespace
 from ._bases.tables import ElementwiseTable
 
@@ -9,6 +11,7 @@ class CMulTable(ElementwiseTable):
     input[i], which fails at zeros)."""
 
     _t7_tables = ('gradInput',)   # save_lua: Torch7's constructor made these tables, not tensors
+    _ufunc = np.multiply   # (what _forward does, for two numpy arrays)
 
     def _forward(self, xs, out):
         out[...] = xs[0]

@@ -1,3 +1,5 @@
+import numpy as np
+
 from ._helpers.namespace import array_namespace
 from ._bases.tables import ElementwiseTable
 
@@ -7,6 +9,7 @@ class CSubTable(ElementwiseTable):
     one shape; gradInput is ``[gradOutput, -gradOutput]``."""
 
     _t7_tables = ('gradInput',)   # save_lua: Torch7's constructor made these tables, not tensors
+    _ufunc = np.subtract   # (what _forward does, for two numpy arrays)
 
     _arity = 2
 

@@ -32,9 +32,12 @@ class SplitTable(Module):
 
     def updateOutput(self, input):
         d = self._dim(input)
-        if type(input) is np.ndarray:   # the slices indexed in place (moveaxis costs more than the rest)
-            at = (slice(None),) * d
-            self.output = [input[at + (i, ...)] for i in range(input.shape[d])]   # 0D arrays from 1D input
+        if type(input) is np.ndarray:   # (moveaxis costs more than the rest)
+            if input.ndim > 1:   # the dim moved first by a transpose, whose iteration gives the slices (views)
+                self.output = list(input.transpose((d,) + tuple(range(d)) + tuple(range(d + 1, input.ndim)))
+                                   if d else input)
+                return self.output
+            self.output = [input[i, ...] for i in range(input.shape[0])]   # 0D arrays (iteration gives numbers)
             return self.output
         moved = array_namespace(input).moveaxis(input, d, 0)
         self.output = [moved[i, ...] for i in range(moved.shape[0])]

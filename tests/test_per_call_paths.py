@@ -172,3 +172,75 @@ def test_parallel_slices_are_copies_and_a_child_error_names_it():
     with pytest.raises(ValueError, match=r"^Parallel \(1\) -> Linear_updateOutput: input must be 1D or 2D with 5 "
                                          r"features, got 2D of size \[2, 4\]$"):
         bad.forward(np.ones((2, 2, 4)))
+
+
+@pytest.mark.parametrize("name", ["CAddTable", "CMulTable", "CSubTable", "CDivTable"])
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_a_two_entry_elementwise_table_takes_its_ufunc_with_the_bits_of_its_forward(name, dtype):
+    rng = np.random.default_rng(5)
+    a, b = (rng.standard_normal((3, 4)).astype(dtype) for _ in range(2))
+    b[0, 0], a[1, 1], b[1, 1] = 0, 0, 0                       # x / 0 and 0 / 0 for CDivTable: inf and nan
+    m = getattr(nn, name)()
+    expected = np.empty_like(a)
+    with np.errstate(all="ignore"):
+        m._forward([a, b], expected)                           # the general path's arithmetic
+    m._forward = None                                          # (so the general path would fail: not taken)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        out = m.forward([a, b])
+    np.testing.assert_array_equal(out, expected)
+    assert out.dtype == dtype and not np.may_share_memory(out, a) and not np.may_share_memory(out, b)
+    assert m.forward([a, b]) is out                            # the buffer kept while the shapes are
+    again = m.forward([out, b])                                # the output fed back: a new buffer
+    assert again is not out and not np.may_share_memory(again, out)
+    del m._forward
+    np.testing.assert_array_equal(m.updateGradInput([a, b], np.ones_like(a))[0].shape, a.shape)
+
+
+def test_three_entry_tables_and_device_like_inputs_keep_the_general_path():
+    rng = np.random.default_rng(6)
+    xs = [rng.standard_normal((2, 3)) for _ in range(3)]
+    m = nn.CMulTable()
+    calls = []
+    forward = m._forward
+    m._forward = lambda ys, out: calls.append(len(ys)) or forward(ys, out)
+    np.testing.assert_array_equal(m.forward(xs), xs[0] * xs[1] * xs[2])
+    m.forward([xs[0], xs[1].T.copy().T])                        # (any layout: numpy arrays as they are)
+    m.forward((xs[0], xs[1]))                                   # a tuple: the general checks, then _forward
+    assert calls == [3, 2]
+
+
+@pytest.mark.parametrize("shape", [(5,), (2, 3), (2, 3, 4), (2, 3, 1, 4)])
+def test_split_table_slices_are_views_as_indexing_gives_them(shape):
+    x = np.arange(np.prod(shape), dtype=np.float64).reshape(shape)
+    for dim in range(-len(shape), len(shape)):
+        out = nn.SplitTable(dim).forward(x)
+        d = dim % len(shape)
+        assert len(out) == shape[d]
+        for i, part in enumerate(out):
+            want = x[(slice(None),) * d + (i, ...)]
+            assert type(part) is np.ndarray and part.shape == want.shape and part.strides == want.strides
+            assert part.__array_interface__["data"] == want.__array_interface__["data"]
+            np.testing.assert_array_equal(part, want)
+
+
+@pytest.mark.parametrize("name", ["Max", "Min", "Sum", "Mean"])
+def test_reductions_of_contiguous_and_strided_inputs_agree_with_numpy(name):
+    rng = np.random.default_rng(7)
+    base = rng.standard_normal((3, 4, 5)).astype(np.float32)
+    base[0, 1, 2] = np.nan
+    base[1, :, 3] = 0.5                                             # ties: the first position
+    for x in (base, base.transpose(1, 0, 2), base[:, ::2]):
+        for dim in range(3):
+            m = getattr(nn, name)(dim)
+            with warnings.catch_warnings():
+                warnings.simplefilter("error")
+                out = m.forward(x)
+            if name in ("Max", "Min"):
+                pick = np.argmax if name == "Max" else np.argmin
+                np.testing.assert_array_equal(m.indices, pick(x, axis=dim))
+                at = np.expand_dims(pick(x, axis=dim), dim)
+                np.testing.assert_array_equal(out, np.take_along_axis(x, at, axis=dim).squeeze(dim))
+            else:
+                want = np.add.reduce(np.ascontiguousarray(x), axis=dim)
+                np.testing.assert_array_equal(out, want / x.shape[dim] if name == "Mean" else want)

@@ -138,7 +138,10 @@ class Reduction(Module):
 
     def updateOutput(self, input):
         d = self._dim(input)
-        x = array_namespace(input).ascontiguousarray(input)  # the same sums, in the same order, whatever the layout
+        if type(input) is np.ndarray and input.flags.c_contiguous:   # (the usual case, without two calls)
+            x = input
+        else:   # the same sums, in the same order, whatever the layout
+            x = array_namespace(input).ascontiguousarray(input)
         output = reuse(self.output, self._out_shape(input, d), input.dtype, input)
         if type(output) is np.ndarray and not output.flags.c_contiguous:   # (a strided buffer from a file)
             output = np.empty(output.shape, output.dtype)   # its reshape below would be a copy
@@ -202,7 +205,7 @@ class Extremum(Reduction):
         a * n * after + k * after + b; the a * n * after + b part depends
         only on the shape and d, so it is kept (``_offsets``) while they
         stay the same."""
-        self.indices = getattr(np, self._arg)(x, axis=d, keepdims=True)
+        self.indices = getattr(x, self._arg)(axis=d, keepdims=True)   # (the methods: no dispatch through Python)
         n, before, after = x.shape[d], 1, 1
         for size in x.shape[d + 1:]:
             after *= size
@@ -214,7 +217,7 @@ class Extremum(Reduction):
             cached = self._offsets = ((x.shape, d), offsets.reshape(self.indices.shape))
         flat = self.indices * after
         flat += cached[1]
-        np.take(x.reshape(-1), flat, out=out, mode="clip")   # (every flat position is in range)
+        x.reshape(-1).take(flat, out=out, mode="clip")   # (every flat position is in range)
 
     def _spread(self, x, g, d, out):
         # the positions again: the input may differ from the last forward's

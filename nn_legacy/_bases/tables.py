@@ -164,6 +164,9 @@ class ElementwiseTable(Module):
     and supplies ``_forward(xs, out)`` and ``_backward(xs, g, outs)``."""
 
     _arity = None
+    #: the numpy ufunc _forward applies entry after entry (np.add for CAddTable), or None: a table of two
+    #: numpy arrays then takes it in one call into the output, the same arithmetic without _forward's steps
+    _ufunc = None
 
     def _inputs(self, input):
         xs = check_float_arrays(self, input, "input", self._arity or 1)
@@ -174,7 +177,14 @@ class ElementwiseTable(Module):
 
     def updateOutput(self, input):
         # numpy arrays as they are (elementwise arithmetic gives the same values for any memory layout)
-        xs = input if plain_floats(input, self._arity) else self._inputs(input)
+        if plain_floats(input, self._arity):
+            xs = input
+            if len(input) == 2 and self._ufunc is not None:   # (numpy arrays: the buffer is one too)
+                self.output = out = reuse(self.output, input[0].shape, input[0].dtype, input[0], input[1])
+                quietly(self._ufunc, input[0], input[1], out)   # (out given by position: a ufunc's third)
+                return out
+        else:
+            xs = self._inputs(input)
         self.output = reuse(self.output, xs[0].shape, xs[0].dtype, *input)
         quietly(self._forward, xs, self.output)   # inf and nan as the arithmetic gives them, as in Torch7
         return self.output
