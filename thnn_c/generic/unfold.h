@@ -1440,12 +1440,17 @@ THNN_HELPER int THNN_(convWinogradMultiply)(THNNState *state, const THNNConvGeom
   int64_t rows = p->batch * s.tilesH, per = (THNN_CONV_WINO_COLUMNS + s.tilesW - 1) / s.tilesW;
   if (per > rows)
     per = rows;
-  int64_t cols = per * s.tilesW, nIn = s.nIn, nOut = s.nOut, blocks = (rows + per - 1) / per;
+  int64_t blocks = (rows + per - 1) / per, nIn = s.nIn, nOut = s.nOut;
   int nt = THNNConv_threads(16, (double)p->batch * p->K * p->area * nOut);
 #ifdef _OPENMP
   if (omp_in_parallel())
     nt = 1;
 #endif
+  if (nt > 1 && blocks >= 2 * nt)   /* (owned blocks: as many for every thread) */
+    blocks = (blocks + nt - 1) / nt * nt;
+  per = (rows + blocks - 1) / blocks;   /* blocks of a size (28 tile rows: 4 of 7, not 9, 9, 9 and 1) */
+  blocks = (rows + per - 1) / per;
+  int64_t cols = per * s.tilesW;
   /* one block (a small image): the weight is transformed a chunk of
    * output planes at a time, each chunk's products and output made while
    * its U is in the cache, and U never written whole; else U is made once
