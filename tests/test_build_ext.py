@@ -65,7 +65,7 @@ class Tree:
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(text)
 
-    def build(self, include="inc1", flags=("-O2",), out="out", timings=None):
+    def build(self, include="inc1", flags=("-O2",), out="out", timings=None, cache=None):
         compiler = ccompiler.new_compiler()
         from setuptools._distutils.sysconfig import customize_compiler
         customize_compiler(compiler)
@@ -75,7 +75,8 @@ class Tree:
             self.compiles += 1
             return real(*a, **k)
         compiler._compile = counted
-        cache = _build_ext.ObjectCache(2, str(self.cache_dir))
+        own = cache is None
+        cache = cache or _build_ext.ObjectCache(2, str(self.cache_dir))
         compile = _build_ext.parallel_compile(compiler, cache)
         assert compile is not None, "this setuptools' compiler lacks the internals the cache uses"
         undo = None
@@ -89,7 +90,8 @@ class Tree:
                               extra_postargs=list(flags))
         finally:
             os.chdir(cwd)
-            cache.pool.shutdown()
+            if own:
+                cache.pool.shutdown()
             if undo:
                 undo()
         assert len(objects) == 1 and os.path.exists(self.tmp / objects[0])
@@ -102,6 +104,39 @@ def test_second_build_reuses_the_object(tmp_path):
     second, c2 = t.build(out="b")
     assert (c1.misses, c1.hits, c2.misses, c2.hits) == (1, 0, 0, 1)
     assert t.compiles == 1 and first == second
+
+
+@pytest.mark.parametrize("directory", [True, False], ids=["cache", "no-cache"])
+def test_an_object_two_extensions_share_is_written_once(tmp_path, directory):
+    """The CPU library and the emulator both link thnn_c/*.o from one path:
+    the second extension's compile of the same unit must neither compile
+    nor rewrite that file, which the first may be linking (a file rewritten
+    in place under ld gave "internal error ... merge.c" in CI)."""
+    t = Tree(tmp_path)
+    cache = _build_ext.ObjectCache(2, str(t.cache_dir) if directory else None)
+    first, _ = t.build(cache=cache)
+    obj = next((tmp_path / "out").rglob("f.o"))
+    before = os.stat(obj)
+    with open(obj, "rb") as linking:            # a reader, as ld would be
+        second, _ = t.build(cache=cache)
+        assert linking.read() == first
+    after = os.stat(obj)
+    assert t.compiles == 1 and second == first
+    assert (after.st_ino, after.st_mtime_ns) == (before.st_ino, before.st_mtime_ns)
+
+
+def test_an_object_copied_in_is_renamed_into_place(tmp_path):
+    """A cached object copied over an old one: a reader of the old file
+    keeps reading it whole, the path holds the new one."""
+    t = Tree(tmp_path)
+    new, _ = t.build(out="a")
+    old = tmp_path / "b" / "f.o"
+    old.parent.mkdir()
+    old.write_bytes(b"old object")
+    with open(old, "rb") as linking:
+        placed, c = t.build(out="b")
+        assert linking.read() == b"old object"
+    assert placed == new and c.hits == 1 and not list((tmp_path / "b").glob("*.tmp"))
 
 
 def test_another_include_path_with_the_same_header_hits(tmp_path):

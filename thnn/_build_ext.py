@@ -16,7 +16,12 @@ nothing that did not change.
   only choose warnings (-W...) and the -I paths are left out of the hash; the
   warnings of a file are printed when it is compiled, not when it is found.
   The same file built twice in one run (the CPU kernels are in both the CPU
-  library and the emulator) is compiled once.
+  library and the emulator) is compiled once, and its object is written
+  once: both extensions name the same object file, and the first may be
+  linking it while the second's threads finish (rewriting it in place then
+  gave the linker a half-written file: ld's "internal error ... merge.c").
+  An object copied in (from the cache, or to another folder) is written
+  beside its place and renamed into it, never rewritten where it lies.
 - Anything unexpected (a compiler class without the distutils internals used
   here, a preprocessor failure) falls back to distutils' own serial compile
   of that extension: the cache is a speed-up, never a requirement.
@@ -188,43 +193,36 @@ class ObjectCache:
 
     def _store(self, key, obj):
         path = os.path.join(self.directory, key[:2], key + ".o")
-        os.makedirs(os.path.dirname(path), exist_ok=True)
-        tmp = f"{path}.{os.getpid()}.{threading.get_ident()}.tmp"
-        shutil.copyfile(obj, tmp)
-        os.replace(tmp, path)
+        _place(obj, path)
         return path
 
     def object(self, compile_one, command, src, obj):
         """Makes obj from src: from the cache, from a compile of the same key
-        running now, or by compile_one() (then stored)."""
+        in this run (running now or done), or by compile_one() (then stored).
+        A unit that cannot be keyed (its preprocessing failed) is keyed by its
+        object's path, so that it too is compiled once."""
         keyed = self.key(command, src)
-        if keyed is None:
-            self.slots.run(0, compile_one)
-            return
-        key, cost = keyed
-        if not self.directory:
-            self.slots.run(cost, compile_one)
-            return
-        path = os.path.join(self.directory, key[:2], key + ".o")
+        key, cost = keyed if keyed else ("object:" + os.path.abspath(obj), 0)
+        path = self.directory and keyed and os.path.join(self.directory, key[:2], key + ".o")
         with self.lock:
             future = self.inflight.get(key)
             mine = future is None
             if mine:
                 future = self.inflight[key] = concurrent.futures.Future()
         if not mine:
-            shutil.copyfile(future.result(), obj)
+            _place(future.result(), obj)
             return
         try:
-            if os.path.exists(path):
+            if path and os.path.exists(path):
                 os.utime(path)              # recently used: kept by prune()
-                os.makedirs(os.path.dirname(obj) or ".", exist_ok=True)
-                shutil.copyfile(path, obj)
+                _place(path, obj)
                 self.hits += 1
             else:
                 self.slots.run(cost, compile_one)
-                path = self._store(key, obj)
-                self.misses += 1
-            future.set_result(path)
+                if path:
+                    self._store(key, obj)
+                    self.misses += 1
+            future.set_result(obj)
         except BaseException as e:
             future.set_exception(e)
             raise
@@ -244,6 +242,22 @@ class ObjectCache:
                 break
             os.remove(p)
             total -= size
+
+
+def _place(src, dst):
+    """dst becomes a copy of src: written beside it and renamed into place,
+    so that a process reading dst (a linker) sees the old file or the new
+    one, never a part; nothing is done when dst is src."""
+    if os.path.exists(dst) and os.path.samefile(src, dst):
+        return
+    os.makedirs(os.path.dirname(dst) or ".", exist_ok=True)
+    tmp = f"{dst}.{os.getpid()}.{threading.get_ident()}.tmp"
+    try:
+        shutil.copyfile(src, tmp)
+        os.replace(tmp, dst)
+    finally:
+        if os.path.exists(tmp):
+            os.remove(tmp)
 
 
 def parallel_compile(compiler, cache):
