@@ -247,25 +247,4 @@ void THGemmConv_tiles(const float *image, const int64_t *off, int64_t K, const f
 
 #endif
 
-static int THGemmConvMode = 1;
-static int64_t THGemmConvCalls;
-
-int THGemmConv_mode(void)
-{
-  return THGemmConvMode;
-}
-
-void THGemmConv_setMode(int mode)
-{
-  THGemmConvMode = mode;
-}
-
-int64_t THGemmConv_calls(void)
-{
-  return __atomic_load_n(&THGemmConvCalls, __ATOMIC_RELAXED);
-}
-
-void THGemmConv_count(void)
-{
-  __atomic_fetch_add(&THGemmConvCalls, 1, __ATOMIC_RELAXED);
-}
+TH_PATH_SWITCH(THGemmConv)

@@ -238,25 +238,4 @@ THGEMMWINO_TARGET void THGemmWino_output(const THGemmWinoShape *s, const float *
   }
 }
 
-static int THGemmWinoMode = 1;
-static int64_t THGemmWinoCalls;
-
-int THGemmWino_mode(void)
-{
-  return THGemmWinoMode;
-}
-
-void THGemmWino_setMode(int mode)
-{
-  THGemmWinoMode = mode;
-}
-
-int64_t THGemmWino_calls(void)
-{
-  return __atomic_load_n(&THGemmWinoCalls, __ATOMIC_RELAXED);
-}
-
-void THGemmWino_count(void)
-{
-  __atomic_fetch_add(&THGemmWinoCalls, 1, __ATOMIC_RELAXED);
-}
+TH_PATH_SWITCH(THGemmWino)

@@ -77,4 +77,16 @@ int64_t THFindSorted(const int64_t *values, int64_t n, int64_t key);
 #define TH_CONCAT_4(x, y, z, w) TH_CONCAT_4_EXPAND(x, y, z, w)
 #define TH_CONCAT_4_EXPAND(x, y, z, w) x##y##z##w
 
+/* A switchable code path of the convolutions (THGemmConv, THGemmWino): P_mode
+   and P_setMode (1: taken where its rule says, 0: never; tests turn a path
+   off to reach the others) and P_calls, how many calls took it, which
+   P_count adds to (atomically: the threads of a batch call it). */
+#define TH_PATH_SWITCH(P)                                                     \
+  static int P##Mode = 1;                                                     \
+  static int64_t P##Calls;                                                    \
+  int P##_mode(void) { return P##Mode; }                                      \
+  void P##_setMode(int mode) { P##Mode = mode; }                              \
+  int64_t P##_calls(void) { return __atomic_load_n(&P##Calls, __ATOMIC_RELAXED); } \
+  void P##_count(void) { __atomic_fetch_add(&P##Calls, 1, __ATOMIC_RELAXED); }
+
 #endif
