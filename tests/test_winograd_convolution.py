@@ -25,6 +25,13 @@ LIB.THGemmWino_setMode.argtypes = [ctypes.c_int]
 LIB.THGemmWino_mode.restype = ctypes.c_int
 LIB.THGemmWino_calls.restype = ctypes.c_int64
 LIB.THGemm_floatAvailable.restype = ctypes.c_int
+LIB.THGemmWino_stride.restype = ctypes.c_int64
+LIB.THGemmWino_stride.argtypes = [ctypes.c_int64]
+LIB.THGemmWino_weightSize.restype = ctypes.c_int64
+LIB.THGemmWino_weightSize.argtypes = [ctypes.c_int64, ctypes.c_int64]
+LIB.THGemmWino_weight.restype = ctypes.c_float
+LIB.THGemmWino_weight.argtypes = [ctypes.c_void_p, ctypes.c_int64, ctypes.c_int64, ctypes.c_int64, ctypes.c_int64,
+                                  ctypes.c_void_p]
 
 needs_avx2 = pytest.mark.skipif(not LIB.THGemm_floatAvailable(), reason="the CPU lacks AVX2/FMA")
 
@@ -204,12 +211,12 @@ def test_non_contiguous_input_through_the_module():
 @pytest.mark.parametrize("threads", [1, 2])
 def test_the_rule_of_the_default_mode(threads):
     # mode 1 takes Winograd's path where convWinogradRule measured it faster:
-    # at least 64 tiles of 2x2 outputs in the batch, at least 32 planes on
+    # at least 16 tiles of 2x2 outputs in the batch, at least 32 planes on
     # either side, and planes x tiles per row at least 1024
     rng = np.random.default_rng(7)
-    cases = [((1, 64, 64, 56), 1), ((1, 512, 512, 7), 0), ((8, 512, 512, 7), 1), ((1, 256, 256, 14), 0),
-             ((1, 16, 16, 64), 0), ((1, 32, 32, 64), 1), ((1, 64, 64, 16), 0), ((1, 128, 128, 16), 1),
-             ((1, 3, 64, 64), 0)]
+    cases = [((1, 64, 64, 56), 1), ((1, 512, 512, 7), 1), ((1, 512, 512, 6), 0), ((8, 512, 512, 7), 1),
+             ((1, 256, 256, 14), 1), ((1, 96, 96, 14), 0), ((1, 16, 16, 64), 0), ((1, 32, 32, 64), 1),
+             ((1, 64, 64, 16), 0), ((1, 128, 128, 16), 1), ((1, 3, 64, 64), 0)]
     assert LIB.THGemmWino_mode() == 1
     for (batch, nin, nout, size), takes in cases:
         m = module(nin, nout, 1)
@@ -249,3 +256,62 @@ def test_training_gradients_do_not_depend_on_the_forward_path():
         results.append((m.backward(x, g).copy(), m.gradWeight.copy(), m.gradBias.copy()))
     for a, b in zip(*results):
         assert np.array_equal(a, b)
+
+
+def weight_transform(w, o0, o1):
+    """THGemmWino_weight of rows [o0, o1): U as [16, nOut, nIn] (the rows
+    outside left NaN) and the magnitude it returns."""
+    nout, nin = w.shape[:2]
+    stride = LIB.THGemmWino_stride(nout * nin)
+    U = np.full(LIB.THGemmWino_weightSize(nout, nin), np.nan, np.float32)
+    assert U.size == 16 * stride
+    big = LIB.THGemmWino_weight(w.ctypes.data, nout, nin, o0, o1, U.ctypes.data)
+    return U.reshape(16, stride)[:, :nout * nin].reshape(16, nout, nin), big
+
+
+def test_matrix_strides_are_an_odd_number_of_cache_lines():
+    # the 16 matrices of a transform are read or written together: 64-byte
+    # lines apart by an odd count, so that they do not share an L1 set
+    for size in [1, 15, 16, 17, 1024, 4096, 65536, 262144, 50176, 784 * 64]:
+        stride = LIB.THGemmWino_stride(size)
+        assert stride >= size and stride % 16 == 0 and (stride // 16) % 2 == 1 and stride - size < 48
+
+
+@needs_avx2
+@pytest.mark.parametrize("nin", [1, 7, 8, 13, 32])
+def test_weight_transform_against_a_transcription(nin):
+    # G g G^T of every kernel: the vector lanes (8 kernels at a time) and
+    # the scalar tail make the same sums in the same order as this float32
+    # transcription, so they agree exactly; the largest |w| of the rows
+    # transformed comes back with them
+    rng = np.random.default_rng(nin)
+    nout = 5
+    w = rng.standard_normal((nout, nin, 3, 3)).astype(np.float32)
+    U, big = weight_transform(w, 1, 4)
+    g = w.reshape(nout, nin, 9).transpose(2, 0, 1)
+    half = np.float32(0.5)
+    h = [[g[j], half * ((g[j] + g[3 + j]) + g[6 + j]), half * ((g[j] - g[3 + j]) + g[6 + j]), g[6 + j]]
+         for j in range(3)]
+    want = np.empty((16, nout, nin), np.float32)
+    for i in range(4):
+        h0, h1, h2 = h[0][i], h[1][i], h[2][i]
+        want[4 * i:4 * i + 4] = [h0, half * ((h0 + h1) + h2), half * ((h0 - h1) + h2), h2]
+    assert np.array_equal(U[:, 1:4], want[:, 1:4])
+    assert np.isnan(U[:, [0, 4]]).all()          # rows outside [o0, o1) untouched
+    assert big == np.abs(w[1:4]).max()
+    G = np.array([[1, 0, 0], [0.5, 0.5, 0.5], [0.5, -0.5, 0.5], [0, 0, 1]])
+    exact = np.einsum("ab,oibc,dc->adoi", G, w.astype(np.float64), G).reshape(16, nout, nin)
+    assert np.allclose(U[:, 1:4], exact[:, 1:4], rtol=1e-6, atol=1e-6)
+
+
+@needs_avx2
+@pytest.mark.parametrize("bad", [np.inf, -np.inf, np.nan])
+@pytest.mark.parametrize("where", [(2, 3, 1, 1), (2, 11, 2, 2), (0, 3, 0, 0)])
+def test_weight_transform_reports_an_infinity_or_nan(bad, where):
+    # in a vector lane (plane 3), in the scalar tail (plane 11 of 12) or in a
+    # row outside those transformed (row 0: not reported)
+    w = np.ones((4, 12, 3, 3), np.float32)
+    w[where] = bad
+    _, big = weight_transform(w, 1, 4)
+    assert (big == 1) if where[0] == 0 else np.isnan(big)
+

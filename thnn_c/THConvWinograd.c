@@ -54,42 +54,115 @@
 #define THGEMMWINO_TARGET
 #endif
 
-int64_t THGemmWino_weightSize(int64_t nOut, int64_t nIn)
+int64_t THGemmWino_stride(int64_t size)
 {
-  return 16 * nOut * nIn;
+  int64_t lines = (size + 15) / 16;
+  return 16 * (lines | 1);
 }
 
-THGEMMWINO_TARGET void THGemmWino_weight(const float *w, int64_t nOut, int64_t nIn, int64_t o0, int64_t o1, float *U)
+int64_t THGemmWino_weightSize(int64_t nOut, int64_t nIn)
 {
-  enum { CHUNK = 64 };
-  float g[9][CHUNK], h[4][3][CHUNK];   /* a run of input planes at a time, one lane each */
-  int64_t xiStride = nOut * nIn;
-  for (int64_t o = o0; o < o1; o++)
-    for (int64_t c0 = 0; c0 < nIn; c0 += CHUNK) {
-      int64_t n = nIn - c0 < CHUNK ? nIn - c0 : CHUNK;
-      const float *src = w + (o * nIn + c0) * 9;
-      for (int64_t c = 0; c < n; c++)
-        for (int q = 0; q < 9; q++)
-          g[q][c] = src[c * 9 + q];
-      for (int j = 0; j < 3; j++)   /* G g: along the kernel's columns */
-        for (int64_t c = 0; c < n; c++) {
-          h[0][j][c] = g[j][c];
-          h[1][j][c] = 0.5f * (g[j][c] + g[3 + j][c] + g[6 + j][c]);
-          h[2][j][c] = 0.5f * (g[j][c] - g[3 + j][c] + g[6 + j][c]);
-          h[3][j][c] = g[6 + j][c];
-        }
-      for (int i = 0; i < 4; i++) {   /* (G g) G^T: along its rows, into U's rows 4i .. 4i + 3 */
-        float *restrict u0 = U + 4 * i * xiStride + o * nIn + c0, *restrict u1 = u0 + xiStride;
-        float *restrict u2 = u1 + xiStride, *restrict u3 = u2 + xiStride;
-        const float *restrict h0 = h[i][0], *restrict h1 = h[i][1], *restrict h2 = h[i][2];
-        for (int64_t c = 0; c < n; c++) {
-          u0[c] = h0[c];
-          u1[c] = 0.5f * (h0[c] + h1[c] + h2[c]);
-          u2[c] = 0.5f * (h0[c] - h1[c] + h2[c]);
-          u3[c] = h2[c];
-        }
+  return 16 * THGemmWino_stride(nOut * nIn);
+}
+
+/* U's 16 values of kernel c of plane o from its 9, g[q][c] (q = 3 row +
+ * column): G g along the kernel's columns, then (G g) G^T along its rows,
+ * each sum in the order written (the vector path below makes the same). */
+#define THGEMMWINO_KERNEL(T, HALF, ADD, SUB, MUL, g, put)                          \
+  do {                                                                            \
+    T h_[4][3];                                                                   \
+    for (int j_ = 0; j_ < 3; j_++) {                                              \
+      h_[0][j_] = g[j_];                                                          \
+      h_[1][j_] = MUL(HALF, ADD(ADD(g[j_], g[3 + j_]), g[6 + j_]));               \
+      h_[2][j_] = MUL(HALF, ADD(SUB(g[j_], g[3 + j_]), g[6 + j_]));               \
+      h_[3][j_] = g[6 + j_];                                                      \
+    }                                                                             \
+    for (int i_ = 0; i_ < 4; i_++) {                                              \
+      put(4 * i_, h_[i_][0]);                                                     \
+      put(4 * i_ + 1, MUL(HALF, ADD(ADD(h_[i_][0], h_[i_][1]), h_[i_][2])));      \
+      put(4 * i_ + 2, MUL(HALF, ADD(SUB(h_[i_][0], h_[i_][1]), h_[i_][2])));      \
+      put(4 * i_ + 3, h_[i_][2]);                                                 \
+    }                                                                             \
+  } while (0)
+#define THGEMMWINO_ADD(a, b) ((a) + (b))
+#define THGEMMWINO_SUB(a, b) ((a) - (b))
+#define THGEMMWINO_MUL(a, b) ((a) * (b))
+
+#if THGEMMWINO_HAVE_AVX2
+/* g[q] = value q of the 8 kernels from src on (9 floats each, one after
+ * the other), a lane each: their first 8 values transposed as an 8x8
+ * block, the ninth gathered. */
+THGEMMWINO_TARGET static inline void load8Kernels(const float *src, __m256 g[9])
+{
+  __m256 r[8], t[8], u[8];
+  for (int k = 0; k < 8; k++)
+    r[k] = _mm256_loadu_ps(src + 9 * k);
+  for (int k = 0; k < 8; k += 2) {   /* pairs of rows interleaved */
+    t[k] = _mm256_unpacklo_ps(r[k], r[k + 1]);
+    t[k + 1] = _mm256_unpackhi_ps(r[k], r[k + 1]);
+  }
+  for (int k = 0; k < 8; k += 4) {   /* four rows' values 0-3 and 4-7 by halves */
+    u[k] = _mm256_shuffle_ps(t[k], t[k + 2], _MM_SHUFFLE(1, 0, 1, 0));
+    u[k + 1] = _mm256_shuffle_ps(t[k], t[k + 2], _MM_SHUFFLE(3, 2, 3, 2));
+    u[k + 2] = _mm256_shuffle_ps(t[k + 1], t[k + 3], _MM_SHUFFLE(1, 0, 1, 0));
+    u[k + 3] = _mm256_shuffle_ps(t[k + 1], t[k + 3], _MM_SHUFFLE(3, 2, 3, 2));
+  }
+  for (int q = 0; q < 4; q++) {   /* rows 0-3 and 4-7 joined */
+    g[q] = _mm256_permute2f128_ps(u[q], u[q + 4], 0x20);
+    g[q + 4] = _mm256_permute2f128_ps(u[q], u[q + 4], 0x31);
+  }
+  g[8] = _mm256_i32gather_ps(src + 8, _mm256_setr_epi32(0, 9, 18, 27, 36, 45, 54, 63), 4);
+}
+#endif
+
+THGEMMWINO_TARGET float THGemmWino_weight(const float *w, int64_t nOut, int64_t nIn, int64_t o0, int64_t o1,
+                                          float *U)
+{
+  int64_t xiStride = THGemmWino_stride(nOut * nIn);
+  float m = 0, z = 0;   /* as THGemmWino_maxAbs */
+#if THGEMMWINO_HAVE_AVX2
+  __m256 vm = _mm256_setzero_ps(), vz = _mm256_setzero_ps(), zero = _mm256_setzero_ps();
+  __m256 sign = _mm256_set1_ps(-0.0f), half = _mm256_set1_ps(0.5f);
+#endif
+  for (int64_t o = o0; o < o1; o++) {
+    const float *src = w + o * nIn * 9;
+    float *u = U + o * nIn;
+    int64_t c = 0;
+#if THGEMMWINO_HAVE_AVX2
+    for (; c + 8 <= nIn; c += 8) {
+      __m256 g[9];
+      load8Kernels(src + 9 * c, g);
+      for (int q = 0; q < 9; q++) {
+        vm = _mm256_max_ps(_mm256_andnot_ps(sign, g[q]), vm);
+        vz = _mm256_fmadd_ps(g[q], zero, vz);
       }
+#define THGEMMWINO_PUT8(xi, v) _mm256_storeu_ps(u + (xi) * xiStride + c, v)
+      THGEMMWINO_KERNEL(__m256, half, _mm256_add_ps, _mm256_sub_ps, _mm256_mul_ps, g, THGEMMWINO_PUT8);
+#undef THGEMMWINO_PUT8
     }
+#endif
+    for (; c < nIn; c++) {
+      const float *g = src + 9 * c;
+      for (int q = 0; q < 9; q++) {
+        float a = fabsf(g[q]);
+        m = a > m ? a : m;
+        z += g[q] * 0.0f;
+      }
+#define THGEMMWINO_PUT1(xi, v) (u[(xi) * xiStride + c] = (v))
+      THGEMMWINO_KERNEL(float, 0.5f, THGEMMWINO_ADD, THGEMMWINO_SUB, THGEMMWINO_MUL, g, THGEMMWINO_PUT1);
+#undef THGEMMWINO_PUT1
+    }
+  }
+#if THGEMMWINO_HAVE_AVX2
+  float lanes[8], zeros[8];
+  _mm256_storeu_ps(lanes, vm);
+  _mm256_storeu_ps(zeros, vz);
+  for (int k = 0; k < 8; k++) {
+    m = lanes[k] > m ? lanes[k] : m;
+    z += zeros[k];
+  }
+#endif
+  return z == 0 ? m : NAN;
 }
 
 THGEMMWINO_TARGET float THGemmWino_maxAbs(const float *x, int64_t n)
@@ -180,7 +253,7 @@ THGEMMWINO_TARGET static void columnTransform(int64_t tw, const float *restrict 
 THGEMMWINO_TARGET void THGemmWino_input(const THGemmWinoShape *s, const float *image, int64_t s0, int64_t s1,
                                         int64_t c0, int64_t c1, float *V, float *scratch)
 {
-  int64_t tw = s->tilesW, cols = (s1 - s0) * tw, xiStride = s->nIn * cols;
+  int64_t tw = s->tilesW, cols = (s1 - s0) * tw, xiStride = THGemmWino_stride(s->nIn * cols);
   int64_t plane = s->inH * s->inW;
   float *even = scratch, *odd = even + tw + 1, *e = odd + tw + 1;   /* e: [4 rows][4][tw] */
   for (int64_t c = c0; c < c1; c++)
@@ -207,7 +280,7 @@ THGEMMWINO_TARGET void THGemmWino_output(const THGemmWinoShape *s, const float *
                                          int64_t o1, const float *bias, int64_t biasStride, float *out,
                                          float *scratch)
 {
-  int64_t tw = s->tilesW, cols = (s1 - s0) * tw, xiStride = s->nOut * cols;
+  int64_t tw = s->tilesW, cols = (s1 - s0) * tw, xiStride = THGemmWino_stride(s->nOut * cols);
   int64_t area = s->outH * s->outW, pairs = s->outW / 2;
   float *a = scratch;   /* A^T m: [2][4][tw] */
   for (int64_t o = o0; o < o1; o++) {

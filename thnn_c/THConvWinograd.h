@@ -8,12 +8,23 @@
 
 #include <stdint.h>
 
+/* The floats from one of the 16 matrices of U, V or M (below) to the
+ * next, for matrices of size floats: size rounded up to whole 64-byte
+ * lines, and to an odd number of them.  The transforms read or write the
+ * 16 at once, and at a multiple of 4096 bytes apart (nOut x nIn = 256 x 256,
+ * 64 planes x 784 tiles) they fell in one set of the L1 cache, which holds
+ * 8 lines: the weight's took 6.4 ns a kernel at 256 x 256 and 2.3 at
+ * 250 x 250.  At an odd number of lines apart they fall in 16 sets. */
+int64_t THGemmWino_stride(int64_t size);
+
 /* The transformed weight of nOut x nIn 3x3 kernels: U[xi][o][c], xi in
- * [0, 16), floats. */
+ * [0, 16), THGemmWino_stride(nOut * nIn) floats apart. */
 int64_t THGemmWino_weightSize(int64_t nOut, int64_t nIn);
 
-/* Rows [o0, o1) of U from w [nOut][nIn][3][3] (contiguous). */
-void THGemmWino_weight(const float *w, int64_t nOut, int64_t nIn, int64_t o0, int64_t o1, float *U);
+/* Rows [o0, o1) of U from w [nOut][nIn][3][3] (contiguous); returns the
+ * largest magnitude of those rows' weights, NaN when one is infinite or
+ * NaN (as THGemmWino_maxAbs, read in the same pass). */
+float THGemmWino_weight(const float *w, int64_t nOut, int64_t nIn, int64_t o0, int64_t o1, float *U);
 
 /* The tiles of a batch: each sample's output in tiles of 2x2 pixels,
  * tilesH x tilesW of them (the last row and column of tiles hanging over
@@ -27,7 +38,8 @@ typedef struct THGemmWinoShape {
 
 /* Planes [c0, c1) of the transformed input tiles of tile rows [s0, s1)
  * (all samples' tile rows in a row): V[xi][c][j], j the tile's number from
- * tile row s0's first, (s1 - s0) * tilesW of them per row of V.  image is the
+ * tile row s0's first, (s1 - s0) * tilesW of them per row of V, the
+ * matrices V[xi] THGemmWino_stride(nIn * (s1 - s0) * tilesW) apart.  image is the
  * batch, samples nIn * inH * inW floats apart; scratch holds 18 * (tilesW + 1)
  * floats. */
 void THGemmWino_input(const THGemmWinoShape *s, const float *image, int64_t s0, int64_t s1, int64_t c0, int64_t c1,

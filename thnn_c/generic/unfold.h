@@ -1358,23 +1358,25 @@ THNN_HELPER int THNN_(convIndirectMultiply)(THNNState *state, const THNNConvGeom
 #ifdef TH_REAL_IS_FLOAT
 /* Winograd's F(2x2, 3x3) (THConvWinograd.c) for 3x3 kernels of step 1.
  * Where it is the faster path (mode 1), measured 2026-11-30 (time
- * Winograd / the path chosen before, best of 3-5 blocks, 1 thread | 2
- * threads, the machine shared with other work): 64->64 on 56x56 0.76-0.79 |
- * 0.75 (batch 1), 0.76-0.86 | 0.72 (batch 8); 128->128 on 28x28 0.75-0.84 |
- * 0.75; 256->256 on 28x28 0.69-0.75 | 0.64; 256->256 on 14x14 batch 8
- * 0.71 | 0.64; 512->512 on 7x7 batch 8 0.77 | 0.82; 32->32 on 64x64 0.89.
- * It loses where the transforms outweigh the products they save: the
- * weight's, done in every call, over few tiles (512->512 on 7x7 at batch 1:
- * 16 tiles, 1.5 with the weight streamed a chunk at a time (below), 2.1-2.5
- * before; 256->256 on 14x14 at batch 1: 49 tiles, 1.01-1.07, 512->512 0.91-1.04;
- * 4 x 512->512 on 7x7: 64 tiles, 0.76-0.86), hence THNN_CONV_WINO_TILES; the image's and the output's
- * (per plane and tile, against products of min(nIn, nOut) multiply-adds
- * saved) on few planes or short tile rows: 16->16 on 126x126 1.5-1.7,
- * 64->64 on 16x16 1.24, on 24x24 1.06, 32->32 on 16x16 batch 8 1.57, where
- * 128->128 on 16x16 0.90 and 64->64 on 32x32 0.82-0.91 win, hence
- * THNN_CONV_WINO_WORK (planes times tiles per row). */
+ * Winograd / the path chosen before, 1 thread, process time, best of 5
+ * alternating blocks; the machine shared with other work): 64->64 on 56x56
+ * 0.76, 128->128 on 28x28 0.76, 256->256 on 28x28 0.63, 64->64 on 56x56
+ * batch 8 0.80, 512->512 on 7x7 batch 4 0.66, 1024->1024 on 7x7 0.71; at
+ * batch 1 on few tiles, once the transforms' 16 matrices were set apart
+ * so as not to share a cache set (THGemmWino_stride): 512->512 on 7x7 (16
+ * tiles) 0.81, 256->256 on 14x14 0.81, 256->256 on 7x7 0.84, 128->128 on
+ * 8x8 0.83 (on 2 threads, loaded: 0.91, 0.86, 0.84, 0.99).  It loses where
+ * the transforms outweigh the products they save: the weight's, done in
+ * every call, over fewer than 16 tiles (512->512 on 6x6, 9 tiles: 1.50;
+ * 5x5 2.1; 4x4 3.2), hence THNN_CONV_WINO_TILES; the image's and the
+ * output's (per plane and tile, against products of min(nIn, nOut)
+ * multiply-adds saved) on few planes or short tile rows: 16->16 on 126x126
+ * 1.25, 32->32 on 32x32 1.15, 16->16 on 64x64 1.14, 32->32 on 16x16 batch 8
+ * 1.07, 96->96 on 14x14 1.20, 64->64 on 24x24 0.98, where 128->128 on
+ * 16x16 0.76 and 64->64 on 32x32 0.88 win, hence THNN_CONV_WINO_WORK
+ * (planes times tiles per row). */
 #define THNN_CONV_WINO_COLUMNS 256   /* tiles of a block, about (whole tile rows) */
-#define THNN_CONV_WINO_TILES 64
+#define THNN_CONV_WINO_TILES 16
 #define THNN_CONV_WINO_PLANES 32
 #define THNN_CONV_WINO_WORK 1024
 THNN_HELPER int THNN_(convWinogradRule)(const THNNConvGeometry *g, const THNNConvPlan *p)
@@ -1403,6 +1405,7 @@ THNN_HELPER int THNN_(convWinogradRows)(const THGemmWinoShape *s, const real *im
                                         int64_t biasStride, real *other, real *scratch)
 {
   int64_t n = (r1 - r0) * s->tilesW, nIn = s->nIn, nOut = s->nOut;
+  int64_t sU = THGemmWino_stride(nOut * nIn), sV = THGemmWino_stride(nIn * n), sM = THGemmWino_stride(nOut * n);
   int failed = 0;
   THGemmWino_input(s, image, r0, r1, nIn * t / count, nIn * (t + 1) / count, V, scratch);
 #ifdef _OPENMP
@@ -1411,7 +1414,7 @@ THNN_HELPER int THNN_(convWinogradRows)(const THGemmWinoShape *s, const real *im
   }
 #endif
   for (int64_t xi = 16 * t / count; xi < 16 * (t + 1) / count; xi++)
-    failed |= THGemm_float(nOut, n, nIn, U + xi * nOut * nIn, nIn, V + xi * nIn * n, n, 0, M + xi * nOut * n, n,
+    failed |= THGemm_float(nOut, n, nIn, U + xi * sU, nIn, V + xi * sV, n, 0, M + xi * sM, n,
                            NULL, 0) != 0;
 #ifdef _OPENMP
   if (count > 1) {
@@ -1459,8 +1462,8 @@ THNN_HELPER int THNN_(convWinogradMultiply)(THNNState *state, const THNNConvGeom
   int64_t chunk = (nOut + 4 * nt - 1) / (4 * nt);
   chunk = chunk < 6 ? 6 : chunk > 48 ? 48 : (chunk + 5) / 6 * 6;
   int64_t chunks = (nOut + chunk - 1) / chunk;
-  int64_t sizeU = streamed ? nt * 16 * chunk * nIn : THGemmWino_weightSize(nOut, nIn);
-  int64_t sizeVM = 16 * (nIn + nOut) * cols;
+  int64_t sizeU = streamed ? nt * THGemmWino_weightSize(chunk, nIn) : THGemmWino_weightSize(nOut, nIn);
+  int64_t sizeV = 16 * THGemmWino_stride(nIn * cols), sizeVM = sizeV + 16 * THGemmWino_stride(nOut * cols);
   int64_t scratch = (18 * (s.tilesW + 1) + 15) / 16 * 16;
   real *memory = THAlloc((size_t)(sizeU + (own ? nt : 1) * sizeVM + nt * (scratch + 16)) * sizeof(real));
   if (!memory)
@@ -1481,11 +1484,12 @@ THNN_HELPER int THNN_(convWinogradMultiply)(THNNState *state, const THNNConvGeom
     real *mine = scratches + t * scratch, *mx = maxima + 16 * t;
     int64_t o0 = nOut * t / count, o1 = nOut * (t + 1) / count;
     int64_t i0 = p->batch * nIn * t / count, i1 = p->batch * nIn * (t + 1) / count;   /* image planes */
-    mx[0] = THGemmWino_maxAbs(w + o0 * nIn * 9, (o1 - o0) * nIn * 9);
+    mx[0] = 0;   /* the largest |w| of the planes this thread transforms (THGemmWino_weight) */
     mx[1] = THGemmWino_maxAbs(image + i0 * g->inH * g->inW, (i1 - i0) * g->inH * g->inW);
     if (streamed) {
       int64_t n = rows * s.tilesW;
-      real *V = VM, *M = V + 16 * nIn * cols, *myU = U + t * 16 * chunk * nIn;
+      real *V = VM, *M = V + sizeV, *myU = U + t * THGemmWino_weightSize(chunk, nIn);
+      int64_t sV = THGemmWino_stride(nIn * n), sM = THGemmWino_stride(nOut * n);
       THGemmWino_input(&s, image, 0, rows, nIn * t / count, nIn * (t + 1) / count, V, mine);
 #ifdef _OPENMP
 #pragma omp barrier
@@ -1493,16 +1497,18 @@ THNN_HELPER int THNN_(convWinogradMultiply)(THNNState *state, const THNNConvGeom
 #endif
       for (int64_t q = 0; q < chunks; q++) {
         int64_t q0 = q * chunk, q1 = q0 + chunk < nOut ? q0 + chunk : nOut, m = q1 - q0;
-        THGemmWino_weight(w + q0 * nIn * 9, m, nIn, 0, m, myU);
+        real wq = THGemmWino_weight(w + q0 * nIn * 9, m, nIn, 0, m, myU);
+        int64_t sU = THGemmWino_stride(m * nIn);
+        mx[0] = wq > mx[0] || wq != wq ? wq : mx[0];
         for (int64_t xi = 0; xi < 16; xi++)
-          failed |= THGemm_float(m, n, nIn, myU + xi * m * nIn, nIn, V + xi * nIn * n, n, 0,
-                                 M + xi * nOut * n + q0 * n, n, NULL, 0) != 0;
+          failed |= THGemm_float(m, n, nIn, myU + xi * sU, nIn, V + xi * sV, n, 0, M + xi * sM + q0 * n, n,
+                                 NULL, 0) != 0;
         THGemmWino_output(&s, M, 0, rows, q0, q1, b, bStride, other, mine);
       }
     } else {
-      THGemmWino_weight(w, nOut, nIn, o0, o1, U);
+      mx[0] = THGemmWino_weight(w, nOut, nIn, o0, o1, U);
       if (own) {
-        real *V = VM + t * sizeVM, *M = V + 16 * nIn * cols;
+        real *V = VM + t * sizeVM, *M = V + sizeV;
 #ifdef _OPENMP
 #pragma omp barrier
 #pragma omp for schedule(dynamic, 1)
@@ -1512,7 +1518,7 @@ THNN_HELPER int THNN_(convWinogradMultiply)(THNNState *state, const THNNConvGeom
                                             0, 1, b, bStride, other, mine);
       } else {
         for (int64_t r0 = 0; r0 < rows; r0 += per)
-          failed |= THNN_(convWinogradRows)(&s, image, U, VM, VM + 16 * nIn * cols, r0,
+          failed |= THNN_(convWinogradRows)(&s, image, U, VM, VM + sizeV, r0,
                                             r0 + per < rows ? r0 + per : rows, t, count, b, bStride, other, mine);
       }
     }
