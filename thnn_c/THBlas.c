@@ -10,6 +10,7 @@
  * would run several times slower.  THSetNumThreads sets the size of that
  * one pool.  Built without OpenMP, OpenBLAS threads the products itself. */
 #include "TH.h"
+#include "THGemmThin.h"
 #include "THLoop.h"
 
 #include <limits.h>

@@ -56,6 +56,13 @@ static void THBlas_(gemmSlab)(char transa, char transb, int64_t m, int64_t n, in
     c += begin;
     m = end - begin;
   }
+#ifdef TH_REAL_IS_FLOAT
+  /* a wide matrix's rows by a few columns (Linear's forward at a small
+   * batch): THGemmThin.c reads the matrix once, where it lies */
+  if (m > 1 && n > 1 && n <= THGEMM_THIN_COLUMNS && m * k >= THGEMM_THIN_SIZE && THBlasTrans(transa) == CblasTrans &&
+      THBlasTrans(transb) == CblasNoTrans && THGemm_floatThin(m, n, k, alpha, a, lda, b, ldb, beta, c, ldc) == 0)
+    return;
+#endif
   if (m > 0 && n > 0 && k > 0 && (m == 1 || n == 1))
     THBlas_(gemmVector)(transa, transb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
   else if (m > 0 && n > 0)

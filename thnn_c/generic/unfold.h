@@ -1449,7 +1449,10 @@ THNN_HELPER int THNN_(convWinogradMultiply)(THNNState *state, const THNNConvGeom
   if (omp_in_parallel())
     nt = 1;
 #endif
-  if (nt > 1 && blocks >= 2 * nt)   /* (owned blocks: as many for every thread) */
+  int ownAll = THGemmWino_mode() == 3 && nt > 1 && blocks < 2 * nt && rows >= nt && rows * s.tilesW >= nt * 96;
+  if (ownAll)
+    blocks = nt;
+  else if (nt > 1 && blocks >= 2 * nt)   /* (owned blocks: as many for every thread) */
     blocks = (blocks + nt - 1) / nt * nt;
   per = (rows + blocks - 1) / blocks;   /* blocks of a size (28 tile rows: 4 of 7, not 9, 9, 9 and 1) */
   blocks = (rows + per - 1) / per;
@@ -1458,7 +1461,7 @@ THNN_HELPER int THNN_(convWinogradMultiply)(THNNState *state, const THNNConvGeom
    * output planes at a time, each chunk's products and output made while
    * its U is in the cache, and U never written whole; else U is made once
    * and every block reads it */
-  int streamed = blocks == 1, own = nt > 1 && blocks >= 2 * nt;
+  int streamed = blocks == 1, own = nt > 1 && (blocks >= 2 * nt || ownAll);
   int64_t chunk = (nOut + 4 * nt - 1) / (4 * nt);
   chunk = chunk < 6 ? 6 : chunk > 48 ? 48 : (chunk + 5) / 6 * 6;
   int64_t chunks = (nOut + chunk - 1) / chunk;
