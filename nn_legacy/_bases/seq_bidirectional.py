@@ -24,24 +24,27 @@ def tree_forward(owner, input):
     both = tree.modules[0] if type(tree) is Sequential and len(tree.modules) == 2 else None
     backward = both.modules[1] if type(both) is ConcatTable and len(both.modules) == 2 else None
     steps = backward.modules[0] if type(backward) is ReverseUnreverse and len(backward.modules) == 1 else None
-    if type(steps) is not Sequential or len(steps.modules) != 3 or any(
-            type(steps.modules[k]) is not ReverseSequence for k in (0, 2)):
+    if (type(steps) is not Sequential or len(steps.modules) != 3 or type(steps.modules[0]) is not ReverseSequence
+            or type(steps.modules[2]) is not ReverseSequence):
         owner.output = owner._child(0, "updateOutput", input)
         return owner.output
     reverse, rnn, unreverse = steps.modules
-    path = [(owner, 0), (tree, 0), (both, 0)]   # (the containers around the leaf running, outermost first)
+    stage = 0   # (the leaf running: forward, the reversal, backward, the reversal back, the merge)
     try:
         ahead = both.modules[0].updateOutput(input)
-        path[2:] = [(both, 1), (backward, 0), (steps, 0)]
+        stage = 1
         reversed_input = reverse.updateOutput(input)
-        path[-1] = (steps, 1)
+        stage = 2
         behind = rnn.updateOutput(reversed_input)
-        path[-1] = (steps, 2)
+        stage = 3
         behind = steps.output = backward.output = unreverse.updateOutput(behind)
         both.output = same_list(both.output, [ahead, behind])
-        path[1:] = [(tree, 1)]
+        stage = 4
         tree.output = owner.output = tree.modules[1].updateOutput(both.output)
     except _NAMED as e:
+        # the containers around that leaf, outermost first, with the index of what each called
+        path = [(owner, 0), (tree, 0), (both, 0)] if stage == 0 else [(owner, 0), (tree, 1)] if stage == 4 else \
+            [(owner, 0), (tree, 0), (both, 1), (backward, 0), (steps, stage - 1)]
         error = e
         for container, index in reversed(path):
             cause, error = error, container._child_error(index, "updateOutput", error)
