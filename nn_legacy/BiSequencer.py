@@ -3,6 +3,7 @@ import re
 import numpy as np
 
 from ._bases.recurrent import acc_update_by_swap, plus, zeros_like
+from ._bases.seq_bidirectional import tree_forward
 from .AbstractSequencer import AbstractSequencer
 from .CAddTable import CAddTable
 from .ConcatTable import ConcatTable
@@ -245,8 +246,7 @@ class BiSequencer(AbstractSequencer):
 
     def updateOutput(self, input):
         if self.package == "torch/rnn":
-            self.output = self._child(0, "updateOutput", input)
-            return self.output
+            return tree_forward(self, input)
         xs = self._as_steps(input)
         merged = [[None, None] for _ in xs]
         for k, steps, at in self._directions(xs):

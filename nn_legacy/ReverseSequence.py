@@ -15,6 +15,11 @@ class ReverseSequence(Module):
     """
 
     def _reversed(self, buffer, value, name):
+        if (type(value) is np.ndarray and type(buffer) is np.ndarray and buffer.shape == value.shape
+                and value.ndim and buffer.dtype == value.dtype and buffer.flags.writeable
+                and not np.may_share_memory(buffer, value)):   # the usual case: reuse()'s, without its calls
+            buffer[...] = value[::-1]
+            return buffer
         if isinstance(value, (list, tuple)):
             return list(reversed(value))
         if not is_array(value):

@@ -83,7 +83,7 @@ class SeqGRU(SeqRecurrent):
         D, H = self._sizes()
         h = self._out("_h", x, (T, N, H))
         gates = self._input_gates(x)
-        self._h = self._kernel_of(x, "updateOutput", "x")(gates, self.weight[D:], h0, self._kernel_mask(mask), h)
+        self._h = self._step_kernel(x)(gates, self.weight[D:], h0, self._kernel_mask(mask), h)
         self._last = [self._h[T - 1].copy()]
         return self._h
 

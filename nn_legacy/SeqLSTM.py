@@ -95,7 +95,7 @@ class SeqLSTM(SeqRecurrent):
         D, H = self._sizes()
         h, c = self._out("_h", x, (T, N, H)), self._out("_c", x, (T, N, H))
         gates = self._input_gates(x)
-        self._h, self._c = self._kernel_of(x, "updateOutput", "x")(
+        self._h, self._c = self._step_kernel(x)(
             gates, self.weight[D:], c0, h0, self._kernel_mask(mask), h, c)
         self._last = [self._c[T - 1].copy(), self._h[T - 1].copy()]
         return self._h

@@ -93,3 +93,115 @@ def test_torch_rnn_form_wraps_what_is_not_a_sequence_module():
     with pytest.raises(ValueError, match="torch/rnn's BiSequencerLM is Element-Research's"):
         nn.BiSequencerLM(nn.GRU(D, H), package="torch/rnn")
     assert nn.BiSequencer(nn.GRU(D, H)).package == "Element-Research/rnn"
+
+
+# ---------------------------------------------------------------- torch/rnn's form: the tree's forward without its containers
+def _bidirectional(kind, dtype, merge):
+    nn.manualSeed(5)
+    join = nn.JoinTable(2) if merge == "join" else None
+    if kind == "BiSequencer":
+        m = nn.BiSequencer(nn.SeqGRU(D, H), merge=join, package="torch/rnn")
+    else:
+        m = getattr(nn, kind)(D, H, join)
+    return m.double() if dtype == np.float64 else m.float()
+
+
+def _container_forward(m, x):
+    """The forward through every container of the tree (what the owner's forward did before)."""
+    y = m.modules[0].updateOutput(x)
+    return y, _tree_outputs(m)
+
+
+def _tree_outputs(m):
+    tree = m.modules[0]
+    both, merge = tree.modules
+    ahead, behind = both.modules
+    steps = behind.modules[0]
+    found = [tree.output, both.output, behind.output, steps.output, merge.output, ahead.output]
+    found += [s.output for s in steps.modules]
+    return found
+
+
+@pytest.mark.parametrize("kind", ["BiSequencer", "SeqBGRU", "SeqBLSTM"])
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("merge", ["sum", "join"])
+@pytest.mark.parametrize("T,N", [(1, 1), (3, 2), (5, 1)])
+def test_torch_rnn_form_forward_skips_the_containers(monkeypatch, kind, dtype, merge, T, N):
+    """torch/rnn's BiSequencer (and SeqBGRU, SeqBLSTM) call the five leaves
+    of their tree directly: no container's updateOutput runs, the output
+    is the containers' one bit for bit, every container of the tree holds
+    the output its own forward gives, and a backward after it gives the
+    gradients of the container path, bit for bit."""
+    rng = np.random.default_rng(T * 10 + N)
+    x = rng.uniform(-1, 1, (T, N, D)).astype(dtype)
+    g = rng.uniform(-1, 1, (T, N, 2 * H if merge == "join" else H)).astype(dtype)
+    results = []
+    for containers in (True, False):
+        m = _bidirectional(kind, dtype, merge)
+        if containers:
+            y, outputs = _container_forward(m, x)
+            m.output = y
+        else:
+            with monkeypatch.context() as patch:
+                for cls in (nn.Sequential, nn.ConcatTable, nn.ReverseUnreverse):
+                    patch.setattr(cls, "updateOutput", lambda *a: pytest.fail("a container's forward ran"))
+                y = m.forward(x)
+            outputs = _tree_outputs(m)
+            assert m.output is y is m.modules[0].output
+        y = y.copy()
+        outputs = [[a.copy() for a in o] if isinstance(o, list) else o.copy() for o in outputs]
+        m.zeroGradParameters()
+        grads = [m.backward(x, g).copy()] + [p.copy() for p in m.parameters()[1]]
+        results.append((y, outputs, grads))
+    (y0, out0, g0), (y1, out1, g1) = results
+    assert y1.dtype == np.dtype(dtype)
+    np.testing.assert_array_equal(y1, y0)
+    for a, b in zip(out1, out0):
+        for u, v in zip(a if isinstance(a, list) else [a], b if isinstance(b, list) else [b]):
+            np.testing.assert_array_equal(u, v)
+    for a, b in zip(g1, g0):
+        np.testing.assert_array_equal(a, b)
+
+
+def test_torch_rnn_form_forward_names_errors_as_its_containers():
+    """An error in a leaf is named with the path of containers the
+    container forward would put in front of it, the owner's name first."""
+    m = _bidirectional("BiSequencer", np.float64, "sum")
+    bad = np.zeros((2, 1, D + 1))
+    with pytest.raises(ValueError) as fast:
+        m.forward(bad)
+    with pytest.raises(ValueError) as slow:
+        m._child(0, "updateOutput", bad)
+    assert str(fast.value) == str(slow.value)
+    assert str(fast.value).startswith("BiSequencer (0) -> Sequential (0) -> ConcatTable (0) -> SeqGRU: x must be")
+    # an error in the backward direction, behind the reversal
+    m.modules[0].modules[0].modules[1].getModule().maskzero = None
+    m.getBackward().userPrevOutput = np.zeros((5, H))
+    with pytest.raises(ValueError) as fast:
+        m.forward(np.zeros((2, 1, D)))
+    m.getBackward().userPrevOutput = np.zeros((5, H))
+    with pytest.raises(ValueError) as slow:
+        m._child(0, "updateOutput", np.zeros((2, 1, D)))
+    assert str(fast.value) == str(slow.value)
+    assert str(fast.value).startswith("BiSequencer (0) -> Sequential (0) -> ConcatTable (1) -> ReverseUnreverse (0) "
+                                      "-> Sequential (1) -> SeqGRU: userPrevOutput must be")
+    # a merge that refuses the two outputs
+    m = _bidirectional("SeqBGRU", np.float64, "join")
+    m.modules[0].modules[1] = nn.JoinTable(5)
+    with pytest.raises(ValueError) as fast:
+        m.forward(np.zeros((2, 1, D)))
+    with pytest.raises(ValueError) as slow:
+        m._child(0, "updateOutput", np.zeros((2, 1, D)))
+    assert str(fast.value) == str(slow.value)
+    assert str(fast.value).startswith("SeqBGRU (0) -> Sequential (1) -> JoinTable")
+
+
+def test_torch_rnn_form_with_another_tree_goes_through_its_containers():
+    """A module added to the tree (or a container subclass in it): the
+    containers' forward, as before."""
+    m = _bidirectional("BiSequencer", np.float64, "sum")
+    m.modules[0].add(nn.Tanh())
+    x = np.random.default_rng(3).uniform(-1, 1, (3, 2, D))
+    y = m.forward(x)
+    np.testing.assert_array_equal(y, nn.Tanh().forward(m.modules[0].modules[1].output))
+    assert m.output is y is m.modules[0].modules[2].output

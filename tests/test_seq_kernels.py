@@ -345,3 +345,30 @@ def test_twins_refuse_as_the_cpu(dev, layer):
     with pytest.raises(cuda.CudaError) as twin:
         getattr(dev.CudaDouble, f"{layer}_updateOutput")(*[None if a is None else up(a) for a in args])
     assert str(twin.value) == str(cpu.value)
+
+
+@DTYPES
+@pytest.mark.parametrize("cls", ["SeqLSTM", "SeqGRU"])
+@pytest.mark.parametrize("T,N", [(1, 1), (4, 1), (3, 5)])
+def test_host_input_gates_are_matmuls_bits_without_its_dispatch(monkeypatch, dtype, cls, T, N):
+    """On the host the input side of the gates is np.dot's product into the
+    kept work buffer (no array-namespace dispatch, no reuse() call): the
+    output is the kernel's on x W_x + b computed by np.matmul, bit for
+    bit, and the buffer is the one kept from the previous call."""
+    import nn_legacy._bases.seqrnn as seqrnn
+    m = _module(cls, 5, 6, dtype)
+    m.evaluate()
+    x = np.random.default_rng(T * N).uniform(-1, 1, (T, N, 5)).astype(dtype)
+    m.forward(x)
+    kept = m._gates_buffer
+    monkeypatch.setattr(seqrnn, "array_namespace", lambda a: pytest.fail("array_namespace called"))
+    monkeypatch.setattr(seqrnn, "reuse", lambda *a: pytest.fail("reuse called"))
+    y = m.forward(x)
+    assert m._gates_buffer is kept
+    monkeypatch.undo()
+    gates = (np.matmul(x.reshape(T * N, 5), m.weight[:5]).reshape(T, N, -1) + m.bias).astype(dtype)
+    zeros = np.zeros((N, 6), dtype)
+    kernel = getattr(thnn.backend(np.dtype(dtype)), f"{cls}_updateOutput")
+    want = kernel(gates, m.weight[5:], zeros, None, None) if cls == "SeqGRU" else \
+        kernel(gates, m.weight[5:], zeros, zeros, None, None, None)[0]
+    np.testing.assert_array_equal(y, want)

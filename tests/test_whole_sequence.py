@@ -414,3 +414,33 @@ def test_large_layouts_built_every_call(monkeypatch):
     m.module.recurrentModule.i2g.weight[1, 1] -= 1
     fast, slow, _ = _both(m, lambda mod: mod.forward(x), count)
     _close(fast, slow, np.float64)
+
+
+class _Numpy:
+    """numpy, with some of its functions replaced (for WHOLE_SEQUENCE.np)."""
+
+    def __init__(self, **replaced):
+        self.__dict__.update(replaced)
+
+    def __getattr__(self, name):
+        return getattr(np, name)
+
+
+@DTYPES
+@pytest.mark.parametrize("cell", CELLS)
+@pytest.mark.parametrize("batch,T", [(1, 1), (1, 4), (3, 5)])
+def test_input_gates_are_matmuls_bits_without_its_dispatch(monkeypatch, dtype, cell, batch, T):
+    """The fast path's input side of the gates is np.dot's product (no
+    np.matmul call, a few microseconds of dispatch less), the bits
+    np.matmul gives: the outputs are those of the same path with
+    np.matmul in its place, bit for bit."""
+    count = _Count(monkeypatch)
+    x = uniform((T, batch, D), 4).astype(dtype)
+    outputs = []
+    for numpy in (_Numpy(matmul=lambda *a, **k: pytest.fail("np.matmul called")), _Numpy(dot=np.matmul)):
+        m = _evaluated(_model(cell, False, dtype))
+        monkeypatch.setattr(WHOLE_SEQUENCE, "np", numpy)
+        outputs.append(_copy(m.forward(x)))
+        monkeypatch.setattr(WHOLE_SEQUENCE, "np", np)
+    assert count.taken == 2
+    np.testing.assert_array_equal(outputs[0], outputs[1])

@@ -4,6 +4,8 @@
 ``maskzero``, ``userPrevOutput``...)."""
 import numpy as np
 
+import thnn
+
 from .._helpers.arrays import describe, is_array, reuse
 from .._helpers.namespace import array_namespace
 from .recurrent import check_remember, remembers
@@ -33,6 +35,34 @@ def tanh_in_place(a):
         np.tanh(a, out=a)
     else:
         a[...] = array_namespace(a).tanh(a)
+
+
+def _zeros(shape, dtype):
+    """A read-only array of zeros (kept: the initial states of the usual
+    case, one per batch size, hidden size and dtype)."""
+    key = shape, dtype
+    zeros = _ZEROS.get(key)
+    if zeros is None:
+        if len(_ZEROS) >= 64:   # (many batch sizes: start again)
+            _ZEROS.clear()
+        zeros = _ZEROS[key] = np.zeros(shape, dtype)
+        zeros.flags.writeable = False
+    return zeros
+
+
+_ZEROS = {}
+
+
+class _Kernels(dict):
+    """(kernel name, host dtype) -> THNN's ``<name>_updateOutput`` for it, looked up once."""
+
+    def __missing__(self, key):
+        name, dtype = key
+        kernel = self[key] = getattr(thnn.Float if dtype == _F32 else thnn.Double, f"{name}_updateOutput")
+        return kernel
+
+
+_HOST_KERNELS = _Kernels()
 
 
 class SeqRecurrent(Module):
@@ -174,9 +204,7 @@ class SeqRecurrent(Module):
         x = input.transpose(1, 0, 2) if self.batchfirst else input
         if x.shape[0] == 0:
             return None
-        zeros = np.zeros((x.shape[1], H), dtype)
-        zeros.flags.writeable = False
-        return x, [zeros] * len(self._state_names)
+        return x, [_zeros((x.shape[1], H), dtype)] * len(self._state_names)
 
     # ---- the verbs ----
     def updateOutput(self, input):
@@ -272,11 +300,28 @@ class SeqRecurrent(Module):
         """The input side of every step's gates, x_t W_x + b for all t in one
         product, in the work buffer the step kernel then turns into the gates."""
         T, N, D = x.shape
-        G = self.weight.shape[1]
-        gates = self._reuse("_gates_buffer", (T, N, G), x.dtype)
-        array_namespace(x).matmul(x.reshape(T * N, D), self.weight[:D], out=gates.reshape(T * N, G))
+        weight = self.weight
+        G = weight.shape[1]
+        gates = self.__dict__.get("_gates_buffer")
+        if (type(x) is not np.ndarray or type(weight) is not np.ndarray or type(gates) is not np.ndarray
+                or gates.shape != (T, N, G) or gates.dtype is not x.dtype or not gates.flags.writeable):
+            gates = self._reuse("_gates_buffer", (T, N, G), x.dtype)
+        # (on the host a kept buffer of the right form is used as it is: it is this module's own work array,
+        # which no caller gets and which cannot overlap the weight reuse() keeps it apart from; np.dot: the
+        # product matmul gives, without its few microseconds of dispatch)
+        product = np.dot if type(x) is np.ndarray else array_namespace(x).matmul
+        product(x.reshape(T * N, D), weight[:D], out=gates.reshape(T * N, G))
         gates += self.bias
         return gates
+
+    def _step_kernel(self, x):
+        """THNN's ``<Layer>_updateOutput`` for x (its dtype and device
+        already checked: by _plain_sequence or _unpack)."""
+        if type(x) is np.ndarray:
+            dtype = x.dtype
+            if dtype is _F32 or dtype is _F64:
+                return _HOST_KERNELS[self._kernel, dtype]
+        return self._kernel_of(x, "updateOutput", "x")
 
     def _out(self, name, x, shape):
         """The work buffer ``name`` for a kernel's [OUT] argument: on the host

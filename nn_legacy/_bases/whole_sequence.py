@@ -173,7 +173,7 @@ def _run_cell(cell, layout, input, steps):
     states = [_as_batch(s, (N, H), batched, x.dtype) for s in states]
     if any(s is None for s in states):
         return None
-    gates = np.matmul(x.reshape(T * N, D), Wx).reshape(T, N, G)
+    gates = np.dot(x.reshape(T * N, D), Wx).reshape(T, N, G)   # (matmul's product, without its dispatch)
     gates += bias
     backend = thnn.backend(x.dtype)
     if lstm:
