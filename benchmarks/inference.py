@@ -76,8 +76,10 @@ class Conv:
     """One convolution: kind "conv" (SpatialConvolution, or
     SpatialDilatedConvolution when dilation > 1), "dw" (depthwise:
     SpatialDepthWiseConvolution with multiplier 1, torch groups = cin) or
-    "full" (SpatialFullConvolution, torch conv_transpose2d).  k, stride,
-    pad, dil, adj: (h, w) pairs or ints; size: (H, W) or an int."""
+    "full" (SpatialFullConvolution, torch conv_transpose2d); also "linear"
+    (Linear cin -> cout, torch F.linear: the classifier layers, whose
+    forward at a small batch reads a large weight once).  k, stride, pad,
+    dil, adj: (h, w) pairs or ints; size: (H, W) or an int."""
 
     def __init__(self, name, cin, cout, k, size, stride=1, pad=0, dil=1, kind="conv", adj=0):
         pair = (lambda v: (v, v) if isinstance(v, int) else tuple(v))
@@ -91,8 +93,13 @@ class Conv:
             return ((h - 1) * sh - 2 * ph + kh + self.adj[0], (w - 1) * sw - 2 * pw + kw + self.adj[1])
         return ((h + 2 * ph - dh * (kh - 1) - 1) // sh + 1, (w + 2 * pw - dw * (kw - 1) - 1) // sw + 1)
 
+    def input_shape(self, batch):
+        return (batch, self.cin) if self.kind == "linear" else (batch, self.cin) + self.size
+
     def flops(self, batch):
         kh, kw = self.k
+        if self.kind == "linear":
+            return 2 * batch * self.cin * self.cout
         if self.kind == "full":
             return 2 * batch * self.cin * self.cout * kh * kw * self.size[0] * self.size[1]
         oh, ow = self.out_size()
@@ -101,6 +108,8 @@ class Conv:
 
     def module(self, nn):
         (kh, kw), (sh, sw), (ph, pw), (dh, dw) = self.k, self.stride, self.pad, self.dil
+        if self.kind == "linear":
+            return nn.Linear(self.cin, self.cout)
         if self.kind == "dw":
             return nn.SpatialDepthWiseConvolution(self.cin, 1, kw, kh, sw, sh, pw, ph)
         if self.kind == "full":
@@ -111,6 +120,8 @@ class Conv:
 
     def torch_weight_shape(self):
         kh, kw = self.k
+        if self.kind == "linear":
+            return (self.cout, self.cin)
         if self.kind == "dw":
             return (self.cin, 1, kh, kw)
         if self.kind == "full":
@@ -118,6 +129,8 @@ class Conv:
         return (self.cout, self.cin, kh, kw)
 
     def label(self):
+        if self.kind == "linear":
+            return f"{self.name}: Linear {self.cin}->{self.cout}"
         (kh, kw), (sh, sw), (h, w) = self.k, self.stride, self.size
         text = f"{kh}x{kw}" + (f"/{sh}" if sh == sw and sh > 1 else f"/{sh},{sw}" if (sh, sw) != (1, 1) else "")
         text += f" {self.cin}->{self.cout}"
@@ -173,6 +186,11 @@ CONVS = [
     Conv("ENet upsampling", 64, 64, 3, (32, 64), stride=2, pad=1, kind="full", adj=1),
     Conv("ENet fullconv", 16, 12, 2, (128, 256), stride=2, kind="full"),
     Conv("DCGAN", 128, 64, 4, 16, stride=2, pad=1, kind="full"),
+    # the classifiers
+    Conv("AlexNet fc6", 9216, 4096, 1, 1, kind="linear"),
+    Conv("AlexNet fc7", 4096, 4096, 1, 1, kind="linear"),
+    Conv("48-net fc", 4096, 256, 1, 1, kind="linear"),
+    Conv("ResNet-18 fc", 512, 1000, 1, 1, kind="linear"),
 ]
 
 TINY_CONVS = [
@@ -182,6 +200,7 @@ TINY_CONVS = [
     Conv("", 6, 6, 3, 10, stride=2, pad=1, kind="dw"),
     Conv("", 4, 3, 3, 7, stride=2, pad=1, kind="full", adj=1),
     Conv("", 3, 4, 11, 23, stride=4, pad=2),
+    Conv("", 300, 70, 1, 1, kind="linear"),
 ]
 
 
@@ -197,7 +216,7 @@ class OursConv:
         scale = 1.0 / math.sqrt(conv.cin * conv.k[0] * conv.k[1])
         m.weight[...] = _data(m.weight.shape, 10, scale)
         m.bias[...] = _data(m.bias.shape, 11, 0.1)
-        self.m, self.x = nn.freeze(m) if self.freeze else m, _data((batch, conv.cin) + conv.size, 12)
+        self.m, self.x = nn.freeze(m) if self.freeze else m, _data(conv.input_shape(batch), 12)
         return m.weight.reshape(conv.torch_weight_shape()).copy(), m.bias.reshape(-1).copy()
 
     def run(self):
@@ -221,8 +240,10 @@ class TorchConv:
     def build(self, conv, batch, weight, bias):
         torch, F = self.torch, self.torch.nn.functional
         w, b = torch.from_numpy(weight), torch.from_numpy(bias)
-        x = torch.from_numpy(_data((batch, conv.cin) + conv.size, 12))
-        if conv.kind == "full":
+        x = torch.from_numpy(_data(conv.input_shape(batch), 12))
+        if conv.kind == "linear":
+            self.f = lambda: F.linear(x, w, b)
+        elif conv.kind == "full":
             self.f = lambda: F.conv_transpose2d(x, w, b, conv.stride, conv.pad, conv.adj)
         else:
             groups = conv.cin if conv.kind == "dw" else 1
@@ -607,7 +628,8 @@ def run_convs(args, convs, per_round, theirs):
     """Table (a).  Returns the rows: (label, batch, ours s, torch s, max rel diff)."""
     ours = OursConv(args.freeze)
     rows = []
-    print("\n(a) convolutions, forward, against PyTorch CPU (F.conv2d / F.conv_transpose2d)")
+    print("\n(a) convolutions (and the classifiers' Linear layers), forward, against PyTorch CPU (F.conv2d / "
+          "F.conv_transpose2d / F.linear)")
     head = f"{'convolution':58s} {'batch':>5s} {'ours ms':>9s} {'torch ms':>9s} {'ratio':>6s}  {'GFLOP/s':>13s}  max rel diff"
     print(head)
     print("-" * len(head))
@@ -753,7 +775,7 @@ def profile_convs(args, convs, per_round):
         K = conv.cin * conv.k[0] * conv.k[1]
         for batch in BATCHES:
             m = conv.module(nn).float()
-            x = _data((batch, conv.cin) + conv.size, 12)
+            x = _data(conv.input_shape(batch), 12)
             gemm = nn.SpatialConvolution(K, conv.cout, 1, 1).float()
             cols = _data((batch, K, oh, ow), 13)
             t = {}
