@@ -51,9 +51,12 @@ class CMul(Module):
     def updateOutput(self, input):
         w = self.weight
         view = host_plan(self, input, (type(w), w.shape, w.dtype), lambda a: self._weight_view(a).shape)
-        weight = self._weight_view(input) if view is None else w.reshape(view)
+        if view is None:   # a device or strided input: the checks each call
+            xp, weight = array_namespace(input), self._weight_view(input)
+        else:   # (a C-contiguous host array of a shape seen before, with this weight: checked then)
+            xp, weight = np, w.reshape(view)
         self.output = reuse(self.output, input.shape, input.dtype, input)
-        array_namespace(input).multiply(input, weight, out=self.output)
+        xp.multiply(input, weight, out=self.output)
         return self.output
 
     def updateGradInput(self, input, gradOutput):

@@ -51,11 +51,13 @@ class Euclidean(Module):
         """input checked, and x - w_j for every sample and centre: [batch, inputSize, outputSize]."""
         return self._rows(input)[:, :, None] - self.weight
 
-    def _distances(self, diff, xp=None):
+    def _distances(self, diff, xp=None, out=None):
+        """y for the differences [batch, inputSize, outputSize] (into out, [batch, outputSize], when given)."""
         xp = array_namespace(diff) if xp is None else xp
         cov = self._scale()
         scaled = diff if cov is None else diff * cov
-        return xp.sqrt(xp.einsum("bij,bij->bj", scaled, scaled))
+        total = xp.einsum("bij,bij->bj", scaled, scaled)
+        return xp.sqrt(total) if out is None else xp.sqrt(total, out=out)
 
     def _backward_terms(self, input, gradOutput):
         """(x - w_j, dL/dy_j / y_j) with the checks; the ratio is 0 where y_j = 0."""
@@ -73,11 +75,14 @@ class Euclidean(Module):
         rows = host_plan(self, input, (type(w), w.shape, w.dtype), lambda a: self._rows(a).shape)
         if rows is None:   # a device or strided input: the checks and the copy each call
             y = self._distances(self._differences(input))
-        else:   # (a C-contiguous host array of a shape seen before, with these centres: checked then)
-            y = self._distances(input.reshape(rows)[:, :, None] - w, np)
-        self.output = reuse(self.output, input.shape[:-1] + (self.weight.shape[1],), input.dtype, input)
-        self.output[...] = y.reshape(self.output.shape)
-        return self.output
+            self.output = reuse(self.output, input.shape[:-1] + (w.shape[1],), input.dtype, input)
+            self.output[...] = y.reshape(self.output.shape)
+            return self.output
+        # (a C-contiguous host array of a shape seen before, with these centres: checked then; the
+        # output's reshape, to itself or with a leading 1, is a view whatever its strides)
+        out = self.output = reuse(self.output, input.shape[:-1] + (w.shape[1],), input.dtype, input)
+        self._distances(input.reshape(rows)[:, :, None] - w, np, out.reshape(rows[0], w.shape[1]))
+        return out
 
     def updateGradInput(self, input, gradOutput):
         xp = array_namespace(input)

@@ -84,14 +84,28 @@ def lua_int(value):
 class SliceOf(Module):
     """The plumbing of Narrow and Select (not a layer itself): the output is
     a copy of ``input[index]`` for the index ``_index(input)`` gives, and
-    gradInput is zero but for gradOutput at that index."""
+    gradInput is zero but for gradOutput at that index.  The subclasses'
+    fields are ``dimension``, ``index`` and (Narrow) ``length``."""
+
+    _cache_names = ("_plan",)   # the checked index per input shape (see host_plan)
+
+    def __init__(self):
+        super().__init__()
+        self._plan = None
 
     def _index(self, input):
         raise NotImplementedError
 
-    def updateOutput(self, input):
+    def _checked_index(self, input):
         check_array(self, input)
-        part = input[self._index(input)]
+        return self._index(input)
+
+    def updateOutput(self, input):
+        index = host_plan(self, input, (self.dimension, self.index, getattr(self, "length", None)),
+                          self._checked_index)
+        if index is None:   # a device or strided input: the checks each call
+            index = self._checked_index(input)
+        part = input[index]
         self.output = reuse(self.output, part.shape, input.dtype, input)
         self.output[...] = part
         return self.output
