@@ -2,7 +2,7 @@ import math
 
 import numpy as np
 
-from ._helpers.arrays import broadcast_parameter, check_like, parameter_shape, reduce_to, reuse
+from ._helpers.arrays import broadcast_parameter, check_like, host_plan, parameter_shape, reduce_to, reuse
 from ._helpers.namespace import array_namespace
 from .Module import Module, uniform
 
@@ -20,12 +20,14 @@ class CMul(Module):
     """
 
     _parameter_names = (("weight", "gradWeight"),)
+    _cache_names = ("_plan",)   # the weight view's shape per input shape (see host_plan)
 
     def __init__(self, *size):
         super().__init__()
         shape = parameter_shape(self, size)
         self.weight = np.zeros(shape)
         self.gradWeight = np.zeros(shape)
+        self._plan = None
         self.reset()
 
     #: fields save_lua writes as torch.LongStorages, as Torch7's constructor made them
@@ -47,8 +49,12 @@ class CMul(Module):
         return broadcast_parameter(self, self.weight, "weight", input)
 
     def updateOutput(self, input):
-        xp = array_namespace(input)
-        weight = self._weight_view(input)
+        w = self.weight
+        view = host_plan(self, input, (type(w), w.shape, w.dtype), lambda a: self._weight_view(a).shape)
+        if view is None:   # a device or strided input: the checks each call
+            xp, weight = array_namespace(input), self._weight_view(input)
+        else:   # (a C-contiguous host array of a shape seen before, with this weight: checked then)
+            xp, weight = np, w.reshape(view)
         self.output = reuse(self.output, input.shape, input.dtype, input)
         xp.multiply(input, weight, out=self.output)
         return self.output

@@ -2,7 +2,7 @@ import math
 
 import numpy as np
 
-from ._helpers.arrays import check_features, check_shape, reuse
+from ._helpers.arrays import check_features, check_shape, host_plan, reuse
 from ._helpers.namespace import array_namespace
 from .Module import Module, uniform
 
@@ -20,6 +20,7 @@ class Euclidean(Module):
     """
 
     _parameter_names = (("weight", "gradWeight"),)
+    _cache_names = ("_plan",)   # the rows' shape per input shape (see host_plan)
 
     def __init__(self, inputSize, outputSize):
         super().__init__()
@@ -28,6 +29,7 @@ class Euclidean(Module):
                              f"got {inputSize} -> {outputSize}")
         self.weight = np.zeros((inputSize, outputSize))
         self.gradWeight = np.zeros_like(self.weight)
+        self._plan = None
         self.reset()
 
     def reset(self, stdv=None):
@@ -39,18 +41,23 @@ class Euclidean(Module):
         """Per-centre weights of the coordinates (WeightedEuclidean's diagCov); None: all 1."""
         return None
 
-    def _differences(self, input):
-        """input checked, and x - w_j for every sample and centre: [batch, inputSize, outputSize]."""
-        xp = array_namespace(input)
+    def _rows(self, input):
+        """input checked, as C-contiguous rows [batch, inputSize]."""
         self._kernels(input)
         check_features(self, input, self.weight.shape[0])
-        x = xp.ascontiguousarray(input).reshape(-1, self.weight.shape[0])
-        return x[:, :, None] - self.weight
+        return array_namespace(input).ascontiguousarray(input).reshape(-1, self.weight.shape[0])
 
-    def _distances(self, diff):
-        xp = array_namespace(diff)
-        scaled = diff if self._scale() is None else diff * self._scale()
-        return xp.sqrt(xp.einsum("bij,bij->bj", scaled, scaled))
+    def _differences(self, input):
+        """input checked, and x - w_j for every sample and centre: [batch, inputSize, outputSize]."""
+        return self._rows(input)[:, :, None] - self.weight
+
+    def _distances(self, diff, xp=None, out=None):
+        """y for the differences [batch, inputSize, outputSize] (into out, [batch, outputSize], when given)."""
+        xp = array_namespace(diff) if xp is None else xp
+        cov = self._scale()
+        scaled = diff if cov is None else diff * cov
+        total = xp.einsum("bij,bij->bj", scaled, scaled)
+        return xp.sqrt(total) if out is None else xp.sqrt(total, out=out)
 
     def _backward_terms(self, input, gradOutput):
         """(x - w_j, dL/dy_j / y_j) with the checks; the ratio is 0 where y_j = 0."""
@@ -64,10 +71,18 @@ class Euclidean(Module):
         return diff, ratio
 
     def updateOutput(self, input):
-        y = self._distances(self._differences(input))
-        self.output = reuse(self.output, input.shape[:-1] + (self.weight.shape[1],), input.dtype, input)
-        self.output[...] = y.reshape(self.output.shape)
-        return self.output
+        w = self.weight
+        rows = host_plan(self, input, (type(w), w.shape, w.dtype), lambda a: self._rows(a).shape)
+        if rows is None:   # a device or strided input: the checks and the copy each call
+            y = self._distances(self._differences(input))
+            self.output = reuse(self.output, input.shape[:-1] + (w.shape[1],), input.dtype, input)
+            self.output[...] = y.reshape(self.output.shape)
+            return self.output
+        # (a C-contiguous host array of a shape seen before, with these centres: checked then; the
+        # output's reshape, to itself or with a leading 1, is a view whatever its strides)
+        out = self.output = reuse(self.output, input.shape[:-1] + (w.shape[1],), input.dtype, input)
+        self._distances(input.reshape(rows)[:, :, None] - w, np, out.reshape(rows[0], w.shape[1]))
+        return out
 
     def updateGradInput(self, input, gradOutput):
         xp = array_namespace(input)

@@ -2,7 +2,7 @@ import math
 
 import numpy as np
 
-from ._helpers.arrays import check_like, describe, reuse
+from ._helpers.arrays import check_like, describe, host_plan, reuse
 from ._helpers.namespace import array_namespace
 from .Module import Module
 
@@ -22,12 +22,15 @@ class Normalize(Module):
     first index of the largest |x_i|.
     """
 
+    _cache_names = ("_plan",)   # the rows' shape per input shape (see host_plan)
+
     def __init__(self, p, eps=1e-10):
         super().__init__()
         self.p = float(p)
         if not self.p > 0:
             raise ValueError(f"Normalize: p must be positive (or math.inf), got {p}")
         self.eps = float(eps)
+        self._plan = None
 
     def _rows(self, input):
         xp = array_namespace(input)
@@ -36,18 +39,28 @@ class Normalize(Module):
             raise ValueError(f"Normalize: input must be 1D [n] or 2D [batch, n], got {describe(input)}")
         return xp.ascontiguousarray(input).reshape(-1, input.shape[-1])
 
-    def _norms(self, x):
+    def _norms(self, x, xp=None):
         """N(x) for every row of x, as a column [batch, 1]."""
-        xp = array_namespace(x)
+        xp = array_namespace(x) if xp is None else xp
         if math.isinf(self.p):
             return xp.abs(x).max(axis=1, keepdims=True, initial=0) + self.eps
+        if xp is np:   # the same ufuncs on the host, in place where the expression made temporaries
+            terms = np.abs(x)
+            np.power(terms, self.p, out=terms)
+            norm = np.add.reduce(terms, axis=1, keepdims=True)
+            norm += self.eps
+            norm **= 1 / self.p
+            return norm
         return (xp.power(xp.abs(x), self.p).sum(axis=1, keepdims=True) + self.eps) ** (1 / self.p)
 
     def updateOutput(self, input):
-        xp = array_namespace(input)
-        x = self._rows(input)
+        rows = host_plan(self, input, (), lambda a: self._rows(a).shape)
+        if rows is None:   # a device or strided input: the checks and the copy each call
+            xp, x = array_namespace(input), self._rows(input)
+        else:   # (a C-contiguous host array of a shape seen before: checked then)
+            xp, x = np, input.reshape(rows)
         self.output = reuse(self.output, input.shape, input.dtype, input)
-        xp.divide(x, self._norms(x), out=self.output.reshape(x.shape))
+        xp.divide(x, self._norms(x, xp), out=self.output.reshape(x.shape))
         return self.output
 
     def updateGradInput(self, input, gradOutput):

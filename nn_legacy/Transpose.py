@@ -1,6 +1,6 @@
 import numpy as np
 
-from ._helpers.arrays import describe, name_of, reuse
+from ._helpers.arrays import describe, host_plan, name_of, reuse
 from ._bases.dims import check_array, check_grad, from_lua
 from .Module import Module
 
@@ -11,8 +11,11 @@ class Transpose(Module):
     from the end).  The output is a C-contiguous copy; gradInput is
     gradOutput with the swaps undone (last pair first), also a copy."""
 
+    _cache_names = ("_plan",)   # the checked order per input shape (see host_plan)
+
     def __init__(self, *pairs):
         super().__init__()
+        self._plan = None
         for p in pairs:
             if not (isinstance(p, (tuple, list)) and len(p) == 2 and all(
                     isinstance(d, (int, np.integer)) and not isinstance(d, (bool, np.bool_)) for d in p)):
@@ -45,9 +48,16 @@ class Transpose(Module):
             order[a], order[b] = order[b], order[a]
         return order
 
-    def updateOutput(self, input):
+    def _checked_order(self, input):
         check_array(self, input)
-        moved = input.transpose(self._order(input))
+        return tuple(self._order(input))
+
+    def updateOutput(self, input):
+        order = host_plan(self, input, (tuple(self.permutations), getattr(self, "numInputDims", None)),
+                          self._checked_order)
+        if order is None:   # a device or strided input: the checks each call
+            order = self._checked_order(input)
+        moved = input.transpose(order)
         self.output = reuse(self.output, moved.shape, input.dtype, input)
         self.output[...] = moved
         return self.output

@@ -45,8 +45,9 @@ def pack(header, data, major=1, minor=0, text=None):
 
 
 def cleared(obj):
+    """What a load leaves None: what clearState empties, and the caches (Module._cache_names)."""
     base = ("gradInput",) if isinstance(obj, nn.Criterion) else ("output", "gradInput")
-    return base + tuple(type(obj)._buffer_names) if hasattr(type(obj), "_buffer_names") else base
+    return base + tuple(getattr(type(obj), "_buffer_names", ())) + tuple(getattr(type(obj), "_cache_names", ()))
 
 
 def assert_same(a, b, path="obj", seen=None):

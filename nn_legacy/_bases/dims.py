@@ -11,7 +11,7 @@
 """
 import numpy as np
 
-from .._helpers.arrays import ARRAYS, check_float_array, check_shape, describe, name_of, reuse
+from .._helpers.arrays import ARRAYS, check_float_array, check_shape, describe, host_plan, name_of, reuse
 from .._helpers.namespace import array_namespace
 from ..Module import Module
 
@@ -84,14 +84,28 @@ def lua_int(value):
 class SliceOf(Module):
     """The plumbing of Narrow and Select (not a layer itself): the output is
     a copy of ``input[index]`` for the index ``_index(input)`` gives, and
-    gradInput is zero but for gradOutput at that index."""
+    gradInput is zero but for gradOutput at that index.  The subclasses'
+    fields are ``dimension``, ``index`` and (Narrow) ``length``."""
+
+    _cache_names = ("_plan",)   # the checked index per input shape (see host_plan)
+
+    def __init__(self):
+        super().__init__()
+        self._plan = None
 
     def _index(self, input):
         raise NotImplementedError
 
-    def updateOutput(self, input):
+    def _checked_index(self, input):
         check_array(self, input)
-        part = input[self._index(input)]
+        return self._index(input)
+
+    def updateOutput(self, input):
+        index = host_plan(self, input, (self.dimension, self.index, getattr(self, "length", None)),
+                          self._checked_index)
+        if index is None:   # a device or strided input: the checks each call
+            index = self._checked_index(input)
+        part = input[index]
         self.output = reuse(self.output, part.shape, input.dtype, input)
         self.output[...] = part
         return self.output
@@ -116,10 +130,13 @@ class Reduction(Module):
     kept at size 1) and ``_spread(x, g, d, out)`` (dL/dx into out, from g
     shaped as ``_reduce``'s out)."""
 
+    _cache_names = ("_plan",)   # _shapes per input shape (see host_plan)
+
     def __init__(self, dimension=0, nInputDims=None):
         super().__init__()
         self.dimension = check_int(self, dimension, "dimension")
         self.nInputDims = check_int(self, nInputDims, "nInputDims", 0, optional=True)
+        self._plan = None
 
     _t7_one_based = ("dimension",)   # save_lua: 1-based again
 
@@ -136,17 +153,24 @@ class Reduction(Module):
     def _out_shape(self, input, d):
         return input.shape[:d] + input.shape[d + 1:] if input.ndim > 1 else (1,)
 
-    def updateOutput(self, input):
+    def _shapes(self, input):
+        """input checked; (the dim, the output's shape, the input's shape with the dim kept at size 1)."""
         d = self._dim(input)
-        if type(input) is np.ndarray and input.flags.c_contiguous:   # (the usual case, without two calls)
+        return d, self._out_shape(input, d), input.shape[:d] + (1,) + input.shape[d + 1:]
+
+    def updateOutput(self, input):
+        plan = host_plan(self, input, (self.dimension, self.nInputDims, getattr(self, "squeeze", None)),
+                         self._shapes)
+        if plan is None:   # the same sums, in the same order, whatever the layout
+            plan, x = self._shapes(input), array_namespace(input).ascontiguousarray(input)
+        else:   # (a C-contiguous host array of a shape seen before: checked then)
             x = input
-        else:   # the same sums, in the same order, whatever the layout
-            x = array_namespace(input).ascontiguousarray(input)
-        output = reuse(self.output, self._out_shape(input, d), input.dtype, input)
+        d, out_shape, kept = plan
+        output = reuse(self.output, out_shape, input.dtype, input)
         if type(output) is np.ndarray and not output.flags.c_contiguous:   # (a strided buffer from a file)
             output = np.empty(output.shape, output.dtype)   # its reshape below would be a copy
         self.output = output
-        self._reduce(x, d, output.reshape(x.shape[:d] + (1,) + x.shape[d + 1:]))
+        self._reduce(x, d, output.reshape(kept))
         return output
 
     def updateGradInput(self, input, gradOutput):
@@ -206,17 +230,20 @@ class Extremum(Reduction):
         only on the shape and d, so it is kept (``_offsets``) while they
         stay the same."""
         self.indices = getattr(x, self._arg)(axis=d, keepdims=True)   # (the methods: no dispatch through Python)
-        n, before, after = x.shape[d], 1, 1
-        for size in x.shape[d + 1:]:
-            after *= size
         cached = getattr(self, "_offsets", None)
         if cached is None or cached[0] != (x.shape, d):
+            n, before, after = x.shape[d], 1, 1
+            for size in x.shape[d + 1:]:
+                after *= size
             for size in x.shape[:d]:
                 before *= size
             offsets = np.arange(before).reshape(before, 1) * (n * after) + np.arange(after)
-            cached = self._offsets = ((x.shape, d), offsets.reshape(self.indices.shape))
-        flat = self.indices * after
-        flat += cached[1]
+            cached = self._offsets = ((x.shape, d), offsets.reshape(self.indices.shape), after)
+        if cached[2] == 1:   # the dim is the last: the positions along it are the offsets' steps
+            flat = self.indices + cached[1]
+        else:
+            flat = self.indices * cached[2]
+            flat += cached[1]
         x.reshape(-1).take(flat, out=out, mode="clip")   # (every flat position is in range)
 
     def _spread(self, x, g, d, out):
