@@ -115,14 +115,47 @@ THGEMMWINO_TARGET static inline void load8Kernels(const float *src, __m256 g[9])
 }
 #endif
 
+/* The largest magnitude so far (m) and z, 0 until an infinity or NaN is
+ * seen (inf * 0 is NaN), for THGemmWino_weight and THGemmWino_maxAbs: one
+ * value, 8 lanes, the lanes folded into (m, z), the result. */
+static inline void magnitudeOf(float x, float *m, float *z)
+{
+  float a = fabsf(x);
+  *m = a > *m ? a : *m;
+  *z += x * 0.0f;
+}
+
+#if THGEMMWINO_HAVE_AVX2
+THGEMMWINO_TARGET static inline void magnitudeOf8(__m256 v, __m256 *vm, __m256 *vz)
+{
+  *vm = _mm256_max_ps(_mm256_andnot_ps(_mm256_set1_ps(-0.0f), v), *vm);
+  *vz = _mm256_fmadd_ps(v, _mm256_setzero_ps(), *vz);
+}
+
+THGEMMWINO_TARGET static inline void foldMagnitudes(__m256 vm, __m256 vz, float *m, float *z)
+{
+  float lanes[8], zeros[8];
+  _mm256_storeu_ps(lanes, vm);
+  _mm256_storeu_ps(zeros, vz);
+  for (int k = 0; k < 8; k++) {
+    *m = lanes[k] > *m ? lanes[k] : *m;
+    *z += zeros[k];
+  }
+}
+#endif
+
+static inline float magnitude(float m, float z)
+{
+  return z == 0 ? m : NAN;
+}
+
 THGEMMWINO_TARGET float THGemmWino_weight(const float *w, int64_t nOut, int64_t nIn, int64_t o0, int64_t o1,
                                           float *U)
 {
   int64_t xiStride = THGemmWino_stride(nOut * nIn);
-  float m = 0, z = 0;   /* as THGemmWino_maxAbs */
+  float m = 0, z = 0;
 #if THGEMMWINO_HAVE_AVX2
-  __m256 vm = _mm256_setzero_ps(), vz = _mm256_setzero_ps(), zero = _mm256_setzero_ps();
-  __m256 sign = _mm256_set1_ps(-0.0f), half = _mm256_set1_ps(0.5f);
+  __m256 vm = _mm256_setzero_ps(), vz = _mm256_setzero_ps(), half = _mm256_set1_ps(0.5f);
 #endif
   for (int64_t o = o0; o < o1; o++) {
     const float *src = w + o * nIn * 9;
@@ -132,10 +165,8 @@ THGEMMWINO_TARGET float THGemmWino_weight(const float *w, int64_t nOut, int64_t 
     for (; c + 8 <= nIn; c += 8) {
       __m256 g[9];
       load8Kernels(src + 9 * c, g);
-      for (int q = 0; q < 9; q++) {
-        vm = _mm256_max_ps(_mm256_andnot_ps(sign, g[q]), vm);
-        vz = _mm256_fmadd_ps(g[q], zero, vz);
-      }
+      for (int q = 0; q < 9; q++)
+        magnitudeOf8(g[q], &vm, &vz);
 #define THGEMMWINO_PUT8(xi, v) _mm256_storeu_ps(u + (xi) * xiStride + c, v)
       THGEMMWINO_KERNEL(__m256, half, _mm256_add_ps, _mm256_sub_ps, _mm256_mul_ps, g, THGEMMWINO_PUT8);
 #undef THGEMMWINO_PUT8
@@ -143,54 +174,32 @@ THGEMMWINO_TARGET float THGemmWino_weight(const float *w, int64_t nOut, int64_t 
 #endif
     for (; c < nIn; c++) {
       const float *g = src + 9 * c;
-      for (int q = 0; q < 9; q++) {
-        float a = fabsf(g[q]);
-        m = a > m ? a : m;
-        z += g[q] * 0.0f;
-      }
+      for (int q = 0; q < 9; q++)
+        magnitudeOf(g[q], &m, &z);
 #define THGEMMWINO_PUT1(xi, v) (u[(xi) * xiStride + c] = (v))
       THGEMMWINO_KERNEL(float, 0.5f, THGEMMWINO_ADD, THGEMMWINO_SUB, THGEMMWINO_MUL, g, THGEMMWINO_PUT1);
 #undef THGEMMWINO_PUT1
     }
   }
 #if THGEMMWINO_HAVE_AVX2
-  float lanes[8], zeros[8];
-  _mm256_storeu_ps(lanes, vm);
-  _mm256_storeu_ps(zeros, vz);
-  for (int k = 0; k < 8; k++) {
-    m = lanes[k] > m ? lanes[k] : m;
-    z += zeros[k];
-  }
+  foldMagnitudes(vm, vz, &m, &z);
 #endif
-  return z == 0 ? m : NAN;
+  return magnitude(m, z);
 }
 
 THGEMMWINO_TARGET float THGemmWino_maxAbs(const float *x, int64_t n)
 {
-  float m = 0, z = 0;   /* z: 0, or NaN once an infinity or NaN was seen (inf * 0 is NaN) */
+  float m = 0, z = 0;
   int64_t i = 0;
 #if THGEMMWINO_HAVE_AVX2
-  __m256 vm = _mm256_setzero_ps(), vz = _mm256_setzero_ps(), zero = _mm256_setzero_ps();
-  __m256 sign = _mm256_set1_ps(-0.0f);
-  for (; i + 8 <= n; i += 8) {
-    __m256 v = _mm256_loadu_ps(x + i);
-    vm = _mm256_max_ps(_mm256_andnot_ps(sign, v), vm);
-    vz = _mm256_add_ps(vz, _mm256_mul_ps(v, zero));
-  }
-  float lanes[8], zeros[8];
-  _mm256_storeu_ps(lanes, vm);
-  _mm256_storeu_ps(zeros, vz);
-  for (int k = 0; k < 8; k++) {
-    m = lanes[k] > m ? lanes[k] : m;
-    z += zeros[k];
-  }
+  __m256 vm = _mm256_setzero_ps(), vz = _mm256_setzero_ps();
+  for (; i + 8 <= n; i += 8)
+    magnitudeOf8(_mm256_loadu_ps(x + i), &vm, &vz);
+  foldMagnitudes(vm, vz, &m, &z);
 #endif
-  for (; i < n; i++) {
-    float a = fabsf(x[i]);
-    m = a > m ? a : m;
-    z += x[i] * 0.0f;
-  }
-  return z == 0 ? m : NAN;
+  for (; i < n; i++)
+    magnitudeOf(x[i], &m, &z);
+  return magnitude(m, z);
 }
 
 /* An image row (NULL: a row of the padding) read at pixels 2k - padW
