@@ -85,6 +85,8 @@ GEOMETRIES = [
     (1, 32, 32, 70, 66, 1),     # tile rows of 33 tiles: blocks of 8 rows, several blocks per thread
     (4, 12, 20, 9, 30, 1),      # 15 tiles a row, 20 tile rows: blocks of 18 rows
     (1, 5, 7, 3, 3, 0),         # a single output pixel
+    (1, 8, 12, 32, 30, 1),      # one block of 16 tile rows: on 2 threads a block of 8 rows each
+    (1, 8, 8, 29, 40, 1),       # 15 tile rows: on 2 threads blocks of 8 and 7
 ]
 
 

@@ -1365,7 +1365,8 @@ THNN_HELPER int THNN_(convIndirectMultiply)(THNNState *state, const THNNConvGeom
  * batch 1 on few tiles, once the transforms' 16 matrices were set apart
  * so as not to share a cache set (THGemmWino_stride): 512->512 on 7x7 (16
  * tiles) 0.81, 256->256 on 14x14 0.81, 256->256 on 7x7 0.84, 128->128 on
- * 8x8 0.83 (on 2 threads, loaded: 0.91, 0.86, 0.84, 0.99).  It loses where
+ * 8x8 0.83 (on 2 threads, quiet: 512->512 on 7x7 0.76-0.77, 256->256 on
+ * 14x14 0.84, 128->128 on 16x16 0.75-0.76).  It loses where
  * the transforms outweigh the products they save: the weight's, done in
  * every call, over fewer than 16 tiles (512->512 on 6x6, 9 tiles: 1.50;
  * 5x5 2.1; 4x4 3.2), hence THNN_CONV_WINO_TILES; the image's and the
@@ -1376,6 +1377,7 @@ THNN_HELPER int THNN_(convIndirectMultiply)(THNNState *state, const THNNConvGeom
  * 16x16 0.76 and 64->64 on 32x32 0.88 win, hence THNN_CONV_WINO_WORK
  * (planes times tiles per row). */
 #define THNN_CONV_WINO_COLUMNS 256   /* tiles of a block, about (whole tile rows) */
+#define THNN_CONV_WINO_OWNED 96     /* tiles of a block a thread owns, at least (below) */
 #define THNN_CONV_WINO_TILES 16
 #define THNN_CONV_WINO_PLANES 32
 #define THNN_CONV_WINO_WORK 1024
@@ -1429,8 +1431,10 @@ THNN_HELPER int THNN_(convWinogradRows)(const THGemmWinoShape *s, const real *im
  * plane o from bias[o] (bias may be NULL), in one parallel region: the
  * threads transform the weight (a share of the output planes each), then
  * take blocks of about THNN_CONV_WINO_COLUMNS tiles (whole tile rows), each
- * thread its own blocks where there are at least two per thread (no thread
- * waits for another), else all threads each block (convWinogradRows).  1
+ * thread its own blocks where there are at least two per thread, or one
+ * each of THNN_CONV_WINO_OWNED tiles or more (no thread waits for another),
+ * else all threads each block (convWinogradRows; a single block: the
+ * weight streamed, below).  1
  * when the values could overflow a transform (an infinity or NaN in the
  * image or weight, or magnitudes whose sums near the float range) or a
  * product could not get its buffers: the caller then convolves by another
@@ -1449,7 +1453,12 @@ THNN_HELPER int THNN_(convWinogradMultiply)(THNNState *state, const THNNConvGeom
   if (omp_in_parallel())
     nt = 1;
 #endif
-  int ownAll = THGemmWino_mode() == 3 && nt > 1 && blocks < 2 * nt && rows >= nt && rows * s.tilesW >= nt * 96;
+  /* fewer blocks than two a thread, but tiles enough for a block of
+   * THNN_CONV_WINO_OWNED each: a block a thread, owned (2 threads, batch 1:
+   * 128->128 on 28x28 0.94 -> 0.71 of the direct path's time, 64->64 on
+   * 32x32 1.05 -> 0.72, 96->96 on 32x32 0.83 -> 0.63: no barrier between
+   * the transforms and the products of a shared block) */
+  int ownAll = nt > 1 && blocks < 2 * nt && rows >= nt && rows * s.tilesW >= nt * THNN_CONV_WINO_OWNED;
   if (ownAll)
     blocks = nt;
   else if (nt > 1 && blocks >= 2 * nt)   /* (owned blocks: as many for every thread) */
