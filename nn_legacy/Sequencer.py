@@ -161,16 +161,18 @@ class Sequencer(AbstractSequencer):
             cell, rest = inner.modules[0], inner.modules[1:]
         else:
             cell, rest = None, [inner]
+        # (the _ROW_WISE layers hold no module: a rest of only those needs no search for a recurrent one)
+        row_wise = all(type(m) in _ROW_WISE for m in rest)
         kinds = (AbstractRecurrent, AbstractSequencer)
-        if any(isinstance(m, kinds) or top_recurrent(m, kinds) for m in rest):
+        if not row_wise and any(isinstance(m, kinds) or top_recurrent(m, kinds) for m in rest):
             return None
         if cell is None:   # (a table merge that takes every step at once: its kind in the layout's place)
             merge = None if getattr(inner, "inplace", False) else _TABLE_MERGES.get(type(inner))
-            return module, None, merge, rest, all(type(m) in _ROW_WISE for m in rest)
+            return module, None, merge, rest, row_wise
         layout = None if cell.step != module.step or cell.train else cell._seq_layout()
         if layout is None:
             return None
-        return module, cell, layout, rest, all(type(m) in _ROW_WISE for m in rest)
+        return module, cell, layout, rest, row_wise
 
     def updateGradInput(self, input, gradOutput):
         steps, grads = self._grad_steps(input, gradOutput)

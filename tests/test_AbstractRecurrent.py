@@ -4,6 +4,7 @@ remember, training and evaluation, states and their gradients, types,
 saving, and the errors of a backward pass out of order.  (BPTT's values
 are checked against central differences in test_rnn_gradients.py.)"""
 import pickle
+import re
 
 import numpy as np
 import pytest
@@ -176,6 +177,11 @@ def test_backward_out_of_order_is_an_error():
         m.forward(np.zeros((N, D + 1)))
     with pytest.raises(ValueError, match="rho must be positive integers"):
         nn.FastLSTM(D, H, 0)
+    for bad in (0, -1, 2.0, True, None, np.int64(0)):   # maxBPTTstep (a plain positive int is not checked further)
+        with pytest.raises(ValueError, match=re.escape(f"FastLSTM: rho must be positive integers, got rho={bad!r}")):
+            m.maxBPTTstep(bad)
+    m.maxBPTTstep(np.int64(4))
+    assert m.rho == 4 and type(m.rho) is int
 
 
 @pytest.mark.parametrize("name", ["FastLSTM", "LSTM", "GRU"])

@@ -444,3 +444,52 @@ def test_input_gates_are_matmuls_bits_without_its_dispatch(monkeypatch, dtype, c
         monkeypatch.setattr(WHOLE_SEQUENCE, "np", np)
     assert count.taken == 2
     np.testing.assert_array_equal(outputs[0], outputs[1])
+
+
+@DTYPES
+@pytest.mark.parametrize("cell", CELLS)
+@pytest.mark.parametrize("batch", [1, 8])
+@pytest.mark.parametrize("start", ["zeros", "setStartState", "remember"])
+def test_usual_start_from_kept_zeros(monkeypatch, dtype, cell, batch, start):
+    """A forgotten cell without a start state of the user's starts from one
+    kept read-only array of zeros (the stepwise path's getHiddenState(0)
+    and its new zero arrays are not called for); a start state of the
+    user's or one carried from the previous call (remember) goes through
+    getHiddenState as before.  Outputs as the stepwise path's either way, and what
+    getHiddenState(0) gives afterwards is the stepwise path's: new,
+    writable zeros."""
+    count = _Count(monkeypatch)
+    m = _evaluated(_model(cell, True, dtype))
+    cls = type(m.module.recurrentModule.modules[0])
+    calls = []
+    real = cls.getHiddenState
+
+    def spy(self, *args, **kwargs):
+        calls.append(args)
+        return real(self, *args, **kwargs)
+    monkeypatch.setattr(cls, "getHiddenState", spy)
+    x = uniform((3, batch, D), 31).astype(dtype)
+    lstm = "LSTM" in cell
+    if start == "setStartState":
+        h0, c0 = uniform((batch, H), 32).astype(dtype), uniform((batch, H), 33).astype(dtype)
+        m.module.recurrentModule.modules[0].setStartState([h0, c0] if lstm else h0)
+    elif start == "remember":
+        m.remember("eval")
+        m.forward(x)
+    ref = m.clone()
+    calls.clear()
+    before = count.taken
+    fast = _copy(m.forward(x))
+    assert count.taken == before + 1, "the fast path was not taken"
+    asked = len(calls)
+    count.off = True
+    slow = _copy(ref.forward(x))
+    _close(fast, slow, dtype)
+    if start == "zeros":
+        assert asked == 0
+        zero = m.module.recurrentModule.modules[0].getHiddenState(0, x[0])
+        for a in (zero if lstm else [zero]):
+            assert type(a) is np.ndarray and a.flags.writeable and a.shape == (batch, H) and not a.any()
+    else:
+        assert asked == 1
+        assert not np.allclose(fast, _evaluated(_model(cell, True, dtype)).forward(x))

@@ -39,10 +39,9 @@ import weakref
 
 import numpy as np
 
-import thnn
-
 from .._helpers.arrays import quietly
 from .recurrent import copy_of
+from .seqrnn import _HOST_KERNELS, _zeros
 
 _FLOATS = (np.dtype(np.float32), np.dtype(np.float64))
 #: FastLSTM's gate blocks (i, z, f, o) in SeqLSTM's order (i, f, o, z)
@@ -95,9 +94,12 @@ def _cached(step, weights, build):
     built by the previous call when the weights hold exactly the values
     they held then (same dtypes, shapes and bytes: a weight changed in
     place, replaced or converted is laid out again)."""
-    if not _on_host(*weights):
-        return None
-    if sum(w.size for w in weights) > _CACHED_ELEMENTS:
+    size = 0
+    for w in weights:   # (one loop for both tests: this runs every forward)
+        if type(w) is not np.ndarray:
+            return None
+        size += w.size
+    if size > _CACHED_ELEMENTS:
         return build(*weights)
     key = [(w.dtype, w.shape, w.tobytes()) for w in weights]
     kept = _LAYOUTS.get(step)
@@ -162,25 +164,18 @@ def _run_cell(cell, layout, input, steps):
     x, batched = found
     T, N, D = x.shape
     H, G = Wh.shape
-    try:
-        prev = cell.getHiddenState(cell.step - 1, steps[0])
-    except (ValueError, TypeError, RuntimeError):   # the stepwise path says what is wrong, naming the module
-        return None
     lstm = kernel == "SeqLSTM"
-    states = prev if lstm else [prev]
-    if not isinstance(states, (list, tuple)) or len(states) != (2 if lstm else 1):
-        return None
-    states = [_as_batch(s, (N, H), batched, x.dtype) for s in states]
-    if any(s is None for s in states):
+    states = _start_states(cell, steps[0], (N, H), batched, x.dtype, 2 if lstm else 1)
+    if states is None:
         return None
     gates = np.dot(x.reshape(T * N, D), Wx).reshape(T, N, G)   # (matmul's product, without its dispatch)
     gates += bias
-    backend = thnn.backend(x.dtype)
+    run = _HOST_KERNELS[kernel, x.dtype]
     if lstm:
         h0, c0 = states
-        h, c = backend.SeqLSTM_updateOutput(gates, Wh, c0, h0, None, None, None)
+        h, c = run(gates, Wh, c0, h0, None, None, None)
     else:
-        h = backend.SeqGRU_updateOutput(gates, Wh, states[0], None, None)
+        h = run(gates, Wh, states[0], None, None)
     if not batched:
         h = h[:, 0]
         c = c[:, 0] if lstm else None
@@ -189,6 +184,27 @@ def _run_cell(cell, layout, input, steps):
     if lstm:
         cell.cell = last[-1][1]
     return h, last
+
+
+def _start_states(cell, first, shape, batched, dtype, count):
+    """The states the sequence starts from (getHiddenState of the step
+    before it), count arrays [N, H] as the kernel takes them, or None when
+    they are not of that form.  The usual case, a forgotten cell without
+    a start state of the user's (setHiddenState(0), setStartState,
+    userPrevOutput / userPrevCell): the zeros the stepwise path would make,
+    one kept read-only array (the kernel only reads them)."""
+    cell._steps()
+    if cell.step == 1 and 0 not in cell._states and cell.startState is None and cell._user_state(None) is None:
+        return [_zeros(shape, dtype)] * count
+    try:
+        prev = cell.getHiddenState(cell.step - 1, first)
+    except (ValueError, TypeError, RuntimeError):   # the stepwise path says what is wrong, naming the module
+        return None
+    states = prev if count == 2 else [prev]
+    if not isinstance(states, (list, tuple)) or len(states) != count:
+        return None
+    states = [_as_batch(s, shape, batched, dtype) for s in states]
+    return None if any(s is None for s in states) else states
 
 
 def _advance(module, T, records):
