@@ -493,3 +493,26 @@ def test_usual_start_from_kept_zeros(monkeypatch, dtype, cell, batch, start):
     else:
         assert asked == 1
         assert not np.allclose(fast, _evaluated(_model(cell, True, dtype)).forward(x))
+
+
+@pytest.mark.parametrize("cell", CELLS)
+@pytest.mark.parametrize("odd", ["batch", "dtype", "list"])
+def test_table_with_an_odd_later_step_steps(monkeypatch, cell, odd):
+    """A table whose first step the kernels take but a later one not (of
+    another batch or dtype, or not an array): the stepwise path runs it,
+    with its outputs or its error."""
+    count = _Count(monkeypatch)
+    steps = list(uniform((3, N, D), 34))
+    steps[2] = {"batch": steps[2][:1], "dtype": steps[2].astype(np.float32), "list": steps[2].tolist()}[odd]
+    results = []
+    for off in (False, True):
+        count.off = off
+        try:
+            results.append(_copy(_evaluated(_model(cell, True)).forward(steps)))
+        except (ValueError, TypeError, RuntimeError) as e:
+            results.append((type(e), str(e)))
+    assert count.taken == 0
+    if isinstance(results[0], tuple):
+        assert results[0] == results[1]
+    else:
+        _close(results[0], results[1], np.float64)

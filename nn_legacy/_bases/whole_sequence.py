@@ -135,9 +135,11 @@ def _sequence(input, steps, D, dtype):
         return None
     if type(input) is np.ndarray:
         x = input
-    elif any(type(s) is not np.ndarray or s.shape != first.shape or s.dtype != dtype for s in steps):
-        return None
     else:
+        shape = first.shape
+        for s in steps:   # (a loop, not any() over a generator: this runs every forward)
+            if type(s) is not np.ndarray or s.shape != shape or s.dtype != dtype:
+                return None
         x = np.array(steps)
     return (x if first.ndim == 2 else x[:, None, :]), first.ndim == 2
 
