@@ -318,3 +318,28 @@ def test_split_table_keeps_its_checked_order_per_ndim_and_checks_again_when_a_fi
         m.forward(np.array([["a", "b"]] * 2, dtype=object).reshape(2, 2, 1))
     assert nn.SplitTable(0).forward(x)[1].__array_interface__ == x[1].__array_interface__
     assert m.float().__dict__.get("_plan") is None         # (a cache: type conversion drops it)
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64, np.int64])
+def test_join_table_of_numpy_arrays_concatenates_without_the_dispatch(dtype, monkeypatch):
+    """JoinTable of a table of numpy arrays calls numpy's concatenate implementation directly (no
+    array_namespace, no __array_function__ dispatch): the same values into the kept output, batch 1 and 8,
+    strided entries, another shape on a second call; a bad table raises as before."""
+    join_module = importlib.import_module("nn_legacy.JoinTable")
+    calls = []
+    concatenate = join_module._concatenate
+    monkeypatch.setattr(join_module, "_concatenate", lambda xs, d, out: calls.append(d) or concatenate(xs, d, out))
+    monkeypatch.setattr(join_module, "array_namespace", lambda *a: 1 / 0)   # (the general path: not taken)
+    rng = np.random.default_rng(9)
+    m = nn.JoinTable(1)
+    for batch in (1, 8):
+        a = (rng.standard_normal((batch, 3)) * 10).astype(dtype)
+        b = (rng.standard_normal((4, batch)) * 10).astype(dtype).T              # (not contiguous)
+        out = m.forward([a, b])
+        np.testing.assert_array_equal(out, np.concatenate([a, b], axis=1))
+        assert m.forward([a, b]) is out and out.dtype == dtype
+    assert calls == [1, 1, 1, 1]
+    with pytest.raises(TypeError, match=r"JoinTable: input\[1\] is "):
+        m.forward([a, b.astype(np.float16)])
+    with pytest.raises(ValueError, match=r"JoinTable: input\[1\] has size \[8, 4\], which cannot be joined"):
+        nn.JoinTable(0).forward([a, b])
