@@ -6,6 +6,10 @@ from ._helpers.namespace import array_namespace
 from ._bases.tables import check_arrays, reuse_list
 from .Module import Module
 
+#: np.concatenate without the __array_function__ dispatch, for numpy arrays only (0.45 of its 1.1 us on a
+#: small table)
+_concatenate = getattr(np.concatenate, "_implementation", np.concatenate)
+
 
 class JoinTable(Module):
     """A table of arrays concatenated along ``dimension``: ``output =
@@ -29,7 +33,7 @@ class JoinTable(Module):
         self.nInputDims = lua_int(getattr(self, "nInputDims", None))
 
     def _layout(self, input):
-        """(dim, output shape) after the checks."""
+        """(dim, output shape, whether every entry is a numpy array) after the checks."""
         if type(input) is list and input and type(input[0]) is np.ndarray:   # the usual case, checked fast
             first = input[0]
             dtype, shape, total = first.dtype, first.shape, 0
@@ -43,7 +47,7 @@ class JoinTable(Module):
                         break
                     total += s[d]
                 else:
-                    return d, shape[:d] + (total,) + shape[d + 1:]
+                    return d, shape[:d] + (total,) + shape[d + 1:], True
         xs = check_arrays(self, input)
         first = xs[0]
         d = batch_dim(self, self.dimension, first, self.nInputDims, what="input[0]")
@@ -55,16 +59,19 @@ class JoinTable(Module):
                 raise ValueError(f"{name_of(self)}: input[{i}] has size {shape_text(x.shape)}, which cannot be "
                                  f"joined along dimension {d} with size {shape_text(first.shape)} of input[0]")
         shape = first.shape[:d] + (sum(x.shape[d] for x in xs),) + first.shape[d + 1:]
-        return d, shape
+        return d, shape, False
 
     def updateOutput(self, input):
-        d, shape = self._layout(input)   # (a table of arrays: their namespace without a search of the table)
-        self.output = reuse(self.output, shape, input[0].dtype, *input)
-        array_namespace(*input).concatenate(input, axis=d, out=self.output)
-        return self.output
+        d, shape, host = self._layout(input)
+        self.output = out = reuse(self.output, shape, input[0].dtype, *input)
+        if host and type(out) is np.ndarray:   # numpy arrays only: numpy's concatenate without its dispatch
+            _concatenate(input, d, out)
+        else:
+            array_namespace(*input).concatenate(input, axis=d, out=out)
+        return out
 
     def updateGradInput(self, input, gradOutput):
-        d, shape = self._layout(input)
+        d, shape, _ = self._layout(input)
         check_grad(self, gradOutput, shape)
         self.gradInput = reuse_list(self.gradInput, [x.shape for x in input], gradOutput.dtype, *input, gradOutput)
         index, offset = [slice(None)] * gradOutput.ndim, 0
@@ -79,5 +86,5 @@ class JoinTable(Module):
 
     def _onnx(self, g, x, y):
         """Concat"""
-        d, _ = self._layout([v.value for v in x])
+        d, _, _ = self._layout([v.value for v in x])
         return g.op("Concat", x, axis=d)

@@ -15,6 +15,8 @@ class SplitTable(Module):
     the batch dim.  gradInput stacks the table gradOutput back into one
     array."""
 
+    _cache_names = ("_plan",)   # the checked order of the axes (see updateOutput)
+
     def __init__(self, dimension, nInputDims=None):
         super().__init__()
         self.dimension = check_int(self, dimension, "dimension")
@@ -30,13 +32,23 @@ class SplitTable(Module):
         check_array(self, input)
         return batch_dim(self, self.dimension, input, self.nInputDims)
 
-    def updateOutput(self, input):
+    def _order(self, input):
+        """The axes of input with the split dim first (() when it is first already), after the checks."""
         d = self._dim(input)
-        if type(input) is np.ndarray:   # (moveaxis costs more than the rest)
-            if input.ndim > 1:   # the dim moved first by a transpose, whose iteration gives the slices (views)
-                self.output = list(input.transpose((d,) + tuple(range(d)) + tuple(range(d + 1, input.ndim)))
-                                   if d else input)
-                return self.output
+        return (d,) + tuple(range(d)) + tuple(range(d + 1, input.ndim)) if d else ()
+
+    def updateOutput(self, input):
+        if type(input) is np.ndarray and input.ndim > 1:   # (moveaxis costs more than the rest)
+            # the dim moved first by a transpose, whose iteration gives the slices (views); the checked order
+            # of the axes kept for the input's ndim and dtype and the module's dims (see _order)
+            key = self.__dict__.get("_plan")
+            if key is None or key[0] != input.ndim or key[1] is not input.dtype or key[2] is not self.dimension \
+                    or key[3] is not self.nInputDims:
+                key = self._plan = (input.ndim, input.dtype, self.dimension, self.nInputDims, self._order(input))
+            self.output = list(input.transpose(key[4]) if key[4] else input)
+            return self.output
+        d = self._dim(input)
+        if type(input) is np.ndarray:
             self.output = [input[i, ...] for i in range(input.shape[0])]   # 0D arrays (iteration gives numbers)
             return self.output
         moved = array_namespace(input).moveaxis(input, d, 0)

@@ -5,6 +5,7 @@ _helpers.arrays.quietly in place of np.errstate, and the forward loops of
 Sequential, Concat and ConcatTable that call their children directly (an
 error still names the container and the child)."""
 import copy
+import importlib
 import warnings
 
 import numpy as np
@@ -244,3 +245,101 @@ def test_reductions_of_contiguous_and_strided_inputs_agree_with_numpy(name):
             else:
                 want = np.add.reduce(np.ascontiguousarray(x), axis=dim)
                 np.testing.assert_array_equal(out, want / x.shape[dim] if name == "Mean" else want)
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_a_two_entry_elementwise_table_checks_inline_without_the_general_helpers(dtype, monkeypatch):
+    """Two numpy arrays of one shape and float dtype: the ufunc into the kept output, checked inline (no
+    plain_floats, reuse or quietly call); reuse's rules hold: a read-only or overlapping buffer is replaced,
+    inf and nan come without warnings, batch 1 and 8, a strided input, another shape on a second call."""
+    from nn_legacy._bases import tables
+
+    def refuse(*args):
+        raise AssertionError("the general path's helper was called")
+    rng = np.random.default_rng(8)
+    for batch in (1, 8):
+        a = rng.standard_normal((batch, 5)).astype(dtype)
+        b = rng.standard_normal((5, batch)).astype(dtype).T          # (not contiguous)
+        a[0, 0], b[0, 0] = np.finfo(dtype).max, np.finfo(dtype).max  # overflow: inf, quietly
+        for name, want in (("CAddTable", np.add), ("CMulTable", np.multiply), ("CSubTable", np.subtract)):
+            m = getattr(nn, name)()
+            with monkeypatch.context() as patch:
+                for helper in ("plain_floats", "reuse", "quietly"):
+                    patch.setattr(tables, helper, refuse)
+                with warnings.catch_warnings():
+                    warnings.simplefilter("error")
+                    out = m.forward([a, b])
+                    with np.errstate(all="ignore"):
+                        np.testing.assert_array_equal(out, want(a, b))
+                    assert m.forward([a, b]) is out and out.dtype == dtype
+                    out.flags.writeable = False                      # a read-only buffer: replaced
+                    again = m.forward([a, b])
+                    assert again is not out and again.flags.writeable
+                    fed = m.forward([again, b])                      # the output fed back: a new buffer
+                    assert fed is not again and not np.may_share_memory(fed, again)
+                    other = m.forward([a[:1, :3].copy(), b[:1, :3].copy()])   # another shape
+                    assert other.shape == (1, 3) and other is not fed
+            finite = np.ones_like(b)
+            with pytest.raises(TypeError, match=f"{name}: input\\[1\\] must be float32 or float64"):
+                m.forward([a, finite.astype(np.int64)])              # the general path's checks, as before
+            with pytest.raises(TypeError, match=f"{name}: input\\[1\\] is "):
+                m.forward([a, finite.astype(np.float64 if dtype is np.float32 else np.float32)])
+            with pytest.raises(ValueError, match=f"{name}: input\\[1\\] must be of size"):
+                m.forward([a, b[:, :2]])
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_split_table_keeps_its_checked_order_per_ndim_and_checks_again_when_a_field_changes(dtype, monkeypatch):
+    """SplitTable of a 2+ dim numpy array checks its dim once per (ndim, dtype, dimension, nInputDims):
+    later calls with another shape of the same ndim, or a strided input, skip the checks and give the views
+    indexing gives; a change of dimension, nInputDims or ndim checks again and raises as before."""
+    split_module = importlib.import_module("nn_legacy.SplitTable")
+    m = nn.SplitTable(1)
+    x = np.arange(24, dtype=dtype).reshape(2, 3, 4)
+    assert [p.shape for p in m.forward(x)] == [(2, 4)] * 3
+    with monkeypatch.context() as patch:
+        patch.setattr(split_module, "batch_dim", lambda *a, **k: 1 / 0)    # (the checks would fail: not run)
+        for y in (np.ones((5, 2, 1), dtype), x.transpose(2, 1, 0), x[:1]):
+            out = m.forward(y)
+            assert len(out) == y.shape[1]
+            for i, part in enumerate(out):
+                assert part.__array_interface__ == y[:, i].__array_interface__
+    m.dimension = 2
+    assert len(m.forward(x)) == 4
+    m.nInputDims = 1                                       # 3 dims are not a batch of 1 dim: dimension 2 as is
+    assert len(m.forward(x)) == 4
+    m.nInputDims = 2                                       # a batch: dimension 2 counts after it, out of range
+    with pytest.raises(ValueError, match=r"SplitTable: dimension 2 \(nInputDims 2\) is out of range"):
+        m.forward(x)
+    m.nInputDims = None
+    with pytest.raises(ValueError, match="SplitTable: dimension 2 is out of range for input 2D"):
+        m.forward(x[0])
+    with pytest.raises(TypeError, match="SplitTable: input must hold numbers"):
+        m.forward(np.array([["a", "b"]] * 2, dtype=object).reshape(2, 2, 1))
+    assert nn.SplitTable(0).forward(x)[1].__array_interface__ == x[1].__array_interface__
+    assert m.float().__dict__.get("_plan") is None         # (a cache: type conversion drops it)
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64, np.int64])
+def test_join_table_of_numpy_arrays_concatenates_without_the_dispatch(dtype, monkeypatch):
+    """JoinTable of a table of numpy arrays calls numpy's concatenate implementation directly (no
+    array_namespace, no __array_function__ dispatch): the same values into the kept output, batch 1 and 8,
+    strided entries, another shape on a second call; a bad table raises as before."""
+    join_module = importlib.import_module("nn_legacy.JoinTable")
+    calls = []
+    concatenate = join_module._concatenate
+    monkeypatch.setattr(join_module, "_concatenate", lambda xs, d, out: calls.append(d) or concatenate(xs, d, out))
+    monkeypatch.setattr(join_module, "array_namespace", lambda *a: 1 / 0)   # (the general path: not taken)
+    rng = np.random.default_rng(9)
+    m = nn.JoinTable(1)
+    for batch in (1, 8):
+        a = (rng.standard_normal((batch, 3)) * 10).astype(dtype)
+        b = (rng.standard_normal((4, batch)) * 10).astype(dtype).T              # (not contiguous)
+        out = m.forward([a, b])
+        np.testing.assert_array_equal(out, np.concatenate([a, b], axis=1))
+        assert m.forward([a, b]) is out and out.dtype == dtype
+    assert calls == [1, 1, 1, 1]
+    with pytest.raises(TypeError, match=r"JoinTable: input\[1\] is "):
+        m.forward([a, b.astype(np.float16)])
+    with pytest.raises(ValueError, match=r"JoinTable: input\[1\] has size \[8, 4\], which cannot be joined"):
+        nn.JoinTable(0).forward([a, b])
