@@ -26,10 +26,7 @@ try:
     from numpy._core._ufunc_config import _extobj_contextvar, _make_extobj
     _IGNORE_ALL = _make_extobj(all="ignore")
 except (ImportError, AttributeError, TypeError):   # pragma: no cover (numpy 1.x)
-    _extobj_contextvar = _IGNORE_ALL = None
-#: for a hot path that inlines quietly(): the context variable and the state to set it to (None on numpy 1.x:
-#: use quietly); may_share_memory for plain numpy arrays, without the dispatch
-ERRSTATE, IGNORE_ALL, may_share_memory = _extobj_contextvar, _IGNORE_ALL, _may_share_memory
+    _extobj_contextvar = None
 
 
 def quietly(function, *args):
