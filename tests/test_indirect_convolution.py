@@ -183,3 +183,34 @@ def test_double_and_a_disabled_product_keep_the_column_path():
     want, scale = reference(m, x.astype(np.float32), 5, 5, 1, 0, 1)
     assert np.all(np.abs(y - want) <= 1e-4 * (scale + 1))
     assert thnn.get_num_threads() >= 1
+
+
+@needs_avx2
+@pytest.mark.parametrize("threads", [1, 2])
+def test_small_weights_and_vertical_kernels_in_the_default_mode(threads):
+    # convIndirectRule's two later clauses: a weight of at most 64 Ki floats
+    # takes the indirect path on images of fewer than 128 output pixels too
+    # (LeNet's 5x5 6->16 on 12x12), one just above it does not; a single
+    # image under a vertical kernel (kW 1) of 64 planes or more keeps the
+    # column path, a batch of 8 or fewer planes takes the indirect one.
+    # (planes in, out, height, width, kH, kW, padH, padW, batch), takes
+    rng = np.random.default_rng(9)
+    cases = [((6, 16, 12, 12, 5, 5, 0, 0, 1), 1), ((6, 16, 12, 12, 5, 5, 0, 0, 8), 1),
+             ((32, 64, 10, 9, 5, 5, 0, 0, 1), 1), ((64, 64, 6, 6, 3, 3, 1, 1, 8), 1),
+             ((128, 64, 8, 8, 3, 3, 1, 1, 1), 0), ((2, 16, 12, 12, 5, 5, 0, 0, 1), 0),
+             ((64, 64, 16, 13, 5, 1, 2, 0, 1), 0), ((64, 64, 16, 13, 5, 1, 2, 0, 8), 1),
+             ((32, 32, 16, 13, 5, 1, 2, 0, 1), 1), ((64, 64, 16, 13, 1, 5, 0, 2, 1), 1)]
+    assert LIB.THGemmConv_mode() == 1
+    for (nin, nout, h, w, kh, kw, ph, pw, batch), takes in cases:
+        import nn_legacy as nn
+        m = nn.SpatialConvolution(nin, nout, kw, kh, 1, 1, pw, ph).float()
+        x = rng.standard_normal((batch, nin, h, w)).astype(np.float32)
+        y, calls = forward(m, x, 1, threads)
+        assert calls == takes, (nin, nout, h, w, kh, kw, batch)
+        padded = np.pad(x, ((0, 0), (0, 0), (ph, ph), (pw, pw)))
+        weight = m.weight.reshape(nout, nin, kh, kw)
+        want = conv_reference(padded, weight, m.bias, 1, 0, 1)
+        scale = conv_reference(np.abs(padded), np.abs(weight), np.abs(m.bias), 1, 0, 1)
+        assert y.shape == want.shape and np.all(np.abs(y - want) <= 1e-4 * (scale + 1))
+        forced, _ = forward(m, x, 2 - 2 * takes, threads)   # (the other path: the same values within the tolerance)
+        assert np.all(np.abs(forced - want) <= 1e-4 * (scale + 1))

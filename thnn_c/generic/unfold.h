@@ -1207,11 +1207,35 @@ THNN_HELPER int THNN_(convUnfoldMultiplyBand)(const THNNConvGeometry *g, const T
 #define THNN_CONV_INDIRECT_AREA 128
 #define THNN_CONV_INDIRECT_WEIGHT (256 << 10)
 #define THNN_CONV_INDIRECT_LARGE_AREA 512
+/* Smaller images too where the weight is at most
+ * THNN_CONV_INDIRECT_SMALL_WEIGHT floats (its packing is cheap, and it stays
+ * in L2 for every tile): measured 2026-11-30 (1 thread, process time,
+ * indirect against the column path, ranges of 5 alternating blocks, load
+ * 4 on the 2 shared cores), batch 1 | 8, ms: LeNet's 5x5 6->16 on 12x12
+ * 0.010-0.013 against 0.020-0.023 | 0.043 against 0.139, 5x5 32->64 on
+ * 10x10 0.064-0.074 against 0.096-0.106 | 0.34-0.36 against 0.77-0.79,
+ * 3x3 64->64 on 6x6 0.050-0.052 against 0.066-0.069 | 0.26-0.27 against
+ * 0.50-0.51, 3x3 16->32 on 10x10 and 32->32 on 8x8 likewise (0.6-0.75 of
+ * the time). */
+#define THNN_CONV_INDIRECT_SMALL_WEIGHT (64 << 10)
+/* Not a single image under a vertical kernel (kW 1, ENet's 5x1) of at
+ * least THNN_CONV_INDIRECT_VERTICAL_PLANES planes: a block of K then runs
+ * over many planes of a few rows each, more image than L1 holds for each
+ * panel, and THGemm packing its panels from the image was faster
+ * (2026-11-30, batch 1, ms, ranges of 5 alternating blocks, load 4: 5x1
+ * 128->128 on 32x64 1.94-1.98 against 2.20-2.21 on 2 threads, 4.25-4.30
+ * against 4.43-4.63 on 1; 5x1 64->64 on 16x32 and 3x1 64->64 on 32x32
+ * 0.87-0.95 of the time on 1 thread; 7x1 32->32 on 64x64 was faster
+ * indirect, and so was every batch of 8 but by less than the noise). */
+#define THNN_CONV_INDIRECT_VERTICAL_PLANES 64
 THNN_HELPER int THNN_(convIndirectRule)(const THNNConvGeometry *g, const THNNConvPlan *p)
 {
-  (void)g;
-  return p->K >= THNN_CONV_INDIRECT_K && p->area >= THNN_CONV_INDIRECT_AREA &&
-         ((double)p->K * p->nOther <= THNN_CONV_INDIRECT_WEIGHT || p->area >= THNN_CONV_INDIRECT_LARGE_AREA);
+  double weight = (double)p->K * p->nOther;
+  if (g->kW == 1 && g->kH > 1 && g->nPlane >= THNN_CONV_INDIRECT_VERTICAL_PLANES && p->batch == 1)
+    return 0;
+  return p->K >= THNN_CONV_INDIRECT_K &&
+         (p->area >= THNN_CONV_INDIRECT_AREA || weight <= THNN_CONV_INDIRECT_SMALL_WEIGHT) &&
+         (weight <= THNN_CONV_INDIRECT_WEIGHT || p->area >= THNN_CONV_INDIRECT_LARGE_AREA);
 }
 
 /* Where the indirect product is the faster path with the weight packed
