@@ -313,11 +313,16 @@ def _grid_sampler(dtype, rng, n, fn):
 
 def _batch_norm(dtype, rng, n, fn):
     """Training, on [n, c, 2, 2] (4n values per channel; the number of
-    channels c changes with n, so save_mean and save_std do too)."""
+    channels c changes with n, so save_mean and save_std do too);
+    evaluateThreshold evaluates."""
     c = 2 + n % 7
     x = _u(rng, (n, c, 2, 2), dtype)
     kw = {"input": x, "weight": _u(rng, (c,), dtype, 0.5, 1.5), "running_mean": _u(rng, (c,), dtype),
-          "running_var": _u(rng, (c,), dtype, 0.5, 2.0), "train": True, "eps": 1e-5}
+          "running_var": _u(rng, (c,), dtype, 0.5, 2.0), "eps": 1e-5}
+    if fn.verb == "evaluateThreshold":
+        kw.update(output=None, bias=_u(rng, (c,), dtype), threshold=0.1, val=-0.5)
+        return kw
+    kw["train"] = True
     if fn.verb == "updateOutput":
         kw.update(output=None, bias=_u(rng, (c,), dtype), save_mean=None, save_std=None, momentum=0.1)
     else:
