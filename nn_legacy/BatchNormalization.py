@@ -138,8 +138,7 @@ class BatchNormalization(Module):
         writes the thresholded output, and both modules' ``output`` are then
         the array the two separate steps leave, with the same values.  None
         (nothing done) otherwise."""
-        if self.train or not (isinstance(following, Threshold) and following.inplace
-                              and type(following).updateOutput is Threshold.updateOutput):
+        if self.train or not (isinstance(following, Threshold) and following._fusable()):
             return None
         following.output = self._forward(input, following)
         return following.output

@@ -82,7 +82,9 @@ def _elementwise(low=-2.0, high=2.0, shape=(4, 3), inplace=False, extra=None, **
     def build(dtype, rng, n, fn):
         kw = {"input": _u(rng, (n, *shape), dtype, low, high),
               **scalars, **(extra(dtype, rng, (n, *shape)) if extra else {})}
-        if fn.verb != "updateOutput":
+        if fn.verb == "addUpdateOutput":   # (Threshold's: the other summand)
+            kw["other"] = _u(rng, kw["input"].shape, dtype, low, high)
+        elif fn.verb != "updateOutput":
             _backward_of_forward(fn, dtype, rng, kw)
             if inplace:
                 kw["input"] = kw["output"].copy()

@@ -72,6 +72,16 @@ TH_API int THNN_(Threshold_updateOutput)(
           accreal threshold,           // values at or below it are replaced
           accreal val,                 // the replacement value
           bool inplace);               // write the result into input
+/* updateOutput of input + other, in one pass (a CAddTable then an in-place ReLU):
+ * y = s if s > threshold else val, s = input + other */
+TH_API int THNN_(Threshold_addUpdateOutput)(
+          THNNState *state,            // library state: receives the error message
+          THTensor *input,             // [INPLACE] first summand, any shape; overwritten with the output when inplace
+          THTensor *other,             // second summand, sized as input
+          THTensor *output,            // [OUT] output, shaped as input (a view of input when inplace)
+          accreal threshold,           // values of the sum at or below it are replaced
+          accreal val,                 // the replacement value
+          bool inplace);               // write the result into input
 TH_API int THNN_(Threshold_updateGradInput)(
           THNNState *state,            // library state: receives the error message
           THTensor *input,             // input of the forward pass (its output when inplace)
