@@ -804,20 +804,20 @@ def profile_model(model, x, session_model, threads, calls=5, top=6):
     import onnxruntime as ort
     totals, per_layer = {}, {}
     leaves = _leaves(model)
-    originals = []
-    for leaf in leaves:
-        original = leaf.updateOutput
-        originals.append((leaf, original))
 
-        def timed(inp, _leaf=leaf, _original=original):
+    def timer(leaf, original):
+        def timed(*args):   # (the input is the last argument)
             t0 = time.perf_counter()
-            out = _original(inp)
+            out = original(*args)
             dt = time.perf_counter() - t0
-            per_layer[id(_leaf)] = per_layer.get(id(_leaf), 0.0) + dt
-            shape = "x".join(map(str, getattr(inp, "shape", ())))
-            per_layer[(id(_leaf), "in")] = shape
+            per_layer[id(leaf)] = per_layer.get(id(leaf), 0.0) + dt
+            per_layer[(id(leaf), "in")] = "x".join(map(str, getattr(args[-1], "shape", ())))
             return out
-        leaf.updateOutput = timed
+        return timed
+    for leaf in leaves:
+        leaf.updateOutput = timer(leaf, leaf.updateOutput)
+        if leaf._fuse_next is not None:   # Sequential's one pass for a leaf and the next: counted as the leaf's
+            leaf._fuse_next = timer(leaf, leaf._fuse_next)
     try:
         model.forward(x)
         per_layer.clear()
@@ -826,8 +826,9 @@ def profile_model(model, x, session_model, threads, calls=5, top=6):
             model.forward(x)
         whole = (time.perf_counter() - t0) / calls
     finally:
-        for leaf, _ in originals:
-            del leaf.updateOutput
+        for leaf in leaves:
+            leaf.__dict__.pop("updateOutput")
+            leaf.__dict__.pop("_fuse_next", None)
     for leaf in leaves:
         name = type(leaf).__name__
         totals[name] = totals.get(name, 0.0) + per_layer.get(id(leaf), 0.0) / calls

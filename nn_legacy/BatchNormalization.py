@@ -2,6 +2,7 @@ import numpy as np
 
 from ._helpers.arrays import check_float_array, describe, reuse
 from .Module import Module, uniform
+from .Threshold import Threshold
 
 
 class BatchNormalization(Module):
@@ -108,17 +109,39 @@ class BatchNormalization(Module):
 
     # ---- the verbs ----
     def updateOutput(self, input):
+        return self._forward(input, None)
+
+    def _forward(self, input, threshold):
+        """updateOutput; with ``threshold`` (an in-place Threshold, in
+        evaluation) that module's forward pass too, in the same pass."""
         x = self._batched(input, "input")
         sample = x is not input
         target = self._into(self.output, x.shape, sample)
-        out, save_mean, save_std = self._kernel_of(input, "updateOutput")(
-            x, target, self.weight, self.bias, self.running_mean, self.running_var,
-            self.save_mean, self.save_std, self.train, self.momentum, self.eps)
-        if self.train:
-            self.save_mean, self.save_std = save_mean, save_std
+        if threshold is None:
+            out, save_mean, save_std = self._kernel_of(input, "updateOutput")(
+                x, target, self.weight, self.bias, self.running_mean, self.running_var,
+                self.save_mean, self.save_std, self.train, self.momentum, self.eps)
+            if self.train:
+                self.save_mean, self.save_std = save_mean, save_std
+        else:
+            out = self._kernel_of(input, "evaluateThreshold")(
+                x, target, self.weight, self.bias, self.running_mean, self.running_var, self.eps,
+                threshold.threshold, threshold.val)
         if out is not target:                    # a new array: the shape changed
             self.output = out.reshape(out.shape[1:]) if sample else out
         return self.output
+
+    def _fuse_next(self, following, input):
+        """Sequential's step for this module and the ``following`` one: in
+        evaluation, when that one is an in-place Threshold (Torch7's
+        ``ReLU(true)``), which would overwrite this output anyway, one pass
+        writes the thresholded output, and both modules' ``output`` are then
+        the array the two separate steps leave, with the same values.  None
+        (nothing done) otherwise."""
+        if self.train or not (isinstance(following, Threshold) and following._fusable()):
+            return None
+        following.output = self._forward(input, following)
+        return following.output
 
     def _backward(self, input, gradOutput, scale, gradInput, gradParams):
         kernels = self._kernels(input)

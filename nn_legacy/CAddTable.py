@@ -2,6 +2,7 @@ import numpy as np
 
 from ._helpers.arrays import check_like, check_writeable
 from ._bases.tables import ElementwiseTable
+from .Threshold import Threshold
 
 
 class CAddTable(ElementwiseTable):
@@ -28,6 +29,24 @@ class CAddTable(ElementwiseTable):
         for x in xs[1:]:
             input[0] += x
         self.output = input[0]
+        return self.output
+
+    def _fuse_next(self, following, input):
+        """Sequential's step for this module and the ``following`` one: when
+        this one sums two arrays of one shape and dtype in place and that one
+        is an in-place Threshold (a ResNet block's ``CAddTable(true)`` then
+        ``ReLU(true)``), one pass writes the thresholded sum into input[0],
+        which both modules' ``output`` then are, as after the two steps.  None
+        (nothing done) otherwise."""
+        if not (self.inplace and isinstance(following, Threshold) and following._fusable()):
+            return None
+        xs = self._inputs(input)
+        if len(xs) != 2 or xs[0].shape != xs[1].shape or xs[0].dtype != xs[1].dtype:
+            return None
+        check_writeable(self, input[0], "input[0]")
+        following._kernel_of(xs[0], "addUpdateOutput")(input[0], input[1], None, following.threshold, following.val,
+                                                       True)
+        self.output = following.output = input[0]
         return self.output
 
     def updateGradInput(self, input, gradOutput):

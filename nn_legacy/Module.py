@@ -70,6 +70,10 @@ class Module(Layer):
     #: the THNN name of the layer's kernels (``"Threshold"`` for ReLU, whose
     #: kernels are Threshold's; subclasses inherit it); None for numpy layers
     _kernel = None
+    #: Sequential's evaluation step for this module and the next one, or None: a method
+    #: ``_fuse_next(following, input)`` returning the following module's output, or None
+    #: when it does not apply (BatchNormalization then an in-place ReLU)
+    _fuse_next = None
 
     #: whether _all_parameters is _owned_parameters of _parameter_names (set per class)
     _plain_parameters = True

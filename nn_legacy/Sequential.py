@@ -17,9 +17,18 @@ class Sequential(Container):
         return self.modules.pop(len(self.modules) - 1 if index is None else index)
 
     def updateOutput(self, input):
-        current, i = input, 0
+        modules, current, i, done = self.modules, input, 0, False
         try:   # (the children called directly, not through _child: a few tenths of a microsecond each)
-            for i, m in enumerate(self.modules):
+            for i, m in enumerate(modules):
+                if done:          # the module before did this one's step too (its _fuse_next)
+                    done = False
+                    continue
+                fuse = m._fuse_next
+                if fuse is not None and i + 1 < len(modules):
+                    fused = fuse(modules[i + 1], current)
+                    if fused is not None:
+                        current, done = fused, True
+                        continue
                 current = m.updateOutput(current)
         except _NAMED as e:
             raise self._child_error(i, "updateOutput", e) from e

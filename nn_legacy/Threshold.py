@@ -31,6 +31,12 @@ class Threshold(Module):
             input, self.output, self.threshold, self.val, self.inplace)
         return self.output
 
+    def _fusable(self):
+        """Whether the module before this one in a Sequential may do this
+        step in its own pass (see Module._fuse_next): an in-place Threshold
+        whose forward step is this class's."""
+        return self.inplace and type(self).updateOutput is Threshold.updateOutput
+
     def updateGradInput(self, input, gradOutput):
         self.gradInput = self._kernel_of(input, "updateGradInput")(
             input, gradOutput, self.gradInput, self.threshold, self.val, self.inplace)

@@ -82,7 +82,9 @@ def _elementwise(low=-2.0, high=2.0, shape=(4, 3), inplace=False, extra=None, **
     def build(dtype, rng, n, fn):
         kw = {"input": _u(rng, (n, *shape), dtype, low, high),
               **scalars, **(extra(dtype, rng, (n, *shape)) if extra else {})}
-        if fn.verb != "updateOutput":
+        if fn.verb == "addUpdateOutput":   # (Threshold's: the other summand)
+            kw["other"] = _u(rng, kw["input"].shape, dtype, low, high)
+        elif fn.verb != "updateOutput":
             _backward_of_forward(fn, dtype, rng, kw)
             if inplace:
                 kw["input"] = kw["output"].copy()
@@ -313,11 +315,16 @@ def _grid_sampler(dtype, rng, n, fn):
 
 def _batch_norm(dtype, rng, n, fn):
     """Training, on [n, c, 2, 2] (4n values per channel; the number of
-    channels c changes with n, so save_mean and save_std do too)."""
+    channels c changes with n, so save_mean and save_std do too);
+    evaluateThreshold evaluates."""
     c = 2 + n % 7
     x = _u(rng, (n, c, 2, 2), dtype)
     kw = {"input": x, "weight": _u(rng, (c,), dtype, 0.5, 1.5), "running_mean": _u(rng, (c,), dtype),
-          "running_var": _u(rng, (c,), dtype, 0.5, 2.0), "train": True, "eps": 1e-5}
+          "running_var": _u(rng, (c,), dtype, 0.5, 2.0), "eps": 1e-5}
+    if fn.verb == "evaluateThreshold":
+        kw.update(output=None, bias=_u(rng, (c,), dtype), threshold=0.1, val=-0.5)
+        return kw
+    kw["train"] = True
     if fn.verb == "updateOutput":
         kw.update(output=None, bias=_u(rng, (c,), dtype), save_mean=None, save_std=None, momentum=0.1)
     else:

@@ -4,9 +4,12 @@ it, class versions 1 and 2.
 Its checks shared with BatchNormalization run over the family table in
 test_BatchNormalization.py."""
 import numpy as np
+import pytest
 
 import nn_legacy as nn
-from batchnorm_checks import inputs
+import thnn
+from batchnorm_checks import EPS, inputs, make
+from layer_checks import assert_input_jacobian, assert_parameter_jacobians, noncontiguous_views
 from t7_writer import T7Object, t7_bytes
 
 SHAPE = (4, 3, 2, 5)   # as in its row of the family table
@@ -71,3 +74,108 @@ def test_class_version_2_without_affine(tmp_path):
     m.training()
     m.forward(x)        # and it trains
     assert m.save_mean.shape == (3,)
+
+
+# ---------------------------------------------------------------- evaluation then an in-place Threshold, in one pass
+FUSED_SHAPES = [(1, 5, 7, 9), (8, 5, 6, 7), (2, 5, 2, 2)]   # (the last: planes under 32 elements, the row path)
+
+
+def _each_input(shape, dtype):
+    """(name, array): contiguous with a NaN, contiguous, and non-contiguous views."""
+    x = inputs(shape, seed=5)[0].astype(dtype)
+    nan = x.copy()
+    nan.flat[3] = np.nan
+    return [("NaN", nan), ("contiguous", x)] + noncontiguous_views(x)
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("shape", FUSED_SHAPES + [(3, 5)])
+@pytest.mark.parametrize("threshold, val", [(0, 0), (0.3, -1)])
+def test_evaluateThreshold_is_updateOutput_then_Threshold(threshold, val, shape, dtype):
+    m = make(nn.BatchNormalization, shape[1], train=False)
+    D = thnn.backend(dtype)
+    args = [m.weight.astype(dtype), m.bias.astype(dtype), m.running_mean.astype(dtype), m.running_var.astype(dtype)]
+    for name, x in _each_input(shape, dtype):
+        want, _, _ = D.BatchNormalization_updateOutput(x, None, *args, None, None, False, 0.1, EPS)
+        want = D.Threshold_updateOutput(want, None, threshold, val, True)
+        got = D.BatchNormalization_evaluateThreshold(x, None, *args, EPS, threshold, val)
+        assert np.array_equal(got, want, equal_nan=True), name
+
+
+def _bn_relu_chain(dtype, n=5):
+    """BN, ReLU(true), BN, ReLU (not in place), BN, Threshold(0.2, 0.1, true), evaluated."""
+    s = nn.Sequential()
+    for seed, act in enumerate([nn.ReLU(True), nn.ReLU(), nn.Threshold(0.2, 0.1, True)]):
+        s.add(make(nn.SpatialBatchNormalization, n, train=False, seed=seed)).add(act)
+    return s.float() if dtype == np.float32 else s
+
+
+@pytest.fixture
+def fused_calls(monkeypatch):
+    """The thresholds BatchNormalization._forward is given, call by call (None: not fused)."""
+    calls, forward = [], nn.BatchNormalization._forward
+
+    def spy(self, input, threshold):
+        calls.append(threshold)
+        return forward(self, input, threshold)
+    monkeypatch.setattr(nn.BatchNormalization, "_forward", spy)
+    return calls
+
+
+def _unfused(monkeypatch, s, x):
+    with monkeypatch.context() as patch:
+        patch.setattr(nn.BatchNormalization, "_fuse_next", None)
+        return s.forward(x).copy(), [m.output.copy() for m in s.modules]
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("shape", FUSED_SHAPES + [(5, 6, 7)])   # (the last: one sample)
+def test_sequential_fuses_evaluation_with_an_inplace_threshold(shape, dtype, fused_calls, monkeypatch):
+    s = _bn_relu_chain(dtype)
+    for name, x in _each_input(shape, dtype):
+        want, outputs = _unfused(monkeypatch, s, x)
+        fused_calls.clear()
+        got = s.forward(x)
+        assert [None if t is None else type(t) for t in fused_calls] == [nn.ReLU, None, nn.Threshold], name
+        assert np.array_equal(got, want, equal_nan=True), name
+        for i, (m, out) in enumerate(zip(s.modules, outputs)):
+            assert np.array_equal(m.output, out, equal_nan=True), (name, i)
+        assert s.modules[1].output is s.modules[0].output and s.modules[5].output is s.modules[4].output
+
+
+def test_sequential_does_not_fuse_in_training_or_a_replaced_module(fused_calls, monkeypatch):
+    s = _bn_relu_chain(np.float64)
+    x = inputs((4, 5, 3, 2), seed=6)[0]
+    s.training()
+    y = s.forward(x).copy()
+    assert fused_calls == [None, None, None]
+    assert all(m.save_mean is not None for m in s.modules[::2])
+    s.evaluate()
+    s.modules[0].training()         # one module switched back alone
+    fused_calls.clear()
+    s.forward(x)
+    assert [t is None for t in fused_calls] == [True, True, False]
+    s.modules[0].evaluate()
+    s.modules[1] = nn.Tanh()        # replaced
+    fused_calls.clear()
+    got = s.forward(x)
+    assert [t is None for t in fused_calls] == [True, True, False]
+    assert np.array_equal(got, _unfused(monkeypatch, s, x)[0])
+    assert not np.array_equal(got, y)
+
+
+def test_backward_and_jacobians_after_a_fused_forward(monkeypatch):
+    s = _bn_relu_chain(np.float64)
+    x, g = inputs((2, 5, 3, 4), seed=7)
+    s.forward(x)
+    s.zeroGradParameters()
+    got = s.backward(x, g).copy()
+    got_params = [p.copy() for p in s.parameters()[1]]
+    with monkeypatch.context() as patch:
+        patch.setattr(nn.BatchNormalization, "_fuse_next", None)
+        s.forward(x)
+        s.zeroGradParameters()
+        assert np.array_equal(s.backward(x, g), got)
+        assert all(np.array_equal(p, q) for p, q in zip(s.parameters()[1], got_params))
+    assert_input_jacobian(s, x)
+    assert_parameter_jacobians(s, x)

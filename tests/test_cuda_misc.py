@@ -112,6 +112,10 @@ def test_batch_normalization_large(dev, dtype, train, affine):
             _close(g, w, tol)
     _close(twin_rm, cpu_rm, tol)
     _close(twin_rv, cpu_rv, tol)
+    if not train:   # evaluation then Threshold(0.1, -0.5), one pass
+        args = (weight, bias, cpu_rm, cpu_rv, 1e-5, 0.1, -0.5)
+        _close(dev.backend(dtype).BatchNormalization_evaluateThreshold(up(x), None, *map(up, args[:4]), *args[4:]),
+               thnn.backend(dtype).BatchNormalization_evaluateThreshold(x, None, *args), tol)
     save_mean, save_std = (want[1], want[2]) if train else (None, None)
     go = rng.uniform(-1, 1, x.shape).astype(dtype)
     gi, gw, gb = np.zeros_like(x), np.zeros(c, dtype), np.zeros(c, dtype)

@@ -74,7 +74,8 @@ __global__ void THNN_(BatchNormalization_forwardKernel)(const real *x, real *y, 
                                                         THNN_(BNVector) bias, THNN_(BNVector) runMean,
                                                         THNN_(BNVector) runVar, real *saveMean, real *saveStd,
                                                         int64_t nInput, int64_t plane, int64_t n, bool train,
-                                                        accreal momentum, accreal eps)
+                                                        accreal momentum, accreal eps, bool clamp, real threshold,
+                                                        real val)
 {
   int64_t c = blockIdx.x;
   real mean = 0, invstd = 0;
@@ -98,14 +99,16 @@ __global__ void THNN_(BatchNormalization_forwardKernel)(const real *x, real *y, 
   real k = (real)(THNN_(BatchNormalization_at)(bias, c, 0) - mean * a);
   for (int64_t i = threadIdx.x; i < n; i += blockDim.x) {
     int64_t at = THNN_(BatchNormalization_index)(i, c, nInput, plane);
-    y[at] = x[at] * (real)a + k;
+    real z = x[at] * (real)a + k;
+    y[at] = clamp && z <= threshold ? val : z;
   }
 }
 
-int THNN_(BatchNormalization_updateOutput)(THNNState *state, THTensor *input, THTensor *output, THTensor *weight,
-                                           THTensor *bias, THTensor *running_mean, THTensor *running_var,
-                                           THTensor *save_mean, THTensor *save_std, bool train, accreal momentum,
-                                           accreal eps)
+/* updateOutput, and with `clamp` Threshold(threshold, val) on the output. */
+static int THNN_(BatchNormalization_forward)(THNNState *state, THTensor *input, THTensor *output, THTensor *weight,
+                                             THTensor *bias, THTensor *running_mean, THTensor *running_var,
+                                             THTensor *save_mean, THTensor *save_std, bool train, accreal momentum,
+                                             accreal eps, bool clamp, accreal threshold, accreal val)
 {
   TH_TRY(THNN_CPU_(BatchNormalization_shapeCheck)(state, input, NULL, weight, bias, running_mean, running_var, NULL,
                                                   NULL, NULL, NULL, NULL, train, false));
@@ -124,12 +127,31 @@ int THNN_(BatchNormalization_updateOutput)(THNNState *state, THTensor *input, TH
           THTensor_(data)(x), THTensor_(data)(output), THNN_(BatchNormalization_vector)(weight),
           THNN_(BatchNormalization_vector)(bias), THNN_(BatchNormalization_vector)(running_mean),
           THNN_(BatchNormalization_vector)(running_var), train ? THTensor_(data)(save_mean) : NULL,
-          train ? THTensor_(data)(save_std) : NULL, nInput, plane, batch * plane, train, momentum, eps);
-      rc = THCCheckLaunch(state, "BatchNormalization_updateOutput");
+          train ? THTensor_(data)(save_std) : NULL, nInput, plane, batch * plane, train, momentum, eps,
+          clamp, (real)threshold, (real)val);
+      rc = THCCheckLaunch(state, clamp ? "BatchNormalization_evaluateThreshold" : "BatchNormalization_updateOutput");
     }
   }
   THCTensor_(release)(&xTmp);
   return rc;
+}
+
+int THNN_(BatchNormalization_updateOutput)(THNNState *state, THTensor *input, THTensor *output, THTensor *weight,
+                                           THTensor *bias, THTensor *running_mean, THTensor *running_var,
+                                           THTensor *save_mean, THTensor *save_std, bool train, accreal momentum,
+                                           accreal eps)
+{
+  return THNN_(BatchNormalization_forward)(state, input, output, weight, bias, running_mean, running_var, save_mean,
+                                           save_std, train, momentum, eps, false, 0, 0);
+}
+
+int THNN_(BatchNormalization_evaluateThreshold)(THNNState *state, THTensor *input, THTensor *output,
+                                                THTensor *weight, THTensor *bias, THTensor *running_mean,
+                                                THTensor *running_var, accreal eps, accreal threshold,
+                                                accreal val)
+{
+  return THNN_(BatchNormalization_forward)(state, input, output, weight, bias, running_mean, running_var, NULL,
+                                           NULL, false, 0, eps, true, threshold, val);
 }
 
 __global__ void THNN_(BatchNormalization_backwardKernel)(const real *x, const real *g, real *gradInput,

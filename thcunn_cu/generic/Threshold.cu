@@ -12,6 +12,15 @@ struct THNN_(Threshold_forward) {
   __device__ real operator()(real x, real, real, int64_t) const { return x <= t ? v : x; }
 };
 
+struct THNN_(Threshold_addForward) {
+  real t, v;
+  __device__ real operator()(real x, real y, real, int64_t) const
+  {
+    real s = x + y;
+    return s <= t ? v : s;
+  }
+};
+
 struct THNN_(Threshold_backward) {
   real t;
   __device__ real operator()(real go, real x, real, int64_t) const { return x <= t ? 0 : go; }
@@ -23,6 +32,15 @@ int THNN_(Threshold_updateOutput)(THNNState *state, THTensor *input, THTensor *o
   TH_TRY(THNN_CPU_(Threshold_shapeCheck)(state, input, NULL, threshold, val, inplace));
   THNN_(Threshold_forward) op = {(real)threshold, (real)val};
   return THNN_(Activation_map)(state, __func__, output, inplace, op, input);
+}
+
+int THNN_(Threshold_addUpdateOutput)(THNNState *state, THTensor *input, THTensor *other, THTensor *output,
+                                     accreal threshold, accreal val, bool inplace)
+{
+  TH_TRY(THNN_CPU_(Threshold_shapeCheck)(state, input, NULL, threshold, val, inplace));
+  TH_TRY(THTensor_(checkSameSize)(state, "other", other, "input", input));
+  THNN_(Threshold_addForward) op = {(real)threshold, (real)val};
+  return THNN_(Activation_map)(state, __func__, output, inplace, op, input, other);
 }
 
 /* In place, input holds the forward output, which is > threshold exactly

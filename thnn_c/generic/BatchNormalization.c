@@ -2,6 +2,8 @@
 #define TH_GENERIC_FILE "generic/BatchNormalization.c"
 #else
 
+#include "THLoop.h"
+
 /* A contiguous input [batch, nInput, ...] is batch x nInput planes of
  * `plane` elements (the product of the dims after the channel, 1 for 2D
  * input): plane (b, c) starts at (b * nInput + c) * plane.  Every pass walks
@@ -228,6 +230,43 @@ static void THNN_(BatchNormalization_apply)(const real *g, const real *x, real *
     }
 }
 
+/* One plane of n elements: y = x a + k, then with `clamp` y = y <= t ? v : y
+ * (Threshold's rule: a NaN passes). */
+TH_VECTOR_CLONES static void THNN_(BatchNormalization_affinePlane)(const real *x, real *y, int64_t n,
+                                                                   real a, real k, int clamp, real t,
+                                                                   real v)
+{
+  if (clamp)
+    for (int64_t i = 0; i < n; i++) {
+      real z = x[i] * a + k;
+      y[i] = z <= t ? v : z;
+    }
+  else
+    for (int64_t i = 0; i < n; i++)
+      y[i] = x[i] * a + k;
+}
+
+/* y = x a[c] + k[c] for every element of channel c, then with `clamp`
+ * y = y <= t ? v : y.  Planes of THNN_BN_LANES elements or more are split
+ * among the threads plane by plane; smaller ones go through apply (rows),
+ * then a clamping pass.  y may not be x. */
+static void THNN_(BatchNormalization_affine)(const real *x, real *y, const THBNShape *s, const real *a,
+                                             const real *k, int clamp, real t, real v, THNN_(BNWork) *w)
+{
+  int64_t planes = s->batch * s->nInput, P = s->plane;
+  if (THBNShape_rows(s)) {
+    THNN_(BatchNormalization_apply)(x, NULL, y, s, a, NULL, k, w);
+    for (int64_t i = 0; clamp && i < planes * P; i++)
+      y[i] = y[i] <= t ? v : y[i];
+    return;
+  }
+#pragma omp parallel for num_threads(THLoopThreads(planes * P)) schedule(static)
+  for (int64_t i = 0; i < planes; i++) {
+    int64_t c = i % s->nInput;
+    THNN_(BatchNormalization_affinePlane)(x + i * P, y + i * P, P, a[c], k[c], clamp, t, v);
+  }
+}
+
 /* The batch statistics of every channel into w->mean and w->invstd (the mean
  * rounded to real, as save_mean keeps it; invstd = 1 / sqrt(var + eps) with
  * the biased variance, 0 when both are 0: Torch7's rule); w->second gets the
@@ -253,6 +292,17 @@ static void THNN_(BatchNormalization_runningStats)(const THTensor *running_mean,
   }
 }
 
+/* y = x a + k per channel from mean and invstd: a = invstd weight, k = bias - mean a. */
+static void THNN_(BatchNormalization_scaleShift)(const THTensor *weight, const THTensor *bias, THNN_(BNWork) *w,
+                                                 int64_t nInput)
+{
+  for (int64_t c = 0; c < nInput; c++) {
+    accreal a = (accreal)w->invstd[c] * THNN_(BatchNormalization_at)(weight, c, 1);
+    w->a[c] = (real)a;
+    w->k[c] = (real)(THNN_(BatchNormalization_at)(bias, c, 0) - w->mean[c] * a);
+  }
+}
+
 /* input's layout; batch 0 or an empty plane give plane 0 (n = 0) */
 static THBNShape THNN_(BatchNormalization_shape)(const THTensor *input)
 {
@@ -262,11 +312,14 @@ static THBNShape THNN_(BatchNormalization_shape)(const THTensor *input)
   return s;
 }
 
-int THNN_(BatchNormalization_updateOutput)(THNNState *state, THTensor *input, THTensor *output,
-                                           THTensor *weight, THTensor *bias,
-                                           THTensor *running_mean, THTensor *running_var,
-                                           THTensor *save_mean, THTensor *save_std,
-                                           bool train, accreal momentum, accreal eps)
+/* updateOutput, and with `clamp` Threshold(threshold, val) on the output in
+ * the same pass. */
+static int THNN_(BatchNormalization_forward)(THNNState *state, THTensor *input, THTensor *output,
+                                             THTensor *weight, THTensor *bias,
+                                             THTensor *running_mean, THTensor *running_var,
+                                             THTensor *save_mean, THTensor *save_std,
+                                             bool train, accreal momentum, accreal eps,
+                                             int clamp, accreal threshold, accreal val)
 {
   TH_TRY(THNN_(BatchNormalization_shapeCheck)(state, input, NULL, weight, bias, running_mean, running_var,
                                               NULL, NULL, NULL, NULL, NULL, train, false));
@@ -301,14 +354,34 @@ int THNN_(BatchNormalization_updateOutput)(THNNState *state, THTensor *input, TH
       THTensor_(data)(save_mean)[c] = w.mean[c];
       THTensor_(data)(save_std)[c] = w.invstd[c];
     }
-    accreal a = (accreal)w.invstd[c] * THNN_(BatchNormalization_at)(weight, c, 1);
-    w.a[c] = (real)a;
-    w.k[c] = (real)(THNN_(BatchNormalization_at)(bias, c, 0) - w.mean[c] * a);
   }
-  THNN_(BatchNormalization_apply)(in, NULL, THTensor_(data)(output), &s, w.a, NULL, w.k, &w);
+  THNN_(BatchNormalization_scaleShift)(weight, bias, &w, s.nInput);
+  THNN_(BatchNormalization_affine)(in, THTensor_(data)(output), &s, w.a, w.k, clamp, (real)threshold, (real)val,
+                                   &w);
   THTensor_(release)(&xTmp);
   THFree(w.memory);
   return 0;
+}
+
+int THNN_(BatchNormalization_updateOutput)(THNNState *state, THTensor *input, THTensor *output,
+                                           THTensor *weight, THTensor *bias,
+                                           THTensor *running_mean, THTensor *running_var,
+                                           THTensor *save_mean, THTensor *save_std,
+                                           bool train, accreal momentum, accreal eps)
+{
+  return THNN_(BatchNormalization_forward)(state, input, output, weight, bias, running_mean, running_var,
+                                           save_mean, save_std, train, momentum, eps, 0, 0, 0);
+}
+
+/* Evaluation, then Threshold(threshold, val) on the output, in one pass:
+ * what updateOutput and an in-place Threshold leave in output, to the bit. */
+int THNN_(BatchNormalization_evaluateThreshold)(THNNState *state, THTensor *input, THTensor *output,
+                                                THTensor *weight, THTensor *bias, THTensor *running_mean,
+                                                THTensor *running_var, accreal eps, accreal threshold,
+                                                accreal val)
+{
+  return THNN_(BatchNormalization_forward)(state, input, output, weight, bias, running_mean, running_var,
+                                           NULL, NULL, false, 0, eps, 1, threshold, val);
 }
 
 /* Training, with xhat = (x - mean) * invstd and the sums per channel:

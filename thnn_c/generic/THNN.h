@@ -72,6 +72,16 @@ TH_API int THNN_(Threshold_updateOutput)(
           accreal threshold,           // values at or below it are replaced
           accreal val,                 // the replacement value
           bool inplace);               // write the result into input
+/* updateOutput of input + other, in one pass (a CAddTable then an in-place ReLU):
+ * y = s if s > threshold else val, s = input + other */
+TH_API int THNN_(Threshold_addUpdateOutput)(
+          THNNState *state,            // library state: receives the error message
+          THTensor *input,             // [INPLACE] first summand, any shape; overwritten with the output when inplace
+          THTensor *other,             // second summand, sized as input
+          THTensor *output,            // [OUT] output, shaped as input (a view of input when inplace)
+          accreal threshold,           // values of the sum at or below it are replaced
+          accreal val,                 // the replacement value
+          bool inplace);               // write the result into input
 TH_API int THNN_(Threshold_updateGradInput)(
           THNNState *state,            // library state: receives the error message
           THTensor *input,             // input of the forward pass (its output when inplace)
@@ -2126,6 +2136,21 @@ TH_API int THNN_(BatchNormalization_updateOutput)(
           bool train,                  // batch statistics (true) or running ones (false)
           accreal momentum,            // weight of the batch in the running statistics
           accreal eps);                // added to the variance
+/* Evaluation followed by Threshold in one pass (an evaluated BatchNormalization
+ * then an in-place ReLU): y = (x - running_mean[c]) * invstd[c] * weight[c] +
+ * bias[c], then y = y <= threshold ? val : y; output holds, to the bit, what
+ * updateOutput in evaluation and then Threshold_updateOutput leave. */
+TH_API int THNN_(BatchNormalization_evaluateThreshold)(
+          THNNState *state,            // library state: receives the error message
+          THTensor *input,             // input, [batch, nInput, ...], 2D or more
+          THTensor *output,            // [OUT] output, shaped as input
+          THTensor *weight,            // [OPTIONAL] scale per channel, [nInput]
+          THTensor *bias,              // [OPTIONAL] shift per channel, [nInput]
+          THTensor *running_mean,      // running mean, [nInput]
+          THTensor *running_var,       // running variance, [nInput]
+          accreal eps,                 // added to the variance
+          accreal threshold,           // values <= threshold (after the normalization) ...
+          accreal val);                // ... become val
 /* dL/dx = w * invstd * (dL/dy - mean(dL/dy) - xhat * mean(xhat * dL/dy)) in
  * training (xhat = (x - mean) * invstd, means per channel), w * invstd *
  * dL/dy in evaluation; dL/dw += scale * sum(xhat * dL/dy), dL/db += scale *

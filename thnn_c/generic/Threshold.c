@@ -27,6 +27,16 @@ THNN_POINTWISE_LOOP(THNN_(Threshold_forward))
     out[i] = a[i] <= t ? v : a[i];
 }
 
+/* The forward loop on a + b (a: the input, b: the other summand). */
+THNN_POINTWISE_LOOP(THNN_(Threshold_addForward))
+{
+  const real t = (real)arg[0], v = (real)arg[1];
+  for (int64_t i = 0; i < n; i++) {
+    real s = a[i] + b[i];
+    out[i] = s <= t ? v : s;
+  }
+}
+
 THNN_POINTWISE_LOOP(THNN_(Threshold_backward))
 {
   const real t = (real)arg[0];
@@ -42,6 +52,16 @@ int THNN_(Threshold_updateOutput)(THNNState *state, THTensor *input, THTensor *o
   TH_TRY(THNN_(Threshold_shapeCheck)(state, input, NULL, threshold, val, inplace));
   const accreal arg[2] = {threshold, val};
   return THNN_(Pointwise_map)(state, output, inplace, THNN_(Threshold_forward), arg, input, NULL, NULL);
+}
+
+/* updateOutput of input + other (one pass: CAddTable then an in-place ReLU). */
+int THNN_(Threshold_addUpdateOutput)(THNNState *state, THTensor *input, THTensor *other, THTensor *output,
+                                     accreal threshold, accreal val, bool inplace)
+{
+  TH_TRY(THNN_(Threshold_shapeCheck)(state, input, NULL, threshold, val, inplace));
+  TH_TRY(THNN_(Pointwise_checkSizes)(state, "input", input, NULL, "other", other));
+  const accreal arg[2] = {threshold, val};
+  return THNN_(Pointwise_map)(state, output, inplace, THNN_(Threshold_addForward), arg, input, other, NULL);
 }
 
 /* dL/dx = dL/dy where x > threshold, else 0. */
