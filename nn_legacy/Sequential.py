@@ -23,8 +23,9 @@ class Sequential(Container):
                 if done:          # the module before did this one's step too (its _fuse_next)
                     done = False
                     continue
-                fuse = m._fuse_next
-                if fuse is not None and i + 1 < len(modules):
+                fuse = m._fuse_next   # (not when either step was replaced on the instance, a user's hook)
+                if fuse is not None and i + 1 < len(modules) and "updateOutput" not in m.__dict__ \
+                        and "updateOutput" not in modules[i + 1].__dict__:
                     fused = fuse(modules[i + 1], current)
                     if fused is not None:
                         current, done = fused, True

@@ -164,6 +164,26 @@ def test_sequential_does_not_fuse_in_training_or_a_replaced_module(fused_calls, 
     assert not np.array_equal(got, y)
 
 
+@pytest.mark.parametrize("hooked", [0, 1])   # the BatchNormalization's step, or the ReLU's
+def test_sequential_calls_a_step_replaced_on_the_instance(hooked, fused_calls, monkeypatch):
+    """A forward step replaced on one module (a user's hook, Lua's habit of patching an instance): that pair
+    runs as two steps, the hook called, and the outputs are the unfused ones."""
+    s = _bn_relu_chain(np.float32)
+    x = inputs((4, 5, 3, 2), seed=7)[0].astype(np.float32)
+    want = _unfused(monkeypatch, s, x)[0]
+    seen, module = [], s.modules[hooked]
+    original = module.updateOutput
+
+    def hook(input):
+        seen.append(input.shape)
+        return original(input)
+    module.updateOutput = hook
+    fused_calls.clear()
+    got = s.forward(x)
+    assert seen == [x.shape] and fused_calls[0] is None
+    assert np.array_equal(got, want)
+
+
 def test_backward_and_jacobians_after_a_fused_forward(monkeypatch):
     s = _bn_relu_chain(np.float64)
     x, g = inputs((2, 5, 3, 4), seed=7)
