@@ -77,8 +77,7 @@ class AbstractRecurrent(Container):
 
     def __init__(self, stepModule, rho=9999):
         super().__init__(stepModule)
-        if type(rho) is not int or rho <= 0:   # (a plain positive int, Sequencer's every forward, passes as is)
-            check_positive(type(self).__name__, rho=rho)
+        check_positive(type(self).__name__, rho=rho)
         self.rho = int(rho)
         self.recurrentModule = stepModule
         self._forget_steps()
@@ -260,8 +259,7 @@ class AbstractRecurrent(Container):
     def maxBPTTstep(self, rho):
         """Set rho, the most steps backward goes back (Sequencer sets it to
         the length of its sequence)."""
-        if type(rho) is not int or rho <= 0:   # (a plain positive int, Sequencer's every forward, passes as is)
-            check_positive(type(self).__name__, rho=rho)
+        check_positive(type(self).__name__, rho=rho)
         self.rho = int(rho)
         if self._decorates_any:
             self.recurrentModule.maxBPTTstep(rho)

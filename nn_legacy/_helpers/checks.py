@@ -9,7 +9,9 @@ import numpy as np
 
 def check_positive(layer, **sizes):
     """ValueError naming the layer and every size unless all are positive integers."""
-    if not all(isinstance(v, (int, np.integer)) and not isinstance(v, bool) and v > 0 for v in sizes.values()):
+    for v in sizes.values():   # (a plain int first, in a loop: Sequencer sets its rho at every forward)
+        if (type(v) is int or isinstance(v, (int, np.integer)) and not isinstance(v, bool)) and v > 0:
+            continue
         raise ValueError(f"{layer}: {', '.join(sizes)} must be positive integers, got "
                          + ", ".join(f"{k}={v!r}" for k, v in sizes.items()))
 
