@@ -22,10 +22,13 @@ skipped at run time).  The checks, by name:
 - ``shape``       a gradOutput (a criterion's target) of a wrong shape refused with an error naming the layer
 - ``empty``       a batch of no samples gives empty results
 - ``order``       backward before any forward: an error naming the layer, or the result forward would give
+- ``extremes``    an input holding huge values, inf or NaN: forward and backward without a numpy warning (an
+                  overflow gives inf, 0 * inf NaN, as in the C kernels), or an error naming the layer
 
 The tolerances and step are tests/layer_checks.py's.
 """
 import pickle
+import warnings
 
 import numpy as np
 import pytest
@@ -37,15 +40,16 @@ from layer_checks import (BATCH_RTOL, FLOAT32_RTOL, JACOBIAN_TOL, STEP, assert_f
                           check_table_criterion_pickle, map_table, relative_error, table_leaves)
 from module_table import ENTRIES
 from nn_legacy import jacobian
+from nn_legacy._helpers import arrays
 from table_module_checks import Flattened, assert_same, copies, is_free, leaf_paths, strided, unflat
 
 SEED = 1234            # the module generator's seed before every forward of a stochastic entry
 LR = 0.1
 
 MODULE_CHECKS = ("reference", "jacobian", "parameters", "accupdate", "float32", "strides", "batch", "buffers",
-                 "pickle", "save", "clearState", "type", "repr", "dtype", "shape", "empty", "order")
+                 "pickle", "save", "clearState", "type", "repr", "dtype", "shape", "empty", "order", "extremes")
 CRITERION_CHECKS = ("reference", "jacobian", "float32", "strides", "buffers", "pickle", "save", "clearState",
-                    "type", "repr", "dtype", "shape", "empty")
+                    "type", "repr", "dtype", "shape", "empty", "extremes")
 # (the gradInput layout and flattenParameters order are checked by test_module_table.py)
 KNOWN_SKIPS = set(MODULE_CHECKS) | {"gradInput", "flatten"}
 
@@ -512,6 +516,46 @@ def module_order(c):
         _names_the_layer(c, error)
     else:
         assert_same(got, want, "backward without forward: gradInput")
+
+
+def _extreme_inputs(value):
+    """The input with its first float array scaled to near the top of float64's range, and with inf, and NaN,
+    in every third element."""
+    def every_third(special):
+        return lambda a: np.where(np.arange(a.size).reshape(a.shape) % 3 == 0, special, a)
+
+    for fn in (lambda a: a * 1e300, every_third(np.inf), every_third(np.nan)):
+        changed = _change_first(value, is_free, fn)
+        if changed is not None:
+            yield changed
+
+
+def _quietly_or_refused(c, run):
+    """run() with numpy's floating-point warnings made errors: it must raise none, and any error it raises
+    must name the layer."""
+    if arrays._extobj_contextvar is None:   # pragma: no cover
+        pytest.skip("numpy 1.x keeps its floating-point state per thread, where the verbs do not set it")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", RuntimeWarning)
+        try:
+            run()
+        except (TypeError, ValueError, RuntimeError, ArithmeticError) as error:   # (a refusal: data it cannot take)
+            _names_the_layer(c, error)
+
+
+def module_extremes(c):
+    m = c.module
+    for x in _extreme_inputs(c.input):
+        def run():
+            out = c.forward(m, copies(x))
+            g = map_table(lambda a: np.ones_like(a) if isinstance(a, np.ndarray) and a.dtype.kind == "f" else a, out)
+            m.backward(copies(x), g)
+        _quietly_or_refused(c, run)
+
+
+def criterion_extremes(c):
+    for x in _extreme_inputs(c.input):
+        _quietly_or_refused(c, lambda: (c.module.forward(copies(x), c.target), c.module.backward(copies(x), c.target)))
 
 
 # ---------------------------------------------------------------- criterion checks

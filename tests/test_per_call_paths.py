@@ -87,6 +87,34 @@ def test_the_direct_forward_loops_give_what_the_children_give():
     np.testing.assert_array_equal(out[1], nn.Tanh().forward(x))
 
 
+def test_verbs_run_with_floating_point_errors_ignored_and_restore_the_callers_state():
+    """thnn/_guard.c: a verb (forward, backward, updateOutput called directly, a container's child) runs its
+    numpy arithmetic as the kernels do, inf and NaN without a warning; the caller's state comes back after it,
+    after an error too."""
+    class Probe(nn.Module):
+        def updateOutput(self, input):
+            self.seen = np.geterr()
+            self.output = input * 1e300
+            return self.output
+
+        def updateGradInput(self, input, gradOutput):
+            raise ValueError("Probe: refused")
+
+    probe = Probe()
+    net = nn.Sequential(nn.Identity(), probe)
+    x = np.array([1e300, -1e300])
+    for state in ("raise", "warn"):
+        with np.errstate(all=state), warnings.catch_warnings():
+            warnings.simplefilter("error")
+            for run in (net.forward, probe.forward, probe.updateOutput):
+                probe.seen = None
+                assert np.isneginf(run(x)[1]) and set(probe.seen.values()) == {"ignore"}
+                assert set(np.geterr().values()) == {state}
+            with pytest.raises(ValueError, match="Probe: refused"):
+                net.backward(x, np.ones(2))
+            assert set(np.geterr().values()) == {state}
+
+
 def test_quietly_ignores_floating_point_errors_for_one_call_and_restores_the_state():
     def overflow(a, b):
         return (a * b, np.geterr())

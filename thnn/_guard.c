@@ -17,7 +17,17 @@
  * A guarded verb is a method descriptor (like a Python function, without
  * the frame of a Python wrapper): `module.forward(x)` calls it with the
  * module first, `Class.forward` is the guard itself, and functools.wraps's
- * attributes (__name__, __doc__, __wrapped__, ...) live in its __dict__. */
+ * attributes (__name__, __doc__, __wrapped__, ...) live in its __dict__.
+ *
+ * Floating-point state.  A verb's numpy arithmetic runs with numpy's
+ * floating-point errors ignored, as the C kernels and Torch7 run theirs: an
+ * overflow gives inf and an invalid operation NaN, without a warning (or an
+ * exception under np.errstate(all="raise") or -W error).  numpy keeps that
+ * state in a context variable; quiet_verbs(variable, state) hands both here
+ * once (nn_legacy/_helpers/threads.py), and the outermost guarded verb of a
+ * thread sets the variable to the state while it runs (a verb that finds it
+ * set, a container's child, leaves it: one context switch per call from
+ * outside, none inside). */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 #include <pythread.h>
@@ -30,6 +40,48 @@ typedef struct {
   Py_ssize_t depth;
   PyObject *verb;            /* borrowed from the guard running outermost */
 } Record;
+
+static PyObject *quiet_var;     /* numpy's floating-point state variable, or NULL */
+static PyObject *quiet_state;   /* the state "ignore every error" */
+
+/* Set quiet_var to quiet_state unless it is already: *token is then what
+ * quiet_leave resets, else NULL.  -1 with an exception on failure. */
+static int quiet_enter(PyObject **token)
+{
+  *token = NULL;
+  if (!quiet_var)
+    return 0;
+  PyObject *now = NULL;
+  if (PyContextVar_Get(quiet_var, NULL, &now) < 0)
+    return -1;
+  int set = now == quiet_state;
+  Py_XDECREF(now);
+  if (set)
+    return 0;
+  *token = PyContextVar_Set(quiet_var, quiet_state);
+  return *token ? 0 : -1;
+}
+
+/* The state before quiet_enter, restored; result passed through (NULL: the
+ * verb's exception is kept). */
+static PyObject *quiet_leave(PyObject *token, PyObject *result)
+{
+  if (!token)
+    return result;
+  PyObject *type, *value, *traceback;
+  PyErr_Fetch(&type, &value, &traceback);
+  int failed = PyContextVar_Reset(quiet_var, token);
+  Py_DECREF(token);
+  if (failed < 0) {
+    Py_XDECREF(result);
+    Py_XDECREF(type);
+    Py_XDECREF(value);
+    Py_XDECREF(traceback);
+    return NULL;
+  }
+  PyErr_Restore(type, value, traceback);
+  return result;
+}
 
 static Record *records;
 static Py_ssize_t nrecords, capacity;
@@ -101,9 +153,14 @@ static PyObject *guard_vectorcall(PyObject *op, PyObject *const *args, size_t na
   if (!r && !(r = add(module, me, self->verb)))
     return NULL;
   r->depth++;
+  PyObject *token;
+  if (quiet_enter(&token) < 0) {
+    leave(module);
+    return NULL;
+  }
   PyObject *result = PyObject_Vectorcall(self->method, args, nargsf, kwnames);
   leave(module);
-  return result;
+  return quiet_leave(token, result);
 }
 
 static PyObject *guard_get(PyObject *op, PyObject *obj, PyObject *type)
@@ -213,7 +270,26 @@ static PyObject *guard_records(PyObject *module, PyObject *unused)
   return d;
 }
 
+/* quiet_verbs(variable, state): the context variable and value guarded verbs run under (see the top). */
+static PyObject *guard_quiet_verbs(PyObject *module, PyObject *args)
+{
+  PyObject *var, *state;
+  if (!PyArg_ParseTuple(args, "OO", &var, &state))
+    return NULL;
+  if (!PyContextVar_CheckExact(var)) {
+    PyErr_SetString(PyExc_TypeError, "quiet_verbs(variable, state): variable must be a contextvars.ContextVar");
+    return NULL;
+  }
+  Py_INCREF(var);
+  Py_INCREF(state);
+  Py_XSETREF(quiet_var, var);
+  Py_XSETREF(quiet_state, state);
+  Py_RETURN_NONE;
+}
+
 PyMethodDef thnn_guard_methods[] = {
+  {"quiet_verbs", guard_quiet_verbs, METH_VARARGS,
+   "quiet_verbs(variable, state): guarded verbs run with the context variable set to state"},
   {"guard_records", guard_records, METH_NOARGS,
    "{id(object): (thread id, depth)} of the objects running a guarded verb now"},
   {NULL, NULL, 0, NULL}

@@ -26,7 +26,7 @@ try:
     from numpy._core._ufunc_config import _extobj_contextvar, _make_extobj
     _IGNORE_ALL = _make_extobj(all="ignore")
 except (ImportError, AttributeError, TypeError):   # pragma: no cover (numpy 1.x)
-    _extobj_contextvar = None
+    _extobj_contextvar = _IGNORE_ALL = None
 
 
 def quietly(function, *args):

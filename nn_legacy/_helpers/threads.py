@@ -20,7 +20,14 @@ guarded verb costs about as much as a plain method call.
 """
 import threading
 
-from thnn._call import guard as _guard
+from thnn._call import guard as _guard, quiet_verbs
+
+from .arrays import _IGNORE_ALL, _extobj_contextvar
+
+# numpy's floating-point errors ignored while a verb runs (the C guard sets the state on entry to the
+# outermost verb): inf and NaN as the arithmetic gives them, without warnings, as in the C kernels and Torch7.
+if _extobj_contextvar is not None:
+    quiet_verbs(_extobj_contextvar, _IGNORE_ALL)
 
 #: verbs that run kernels or write the module's arrays
 VERBS = ("forward", "backward", "backwardUpdate", "updateOutput", "updateGradInput", "accGradParameters",
