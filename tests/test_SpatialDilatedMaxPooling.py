@@ -1,13 +1,16 @@
 """nn_legacy.SpatialDilatedMaxPooling and the SpatialDilatedMaxPooling_*
 kernels: max pooling whose window taps lie dilationW, dilationH apart."""
+import ctypes
+
 import numpy as np
 import pytest
 
 import nn_legacy as nn
 import thnn
+import thnn._thnn
 from layer_checks import (raises_exactly, torch_or_skip, uniform)
-from pooling_checks import (check_values_without_indices, distinct, fixed_windows, hostile_values, ref_index_grad, ref_max,
-                            torch_module_grad)
+from pooling_checks import (bits, check_values_without_indices, distinct, fixed_windows, hostile_values, ref_index_grad,
+                            ref_max, torch_module_grad)
 
 # (kW, kH, dW, dH, padW, padH, dilationW, dilationH, ceil)
 WINDOWS = [(3, 2, 2, 1, 1, 0, 2, 1, False), (2, 3, 1, 2, 0, 1, 1, 3, True), (3, 3, 2, 3, 1, 0, 3, 2, True),
@@ -241,3 +244,54 @@ def test_evaluation_mode_kernel_refuses_bad_arguments():
     with pytest.raises(thnn.THNNError, match="SpatialDilatedMaxPooling_updateOutputValues: "):
         F.SpatialDilatedMaxPooling_updateOutputValues(np.zeros((5, 5), np.float32), None, 2, 2, 1, 1, 0, 0,
                                                       1, 1, False)
+
+
+# ---------------------------------------------------------------- evaluation mode: shared rows
+LIB = ctypes.CDLL(thnn._thnn.__file__)
+LIB.THPool_setSharedRows.argtypes = [ctypes.c_int]
+LIB.THPool_sharedRowCalls.restype = ctypes.c_int64
+
+# (window, batch, H, W, shared for float32, shared for float64): windows that
+# overlap along H share their input rows' maxima when a row has two vectors of
+# full columns or more (16 floats, 8 doubles)
+SHARED_CASES = [
+    ((3, 3, 2, 2, 0, 0, 1, 1, False), 8, 44, 44, True, True),     # the 48x48 face classifier's pooling
+    ((3, 3, 2, 2, 0, 0, 1, 1, False), 1, 45, 37, True, True),     # odd sizes, a moved-back last block
+    ((3, 3, 2, 2, 1, 1, 1, 1, False), 1, 31, 61, True, True),     # ResNet's 3x3/2 pad 1: clipped borders
+    ((3, 3, 2, 2, 0, 0, 1, 1, True), 8, 23, 41, True, True),      # ceil mode: a clipped last window
+    ((3, 2, 1, 1, 1, 0, 1, 1, False), 1, 15, 301, True, True),    # step 1, many blocks
+    ((2, 3, 2, 1, 0, 1, 3, 2, True), 8, 19, 35, True, True),      # dilation along H and W
+    ((3, 3, 2, 2, 0, 0, 1, 1, False), 8, 17, 17, False, True),    # 8 full columns: one float vector
+    ((2, 2, 2, 2, 0, 0, 1, 1, False), 1, 16, 64, False, False),   # no overlap along H
+    ((3, 3, 2, 3, 0, 0, 1, 1, False), 1, 16, 64, False, False),   # step >= the window's rows
+]
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("case", SHARED_CASES, ids=str)
+def test_evaluation_mode_shares_the_rows_of_overlapping_windows(case, dtype, threads):
+    # the path taken where the rule says (THPool_sharedRowCalls), and the
+    # same bits as the path without sharing and the numpy reference (ties,
+    # -0.0 beside 0.0, NaN payloads), on a non-contiguous input
+    window, batch, H, W, shared32, shared64 = case
+    x = hostile_values((batch, 5, H, 2 * W), dtype, H + W)[..., ::2]
+    m = make(*window)
+    m.evaluate()
+    before = thnn.get_num_threads()
+    thnn.set_num_threads(threads)
+    try:
+        calls = LIB.THPool_sharedRowCalls()
+        out = m.forward(x).copy()
+        taken = LIB.THPool_sharedRowCalls() - calls
+        LIB.THPool_setSharedRows(0)
+        unshared = m.forward(x).copy()
+        assert LIB.THPool_sharedRowCalls() - calls == taken
+    finally:
+        LIB.THPool_setSharedRows(1)
+        thnn.set_num_threads(before)
+    assert taken == (shared32 if dtype == np.float32 else shared64)
+    assert not x.flags.c_contiguous
+    want = numpy_max_pool(x, *window)[0]
+    np.testing.assert_array_equal(bits(out), bits(want.astype(dtype)))
+    np.testing.assert_array_equal(bits(out), bits(unshared))

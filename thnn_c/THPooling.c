@@ -275,3 +275,26 @@ int THPoolCheckIndices(THNNState *state, const char *arg, const THLongTensor *t,
   }
   return 0;
 }
+
+static int THPoolSharedRows = 1;
+static int64_t THPoolSharedRowCalls;
+
+void THPool_setSharedRows(int on)
+{
+  __atomic_store_n(&THPoolSharedRows, on != 0, __ATOMIC_RELAXED);
+}
+
+int THPool_sharedRowsOn(void)
+{
+  return __atomic_load_n(&THPoolSharedRows, __ATOMIC_RELAXED);
+}
+
+int64_t THPool_sharedRowCalls(void)
+{
+  return __atomic_load_n(&THPoolSharedRowCalls, __ATOMIC_RELAXED);
+}
+
+void THPool_countSharedRows(void)
+{
+  __atomic_fetch_add(&THPoolSharedRowCalls, 1, __ATOMIC_RELAXED);
+}

@@ -97,6 +97,14 @@ void THPoolDescribe(const THPoolShape *s, const int64_t *sizes, char *buf, size_
  * here: its twin checks them on the device. */
 int THPoolCheckIndices(THNNState *state, const char *arg, const THLongTensor *t, int64_t limit);
 
+/* Test hooks (through ctypes): whether max pooling without indices may
+ * share the input rows of windows that overlap along H (generic/Pooling.h,
+ * Pool_rowsShared; on by default), and how many calls took that path. */
+void THPool_setSharedRows(int on);
+int THPool_sharedRowsOn(void);
+int64_t THPool_sharedRowCalls(void);
+void THPool_countSharedRows(void);
+
 /* Adaptive pooling: window o of out along an axis of size in spans
  * [floor(o in / out), ceil((o + 1) in / out)). */
 static inline int64_t THPoolAdaptiveStart(int64_t o, int64_t out, int64_t in)

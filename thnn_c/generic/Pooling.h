@@ -514,19 +514,67 @@ static inline __attribute__((always_inline)) void THNN_(Pool_maxValueVectors)(
   }
 }
 
+/* The best of each of n full columns into y, for the taps whose rows start
+ * at rows[0..nrows) (each row of kW taps dilW apart, columns dW apart):
+ * vectors in registers where n allows, Pool_maxValueBlock otherwise. */
+static inline __attribute__((always_inline)) void THNN_(Pool_maxValueRun)(
+    const real *const *rows, int64_t nrows, int kW, int dilW, int64_t dW, int64_t n, real *y)
+{
+  if (dW == 1 && n >= 2 * THNN_POOL_LANES)
+    THNN_(Pool_maxValueVectors)(rows, nrows, kW, dilW, 1, n, y, 2);
+  else if (dW == 2 && n >= 2 * THNN_POOL_LANES)
+    THNN_(Pool_maxValueVectors)(rows, nrows, kW, dilW, 2, n, y, 2);
+  else if (dW == 1 && n >= THNN_POOL_LANES)
+    THNN_(Pool_maxValueVectors)(rows, nrows, kW, dilW, 1, n, y, 1);
+  else if (dW == 2 && n >= THNN_POOL_LANES)
+    THNN_(Pool_maxValueVectors)(rows, nrows, kW, dilW, 2, n, y, 1);
+  else if (dW == 1)
+    THNN_(Pool_maxValueBlock)(rows, nrows, kW, dilW, 1, n, y);
+  else if (dW == 2)
+    THNN_(Pool_maxValueBlock)(rows, nrows, kW, dilW, 2, n, y);
+  else
+    THNN_(Pool_maxValueBlock)(rows, nrows, kW, dilW, dW, n, y);
+}
+
+/* Windows that overlap along H (a spatial window of span rows, step dH <
+ * span) share input rows: the best of a window is the best of its rows'
+ * bests taken in row order under Pool_beats's rule (of equal values the
+ * first in row-major order, the last NaN: both hold row by row), so each
+ * input row's bests along W are computed once, into a ring of the last span
+ * rows (ring[i % span] holds row i), and each output row takes the best of
+ * its rows' entries.  Used for rows of two vectors of full columns or more
+ * (at 8 columns, 17x17 planes, the bookkeeping cost more than the shared
+ * rows saved: 1.09-1.17 of the time) when span * (hi - lo) fits the ring. */
+#define THNN_POOL_RING 2048
+
+THNN_HELPER bool THNN_(Pool_rowsShared)(const THPoolShape *s, const THPoolWindow *w, const THNN_(PoolRowPlan) *plan)
+{
+  int64_t span = (int64_t)(w->k[1] - 1) * w->dil[1] + 1;
+  return s->in[0] == 1 && s->out[0] == 1 && w->k[0] == 1 && w->k[1] >= 2 && w->d[1] < span
+         && span <= THNN_POOL_MAX_TAPS && plan->hi - plan->lo >= 2 * THNN_POOL_LANES
+         && span * (plan->hi - plan->lo) <= THNN_POOL_RING;
+}
+
 /* Planes [p0, p1) of the fixed window w: Pool_maxPlanesWindow's walk,
- * values only (inference: nothing for a backward pass to read). */
+ * values only (inference: nothing for a backward pass to read); shared
+ * rows (see above) when `shared`. */
 TH_VECTOR_CLONES __attribute__((optimize("O3"))) static void THNN_(Pool_maxValuePlanes)(
     const real *in, real *out, const THPoolShape *s, const THPoolGrid *g, const THPoolWindow *w,
-    const THNN_(PoolRowPlan) *plan, int64_t p0, int64_t p1)
+    const THNN_(PoolRowPlan) *plan, bool shared, int64_t p0, int64_t p1)
 {
   int64_t inH = s->in[1], inW = s->in[2], outT = s->out[0], outH = s->out[1], outW = s->out[2];
   int64_t inPlane = THNN_(Pool_planeSize)(s->in), outPlane = THNN_(Pool_planeSize)(s->out);
   int kW = w->k[2], dilW = w->dil[2];
-  int64_t dW = w->d[2], lo = plan->lo, hi = plan->hi;
+  int64_t dW = w->d[2], lo = plan->lo, hi = plan->hi, n = hi - lo;
+  int64_t span = (int64_t)(w->k[1] - 1) * w->dil[1] + 1;
   const real *rows[THNN_POOL_MAX_TAPS];
+  real ring[shared ? THNN_POOL_RING : 1];
+  int64_t ringRow[shared ? THNN_POOL_MAX_TAPS : 1];
   for (int64_t p = p0; p < p1; p++) {
     const real *src = in + p * inPlane;
+    if (shared)
+      for (int64_t r = 0; r < span; r++)
+        ringRow[r] = -1;
     for (int64_t ot = 0; ot < outT; ot++)
       for (int64_t oh = 0; oh < outH; oh++) {
         real *y = out + p * outPlane + (ot * outH + oh) * outW;
@@ -535,27 +583,25 @@ TH_VECTOR_CLONES __attribute__((optimize("O3"))) static void THNN_(Pool_maxValue
         int64_t left = vec ? lo : outW, right = vec ? hi : outW;
         for (int64_t ow = 0; ow < left; ow++)
           y[ow] = THNN_(Pool_maxWindowValue)(src, s, g, ot, oh, ow);
-        if (vec) {
+        if (vec && shared) {
+          for (int64_t jh = 0; jh < nrows; jh++) {
+            int64_t ih = g->first[1][oh] + jh * g->dil[1], slot = ih % span;
+            real *best = ring + slot * n;
+            if (ringRow[slot] != ih) {
+              const real *row = src + ih * inW + plan->first0;
+              THNN_(Pool_maxValueRun)(&row, 1, kW, dilW, dW, n, best);
+              ringRow[slot] = ih;
+            }
+            rows[jh] = best;
+          }
+          THNN_(Pool_maxValueRun)(rows, nrows, 1, 1, 1, n, y + lo);
+        } else if (vec) {
           int64_t r = 0;
           for (int64_t jt = 0; jt < g->count[0][ot]; jt++)
             for (int64_t jh = 0; jh < g->count[1][oh]; jh++, r++)
               rows[r] = src + ((g->first[0][ot] + jt * g->dil[0]) * inH + g->first[1][oh] + jh * g->dil[1]) * inW
                         + plan->first0;
-          int64_t n = hi - lo;
-          if (dW == 1 && n >= 2 * THNN_POOL_LANES)
-            THNN_(Pool_maxValueVectors)(rows, nrows, kW, dilW, 1, n, y + lo, 2);
-          else if (dW == 2 && n >= 2 * THNN_POOL_LANES)
-            THNN_(Pool_maxValueVectors)(rows, nrows, kW, dilW, 2, n, y + lo, 2);
-          else if (dW == 1 && n >= THNN_POOL_LANES)
-            THNN_(Pool_maxValueVectors)(rows, nrows, kW, dilW, 1, n, y + lo, 1);
-          else if (dW == 2 && n >= THNN_POOL_LANES)
-            THNN_(Pool_maxValueVectors)(rows, nrows, kW, dilW, 2, n, y + lo, 1);
-          else if (dW == 1)
-            THNN_(Pool_maxValueBlock)(rows, nrows, kW, dilW, 1, n, y + lo);
-          else if (dW == 2)
-            THNN_(Pool_maxValueBlock)(rows, nrows, kW, dilW, 2, n, y + lo);
-          else
-            THNN_(Pool_maxValueBlock)(rows, nrows, kW, dilW, dW, n, y + lo);
+          THNN_(Pool_maxValueRun)(rows, nrows, kW, dilW, dW, n, y + lo);
         }
         for (int64_t ow = right; ow < outW; ow++)
           y[ow] = THNN_(Pool_maxWindowValue)(src, s, g, ot, oh, ow);
@@ -580,8 +626,11 @@ THNN_HELPER int THNN_(Pool_maxValues)(THNNState *state, THTensor *input, THTenso
     real *out = THTensor_(data)(output);
     int64_t planes = s->batch * s->planes, inPlane = THNN_(Pool_planeSize)(s->in);
     THNN_(PoolRowPlan) plan = THNN_(Pool_rowPlan)(s, w);
+    bool shared = THPool_sharedRowsOn() && THNN_(Pool_rowsShared)(s, w, &plan);
+    if (shared)
+      THPool_countSharedRows();
     THNN_POOL_PLANES(planes, planes * inPlane, p0, p1,
-                     THNN_(Pool_maxValuePlanes)(in, out, s, &g, w, &plan, p0, p1));
+                     THNN_(Pool_maxValuePlanes)(in, out, s, &g, w, &plan, shared, p0, p1));
     THTensor_(release)(&xTmp);
   } else {
     rc = -1;
