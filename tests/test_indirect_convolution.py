@@ -214,3 +214,33 @@ def test_small_weights_and_vertical_kernels_in_the_default_mode(threads):
         assert y.shape == want.shape and np.all(np.abs(y - want) <= 1e-4 * (scale + 1))
         forced, _ = forward(m, x, 2 - 2 * takes, threads)   # (the other path: the same values within the tolerance)
         assert np.all(np.abs(forced - want) <= 1e-4 * (scale + 1))
+
+
+@needs_avx2
+@pytest.mark.parametrize("threads", [1, 2])
+def test_strided_1x1_kernels_keep_the_column_path(threads):
+    # a 1x1 kernel with a step (ResNet's 1x1/2 shortcuts) keeps the column
+    # path under both rules (convIndirectPointwise): the plain module and
+    # nn.freeze's copy with its weight packed; a 3x3/2 kernel of the same
+    # planes still takes the indirect one.  Each result, at batch 1 and 8
+    # and on a non-contiguous input, matches the reference and the forced
+    # indirect path within the float tolerance.
+    import nn_legacy as nn
+    rng = np.random.default_rng(10)
+    # (planes in, out, size, kernel, stride, pad), takes
+    cases = [((64, 32, 20, 1, 2, 0), 0), ((128, 16, 17, 1, 2, 0), 0), ((64, 24, 23, 1, 3, 0), 0),
+             ((96, 20, 32, 1, 4, 0), 0), ((16, 32, 20, 3, 2, 1), 1)]
+    assert LIB.THGemmConv_mode() == 1
+    for (nin, nout, size, k, stride, pad), takes in cases:
+        m = module(nin, nout, k, stride, pad, 1)
+        frozen = nn.freeze(m)
+        for batch in (1, 8):
+            wide = rng.standard_normal((batch, nin, size, size + 3)).astype(np.float32)
+            x = wide[:, :, :, 1:size + 1]   # (non-contiguous rows)
+            want, scale = reference(m, np.ascontiguousarray(x), k, k, stride, pad, 1)
+            for mod in (m, frozen):
+                y, calls = forward(mod, x, 1, threads)
+                assert calls == takes, (nin, nout, size, k, stride, batch, mod is frozen)
+                assert y.shape == want.shape and np.all(np.abs(y - want) <= 1e-4 * (scale + 1))
+                forced, calls = forward(mod, x, 2, threads)
+                assert calls == 1 and np.all(np.abs(forced - want) <= 1e-4 * (scale + 1))

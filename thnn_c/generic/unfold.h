@@ -1228,10 +1228,30 @@ THNN_HELPER int THNN_(convUnfoldMultiplyBand)(const THNNConvGeometry *g, const T
  * 0.87-0.95 of the time on 1 thread; 7x1 32->32 on 64x64 was faster
  * indirect, and so was every batch of 8 but by less than the noise). */
 #define THNN_CONV_INDIRECT_VERTICAL_PLANES 64
+/* Not a 1x1 kernel (with a step: ResNet's 1x1/2 shortcuts; without one it
+ * is the direct path, no columns at all), under either rule: its columns
+ * are the image subsampled, a plane per row, one gather per output row,
+ * and THGemm on them beat the indirect tiles, which step to another plane
+ * at every k.  Measured 2026-11-30 (ms, column path against indirect, min
+ * of 9 alternating blocks, load 7 on the 2 shared cores; 1 thread process
+ * time | 2 threads wall): 64->128 1x1/2 on 56x56 batch 1 0.173 against
+ * 0.197 | 0.143 against 0.154, batch 8 1.51 against 1.92 | 0.92 against
+ * 1.18; 128->256 1x1/2 on 28x28 batch 1 0.158 against 0.181 | 0.110
+ * against 0.152, batch 8 1.62 against 1.60 | 0.685 against 0.805; with
+ * the weight packed beforehand (nn.freeze), 256->512 1x1/2 on 14x14 batch
+ * 1 0.185 against 0.218 | 0.132 against 0.159, batch 8 1.42 against 1.75
+ * | 0.815 against 1.006. */
+THNN_HELPER int THNN_(convIndirectPointwise)(const THNNConvGeometry *g)
+{
+  return g->kW == 1 && g->kH == 1;
+}
+
 THNN_HELPER int THNN_(convIndirectRule)(const THNNConvGeometry *g, const THNNConvPlan *p)
 {
   double weight = (double)p->K * p->nOther;
   if (g->kW == 1 && g->kH > 1 && g->nPlane >= THNN_CONV_INDIRECT_VERTICAL_PLANES && p->batch == 1)
+    return 0;
+  if (THNN_(convIndirectPointwise)(g))
     return 0;
   return p->K >= THNN_CONV_INDIRECT_K &&
          (p->area >= THNN_CONV_INDIRECT_AREA || weight <= THNN_CONV_INDIRECT_SMALL_WEIGHT) &&
@@ -1257,8 +1277,7 @@ THNN_HELPER int THNN_(convIndirectRule)(const THNNConvGeometry *g, const THNNCon
 #define THNN_CONV_PACKED_AREA 48
 THNN_HELPER int THNN_(convIndirectPackedRule)(const THNNConvGeometry *g, const THNNConvPlan *p)
 {
-  (void)g;
-  return p->K >= THNN_CONV_PACKED_K && p->area >= THNN_CONV_PACKED_AREA;
+  return p->K >= THNN_CONV_PACKED_K && p->area >= THNN_CONV_PACKED_AREA && !THNN_(convIndirectPointwise)(g);
 }
 
 /* Whether the forward takes the indirect product; packed: whether a packed
