@@ -101,10 +101,14 @@ def _cached(step, weights, build):
         size += w.size
     if size > _CACHED_ELEMENTS:
         return build(*weights)
-    key = [(w.dtype, w.shape, w.tobytes()) for w in weights]
     kept = _LAYOUTS.get(step)
-    if kept is not None and kept[0] == key:
-        return kept[1]
+    if kept is not None:   # (weight by weight, stopping at the first that differs: no key list on the usual hit)
+        for w, (dtype, shape, data) in zip(weights, kept[0]):
+            if w.dtype != dtype or w.shape != shape or w.tobytes() != data:
+                break
+        else:
+            return kept[1]
+    key = [(w.dtype, w.shape, w.tobytes()) for w in weights]
     name, *arrays = build(*weights)
     layout = (name,) + tuple(_read_only(np.ascontiguousarray(a)) for a in arrays)
     _LAYOUTS[step] = (key, layout)
@@ -298,13 +302,18 @@ def _table_merge(module, kind, steps):
     if not isinstance(first, (list, tuple)) or not first:
         return None
     n = len(first)
-    if any(not isinstance(s, (list, tuple)) or len(s) != n for s in steps):
-        return None
+    for s in steps:   # (loops, not any() over generators: this runs every forward)
+        if not isinstance(s, (list, tuple)) or len(s) != n:
+            return None
     columns = [[s[k] for s in steps] for k in range(n)]
     for column in columns:
         like = column[0]
-        if any(type(a) is not np.ndarray or a.shape != like.shape or a.dtype != like.dtype for a in column):
+        if type(like) is not np.ndarray:
             return None
+        shape, dtype = like.shape, like.dtype
+        for a in column:
+            if type(a) is not np.ndarray or a.shape != shape or a.dtype != dtype:
+                return None
     try:   # every step's table is laid out as the first one: its checks are all of theirs
         if kind == "join":
             d = module._layout(first)[0]
