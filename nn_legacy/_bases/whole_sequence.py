@@ -101,14 +101,10 @@ def _cached(step, weights, build):
         size += w.size
     if size > _CACHED_ELEMENTS:
         return build(*weights)
-    kept = _LAYOUTS.get(step)
-    if kept is not None:   # (weight by weight, stopping at the first that differs: no key list on the usual hit)
-        for w, (dtype, shape, data) in zip(weights, kept[0]):
-            if w.dtype != dtype or w.shape != shape or w.tobytes() != data:
-                break
-        else:
-            return kept[1]
     key = [(w.dtype, w.shape, w.tobytes()) for w in weights]
+    kept = _LAYOUTS.get(step)
+    if kept is not None and kept[0] == key:
+        return kept[1]
     name, *arrays = build(*weights)
     layout = (name,) + tuple(_read_only(np.ascontiguousarray(a)) for a in arrays)
     _LAYOUTS[step] = (key, layout)
