@@ -338,6 +338,38 @@ def test_merge_steps_what_it_does_not_take(monkeypatch):
     assert messages[0] == messages[1] and "CAddTable: input[1] must be of size [2, 4]" in messages[0]
 
 
+@pytest.mark.parametrize("odd", ["dtype", "shape", "array", "length", "tuple"])
+@pytest.mark.parametrize("merge", [lambda: nn.JoinTable(0, 1), lambda: nn.CAddTable()], ids=["join", "cadd"])
+def test_merge_of_a_table_with_an_odd_later_step(monkeypatch, merge, odd):
+    """A merge whose last step's table differs from the first's (an entry
+    of another dtype or shape, not a numpy array, another length; a tuple
+    is a table like a list): per step as before, or at once for the tuple,
+    with the stepwise path's values either way."""
+    module = merge()
+    m = _evaluated(nn.Sequencer(module))
+    x = [[uniform((N, H), 34 + t), uniform((N, H), 37 + t)] for t in range(3)]
+    a, b = x[-1]
+    x[-1] = {"dtype": [a, b.astype(np.float32)], "shape": [a, b[:, :2]], "array": [a, b.tolist()],
+             "length": [a], "tuple": (a, b)}[odd]
+    expected, error = [], None
+    with monkeypatch.context() as stepwise:   # (the reference: every step through the module)
+        stepwise.setattr(WHOLE_SEQUENCE, "_table_merge", lambda module, kind, steps: None)
+        try:
+            expected = [np.copy(y) for y in _evaluated(nn.Sequencer(merge())).forward(x)]
+        except (ValueError, TypeError) as e:
+            error = e
+    calls = _Calls(monkeypatch, module)
+    if error is not None:
+        with pytest.raises(type(error)) as got:
+            m.forward(x)
+        assert str(got.value) == str(error)
+        return
+    got = m.forward(x)
+    assert calls.n == (0 if odd == "tuple" else len(x))
+    for y, want in zip(got, expected):
+        np.testing.assert_array_equal(y, want)
+
+
 @DTYPES
 @pytest.mark.parametrize("package", ["Element-Research/rnn", "torch/rnn"])
 @pytest.mark.parametrize("cell", CELLS)
@@ -401,6 +433,32 @@ def test_layout_kept_while_the_weights_hold(monkeypatch, cell):
     x = x.astype(np.float32)
     np.testing.assert_allclose(check(), before, rtol=1e-5, atol=1e-5)
     assert m.module._seq_layout()[1].dtype == np.float32
+
+
+def test_layout_kept_only_for_weights_of_the_same_dtype_shape_and_bytes():
+    """The kept layout's test, weight by weight: a weight of the same bytes
+    but another shape or dtype (a reshape, a view as integers) or one whose
+    last byte differs is laid out again; the same values in a new array
+    are not."""
+    built = []
+
+    def build(*weights):
+        built.append(weights)
+        return ("SeqLSTM",) + tuple(np.ascontiguousarray(w) for w in weights)
+    step = nn.Linear(2, 2)
+    weights = [uniform((4, 3), 31), uniform((4,), 32), uniform((4, 2), 33)]
+    first = WHOLE_SEQUENCE._cached(step, weights, build)
+    assert WHOLE_SEQUENCE._cached(step, [w.copy() for w in weights], build) is first and len(built) == 1
+    for k, changed in [(0, weights[0].reshape(3, 4)), (1, weights[1].view(np.int64)),
+                       (2, weights[2].reshape(2, 4)), (2, weights[2] + np.eye(4, 2)[::-1] * 1e-3)]:
+        again = list(weights)
+        again[k] = changed
+        count = len(built)
+        layout = WHOLE_SEQUENCE._cached(step, again, build)
+        assert len(built) == count + 1 and layout is not first
+        assert all(a.shape == w.shape and a.dtype == w.dtype and np.array_equal(a, w)
+                   for a, w in zip(layout[1:], again))
+        assert WHOLE_SEQUENCE._cached(step, weights, build) is not layout   # (the first weights: built again)
 
 
 def test_large_layouts_built_every_call(monkeypatch):

@@ -298,13 +298,18 @@ def _table_merge(module, kind, steps):
     if not isinstance(first, (list, tuple)) or not first:
         return None
     n = len(first)
-    if any(not isinstance(s, (list, tuple)) or len(s) != n for s in steps):
-        return None
+    for s in steps:   # (loops, not any() over generators: this runs every forward)
+        if not isinstance(s, (list, tuple)) or len(s) != n:
+            return None
     columns = [[s[k] for s in steps] for k in range(n)]
     for column in columns:
         like = column[0]
-        if any(type(a) is not np.ndarray or a.shape != like.shape or a.dtype != like.dtype for a in column):
+        if type(like) is not np.ndarray:
             return None
+        shape, dtype = like.shape, like.dtype
+        for a in column:
+            if type(a) is not np.ndarray or a.shape != shape or a.dtype != dtype:
+                return None
     try:   # every step's table is laid out as the first one: its checks are all of theirs
         if kind == "join":
             d = module._layout(first)[0]
