@@ -12,6 +12,8 @@ import numpy as np
 import pytest
 
 import nn_legacy as nn
+from thnn._call import quiet_verbs
+from nn_legacy._helpers import arrays
 from nn_legacy._helpers.arrays import quietly, reuse
 from nn_legacy._helpers.namespace import array_namespace
 
@@ -113,6 +115,27 @@ def test_verbs_run_with_floating_point_errors_ignored_and_restore_the_callers_st
             with pytest.raises(ValueError, match="Probe: refused"):
                 net.backward(x, np.ones(2))
             assert set(np.geterr().values()) == {state}
+    quiet_verbs(None, None)   # off (for measurements): the caller's state reaches the verb
+    try:
+        with np.errstate(all="raise"), pytest.raises(FloatingPointError):
+            probe.forward(x)
+    finally:
+        quiet_verbs(arrays._extobj_contextvar, arrays._IGNORE_ALL)
+    assert np.isinf(probe.forward(x)).all() and set(probe.seen.values()) == {"ignore"}
+
+
+def test_quietly_inside_a_verb_leaves_the_state_the_verb_set():
+    class Probe(nn.Module):
+        def updateOutput(self, input):
+            self.before = arrays._extobj_contextvar.get()
+            self.output, self.inside = quietly(lambda: (input * 1e300, np.geterr()))
+            self.after = arrays._extobj_contextvar.get()
+            return self.output
+
+    probe = Probe()
+    with np.errstate(all="raise"):
+        assert np.isinf(probe.forward(np.array([1e300]))).all()
+    assert probe.before is probe.after is arrays._IGNORE_ALL and set(probe.inside.values()) == {"ignore"}
 
 
 def test_quietly_ignores_floating_point_errors_for_one_call_and_restores_the_state():

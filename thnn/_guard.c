@@ -276,8 +276,13 @@ static PyObject *guard_quiet_verbs(PyObject *module, PyObject *args)
   PyObject *var, *state;
   if (!PyArg_ParseTuple(args, "OO", &var, &state))
     return NULL;
+  if (var == Py_None) {   /* (off: for measurements) */
+    Py_CLEAR(quiet_var);
+    Py_CLEAR(quiet_state);
+    Py_RETURN_NONE;
+  }
   if (!PyContextVar_CheckExact(var)) {
-    PyErr_SetString(PyExc_TypeError, "quiet_verbs(variable, state): variable must be a contextvars.ContextVar");
+    PyErr_SetString(PyExc_TypeError, "quiet_verbs(variable, state): variable must be a contextvars.ContextVar or None");
     return NULL;
   }
   Py_INCREF(var);
@@ -289,7 +294,7 @@ static PyObject *guard_quiet_verbs(PyObject *module, PyObject *args)
 
 PyMethodDef thnn_guard_methods[] = {
   {"quiet_verbs", guard_quiet_verbs, METH_VARARGS,
-   "quiet_verbs(variable, state): guarded verbs run with the context variable set to state"},
+   "quiet_verbs(variable, state): guarded verbs run with the context variable set to state (None: not set)"},
   {"guard_records", guard_records, METH_NOARGS,
    "{id(object): (thread id, depth)} of the objects running a guarded verb now"},
   {NULL, NULL, 0, NULL}

@@ -36,6 +36,8 @@ def quietly(function, *args):
     if _extobj_contextvar is None:   # pragma: no cover (numpy 1.x)
         with np.errstate(all="ignore"):
             return function(*args)
+    if _extobj_contextvar.get() is _IGNORE_ALL:   # inside a verb (thnn/_guard.c sets it), a third of the cost
+        return function(*args)
     token = _extobj_contextvar.set(_IGNORE_ALL)
     try:
         return function(*args)
