@@ -1431,25 +1431,64 @@ THNN_HELPER int THNN_(convWinogradRule)(const THNNConvGeometry *g, const THNNCon
   return tiles >= THNN_CONV_WINO_TILES && planes >= THNN_CONV_WINO_PLANES && planes * tilesW >= THNN_CONV_WINO_WORK;
 }
 
+/* F(2x2, 5x5) for 5x5 kernels of step 1 (THConvWinograd.c): 36 products
+ * of a 6x6 tile's transforms for 100 multiply-adds, but the transforms
+ * cost more than F(2x2, 3x3)'s and the products sum over nIn only.
+ * Measured 2026-11-30 23:40 (time Winograd / the path chosen before, 1
+ * thread, process time, best of 7 alternating blocks; load 8-11 from
+ * other work on the 2 cores): AlexNet's 64->192 on 27x27 0.77 (batch 8
+ * 0.69), 32->64 on 64x64 0.87 (batch 8 0.95), 128->128 on 14x14 0.87,
+ * 64->64 on 32x32 batch 8 0.80, 128->128 on 27x27 0.81; it loses on few
+ * planes or short tile rows: 64->64 on 21x21 unpadded (9 tiles a row)
+ * 1.12, 48->48 on 28x28 1.05 (batch 8 1.12), 96->96 on 13x13 1.21,
+ * 32->32 on 32x32 1.28, 16->32 on 32x32 1.49, 6->16 (LeNet) 4.3, and on
+ * few tiles, where the weight's transform in every call outweighs the
+ * products saved: 256->256 on 7x7 (16 tiles) 1.20.  On 2 threads (wall
+ * time, same load) AlexNet's 0.77 (batch 8 0.69) and 64->64 on 32x32
+ * batch 8 0.91 hold, but 32->64 on 64x64 (0.97, batch 8 1.17) and
+ * 128->128 on 14x14 (7 tiles a row: 1.06) do not.  On 27x27 (pad 2,
+ * 1 / 2 threads): 64->192 0.87 / 0.92, 192->192 1.01 / 0.90, but 192->64
+ * 1.03 / 1.10 (AlexNet's gradInput: 1.10 / 1.08 at batch 1, 0.77 / 0.83
+ * at batch 8), 128->64 1.00 / 1.19, 64->64 1.23 / 1.07: the products of
+ * a 6x6 tile's transforms sum over nIn planes only, and the indirect path
+ * (K = 25 nIn) keeps up where nOut is small.  Hence the rule: nIn 64 or
+ * more, nOut 128 or more and at least nIn, rows of 12 tiles or more, 36
+ * tiles in all.
+ * Blocks of THNN_CONV_WINO5_COLUMNS tiles, not 256: the 36 matrices of M
+ * of a block of 256 tiles (7 MB at 192 output planes) left the cache
+ * (AlexNet's batch 8: 1.14 with 256, 0.69-0.78 with 48). */
+#define THNN_CONV_WINO5_COLUMNS 48
+#define THNN_CONV_WINO5_TILES 36
+#define THNN_CONV_WINO5_IN 64
+#define THNN_CONV_WINO5_OUT 128
+#define THNN_CONV_WINO5_ROW 12
+THNN_HELPER int THNN_(convWinograd5Rule)(const THNNConvGeometry *g, const THNNConvPlan *p)
+{
+  int64_t tilesW = (g->outW + 1) / 2, tiles = p->batch * ((g->outH + 1) / 2) * tilesW;
+  return tiles >= THNN_CONV_WINO5_TILES && g->nPlane >= THNN_CONV_WINO5_IN && p->nOther >= THNN_CONV_WINO5_OUT &&
+         p->nOther >= g->nPlane && tilesW >= THNN_CONV_WINO5_ROW;
+}
+
 THNN_HELPER int THNN_(convWinogradWorth)(const THNNConvGeometry *g, const THNNConvPlan *p)
 {
   int mode = THGemmWino_mode();
-  if (!mode || !THGemm_floatAvailable() || g->kW != 3 || g->kH != 3 || g->dW != 1 || g->dH != 1 ||
-      g->dilationW != 1 || g->dilationH != 1 || p->batch < 1 || p->area < 1 || g->nPlane < 1 || p->nOther < 1)
+  if (!mode || !THGemm_floatAvailable() || g->kW != g->kH || (g->kW != 3 && g->kW != 5) || g->dW != 1 ||
+      g->dH != 1 || g->dilationW != 1 || g->dilationH != 1 || p->batch < 1 || p->area < 1 || g->nPlane < 1 ||
+      p->nOther < 1)
     return 0;
-  return mode == 2 || THNN_(convWinogradRule)(g, p);
+  return mode == 2 || (g->kW == 3 ? THNN_(convWinogradRule)(g, p) : THNN_(convWinograd5Rule)(g, p));
 }
 
 /* Tile rows [r0, r1) of convWinogradMultiply (below), share t of count
  * threads that all call it (count 1: the calling thread alone): the input
- * transformed into V (a share of the input planes), the 16 products into
+ * transformed into V (a share of the input planes), the 16 (36) products into
  * M (a share of them), M transformed into the output (a share of its
  * planes), with barriers between.  Non-zero when a product failed. */
 THNN_HELPER int THNN_(convWinogradRows)(const THGemmWinoShape *s, const real *image, const real *U, real *V, real *M,
                                         int64_t r0, int64_t r1, int64_t t, int64_t count, const real *bias,
                                         int64_t biasStride, real *other, real *scratch)
 {
-  int64_t n = (r1 - r0) * s->tilesW, nIn = s->nIn, nOut = s->nOut;
+  int64_t n = (r1 - r0) * s->tilesW, nIn = s->nIn, nOut = s->nOut, a2 = (s->kernel + 1) * (s->kernel + 1);
   int64_t sU = THGemmWino_stride(nOut * nIn), sV = THGemmWino_stride(nIn * n), sM = THGemmWino_stride(nOut * n);
   int failed = 0;
   THGemmWino_input(s, image, r0, r1, nIn * t / count, nIn * (t + 1) / count, V, scratch);
@@ -1458,7 +1497,7 @@ THNN_HELPER int THNN_(convWinogradRows)(const THGemmWinoShape *s, const real *im
 #pragma omp barrier
   }
 #endif
-  for (int64_t xi = 16 * t / count; xi < 16 * (t + 1) / count; xi++)
+  for (int64_t xi = a2 * t / count; xi < a2 * (t + 1) / count; xi++)
     failed |= THGemm_float(nOut, n, nIn, U + xi * sU, nIn, V + xi * sV, n, 0, M + xi * sM, n,
                            NULL, 0) != 0;
 #ifdef _OPENMP
@@ -1470,7 +1509,8 @@ THNN_HELPER int THNN_(convWinogradRows)(const THGemmWinoShape *s, const real *im
   return failed;
 }
 
-/* other = the convolution of every sample by Winograd's F(2x2, 3x3), each
+/* other = the convolution of every sample by Winograd's F(2x2, 3x3) or
+ * F(2x2, 5x5) (the kernel's side g->kW), each
  * plane o from bias[o] (bias may be NULL), in one parallel region: the
  * threads transform the weight (a share of the output planes each), then
  * take blocks of about THNN_CONV_WINO_COLUMNS tiles (whole tile rows), each
@@ -1486,12 +1526,14 @@ THNN_HELPER int THNN_(convWinogradMultiply)(THNNState *state, const THNNConvGeom
                                             const real *image, const real *w, const THTensor *bias, real *other)
 {
   THGemmWinoShape s = {g->nPlane, p->nOther, g->inH, g->inW, g->padH, g->padW, g->outH, g->outW,
-                       (g->outH + 1) / 2, (g->outW + 1) / 2};
-  int64_t rows = p->batch * s.tilesH, per = (THNN_CONV_WINO_COLUMNS + s.tilesW - 1) / s.tilesW;
+                       (g->outH + 1) / 2, (g->outW + 1) / 2, g->kW};
+  int64_t a2 = (s.kernel + 1) * (s.kernel + 1), kk = s.kernel * s.kernel;
+  int64_t columns = s.kernel == 5 ? THNN_CONV_WINO5_COLUMNS : THNN_CONV_WINO_COLUMNS;
+  int64_t rows = p->batch * s.tilesH, per = (columns + s.tilesW - 1) / s.tilesW;
   if (per > rows)
     per = rows;
   int64_t blocks = (rows + per - 1) / per, nIn = s.nIn, nOut = s.nOut;
-  int nt = THNNConv_threads(16, (double)p->batch * p->K * p->area * nOut);
+  int nt = THNNConv_threads(a2, (double)p->batch * p->K * p->area * nOut);
 #ifdef _OPENMP
   if (omp_in_parallel())
     nt = 1;
@@ -1517,9 +1559,10 @@ THNN_HELPER int THNN_(convWinogradMultiply)(THNNState *state, const THNNConvGeom
   int64_t chunk = (nOut + 4 * nt - 1) / (4 * nt);
   chunk = chunk < 6 ? 6 : chunk > 48 ? 48 : (chunk + 5) / 6 * 6;
   int64_t chunks = (nOut + chunk - 1) / chunk;
-  int64_t sizeU = streamed ? nt * THGemmWino_weightSize(chunk, nIn) : THGemmWino_weightSize(nOut, nIn);
-  int64_t sizeV = 16 * THGemmWino_stride(nIn * cols), sizeVM = sizeV + 16 * THGemmWino_stride(nOut * cols);
-  int64_t scratch = (18 * (s.tilesW + 1) + 15) / 16 * 16;
+  int64_t sizeU = streamed ? nt * THGemmWino_weightSize(s.kernel, chunk, nIn)
+                           : THGemmWino_weightSize(s.kernel, nOut, nIn);
+  int64_t sizeV = a2 * THGemmWino_stride(nIn * cols), sizeVM = sizeV + a2 * THGemmWino_stride(nOut * cols);
+  int64_t scratch = ((a2 + 2) * (s.tilesW + s.kernel / 2) + 15) / 16 * 16;
   real *memory = THAlloc((size_t)(sizeU + (own ? nt : 1) * sizeVM + nt * (scratch + 16)) * sizeof(real));
   if (!memory)
     return THError(state, "out of memory for a convolution's transformed tiles");
@@ -1543,7 +1586,7 @@ THNN_HELPER int THNN_(convWinogradMultiply)(THNNState *state, const THNNConvGeom
     mx[1] = THGemmWino_maxAbs(image + i0 * g->inH * g->inW, (i1 - i0) * g->inH * g->inW);
     if (streamed) {
       int64_t n = rows * s.tilesW;
-      real *V = VM, *M = V + sizeV, *myU = U + t * THGemmWino_weightSize(chunk, nIn);
+      real *V = VM, *M = V + sizeV, *myU = U + t * THGemmWino_weightSize(s.kernel, chunk, nIn);
       int64_t sV = THGemmWino_stride(nIn * n), sM = THGemmWino_stride(nOut * n);
       THGemmWino_input(&s, image, 0, rows, nIn * t / count, nIn * (t + 1) / count, V, mine);
 #ifdef _OPENMP
@@ -1552,16 +1595,16 @@ THNN_HELPER int THNN_(convWinogradMultiply)(THNNState *state, const THNNConvGeom
 #endif
       for (int64_t q = 0; q < chunks; q++) {
         int64_t q0 = q * chunk, q1 = q0 + chunk < nOut ? q0 + chunk : nOut, m = q1 - q0;
-        real wq = THGemmWino_weight(w + q0 * nIn * 9, m, nIn, 0, m, myU);
+        real wq = THGemmWino_weight(s.kernel, w + q0 * nIn * kk, m, nIn, 0, m, myU);
         int64_t sU = THGemmWino_stride(m * nIn);
         mx[0] = wq > mx[0] || wq != wq ? wq : mx[0];
-        for (int64_t xi = 0; xi < 16; xi++)
+        for (int64_t xi = 0; xi < a2; xi++)
           failed |= THGemm_float(m, n, nIn, myU + xi * sU, nIn, V + xi * sV, n, 0, M + xi * sM + q0 * n, n,
                                  NULL, 0) != 0;
         THGemmWino_output(&s, M, 0, rows, q0, q1, b, bStride, other, mine);
       }
     } else {
-      mx[0] = THGemmWino_weight(w, nOut, nIn, o0, o1, U);
+      mx[0] = THGemmWino_weight(s.kernel, w, nOut, nIn, o0, o1, U);
       if (own) {
         real *V = VM + t * sizeVM, *M = V + sizeV;
 #ifdef _OPENMP
@@ -1585,8 +1628,11 @@ THNN_HELPER int THNN_(convWinogradMultiply)(THNNState *state, const THNNConvGeom
     xMax = mx[1] > xMax || mx[1] != mx[1] ? mx[1] : xMax;
   }
   THFree(memory);
-  /* |V| <= 4 |x|, |U| <= 2.25 |w|, the output sums 9 sums of nIn products */
-  return failed || !((double)xMax * wMax * (double)nIn * 81 <= 1e37) ? 1 : 0;
+  /* F(2x2, 3x3): |V| <= 4 |x|, |U| <= 2.25 |w|, the output sums 9 sums of
+   * nIn products; F(2x2, 5x5): |V| <= 100 |x| (B^T's rows add up to 10 in
+   * magnitude at most), |U| <= (31/24)^2 |w|, 49 sums (A^T's rows: 5 and 7) */
+  double growth = s.kernel == 5 ? 100 * (31.0 / 24) * (31.0 / 24) * 49 : 81;
+  return failed || !((double)xMax * wMax * (double)nIn * growth <= 1e37) ? 1 : 0;
 }
 #endif
 
