@@ -75,10 +75,21 @@ class SourceTreeReads:
             # an open or a listing of a path that does not exist reads nothing ("<unknown>": the file name
             # linecache tries, relative to the working directory, for code compiled from a string); a
             # command's arguments count as they are
+            if event in ("os.listdir", "os.scandir") and _on_import_path(path):
+                continue
             if outside_tests(path) and (event == "subprocess.Popen" or os.path.exists(path) and not _imported(path)):
                 self.watching = False     # (the lines below open nothing, but stay safe)
                 self.touched.append(f"{event} {os.path.relpath(path, ROOT)}")
                 self.watching = True
+
+
+def _on_import_path(path):
+    """Whether path is a folder of sys.path (test_bench_inference.py puts
+    benchmarks/ there): the import system lists such a folder at the next
+    first import of any module after it changed (a __pycache__ written
+    there), in whichever test runs then.  A test's own import of a module
+    of that folder still opens the module's file, which is seen."""
+    return any(os.path.abspath(entry or os.curdir) == path for entry in list(sys.path) if isinstance(entry, str))
 
 
 def _imported(path):

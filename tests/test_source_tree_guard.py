@@ -78,3 +78,26 @@ def test_reading_the_source_of_a_module_already_imported_is_not_a_read():
     reads("open", (other, "r", 0))
     want = ["open tools/wheel_check.sh", "open tools/gpu_check.sh"]
     assert reads.touched == (want if guard.PRESENT else [])
+
+
+def test_the_import_system_listing_a_folder_of_sys_path_is_not_a_read():
+    """test_bench_inference.py puts benchmarks/ on sys.path; the import
+    system lists it again at the first import after it changed (a
+    __pycache__ written there), in whichever test runs then: not that
+    test's read.  A folder of the tree that is not on sys.path still is,
+    and so is the open of a module's file there."""
+    folder, other = os.path.join(ROOT, "tools"), os.path.join(ROOT, "docs")
+    reads = guard.SourceTreeReads()
+    reads.watching = True
+    sys.path.append(folder)
+    try:
+        reads("os.listdir", (folder,))
+        reads("os.scandir", (folder,))
+        assert reads.touched == []
+        reads("open", (os.path.join(folder, "wheel_check.sh"), "r", 0))
+    finally:
+        sys.path.remove(folder)
+    reads("os.listdir", (folder,))
+    reads("os.listdir", (other,))
+    want = ["open tools/wheel_check.sh", "os.listdir tools", "os.listdir docs"]
+    assert reads.touched == (want if guard.PRESENT else [])
