@@ -6,9 +6,10 @@
   places lands on the activations page, and a family left empty fails the
   build, so a new layer is documented without an edit here.
 - ``reference/optim.md``: the optimisers of ``nn_legacy.optim.__all__``.
-- ``benchmarks.md`` and ``security.md``: benchmarks/README.md and SECURITY.md
-  as they are in the repository, so that the site links to them without a copy
-  to keep in step.
+- ``benchmarks.md``, ``inference-log.md`` and ``security.md``:
+  benchmarks/README.md, benchmarks/inference-log.md and SECURITY.md as they
+  are in the repository (a link to README.md made one to benchmarks.md), so
+  that the site links to them without a copy to keep in step.
 
 The build imports nn_legacy: run mkdocs from the repository root after the
 extension is built (``pip install -e ".[docs]"``).
@@ -135,9 +136,12 @@ def optim_page():
     return "\n".join(lines)
 
 
-def _copied(path, title):
+def _copied(path, title, links=()):
+    """The file at path as a page; links: (target in the repository, page) pairs, rewritten as links."""
     with open(os.path.join(ROOT, path), encoding="utf-8") as f:
         text = f.read()
+    for target, page in links:
+        text = text.replace(f"]({target}", f"]({page}")
     note = f"\n\n*This page is `{path}` of the repository, included as it is.*\n"
     return text + note if text.startswith("#") else f"# {title}\n\n{text}{note}"
 
@@ -149,6 +153,8 @@ def on_files(files, config):
     pages = layer_pages()
     pages["reference/optim.md"] = optim_page()
     pages["benchmarks.md"] = _copied("benchmarks/README.md", "Benchmarks")
+    pages["inference-log.md"] = _copied("benchmarks/inference-log.md", "Inference speed: the record",
+                                        [("README.md", "benchmarks.md")])
     pages["security.md"] = _copied("SECURITY.md", "Security")
     for path, content in pages.items():
         files.append(File.generated(config, path, content=content))
