@@ -200,9 +200,10 @@ EVAL_WINDOWS = [
     (5, 2, 3, 1, 2, 1, 2, 1, True),       # step 3: the general gather
 ]
 # rows of several vector blocks and a moved-back last block (301, 35, 18),
-# rows of one to two vectors (24, 13; for double also 18, 9), rows shorter
+# rows of one to two vectors (24, 13; for double also 18, 9), rows of one or
+# two 16-byte vectors (11, 9, 7, 6: a few outputs), rows shorter
 # than a vector (4); 260 taps, windows one by one
-EVAL_CASES = [(w, width) for w in EVAL_WINDOWS for width in (301, 35, 24, 18, 13, 9, 4)] + \
+EVAL_CASES = [(w, width) for w in EVAL_WINDOWS for width in (301, 35, 24, 18, 13, 11, 9, 7, 6, 4)] + \
     [((20, 13, 1, 1, 0, 0, 1, 1, False), 301), ((20, 13, 1, 1, 0, 0, 1, 1, False), 23)]
 
 

@@ -437,81 +437,138 @@ static inline __attribute__((always_inline)) void THNN_(Pool_maxValueBlock)(
     }
 }
 
-/* Rows of LANES full columns or more: 32-byte vectors of outputs, kept in registers
- * over all the taps (GCC's vector extensions; the baseline clone splits
- * them in halves).  Steps 1 and 2 only; a step-2 tap is two loads of
- * LANES elements, the second one element back so that nothing past the
- * window's last tap is read, and one shuffle of the even elements. */
+/* Vectors of outputs kept in registers over all the taps (GCC's vector
+ * extensions; the baseline clone splits the 32-byte ones in halves): blocks
+ * of 32-byte vectors of LANES outputs, and of one 16-byte vector of HALF
+ * outputs for what is left (and for rows shorter than LANES: a row of 6 or
+ * 5 outputs, AlexNet's and VGG's last poolings, went through
+ * Pool_maxValueBlock, whose scalar tail branched on every tap: 4-7x
+ * onnxruntime's time).  Steps 1 and 2 only; a step-2 tap is two loads of a
+ * vector, the second one element back so that nothing past the window's
+ * last tap is read, and one shuffle of the even elements. */
+#undef THNN_POOL_VEC_EVENS
+#undef THNN_POOL_HALF_EVENS
 #ifndef THNN_POOL_LANES
 #define THNN_POOL_LANES ((int)(32 / sizeof(real)))
+#define THNN_POOL_HALF ((int)(16 / sizeof(real)))
+#ifdef __clang__
+#define THNN_POOL_SHUFFLE(Mask, a, b, ...) __builtin_shufflevector(a, b, __VA_ARGS__)
+#else
+#define THNN_POOL_SHUFFLE(Mask, a, b, ...) __builtin_shuffle(a, b, (Mask){__VA_ARGS__})
+#endif
 #endif
 #ifdef TH_REAL_IS_FLOAT
-#undef THNN_POOL_EVENS
 typedef float THNN_(PoolVec) __attribute__((vector_size(32)));
-typedef int32_t THNN_(PoolMask) __attribute__((vector_size(32)));
-#define THNN_POOL_EVENS 0, 2, 4, 6, 9, 11, 13, 15
+typedef int32_t THNN_(PoolVecMask) __attribute__((vector_size(32)));
+typedef float THNN_(PoolHalf) __attribute__((vector_size(16)));
+typedef int32_t THNN_(PoolHalfMask) __attribute__((vector_size(16)));
+#define THNN_POOL_VEC_EVENS 0, 2, 4, 6, 9, 11, 13, 15
+#define THNN_POOL_HALF_EVENS 0, 2, 5, 7
 #else
-#undef THNN_POOL_EVENS
 typedef double THNN_(PoolVec) __attribute__((vector_size(32)));
-typedef int64_t THNN_(PoolMask) __attribute__((vector_size(32)));
-#define THNN_POOL_EVENS 0, 2, 5, 7
+typedef int64_t THNN_(PoolVecMask) __attribute__((vector_size(32)));
+typedef double THNN_(PoolHalf) __attribute__((vector_size(16)));
+typedef int64_t THNN_(PoolHalfMask) __attribute__((vector_size(16)));
+#define THNN_POOL_VEC_EVENS 0, 2, 5, 7
+#define THNN_POOL_HALF_EVENS 0, 3
 #endif
 
-/* *t = the tap at q of LANES columns dW apart (vectors by pointer: the
- * baseline clone has no 32-byte registers to pass them in). */
-static inline __attribute__((always_inline)) void THNN_(Pool_vecTap)(const real *q, int64_t dW, THNN_(PoolVec) *t)
-{
-  THNN_(PoolVec) a, b;
-  memcpy(&a, q, sizeof a);
-  if (dW == 1) {
-    *t = a;
-    return;
+/* For one vector type W (PoolVec or PoolHalf, n lanes):
+ * Pool_tapW(q, dW, t): *t = the tap at q of n columns dW apart (vectors by
+ * pointer: the baseline clone has no 32-byte registers to pass them in);
+ * Pool_joinW(v, acc): Pool_beats's rule, lane by lane, *acc = v where it
+ * is larger or NaN;
+ * Pool_chainW(rows, r0, r1, ..., o0, acc): *acc = the best of one vector of
+ * columns from o0 over the taps of rows [r0, r1);
+ * Pool_valuesW(rows, nrows, kW, dilW, dW, o0, y, V): outputs [o0, o0 +
+ * V n) of the full columns, V (1 or 2, a constant once inlined) vectors
+ * over all the taps, into y.  One vector of two rows or more is two chains,
+ * the first rows' taps and the last ones', joined by Pool_beats's rule
+ * (which the order of the taps keeps: the later chain's value wins where it
+ * is larger or NaN), as a chain of compare and blend waits for the last
+ * one: 9 taps of 3x3 pooling in one took 1.7x the time of two. */
+#undef THNN_POOL_VECTOR_KERNELS
+#define THNN_POOL_VECTOR_KERNELS(W, n, evens)                                                                    \
+  static inline __attribute__((always_inline)) void THNN_(Pool_tap##W)(const real *q, int64_t dW,                  \
+                                                                       THNN_(W) *t)                               \
+  {                                                                                                               \
+    THNN_(W) a, b;                                                                                                \
+    memcpy(&a, q, sizeof a);                                                                                      \
+    if (dW == 1) {                                                                                                \
+      *t = a;                                                                                                     \
+      return;                                                                                                     \
+    }                                                                                                             \
+    memcpy(&b, q + (n) - 1, sizeof b);                                                                            \
+    *t = THNN_POOL_SHUFFLE(THNN_(W##Mask), a, b, evens);                                                          \
+  }                                                                                                               \
+  static inline __attribute__((always_inline)) void THNN_(Pool_join##W)(THNN_(W) v, THNN_(W) *acc)                 \
+  {                                                                                                               \
+    THNN_(W##Mask) take = (v > *acc) | (v != v);                                                                  \
+    *acc = (THNN_(W))(((THNN_(W##Mask))v & take) | ((THNN_(W##Mask))*acc & ~take));                               \
+  }                                                                                                               \
+  static inline __attribute__((always_inline)) void THNN_(Pool_chain##W)(                                          \
+      const real *const *rows, int64_t r0, int64_t r1, int kW, int dilW, int64_t dW, int64_t o0, THNN_(W) *acc)   \
+  {                                                                                                               \
+    THNN_(Pool_tap##W)(rows[r0] + o0 * dW, dW, acc);                                                              \
+    for (int64_t r = r0; r < r1; r++)                                                                             \
+      for (int jw = (r == r0); jw < kW; jw++) {                                                                   \
+        THNN_(W) v;                                                                                               \
+        THNN_(Pool_tap##W)(rows[r] + (int64_t)jw * dilW + o0 * dW, dW, &v);                                       \
+        THNN_(Pool_join##W)(v, acc);                                                                              \
+      }                                                                                                           \
+  }                                                                                                               \
+  static inline __attribute__((always_inline)) void THNN_(Pool_values##W)(                                         \
+      const real *const *rows, int64_t nrows, int kW, int dilW, int64_t dW, int64_t o0, real *y, int V)           \
+  {                                                                                                               \
+    THNN_(W) a[2];                                                                                                \
+    if (V == 2) {                                                                                                 \
+      THNN_(Pool_tap##W)(rows[0] + o0 * dW, dW, &a[0]);                                                           \
+      THNN_(Pool_tap##W)(rows[0] + (o0 + (n)) * dW, dW, &a[1]);                                                   \
+      for (int64_t r = 0; r < nrows; r++)                                                                         \
+        for (int jw = (r == 0); jw < kW; jw++) {                                                                  \
+          const real *q = rows[r] + (int64_t)jw * dilW + o0 * dW;                                                 \
+          THNN_(W) v[2];                                                                                          \
+          for (int u = 0; u < 2; u++) {                                                                           \
+            THNN_(Pool_tap##W)(q + u * (n) * dW, dW, &v[u]);                                                      \
+            THNN_(Pool_join##W)(v[u], &a[u]);                                                                     \
+          }                                                                                                       \
+        }                                                                                                         \
+      memcpy(y + o0, a, sizeof a);                                                                                \
+    } else if (nrows >= 2) {                                                                                      \
+      THNN_(Pool_chain##W)(rows, 0, nrows / 2, kW, dilW, dW, o0, &a[0]);                                          \
+      THNN_(Pool_chain##W)(rows, nrows / 2, nrows, kW, dilW, dW, o0, &a[1]);                                      \
+      THNN_(Pool_join##W)(a[1], &a[0]);                                                                           \
+      memcpy(y + o0, &a[0], sizeof a[0]);                                                                         \
+    } else {                                                                                                      \
+      THNN_(Pool_chain##W)(rows, 0, nrows, kW, dilW, dW, o0, &a[0]);                                              \
+      memcpy(y + o0, &a[0], sizeof a[0]);                                                                         \
+    }                                                                                                             \
   }
-  memcpy(&b, q + THNN_POOL_LANES - 1, sizeof b);
-#ifdef __clang__
-  *t = __builtin_shufflevector(a, b, THNN_POOL_EVENS);
-#else
-  const THNN_(PoolMask) evens = {THNN_POOL_EVENS};
-  *t = __builtin_shuffle(a, b, evens);
-#endif
-}
 
-/* Pool_beats's rule, lane by lane: *acc = the tap at q where it is larger
- * or NaN. */
-static inline __attribute__((always_inline)) void THNN_(Pool_vecBeat)(const real *q, int64_t dW,
-                                                                      THNN_(PoolVec) *acc)
-{
-  THNN_(PoolVec) v;
-  THNN_(Pool_vecTap)(q, dW, &v);
-  THNN_(PoolMask) take = (v > *acc) | (v != v);
-  *acc = (THNN_(PoolVec))(((THNN_(PoolMask))v & take) | ((THNN_(PoolMask))*acc & ~take));
-}
+THNN_POOL_VECTOR_KERNELS(PoolVec, THNN_POOL_LANES, THNN_POOL_VEC_EVENS)
+THNN_POOL_VECTOR_KERNELS(PoolHalf, THNN_POOL_HALF, THNN_POOL_HALF_EVENS)
 
-/* n >= V LANES full columns (V = 1 or 2, a constant once inlined): blocks
- * of V vectors kept in registers over all the taps, the last block moved
- * back to end at n (it writes some outputs twice, the same values). */
+/* n >= HALF full columns of step 1 or 2, in registers: blocks of two
+ * 32-byte vectors, then of one, then of one 16-byte vector, and what is
+ * left (fewer than HALF) as one 16-byte vector moved back to end at n (it
+ * writes some outputs twice, the same values). */
 static inline __attribute__((always_inline)) void THNN_(Pool_maxValueVectors)(
-    const real *const *rows, int64_t nrows, int kW, int dilW, int64_t dW, int64_t n, real *y, int V)
+    const real *const *rows, int64_t nrows, int kW, int dilW, int64_t dW, int64_t n, real *y)
 {
-  const int64_t B = V * THNN_POOL_LANES;
-  for (int64_t o0 = 0;; o0 += B) {
-    if (o0 + B > n)
-      o0 = n - B;
-    const real *q = rows[0] + o0 * dW;
-    THNN_(PoolVec) a[2];
-    for (int v = 0; v < V; v++)
-      THNN_(Pool_vecTap)(q + v * THNN_POOL_LANES * dW, dW, &a[v]);
-    for (int64_t r = 0; r < nrows; r++)
-      for (int jw = (r == 0); jw < kW; jw++) {
-        q = rows[r] + (int64_t)jw * dilW + o0 * dW;
-        for (int v = 0; v < V; v++)
-          THNN_(Pool_vecBeat)(q + v * THNN_POOL_LANES * dW, dW, &a[v]);
-      }
-    for (int v = 0; v < V; v++)
-      memcpy(y + o0 + v * THNN_POOL_LANES, &a[v], sizeof a[v]);
-    if (o0 + B >= n)
-      break;
+  const int64_t L = THNN_POOL_LANES, H = THNN_POOL_HALF;
+  int64_t o0 = 0;
+  for (; n - o0 >= 2 * L; o0 += 2 * L)
+    THNN_(Pool_valuesPoolVec)(rows, nrows, kW, dilW, dW, o0, y, 2);
+  if (n - o0 >= L) {
+    THNN_(Pool_valuesPoolVec)(rows, nrows, kW, dilW, dW, o0, y, 1);
+    o0 += L;
   }
+  if (n - o0 >= H) {
+    THNN_(Pool_valuesPoolHalf)(rows, nrows, kW, dilW, dW, o0, y, 1);
+    o0 += H;
+  }
+  if (o0 < n)
+    THNN_(Pool_valuesPoolHalf)(rows, nrows, kW, dilW, dW, n - H, y, 1);
 }
 
 /* The best of each of n full columns into y, for the taps whose rows start
@@ -520,14 +577,10 @@ static inline __attribute__((always_inline)) void THNN_(Pool_maxValueVectors)(
 static inline __attribute__((always_inline)) void THNN_(Pool_maxValueRun)(
     const real *const *rows, int64_t nrows, int kW, int dilW, int64_t dW, int64_t n, real *y)
 {
-  if (dW == 1 && n >= 2 * THNN_POOL_LANES)
-    THNN_(Pool_maxValueVectors)(rows, nrows, kW, dilW, 1, n, y, 2);
-  else if (dW == 2 && n >= 2 * THNN_POOL_LANES)
-    THNN_(Pool_maxValueVectors)(rows, nrows, kW, dilW, 2, n, y, 2);
-  else if (dW == 1 && n >= THNN_POOL_LANES)
-    THNN_(Pool_maxValueVectors)(rows, nrows, kW, dilW, 1, n, y, 1);
-  else if (dW == 2 && n >= THNN_POOL_LANES)
-    THNN_(Pool_maxValueVectors)(rows, nrows, kW, dilW, 2, n, y, 1);
+  if (dW == 1 && n >= THNN_POOL_HALF)
+    THNN_(Pool_maxValueVectors)(rows, nrows, kW, dilW, 1, n, y);
+  else if (dW == 2 && n >= THNN_POOL_HALF)
+    THNN_(Pool_maxValueVectors)(rows, nrows, kW, dilW, 2, n, y);
   else if (dW == 1)
     THNN_(Pool_maxValueBlock)(rows, nrows, kW, dilW, 1, n, y);
   else if (dW == 2)
