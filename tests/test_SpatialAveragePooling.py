@@ -6,7 +6,7 @@ import pytest
 import nn_legacy as nn
 import thnn
 from layer_checks import (raises_exactly, torch_or_skip, uniform)
-from pooling_checks import fixed_windows, ref_avg, ref_avg_grad, torch_module_grad
+from pooling_checks import bits, fixed_windows, hostile_values, ref_avg, ref_avg_grad, torch_module_grad
 
 # (kW, kH, dW, dH, padW, padH, ceil, count_include_pad)
 WINDOWS = [(3, 2, 2, 1, 1, 0, False, True), (3, 2, 2, 1, 1, 1, True, True), (3, 2, 2, 1, 1, 1, True, False),
@@ -39,6 +39,37 @@ def test_matches_the_reference_loop(window, shape):
     m = make(*window)
     np.testing.assert_array_equal(m.forward(x), out)
     np.testing.assert_array_equal(m.backward(x, g), ref_avg_grad(x.shape, w, mode, g))
+
+
+# rows long enough for the vectorized full columns (8 or more, steps 1 and
+# 2; a step of 3 stays on the one-window loop) with clipped columns on both
+# sides, ceil mode, padding counted or not: bit for bit the reference's
+# sums (from 0, in float64, taps in row-major order) on values with -0.0
+# and -inf, NaN where a window holds a NaN (whose payload a sum keeps is the
+# compiler's choice of operand order: not compared)
+LONG_ROWS = [(3, 3, 1, 1, 1, 1, False, True), (3, 3, 1, 1, 1, 1, False, False), (3, 3, 2, 2, 1, 1, True, True),
+             (5, 2, 2, 1, 2, 1, True, False), (4, 3, 1, 2, 0, 0, False, True), (3, 3, 3, 3, 1, 1, False, True)]
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("width", [40, 19, 10])
+@pytest.mark.parametrize("window", LONG_ROWS, ids=str)
+def test_long_rows_match_the_reference_loop_bit_for_bit(window, width, dtype, threads):
+    x = hostile_values((2, 3, 9, 2 * width), dtype, width)[..., ::2]   # (not contiguous)
+    w = windows(x.shape, *window)
+    want = ref_avg(x.astype(np.float64), w, "include" if window[-1] else "exclude").astype(dtype)
+    m = make(*window)
+    before = thnn.get_num_threads()
+    thnn.set_num_threads(threads)
+    try:
+        got = m.forward(x)
+    finally:
+        thnn.set_num_threads(before)
+    nan = np.isnan(want)
+    assert nan.any() and (want == 0).any() and not nan.all()
+    np.testing.assert_array_equal(np.isnan(got), nan)
+    np.testing.assert_array_equal(bits(got)[~nan], bits(want)[~nan])
 
 
 @pytest.mark.parametrize("window", WINDOWS, ids=str)

@@ -750,22 +750,30 @@ THNN_HELPER real THNN_(Pool_share)(real grad, const THPoolGrid *g, int64_t ot, i
   return grad / (real)(g->count[0][ot] * g->count[1][oh] * g->count[2][ow]);
 }
 
+/* The mean of the window of output (ot, oh, ow): its taps summed from 0
+ * in accreal, in the order of the input (T, then H, then W), divided as
+ * Pool_mean says. */
+THNN_HELPER accreal THNN_(Pool_meanAt)(const real *in, const THPoolShape *s, const THPoolGrid *g, int64_t ot,
+                                       int64_t oh, int64_t ow, THPoolDivisor mode)
+{
+  int64_t inH = s->in[1], inW = s->in[2];
+  accreal sum = 0;
+  for (int64_t t = g->first[0][ot]; t < g->first[0][ot] + g->count[0][ot]; t++)
+    for (int64_t h = g->first[1][oh]; h < g->first[1][oh] + g->count[1][oh]; h++) {
+      const real *row = in + (t * inH + h) * inW;
+      for (int64_t w = g->first[2][ow]; w < g->first[2][ow] + g->count[2][ow]; w++)
+        sum += row[w];
+    }
+  return THNN_(Pool_mean)(sum, g, ot, oh, ow, mode);
+}
+
 THNN_HELPER void THNN_(Pool_avgPlane)(const real *in, real *out, const THPoolShape *s, const THPoolGrid *g,
                                  THPoolDivisor mode)
 {
-  int64_t inH = s->in[1], inW = s->in[2];
   for (int64_t ot = 0; ot < s->out[0]; ot++)
     for (int64_t oh = 0; oh < s->out[1]; oh++)
-      for (int64_t ow = 0; ow < s->out[2]; ow++) {
-        accreal sum = 0;
-        for (int64_t t = g->first[0][ot]; t < g->first[0][ot] + g->count[0][ot]; t++)
-          for (int64_t h = g->first[1][oh]; h < g->first[1][oh] + g->count[1][oh]; h++) {
-            const real *row = in + (t * inH + h) * inW;
-            for (int64_t w = g->first[2][ow]; w < g->first[2][ow] + g->count[2][ow]; w++)
-              sum += row[w];
-          }
-        *out++ = (real)THNN_(Pool_mean)(sum, g, ot, oh, ow, mode);
-      }
+      for (int64_t ow = 0; ow < s->out[2]; ow++)
+        *out++ = (real)THNN_(Pool_meanAt)(in, s, g, ot, oh, ow, mode);
 }
 
 /* gradInput of one plane: zeroed, then every output's share added over its window. */
@@ -817,11 +825,118 @@ THNN_HELPER void THNN_(Pool_avgGradPlane2x2)(const real *go, real *gi, const THP
     }
 }
 
-/* The plane loop of average pooling over the windows of g: forward (from:
- * the input, to: the output) or backward (from: gradOutput, to: gradInput),
- * `to` already sized. */
+/* Output rows of fixed windows (w), their full columns [plan->lo,
+ * plan->hi) eight at a time, their sums in registers: the same sums as
+ * Pool_avgPlane (from 0, in accreal, the taps in its order) divided by the
+ * same divisor (the count or span along W is kW in every full column: the
+ * caller checks), so the same bits.  (One output at a time, a chain of
+ * double additions per output, 3x3/1 pooling on 64x28x28 took 14x
+ * onnxruntime's time.)  Rows of more than THNN_POOL_MAX_TAPS input rows
+ * are not for it (the caller checks). */
+#define THNN_POOL_AVG_LANES 8   /* outputs whose sums stay in registers over all the taps */
+
+static inline __attribute__((always_inline)) void THNN_(Pool_avgVector)(
+    const real *const *rows, int64_t nrows, int kW, int64_t dW, int64_t o0, accreal divisor, real *y)
+{
+  accreal sum[THNN_POOL_AVG_LANES];
+#pragma GCC unroll 8
+  for (int o = 0; o < THNN_POOL_AVG_LANES; o++)   /* (0 + the first tap: -0.0 becomes 0.0 there too) */
+    sum[o] = (accreal)0 + (accreal)rows[0][(o0 + o) * dW];
+  for (int64_t r = 0; r < nrows; r++)
+    for (int jw = (r == 0); jw < kW; jw++) {
+      const real *q = rows[r] + jw + o0 * dW;
+#pragma GCC unroll 8
+      for (int o = 0; o < THNN_POOL_AVG_LANES; o++)
+        sum[o] += (accreal)q[o * dW];
+    }
+#pragma GCC unroll 8
+  for (int o = 0; o < THNN_POOL_AVG_LANES; o++)
+    y[o0 + o] = (real)(sum[o] / divisor);
+}
+
+TH_VECTOR_CLONES __attribute__((optimize("O3"))) static void THNN_(Pool_avgPlanesWindow)(
+    const real *in, real *out, const THPoolShape *s, const THPoolGrid *g, const THPoolWindow *w,
+    const THNN_(PoolRowPlan) *plan, THPoolDivisor mode, int64_t p0, int64_t p1)
+{
+  int64_t inH = s->in[1], inW = s->in[2], outT = s->out[0], outH = s->out[1], outW = s->out[2];
+  int64_t inPlane = THNN_(Pool_planeSize)(s->in), outPlane = THNN_(Pool_planeSize)(s->out);
+  int kW = w->k[2];
+  int64_t dW = w->d[2], lo = plan->lo, hi = plan->hi;
+  const real *rows[THNN_POOL_MAX_TAPS];
+  for (int64_t p = p0; p < p1; p++) {
+    const real *src = in + p * inPlane;
+    for (int64_t ot = 0; ot < outT; ot++)
+      for (int64_t oh = 0; oh < outH; oh++) {
+        real *y = out + p * outPlane + (ot * outH + oh) * outW;
+        int64_t nrows = 0;
+        for (int64_t t = g->first[0][ot]; t < g->first[0][ot] + g->count[0][ot]; t++)
+          for (int64_t h = g->first[1][oh]; h < g->first[1][oh] + g->count[1][oh]; h++)
+            rows[nrows++] = src + (t * inH + h) * inW + plan->first0;
+        /* (Pool_mean's divisor, the same in every full column) */
+        accreal divisor = (accreal)(mode == TH_POOL_COUNT_PADDING
+                                        ? g->span[0][ot] * g->span[1][oh] * g->span[2][lo]
+                                        : g->count[0][ot] * g->count[1][oh] * g->count[2][lo]);
+        for (int64_t o0 = 0;; o0 += THNN_POOL_AVG_LANES) {   /* (the last block moved back to end at hi) */
+          if (o0 + THNN_POOL_AVG_LANES > hi - lo)
+            o0 = hi - lo - THNN_POOL_AVG_LANES;
+          if (dW == 1)
+            THNN_(Pool_avgVector)(rows, nrows, kW, 1, o0, divisor, y + lo);
+          else
+            THNN_(Pool_avgVector)(rows, nrows, kW, 2, o0, divisor, y + lo);
+          if (o0 + THNN_POOL_AVG_LANES >= hi - lo)
+            break;
+        }
+      }
+  }
+}
+
+/* The columns Pool_avgPlanesWindow leaves, [0, lo) and [hi, outW): windows
+ * clipped by the padding, one at a time (compiled apart from the vector
+ * code: called from it, for 2 columns in 28, they took 3x the time of the
+ * other 26). */
+THNN_HELPER void THNN_(Pool_avgPlanesEdges)(const real *in, real *out, const THPoolShape *s, const THPoolGrid *g,
+                                            const THNN_(PoolRowPlan) *plan, THPoolDivisor mode, int64_t p0,
+                                            int64_t p1)
+{
+  int64_t outT = s->out[0], outH = s->out[1], outW = s->out[2];
+  int64_t inPlane = THNN_(Pool_planeSize)(s->in), outPlane = THNN_(Pool_planeSize)(s->out);
+  for (int64_t p = p0; p < p1; p++)
+    for (int64_t ot = 0; ot < outT; ot++)
+      for (int64_t oh = 0; oh < outH; oh++) {
+        real *y = out + p * outPlane + (ot * outH + oh) * outW;
+        for (int64_t ow = 0; ow < plan->lo; ow++)
+          y[ow] = (real)THNN_(Pool_meanAt)(in + p * inPlane, s, g, ot, oh, ow, mode);
+        for (int64_t ow = plan->hi; ow < outW; ow++)
+          y[ow] = (real)THNN_(Pool_meanAt)(in + p * inPlane, s, g, ot, oh, ow, mode);
+      }
+}
+
+/* Whether Pool_avgPlanesWindow serves w: a fixed window (not adaptive)
+ * whose full columns all hold kW taps along W, counted alike by mode, of
+ * step 1 or 2, in rows of THNN_POOL_AVG_MIN_RUN full columns or more
+ * (shorter ones lost to Pool_avgPlane's loop: ResNet's global 7x7 pooling,
+ * one column, 5x its time; 5x5/3 on 32x17x17, 5 columns, 3x). */
+#define THNN_POOL_AVG_MIN_RUN THNN_POOL_AVG_LANES
+
+THNN_HELPER bool THNN_(Pool_avgByRows)(const THPoolGrid *g, const THPoolWindow *w, const THNN_(PoolRowPlan) *plan,
+                                       THPoolDivisor mode)
+{
+  if (!w || mode == TH_POOL_ADAPTIVE || plan->hi - plan->lo < THNN_POOL_AVG_MIN_RUN || w->d[2] > 2 ||
+      w->dil[2] != 1 || (int64_t)w->k[0] * w->k[1] > THNN_POOL_MAX_TAPS)
+    return false;
+  for (int64_t ow = plan->lo; ow < plan->hi; ow++)
+    if (g->count[2][ow] != w->k[2] || g->span[2][ow] != w->k[2])
+      return false;
+  return true;
+}
+
+/* The plane loop of average pooling over the windows of g (of w, or NULL
+ * for adaptive windows): forward (from: the input, to: the output) or
+ * backward (from: gradOutput, to: gradInput), `to` already sized; planes
+ * shared between threads. */
 THNN_HELPER int THNN_(Pool_avgPlanes)(THNNState *state, THTensor *from, THTensor *to, const THPoolShape *s,
-                                 const THPoolGrid *g, THPoolDivisor mode, bool fast2x2, bool backward)
+                                 const THPoolGrid *g, const THPoolWindow *w, THPoolDivisor mode, bool fast2x2,
+                                 bool backward)
 {
   THTensor tmp = {0};
   const THTensor *src = THTensor_(contiguous)(state, from, &tmp);
@@ -829,30 +944,41 @@ THNN_HELPER int THNN_(Pool_avgPlanes)(THNNState *state, THTensor *from, THTensor
     return -1;
   int64_t inPlane = THNN_(Pool_planeSize)(s->in), outPlane = THNN_(Pool_planeSize)(s->out);
   int64_t fromPlane = backward ? outPlane : inPlane, toPlane = backward ? inPlane : outPlane;
-  for (int64_t p = 0; p < s->batch * s->planes; p++) {
-    const real *a = THTensor_(data)(src) + p * fromPlane;
-    real *b = THTensor_(data)(to) + p * toPlane;
-    if (backward && fast2x2)
-      THNN_(Pool_avgGradPlane2x2)(a, b, s);
-    else if (backward)
-      THNN_(Pool_avgGradPlane)(a, b, s, g, mode);
-    else if (fast2x2)
-      THNN_(Pool_avgPlane2x2)(a, b, s);
-    else
-      THNN_(Pool_avgPlane)(a, b, s, g, mode);
-  }
+  int64_t planes = s->batch * s->planes;
+  const real *a = THTensor_(data)(src);
+  real *b = THTensor_(data)(to);
+  THNN_(PoolRowPlan) plan = {0, 0, 0};
+  if (w)
+    plan = THNN_(Pool_rowPlan)(s, w);
+  bool byRows = !backward && !fast2x2 && THNN_(Pool_avgByRows)(g, w, &plan, mode);
+  THNN_POOL_PLANES(planes, planes * inPlane, p0, p1, {
+    if (byRows) {
+      THNN_(Pool_avgPlanesWindow)(a, b, s, g, w, &plan, mode, p0, p1);
+      THNN_(Pool_avgPlanesEdges)(a, b, s, g, &plan, mode, p0, p1);
+    } else
+      for (int64_t p = p0; p < p1; p++) {
+        if (backward && fast2x2)
+          THNN_(Pool_avgGradPlane2x2)(a + p * fromPlane, b + p * toPlane, s);
+        else if (backward)
+          THNN_(Pool_avgGradPlane)(a + p * fromPlane, b + p * toPlane, s, g, mode);
+        else if (fast2x2)
+          THNN_(Pool_avgPlane2x2)(a + p * fromPlane, b + p * toPlane, s);
+        else
+          THNN_(Pool_avgPlane)(a + p * fromPlane, b + p * toPlane, s, g, mode);
+      }
+  });
   THTensor_(release)(&tmp);
   return 0;
 }
 
 /* updateOutput of average pooling over the windows of g. */
 THNN_HELPER int THNN_(Pool_avgOutput)(THNNState *state, THTensor *input, THTensor *output, const THPoolShape *s,
-                                 const THPoolGrid *g, THPoolDivisor mode, bool fast2x2)
+                                 const THPoolGrid *g, const THPoolWindow *w, THPoolDivisor mode, bool fast2x2)
 {
   int64_t dims[5];
   int n = THPoolDims(s, s->out, dims);
   TH_TRY(THTensor_(resizeNd)(state, output, n, dims));
-  return THNN_(Pool_avgPlanes)(state, input, output, s, g, mode, fast2x2, false);
+  return THNN_(Pool_avgPlanes)(state, input, output, s, g, w, mode, fast2x2, false);
 }
 
 THNN_HELPER int THNN_(Pool_avgGradInput)(THNNState *state, THTensor *input, THTensor *gradOutput, THTensor *gradInput,
@@ -860,7 +986,7 @@ THNN_HELPER int THNN_(Pool_avgGradInput)(THNNState *state, THTensor *input, THTe
                                     bool fast2x2)
 {
   TH_TRY(THTensor_(resizeAs)(state, gradInput, input));
-  return THNN_(Pool_avgPlanes)(state, gradOutput, gradInput, s, g, mode, fast2x2, true);
+  return THNN_(Pool_avgPlanes)(state, gradOutput, gradInput, s, g, NULL, mode, fast2x2, true);
 }
 
 /* Average pooling over the windows that w slides over s (the layers with
@@ -876,7 +1002,7 @@ THNN_HELPER int THNN_(Pool_average)(THNNState *state, THTensor *input, THTensor 
   if (rc == 0 && gradOutput)
     rc = THNN_(Pool_avgGradInput)(state, input, gradOutput, result, s, &g, mode, fast2x2);
   else if (rc == 0)
-    rc = THNN_(Pool_avgOutput)(state, input, result, s, &g, mode, fast2x2);
+    rc = THNN_(Pool_avgOutput)(state, input, result, s, &g, w, mode, fast2x2);
   THPoolGridFree(&g);
   return rc;
 }
