@@ -12,6 +12,8 @@
 #ifdef THNN_RESAMPLING_H_NOW
 #undef THNN_RESAMPLING_H_NOW
 
+#include "THLoop.h"
+
 /* What the padding and up-sampling layers share.  Each of them sees its
  * input as `planes` volumes of t x h x w elements (t = 1 for the spatial
  * layers): the leading dims, [nPlane] or [batch, nPlane], are only counted.
