@@ -122,3 +122,33 @@ def check_common(make, x, kernel, spatial):
     check_buffer_reuse(make(), x, g, x[:half].copy(), g[:half].copy())
     check_pickle(make(), x, g)
     check_bad_arrays(make(), x, g, kernel)
+
+
+# ---------------------------------------------------------------- nearest up-sampling, bit for bit
+def check_nearest_bits(module, x, scale, spatial, threads):
+    """Nearest up-sampling on x (any dtype, layout, values) with this many
+    threads: the output is np.repeat along each of the last `spatial` dims,
+    bit for bit, and gradInput is each block's sum taken in the kernel's
+    order (t, then h, then w, from 0), bit for bit too."""
+    import thnn
+    rng = np.random.default_rng(x.size + scale)
+    want = x
+    for d in range(x.ndim - spatial, x.ndim):
+        want = want.repeat(scale, axis=d)
+    g = rng.standard_normal(want.shape).astype(x.dtype)
+    g.flat[::53] = -0.0
+    before = thnn.get_num_threads()
+    thnn.set_num_threads(threads)
+    try:
+        out = module.forward(x).copy()
+        gin = module.backward(x, g).copy()
+    finally:
+        thnn.set_num_threads(before)
+    assert out.dtype == x.dtype and gin.dtype == x.dtype
+    np.testing.assert_array_equal(out, want)
+    assert (out.view(np.uint8) == np.ascontiguousarray(want).view(np.uint8)).all()   # NaN payloads, -0.0
+    lead = (slice(None),) * (x.ndim - spatial)
+    total = np.zeros(x.shape, x.dtype)
+    for offsets in itertools.product(range(scale), repeat=spatial):
+        total = total + g[lead + tuple(slice(o, None, scale) for o in offsets)]
+    assert (gin.view(np.uint8) == total.view(np.uint8)).all()

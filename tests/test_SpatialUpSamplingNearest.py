@@ -6,7 +6,7 @@ import pytest
 import nn_legacy as nn
 import thnn
 from layer_checks import raises_exactly, torch_forward_backward, torch_or_skip, uniform
-from resampling_checks import check_common, check_linear_reference, nearest_plane, per_plane
+from resampling_checks import check_common, check_linear_reference, check_nearest_bits, nearest_plane, per_plane
 
 
 @pytest.mark.parametrize("scale", [1, 2, 3])
@@ -63,3 +63,24 @@ def test_wrong_input_layout():
     with raises_exactly(thnn.THNNError, "SpatialUpSamplingNearest_updateOutput: input must be 3D [nPlane, h, w] "
                                         "or 4D [batch, nPlane, h, w], got 2D of size [2, 3]"):
         nn.SpatialUpSamplingNearest(2).forward(uniform((2, 3)))
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("scale", [1, 2, 3, 4, 5])
+@pytest.mark.parametrize("shape", [(3, 5, 37, 29), (7, 61, 43), (1, 1, 1, 1), (2, 3, 1, 200)],
+                         ids=["4D", "3D", "one pixel", "one row"])
+def test_rows_widened_and_summed_bit_for_bit(shape, scale, dtype, threads):
+    # each input row widened once (a loop per scale 1-4, the general one
+    # beyond) and copied to the block's other rows; the rows split between
+    # the threads (4D and 3D at scale 2 and above have enough elements for two); odd widths (the
+    # vector loops' tails), NaN, infinities and -0.0, a Fortran-ordered input
+    rng = np.random.default_rng(scale)
+    x = rng.standard_normal(shape).astype(dtype)
+    x.flat[::31] = np.nan
+    x.flat[1::29] = -0.0
+    x.flat[2::23] = np.inf
+    m = nn.SpatialUpSamplingNearest(scale)
+    if dtype == np.float32:
+        m.float()
+    check_nearest_bits(m, np.asfortranarray(x), scale, 2, threads)

@@ -6,7 +6,7 @@ import pytest
 import nn_legacy as nn
 import thnn
 from layer_checks import raises_exactly, torch_forward_backward, torch_or_skip, uniform
-from resampling_checks import check_common, check_linear_reference, nearest_plane, per_plane
+from resampling_checks import check_common, check_linear_reference, check_nearest_bits, nearest_plane, per_plane
 
 
 @pytest.mark.parametrize("scale", [1, 2, 3])
@@ -54,3 +54,20 @@ def test_wrong_input_layout():
                                         "4D [nPlane, t, h, w] or 5D [batch, nPlane, t, h, w], "
                                         "got 3D of size [2, 3, 4]"):
         nn.VolumetricUpSamplingNearest(2).forward(uniform((2, 3, 4)))
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("scale", [1, 2, 3, 5])
+@pytest.mark.parametrize("shape", [(2, 3, 5, 7, 19), (4, 3, 9, 11)], ids=["5D", "4D"])
+def test_rows_widened_and_summed_bit_for_bit(shape, scale, dtype, threads):
+    # the rows of every (t, h) block copied from one widened row; gradInput
+    # summed over t, then h, then w; odd sizes, NaN, -0.0, a strided input
+    rng = np.random.default_rng(scale)
+    x = rng.standard_normal(shape).astype(dtype)
+    x.flat[::31] = np.nan
+    x.flat[1::29] = -0.0
+    m = nn.VolumetricUpSamplingNearest(scale)
+    if dtype == np.float32:
+        m.float()
+    check_nearest_bits(m, np.swapaxes(np.swapaxes(x, -1, -3).copy(), -1, -3), scale, 3, threads)

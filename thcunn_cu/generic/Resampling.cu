@@ -43,7 +43,7 @@ static THCResampling THCResampling_make(int kind, const THVolume *vin, const THV
   return r;
 }
 
-/* The input position that output position o copies along dim d (THPaddingMap, THNearestMap). */
+/* The input position that output position o copies along dim d (THPaddingMap; o / scale for nearest). */
 __device__ inline int64_t THCResampling_source(const THCResampling &r, int d, int64_t o)
 {
   if (r.kind == THC_RESAMPLE_NEAREST)

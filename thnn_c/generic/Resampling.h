@@ -12,15 +12,18 @@
 #ifdef THNN_RESAMPLING_H_NOW
 #undef THNN_RESAMPLING_H_NOW
 
+#include "THLoop.h"
+
 /* What the padding and up-sampling layers share.  Each of them sees its
  * input as `planes` volumes of t x h x w elements (t = 1 for the spatial
  * layers): the leading dims, [nPlane] or [batch, nPlane], are only counted.
  *
  * Padding and nearest up-sampling copy: every output element is one input
- * element, chosen per dim by an index map (out position -> in position), so
- * the forward pass gathers through the maps and the backward pass adds each
- * gradOutput element to the input element it came from.  Bilinear and
- * trilinear up-sampling blend the two neighbours along each dim instead. */
+ * element.  Padding chooses it per dim by an index map (out position -> in
+ * position), so its forward pass gathers through the maps and its backward
+ * pass adds each gradOutput element to the input element it came from;
+ * nearest up-sampling repeats whole rows (Resampling_nearestRows).  Bilinear
+ * and trilinear up-sampling blend the two neighbours along each dim instead. */
 
 #ifndef THNN_RESAMPLING_SHARED
 #define THNN_RESAMPLING_SHARED
@@ -52,13 +55,6 @@ THNN_HELPER void THPaddingMap(int64_t *map, int64_t outSize, int64_t inSize, int
       u = reflect ? 2 * (inSize - 1) - u : inSize - 1;
     map[o] = u;
   }
-}
-
-/* Nearest up-sampling map of one dim: output position o copies o / scale. */
-THNN_HELPER void THNearestMap(int64_t *map, int64_t outSize, int64_t scale)
-{
-  for (int64_t o = 0; o < outSize; o++)
-    map[o] = o / scale;
 }
 
 /* Linear interpolation of one dim with the corners aligned: output position
@@ -279,6 +275,105 @@ THNN_HELPER int THNN_(Resampling_nearestCheck)(THNNState *state, THTensor *input
   return THNN_(Resampling_checkGradOutput)(state, input, gradOutput, spatial, vout);
 }
 
+/* Nearest up-sampling works row by row: input row r of its plane's frame f
+ * (f counts the t x planes frames, r < h) becomes the `scale` (spatial) or
+ * scale x scale (volumetric: t is scaled too) output rows
+ * (f * tscale + dt, r * scale + dh), each of them the input row with every
+ * element repeated `scale` times.  The forward pass widens the row once and
+ * copies it to the others; the backward pass sums each block in the order
+ * the general scatter did (dt, then dh, then the repeats along w, from 0),
+ * so the bits are the same. */
+
+/* out[j * scale + k] = in[j], k < scale, for j < n. */
+TH_VECTOR_CLONES static void THNN_(Resampling_widen)(real *restrict out, const real *restrict in, int64_t n,
+                                                    int scale)
+{
+  switch (scale) {
+  case 1:
+    memcpy(out, in, (size_t)n * sizeof(real));
+    break;
+  case 2:
+    for (int64_t j = 0; j < n; j++)
+      out[2 * j] = out[2 * j + 1] = in[j];
+    break;
+  case 3:
+    for (int64_t j = 0; j < n; j++)
+      out[3 * j] = out[3 * j + 1] = out[3 * j + 2] = in[j];
+    break;
+  case 4:
+    for (int64_t j = 0; j < n; j++)
+      out[4 * j] = out[4 * j + 1] = out[4 * j + 2] = out[4 * j + 3] = in[j];
+    break;
+  default:
+    for (int64_t j = 0; j < n; j++)
+      for (int k = 0; k < scale; k++)
+        out[j * scale + k] = in[j];
+  }
+}
+
+/* gin[j] = (..(gin[j] + g[j * scale]) + ..) + g[j * scale + scale - 1], j < n. */
+TH_VECTOR_CLONES static void THNN_(Resampling_narrowAdd)(real *restrict gin, const real *restrict g, int64_t n,
+                                                        int scale)
+{
+  switch (scale) {
+  case 1:
+    for (int64_t j = 0; j < n; j++)
+      gin[j] += g[j];
+    break;
+  case 2:
+    for (int64_t j = 0; j < n; j++)
+      gin[j] = (gin[j] + g[2 * j]) + g[2 * j + 1];
+    break;
+  case 3:
+    for (int64_t j = 0; j < n; j++)
+      gin[j] = ((gin[j] + g[3 * j]) + g[3 * j + 1]) + g[3 * j + 2];
+    break;
+  case 4:
+    for (int64_t j = 0; j < n; j++)
+      gin[j] = (((gin[j] + g[4 * j]) + g[4 * j + 1]) + g[4 * j + 2]) + g[4 * j + 3];
+    break;
+  default:
+    for (int64_t j = 0; j < n; j++)
+      for (int k = 0; k < scale; k++)
+        gin[j] += g[j * scale + k];
+  }
+}
+
+/* The forward (gradOutput NULL: out = the up-sampled in) or backward (in
+ * is gradOutput, out gradInput) pass over the input rows, split between
+ * the threads. */
+THNN_HELPER void THNN_(Resampling_nearestRows)(const real *in, real *out, bool backward, const THVolume *vin,
+                                          const THVolume *vout, int scale, int tscale)
+{
+  int64_t rows = vin->planes * vin->size[0] * vin->size[1], ih = vin->size[1], iw = vin->size[2];
+  int64_t oh = vout->size[1], ow = vout->size[2];
+#pragma omp parallel num_threads(THLoopThreads(rows * tscale * scale * ow))
+  {
+    int64_t begin, end;
+    THLoopRange(rows, &begin, &end);
+    for (int64_t r = begin; r < end; r++) {
+      int64_t frame = r / ih, h = r % ih;
+      real *first = NULL;
+      if (backward) {
+        real *gin = out + r * iw;
+        memset(gin, 0, (size_t)iw * sizeof(real));
+        for (int dt = 0; dt < tscale; dt++)
+          for (int dh = 0; dh < scale; dh++)
+            THNN_(Resampling_narrowAdd)(gin, in + ((frame * tscale + dt) * oh + h * scale + dh) * ow, iw, scale);
+        continue;
+      }
+      for (int dt = 0; dt < tscale; dt++)
+        for (int dh = 0; dh < scale; dh++) {
+          real *dst = out + ((frame * tscale + dt) * oh + h * scale + dh) * ow;
+          if (first)
+            memcpy(dst, first, (size_t)ow * sizeof(real));
+          else
+            THNN_(Resampling_widen)(first = dst, in + r * iw, iw, scale);
+        }
+    }
+  }
+}
+
 /* Forward or backward pass of nearest up-sampling (checks done). */
 THNN_HELPER int THNN_(Resampling_nearest)(THNNState *state, THTensor *input, THTensor *gradOutput, THTensor *result,
                                      int spatial, const THVolume *vin, const THVolume *vout, int scale)
@@ -286,16 +381,14 @@ THNN_HELPER int THNN_(Resampling_nearest)(THNNState *state, THTensor *input, THT
   TH_TRY(THNN_(Resampling_resize)(state, input, gradOutput, result, spatial, vout));
   if (vin->planes == 0)
     return 0;
-  int64_t n = vout->size[0] + vout->size[1] + vout->size[2];
-  int64_t *maps = THAlloc((size_t)n * sizeof(int64_t));
-  if (!maps)
-    return THError(state, "out of memory");
-  THNearestMap(maps, vout->size[0], spatial == 3 ? scale : 1);
-  THNearestMap(maps + vout->size[0], vout->size[1], scale);
-  THNearestMap(maps + vout->size[0] + vout->size[1], vout->size[2], scale);
-  int rc = THNN_(Resampling_copy)(state, input, gradOutput, result, vin, vout, maps);
-  THFree(maps);
-  return rc;
+  THTensor tmp = {0};
+  const THTensor *src = THTensor_(contiguous)(state, gradOutput ? gradOutput : input, &tmp);
+  if (!src)
+    return -1;
+  THNN_(Resampling_nearestRows)(THTensor_(data)(src), THTensor_(data)(result), gradOutput != NULL, vin, vout, scale,
+                                spatial == 3 ? scale : 1);
+  THTensor_(release)(&tmp);
+  return 0;
 }
 
 /* Checks shared by linear up-sampling: input layout and output sizes
