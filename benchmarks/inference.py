@@ -1,6 +1,6 @@
 """Inference speed: convolutions against PyTorch CPU, whole models against onnxruntime.
 
-    python benchmarks/inference.py [--quick] [--threads N] [--only TEXT] [--part convs|models|t7|all] [--fold] [--freeze] [--tiny]
+    python benchmarks/inference.py [--quick] [--threads N] [--only TEXT] [--part convs|models|t7|layers|all] [--fold] [--freeze] [--tiny]
 
 (a) Convolutions (float32, batch 1 and 8): nn_legacy's SpatialConvolution
     (SpatialDilatedConvolution, SpatialDepthWiseConvolution and
@@ -22,6 +22,11 @@
     layers against onnxruntime's per-run cost.  Table inputs and outputs go
     to and from onnxruntime as the graph's several inputs and outputs; times
     in microseconds.  Its own geometric mean lines.
+(c) Single layers other than the convolutions (float32, batch 1 and 8,
+    evaluation mode), measured as (b), each alone in a graph of its own:
+    the poolings of the classic models' shapes, batch normalization in
+    evaluation, PReLU, the activations, soft-max, nearest up-sampling, the
+    table joins, the classifier's Linear.  Its own geometric mean lines.
 
 How it measures (as bench.py): each side's block of calls begins with
 warmup (3 calls and 50 ms at least), then every call is timed alone; the
@@ -444,6 +449,39 @@ TINY_MODELS = [
 
 
 
+# ------------------------------------------------------------------ (c) single layers
+
+def _joined(nn, cls, *args):
+    """A table of the input twice (ConcatTable of two Identity), then cls(*args) of it."""
+    return nn.Sequential().add(nn.ConcatTable().add(nn.Identity()).add(nn.Identity())).add(cls(*args))
+
+
+LAYERS = [   # (name, build(nn) -> module, shape of one sample): the shapes of the models above and of their kind
+    Model("max pooling 3x3/2 (48-net) on 64x44x44", lambda nn: nn.SpatialMaxPooling(3, 3, 2, 2), (64, 44, 44)),
+    Model("max pooling 3x3/2 pad 1 (ResNet) on 64x112x112",
+          lambda nn: nn.SpatialMaxPooling(3, 3, 2, 2, 1, 1), (64, 112, 112)),
+    Model("max pooling 3x3/2 (AlexNet pool5) on 256x13x13", lambda nn: nn.SpatialMaxPooling(3, 3, 2, 2), (256, 13, 13)),
+    Model("max pooling 2x2/2 (VGG) on 64x80x80", lambda nn: nn.SpatialMaxPooling(2, 2, 2, 2), (64, 80, 80)),
+    Model("max pooling 2x2/2 (VGG pool5) on 512x10x10", lambda nn: nn.SpatialMaxPooling(2, 2, 2, 2), (512, 10, 10)),
+    Model("average pooling 3x3/1 pad 1 (Inception) on 192x28x28",
+          lambda nn: nn.SpatialAveragePooling(3, 3, 1, 1, 1, 1), (192, 28, 28)),
+    Model("average pooling 7x7 (ResNet, global) on 512x7x7", lambda nn: nn.SpatialAveragePooling(7, 7), (512, 7, 7)),
+    Model("average pooling 2x2/2 on 64x56x56", lambda nn: nn.SpatialAveragePooling(2, 2, 2, 2), (64, 56, 56)),
+    Model("batch normalization (evaluation) on 64x56x56", lambda nn: nn.SpatialBatchNormalization(64), (64, 56, 56)),
+    Model("PReLU (ENet) on 128x32x64", lambda nn: nn.PReLU(128), (128, 32, 64)),
+    Model("ReLU in place on 64x112x112", lambda nn: nn.ReLU(True), (64, 112, 112)),
+    Model("Tanh on 256x14x14", lambda nn: nn.Tanh(), (256, 14, 14)),
+    Model("Sigmoid on 256x14x14", lambda nn: nn.Sigmoid(), (256, 14, 14)),
+    Model("SoftMax over 1000", lambda nn: nn.SoftMax(), (1000,)),
+    Model("nearest up-sampling x2 on 64x32x32", lambda nn: nn.SpatialUpSamplingNearest(2), (64, 32, 32)),
+    Model("CAddTable of 2x 64x56x56", lambda nn: _joined(nn, nn.CAddTable), (64, 56, 56)),
+    Model("JoinTable (planes) of 2x 64x56x56", lambda nn: _joined(nn, nn.JoinTable, 1, 3), (64, 56, 56)),
+    Model("Linear 512->1000 (ResNet-18 fc)", lambda nn: nn.Linear(512, 1000), (512,)),
+]
+
+TINY_LAYERS = [Model(m.name, m.build, m.sample[:1] + tuple(min(n, 9) for n in m.sample[1:]))   # (names kept)
+               if len(m.sample) == 3 else m for m in LAYERS]
+
 # ------------------------------------------------------------------ (b') the Torch7 files of the test data
 
 T7_DIR = os.path.join(ROOT, "tests", "data", "t7")
@@ -652,12 +690,13 @@ def run_convs(args, convs, per_round, theirs):
     return rows
 
 
-def run_models(args, models, per_round):
-    """Table (b).  Returns the rows: (name, batch, ours s, onnxruntime s, max rel diff)."""
+def run_models(args, models, per_round, title="(b) whole models", column="model"):
+    """Table (b), or (c) with layers for models.  Returns the rows: (name, batch, ours s, onnxruntime s, max rel
+    diff)."""
     import nn_legacy as nn
     rows = []
-    print("\n(b) whole models, forward (evaluation mode), against onnxruntime on nn_legacy's ONNX export")
-    head = f"{'model':62s} {'batch':>5s} {'ours ms':>9s} {'ort ms':>9s} {'ratio':>6s}  max rel diff"
+    print(f"\n{title}, forward (evaluation mode), against onnxruntime on nn_legacy's ONNX export")
+    head = f"{column:62s} {'batch':>5s} {'ours ms':>9s} {'ort ms':>9s} {'ratio':>6s}  max rel diff"
     print(head)
     print("-" * len(head))
     for spec in models:
@@ -867,8 +906,9 @@ def main(argv=None):
     p.add_argument("--quick", action="store_true", help="blocks of 10 calls at most instead of 30")
     p.add_argument("--threads", type=int, default=2, help="threads for every library (default 2)")
     p.add_argument("--only", default="", help="only the rows whose name contains this text")
-    p.add_argument("--part", choices=["convs", "models", "t7", "all"], default="all",
-                   help="models: the model-size networks and the Torch7 files; t7: the Torch7 files only")
+    p.add_argument("--part", choices=["convs", "models", "t7", "layers", "all"], default="all",
+                   help="models: the model-size networks and the Torch7 files; t7: the Torch7 files only; "
+                        "layers: table (c) only")
     p.add_argument("--layers", action="store_true",
                    help="after each model row, where the time goes: ours by layer class, onnxruntime by operator")
     p.add_argument("--pieces", action="store_true",
@@ -909,6 +949,8 @@ def main(argv=None):
         run_models(args, TINY_MODELS if args.tiny else MODELS, per_round)
     if args.part in ("models", "t7", "all") and not args.pieces:
         run_t7(args, _t7_files(), per_round)
+    if args.part in ("layers", "all") and not args.pieces:
+        run_models(args, TINY_LAYERS if args.tiny else LAYERS, per_round, "(c) single layers", "layer")
     load = os.getloadavg()
     print(f"\n{time.perf_counter() - start:.0f} s; load average after: {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}")
     busy = _cpu_busy_elsewhere(0.3)

@@ -36,7 +36,7 @@ def test_every_case_runs_tiny_and_both_sides_agree():
         m = ROW.match(line)
         if m:
             rows[(m["name"].strip(), int(m["batch"]))] = float(m["diff"])
-    names = [c.label() for c in inference.TINY_CONVS] + [m.name for m in inference.TINY_MODELS]
+    names = [c.label() for c in inference.TINY_CONVS] + [m.name for m in inference.TINY_MODELS + inference.TINY_LAYERS]
     for name in names:
         for batch in inference.BATCHES:
             assert (name, batch) in rows, f"{name} at batch {batch} missing:\n{proc.stdout}"
@@ -60,6 +60,7 @@ def test_the_tiny_set_covers_every_convolution_kind_and_model():
     kinds = {(c.kind, c.dil != (1, 1)) for c in inference.TINY_CONVS}
     assert kinds >= {("conv", False), ("conv", True), ("dw", False), ("full", False)}
     assert len(inference.TINY_MODELS) == len(inference.MODELS)
+    assert [m.name for m in inference.TINY_LAYERS] == [m.name for m in inference.LAYERS]
 
 
 def test_the_t7_table_holds_every_model_file_of_the_test_data():
