@@ -22,7 +22,7 @@
     layers against onnxruntime's per-run cost.  Table inputs and outputs go
     to and from onnxruntime as the graph's several inputs and outputs; times
     in microseconds.  Its own geometric mean lines.
-(c) Single layers other than the convolutions (float32, batch 1 and 8,
+(d) Single layers other than the convolutions (float32, batch 1 and 8,
     evaluation mode), measured as (b), each alone in a graph of its own:
     the poolings of the classic models' shapes, batch normalization in
     evaluation, PReLU, the activations, soft-max, nearest up-sampling, the
@@ -449,7 +449,7 @@ TINY_MODELS = [
 
 
 
-# ------------------------------------------------------------------ (c) single layers
+# ------------------------------------------------------------------ (d) single layers
 
 def _joined(nn, cls, *args):
     """A table of the input twice (ConcatTable of two Identity), then cls(*args) of it."""
@@ -691,7 +691,7 @@ def run_convs(args, convs, per_round, theirs):
 
 
 def run_models(args, models, per_round, title="(b) whole models", column="model"):
-    """Table (b), or (c) with layers for models.  Returns the rows: (name, batch, ours s, onnxruntime s, max rel
+    """Table (b), or (d) with layers for models.  Returns the rows: (name, batch, ours s, onnxruntime s, max rel
     diff)."""
     import nn_legacy as nn
     rows = []
@@ -908,7 +908,7 @@ def main(argv=None):
     p.add_argument("--only", default="", help="only the rows whose name contains this text")
     p.add_argument("--part", choices=["convs", "models", "t7", "layers", "all"], default="all",
                    help="models: the model-size networks and the Torch7 files; t7: the Torch7 files only; "
-                        "layers: table (c) only")
+                        "layers: table (d) only")
     p.add_argument("--layers", action="store_true",
                    help="after each model row, where the time goes: ours by layer class, onnxruntime by operator")
     p.add_argument("--pieces", action="store_true",
@@ -950,7 +950,7 @@ def main(argv=None):
     if args.part in ("models", "t7", "all") and not args.pieces:
         run_t7(args, _t7_files(), per_round)
     if args.part in ("layers", "all") and not args.pieces:
-        run_models(args, TINY_LAYERS if args.tiny else LAYERS, per_round, "(c) single layers", "layer")
+        run_models(args, TINY_LAYERS if args.tiny else LAYERS, per_round, "(d) single layers", "layer")
     load = os.getloadavg()
     print(f"\n{time.perf_counter() - start:.0f} s; load average after: {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}")
     busy = _cpu_busy_elsewhere(0.3)
