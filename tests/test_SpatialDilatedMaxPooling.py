@@ -198,6 +198,9 @@ EVAL_WINDOWS = [
     (3, 2, 1, 1, 1, 0, 1, 1, False),      # step 1
     (2, 3, 1, 2, 0, 1, 3, 1, True),       # step 1, dilation along W
     (5, 2, 3, 1, 2, 1, 2, 1, True),       # step 3: the general gather
+    (3, 3, 1, 1, 1, 1, 1, 1, False),      # GoogLeNet's 3x3/1 pad 1: rows between -inf borders
+    (3, 3, 2, 2, 1, 1, 1, 1, True),       # pad and a clipped last window: borders on both sides
+    (3, 3, 1, 1, 1, 1, 2, 2, True),       # dilated taps over the borders
 ]
 # rows of several vector blocks and a moved-back last block (301, 35, 18),
 # rows of one to two vectors (24, 13; for double also 18, 9), rows of one or

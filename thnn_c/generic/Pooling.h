@@ -501,10 +501,10 @@ typedef int64_t THNN_(PoolHalfMask) __attribute__((vector_size(16)));
     memcpy(&b, q + (n) - 1, sizeof b);                                                                            \
     *t = THNN_POOL_SHUFFLE(THNN_(W##Mask), a, b, evens);                                                          \
   }                                                                                                               \
-  static inline __attribute__((always_inline)) void THNN_(Pool_join##W)(THNN_(W) v, THNN_(W) *acc)                 \
+  static inline __attribute__((always_inline)) void THNN_(Pool_join##W)(const THNN_(W) *v, THNN_(W) *acc)         \
   {                                                                                                               \
-    THNN_(W##Mask) take = (v > *acc) | (v != v);                                                                  \
-    *acc = (THNN_(W))(((THNN_(W##Mask))v & take) | ((THNN_(W##Mask))*acc & ~take));                               \
+    THNN_(W##Mask) take = (*v > *acc) | (*v != *v);                                                               \
+    *acc = (THNN_(W))(((THNN_(W##Mask))*v & take) | ((THNN_(W##Mask))*acc & ~take));                              \
   }                                                                                                               \
   static inline __attribute__((always_inline)) void THNN_(Pool_chain##W)(                                          \
       const real *const *rows, int64_t r0, int64_t r1, int kW, int dilW, int64_t dW, int64_t o0, THNN_(W) *acc)   \
@@ -514,74 +514,108 @@ typedef int64_t THNN_(PoolHalfMask) __attribute__((vector_size(16)));
       for (int jw = (r == r0); jw < kW; jw++) {                                                                   \
         THNN_(W) v;                                                                                               \
         THNN_(Pool_tap##W)(rows[r] + (int64_t)jw * dilW + o0 * dW, dW, &v);                                       \
-        THNN_(Pool_join##W)(v, acc);                                                                              \
+        THNN_(Pool_join##W)(&v, acc);                                                                             \
       }                                                                                                           \
   }                                                                                                               \
   static inline __attribute__((always_inline)) void THNN_(Pool_values##W)(                                         \
       const real *const *rows, int64_t nrows, int kW, int dilW, int64_t dW, int64_t o0, real *y, int V)           \
   {                                                                                                               \
-    THNN_(W) a[2];                                                                                                \
+    THNN_(W) a, b;                                                                                                \
     if (V == 2) {                                                                                                 \
-      THNN_(Pool_tap##W)(rows[0] + o0 * dW, dW, &a[0]);                                                           \
-      THNN_(Pool_tap##W)(rows[0] + (o0 + (n)) * dW, dW, &a[1]);                                                   \
+      THNN_(Pool_tap##W)(rows[0] + o0 * dW, dW, &a);                                                              \
+      THNN_(Pool_tap##W)(rows[0] + (o0 + (n)) * dW, dW, &b);                                                      \
       for (int64_t r = 0; r < nrows; r++)                                                                         \
         for (int jw = (r == 0); jw < kW; jw++) {                                                                  \
           const real *q = rows[r] + (int64_t)jw * dilW + o0 * dW;                                                 \
-          THNN_(W) v[2];                                                                                          \
-          for (int u = 0; u < 2; u++) {                                                                           \
-            THNN_(Pool_tap##W)(q + u * (n) * dW, dW, &v[u]);                                                      \
-            THNN_(Pool_join##W)(v[u], &a[u]);                                                                     \
-          }                                                                                                       \
+          THNN_(W) u, v;                                                                                          \
+          THNN_(Pool_tap##W)(q, dW, &u);                                                                          \
+          THNN_(Pool_join##W)(&u, &a);                                                                            \
+          THNN_(Pool_tap##W)(q + (n) * dW, dW, &v);                                                               \
+          THNN_(Pool_join##W)(&v, &b);                                                                            \
         }                                                                                                         \
-      memcpy(y + o0, a, sizeof a);                                                                                \
+      memcpy(y + (n), &b, sizeof b);                                                                              \
     } else if (nrows >= 2) {                                                                                      \
-      THNN_(Pool_chain##W)(rows, 0, nrows / 2, kW, dilW, dW, o0, &a[0]);                                          \
-      THNN_(Pool_chain##W)(rows, nrows / 2, nrows, kW, dilW, dW, o0, &a[1]);                                      \
-      THNN_(Pool_join##W)(a[1], &a[0]);                                                                           \
-      memcpy(y + o0, &a[0], sizeof a[0]);                                                                         \
+      THNN_(Pool_chain##W)(rows, 0, nrows / 2, kW, dilW, dW, o0, &a);                                             \
+      THNN_(Pool_chain##W)(rows, nrows / 2, nrows, kW, dilW, dW, o0, &b);                                         \
+      THNN_(Pool_join##W)(&b, &a);                                                                                \
     } else {                                                                                                      \
-      THNN_(Pool_chain##W)(rows, 0, nrows, kW, dilW, dW, o0, &a[0]);                                              \
-      memcpy(y + o0, &a[0], sizeof a[0]);                                                                         \
+      THNN_(Pool_chain##W)(rows, 0, nrows, kW, dilW, dW, o0, &a);                                                 \
     }                                                                                                             \
+    memcpy(y, &a, sizeof a);                                                                                      \
   }
 
 THNN_POOL_VECTOR_KERNELS(PoolVec, THNN_POOL_LANES, THNN_POOL_VEC_EVENS)
 THNN_POOL_VECTOR_KERNELS(PoolHalf, THNN_POOL_HALF, THNN_POOL_HALF_EVENS)
 
+/* y[0..k) = part[0..k), k < 4: copies of constant sizes (a loop became a
+ * call of memmove). */
+static inline __attribute__((always_inline)) void THNN_(Pool_copyFew)(const real *part, int64_t k, real *y)
+{
+  if (k & 2)
+    memcpy(y, part, 2 * sizeof(real));
+  if (k & 1)
+    y[k - 1] = part[k - 1];
+}
+
+/* Whether a vector of `lanes` columns from o0 reads nothing at or past end
+ * (NULL: no reading past the last tap of column n - 1). */
+static inline __attribute__((always_inline)) bool THNN_(Pool_fits)(
+    const real *const *rows, int64_t nrows, int kW, int dilW, int64_t dW, int64_t o0, int64_t lanes, const real *end)
+{
+  if (!end)
+    return false;
+  const real *last = rows[0];
+  for (int64_t r = 1; r < nrows; r++)
+    last = rows[r] > last ? rows[r] : last;
+  return last + (int64_t)(kW - 1) * dilW + o0 * dW + (dW == 1 ? lanes - 1 : 2 * lanes - 2) < end;
+}
+
 /* n >= HALF full columns of step 1 or 2, in registers: blocks of two
  * 32-byte vectors, then of one, then of one 16-byte vector, and what is
  * left (fewer than HALF) as one 16-byte vector moved back to end at n (it
- * writes some outputs twice, the same values). */
+ * writes some outputs twice, the same values).  (One 32-byte vector for
+ * rows of 5 or 6 outputs, its extra columns not stored, was no faster than
+ * two 16-byte ones: VGG's and AlexNet's last poolings spend their time
+ * around the vectors, a row of a few outputs at a time.) */
 static inline __attribute__((always_inline)) void THNN_(Pool_maxValueVectors)(
     const real *const *rows, int64_t nrows, int kW, int dilW, int64_t dW, int64_t n, real *y)
 {
   const int64_t L = THNN_POOL_LANES, H = THNN_POOL_HALF;
   int64_t o0 = 0;
   for (; n - o0 >= 2 * L; o0 += 2 * L)
-    THNN_(Pool_valuesPoolVec)(rows, nrows, kW, dilW, dW, o0, y, 2);
+    THNN_(Pool_valuesPoolVec)(rows, nrows, kW, dilW, dW, o0, y + o0, 2);
   if (n - o0 >= L) {
-    THNN_(Pool_valuesPoolVec)(rows, nrows, kW, dilW, dW, o0, y, 1);
+    THNN_(Pool_valuesPoolVec)(rows, nrows, kW, dilW, dW, o0, y + o0, 1);
     o0 += L;
   }
   if (n - o0 >= H) {
-    THNN_(Pool_valuesPoolHalf)(rows, nrows, kW, dilW, dW, o0, y, 1);
+    THNN_(Pool_valuesPoolHalf)(rows, nrows, kW, dilW, dW, o0, y + o0, 1);
     o0 += H;
   }
   if (o0 < n)
-    THNN_(Pool_valuesPoolHalf)(rows, nrows, kW, dilW, dW, n - H, y, 1);
+    THNN_(Pool_valuesPoolHalf)(rows, nrows, kW, dilW, dW, n - H, y + n - H, 1);
 }
 
 /* The best of each of n full columns into y, for the taps whose rows start
  * at rows[0..nrows) (each row of kW taps dilW apart, columns dW apart):
- * vectors in registers where n allows, Pool_maxValueBlock otherwise. */
+ * vectors in registers where n allows, Pool_maxValueBlock otherwise.  end:
+ * where the memory the rows lie in ends (a vector may read columns past n
+ * before it; NULL: nothing past the taps of the n columns). */
 static inline __attribute__((always_inline)) void THNN_(Pool_maxValueRun)(
-    const real *const *rows, int64_t nrows, int kW, int dilW, int64_t dW, int64_t n, real *y)
+    const real *const *rows, int64_t nrows, int kW, int dilW, int64_t dW, int64_t n, real *y, const real *end)
 {
+  real part[THNN_POOL_HALF];
   if (dW == 1 && n >= THNN_POOL_HALF)
     THNN_(Pool_maxValueVectors)(rows, nrows, kW, dilW, 1, n, y);
   else if (dW == 2 && n >= THNN_POOL_HALF)
     THNN_(Pool_maxValueVectors)(rows, nrows, kW, dilW, 2, n, y);
-  else if (dW == 1)
+  else if ((dW == 1 || dW == 2) && THNN_(Pool_fits)(rows, nrows, kW, dilW, dW, 0, THNN_POOL_HALF, end)) {
+    if (dW == 1)   /* (fewer than HALF columns: one 16-byte vector, its extra columns not stored) */
+      THNN_(Pool_valuesPoolHalf)(rows, nrows, kW, dilW, 1, 0, part, 1);
+    else
+      THNN_(Pool_valuesPoolHalf)(rows, nrows, kW, dilW, 2, 0, part, 1);
+    THNN_(Pool_copyFew)(part, n, y);
+  } else if (dW == 1)
     THNN_(Pool_maxValueBlock)(rows, nrows, kW, dilW, 1, n, y);
   else if (dW == 2)
     THNN_(Pool_maxValueBlock)(rows, nrows, kW, dilW, 2, n, y);
@@ -593,19 +627,66 @@ static inline __attribute__((always_inline)) void THNN_(Pool_maxValueRun)(
  * span) share input rows: the best of a window is the best of its rows'
  * bests taken in row order under Pool_beats's rule (of equal values the
  * first in row-major order, the last NaN: both hold row by row), so each
- * input row's bests along W are computed once, into a ring of the last span
- * rows (ring[i % span] holds row i), and each output row takes the best of
- * its rows' entries.  Used for rows of two vectors of full columns or more
- * (at 8 columns, 17x17 planes, the bookkeeping cost more than the shared
- * rows saved: 1.09-1.17 of the time) when span * (hi - lo) fits the ring. */
+ * input row's bests along W are computed once, into a ring of the last
+ * rows (slot i & (slots - 1) holds row i), and each output row takes the
+ * best of its rows' entries.  Used for rows of two vectors of columns or
+ * more (at 8 columns, 17x17 planes, the bookkeeping cost more than the
+ * shared rows saved: 1.09-1.17 of the time) when they fit the ring. */
 #define THNN_POOL_RING 2048
+
+/* The ring's slots for windows of span rows: a power of two at least span,
+ * so that a row's slot is a mask, not a division (3 divisions an output row
+ * were a third of a 3x3/2 pooling's time on 21 outputs a row). */
+THNN_HELPER int64_t THNN_(Pool_ringSlots)(int64_t span)
+{
+  int64_t slots = 1;
+  while (slots < span)
+    slots <<= 1;
+  return slots;
+}
+
+/* Windows clipped along W by a pad or by the last window of ceil mode: with
+ * shared rows, each input row is copied between borders of -inf into a line
+ * of Pool_lineLength values (the input columns from -padW), where every
+ * output column is a full window, and the ring rows hold all the columns.
+ * The value of a window is the same: a -inf tap beats nothing under
+ * Pool_beats's rule, and a window holds at least one input tap (where
+ * every tap is -inf the best is -inf either way).  The clipped windows went
+ * through Pool_maxWindowValue, one branching scalar loop each: 23 % of
+ * ResNet's 3x3/2 pad 1 pooling on 112x112 for one column in 56. */
+#define THNN_POOL_LINE 4096
+
+THNN_HELPER int64_t THNN_(Pool_lineLength)(const THPoolShape *s, const THPoolWindow *w)
+{
+  return (s->out[2] - 1) * w->d[2] + (int64_t)(w->k[2] - 1) * w->dil[2] + 1;
+}
+
+/* The columns each ring row holds: all of them when some window along W is
+ * clipped (the rows bordered, above), else the full ones. */
+THNN_HELPER int64_t THNN_(Pool_ringColumns)(const THPoolShape *s, const THNN_(PoolRowPlan) *plan)
+{
+  return plan->lo > 0 || plan->hi < s->out[2] ? s->out[2] : plan->hi - plan->lo;
+}
 
 THNN_HELPER bool THNN_(Pool_rowsShared)(const THPoolShape *s, const THPoolWindow *w, const THNN_(PoolRowPlan) *plan)
 {
-  int64_t span = (int64_t)(w->k[1] - 1) * w->dil[1] + 1;
+  int64_t span = (int64_t)(w->k[1] - 1) * w->dil[1] + 1, columns = THNN_(Pool_ringColumns)(s, plan);
   return s->in[0] == 1 && s->out[0] == 1 && w->k[0] == 1 && w->k[1] >= 2 && w->d[1] < span
-         && span <= THNN_POOL_MAX_TAPS && plan->hi - plan->lo >= 2 * THNN_POOL_LANES
-         && span * (plan->hi - plan->lo) <= THNN_POOL_RING;
+         && span <= THNN_POOL_MAX_TAPS && plan->hi > plan->lo && columns >= 2 * THNN_POOL_LANES
+         && THNN_(Pool_ringSlots)(span) * columns <= THNN_POOL_RING
+         && THNN_(Pool_lineLength)(s, w) <= THNN_POOL_LINE;
+}
+
+/* Row `row` of an input (inW values) into line: the input columns from
+ * -padW, -inf outside, length values. */
+THNN_HELPER void THNN_(Pool_borderRow)(const real *row, int64_t inW, int64_t padW, int64_t length, real *line)
+{
+  int64_t left = padW < length ? padW : length, copied = inW < length - left ? inW : length - left;
+  for (int64_t i = 0; i < left; i++)
+    line[i] = -INFINITY;
+  memcpy(line + left, row, (size_t)copied * sizeof(real));
+  for (int64_t i = left + copied; i < length; i++)
+    line[i] = -INFINITY;
 }
 
 /* Planes [p0, p1) of the fixed window w: Pool_maxPlanesWindow's walk,
@@ -619,42 +700,65 @@ TH_VECTOR_CLONES __attribute__((optimize("O3"))) static void THNN_(Pool_maxValue
   int64_t inPlane = THNN_(Pool_planeSize)(s->in), outPlane = THNN_(Pool_planeSize)(s->out);
   int kW = w->k[2], dilW = w->dil[2];
   int64_t dW = w->d[2], lo = plan->lo, hi = plan->hi, n = hi - lo;
-  int64_t span = (int64_t)(w->k[1] - 1) * w->dil[1] + 1;
+  const real *inEnd = in + s->batch * s->planes * inPlane;
+  int64_t slots = THNN_(Pool_ringSlots)((int64_t)(w->k[1] - 1) * w->dil[1] + 1);
+  /* bordered: the shared rows' windows clipped along W (see Pool_lineLength) */
+  bool bordered = shared && (lo > 0 || hi < outW);
+  int64_t lineLength = bordered ? THNN_(Pool_lineLength)(s, w) : 1, c0 = bordered ? 0 : lo;
+  int64_t columns = bordered ? outW : n;
   const real *rows[THNN_POOL_MAX_TAPS];
-  real ring[shared ? THNN_POOL_RING : 1];
+  real ring[shared ? THNN_POOL_RING : 1], line[lineLength];
   int64_t ringRow[shared ? THNN_POOL_MAX_TAPS : 1];
   for (int64_t p = p0; p < p1; p++) {
     const real *src = in + p * inPlane;
     if (shared)
-      for (int64_t r = 0; r < span; r++)
+      for (int64_t r = 0; r < slots; r++)
         ringRow[r] = -1;
     for (int64_t ot = 0; ot < outT; ot++)
       for (int64_t oh = 0; oh < outH; oh++) {
         real *y = out + p * outPlane + (ot * outH + oh) * outW;
         int64_t nrows = g->count[0][ot] * g->count[1][oh];
         bool vec = hi > lo && nrows > 0 && nrows * kW <= THNN_POOL_MAX_TAPS;
-        int64_t left = vec ? lo : outW, right = vec ? hi : outW;
+        int64_t left = !vec ? outW : bordered ? 0 : lo, right = !vec ? outW : bordered ? outW : hi;
         for (int64_t ow = 0; ow < left; ow++)
           y[ow] = THNN_(Pool_maxWindowValue)(src, s, g, ot, oh, ow);
         if (vec && shared) {
           for (int64_t jh = 0; jh < nrows; jh++) {
-            int64_t ih = g->first[1][oh] + jh * g->dil[1], slot = ih % span;
-            real *best = ring + slot * n;
+            int64_t ih = g->first[1][oh] + jh * g->dil[1], slot = ih & (slots - 1);
+            real *best = ring + slot * columns;
             if (ringRow[slot] != ih) {
-              const real *row = src + ih * inW + plan->first0;
-              THNN_(Pool_maxValueRun)(&row, 1, kW, dilW, dW, n, best);
+              const real *row = src + ih * inW + plan->first0, *end = inEnd;
+              if (bordered) {
+                THNN_(Pool_borderRow)(src + ih * inW, inW, w->pad[2], lineLength, line);
+                row = line;
+                end = line + lineLength;
+              }
+              if (kW == 3 && dilW == 1)
+                THNN_(Pool_maxValueRun)(&row, 1, 3, 1, dW, columns, best, end);
+              else if (kW == 2 && dilW == 1)
+                THNN_(Pool_maxValueRun)(&row, 1, 2, 1, dW, columns, best, end);
+              else
+                THNN_(Pool_maxValueRun)(&row, 1, kW, dilW, dW, columns, best, end);
               ringRow[slot] = ih;
             }
             rows[jh] = best;
           }
-          THNN_(Pool_maxValueRun)(rows, nrows, 1, 1, 1, n, y + lo);
+          if (nrows == 3)
+            THNN_(Pool_maxValueRun)(rows, 3, 1, 1, 1, columns, y + c0, ring + THNN_POOL_RING);
+          else
+            THNN_(Pool_maxValueRun)(rows, nrows, 1, 1, 1, columns, y + c0, ring + THNN_POOL_RING);
         } else if (vec) {
           int64_t r = 0;
           for (int64_t jt = 0; jt < g->count[0][ot]; jt++)
             for (int64_t jh = 0; jh < g->count[1][oh]; jh++, r++)
               rows[r] = src + ((g->first[0][ot] + jt * g->dil[0]) * inH + g->first[1][oh] + jh * g->dil[1]) * inW
                         + plan->first0;
-          THNN_(Pool_maxValueRun)(rows, nrows, kW, dilW, dW, n, y + lo);
+          if (nrows == 3 && kW == 3 && dilW == 1)   /* (the taps unrolled: 3x3 and 2x2 windows) */
+            THNN_(Pool_maxValueRun)(rows, 3, 3, 1, dW, n, y + lo, inEnd);
+          else if (nrows == 2 && kW == 2 && dilW == 1)
+            THNN_(Pool_maxValueRun)(rows, 2, 2, 1, dW, n, y + lo, inEnd);
+          else
+            THNN_(Pool_maxValueRun)(rows, nrows, kW, dilW, dW, n, y + lo, inEnd);
         }
         for (int64_t ow = right; ow < outW; ow++)
           y[ow] = THNN_(Pool_maxWindowValue)(src, s, g, ot, oh, ow);
