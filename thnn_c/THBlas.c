@@ -105,6 +105,11 @@ int THLoopThreads(int64_t n)
   return THThreadsFor(n, TH_LOOP_GRAIN);
 }
 
+int THLoopThreadsCostly(int64_t n)
+{
+  return THThreadsFor(n, TH_LOOP_GRAIN_COSTLY);
+}
+
 /* Threads for a product of m x k by k x n: slabs of at least 2^20
  * multiply-adds (about 10 us), and none when OpenBLAS was made
  * multi-threaded behind our back (it must not be called from our threads

@@ -41,15 +41,15 @@ THNN_POINTWISE_LOOP(THNN_(ELU_backwardInPlace))
 int THNN_(ELU_updateOutput)(THNNState *state, THTensor *input, THTensor *output, accreal alpha, bool inplace)
 {
   TH_TRY(THNN_(ELU_shapeCheck)(state, input, NULL, NULL, alpha, inplace));
-  return THNN_(Pointwise_map)(state, output, inplace, THNN_(ELU_forward), &alpha, input, NULL, NULL);
+  return THNN_(Pointwise_mapBy)(state, output, inplace, THNN_(ELU_forward), &alpha, input, NULL, NULL, true);
 }
 
 int THNN_(ELU_updateGradInput)(THNNState *state, THTensor *input, THTensor *gradOutput, THTensor *gradInput,
                                THTensor *output, accreal alpha, bool inplace)
 {
   TH_TRY(THNN_(ELU_shapeCheck)(state, input, gradOutput, output, alpha, inplace));
-  return THNN_(Pointwise_map)(state, gradInput, inplace, inplace ? THNN_(ELU_backwardInPlace) : THNN_(ELU_backward),
-                              &alpha, gradOutput, inplace ? output : input, NULL);
+  return THNN_(Pointwise_mapBy)(state, gradInput, inplace, inplace ? THNN_(ELU_backwardInPlace) : THNN_(ELU_backward),
+                                &alpha, gradOutput, inplace ? output : input, NULL, !inplace);
 }
 
 #endif

@@ -37,8 +37,8 @@ THNN_POINTWISE_LOOP(THNN_(LogSigmoid_backward))
 int THNN_(LogSigmoid_updateOutput)(THNNState *state, THTensor *input, THTensor *output, THTensor *buffer)
 {
   TH_TRY(THNN_(LogSigmoid_shapeCheck)(state, input, NULL, NULL));
-  TH_TRY(THNN_(Pointwise_map)(state, buffer, false, THNN_(LogSigmoid_exp), NULL, input, NULL, NULL));
-  return THNN_(Pointwise_map)(state, output, false, THNN_(LogSigmoid_forward), NULL, input, buffer, NULL);
+  TH_TRY(THNN_(Pointwise_mapBy)(state, buffer, false, THNN_(LogSigmoid_exp), NULL, input, NULL, NULL, true));
+  return THNN_(Pointwise_mapBy)(state, output, false, THNN_(LogSigmoid_forward), NULL, input, buffer, NULL, true);
 }
 
 int THNN_(LogSigmoid_updateGradInput)(THNNState *state, THTensor *input, THTensor *gradOutput,

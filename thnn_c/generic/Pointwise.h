@@ -81,9 +81,10 @@ THNN_HELPER inline accreal THNN_(Pointwise_norm)(const THTensor *input, bool siz
  * number of elements) are read as they are laid out in memory order, as a
  * is.  Out of place, result takes a's sizes.  In place, the values go into
  * a itself (through a contiguous copy when a is strided) and result becomes
- * a view of a. */
-THNN_HELPER int THNN_(Pointwise_map)(THNNState *state, THTensor *result, bool inplace, THNN_(PointwiseLoop) loop,
-                                const accreal *arg, THTensor *a, THTensor *b, THTensor *c)
+ * a view of a.  costly: the loop calls exp, tanh or log per element, and
+ * takes a second thread on fewer elements (THLoopThreadsCostly). */
+THNN_HELPER int THNN_(Pointwise_mapBy)(THNNState *state, THTensor *result, bool inplace, THNN_(PointwiseLoop) loop,
+                                       const accreal *arg, THTensor *a, THTensor *b, THTensor *c, bool costly)
 {
   THTensor aTmp = {0}, bTmp = {0}, cTmp = {0};
   const THTensor *ca = THTensor_(contiguous)(state, a, &aTmp);
@@ -94,7 +95,7 @@ THNN_HELPER int THNN_(Pointwise_map)(THNNState *state, THTensor *result, bool in
   if (ca && (!b || cb) && (!c || cc) && (inplace || THTensor_(resizeAs)(state, result, a) == 0)) {
     real *out = THTensor_(data)(dst);
     int64_t n = THTensor_(nElement)(a);
-#pragma omp parallel num_threads(THLoopThreads(n))
+#pragma omp parallel num_threads(costly ? THLoopThreadsCostly(n) : THLoopThreads(n))
     {
       int64_t begin, end;
       THLoopRange(n, &begin, &end);
@@ -112,6 +113,13 @@ THNN_HELPER int THNN_(Pointwise_map)(THNNState *state, THTensor *result, bool in
   THTensor_(release)(&bTmp);
   THTensor_(release)(&cTmp);
   return rc;
+}
+
+/* Pointwise_mapBy for a loop of a few operations per element. */
+THNN_HELPER int THNN_(Pointwise_map)(THNNState *state, THTensor *result, bool inplace, THNN_(PointwiseLoop) loop,
+                                const accreal *arg, THTensor *a, THTensor *b, THTensor *c)
+{
+  return THNN_(Pointwise_mapBy)(state, result, inplace, loop, arg, a, b, c, false);
 }
 
 /* output = [sum over the elements of sum(a, b, c)], divided by the number

@@ -26,7 +26,7 @@ THNN_POINTWISE_LOOP(THNN_(Sigmoid_backward))
 int THNN_(Sigmoid_updateOutput)(THNNState *state, THTensor *input, THTensor *output)
 {
   TH_TRY(THNN_(Sigmoid_shapeCheck)(state, NULL, input));
-  return THNN_(Pointwise_map)(state, output, false, THNN_(Sigmoid_forward), NULL, input, NULL, NULL);
+  return THNN_(Pointwise_mapBy)(state, output, false, THNN_(Sigmoid_forward), NULL, input, NULL, NULL, true);
 }
 
 int THNN_(Sigmoid_updateGradInput)(THNNState *state, THTensor *gradOutput, THTensor *gradInput,

@@ -38,7 +38,7 @@ int THNN_(SoftPlus_updateOutput)(THNNState *state, THTensor *input, THTensor *ou
 {
   TH_TRY(THNN_(SoftPlus_shapeCheck)(state, input, NULL, NULL, beta));
   const accreal arg[2] = {beta, threshold};
-  return THNN_(Pointwise_map)(state, output, false, THNN_(SoftPlus_forward), arg, input, NULL, NULL);
+  return THNN_(Pointwise_mapBy)(state, output, false, THNN_(SoftPlus_forward), arg, input, NULL, NULL, true);
 }
 
 int THNN_(SoftPlus_updateGradInput)(THNNState *state, THTensor *input, THTensor *gradOutput,
@@ -46,7 +46,7 @@ int THNN_(SoftPlus_updateGradInput)(THNNState *state, THTensor *input, THTensor 
 {
   TH_TRY(THNN_(SoftPlus_shapeCheck)(state, input, gradOutput, output, beta));
   const accreal arg[2] = {beta, threshold};
-  return THNN_(Pointwise_map)(state, gradInput, false, THNN_(SoftPlus_backward), arg, gradOutput, input, NULL);
+  return THNN_(Pointwise_mapBy)(state, gradInput, false, THNN_(SoftPlus_backward), arg, gradOutput, input, NULL, true);
 }
 
 #endif

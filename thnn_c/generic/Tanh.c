@@ -25,7 +25,7 @@ THNN_POINTWISE_LOOP(THNN_(Tanh_backward))
 int THNN_(Tanh_updateOutput)(THNNState *state, THTensor *input, THTensor *output)
 {
   TH_TRY(THNN_(Tanh_shapeCheck)(state, NULL, input));
-  return THNN_(Pointwise_map)(state, output, false, THNN_(Tanh_forward), NULL, input, NULL, NULL);
+  return THNN_(Pointwise_mapBy)(state, output, false, THNN_(Tanh_forward), NULL, input, NULL, NULL, true);
 }
 
 int THNN_(Tanh_updateGradInput)(THNNState *state, THTensor *gradOutput, THTensor *gradInput,
