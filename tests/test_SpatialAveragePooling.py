@@ -59,7 +59,13 @@ def test_long_rows_match_the_reference_loop_bit_for_bit(window, width, dtype, th
     x = hostile_values((2, 3, 9, 2 * width), dtype, width)[..., ::2]   # (not contiguous)
     w = windows(x.shape, *window)
     want = ref_avg(x.astype(np.float64), w, "include" if window[-1] else "exclude").astype(dtype)
-    m = make(*window)
+    nan = np.isnan(want)
+    assert nan.any() and (want == 0).any() and not nan.all()
+    check_bits(make(*window), x, want, threads)
+
+
+def check_bits(m, x, want, threads):
+    """m.forward(x) on `threads` threads: NaN where want is, elsewhere want's bits."""
     before = thnn.get_num_threads()
     thnn.set_num_threads(threads)
     try:
@@ -67,9 +73,31 @@ def test_long_rows_match_the_reference_loop_bit_for_bit(window, width, dtype, th
     finally:
         thnn.set_num_threads(before)
     nan = np.isnan(want)
-    assert nan.any() and (want == 0).any() and not nan.all()
     np.testing.assert_array_equal(np.isnan(got), nan)
     np.testing.assert_array_equal(bits(got)[~nan], bits(want)[~nan])
+
+
+# one window over each whole plane (global pooling: ResNet's 7x7 on 7x7, an
+# adaptive pooling to 1x1), summed several planes at a time: 22 and 17
+# planes (groups of 8 and the rest); bit for bit the reference's sums as above
+GLOBAL = [((7, 7, 1, 1, 0, 0, False, True), (2, 11, 7, 7)), ((3, 3, 1, 1, 1, 1, False, True), (2, 11, 1, 1)),
+          ((3, 3, 1, 1, 1, 1, False, False), (2, 11, 1, 1)), ((5, 4, 5, 4, 0, 0, True, True), (1, 17, 4, 5)),
+          ("adaptive", (1, 17, 6, 5))]
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("window, shape", GLOBAL, ids=str)
+def test_global_windows_match_the_reference_loop_bit_for_bit(window, shape, dtype, threads):
+    from pooling_checks import adaptive_windows
+    x = hostile_values(shape[:-1] + (2 * shape[-1],), dtype, 5)[..., ::2]   # (not contiguous)
+    if window == "adaptive":
+        m, w, mode = nn.SpatialAdaptiveAveragePooling(1, 1), [adaptive_windows(n, 1) for n in shape[-2:]], "adaptive"
+    else:
+        m, w, mode = make(*window), windows(x.shape, *window), "include" if window[-1] else "exclude"
+    want = ref_avg(x.astype(np.float64), w, mode).astype(dtype)
+    assert want.shape == shape[:2] + (1, 1) and (~np.isnan(want)).sum() >= 4
+    check_bits(m, x, want, threads)
 
 
 @pytest.mark.parametrize("window", WINDOWS, ids=str)
