@@ -260,6 +260,7 @@ def test_panels_from_the_image_match_the_column_matrix(case, threads):
     before = thnn.get_num_threads()
     results, products = {}, {}
     LIB.THGemmConv_setMode(0)   # (the indirect product, test_indirect_convolution.py, off: these two paths compared)
+    allowed = thnn.allow_avx512(False)   # (and on AVX-512 the direct loops, which take dilated kernels)
     try:
         thnn.set_num_threads(threads)
         for on in (1, 0):
@@ -270,6 +271,7 @@ def test_panels_from_the_image_match_the_column_matrix(case, threads):
     finally:
         LIB.THGemm_setImagePacking(1)
         LIB.THGemmConv_setMode(1)
+        thnn.allow_avx512(allowed)
         thnn.set_num_threads(before)
     assert LIB.THGemm_imagePacking() == 1
     assert products[0] == 0 and (products[1] > 0) == packs, products

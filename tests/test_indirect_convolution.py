@@ -11,7 +11,8 @@ and 3, 1 and 2 threads: both paths against a float64 numpy reference at
 the float tolerance of the convolution tests, NaN and infinities reaching
 exactly the outputs the reference gives them; THGemmConv_calls() shows
 which path ran.  Winograd's path for 3x3 kernels (THConvWinograd.c, tested
-in test_winograd_convolution.py) is off here, so that these rules alone
+in test_winograd_convolution.py) and, on AVX-512, the direct loops
+(test_SpatialDilatedConvolution.py) are off here, so that these rules alone
 choose."""
 import ctypes
 
@@ -42,11 +43,12 @@ def module(nin, nout, k, stride, pad, dilation, kw=None, bias=True):
 
 
 def forward(m, x, mode, threads):
-    """m.forward(x) with THGemmConv_setMode(mode) (and Winograd's path off)
-    on `threads` threads: the output (a copy) and how many calls took the
-    indirect path."""
+    """m.forward(x) with THGemmConv_setMode(mode) (and Winograd's path off,
+    and on AVX-512 the direct loops, which come first for dilated and
+    non-square kernels: unfold.h's convDirectForward) on `threads` threads:
+    the output (a copy) and how many calls took the indirect path."""
     import thnn
-    before = thnn.get_num_threads()
+    before, allowed = thnn.get_num_threads(), thnn.allow_avx512(False)
     try:
         thnn.set_num_threads(threads)
         LIB.THGemmConv_setMode(mode)
@@ -57,6 +59,7 @@ def forward(m, x, mode, threads):
     finally:
         LIB.THGemmConv_setMode(1)
         LIB.THGemmWino_setMode(1)
+        thnn.allow_avx512(allowed)
         thnn.set_num_threads(before)
 
 
