@@ -477,7 +477,7 @@ typedef int64_t THNN_(PoolHalfMask) __attribute__((vector_size(16)));
  * Pool_tapW(q, dW, t): *t = the tap at q of n columns dW apart (vectors by
  * pointer: the baseline clone has no 32-byte registers to pass them in);
  * Pool_joinW(v, acc): Pool_beats's rule, lane by lane, *acc = v where it
- * is larger or NaN;
+ * is larger or NaN; Pool_joinAtW(q, dW, acc): the tap at q joined into *acc;
  * Pool_chainW(rows, r0, r1, ..., o0, acc): *acc = the best of one vector of
  * columns from o0 over the taps of rows [r0, r1);
  * Pool_valuesW(rows, nrows, kW, dilW, dW, o0, y, V): outputs [o0, o0 +
@@ -506,16 +506,20 @@ typedef int64_t THNN_(PoolHalfMask) __attribute__((vector_size(16)));
     THNN_(W##Mask) take = (*v > *acc) | (*v != *v);                                                               \
     *acc = (THNN_(W))(((THNN_(W##Mask))*v & take) | ((THNN_(W##Mask))*acc & ~take));                              \
   }                                                                                                               \
+  static inline __attribute__((always_inline)) void THNN_(Pool_joinAt##W)(const real *q, int64_t dW,              \
+                                                                          THNN_(W) *acc)                          \
+  {                                                                                                               \
+    THNN_(W) v;                                                                                                   \
+    THNN_(Pool_tap##W)(q, dW, &v);                                                                                \
+    THNN_(Pool_join##W)(&v, acc);                                                                                 \
+  }                                                                                                               \
   static inline __attribute__((always_inline)) void THNN_(Pool_chain##W)(                                          \
       const real *const *rows, int64_t r0, int64_t r1, int kW, int dilW, int64_t dW, int64_t o0, THNN_(W) *acc)   \
   {                                                                                                               \
     THNN_(Pool_tap##W)(rows[r0] + o0 * dW, dW, acc);                                                              \
     for (int64_t r = r0; r < r1; r++)                                                                             \
-      for (int jw = (r == r0); jw < kW; jw++) {                                                                   \
-        THNN_(W) v;                                                                                               \
-        THNN_(Pool_tap##W)(rows[r] + (int64_t)jw * dilW + o0 * dW, dW, &v);                                       \
-        THNN_(Pool_join##W)(&v, acc);                                                                             \
-      }                                                                                                           \
+      for (int jw = (r == r0); jw < kW; jw++)                                                                     \
+        THNN_(Pool_joinAt##W)(rows[r] + (int64_t)jw * dilW + o0 * dW, dW, acc);                                   \
   }                                                                                                               \
   static inline __attribute__((always_inline)) void THNN_(Pool_values##W)(                                         \
       const real *const *rows, int64_t nrows, int kW, int dilW, int64_t dW, int64_t o0, real *y, int V)           \
@@ -527,11 +531,8 @@ typedef int64_t THNN_(PoolHalfMask) __attribute__((vector_size(16)));
       for (int64_t r = 0; r < nrows; r++)                                                                         \
         for (int jw = (r == 0); jw < kW; jw++) {                                                                  \
           const real *q = rows[r] + (int64_t)jw * dilW + o0 * dW;                                                 \
-          THNN_(W) u, v;                                                                                          \
-          THNN_(Pool_tap##W)(q, dW, &u);                                                                          \
-          THNN_(Pool_join##W)(&u, &a);                                                                            \
-          THNN_(Pool_tap##W)(q + (n) * dW, dW, &v);                                                               \
-          THNN_(Pool_join##W)(&v, &b);                                                                            \
+          THNN_(Pool_joinAt##W)(q, dW, &a);                                                                       \
+          THNN_(Pool_joinAt##W)(q + (n) * dW, dW, &b);                                                            \
         }                                                                                                         \
       memcpy(y + (n), &b, sizeof b);                                                                              \
     } else if (nrows >= 2) {                                                                                      \
@@ -557,17 +558,14 @@ static inline __attribute__((always_inline)) void THNN_(Pool_copyFew)(const real
     y[k - 1] = part[k - 1];
 }
 
-/* Whether a vector of `lanes` columns from o0 reads nothing at or past end
- * (NULL: no reading past the last tap of column n - 1). */
+/* Whether a vector of `lanes` columns from column 0 reads nothing at or past end. */
 static inline __attribute__((always_inline)) bool THNN_(Pool_fits)(
-    const real *const *rows, int64_t nrows, int kW, int dilW, int64_t dW, int64_t o0, int64_t lanes, const real *end)
+    const real *const *rows, int64_t nrows, int kW, int dilW, int64_t dW, int64_t lanes, const real *end)
 {
-  if (!end)
-    return false;
   const real *last = rows[0];
   for (int64_t r = 1; r < nrows; r++)
     last = rows[r] > last ? rows[r] : last;
-  return last + (int64_t)(kW - 1) * dilW + o0 * dW + (dW == 1 ? lanes - 1 : 2 * lanes - 2) < end;
+  return last + (int64_t)(kW - 1) * dilW + (dW == 1 ? lanes - 1 : 2 * lanes - 2) < end;
 }
 
 /* n >= HALF full columns of step 1 or 2, in registers: blocks of two
@@ -600,7 +598,7 @@ static inline __attribute__((always_inline)) void THNN_(Pool_maxValueVectors)(
  * at rows[0..nrows) (each row of kW taps dilW apart, columns dW apart):
  * vectors in registers where n allows, Pool_maxValueBlock otherwise.  end:
  * where the memory the rows lie in ends (a vector may read columns past n
- * before it; NULL: nothing past the taps of the n columns). */
+ * before it). */
 static inline __attribute__((always_inline)) void THNN_(Pool_maxValueRun)(
     const real *const *rows, int64_t nrows, int kW, int dilW, int64_t dW, int64_t n, real *y, const real *end)
 {
@@ -609,7 +607,7 @@ static inline __attribute__((always_inline)) void THNN_(Pool_maxValueRun)(
     THNN_(Pool_maxValueVectors)(rows, nrows, kW, dilW, 1, n, y);
   else if (dW == 2 && n >= THNN_POOL_HALF)
     THNN_(Pool_maxValueVectors)(rows, nrows, kW, dilW, 2, n, y);
-  else if ((dW == 1 || dW == 2) && THNN_(Pool_fits)(rows, nrows, kW, dilW, dW, 0, THNN_POOL_HALF, end)) {
+  else if ((dW == 1 || dW == 2) && THNN_(Pool_fits)(rows, nrows, kW, dilW, dW, THNN_POOL_HALF, end)) {
     if (dW == 1)   /* (fewer than HALF columns: one 16-byte vector, its extra columns not stored) */
       THNN_(Pool_valuesPoolHalf)(rows, nrows, kW, dilW, 1, 0, part, 1);
     else
