@@ -59,19 +59,26 @@ def test_matches_torch(setting):
 
 @pytest.mark.parametrize("avx512", [True, False], ids=["avx512", "portable"])
 @pytest.mark.parametrize("threads", [1, 2])
-def test_wide_rows_and_many_planes_match_torch(threads, avx512):
-    # On AVX-512 a batch convolves directly, in blocks of 8 output planes by
-    # 2 vectors of an output row (32 floats, 16 doubles): 11 planes and rows
-    # of 43 pixels leave partial blocks in both; padding, dilation and a row
-    # step of 2 as well.  With the AVX-512 loops disallowed (or without
-    # AVX-512) the same runs through im2col and GEMM.
+@pytest.mark.parametrize("setting, out_shape", [((3, 11, 3, 2, 1, 2, 1, 2, 2, 3), (4, 11, 5, 43)),
+                                                ((6, 11, 3, 3, 1, 1, 1, 1, 1, 1), (4, 11, 9, 45))],
+                         ids=["dilated", "square-6-planes"])
+def test_wide_rows_and_many_planes_match_torch(threads, avx512, setting, out_shape):
+    # On AVX-512 a batch can convolve directly, in blocks of 8 output planes
+    # by 2 vectors of an output row (32 floats, 16 doubles): 11 planes and
+    # rows of 43 pixels leave partial blocks in both; padding, dilation and
+    # a row step of 2 as well.  In float the loops take the forward of the
+    # dilated kernel and the gradInput of the 6-plane one (a flipped
+    # convolution to 6 planes: convDirectGradInput), the weight gradient of
+    # both.  With the AVX-512 loops disallowed (or without AVX-512) the
+    # same runs through the other paths.
     torch = pytest.importorskip("torch")
-    setting = (3, 11, 3, 2, 1, 2, 1, 2, 2, 3)
     m = make(setting)
-    x, g = data(setting, (4, 3, 9, 45))
-    assert g.shape == (4, 11, 5, 43)
+    x, g = data(setting, (4,) + setting[:1] + (9, 45))
+    assert g.shape == out_shape
+    _, _, _, _, dW, dH, padW, padH, dilW, dilH = setting
     out, gin, (gw, gb) = torch_reference(
-        lambda t, w, b: torch.nn.functional.conv2d(t, w, b, stride=(2, 1), padding=(2, 1), dilation=(3, 2)),
+        lambda t, w, b: torch.nn.functional.conv2d(t, w, b, stride=(dH, dW), padding=(padH, padW),
+                                                   dilation=(dilH, dilW)),
         x, [m.weight, m.bias], g)
     before, allowed = thnn.get_num_threads(), thnn.allow_avx512(avx512)
     try:

@@ -134,9 +134,10 @@ int THNN_(SpatialDilatedConvolution_updateOutputPacked)(
  * gradOutput, padded by span - 1 - pad, with the weight's taps reversed and
  * its planes swapped, w'[c, o, i, j] = w[o, c, kH-1-i, kW-1-j].  Fills that
  * convolution's geometry t and plan tp and says whether to run it as one:
- * FLIPPED_DIRECT by unfold.h's direct loops, FLIPPED_WINOGRAD (float 3x3,
- * where convWinogradWorth says) by Winograd's F(2x2, 3x3); 0 else (the
- * matrix products and folding). */
+ * FLIPPED_WINOGRAD (float 3x3 and 5x5, where convWinogradWorth says) by
+ * Winograd's F(2x2, k), else FLIPPED_DIRECT by unfold.h's direct loops
+ * (where convDirectGradInput says); 0 else (the matrix products and
+ * folding). */
 #ifndef FLIPPED_DIRECT
 #define FLIPPED_DIRECT 1
 #define FLIPPED_WINOGRAD 2
@@ -151,12 +152,12 @@ static int THNN_(SpatialDilatedConvolution_flipped)(const THNNConvGeometry *g, c
   *t = (THNNConvGeometry){g->kW, g->kH, 1, 1, (int)padW, (int)padH, g->dilationW, g->dilationH,
                           p->nOther, g->outH, g->outW, g->inH, g->inW};
   *tp = THNNConv_plan(p->batch, t, g->nPlane);
-  if (THNN_(convDirectWorth)(t, tp))
-    return FLIPPED_DIRECT;
 #ifdef TH_REAL_IS_FLOAT
   if (THNN_(convWinogradWorth)(t, tp))
     return FLIPPED_WINOGRAD;
 #endif
+  if (THNN_(convDirectGradInput)(t, tp))
+    return FLIPPED_DIRECT;
   return 0;
 }
 

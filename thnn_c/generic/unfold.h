@@ -633,9 +633,11 @@ THNN_HELPER void THNN_(convDirectBlock)(const THNNConvGeometry *g, const THNN_(C
   }
 }
 
-/* Whether to convolve directly: on AVX-512, with steps of 1 along rows, a
- * kernel that needs columns, and a sample for every thread of the pool
- * (a single sample runs faster as a matrix product split between threads). */
+/* Whether the direct loops can run: on AVX-512, with steps of 1 along
+ * rows, a kernel that needs columns, and a sample for every thread of the
+ * pool (a single sample runs faster as a matrix product split between
+ * threads).  Where they are the faster path (float: the rules below; double
+ * has no Winograd or indirect path, and takes them wherever they can run): */
 THNN_HELPER int THNN_(convDirectWorth)(const THNNConvGeometry *g, const THNNConvPlan *p)
 {
 #ifdef _OPENMP
@@ -646,6 +648,67 @@ THNN_HELPER int THNN_(convDirectWorth)(const THNNConvGeometry *g, const THNNConv
   (void)p;
   return 0;   /* OpenBLAS threads the products, the direct loops would run in one thread */
 #endif
+}
+
+/* Measured 2026-12-01 on an AMD EPYC with AVX-512 (Zen 4, 2 cores; time
+ * with the direct loops / without them, batch 8 on 2 threads unless said,
+ * min of 5 alternating blocks, notes in benchmarks/README.md).  The loops
+ * were written before THGemm, Winograd's paths and the indirect product,
+ * which were tuned on AVX2 and are faster on AVX-512 too where they apply:
+ * - forward: the direct loops win on dilated and non-square kernels only
+ *   (ENet's 3x3 dilation 2 and 8 0.79-0.96, 5x1 0.83-0.92, 1x5 0.86-0.99)
+ *   and lose to Winograd (3x3 512->512 on 7x7 1.45-1.56, 256->256 on 28x28
+ *   1.61-1.76, 5x5 64->192 on 27x27 1.73-1.79) and to the indirect product
+ *   (5x5 64->64 on 21x21 1.22-1.28, LeNet's 5x5 6->16 1.20-1.46), tie on
+ *   7x7 (0.95-0.99) and lose a little to the columns with K = 27 (3x3
+ *   3->64 1.02-1.09); */
+THNN_HELPER int THNN_(convDirectForward)(const THNNConvGeometry *g, const THNNConvPlan *p)
+{
+#ifdef TH_REAL_IS_FLOAT
+  if (g->dilationW == 1 && g->dilationH == 1 && g->kW == g->kH)
+    return 0;
+#endif
+  return THNN_(convDirectWorth)(g, p);
+}
+
+/* - gradInput (the flipped convolution, whose output planes are the input's):
+ *   Winograd first where it applies (the loops 1.19-1.40 on 3x3 512->512 on
+ *   7x7, 192->384 on 13x13, 64->64 on 56x56); the loops beat the columns and
+ *   their folding from THNN_CONV_DIRECT_GRAD_AREA pixels of the input (7x7
+ *   64->32 on 64x64 0.33-0.36, 3x3 16->16 on 126x126 0.43-0.59, 5x5 32->64
+ *   on 64x64 0.61-0.66, ENet's dilated and asymmetric 0.73-0.88) but not on
+ *   smaller ones (5x5 64->64 on 21x21 1.29-1.31, LeNet's 12x12 1.50, 5x5
+ *   64->192 on 27x27 1.01-1.07), nor to THNN_CONV_DIRECT_FEW input planes or
+ *   fewer, most of a block of DIRECT_PLANES wasted (3x3 3->64 on 224x224
+ *   2.91, 5x5 3->64 on 48x48 1.93); */
+#define THNN_CONV_DIRECT_GRAD_AREA 1024
+#define THNN_CONV_DIRECT_FEW 4
+THNN_HELPER int THNN_(convDirectGradInput)(const THNNConvGeometry *t, const THNNConvPlan *tp)
+{
+#ifdef TH_REAL_IS_FLOAT
+  if (tp->nOther <= THNN_CONV_DIRECT_FEW || tp->area < THNN_CONV_DIRECT_GRAD_AREA)
+    return 0;
+#endif
+  return THNN_(convDirectWorth)(t, tp);
+}
+
+/* - the weight gradient: the loops sum over a sample's output pixels, a
+ *   (plane, tap) block at a time, and lose to the matrix product of the
+ *   columns on small images with large weights (3x3 512->512 on 7x7 5.66,
+ *   on 14x14 2.24, 192->384 on 13x13 2.75, 5x5 64->64 on 21x21 1.78,
+ *   64->192 on 27x27 1.49, 3x3 256->256 on 28x28 1.26) and win from
+ *   THNN_CONV_DIRECT_GRAD_AREA output pixels (3x3 64->64 on 32x32 0.80, on
+ *   112x112 0.57, 7x7 64->32 on 64x64 0.36, ENet's dilated 128->128 on 32x64
+ *   0.78-0.81) or a weight of at most THNN_CONV_DIRECT_GRAD_WEIGHT (LeNet's
+ *   5x5 6->16 on 12x12 0.66, 3x3 16->16 0.45). */
+#define THNN_CONV_DIRECT_GRAD_WEIGHT (16 << 10)
+THNN_HELPER int THNN_(convDirectGradWeight)(const THNNConvGeometry *g, const THNNConvPlan *p)
+{
+#ifdef TH_REAL_IS_FLOAT
+  if (p->area < THNN_CONV_DIRECT_GRAD_AREA && (double)p->nOther * p->K > THNN_CONV_DIRECT_GRAD_WEIGHT)
+    return 0;
+#endif
+  return THNN_(convDirectWorth)(g, p);
 }
 
 /* `rows` rows of `width` elements from src (rows srcPitch apart) to dst
@@ -1729,7 +1792,7 @@ THNN_HELPER int THNN_(convUnfoldMultiply)(THNNState *state, const THNNConvGeomet
                                      const real *image, const real *w, const THTensor *bias, real *other,
                                      THTensor *columnBuffer, const real *packed)
 {
-  if (THNN_(convDirectWorth)(g, p)) {
+  if (THNN_(convDirectForward)(g, p)) {
     int64_t none[3] = {0, p->K, p->area};
     TH_TRY(THTensor_(resizeNd)(state, columnBuffer, 3, none));
     return THNN_(convDirectMultiply)(state, g, p, image, w, bias, other);
@@ -1962,7 +2025,7 @@ THNN_HELPER int THNN_(convGradWeight)(THNNState *state, const THNNConvGeometry *
                                  const real *image, const real *other, real *gw, THTensor *columnBuffer,
                                  real *partial, accreal scale)
 {
-  int single = p->nThreads == 1, directly = THNN_(convDirectWorth)(g, p);
+  int single = p->nThreads == 1, directly = THNN_(convDirectGradWeight)(g, p);
   int64_t wSize = p->nOther * p->K, none[3] = {0, p->K, p->area};
   TH_TRY(directly ? THTensor_(resizeNd)(state, columnBuffer, 3, none)
                   : THNN_(convResizeColumns)(state, columnBuffer, p));
