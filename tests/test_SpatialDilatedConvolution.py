@@ -59,21 +59,24 @@ def test_matches_torch(setting):
 
 @pytest.mark.parametrize("avx512", [True, False], ids=["avx512", "portable"])
 @pytest.mark.parametrize("threads", [1, 2])
-@pytest.mark.parametrize("setting, out_shape", [((3, 11, 3, 2, 1, 2, 1, 2, 2, 3), (4, 11, 5, 43)),
-                                                ((6, 11, 3, 3, 1, 1, 1, 1, 1, 1), (4, 11, 9, 45))],
-                         ids=["dilated", "square-6-planes"])
-def test_wide_rows_and_many_planes_match_torch(threads, avx512, setting, out_shape):
+@pytest.mark.parametrize("setting, in_hw, out_shape", [((3, 11, 3, 2, 1, 2, 1, 2, 2, 3), (9, 45), (4, 11, 5, 43)),
+                                                       ((6, 11, 3, 3, 1, 1, 1, 1, 1, 1), (9, 45), (4, 11, 9, 45)),
+                                                       ((11, 6, 7, 7, 1, 1, 3, 3, 1, 1), (24, 45), (4, 6, 24, 45))],
+                         ids=["dilated", "square-11-planes", "square-6-planes"])
+def test_wide_rows_and_many_planes_match_torch(threads, avx512, setting, in_hw, out_shape):
     # On AVX-512 a batch can convolve directly, in blocks of 8 output planes
     # by 2 vectors of an output row (32 floats, 16 doubles): 11 planes and
-    # rows of 43 pixels leave partial blocks in both; padding, dilation and
-    # a row step of 2 as well.  In float the loops take the forward of the
-    # dilated kernel and the gradInput of the 6-plane one (a flipped
-    # convolution to 6 planes: convDirectGradInput), the weight gradient of
-    # both.  With the AVX-512 loops disallowed (or without AVX-512) the
-    # same runs through the other paths.
+    # rows of 43 or 45 pixels leave partial blocks in both; padding,
+    # dilation and a row step of 2 as well.  In float (generic/unfold.h's
+    # convDirectForward, convDirectGradInput, convDirectGradWeight) the
+    # loops take the forward of the dilated kernel and of the 7x7 one to 6
+    # planes, the gradInput of the 7x7 one (a flipped convolution to 11
+    # planes over 1080 pixels; the 3x3 ones' have 3 planes or 405 pixels)
+    # and every weight gradient.  With the AVX-512 loops disallowed (or
+    # without AVX-512) the same runs through the other paths.
     torch = pytest.importorskip("torch")
     m = make(setting)
-    x, g = data(setting, (4,) + setting[:1] + (9, 45))
+    x, g = data(setting, (4,) + setting[:1] + in_hw)
     assert g.shape == out_shape
     _, _, _, _, dW, dH, padW, padH, dilW, dilH = setting
     out, gin, (gw, gb) = torch_reference(

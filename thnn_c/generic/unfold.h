@@ -650,22 +650,30 @@ THNN_HELPER int THNN_(convDirectWorth)(const THNNConvGeometry *g, const THNNConv
 #endif
 }
 
-/* Measured 2026-12-01 on an AMD EPYC with AVX-512 (Zen 4, 2 cores; time
+/* Measured 2026-12-01/02 on an AMD EPYC with AVX-512 (Zen 4, 2 cores; time
  * with the direct loops / without them, batch 8 on 2 threads unless said,
- * min of 5 alternating blocks, notes in benchmarks/README.md).  The loops
- * were written before THGemm, Winograd's paths and the indirect product,
- * which were tuned on AVX2 and are faster on AVX-512 too where they apply:
- * - forward: the direct loops win on dilated and non-square kernels only
- *   (ENet's 3x3 dilation 2 and 8 0.79-0.96, 5x1 0.83-0.92, 1x5 0.86-0.99)
- *   and lose to Winograd (3x3 512->512 on 7x7 1.45-1.56, 256->256 on 28x28
+ * min of 5 alternating blocks, notes in benchmarks/inference-log.md).  The
+ * loops were written before THGemm, Winograd's paths and the indirect
+ * product, which were tuned on AVX2 and are faster on AVX-512 too where
+ * they apply:
+ * - forward: the direct loops win on dilated and non-square kernels (ENet's
+ *   3x3 dilation 2 and 8 0.79-0.96, 5x1 0.83-0.92, 1x5 0.86-0.99) and on
+ *   square ones with at most THNN_CONV_DIRECT_PLANES output planes, one
+ *   block of their accumulators, where the other paths' products have
+ *   fewer rows than their tiles (3x3, 5x5 and 7x7 to 1-8 planes from 3, 16
+ *   and 64 on 24x48 to 96x96: 0.42-0.85 on 1 thread at batch 1 and 8,
+ *   0.52-0.96 on 2 threads at batch 8, but 1.22-1.32 from 3 planes to 6-8
+ *   there; SPyNet's 7x7 16->2 on 64x64 0.42-0.85).  With more planes they
+ *   lose to Winograd (3x3 512->512 on 7x7 1.45-1.56, 256->256 on 28x28
  *   1.61-1.76, 5x5 64->192 on 27x27 1.73-1.79) and to the indirect product
  *   (5x5 64->64 on 21x21 1.22-1.28, LeNet's 5x5 6->16 1.20-1.46), tie on
- *   7x7 (0.95-0.99) and lose a little to the columns with K = 27 (3x3
- *   3->64 1.02-1.09); */
+ *   7x7 (0.95-1.07 with 12-64 planes) and lose a little to the columns
+ *   with K = 27 (3x3 3->64 1.02-1.09).  Asked after Winograd's rule, which
+ *   takes nothing of 8 planes (the order matters to its forced mode only); */
 THNN_HELPER int THNN_(convDirectForward)(const THNNConvGeometry *g, const THNNConvPlan *p)
 {
 #ifdef TH_REAL_IS_FLOAT
-  if (g->dilationW == 1 && g->dilationH == 1 && g->kW == g->kH)
+  if (g->dilationW == 1 && g->dilationH == 1 && g->kW == g->kH && p->nOther > THNN_CONV_DIRECT_PLANES)
     return 0;
 #endif
   return THNN_(convDirectWorth)(g, p);
@@ -1792,11 +1800,6 @@ THNN_HELPER int THNN_(convUnfoldMultiply)(THNNState *state, const THNNConvGeomet
                                      const real *image, const real *w, const THTensor *bias, real *other,
                                      THTensor *columnBuffer, const real *packed)
 {
-  if (THNN_(convDirectForward)(g, p)) {
-    int64_t none[3] = {0, p->K, p->area};
-    TH_TRY(THTensor_(resizeNd)(state, columnBuffer, 3, none));
-    return THNN_(convDirectMultiply)(state, g, p, image, w, bias, other);
-  }
 #ifdef TH_REAL_IS_FLOAT
   if (THNN_(convWinogradWorth)(g, p)) {
     int done = THNN_(convWinogradMultiply)(state, g, p, image, w, bias, other);
@@ -1808,6 +1811,13 @@ THNN_HELPER int THNN_(convUnfoldMultiply)(THNNState *state, const THNNConvGeomet
       return done;
     }
   }
+#endif
+  if (THNN_(convDirectForward)(g, p)) {
+    int64_t none[3] = {0, p->K, p->area};
+    TH_TRY(THTensor_(resizeNd)(state, columnBuffer, 3, none));
+    return THNN_(convDirectMultiply)(state, g, p, image, w, bias, other);
+  }
+#ifdef TH_REAL_IS_FLOAT
   if (THNN_(convIndirectWorth)(g, p, packed != NULL)) {
     int64_t none[3] = {0, p->K, p->area};
     TH_TRY(THTensor_(resizeNd)(state, columnBuffer, 3, none));
