@@ -23,11 +23,13 @@ LIB.THGemm_float.restype = ctypes.c_int
 LIB.THGemm_float.argtypes = [ctypes.c_int64] * 3 + [ctypes.c_void_p, ctypes.c_int64] * 2 + [
     ctypes.c_float, ctypes.c_void_p, ctypes.c_int64, ctypes.c_void_p, ctypes.c_int64]
 LIB.THGemm_floatAvailable.restype = ctypes.c_int
+LIB.THUseAVX512.restype = ctypes.c_int
 LIB.THGemm_setEnabled.argtypes = [ctypes.c_int]
 LIB.THGemm_setImagePacking.argtypes = [ctypes.c_int]
 LIB.THGemm_imagePacking.restype = ctypes.c_int
 LIB.THGemm_packedProducts.restype = ctypes.c_int64
 LIB.THGemmConv_setMode.argtypes = [ctypes.c_int]
+LIB.THConvLoops_setMode.argtypes = [ctypes.c_int]
 
 needs_avx2 = pytest.mark.skipif(not LIB.THGemm_floatAvailable(), reason="the CPU lacks AVX2/FMA: THGemm does not run")
 
@@ -80,6 +82,35 @@ def test_matches_numpy(m, n, k, beta):
     c[:] = 777.0
     margin[1:m + 1, 2:n + 2] = 777.0
     np.testing.assert_array_equal(cbase, margin)
+
+
+@needs_avx2
+@pytest.mark.skipif(not LIB.THUseAVX512(), reason="the CPU lacks AVX-512F: only the AVX2 tile runs")
+@pytest.mark.parametrize("m, n, k", SHAPES + [(64, 3136, 576), (31, 95, 5)])
+def test_avx512_tile_gives_the_avx2_bits(m, n, k):
+    """On AVX-512 the product runs a tile of 6 rows x 32 columns (two B
+    panels in zmm registers; one panel of 16 at the edge) with the same
+    FMAs in the same order as the AVX2 tile of 6 x 16: the same bits, for
+    every beta, with a bias, NaN and infinity included, and nothing outside
+    c written (its masked edge columns, rows not stored)."""
+    import thnn
+    rng = np.random.default_rng(m + 7 * n + 13 * k)
+    a = rng.standard_normal((m, k)).astype(np.float32)
+    b = rng.standard_normal((k, n)).astype(np.float32)
+    a[m // 2, k // 3] = np.nan
+    b[k - 1, n - 1] = np.inf
+    bias = rng.standard_normal(m).astype(np.float32)
+    for beta, with_bias in ((0.0, True), (0.0, False), (1.0, False), (0.5, False)):
+        results = []
+        for allow in (True, False):
+            before = thnn.allow_avx512(allow)
+            try:
+                cbase, c = padded(np.random.default_rng(1), m, n)
+                assert gemm(a, b, c, beta, bias if with_bias else None) == 0
+            finally:
+                thnn.allow_avx512(before)
+            results.append(cbase)
+        assert np.array_equal(results[0], results[1], equal_nan=True), (beta, with_bias)
 
 
 @needs_avx2
@@ -260,7 +291,7 @@ def test_panels_from_the_image_match_the_column_matrix(case, threads):
     before = thnn.get_num_threads()
     results, products = {}, {}
     LIB.THGemmConv_setMode(0)   # (the indirect product, test_indirect_convolution.py, off: these two paths compared)
-    allowed = thnn.allow_avx512(False)   # (and on AVX-512 the direct loops, which take dilated kernels)
+    LIB.THConvLoops_setMode(0)   # (and on AVX-512 the direct loops, which take dilated kernels)
     try:
         thnn.set_num_threads(threads)
         for on in (1, 0):
@@ -271,7 +302,7 @@ def test_panels_from_the_image_match_the_column_matrix(case, threads):
     finally:
         LIB.THGemm_setImagePacking(1)
         LIB.THGemmConv_setMode(1)
-        thnn.allow_avx512(allowed)
+        LIB.THConvLoops_setMode(1)
         thnn.set_num_threads(before)
     assert LIB.THGemm_imagePacking() == 1
     assert products[0] == 0 and (products[1] > 0) == packs, products

@@ -13,7 +13,9 @@ exactly the outputs the reference gives them; THGemmConv_calls() shows
 which path ran.  Winograd's path for 3x3 kernels (THConvWinograd.c, tested
 in test_winograd_convolution.py) and, on AVX-512, the direct loops
 (test_SpatialDilatedConvolution.py) are off here, so that these rules alone
-choose."""
+choose.  On AVX-512 the indirect product runs a wider tile (two panels of
+16 planes in zmm registers) whose outputs must equal the AVX2 tile's bit
+for bit."""
 import ctypes
 
 import numpy as np
@@ -24,12 +26,15 @@ from test_THGemm import conv_reference
 
 LIB = ctypes.CDLL(thnn._thnn.__file__)
 LIB.THGemmConv_setMode.argtypes = [ctypes.c_int]
+LIB.THConvLoops_setMode.argtypes = [ctypes.c_int]
 LIB.THGemmWino_setMode.argtypes = [ctypes.c_int]
 LIB.THGemmConv_mode.restype = ctypes.c_int
 LIB.THGemmConv_calls.restype = ctypes.c_int64
 LIB.THGemm_floatAvailable.restype = ctypes.c_int
 
 needs_avx2 = pytest.mark.skipif(not LIB.THGemm_floatAvailable(), reason="the CPU lacks AVX2/FMA")
+needs_avx512 = pytest.mark.skipif(not LIB.THGemm_floatAvailable() or not ctypes.CDLL(thnn._thnn.__file__).THUseAVX512(),
+                                  reason="the CPU lacks AVX-512F: only the AVX2 tiles run")
 
 
 def module(nin, nout, k, stride, pad, dilation, kw=None, bias=True):
@@ -42,13 +47,15 @@ def module(nin, nout, k, stride, pad, dilation, kw=None, bias=True):
     return m.float()
 
 
-def forward(m, x, mode, threads):
+def forward(m, x, mode, threads, avx512=True):
     """m.forward(x) with THGemmConv_setMode(mode) (and Winograd's path off,
     and on AVX-512 the direct loops, which come first for dilated and
-    non-square kernels: unfold.h's convDirectForward) on `threads` threads:
-    the output (a copy) and how many calls took the indirect path."""
+    non-square kernels: unfold.h's convDirectForward) on `threads` threads,
+    the AVX-512 tiles allowed or not: the output (a copy) and how many calls
+    took the indirect path."""
     import thnn
-    before, allowed = thnn.get_num_threads(), thnn.allow_avx512(False)
+    before, allowed = thnn.get_num_threads(), thnn.allow_avx512(avx512)
+    LIB.THConvLoops_setMode(0)
     try:
         thnn.set_num_threads(threads)
         LIB.THGemmConv_setMode(mode)
@@ -59,6 +66,7 @@ def forward(m, x, mode, threads):
     finally:
         LIB.THGemmConv_setMode(1)
         LIB.THGemmWino_setMode(1)
+        LIB.THConvLoops_setMode(1)
         thnn.allow_avx512(allowed)
         thnn.set_num_threads(before)
 
@@ -114,6 +122,35 @@ def test_indirect_against_the_column_path_and_the_reference(case, threads):
         ok = np.isfinite(want)
         assert np.all(np.abs(y[ok] - want[ok]) <= 1e-4 * (scale[ok] + 1))
     assert (~np.isfinite(want)).any()   # (the NaN or the infinity reached some output in every case)
+
+
+@needs_avx512
+@pytest.mark.parametrize("threads", [1, 2])
+@pytest.mark.parametrize("case", GEOMETRIES, ids=[str(c) for c in GEOMETRIES])
+def test_avx512_tiles_give_the_avx2_bits(case, threads):
+    """The AVX-512 tile (6 pixels x 32 planes, two panels at a time, or one
+    panel of 16) runs the same FMAs in the same order as the AVX2 tile (6 x
+    16, or 6 x 8): the outputs are equal bit for bit, NaN and infinities
+    included, for every geometry class and thread split, with a bias and
+    without, K in one block and in several (the sums carried between
+    blocks in the buffer)."""
+    batch, nin, nout, h, w, k, stride, pad, dilation = case
+    rng = np.random.default_rng(sum(case) + 10 * threads)
+    x = rng.standard_normal((batch, nin, h, w)).astype(np.float32)
+    x[-1, nin - 1, h // 2 // stride * stride, w // 3 // stride * stride] = np.nan
+    x[0, 0, (h - 1) // stride * stride, (w - 1) // stride * stride] = np.inf
+    for bias in (True, False):
+        m = module(nin, nout, k, stride, pad, dilation, bias=bias)
+        wide, calls = forward(m, x, 2, threads, avx512=True)
+        narrow, narrow_calls = forward(m, x, 2, threads, avx512=False)
+        assert calls == narrow_calls == 1
+        assert np.array_equal(wide, narrow, equal_nan=True)
+    # K = 64 * 25 = 1600 in 7 blocks of at most 256, 40 planes: a pair of panels and a single one
+    m = module(64, 40, 5, 1, 2, 1)
+    x = rng.standard_normal((1, 64, 11, 13)).astype(np.float32)
+    wide, calls = forward(m, x, 2, threads, avx512=True)
+    narrow, _ = forward(m, x, 2, threads, avx512=False)
+    assert calls == 1 and np.array_equal(wide, narrow)
 
 
 @needs_avx2

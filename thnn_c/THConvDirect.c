@@ -22,6 +22,10 @@
  * instance of one vector.  The sums are written transposed into the NCHW
  * output (16 planes x 6 consecutive pixels) by an 8x8 shuffle.  K runs in
  * blocks (THGemmConv_tiles), the sums waiting in a buffer between them.
+ * On AVX-512 (THUseAVX512()) the tile takes two panels at once, 6 pixels x
+ * 32 planes in 12 zmm sums, the same instruction count for twice the
+ * planes; its sums go out through the same 8x8 transposition, a half of a
+ * zmm at a time.
  *
  * Values.  Every output is the bias plus the products in the order of k
  * (c, then ky, then kx), fused multiply-adds in one chain (the buffer
@@ -46,6 +50,7 @@
 #define THGEMMCONV_HAVE_AVX2 1
 #include <immintrin.h>
 #define THGEMMCONV_TARGET __attribute__((target("avx2,fma")))
+#define THGEMMCONV_TARGET512 __attribute__((target("avx512f,avx2,fma")))
 #else
 #define THGEMMCONV_HAVE_AVX2 0
 #endif
@@ -84,6 +89,44 @@ void THGemmConv_pack(const float *w, int64_t lda, int64_t nOut, int64_t K, const
 }
 
 #if THGEMMCONV_HAVE_AVX2
+
+/* Planes [0, planes) (at most 8) of a tile's sums, eight[i] holding
+ * pixel i's sums of 8 planes, into out[j * area + i], i < np: transposed,
+ * rows = the 6 pixels (and 2 unused), lanes = planes, turned into rows =
+ * planes, lanes = pixels; each plane's pixels are one store of 8 where
+ * `room` (the pixels from this tile's first to the end of the caller's
+ * range) allows, its last 2 lanes written again later by the next tile
+ * (scalar stores of the 96 sums cost as much as the sums of a tile over 27
+ * taps, and AMD's masked stores are slower still). */
+THGEMMCONV_TARGET __attribute__((always_inline))
+static inline void THGemmConv_write8(const __m256 *eight, float *out, int64_t area, int64_t np, int64_t room,
+                                     int64_t planes)
+{
+  __m256 t0 = _mm256_unpacklo_ps(eight[0], eight[1]), t1 = _mm256_unpackhi_ps(eight[0], eight[1]);
+  __m256 t2 = _mm256_unpacklo_ps(eight[2], eight[3]), t3 = _mm256_unpackhi_ps(eight[2], eight[3]);
+  __m256 t4 = _mm256_unpacklo_ps(eight[4], eight[5]), t5 = _mm256_unpackhi_ps(eight[4], eight[5]);
+  __m256 u0 = _mm256_shuffle_ps(t0, t2, 0x44), u1 = _mm256_shuffle_ps(t0, t2, 0xEE);
+  __m256 u2 = _mm256_shuffle_ps(t1, t3, 0x44), u3 = _mm256_shuffle_ps(t1, t3, 0xEE);
+  __m256 u4 = _mm256_shuffle_ps(t4, t4, 0x44), u5 = _mm256_shuffle_ps(t4, t4, 0xEE);
+  __m256 u6 = _mm256_shuffle_ps(t5, t5, 0x44), u7 = _mm256_shuffle_ps(t5, t5, 0xEE);
+  __m256 plane[8] = {_mm256_permute2f128_ps(u0, u4, 0x20), _mm256_permute2f128_ps(u1, u5, 0x20),
+                     _mm256_permute2f128_ps(u2, u6, 0x20), _mm256_permute2f128_ps(u3, u7, 0x20),
+                     _mm256_permute2f128_ps(u0, u4, 0x31), _mm256_permute2f128_ps(u1, u5, 0x31),
+                     _mm256_permute2f128_ps(u2, u6, 0x31), _mm256_permute2f128_ps(u3, u7, 0x31)};
+  if (planes > 8)
+    planes = 8;
+  if (room >= 8) {
+    for (int64_t j = 0; j < planes; j++)
+      _mm256_storeu_ps(out + j * area, plane[j]);
+  } else {
+    for (int64_t j = 0; j < planes; j++) {
+      float row[8] __attribute__((aligned(32)));
+      _mm256_store_ps(row, plane[j]);
+      for (int64_t i = 0; i < np; i++)
+        out[j * area + i] = row[i];
+    }
+  }
+}
 
 /* One tile over kc steps of k: pixels px[0..5] (pointers into the image
  * at their pix(p)), kc rows [kc][16] of one panel at w.  The sums start
@@ -132,39 +175,88 @@ static inline void THGemmConv_tile(const int HALVES, const float *const *px, con
         _mm256_store_ps(to + i * PANEL + 8 * h, sum[i][h]);
     return;
   }
-  /* transposed, 8 planes at a time: rows = the 6 pixels (and 2 unused),
-   * lanes = planes, turned into rows = planes, lanes = pixels; each plane's
-   * pixels are one store of 8 where `room` (the pixels from this tile's
-   * first to the end of the caller's range) allows, its last 2 lanes
-   * written again later by the next tile (scalar stores of the 96 sums
-   * cost as much as the sums of a tile over 27 taps, and AMD's masked
-   * stores are slower still) */
 #pragma GCC unroll 2
   for (int h = 0; h < HALVES; h++) {
-    __m256 t0 = _mm256_unpacklo_ps(sum[0][h], sum[1][h]), t1 = _mm256_unpackhi_ps(sum[0][h], sum[1][h]);
-    __m256 t2 = _mm256_unpacklo_ps(sum[2][h], sum[3][h]), t3 = _mm256_unpackhi_ps(sum[2][h], sum[3][h]);
-    __m256 t4 = _mm256_unpacklo_ps(sum[4][h], sum[5][h]), t5 = _mm256_unpackhi_ps(sum[4][h], sum[5][h]);
-    __m256 u0 = _mm256_shuffle_ps(t0, t2, 0x44), u1 = _mm256_shuffle_ps(t0, t2, 0xEE);
-    __m256 u2 = _mm256_shuffle_ps(t1, t3, 0x44), u3 = _mm256_shuffle_ps(t1, t3, 0xEE);
-    __m256 u4 = _mm256_shuffle_ps(t4, t4, 0x44), u5 = _mm256_shuffle_ps(t4, t4, 0xEE);
-    __m256 u6 = _mm256_shuffle_ps(t5, t5, 0x44), u7 = _mm256_shuffle_ps(t5, t5, 0xEE);
-    __m256 plane[8] = {_mm256_permute2f128_ps(u0, u4, 0x20), _mm256_permute2f128_ps(u1, u5, 0x20),
-                       _mm256_permute2f128_ps(u2, u6, 0x20), _mm256_permute2f128_ps(u3, u7, 0x20),
-                       _mm256_permute2f128_ps(u0, u4, 0x31), _mm256_permute2f128_ps(u1, u5, 0x31),
-                       _mm256_permute2f128_ps(u2, u6, 0x31), _mm256_permute2f128_ps(u3, u7, 0x31)};
-    int64_t planes = nOut - 8 * h < 8 ? nOut - 8 * h : 8;
-    if (room >= 8) {
-      for (int64_t j = 0; j < planes; j++)
-        _mm256_storeu_ps(out + (8 * h + j) * area, plane[j]);
-    } else {
-      for (int64_t j = 0; j < planes; j++) {
-        float row[8] __attribute__((aligned(32)));
-        _mm256_store_ps(row, plane[j]);
-        for (int64_t i = 0; i < np; i++)
-          out[(8 * h + j) * area + i] = row[i];
-      }
-    }
+    __m256 eight[TILE];
+#pragma GCC unroll 6
+    for (int i = 0; i < TILE; i++)
+      eight[i] = sum[i][h];
+    THGemmConv_write8(eight, out + 8 * h * area, area, np, room, nOut - 8 * h);
   }
+}
+
+/* THGemmConv_tile's AVX-512 twin (THUseAVX512()): VECS panels side by
+ * side (panel v's rows at w + v * wps, its bias row at bias + v * wps),
+ * 16 planes each in one zmm, so a full tile is 6 pixels x 32 planes in 12
+ * zmm sums: per k two loads of the weight, six broadcasts, twelve FMAs,
+ * twice the planes of the AVX2 tile for the same instructions.  The same
+ * FMAs in the same order: the same bits.  from/to: the buffers of the VECS
+ * panels, TILE * PANEL floats apart; nOut: the planes of them all. */
+THGEMMCONV_TARGET512 __attribute__((always_inline))
+static inline void THGemmConv_tile512(const int VECS, const float *const *px, const int64_t *off, int64_t kc,
+                                      const float *w, int64_t wps, const float *bias, const float *from, float *to,
+                                      float *out, int64_t area, int64_t np, int64_t room, int64_t nOut)
+{
+  __m512 sum[TILE][2];
+#pragma GCC unroll 6
+  for (int i = 0; i < TILE; i++)
+#pragma GCC unroll 2
+    for (int v = 0; v < VECS; v++)
+      sum[i][v] = _mm512_loadu_ps(from ? from + (v * TILE + i) * PANEL : bias + v * wps);
+  const float *a0 = px[0], *a1 = px[1], *a2 = px[2], *a3 = px[3], *a4 = px[4], *a5 = px[5];
+#pragma GCC unroll 4
+  for (int64_t k = 0; k < kc; k++) {
+    int64_t o = off[k];
+    __m512 b[2];
+#pragma GCC unroll 2
+    for (int v = 0; v < VECS; v++)
+      b[v] = _mm512_loadu_ps(w + v * wps);
+    __m512 x;
+#define THGEMMCONV_ROW(i, a)                                                                                          \
+  x = _mm512_set1_ps(a[o]);                                                                                           \
+  for (int v = 0; v < VECS; v++)                                                                                      \
+    sum[i][v] = _mm512_fmadd_ps(x, b[v], sum[i][v]);
+    THGEMMCONV_ROW(0, a0)
+    THGEMMCONV_ROW(1, a1)
+    THGEMMCONV_ROW(2, a2)
+    THGEMMCONV_ROW(3, a3)
+    THGEMMCONV_ROW(4, a4)
+    THGEMMCONV_ROW(5, a5)
+#undef THGEMMCONV_ROW
+    w += PANEL;
+  }
+  if (to) {
+#pragma GCC unroll 6
+    for (int i = 0; i < TILE; i++)
+#pragma GCC unroll 2
+      for (int v = 0; v < VECS; v++)
+        _mm512_storeu_ps(to + (v * TILE + i) * PANEL, sum[i][v]);
+    return;
+  }
+#pragma GCC unroll 4
+  for (int h = 0; h < 2 * VECS; h++) {
+    if (nOut <= 8 * h)
+      break;
+    __m256 eight[TILE];
+#pragma GCC unroll 6
+    for (int i = 0; i < TILE; i++)
+      eight[i] = h % 2 ? _mm256_castpd_ps(_mm512_extractf64x4_pd(_mm512_castps_pd(sum[i][h / 2]), 1))
+                       : _mm512_castps512_ps256(sum[i][h / 2]);
+    THGemmConv_write8(eight, out + 8 * h * area, area, np, room, nOut - 8 * h);
+  }
+}
+
+/* The tiles of pixels [p, ...) against panels [q, q + VECS) (see the loop
+ * nest below): the AVX-512 tile, an instance per VECS. */
+THGEMMCONV_TARGET512
+static void THGemmConv_tiles512(int VECS, const float *const *t, const int64_t *off, int64_t kc, const float *w,
+                                int64_t wps, const float *bias, const float *from, float *to, float *out,
+                                int64_t area, int64_t np, int64_t room, int64_t nOut)
+{
+  if (VECS == 2)
+    THGemmConv_tile512(2, t, off, kc, w, wps, bias, from, to, out, area, np, room, nOut);
+  else
+    THGemmConv_tile512(1, t, off, kc, w, wps, bias, from, to, out, area, np, room, nOut);
 }
 
 /* The loop nest.  Tiles in groups of up to THGEMMCONV_GROUP tiles whose
@@ -199,6 +291,9 @@ void THGemmConv_tiles(const float *image, const int64_t *off, int64_t K, const f
   }
   int64_t y = outW > 0 ? p0 / outW : 0, x = outW > 0 ? p0 % outW : 0;
   const float *px[THGEMMCONV_GROUP][TILE];
+  /* on AVX-512, two panels at a time (THGemmConv_tile512) */
+  int wide = THUseAVX512();
+  int64_t vecs = wide ? 2 : 1;
   for (int64_t g0 = p0; g0 < p1; g0 += group) {
     int64_t g1 = g0 + group < p1 ? g0 + group : p1;
     for (int64_t p = g0; p < g1; p += TILE) {
@@ -215,14 +310,19 @@ void THGemmConv_tiles(const float *image, const int64_t *off, int64_t K, const f
     for (int64_t pc = 0; pc < K; pc += kcMax) {
       int64_t kc = K - pc < kcMax ? K - pc : kcMax;
       int first = pc == 0, last = pc + kc == K;
-      for (int64_t q = 0; q < panels; q++) {
+      for (int64_t q = 0; q < panels; q += vecs) {
         int64_t n = nOut - q * PANEL < PANEL ? nOut - q * PANEL : PANEL;
         const float *panel = packed + q * panelSize;
+        int pair = wide && q + 1 < panels;
         for (int64_t p = g0; p < g1; p += TILE) {
           int64_t np = g1 - p < TILE ? g1 - p : TILE, tileIndex = (p - g0) / TILE;
           const float *const *t = (const float *const *)px[tileIndex];
           float *mine = sums ? sums + (tileIndex * panels + q) * TILE * PANEL : NULL;
-          if (n > 8)
+          if (wide)
+            THGemmConv_tiles512(pair ? 2 : 1, t, off + pc, kc, panel + PANEL * (1 + pc), panelSize, panel,
+                                first ? NULL : mine, last ? NULL : mine, out + q * PANEL * area + p, area, np,
+                                p1 - p, nOut - q * PANEL);
+          else if (n > 8)
             THGemmConv_tile(2, t, off + pc, kc, panel + PANEL * (1 + pc), panel, first ? NULL : mine,
                             last ? NULL : mine, out + q * PANEL * area + p, area, np, p1 - p, n);
           else

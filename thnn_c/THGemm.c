@@ -19,7 +19,10 @@
  * while they meet every B panel; only a last partial panel is packed with
  * zero rows), the micro-kernel multiplies it by each B panel into MR x NR
  * = 6 x 16 sums held in 12 ymm registers: per step of k, two loads of B,
- * six broadcasts of A, twelve FMAs.  The weight is thus never copied (it
+ * six broadcasts of A, twelve FMAs.  On AVX-512 the kernel takes two B
+ * panels at once, 6 x 32 sums in 12 zmm registers, the same instruction
+ * count for twice the columns (Zen 5's full-width FMA units: 0.73-0.86 of
+ * the AVX2 kernel's time on ResNet-18 and VGG-16, benchmarks/README.md).  The weight is thus never copied (it
  * is the operand a convolution reads once per block: copying it cost as
  * much as the product over a 7x7 image).  Edge tiles run instances of the
  * kernel with fewer rows (4, 2, 1) or 8 columns, and are written through
@@ -34,7 +37,8 @@
  *
  * Dispatch.  The AVX2 code is compiled with a target attribute and runs
  * only behind THGemm_floatAvailable() (the CPU's flags, read once);
- * elsewhere the callers keep OpenBLAS.  The function names start with
+ * elsewhere the callers keep OpenBLAS.  The AVX-512 kernel, compiled the
+ * same way, runs behind THUseAVX512() (thnn.allow_avx512).  The function names start with
  * THGemm, which tests/test_cpu_dispatch.py lists among the gated ones. */
 #include "TH.h"
 
@@ -54,6 +58,7 @@
 #include <immintrin.h>
 #include <pthread.h>
 #define THGEMM_TARGET __attribute__((target("avx2,fma")))
+#define THGEMM_TARGET512 __attribute__((target("avx512f")))
 #else
 #define THGEMM_HAVE_AVX2 0
 #endif
@@ -140,6 +145,16 @@ static void THGemm_packA(const float *a, int64_t lda, int64_t kc, int64_t mr, fl
   }
 }
 
+/* The first and last cache lines of rows [0, mr) of c (ldc apart), width
+ * floats each, on their way to L1: the tile's sums will be added to them. */
+static inline void THGemm_prefetchRows(const float *c, int64_t ldc, int64_t mr, int64_t width)
+{
+  for (int64_t i = 0; i < mr; i++) {
+    _mm_prefetch((const char *)(c + i * ldc), _MM_HINT_T0);
+    _mm_prefetch((const char *)(c + i * ldc + width - 1), _MM_HINT_T0);
+  }
+}
+
 /* c [ROWS, HALVES * 8] (ldc apart) <- beta * c + the product of the first
  * ROWS rows of one packed A panel and the first HALVES * 8 columns of one
  * packed B panel over kc steps, the sums of row i starting from
@@ -158,10 +173,7 @@ static inline void THGemm_tile(const int ROWS, const int HALVES, int64_t kc, con
 {
   __m256 sum[THGEMM_MR][2];
   if (beta != 0)
-    for (int64_t i = 0; i < mr; i++) {
-      _mm_prefetch((const char *)(c + i * ldc), _MM_HINT_T0);
-      _mm_prefetch((const char *)(c + i * ldc + 8 * HALVES - 1), _MM_HINT_T0);
-    }
+    THGemm_prefetchRows(c, ldc, mr, 8 * HALVES);
 #pragma GCC unroll 6
   for (int i = 0; i < ROWS; i++)
 #pragma GCC unroll 2
@@ -211,31 +223,103 @@ static inline void THGemm_tile(const int ROWS, const int HALVES, int64_t kc, con
       c[j] = beta == 0 ? tile[i][j] : beta == 1 ? c[j] + tile[i][j] : beta * c[j] + tile[i][j];
 }
 
+/* The instance of tile (THGemm_tile or THGemm_tile512) of the fewest rows
+ * (of 6, 4, 2 and 1) that covers mr, at width W (halves of a panel, or
+ * panels); the arguments after W are the tile's own. */
+#define THGEMM_BY_ROWS(tile, W, ...)       \
+  do {                                     \
+    if (mr > 4)                            \
+      tile(6, W, __VA_ARGS__);             \
+    else if (mr > 2)                       \
+      tile(4, W, __VA_ARGS__);             \
+    else if (mr > 1)                       \
+      tile(2, W, __VA_ARGS__);             \
+    else                                   \
+      tile(1, W, __VA_ARGS__);             \
+  } while (0)
+
 /* THGemm_tile for an mr x nr tile (mr <= MR, nr <= NR): the instance of
- * the fewest rows (of 6, 4, 2 and 1) and columns (8 or 16) that covers it. */
+ * the fewest rows and columns (8 or 16) that covers it. */
 THGEMM_TARGET
 static void THGemm_kernel(int64_t kc, const float *a, int64_t ars, int64_t acs, const float *b,
                           const float *rowBias, float beta, float *c, int64_t ldc, int64_t mr, int64_t nr)
 {
-  if (nr > 8) {
-    if (mr > 4)
-      THGemm_tile(6, 2, kc, a, ars, acs, b, rowBias, beta, c, ldc, mr, nr);
-    else if (mr > 2)
-      THGemm_tile(4, 2, kc, a, ars, acs, b, rowBias, beta, c, ldc, mr, nr);
-    else if (mr > 1)
-      THGemm_tile(2, 2, kc, a, ars, acs, b, rowBias, beta, c, ldc, mr, nr);
-    else
-      THGemm_tile(1, 2, kc, a, ars, acs, b, rowBias, beta, c, ldc, mr, nr);
-  } else {
-    if (mr > 4)
-      THGemm_tile(6, 1, kc, a, ars, acs, b, rowBias, beta, c, ldc, mr, nr);
-    else if (mr > 2)
-      THGemm_tile(4, 1, kc, a, ars, acs, b, rowBias, beta, c, ldc, mr, nr);
-    else if (mr > 1)
-      THGemm_tile(2, 1, kc, a, ars, acs, b, rowBias, beta, c, ldc, mr, nr);
-    else
-      THGemm_tile(1, 1, kc, a, ars, acs, b, rowBias, beta, c, ldc, mr, nr);
+  if (nr > 8)
+    THGEMM_BY_ROWS(THGemm_tile, 2, kc, a, ars, acs, b, rowBias, beta, c, ldc, mr, nr);
+  else
+    THGEMM_BY_ROWS(THGemm_tile, 1, kc, a, ars, acs, b, rowBias, beta, c, ldc, mr, nr);
+}
+
+/* The AVX-512 twin of THGemm_tile (THUseAVX512(): the CPU has AVX-512F
+ * and thnn.allow_avx512 has not turned it off): ROWS rows of A times VECS
+ * whole B panels side by side (panel v at b + v * bps), 16 columns each
+ * in one zmm, so a full tile is 6 x 32 sums in 12 zmm registers: per step
+ * of k two loads of B (one from each panel), six broadcasts of A, twelve
+ * FMAs, twice the columns of the AVX2 tile for the same instructions.
+ * The sums are the same FMAs in the same order as THGemm_tile's, so the
+ * two give the same bits.  Partial tiles need no buffer: the columns past
+ * nr are masked out of the loads and stores of c, the rows past mr are
+ * not stored. */
+THGEMM_TARGET512 __attribute__((always_inline))
+static inline void THGemm_tile512(const int ROWS, const int VECS, int64_t kc, const float *a, int64_t ars,
+                                  int64_t acs, const float *b, int64_t bps, const float *rowBias, float beta,
+                                  float *c, int64_t ldc, int64_t mr, int64_t nr)
+{
+  __m512 sum[THGEMM_MR][2];
+  if (beta != 0)
+    THGemm_prefetchRows(c, ldc, mr, 16 * VECS);
+#pragma GCC unroll 6
+  for (int i = 0; i < ROWS; i++)
+#pragma GCC unroll 2
+    for (int h = 0; h < VECS; h++)
+      sum[i][h] = rowBias ? _mm512_set1_ps(rowBias[i]) : _mm512_setzero_ps();
+#pragma GCC unroll 4
+  for (int64_t p = 0; p < kc; p++) {
+    __m512 v[2];
+#pragma GCC unroll 2
+    for (int h = 0; h < VECS; h++)
+      v[h] = _mm512_load_ps(b + h * bps);
+#pragma GCC unroll 6
+    for (int i = 0; i < ROWS; i++) {
+      __m512 x = _mm512_set1_ps(a[i * ars]);
+#pragma GCC unroll 2
+      for (int h = 0; h < VECS; h++)
+        sum[i][h] = _mm512_fmadd_ps(x, v[h], sum[i][h]);
+    }
+    a += acs;
+    b += THGEMM_NR;
   }
+  __m512 vb = _mm512_set1_ps(beta);
+#pragma GCC unroll 2
+  for (int h = 0; h < VECS; h++) {
+    int64_t cols = nr - 16 * h;
+    __mmask16 lanes = cols >= 16 ? (__mmask16)0xFFFF : (__mmask16)((1u << cols) - 1);
+#pragma GCC unroll 6
+    for (int i = 0; i < ROWS; i++) {
+      if (i >= mr)
+        break;
+      float *ci = c + i * ldc + 16 * h;
+      __m512 s = sum[i][h];
+      if (beta == 1)
+        s = _mm512_add_ps(_mm512_maskz_loadu_ps(lanes, ci), s);
+      else if (beta != 0)
+        s = _mm512_fmadd_ps(vb, _mm512_maskz_loadu_ps(lanes, ci), s);
+      _mm512_mask_storeu_ps(ci, lanes, s);
+    }
+  }
+}
+
+/* THGemm_tile512 for an mr x nr tile (mr <= MR, nr <= 2 * NR): the
+ * instance of the fewest rows and panels (1, 2) that covers it. */
+THGEMM_TARGET512
+static void THGemm_kernel512(int64_t kc, const float *a, int64_t ars, int64_t acs, const float *b,
+                             const float *rowBias, float beta, float *c, int64_t ldc, int64_t mr, int64_t nr)
+{
+  int64_t bps = THGEMM_NR * kc;
+  if (nr > THGEMM_NR)
+    THGEMM_BY_ROWS(THGemm_tile512, 2, kc, a, ars, acs, b, bps, rowBias, beta, c, ldc, mr, nr);
+  else
+    THGEMM_BY_ROWS(THGemm_tile512, 1, kc, a, ars, acs, b, bps, rowBias, beta, c, ldc, mr, nr);
 }
 
 /* The loop nest (see the top) with the packing buffers given: bpack of
@@ -246,6 +330,9 @@ static void THGemm_run(int64_t m, int64_t n, int64_t k, const float *a, int64_t 
                        void *source, float beta, float *c, int64_t ldc, const float *bias, int64_t biasStride, float *bpack,
                        float *apack)
 {
+  /* on AVX-512, two panels of B at a time (THGemm_kernel512) */
+  int wide = THUseAVX512();
+  int64_t step = wide ? 2 * THGEMM_NR : THGEMM_NR;
   /* blocks of equal size (of whole panels along n), at most NC x KC: a
    * last block of a few columns or rows would pay a whole block's reading
    * of A or pass over C for little work (289 = 256 + 33, 1600 = 4 x 384 +
@@ -273,10 +360,11 @@ static void THGemm_run(int64_t m, int64_t n, int64_t k, const float *a, int64_t 
         float rowBias[THGEMM_MR] = {0};
         for (int64_t i = 0; bias && pc == 0 && i < mr; i++)
           rowBias[i] = bias[(ir + i) * biasStride];
-        for (int64_t jr = 0; jr < nc; jr += THGEMM_NR) {
-          int64_t nr = nc - jr < THGEMM_NR ? nc - jr : THGEMM_NR;
-          THGemm_kernel(kc, panel, ars, acs, bpack + jr * kc, bias && pc == 0 ? rowBias : NULL, blockBeta,
-                        c + ir * ldc + jc + jr, ldc, mr, nr);
+        for (int64_t jr = 0; jr < nc; jr += step) {
+          int64_t nr = nc - jr < step ? nc - jr : step;
+          (wide ? THGemm_kernel512 : THGemm_kernel)(kc, panel, ars, acs, bpack + jr * kc,
+                                                    bias && pc == 0 ? rowBias : NULL, blockBeta,
+                                                    c + ir * ldc + jc + jr, ldc, mr, nr);
         }
       }
     }

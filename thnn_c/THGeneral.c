@@ -23,6 +23,8 @@ int THUseAVX512(void)
 #endif
 }
 
+TH_PATH_SWITCH(THConvLoops)
+
 int THError(THNNState *state, const char *fmt, ...)
 {
   va_list args;

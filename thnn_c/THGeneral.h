@@ -23,10 +23,11 @@ typedef struct THNNState {
 
 void THSetNumThreads(int n);  /* threads of the BLAS (and of the library's own loops) */
 int THGetNumThreads(void);
-/* Whether the hand-written AVX-512 loops (direct convolution, rows of
- * exponentials) may run: 1 (the default) where the CPU has AVX-512, 0 for
- * the portable loops everywhere (the loops the compiler vectorizes still
- * use the widest instructions the CPU has).  A negative value only asks.  Returns the setting before the call; set it
+/* Whether the hand-written AVX-512 code (the direct convolution loops,
+ * the tiles of the float matrix products and of the indirect convolution,
+ * rows of exponentials) may run: 1 (the default) where the CPU has
+ * AVX-512, 0 for the AVX2 or portable code everywhere (the loops the
+ * compiler vectorizes still use the widest instructions the CPU has).  A negative value only asks.  Returns the setting before the call; set it
  * between kernel calls, not during one. */
 int THAllowAVX512(int allow);
 /* Whether the AVX-512 loops run now: allowed, and the CPU has AVX-512. */
@@ -81,6 +82,13 @@ int64_t THFindSorted(const int64_t *values, int64_t n, int64_t key);
    and P_setMode (1: taken where its rule says, 0: never; tests turn a path
    off to reach the others) and P_calls, how many calls took it, which
    P_count adds to (atomically: the threads of a batch call it). */
+/* The direct convolution loops of generic/unfold.h (AVX-512 only): mode 0
+   keeps the other paths, AVX-512 tiles included, for tests comparing them. */
+int THConvLoops_mode(void);
+void THConvLoops_setMode(int mode);
+int64_t THConvLoops_calls(void);
+void THConvLoops_count(void);
+
 #define TH_PATH_SWITCH(P)                                                     \
   static int P##Mode = 1;                                                     \
   static int64_t P##Calls;                                                    \

@@ -641,7 +641,7 @@ THNN_HELPER void THNN_(convDirectBlock)(const THNNConvGeometry *g, const THNN_(C
 THNN_HELPER int THNN_(convDirectWorth)(const THNNConvGeometry *g, const THNNConvPlan *p)
 {
 #ifdef _OPENMP
-  return THUseAVX512() && g->dW == 1 && !p->direct &&
+  return THUseAVX512() && THConvLoops_mode() && g->dW == 1 && !p->direct &&
          p->batch >= THNNConv_threads(INT64_MAX, (double)INT64_MAX);
 #else
   (void)g;
@@ -1397,7 +1397,7 @@ THNN_HELPER int THNN_(convIndirectMultiply)(THNNState *state, const THNNConvGeom
 #endif
   int perSample = p->batch >= nt;
   int64_t offBytes = (K * (int64_t)sizeof(int64_t) + 63) / 64 * 64;
-  int inPlace = packedWeight && (uintptr_t)packedWeight % 32 == 0;
+  int inPlace = packedWeight && (uintptr_t)packedWeight % 64 == 0;
   int64_t packedSize = inPlace ? 0 : THGemmConv_packedSize(nOther, K);
   int64_t scratch = pad ? (perSample ? nt : 1) * paddedSize : 0;
   char *memory = THAlloc((size_t)(64 + offBytes + (packedSize + scratch) * (int64_t)sizeof(real)));
@@ -1711,8 +1711,9 @@ THNN_HELPER int THNN_(convWinogradMultiply)(THNNState *state, const THNNConvGeom
  * a header of THNN_CONV_PACKED_HEADER reals (64 bytes) holding three int64
  * (a mark, nOut, K), then THGemmConv_pack's panels of the weight and bias.
  * Its values do not depend on where it lies; the panels are read in place
- * where they are 32-byte aligned (a tensor the kernel allocated: THAlloc
- * aligns to 64), else from an aligned copy made in each call.  Empty where
+ * where they are 64-byte aligned (a tensor the kernel allocated: THAlloc
+ * aligns to 64; a zmm load then never straddles two cache lines), else
+ * from an aligned copy made in each call.  Empty where
  * there is no packed path (double, a CPU without AVX2 and FMA). */
 #define THNN_CONV_PACKED_HEADER (64 / (int64_t)sizeof(real))
 #define THNN_CONV_PACKED_MARK 0x4e4e485444454b50LL
@@ -1815,6 +1816,7 @@ THNN_HELPER int THNN_(convUnfoldMultiply)(THNNState *state, const THNNConvGeomet
   if (THNN_(convDirectForward)(g, p)) {
     int64_t none[3] = {0, p->K, p->area};
     TH_TRY(THTensor_(resizeNd)(state, columnBuffer, 3, none));
+    THConvLoops_count();
     return THNN_(convDirectMultiply)(state, g, p, image, w, bias, other);
   }
 #ifdef TH_REAL_IS_FLOAT
