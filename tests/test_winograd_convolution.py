@@ -25,6 +25,7 @@ LIB.THGemmWino_setMode.argtypes = [ctypes.c_int]
 LIB.THGemmWino_mode.restype = ctypes.c_int
 LIB.THGemmWino_calls.restype = ctypes.c_int64
 LIB.THGemm_floatAvailable.restype = ctypes.c_int
+LIB.THUseAVX512.restype = ctypes.c_int
 LIB.THGemmWino_stride.restype = ctypes.c_int64
 LIB.THGemmWino_stride.argtypes = [ctypes.c_int64]
 LIB.THGemmWino_weightSize.restype = ctypes.c_int64
@@ -233,22 +234,33 @@ def test_non_contiguous_input_through_the_module(k):
 
 @needs_avx2
 @pytest.mark.parametrize("threads", [1, 2])
-def test_the_rule_of_the_default_mode(threads):
+@pytest.mark.parametrize("avx512", [True, False], ids=["avx512", "avx2"])
+def test_the_rule_of_the_default_mode(threads, avx512):
     # mode 1 takes Winograd's path where convWinogradRule measured it faster:
     # at least 16 tiles of 2x2 outputs in the batch, at least 32 planes on
-    # either side, and planes x tiles per row at least 1024
+    # either side, and planes x tiles per row at least 1024; on AVX-512
+    # (where its products run twice as fast and its transforms do not)
+    # rows of more than 5 tiles only (images wider than 10 pixels)
+    import thnn
     rng = np.random.default_rng(7)
-    cases = [((1, 64, 64, 56), 1), ((1, 512, 512, 7), 1), ((1, 512, 512, 6), 0), ((8, 512, 512, 7), 1),
-             ((1, 256, 256, 14), 1), ((1, 96, 96, 14), 0), ((1, 16, 16, 64), 0), ((1, 32, 32, 64), 1),
-             ((1, 64, 64, 16), 0), ((1, 128, 128, 16), 1), ((1, 3, 64, 64), 0)]
+    # (batch, planes in, out, size), taken with AVX2's tiles, with AVX-512's
+    cases = [((1, 64, 64, 56), 1, 1), ((1, 512, 512, 7), 1, 0), ((1, 512, 512, 6), 0, 0), ((8, 512, 512, 7), 1, 0),
+             ((1, 256, 256, 14), 1, 1), ((1, 96, 96, 14), 0, 0), ((1, 16, 16, 64), 0, 0), ((1, 32, 32, 64), 1, 1),
+             ((1, 64, 64, 16), 0, 0), ((1, 128, 128, 16), 1, 1), ((1, 3, 64, 64), 0, 0), ((2, 256, 256, 10), 1, 0),
+             ((1, 256, 256, 12), 1, 1)]
     assert LIB.THGemmWino_mode() == 1
-    for (batch, nin, nout, size), takes in cases:
-        m = module(nin, nout, 1)
-        x = rng.standard_normal((batch, nin, size, size)).astype(np.float32)
-        y, calls = forward(m, x, 1, threads)
-        assert calls == takes, (batch, nin, nout, size)
-        want, scale = reference(m, x, 1)
-        assert_close(y, want, scale)
+    allowed = thnn.allow_avx512(avx512)
+    try:
+        wide = bool(LIB.THUseAVX512())
+        for (batch, nin, nout, size), takes, takes512 in cases:
+            m = module(nin, nout, 1)
+            x = rng.standard_normal((batch, nin, size, size)).astype(np.float32)
+            y, calls = forward(m, x, 1, threads)
+            assert calls == (takes512 if wide else takes), (batch, nin, nout, size, wide)
+            want, scale = reference(m, x, 1)
+            assert_close(y, want, scale)
+    finally:
+        thnn.allow_avx512(allowed)
 
 
 def test_other_kernels_steps_dilations_and_double_keep_the_other_paths():

@@ -1489,7 +1489,16 @@ THNN_HELPER int THNN_(convIndirectMultiply)(THNNState *state, const THNNConvGeom
  * 1.25, 32->32 on 32x32 1.15, 16->16 on 64x64 1.14, 32->32 on 16x16 batch 8
  * 1.07, 96->96 on 14x14 1.20, 64->64 on 24x24 0.98, where 128->128 on
  * 16x16 0.76 and 64->64 on 32x32 0.88 win, hence THNN_CONV_WINO_WORK
- * (planes times tiles per row). */
+ * (planes times tiles per row).  On AVX-512 (measured 2026-12-02 on a
+ * Zen 5, 2 threads, in one process, after THGemm's AVX-512 tile made the
+ * products twice as fast and left the transforms as they were) Winograd
+ * loses on images of at most THNN_CONV_WINO_ROW_AVX512 tiles a row, at
+ * batches 1, 2 and 4: 512->512 on 7x7 1.17 / 1.08 / 1.05, 256->256 on 7x7
+ * 1.08-1.23, on 10x10 1.10-1.22, 1024->1024 on 7x7 1.54 at batch 1 (0.84
+ * at batch 4, the one exception seen), and still wins on wider ones
+ * (256->256 on 14x14 0.89-0.90, 64->64 on 56x56 0.88-1.00, 128->128 on
+ * 28x28 0.91-1.06). */
+#define THNN_CONV_WINO_ROW_AVX512 5
 #define THNN_CONV_WINO_COLUMNS 256   /* tiles of a block, about (whole tile rows) */
 #define THNN_CONV_WINO_OWNED 96     /* tiles of a block a thread owns, at least (below) */
 #define THNN_CONV_WINO_TILES 16
@@ -1499,7 +1508,8 @@ THNN_HELPER int THNN_(convWinogradRule)(const THNNConvGeometry *g, const THNNCon
 {
   int64_t planes = g->nPlane < p->nOther ? g->nPlane : p->nOther;
   int64_t tilesW = (g->outW + 1) / 2, tiles = p->batch * ((g->outH + 1) / 2) * tilesW;
-  return tiles >= THNN_CONV_WINO_TILES && planes >= THNN_CONV_WINO_PLANES && planes * tilesW >= THNN_CONV_WINO_WORK;
+  return tiles >= THNN_CONV_WINO_TILES && planes >= THNN_CONV_WINO_PLANES && planes * tilesW >= THNN_CONV_WINO_WORK &&
+         !(THUseAVX512() && tilesW <= THNN_CONV_WINO_ROW_AVX512);
 }
 
 /* F(2x2, 5x5) for 5x5 kernels of step 1 (THConvWinograd.c): 36 products
