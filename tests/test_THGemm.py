@@ -23,6 +23,9 @@ LIB.THGemm_float.restype = ctypes.c_int
 LIB.THGemm_float.argtypes = [ctypes.c_int64] * 3 + [ctypes.c_void_p, ctypes.c_int64] * 2 + [
     ctypes.c_float, ctypes.c_void_p, ctypes.c_int64, ctypes.c_void_p, ctypes.c_int64]
 LIB.THGemm_floatAvailable.restype = ctypes.c_int
+LIB.THGemm_floatTransposedA.restype = ctypes.c_int
+LIB.THGemm_floatTransposedA.argtypes = [ctypes.c_int64] * 3 + [ctypes.c_void_p, ctypes.c_int64] * 2 + [
+    ctypes.c_float, ctypes.c_void_p, ctypes.c_int64]
 LIB.THUseAVX512.restype = ctypes.c_int
 LIB.THGemm_setEnabled.argtypes = [ctypes.c_int]
 LIB.THGemm_setImagePacking.argtypes = [ctypes.c_int]
@@ -111,6 +114,51 @@ def test_avx512_tile_gives_the_avx2_bits(m, n, k):
                 thnn.allow_avx512(before)
             results.append(cbase)
         assert np.array_equal(results[0], results[1], equal_nan=True), (beta, with_bias)
+
+
+@needs_avx2
+@pytest.mark.parametrize("m, n, k", SHAPES + [(5, 3, 0)])
+@pytest.mark.parametrize("beta", [0.0, 1.0, 0.5])
+@pytest.mark.parametrize("avx512", [True, False], ids=["avx512", "avx2"])
+def test_transposed_a_matches_numpy(m, n, k, beta, avx512):
+    """THGemm_floatTransposedA: c = a^T @ b + beta * c with a stored [k, m]
+    in a wider array (the weight of a convolution's gradInput, read by its
+    columns), every panel of a packed: against numpy's float64 product,
+    nothing outside c written, C not read with beta 0, and NaN in a
+    reaching exactly its column of c; the AVX-512 and AVX2 tiles agree bit
+    for bit."""
+    import thnn
+    rng = np.random.default_rng(m * 1000 + n + k + 1)
+    _, at = padded(rng, k, m)          # a^T's storage: [k, m], rows wider than m
+    _, b = padded(rng, k, n)
+    if k > 2 and m > 1:
+        at[k // 2, m - 1] = np.nan     # column m-1 of a^T: row m-1 of the product is NaN
+    results = []
+    for allow in ((True, False) if avx512 else (False,)):
+        before = thnn.allow_avx512(allow)
+        try:
+            cbase, c = padded(np.random.default_rng(2), m, n)
+            start = c.astype(np.float64)
+            margin = cbase.copy()
+            if beta == 0:
+                c[:] = np.nan
+            ptr = ctypes.c_void_p
+            assert LIB.THGemm_floatTransposedA(m, n, k, ptr(at.ctypes.data), at.strides[0] // 4, ptr(b.ctypes.data),
+                                               b.strides[0] // 4, beta, ptr(c.ctypes.data), c.strides[0] // 4) == 0
+        finally:
+            thnn.allow_avx512(before)
+        results.append(cbase.copy())
+        with np.errstate(invalid="ignore"):
+            expected = at.T.astype(np.float64) @ b.astype(np.float64) + (beta * start if beta else 0)
+        assert np.array_equal(np.isnan(c), np.isnan(expected))
+        ok = ~np.isnan(expected)
+        scale = np.abs(np.nan_to_num(at.T)).astype(np.float64) @ np.abs(b) + abs(beta) * np.abs(start)
+        assert np.all(np.abs(c[ok] - expected[ok]) <= 1e-6 * scale[ok] * max(k, 1) ** 0.5 + 1e-30)
+        c[:] = 777.0
+        margin[1:m + 1, 2:n + 2] = 777.0
+        np.testing.assert_array_equal(cbase, margin)
+    if len(results) == 2 and LIB.THUseAVX512():
+        assert np.array_equal(results[0], results[1], equal_nan=True)
 
 
 @needs_avx2
@@ -313,3 +361,47 @@ def test_panels_from_the_image_match_the_column_matrix(case, threads):
     scale = conv_reference(np.abs(np.nan_to_num(x)), np.abs(m.weight.reshape(nout, nin, k, k)), np.abs(m.bias),
                            stride, pad, dilation)
     assert np.all(np.abs(results[1][ok] - expected[ok]) <= 1e-4 * (scale[ok] + 1))
+
+
+# (kind, planes in, out, kernel, step, pad, size, batch): gradInput of a
+# convolution (the product w^T * gradOutput, then folded) and the forward of
+# a transposed convolution (the same product), over a batch-1 image split
+# by rows of the product between threads, one shared by bands, a batch of
+# samples, and 4x4 inputs (16 pixels: OpenBLAS keeps them)
+TRANSPOSED = [("grad", 16, 24, 5, 1, 2, 28, 1), ("grad", 64, 32, 3, 1, 1, 7, 1), ("grad", 8, 12, 3, 2, 1, 40, 3),
+              ("full", 64, 48, 4, 2, 1, 16, 1), ("full", 32, 16, 3, 2, 1, 9, 2), ("full", 24, 8, 4, 2, 1, 4, 1)]
+
+
+@needs_avx2
+@pytest.mark.parametrize("threads", [1, 2])
+@pytest.mark.parametrize("case", TRANSPOSED, ids=[str(c) for c in TRANSPOSED])
+def test_transposed_products_with_and_without_it(case, threads):
+    """THGemm_floatTransposedA in the convolutions (generic/unfold.h's
+    convTransposedProduct): float32 with it and with OpenBLAS, against the
+    same module in float64, at the tolerance of the convolution tests."""
+    import nn_legacy as nn
+    import thnn
+    kind, nin, nout, k, step, pad, size, batch = case
+    rng = np.random.default_rng(sum(case[1:]))
+    m = (nn.SpatialConvolution(nin, nout, k, k, step, step, pad, pad) if kind == "grad"
+         else nn.SpatialFullConvolution(nin, nout, k, k, step, step, pad, pad))
+    x = rng.standard_normal((batch, nin, size, size))
+    y = m.double().forward(x).copy()
+    g = rng.standard_normal(y.shape)
+    want = (m.updateGradInput(x, g) if kind == "grad" else y).copy()
+    w32 = m.float()
+    before = thnn.get_num_threads()
+    results = {}
+    try:
+        thnn.set_num_threads(threads)
+        for on in (1, 0):
+            LIB.THGemm_setEnabled(on)
+            x32 = x.astype(np.float32)
+            out = w32.forward(x32)
+            results[on] = (w32.updateGradInput(x32, g.astype(np.float32)) if kind == "grad" else out).copy()
+    finally:
+        LIB.THGemm_setEnabled(1)
+        thnn.set_num_threads(before)
+    for got in results.values():
+        assert got.dtype == np.float32 and got.shape == want.shape
+        np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-4 * np.abs(want).max())

@@ -131,15 +131,16 @@ static void THGemm_packMatrix(void *source, int64_t p0, int64_t kc, int64_t j0, 
   THGemm_packRows(m->b + p0 * m->ldb + j0, m->ldb, kc, nc, dst, THGEMM_NR * kc);
 }
 
-/* dst [kc][MR] <- rows [0, mr) of a (lda apart), columns [0, kc), the
- * rows past mr set to 0: the last panel of A when it has fewer than MR
- * rows (whole panels are read where they lie). */
-static void THGemm_packA(const float *a, int64_t lda, int64_t kc, int64_t mr, float *dst)
+/* dst [kc][MR] <- rows [0, mr) of a (ars apart), columns [0, kc) (acs
+ * apart), the rows past mr set to 0: the last panel of A when it has fewer
+ * than MR rows (whole panels of a row-major A are read where they lie), or
+ * any panel of a transposed A (THGemm_floatTransposedA). */
+static void THGemm_packA(const float *a, int64_t ars, int64_t acs, int64_t kc, int64_t mr, float *dst)
 {
   for (int64_t p = 0; p < kc; p++, dst += THGEMM_MR) {
     int64_t i = 0;
     for (; i < mr; i++)
-      dst[i] = a[i * lda + p];
+      dst[i] = a[i * ars + p * acs];
     for (; i < THGEMM_MR; i++)
       dst[i] = 0;
   }
@@ -324,9 +325,11 @@ static void THGemm_kernel512(int64_t kc, const float *a, int64_t ars, int64_t ac
 
 /* The loop nest (see the top) with the packing buffers given: bpack of
  * THGEMM_BPACK floats, apack of THGEMM_APACK, both 32-byte aligned; bias
- * (NULL or m values biasStride apart) starts the sums of K's first block. */
+ * (NULL or m values biasStride apart) starts the sums of K's first block.
+ * A's entry (i, p) at a[i * lda + p * acs]: acs 1 for a row-major A, else
+ * A is a transposed matrix, each of its panels packed. */
 THGEMM_TARGET
-static void THGemm_run(int64_t m, int64_t n, int64_t k, const float *a, int64_t lda, THGemmPackB pack,
+static void THGemm_run(int64_t m, int64_t n, int64_t k, const float *a, int64_t lda, int64_t acs0, THGemmPackB pack,
                        void *source, float beta, float *c, int64_t ldc, const float *bias, int64_t biasStride, float *bpack,
                        float *apack)
 {
@@ -351,10 +354,10 @@ static void THGemm_run(int64_t m, int64_t n, int64_t k, const float *a, int64_t 
         /* a whole panel is read where it lies (its 6 rows are 6 runs the
          * prefetcher follows, in L1 while it meets every B panel); the
          * last, partial one is packed with zeros in the missing rows */
-        const float *panel = a + ir * lda + pc;
-        int64_t ars = lda, acs = 1;
-        if (mr < THGEMM_MR) {
-          THGemm_packA(panel, lda, kc, mr, apack);
+        const float *panel = a + ir * lda + pc * acs0;
+        int64_t ars = lda, acs = acs0;
+        if (mr < THGEMM_MR || acs0 != 1) {
+          THGemm_packA(panel, lda, acs0, kc, mr, apack);
           panel = apack, ars = 1, acs = THGEMM_MR;
         }
         float rowBias[THGEMM_MR] = {0};
@@ -426,13 +429,15 @@ int64_t THGemm_packedProducts(void)
   return __atomic_load_n(&THGemmOtherPackers, __ATOMIC_RELAXED);
 }
 
-/* c [m, n] = a [m, k] * B + beta * c (+ bias[i * biasStride] on row i
- * where bias is not NULL), row-major (rows lda, ldc elements apart), in
- * the calling thread, B [k, n] given by its packer (THGemm.h).  0, or -1
- * when the CPU lacks AVX2/FMA or the buffers could not be allocated.
- * k = 0 gives beta * c (+ bias). */
-int THGemm_floatPacked(int64_t m, int64_t n, int64_t k, const float *a, int64_t lda, THGemmPackB pack, void *source,
-                       float beta, float *c, int64_t ldc, const float *bias, int64_t biasStride)
+/* c [m, n] = A * B + beta * c (+ bias[i * biasStride] on row i where bias
+ * is not NULL), A's entry (i, p) at a[i * ars + p * acs] (THGemm_run), c
+ * row-major (rows ldc apart), in the calling thread, B [k, n] given by its
+ * packer: THGemm_floatPacked's and THGemm_floatTransposedA's checks and
+ * buffers.  0, or -1 when the CPU lacks AVX2/FMA or the buffers could not
+ * be allocated.  k = 0 gives beta * c (+ bias). */
+static int THGemm_product(int64_t m, int64_t n, int64_t k, const float *a, int64_t ars, int64_t acs,
+                          THGemmPackB pack, void *source, float beta, float *c, int64_t ldc, const float *bias,
+                          int64_t biasStride)
 {
 #if THGEMM_HAVE_AVX2
   if (!THGemm_floatAvailable())
@@ -450,11 +455,24 @@ int THGemm_floatPacked(int64_t m, int64_t n, int64_t k, const float *a, int64_t 
     return -1;
   if (pack != THGemm_packMatrix)
     __atomic_fetch_add(&THGemmOtherPackers, 1, __ATOMIC_RELAXED);
-  THGemm_run(m, n, k, a, lda, pack, source, beta, c, ldc, bias, biasStride, buffers, buffers + THGEMM_BPACK);
+  THGemm_run(m, n, k, a, ars, acs, pack, source, beta, c, ldc, bias, biasStride, buffers, buffers + THGEMM_BPACK);
   return 0;
 #else
+  (void)m, (void)n, (void)k, (void)a, (void)ars, (void)acs, (void)pack, (void)source, (void)beta, (void)c;
+  (void)ldc, (void)bias, (void)biasStride;
   return -1;
 #endif
+}
+
+/* c [m, n] = a [m, k] * B + beta * c (+ bias[i * biasStride] on row i
+ * where bias is not NULL), row-major (rows lda, ldc elements apart), in
+ * the calling thread, B [k, n] given by its packer (THGemm.h).  0, or -1
+ * when the CPU lacks AVX2/FMA or the buffers could not be allocated.
+ * k = 0 gives beta * c (+ bias). */
+int THGemm_floatPacked(int64_t m, int64_t n, int64_t k, const float *a, int64_t lda, THGemmPackB pack, void *source,
+                       float beta, float *c, int64_t ldc, const float *bias, int64_t biasStride)
+{
+  return THGemm_product(m, n, k, a, lda, 1, pack, source, beta, c, ldc, bias, biasStride);
 }
 
 /* c [m, n] = a [m, k] * b [k, n] + beta * c (+ bias[i * biasStride] on
@@ -469,6 +487,24 @@ int THGemm_float(int64_t m, int64_t n, int64_t k, const float *a, int64_t lda, c
   THGemmMatrix source = {b, ldb};
   return THGemm_floatPacked(m, n, k, a, lda, THGemm_packMatrix, &source, beta, c, ldc, bias, biasStride);
 #else
+  return -1;
+#endif
+}
+
+/* c [m, n] = a^T * b [k, n] + beta * c, a stored [k, m] (rows lda
+ * apart): the product of a convolution's gradInput and of the transposed
+ * convolutions' forward (generic/unfold.h, convMultiplyFold), the weight
+ * [nOut, K] transposed.  Each panel of MR columns of a is packed (MR
+ * values side by side per step of k), then as THGemm_float: 0, or -1 when
+ * the CPU lacks AVX2/FMA or the buffers could not be allocated. */
+int THGemm_floatTransposedA(int64_t m, int64_t n, int64_t k, const float *a, int64_t lda, const float *b, int64_t ldb,
+                            float beta, float *c, int64_t ldc)
+{
+#if THGEMM_HAVE_AVX2
+  THGemmMatrix source = {b, ldb};
+  return THGemm_product(m, n, k, a, 1, lda, THGemm_packMatrix, &source, beta, c, ldc, NULL, 0);
+#else
+  (void)m, (void)n, (void)k, (void)a, (void)lda, (void)b, (void)ldb, (void)beta, (void)c, (void)ldc;
   return -1;
 #endif
 }

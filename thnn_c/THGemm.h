@@ -16,6 +16,12 @@ void THGemm_setEnabled(int on);
 int THGemm_float(int64_t m, int64_t n, int64_t k, const float *a, int64_t lda, const float *b, int64_t ldb,
                  float beta, float *c, int64_t ldc, const float *bias, int64_t biasStride);
 
+/* c [m, n] = a^T * b [k, n] + beta * c, with a stored [k, m] (rows lda
+   apart), b and c row-major (ldb, ldc), in the calling thread; 0, or -1
+   where THGemm_float would refuse (the caller then uses OpenBLAS). */
+int THGemm_floatTransposedA(int64_t m, int64_t n, int64_t k, const float *a, int64_t lda, const float *b, int64_t ldb,
+                            float beta, float *c, int64_t ldc);
+
 /* The columns of B a packer gives THGemm_floatPacked: panels of
  * THGEMM_PANEL columns, [kc][THGEMM_PANEL] each. */
 #define THGEMM_PANEL 16

@@ -1865,17 +1865,69 @@ THNN_HELPER int THNN_(convUnfoldMultiply)(THNNState *state, const THNNConvGeomet
   return failed ? THNNConv_blasError(state, p) : 0;
 }
 
+/* Rows [i0, i1) of cols [K, pixels] (rows ldc apart) = w^T * other
+ * [nOther, pixels] (rows ldo apart) + beta * cols, w [nOther, K]
+ * contiguous, in the calling thread.  Float on AVX2 + FMA, over more than
+ * THNN_CONV_TRANSPOSED_FEW pixels: THGemm_floatTransposedA; else, or when
+ * it could not get its buffers, OpenBLAS (over a single panel of 16
+ * pixels THGemm packs as much of w as it multiplies: 4x4 images, 1.08-1.20
+ * of OpenBLAS's time; 5x5 0.84-0.90).  Non-zero when the product failed. */
+#define THNN_CONV_TRANSPOSED_FEW 16
+THNN_HELPER int THNN_(convTransposedSlab)(const THNNConvPlan *p, int64_t i0, int64_t i1, int64_t pixels, const real *w,
+                                          const real *other, int64_t ldo, real beta, real *cols, int64_t ldc)
+{
+  cols += i0 * ldc;
+  w += i0;
+#ifdef TH_REAL_IS_FLOAT
+  if (pixels > THNN_CONV_TRANSPOSED_FEW && THGemm_floatTransposedA(i1 - i0, pixels, p->nOther, w, p->K, other, ldo, beta, cols, ldc) == 0)
+    return 0;
+#endif
+  THNNState local = {0};
+  return THBlas_(gemm)(&local, 'n', 't', pixels, i1 - i0, p->nOther, 1, other, ldo, w, p->K, beta, cols, ldc) != 0;
+}
+
+/* cols = w^T * other + beta * cols (convTransposedSlab, all K rows): the
+ * product of convMultiplyFold (below).  THGemm's product, called outside
+ * a parallel region (a batch-1 sample not shared by bands), is split by
+ * rows of cols between the pool's threads, as OpenBLAS splits its own
+ * (against OpenBLAS's sgemm, which runs at AVX2 speed where
+ * OPENBLAS_CORETYPE pins it, on an AVX-512 Zen 5, 2 threads: ENet's
+ * 3x3/2 64->64 transposed on 32x64 0.67-0.73 of its time, DCGAN's 4x4/2
+ * 128->64 on 16x16 0.61-0.65, gradInput of 5x5 64->64 on 28x28
+ * 0.57-0.64, 3x3/2 64->128 on 56x56 0.63-0.70). */
+THNN_HELPER int THNN_(convTransposedProduct)(const THNNConvPlan *p, int64_t pixels, const real *w, const real *other,
+                                             int64_t ldo, real beta, real *cols, int64_t ldc)
+{
+#if defined(TH_REAL_IS_FLOAT) && defined(_OPENMP)
+  int nt = THGemm_floatAvailable() && !omp_in_parallel()
+               ? THNNConv_threads((p->K + 5) / 6, (double)p->K * pixels * p->nOther) : 1;
+  if (nt > 1) {
+    int failed = 0;
+#pragma omp parallel num_threads(nt) reduction(|:failed)
+    {
+      int64_t t = omp_get_thread_num(), count = omp_get_num_threads(), panels = (p->K + 5) / 6;
+      int64_t i0 = panels * t / count * 6, i1 = panels * (t + 1) / count * 6;
+      if (i1 > p->K)
+        i1 = p->K;
+      if (i0 < i1)
+        failed |= THNN_(convTransposedSlab)(p, i0, i1, pixels, w, other, ldo, beta, cols, ldc);
+    }
+    return failed;
+  }
+#endif
+  return THNN_(convTransposedSlab)(p, 0, p->K, pixels, w, other, ldo, beta, cols, ldc);
+}
+
 /* One sample n of convMultiplyFold (below); non-zero when the product failed. */
 THNN_HELPER int THNN_(convMultiplyFoldOne)(const THNNConvGeometry *g, const THNNConvPlan *p, const real *other,
                                       const real *w, const THTensor *bias, real *image, real *columns, int64_t n)
 {
-  THNNState local = {0};
   real *img = image + n * p->imageSize;
   real *cols = p->direct ? img : columns + THNNConv_threadId() * p->K * p->area;
   if (p->direct && bias)
     THNN_(convFillBias)(img, bias, g->nPlane, g->inH * g->inW, g->inH * g->inW);
-  int failed = THBlas_(gemm)(&local, 'n', 't', p->area, p->K, p->nOther, 1, other + n * p->nOther * p->area,
-                             p->area, w, p->K, p->direct && bias ? 1 : 0, cols, p->area) != 0;
+  int failed = THNN_(convTransposedProduct)(p, p->area, w, other + n * p->nOther * p->area, p->area,
+                                            p->direct && bias ? 1 : 0, cols, p->area);
   if (!p->direct) {
     THNN_(convFillBias)(img, bias, g->nPlane, g->inH * g->inW, g->inH * g->inW);
     THNN_(unfoldedAcc)(g, cols, img);
@@ -1890,14 +1942,13 @@ THNN_HELPER int THNN_(convMultiplyFoldBand)(const THNNConvGeometry *g, const THN
                                        const real *w, const THTensor *bias, real *image, real *columns,
                                        int64_t n, int64_t b)
 {
-  THNNState local = {0};
   int64_t r0 = b * p->bandRows, r1 = r0 + p->bandRows < g->outH ? r0 + p->bandRows : g->outH;
   int64_t q0 = r0 * g->outW, pixels = (r1 - r0) * g->outW;
   real *cols = (p->direct ? image + n * p->imageSize : columns) + q0;
   if (p->direct && bias)
     THNN_(convFillBias)(cols, bias, g->nPlane, pixels, p->area);
-  return THBlas_(gemm)(&local, 'n', 't', pixels, p->K, p->nOther, 1, other + n * p->nOther * p->area + q0,
-                       p->area, w, p->K, p->direct && bias ? 1 : 0, cols, p->area) != 0;
+  return THNN_(convTransposedProduct)(p, pixels, w, other + n * p->nOther * p->area + q0, p->area,
+                                      p->direct && bias ? 1 : 0, cols, p->area);
 }
 
 /* image = fold(w^T * other) for every sample, each image plane c starting
