@@ -22,7 +22,8 @@
  * six broadcasts of A, twelve FMAs.  On AVX-512 the kernel takes two B
  * panels at once, 6 x 32 sums in 12 zmm registers, the same instruction
  * count for twice the columns (Zen 5's full-width FMA units: 0.73-0.86 of
- * the AVX2 kernel's time on ResNet-18 and VGG-16, benchmarks/README.md).  The weight is thus never copied (it
+ * the AVX2 kernel's time on ResNet-18 and VGG-16, benchmarks/README.md).
+ * The weight is thus never copied (it
  * is the operand a convolution reads once per block: copying it cost as
  * much as the product over a 7x7 image).  Edge tiles run instances of the
  * kernel with fewer rows (4, 2, 1) or 8 columns, and are written through
@@ -38,8 +39,8 @@
  * Dispatch.  The AVX2 code is compiled with a target attribute and runs
  * only behind THGemm_floatAvailable() (the CPU's flags, read once);
  * elsewhere the callers keep OpenBLAS.  The AVX-512 kernel, compiled the
- * same way, runs behind THUseAVX512() (thnn.allow_avx512).  The function names start with
- * THGemm, which tests/test_cpu_dispatch.py lists among the gated ones. */
+ * same way, runs behind THUseAVX512() (thnn.allow_avx512).  The function
+ * names start with THGemm, which tests/test_cpu_dispatch.py lists among the gated ones. */
 #include "TH.h"
 
 #include <stdint.h>

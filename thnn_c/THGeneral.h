@@ -27,7 +27,8 @@ int THGetNumThreads(void);
  * the tiles of the float matrix products and of the indirect convolution,
  * rows of exponentials) may run: 1 (the default) where the CPU has
  * AVX-512, 0 for the AVX2 or portable code everywhere (the loops the
- * compiler vectorizes still use the widest instructions the CPU has).  A negative value only asks.  Returns the setting before the call; set it
+ * compiler vectorizes still use the widest instructions the CPU has).  A
+ * negative value only asks.  Returns the setting before the call; set it
  * between kernel calls, not during one. */
 int THAllowAVX512(int allow);
 /* Whether the AVX-512 loops run now: allowed, and the CPU has AVX-512. */

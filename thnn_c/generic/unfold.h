@@ -1879,7 +1879,8 @@ THNN_HELPER int THNN_(convTransposedSlab)(const THNNConvPlan *p, int64_t i0, int
   cols += i0 * ldc;
   w += i0;
 #ifdef TH_REAL_IS_FLOAT
-  if (pixels > THNN_CONV_TRANSPOSED_FEW && THGemm_floatTransposedA(i1 - i0, pixels, p->nOther, w, p->K, other, ldo, beta, cols, ldc) == 0)
+  if (pixels > THNN_CONV_TRANSPOSED_FEW &&
+      THGemm_floatTransposedA(i1 - i0, pixels, p->nOther, w, p->K, other, ldo, beta, cols, ldc) == 0)
     return 0;
 #endif
   THNNState local = {0};
